@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// TraceDesk: a terminal console for contact-tracing staff, and the backend it drives.
+// Dependency rule: every arrow points toward DeskCore / CivilCalendar; only adapters import C.
+import PackageDescription
+
+let package = Package(
+    name: "TraceDesk",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tracedesk", targets: ["tracedesk"])
+    ],
+    targets: [
+        // C libraries from Debian's archive (system-library targets: module.modulemap + shim.h).
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Pure Swift.
+        .target(name: "CivilCalendar"),
+        .target(name: "DeskCore", dependencies: ["CivilCalendar"]),
+        .target(name: "TerminalKit", dependencies: ["CivilCalendar"]),
+
+        // Adapters and layers.
+        .target(name: "DeskCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "DeskStore", dependencies: ["DeskCore", "CSQLite"]),
+        .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto"]),
+        .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
+        .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskCore"]),
+        .executableTarget(
+            name: "tracedesk",
+            dependencies: ["DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses"]
+        ),
+
+        // Tests.
+        .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
+        .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore"]),
+        .testTarget(name: "DeskServiceTests", dependencies: ["DeskService", "DeskStore", "DeskCore"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar"]),
+        .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
+        .testTarget(
+            name: "DeskConsoleTests",
+            dependencies: ["DeskConsole", "TerminalKit", "DeskService", "DeskStore", "DeskCore", "CivilCalendar"],
+            exclude: ["Snapshots"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,47 @@
+// SwiftPM drops the -D flags of ncursesw.pc, so the wide-character API is switched on here,
+// before the header is read.
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <wchar.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <ncursesw/curses.h>
+
+// Macros and globals that Swift cannot import (or that Swift 6 rejects as shared mutable state).
+static inline WINDOW *nc_stdscr(void) { return stdscr; }
+static inline int nc_lines(void) { return LINES; }
+static inline int nc_cols(void) { return COLS; }
+static inline int nc_colors(void) { return COLORS; }
+static inline int nc_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t nc_a_normal(void) { return A_NORMAL; }
+static inline attr_t nc_a_bold(void) { return A_BOLD; }
+static inline attr_t nc_a_dim(void) { return A_DIM; }
+static inline attr_t nc_a_reverse(void) { return A_REVERSE; }
+static inline attr_t nc_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t nc_a_italic(void) { return A_ITALIC; }
+static inline int nc_key_f(int n) { return KEY_F(n); }
+static inline mmask_t nc_all_mouse_events(void) { return ALL_MOUSE_EVENTS; }
+static inline mmask_t nc_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t nc_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t nc_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t nc_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t nc_button5_pressed(void) { return BUTTON5_PRESSED; }
+
+/// Writes one cell: a grapheme given as up to 5 wide characters, with attributes and a colour pair.
+static inline int nc_put_cell(int y, int x, const wchar_t *wch, attr_t attrs, short pair) {
+    cchar_t cc;
+    if (setcchar(&cc, wch, attrs, pair, NULL) != OK) return ERR;
+    return mvadd_wch(y, x, &cc);
+}
+
+/// Writes raw bytes to the terminal (used for private mode sequences ncurses does not emit).
+static inline void nc_write_raw(const char *s) {
+    fputs(s, stdout);
+    fflush(stdout);
+}

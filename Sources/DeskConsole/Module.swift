@@ -1,0 +1,1 @@
+// DeskConsole: filled in by the foundation work.

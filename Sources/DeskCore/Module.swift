@@ -1,0 +1,1 @@
+// DeskCore: filled in by the foundation work.

@@ -1,0 +1,1 @@
+// DeskCrypto: filled in by the foundation work.

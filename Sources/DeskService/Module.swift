@@ -1,0 +1,1 @@
+// DeskService: filled in by the foundation work.

@@ -1,0 +1,1 @@
+// DeskStore: filled in by the foundation work.

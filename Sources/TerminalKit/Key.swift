@@ -1,0 +1,70 @@
+/// A key press, decoded by a backend from whatever the terminal sent.
+public enum Key: Hashable, Sendable, CustomStringConvertible {
+    /// A printable character (never a control character).
+    case char(Character)
+    /// Ctrl plus a lowercase letter (`ctrl("c")`).
+    case ctrl(Character)
+    case enter, escape, tab, backTab, backspace, delete, insert
+    case up, down, left, right, home, end, pageUp, pageDown
+    case function(Int)
+
+    /// How the key is written in help and footers ("Enter", "^C", "F1", "PgDn").
+    public var description: String {
+        switch self {
+        case .char(" "): return "Space"
+        case .char(let c): return String(c)
+        case .ctrl(let c): return "^" + String(c).uppercased()
+        case .enter: return "Enter"
+        case .escape: return "Esc"
+        case .tab: return "Tab"
+        case .backTab: return "S-Tab"
+        case .backspace: return "Bksp"
+        case .delete: return "Del"
+        case .insert: return "Ins"
+        case .up: return "↑"
+        case .down: return "↓"
+        case .left: return "←"
+        case .right: return "→"
+        case .home: return "Home"
+        case .end: return "End"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .function(let n): return "F\(n)"
+        }
+    }
+}
+
+/// A mouse action at a cell (0-based column and row).
+public struct MouseEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case press, release, wheelUp, wheelDown }
+    public var kind: Kind
+    public var x: Int
+    public var y: Int
+    public init(_ kind: Kind, x: Int, y: Int) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+    }
+}
+
+/// Everything a backend can report to the program loop.
+public enum InputEvent: Hashable, Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize(TerminalSize)
+}
+
+/// A terminal the program loop can draw on and read from.
+///
+/// Threading rule: used from one thread only (the program loop's); ncurses is not thread-safe.
+/// Implementations: `NcursesBackend` (the real terminal) and ``TestBackend``.
+public protocol TerminalBackend: AnyObject {
+    /// The current size in cells.
+    var size: TerminalSize { get }
+    /// Applies changed cells (from ``Buffer/diff(from:)``) and the cursor, then shows them.
+    func draw(_ changes: [CellChange], cursor: (x: Int, y: Int)?)
+    /// Forgets what is on screen, so the next draw repaints everything (after a resize).
+    func invalidate()
+    /// The next input event, waiting at most `timeoutMilliseconds` (nil on timeout).
+    func nextEvent(timeoutMilliseconds: Int) -> InputEvent?
+}

@@ -1,0 +1,1 @@
+// TerminalNcurses: filled in by the foundation work.
