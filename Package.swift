@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "TerminalKit", dependencies: ["CivilCalendar"]),
 
         // Adapters and layers.
-        .target(name: "DeskCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "CSQLite"]),
         .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto"]),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),

@@ -1,0 +1,47 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CivilCalendar
+
+/// Where the time comes from. Injected everywhere so tests control it.
+public protocol Clock: Sendable {
+    func now() -> Date
+}
+
+/// The system's wall clock.
+public struct SystemClock: Clock {
+    public init() {}
+    public func now() -> Date { Date() }
+}
+
+/// A clock that stands still until moved (tests, demos).
+public final class FixedClock: Clock, @unchecked Sendable {
+    private let lock = SimpleLock()
+    private var current: Date
+
+    public init(_ date: Date) { current = date }
+
+    public func now() -> Date { lock.withLock { current } }
+
+    public func advance(seconds: Double) {
+        lock.withLock { current = current.addingTimeInterval(seconds) }
+    }
+
+    public func set(_ date: Date) { lock.withLock { current = date } }
+}
+
+extension Date {
+    /// The UTC day this instant falls on.
+    public var utcDay: CivilDay {
+        CivilDay(unixSeconds: Int64(timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// Whole milliseconds since 1970 (how the stores keep instants).
+    public var unixMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    public init(unixMilliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(unixMilliseconds) / 1000)
+    }
+}

@@ -1,1 +1,0 @@
-// DeskCore: filled in by the foundation work.

@@ -1,1 +1,0 @@
-// DeskCrypto: filled in by the foundation work.

@@ -1,1 +1,0 @@
-// DeskService: filled in by the foundation work.

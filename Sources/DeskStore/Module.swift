@@ -1,1 +1,0 @@
-// DeskStore: filled in by the foundation work.

@@ -1,0 +1,70 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CivilCalendar
+import DeskCore
+
+/// The system of record: authorisations and the event stream.
+///
+/// Every method is one transaction. Methods are named for intentions, not tables. The protocol
+/// mentions no database types, so the embedded ``SQLiteStore`` and a PostgreSQL adapter are
+/// interchangeable behind it (a contract test suite runs against each).
+///
+/// Threading rule: implementations are safe to call from any thread.
+/// Privacy rule: codes arrive only as ``OtpHash``; errors never carry bound values.
+public protocol Store: Sendable {
+    /// Records a new authorisation of `otpHash`, unless an earlier one is still usable at
+    /// `now` (then nothing changes and that one is returned). Appends an `otp_authorized` event.
+    func authorize(
+        otpHash: OtpHash, symptomsStartedOn: CivilDay, by actor: String, now: Date, lifetime: Duration
+    ) throws(StoreError) -> AuthorizeOutcome
+
+    /// The latest authorisation of `otpHash`, whatever its state; nil if there is none.
+    func authorization(for otpHash: OtpHash) throws(StoreError) -> OtpAuthorization?
+
+    /// Events with `id > afterID`, oldest first, at most `limit`.
+    func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent]
+
+    /// The highest event id so far (0 when there are none).
+    func latestEventID() throws(StoreError) -> Int64
+}
+
+/// Why the store could not do what was asked. Messages say what to do; they never contain
+/// a code, a key or any bound value.
+public enum StoreError: Error, Hashable, Sendable {
+    /// The database file cannot be opened or created (missing folder, permissions…).
+    case cannotOpen(path: String, reason: String)
+    /// The file exists but is read-only for us.
+    case readOnly(path: String)
+    /// Another process holds the write lock longer than the busy timeout.
+    case locked(path: String)
+    /// Not an SQLite database, or damaged.
+    case corrupt(path: String)
+    /// An SQLite database, but not one of ours.
+    case notTraceDesk(path: String)
+    /// Made by a newer TraceDesk: its schema is ahead of this binary's migrations.
+    case schemaTooNew(path: String, found: Int, known: Int)
+    /// Anything else, with the operation that failed (for the log).
+    case failed(operation: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "cannot open the store \(path): \(reason)"
+        case .readOnly(let path):
+            return "the store \(path) is read-only: check its permissions or pass --store with a writable file"
+        case .locked(let path):
+            return "the store \(path) is locked by another process: wait for it to finish, or close it"
+        case .corrupt(let path):
+            return "\(path) is not a database or is damaged: restore it from a backup, or pass --store with another file"
+        case .notTraceDesk(let path):
+            return "\(path) is an SQLite database but not a TraceDesk store: pass --store with a TraceDesk file or a new path"
+        case .schemaTooNew(let path, let found, let known):
+            return "the store \(path) has schema version \(found), this tracedesk knows up to \(known): use a newer tracedesk"
+        case .failed(let operation, let reason):
+            return "store error during \(operation): \(reason)"
+        }
+    }
+}
