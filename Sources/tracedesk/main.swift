@@ -1,1 +1,55 @@
-print("tracedesk")
+import Foundation
+
+/// `tracedesk`: the console with no arguments, or a subcommand.
+let version = "tracedesk 0.1.0"
+
+let mainHelp = """
+    TraceDesk: the contact-tracing staff console.
+
+    Usage:
+      tracedesk [--store PATH] [--theme NAME] [--no-color] [--no-mouse]
+          Opens the console (authorise an app's upload during a phone call).
+      tracedesk otp check|authorize|status CODE [...]
+          The same flow from the command line (tracedesk otp --help).
+      tracedesk bench render [--width W] [--height H] [--frames N]
+          Measures rendering and diffing of full frames.
+      tracedesk --version | --help
+
+    Options:
+      --store PATH    the SQLite store (default $XDG_DATA_HOME/tracedesk/tracedesk.sqlite,
+                      i.e. ~/.local/share/tracedesk/tracedesk.sqlite; created on first run)
+      --theme NAME    a theme from themes/NAME.json: default, high-contrast, monochrome
+      --no-color      monochrome (also when NO_COLOR is set and not empty)
+      --no-mouse      leave the mouse to the terminal (text selection)
+
+    Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
+    4 store unavailable.
+    """
+
+func runMain() async -> Int32 {
+    let words = Array(CommandLine.arguments.dropFirst())
+    do {
+        switch words.first {
+        case "--version", "version":
+            print(version)
+            return 0
+        case "--help", "-h", "help":
+            print(mainHelp)
+            return 0
+        case "otp":
+            return try await OtpCommand.run(Array(words.dropFirst())).rawValue
+        case "bench":
+            return try BenchCommand.run(Array(words.dropFirst())).rawValue
+        case let word? where !word.hasPrefix("-"):
+            throw UsageError("unknown command '\(word)'", command: "tracedesk")
+        default:
+            return try await ConsoleCommand.run(words).rawValue
+        }
+    } catch {
+        printError(error.message)
+        printError("see 'tracedesk \(error.command == "tracedesk" ? "" : error.command.split(separator: " ").first.map { "\($0) " } ?? "")--help'")
+        return ExitStatus.usage.rawValue
+    }
+}
+
+exit(await runMain())

@@ -1,0 +1,36 @@
+import TerminalKit
+
+extension AuthorizeScreen {
+    /// Form-level commands (the fields handle their own editing keys).
+    public enum FormAction: Hashable, Sendable { case nextField, previousField, review, quit }
+
+    /// Commands of the result panel.
+    public enum ResultAction: Hashable, Sendable { case nextCall, edit, retry, quit }
+
+    /// Checked before a field sees the key. `q` is not here: it is a code character.
+    public static let formKeyMap = KeyMap<FormAction>([
+        Binding([.enter], .review, help: "Review and authorise"),
+        Binding([.tab], .nextField, help: "Next field"),
+        Binding([.backTab], .previousField, help: "Previous field", shownInFooter: false),
+        Binding([.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit", group: "global"),
+    ])
+
+    public static let resultKeyMap = KeyMap<ResultAction>([
+        Binding([.char("n")], .nextCall, help: "Next call (clean form)"),
+        Binding([.char("e"), .escape], .edit, help: "Back to the form"),
+        Binding([.char("r")], .retry, help: "Retry (after a store error)", shownInFooter: false),
+        Binding([.char("q"), .ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit", group: "global"),
+    ])
+
+    /// Keys of the review dialog, for help and footer.
+    public static let reviewKeyMap = KeyMap<String>([
+        Binding([.enter, .char("y")], "authorise", help: "Authorise"),
+        Binding([.escape, .char("n")], "edit", help: "Back to edit"),
+    ])
+
+    /// Keys the code field takes besides characters, for help only.
+    public static let codeFieldHelp = KeyMap<String>([
+        Binding([.char("9")], "type", help: "Type the code; spaces and dashes are ignored, lowercase is fine", group: "code"),
+        Binding([.escape], "clear", help: "Clear the code", group: "code"),
+    ])
+}

@@ -1,0 +1,319 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CivilCalendar
+import DeskCore
+import DeskService
+import TerminalKit
+
+/// Lets an HIS operator authorise a citizen's key upload while they are on the phone.
+///
+/// The citizen reads out the 10-character code their app shows; the operator types it (the
+/// alphabet and the check character are checked as they type), picks the symptom-onset day,
+/// reviews and confirms. The result panel then counts down the code's lifetime. From an empty
+/// form to authorised takes 13 keys: ten characters, `y` (or `t`, `-3`…), Enter, Enter.
+///
+/// Pure: ``update(_:_:)`` changes state and returns commands as data; the program performs
+/// them through a ``DeskService`` and feeds the result back as a message.
+public enum AuthorizeScreen {
+    public enum Field: Hashable, Sendable { case code, onset }
+
+    public enum Phase: Hashable, Sendable {
+        /// Typing the code and the day.
+        case editing
+        /// The review dialog is open.
+        case reviewing
+        /// Waiting for the desk's answer.
+        case submitting
+        /// The desk answered (or could not be reached).
+        case finished(Outcome)
+    }
+
+    public enum Outcome: Hashable, Sendable {
+        case authorized(OtpAuthorization)
+        case alreadyAuthorized(OtpAuthorization)
+        case refused(String)
+        case failed(String)
+    }
+
+    public struct State: Hashable, Sendable {
+        public var focus: Field = .code
+        public var code: TextFieldState
+        public var onset: DateFieldState
+        /// The last problem with a field, shown under it (cleared by the next good key).
+        public var codeMessage: String?
+        public var onsetMessage: String?
+        public var phase: Phase = .editing
+        /// The desk's clock at the last tick, for countdowns.
+        public var now: Date
+        /// What was submitted, kept for the result panel.
+        public var submitted: Submission?
+
+        public init(now: Date) {
+            self.now = now
+            let today = now.utcDay
+            code = TextFieldState(
+                maxLength: OtpRules.length,
+                transform: CharacterRule(uppercase: true, ignored: OtpRules.separators, allowed: Set(OtpRules.alphabet)))
+            onset = DateFieldState(today: today, minimum: SymptomOnset.earliest(today: today), maximum: today)
+        }
+
+        /// The code as the operator sees it, grouped 3-4-3.
+        public var groupedCode: String { OtpRules.group(code.text) }
+
+        /// The check-character verdict once ten characters are in; nil before.
+        public var codeVerdict: Result<Otp, OtpError>? {
+            guard code.text.count == OtpRules.length else { return nil }
+            do {
+                return .success(try Otp(validating: code.text))
+            } catch {
+                return .failure(error)
+            }
+        }
+
+        /// The symptom-onset verdict for the chosen day; nil until one is chosen.
+        public var onsetVerdict: Result<SymptomOnset.Verdict, SymptomOnsetError>? {
+            guard let day = onset.value else { return nil }
+            do {
+                return .success(try SymptomOnset.check(day, today: now.utcDay))
+            } catch {
+                return .failure(error)
+            }
+        }
+
+        /// Seconds left on an authorisation shown in the result panel.
+        public var secondsLeft: Int? {
+            guard case .finished(let outcome) = phase else { return nil }
+            switch outcome {
+            case .authorized(let record), .alreadyAuthorized(let record):
+                return max(0, Int(record.expiresAt.timeIntervalSince(now).rounded(.up)))
+            default: return nil
+            }
+        }
+    }
+
+    /// What was sent to the desk.
+    public struct Submission: Hashable, Sendable {
+        public var code: String
+        public var day: CivilDay
+    }
+
+    public enum Msg: Hashable, Sendable {
+        case keyPressed(Key)
+        case fieldClicked(Field)
+        case daySelected(CivilDay)
+        case ticked(Date)
+        case authorizeFinished(AuthorizeResult)
+        case authorizeFailed(String)
+    }
+
+    public enum Command: Hashable, Sendable {
+        case authorize(code: String, symptomsStartedOn: CivilDay)
+        case quit
+    }
+
+    /// Applies one message.
+    public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
+        switch msg {
+        case .ticked(let now):
+            state.now = now
+            let today = now.utcDay
+            if today != state.onset.today {
+                state.onset.today = today
+                state.onset.maximum = today
+                state.onset.minimum = SymptomOnset.earliest(today: today)
+            }
+            return []
+        case .fieldClicked(let field):
+            if state.phase == .editing { state.focus = field }
+            return []
+        case .daySelected(let day):
+            guard state.phase == .editing else { return [] }
+            state.focus = .onset
+            state.onset.value = state.onset.clamp(day)
+            state.onsetMessage = nil
+            return []
+        case .authorizeFinished(let result):
+            switch result {
+            case .authorized(let record): state.phase = .finished(.authorized(record))
+            case .alreadyAuthorized(let record): state.phase = .finished(.alreadyAuthorized(record))
+            case .invalid(let refusal): state.phase = .finished(.refused(refusal.message))
+            }
+            return []
+        case .authorizeFailed(let message):
+            state.phase = .finished(.failed(message))
+            return []
+        case .keyPressed(let key):
+            return handleKey(&state, key)
+        }
+    }
+
+    private static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
+        switch state.phase {
+        case .submitting:
+            return []
+        case .reviewing:
+            return handleReviewKey(&state, key)
+        case .finished(let outcome):
+            return handleResultKey(&state, key, outcome)
+        case .editing:
+            if let action = formKeyMap.action(for: key) { return perform(&state, action) }
+            switch state.focus {
+            case .code: handleCodeKey(&state, key)
+            case .onset: handleOnsetKey(&state, key)
+            }
+            return []
+        }
+    }
+
+    static func perform(_ state: inout State, _ action: FormAction) -> [Command] {
+        switch action {
+        case .nextField, .previousField:
+            state.focus = state.focus == .code ? .onset : .code
+        case .review:
+            review(&state)
+        case .quit:
+            return [.quit]
+        }
+        return []
+    }
+
+    private static func handleCodeKey(_ state: inout State, _ key: Key) {
+        if key == .escape {
+            if !state.code.text.isEmpty {
+                state.code.text = ""
+                state.codeMessage = nil
+            }
+            return
+        }
+        let before = state.code.text
+        switch state.code.handle(key) {
+        case .rejected(let character):
+            // Position: where the character would have gone in the code.
+            let position = state.code.cursor + 1
+            state.codeMessage = OtpError.forbiddenCharacter(character, position: position).message
+        case .unchanged:
+            if case .char = key, state.code.text.count == OtpRules.length {
+                state.codeMessage = "the code is complete (10 characters): Backspace to correct it, Tab for the date"
+            }
+        case .changed:
+            state.codeMessage = nil
+            // A complete, valid code moves on to the date: one key less per call.
+            if state.code.text != before, case .success = state.codeVerdict, state.code.cursor == OtpRules.length {
+                state.focus = .onset
+            }
+        case .notHandled:
+            if case .char(let c) = key, state.code.text.count < OtpRules.length {
+                state.codeMessage = OtpError.forbiddenCharacter(c, position: state.code.cursor + 1).message
+            }
+        }
+    }
+
+    private static func handleOnsetKey(_ state: inout State, _ key: Key) {
+        let before = state.onset.value
+        let edit = state.onset.handle(key)
+        switch edit {
+        case .changed:
+            state.onsetMessage = nil
+        case .refused(let message):
+            state.onsetMessage = onsetWording(state, fallback: message)
+        case .unchanged:
+            if [.right, .down, .pageDown, .end].contains(key), before == state.onset.maximum {
+                state.onsetMessage = SymptomOnsetError.inFuture(
+                    state.onset.today.adding(days: 1), today: state.onset.today
+                ).message
+            } else if [.left, .up, .pageUp, .home].contains(key), before == state.onset.minimum {
+                state.onsetMessage = "at most \(SymptomOnset.maximumDaysBack) days back is accepted"
+            }
+        case .notHandled:
+            if key == .escape {
+                state.focus = .code
+            } else if case .char(let c) = key {
+                state.onsetMessage = "‘\(c)’ does nothing here: t today, y yesterday, ←/→ day, or type 2026-11-27, 27/11, -3"
+            }
+        }
+    }
+
+    /// The date field's generic refusal, in the words of symptom onset.
+    private static func onsetWording(_ state: State, fallback: String) -> String {
+        if case .failure(let refusal) = state.onset.interpret(state.onset.typed.text) {
+            switch refusal {
+            case .afterMaximum(let day, _): return SymptomOnsetError.inFuture(day, today: state.onset.today).message
+            case .beforeMinimum(let day, _):
+                return SymptomOnsetError.tooOld(day, daysAgo: state.onset.today.days(since: day)).message
+            default: break
+            }
+        }
+        return fallback
+    }
+
+    /// Enter on the form: say what is missing, or open the review.
+    private static func review(_ state: inout State) {
+        if state.focus == .onset, state.onset.isTyping {
+            handleOnsetKey(&state, .enter)
+            if state.onset.isTyping { return }
+        }
+        guard case .success = state.codeVerdict else {
+            state.focus = .code
+            switch state.codeVerdict {
+            case .failure(let error): state.codeMessage = error.message
+            default:
+                state.codeMessage = state.code.text.isEmpty
+                    ? OtpError.empty.message : OtpError.tooShort(count: state.code.text.count).message
+            }
+            return
+        }
+        guard let verdict = state.onsetVerdict else {
+            state.focus = .onset
+            state.onsetMessage = "choose the day symptoms started: t today, y yesterday, -3 three days ago, or the calendar"
+            return
+        }
+        if case .failure(let error) = verdict {
+            state.focus = .onset
+            state.onsetMessage = error.message
+            return
+        }
+        state.phase = .reviewing
+    }
+
+    private static func handleReviewKey(_ state: inout State, _ key: Key) -> [Command] {
+        switch key {
+        case .enter, .char("y"), .char("a"):
+            guard let day = state.onset.value else {
+                state.phase = .editing
+                return []
+            }
+            state.phase = .submitting
+            state.submitted = Submission(code: state.code.text, day: day)
+            return [.authorize(code: state.code.text, symptomsStartedOn: day)]
+        case .escape, .char("n"), .char("e"), .backspace:
+            state.phase = .editing
+            return []
+        case .ctrl("c"), .ctrl("q"), .function(10):
+            return [.quit]
+        default:
+            return []
+        }
+    }
+
+    private static func handleResultKey(_ state: inout State, _ key: Key, _ outcome: Outcome) -> [Command] {
+        if let action = resultKeyMap.action(for: key) {
+            switch action {
+            case .nextCall:
+                state = State(now: state.now)
+            case .edit:
+                state.phase = .editing
+                state.focus = .code
+            case .retry:
+                guard case .failed = outcome, let submitted = state.submitted else { return [] }
+                state.phase = .submitting
+                return [.authorize(code: submitted.code, symptomsStartedOn: submitted.day)]
+            case .quit:
+                return [.quit]
+            }
+        }
+        return []
+    }
+}

@@ -1,1 +1,0 @@
-// DeskConsole: filled in by the foundation work.

@@ -1,1 +1,0 @@
-// TerminalNcurses: filled in by the foundation work.

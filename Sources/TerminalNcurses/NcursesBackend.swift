@@ -1,0 +1,217 @@
+@preconcurrency import CNcursesw
+import TerminalKit
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The real terminal, through ncursesw: the only code that calls ncurses.
+///
+/// Cells arrive already diffed (``Buffer/diff(from:)``); ncurses then does its own minimal
+/// terminal update on `refresh`. Colours come from a ``Theme``: one colour pair per distinct
+/// foreground/background, on the terminal's default background unless the theme says otherwise.
+///
+/// Threading rule: create, use and stop on one thread (ncurses is not thread-safe).
+/// Every exit path restores the terminal: ``stop()``, the crash handler (``CrashGuard``), and
+/// ncurses' own SIGTERM/SIGINT handlers.
+public final class NcursesBackend: TerminalBackend {
+    public struct Options: Sendable {
+        public var theme: Theme
+        public var mouse: Bool
+        public init(theme: Theme, mouse: Bool) {
+            self.theme = theme
+            self.mouse = mouse
+        }
+    }
+
+    private let options: Options
+    private var rolePairs: [Role: Int16] = [:]
+    private var colorEnabled = false
+    private var running = false
+    private var currentSize: TerminalSize
+
+    /// Starts curses mode: alternate screen, raw keys (Ctrl-C arrives as a key), keypad,
+    /// colours from the theme (none when it is monochrome), mouse if asked.
+    public init(options: Options) {
+        self.options = options
+        setlocale(LC_ALL, "")
+        set_escdelay(25)
+        CrashGuard.install()
+        initscr()
+        raw()
+        noecho()
+        nonl()
+        keypad(nc_stdscr(), true)
+        curs_set(0)
+        running = true
+        currentSize = TerminalSize(width: Int(nc_cols()), height: Int(nc_lines()))
+        if has_colors() && !options.theme.isMonochrome {
+            start_color()
+            use_default_colors()
+            colorEnabled = true
+            definePairs()
+        }
+        if options.mouse {
+            mousemask(nc_all_mouse_events(), nil)
+            mouseinterval(0)
+        }
+    }
+
+    deinit { stop() }
+
+    /// Leaves curses mode exactly once; safe to call again.
+    public func stop() {
+        guard running else { return }
+        running = false
+        if options.mouse { mousemask(0, nil) }
+        curs_set(1)
+        endwin()
+        CrashGuard.uninstall()
+    }
+
+    public var size: TerminalSize { currentSize }
+
+    public func draw(_ changes: [CellChange], cursor: (x: Int, y: Int)?) {
+        var wide = [wchar_t](repeating: 0, count: 6)
+        for change in changes {
+            let appearance = options.theme.appearance(for: change.cell.style)
+            let attributes = ncursesAttributes(appearance.attributes)
+            let pair = colorEnabled ? (rolePairs[change.cell.style.role] ?? 0) : 0
+            var count = 0
+            for scalar in change.cell.symbol.unicodeScalars where count < 5 {
+                wide[count] = wchar_t(bitPattern: scalar.value)
+                count += 1
+            }
+            if count == 0 {
+                wide[0] = 0x20
+                count = 1
+            }
+            wide[count] = 0
+            _ = wide.withUnsafeBufferPointer { pointer in
+                nc_put_cell(Int32(change.y), Int32(change.x), pointer.baseAddress, attributes, pair)
+            }
+        }
+        if let cursor {
+            curs_set(1)
+            move(Int32(cursor.y), Int32(cursor.x))
+        } else {
+            curs_set(0)
+        }
+        refresh()
+    }
+
+    public func invalidate() {
+        clearok(nc_stdscr(), true)
+        erase()
+    }
+
+    public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
+        timeout(Int32(timeoutMilliseconds))
+        var character: wint_t = 0
+        let result = get_wch(&character)
+        if result == ERR { return nil }
+        if result == KEY_CODE_YES { return decodeKeyCode(Int32(character)) }
+        return decodeCharacter(character)
+    }
+
+    // MARK: Decoding
+
+    private func decodeCharacter(_ value: wint_t) -> InputEvent? {
+        switch value {
+        case 13, 10: return .key(.enter)
+        case 27: return .key(.escape)
+        case 9: return .key(.tab)
+        case 127, 8: return .key(.backspace)
+        case 1...26: return .key(.ctrl(Character(Unicode.Scalar(UInt8(value) + 96))))
+        case 0, 28...31: return nil
+        default:
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
+            return .key(.char(Character(scalar)))
+        }
+    }
+
+    private func decodeKeyCode(_ code: Int32) -> InputEvent? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_DC: return .key(.delete)
+        case KEY_IC: return .key(.insert)
+        case KEY_BTAB: return .key(.backTab)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_RESIZE:
+            currentSize = TerminalSize(width: Int(nc_cols()), height: Int(nc_lines()))
+            return .resize(currentSize)
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            let state = event.bstate
+            let kind: MouseEvent.Kind
+            if state & nc_button1_pressed() != 0 || state & nc_button1_clicked() != 0 {
+                kind = .press
+            } else if state & nc_button1_released() != 0 {
+                kind = .release
+            } else if state & nc_button4_pressed() != 0 {
+                kind = .wheelUp
+            } else if state & nc_button5_pressed() != 0 {
+                kind = .wheelDown
+            } else {
+                return nil
+            }
+            return .mouse(MouseEvent(kind, x: Int(event.x), y: Int(event.y)))
+        default:
+            let first = nc_key_f(1)
+            if code >= first && code < first + 24 { return .key(.function(Int(code - first + 1))) }
+            return nil
+        }
+    }
+
+    // MARK: Colours
+
+    private func definePairs() {
+        var pairs: [RoleAppearance: Int16] = [:]
+        var next: Int16 = 1
+        for role in Role.allCases {
+            let appearance = options.theme.appearance(for: Style(role))
+            let key = RoleAppearance(foreground: appearance.foreground, background: appearance.background)
+            if key.foreground == .terminalDefault && key.background == .terminalDefault {
+                rolePairs[role] = 0
+                continue
+            }
+            if let existing = pairs[key] {
+                rolePairs[role] = existing
+                continue
+            }
+            guard Int32(next) < nc_color_pairs() else { break }
+            init_pair(next, colorNumber(key.foreground), colorNumber(key.background))
+            pairs[key] = next
+            rolePairs[role] = next
+            next += 1
+        }
+    }
+
+    private func colorNumber(_ color: ThemeColor) -> Int16 {
+        switch color {
+        case .terminalDefault: return -1
+        case .indexed(let index):
+            let available = Int(nc_colors())
+            if index < available { return Int16(index) }
+            return Int16(index % 8)
+        }
+    }
+
+    private func ncursesAttributes(_ attributes: TextAttributes) -> attr_t {
+        var result = nc_a_normal()
+        if attributes.contains(.bold) { result |= nc_a_bold() }
+        if attributes.contains(.underline) { result |= nc_a_underline() }
+        if attributes.contains(.reverse) { result |= nc_a_reverse() }
+        if attributes.contains(.dim) { result |= nc_a_dim() }
+        return result
+    }
+}

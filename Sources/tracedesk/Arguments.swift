@@ -1,0 +1,81 @@
+/// A command line split into positionals, options with values and flags.
+///
+/// Deliberately small: the binary has a handful of subcommands, each declaring which options
+/// take a value and which are flags, and every mistake becomes a ``UsageError`` that says
+/// what to type instead.
+struct Arguments {
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// Parses `words` given the option names (without dashes) that take a value and those that
+    /// do not. Accepts `--name value` and `--name=value`; `--` ends the options.
+    init(_ words: [String], valueOptions: Set<String>, flagOptions: Set<String>, command: String) throws(UsageError) {
+        var index = 0
+        var optionsEnded = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if optionsEnded || !word.hasPrefix("-") || word == "-" {
+                positionals.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+            if word == "-h" {
+                flags.insert("help")
+                continue
+            }
+            guard word.hasPrefix("--") else {
+                throw UsageError("unknown option '\(word)' for '\(command)'", command: command)
+            }
+            var name = String(word.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if valueOptions.contains(name) {
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else if index < words.count {
+                    values[name] = words[index]
+                    index += 1
+                } else {
+                    throw UsageError("option --\(name) needs a value", command: command)
+                }
+            } else if flagOptions.contains(name) || name == "help" {
+                if inlineValue != nil { throw UsageError("option --\(name) takes no value", command: command) }
+                flags.insert(name)
+            } else {
+                throw UsageError("unknown option '--\(name)' for '\(command)'", command: command)
+            }
+        }
+    }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+}
+
+/// A mistake on the command line; printed with a pointer to `--help`, exit status 2.
+struct UsageError: Error {
+    let message: String
+    let command: String
+    init(_ message: String, command: String) {
+        self.message = message
+        self.command = command
+    }
+}
+
+/// Exit statuses, documented in `tracedesk --help`.
+enum ExitStatus: Int32 {
+    case success = 0
+    /// The input was refused (invalid code, bad date…); the reason is on stderr.
+    case refused = 1
+    case usage = 2
+    /// `otp authorize`: an earlier authorisation of the code is still running.
+    case alreadyAuthorized = 3
+    /// The store could not be used (locked, damaged, not a TraceDesk file…).
+    case storeUnavailable = 4
+}

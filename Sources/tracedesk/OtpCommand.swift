@@ -1,0 +1,190 @@
+import CivilCalendar
+import DeskCore
+import DeskService
+import Foundation
+
+/// `tracedesk otp check|authorize|status`: the authorisation flow without the full screen,
+/// with stable exit statuses for scripts.
+///
+/// Privacy rule: the code is never printed back; output names it by a short hash tag.
+enum OtpCommand {
+    static let help = """
+        Usage: tracedesk otp <check|authorize|status> CODE [options]
+
+          tracedesk otp check CODE
+              Checks a code offline (alphabet, length, check character).
+              Prints "valid" and exits 0, or prints the reason and exits 1.
+          tracedesk otp authorize CODE --symptoms YYYY-MM-DD [--store PATH] [--json]
+              Authorises the app showing CODE to upload its keys for 150 s.
+              Exit 0 authorised, 3 already authorised (nothing changed),
+              1 refused (reason on stderr), 4 store unavailable.
+          tracedesk otp status CODE [--store PATH] [--json]
+              Shows what the store knows about CODE: unknown, authorized, expired
+              or consumed. Exit 0, 1 for an invalid code, 4 store unavailable.
+
+        CODE may be typed as the app shows it: 9K2-RAY8-UUQ, 9k2 ray8 uuq or 9K2RAY8UUQ.
+        The store defaults to $XDG_DATA_HOME/tracedesk/tracedesk.sqlite.
+        """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        guard let verb = words.first else { throw UsageError("say what to do: check, authorize or status", command: "otp") }
+        let command = "otp \(verb)"
+        let arguments = try Arguments(
+            Array(words.dropFirst()), valueOptions: ["store", "symptoms"], flagOptions: ["json"], command: command)
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        guard ["check", "authorize", "status"].contains(verb) else {
+            throw UsageError("unknown command 'otp \(verb)': use check, authorize or status", command: "otp")
+        }
+        guard arguments.positionals.count == 1, let code = arguments.positionals.first else {
+            throw UsageError(
+                arguments.positionals.isEmpty ? "give the code: tracedesk \(command) CODE" : "give one code only (quote it if it has spaces)",
+                command: command)
+        }
+        switch verb {
+        case "check": return check(code)
+        case "authorize": return try await authorize(code, arguments)
+        default: return await status(code, arguments)
+        }
+    }
+
+    private static func check(_ code: String) -> ExitStatus {
+        do {
+            _ = try Otp(operatorInput: code)
+            print("valid")
+            return .success
+        } catch {
+            print(error.message)
+            return .refused
+        }
+    }
+
+    private static func authorize(_ code: String, _ arguments: Arguments) async throws(UsageError) -> ExitStatus {
+        guard let symptoms = arguments.values["symptoms"] else {
+            throw UsageError("give the symptom-onset day: --symptoms YYYY-MM-DD", command: "otp authorize")
+        }
+        guard let day = CivilDay(iso: symptoms) else {
+            printError(SymptomOnsetError.notADate(symptoms).message)
+            return .refused
+        }
+        guard let desk = openDesk(arguments) else { return .storeUnavailable }
+        let result: AuthorizeResult
+        do {
+            result = try await desk.authorize(code: code, symptomsStartedOn: day)
+        } catch {
+            printError(error.message)
+            return .storeUnavailable
+        }
+        switch result {
+        case .authorized(let record):
+            emit(arguments, outcome: "authorized", record: record, now: desk.now()) {
+                "authorized \(record.otpHash.shortTag) until \(clockTime(record.expiresAt)) (\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded())) s)"
+            }
+            return .success
+        case .alreadyAuthorized(let record):
+            emit(arguments, outcome: "already_authorized", record: record, now: desk.now()) {
+                "already authorized \(record.otpHash.shortTag) by \(record.authorizedBy) until \(clockTime(record.expiresAt)): nothing changed"
+            }
+            return .alreadyAuthorized
+        case .invalid(let refusal):
+            printError(refusal.message)
+            return .refused
+        }
+    }
+
+    private static func status(_ code: String, _ arguments: Arguments) async -> ExitStatus {
+        guard let desk = openDesk(arguments) else { return .storeUnavailable }
+        do {
+            let status = try await desk.status(of: code)
+            emit(arguments, outcome: status.name, record: status.record, now: desk.now()) {
+                guard let record = status.record else { return "unknown: this code was never authorised here" }
+                switch status {
+                case .authorized:
+                    return "authorized \(record.otpHash.shortTag) by \(record.authorizedBy), symptoms \(record.symptomsStartedOn.iso), "
+                        + "\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded(.up))) s left"
+                case .expired:
+                    return "expired \(record.otpHash.shortTag) at \(clockTime(record.expiresAt)) without an upload"
+                default:
+                    return "consumed \(record.otpHash.shortTag): the app uploaded with it"
+                }
+            }
+            return .success
+        } catch {
+            printError(error.message)
+            if case .invalid = error { return .refused }
+            return .storeUnavailable
+        }
+    }
+
+    private static func openDesk(_ arguments: Arguments) -> LocalDesk? {
+        do {
+            let store = try StoreLocation.open(arguments.values["store"])
+            return LocalDesk(store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.path))
+        } catch {
+            printError(error.message)
+            return nil
+        }
+    }
+
+    /// Prints one line, or a JSON object with `--json`.
+    private static func emit(
+        _ arguments: Arguments, outcome: String, record: OtpAuthorization?, now: Date, line: () -> String
+    ) {
+        guard arguments.has("json") else {
+            print(line())
+            return
+        }
+        print(StatusJSON(outcome: outcome, record: record, now: now).encoded())
+    }
+
+    static func clockTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: date)
+    }
+}
+
+/// The `--json` shape of `otp authorize` and `otp status`.
+struct StatusJSON: Encodable {
+    let status: String
+    let otpHashPrefix: String?
+    let symptomsStartedOn: String?
+    let authorizedAt: String?
+    let expiresAt: String?
+    let authorizedBy: String?
+    let secondsLeft: Int?
+
+    init(outcome: String, record: OtpAuthorization?, now: Date) {
+        let iso = ISO8601DateFormatter()
+        status = outcome
+        otpHashPrefix = record.map { String($0.otpHash.hex.prefix(12)) }
+        symptomsStartedOn = record?.symptomsStartedOn.iso
+        authorizedAt = record.map { iso.string(from: $0.authorizedAt) }
+        expiresAt = record.map { iso.string(from: $0.expiresAt) }
+        authorizedBy = record?.authorizedBy
+        secondsLeft = record.flatMap { $0.isUsable(at: now) ? max(0, Int($0.expiresAt.timeIntervalSince(now).rounded(.up))) : nil }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status
+        case otpHashPrefix = "otp_hash_prefix"
+        case symptomsStartedOn = "symptoms_started_on"
+        case authorizedAt = "authorized_at"
+        case expiresAt = "expires_at"
+        case authorizedBy = "authorized_by"
+        case secondsLeft = "seconds_left"
+    }
+
+    func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return #"{"status":"\#(status)"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data(("tracedesk: " + message + "\n").utf8))
+}

@@ -1,0 +1,49 @@
+import Foundation
+import DeskStore
+
+/// Where the embedded store lives, and opening it with errors a person can act on.
+enum StoreLocation {
+    /// `$XDG_DATA_HOME/tracedesk/tracedesk.sqlite`, falling back to `~/.local/share`.
+    static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        let base: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        }
+        return base + "/tracedesk/tracedesk.sqlite"
+    }
+
+    /// Opens the store at `path` (or the default, whose folder is created on first run).
+    static func open(_ path: String?) throws(StoreError) -> SQLiteStore {
+        let resolved = path ?? defaultPath
+        if path == nil {
+            let folder = (resolved as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotOpen(path: resolved, reason: "cannot create the folder \(folder)")
+            }
+        } else {
+            let folder = (resolved as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+                throw .cannotOpen(path: resolved, reason: "the folder \(folder) does not exist")
+            }
+            if FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw .cannotOpen(path: resolved, reason: "it is a folder: give a file path")
+            }
+        }
+        let timeout = ProcessInfo.processInfo.environment["TRACEDESK_BUSY_TIMEOUT_MS"].flatMap(Int32.init) ?? 5_000
+        return try SQLiteStore(path: resolved, busyTimeoutMilliseconds: timeout)
+    }
+
+    /// The OS user name: who authorised, until staff accounts exist.
+    static var userName: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let user = environment["USER"], !user.isEmpty { return user }
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return "unknown"
+    }
+}
