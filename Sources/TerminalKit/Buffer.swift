@@ -83,20 +83,17 @@ public struct Buffer: Hashable, Sendable {
             if column >= limit { break }
             let w = DisplayWidth.of(character)
             if w == 0 { continue }
-            if column + w > limit {
-                while column < limit {
-                    if column >= bounds.x { setCell(x: column, y: y, Cell(" ", style: style)) }
-                    column += 1
+            if column + w > limit || (column < bounds.x && column + w > bounds.x) {
+                // Half of this character would be clipped: draw the visible half as spaces.
+                for blank in column..<min(column + w, limit) where blank >= bounds.x {
+                    setCell(x: blank, y: y, Cell(" ", style: style))
                 }
-                break
+                column += w
+                if column >= limit { break }
+                continue
             }
             if column >= bounds.x {
-                let symbol: String
-                if let ascii = character.asciiValue, ascii < 0x20 || ascii == 0x7F {
-                    symbol = " "
-                } else {
-                    symbol = String(character)
-                }
+                let symbol = Buffer.isControl(character) ? " " : String(character)
                 setCell(x: column, y: y, Cell(symbol, style: style))
                 if w == 2 { setCell(x: column + 1, y: y, Cell("", style: style)) }
             }
@@ -194,16 +191,26 @@ public struct Buffer: Hashable, Sendable {
     }
 
     /// Sets one cell, repairing any wide character it cuts in half.
+    ///
+    /// A continuation written by ``put`` always follows its wide cell, so only a plain cell
+    /// landing on an old continuation orphans the wide cell on its left; any cell landing on
+    /// an old wide cell orphans that cell's continuation on the right.
     private mutating func setCell(x: Int, y: Int, _ cell: Cell) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let index = y * width + x
         let old = cells[index]
-        if old.isContinuation, x > 0 {
+        if old.isContinuation, x > 0, !cell.isContinuation {
             cells[index - 1].symbol = " "
         }
-        if !old.isContinuation, DisplayWidth.of(old.symbol) == 2, x + 1 < width, !cell.isContinuation {
+        if !old.isContinuation, DisplayWidth.of(old.symbol) == 2, x + 1 < width, cells[index + 1].isContinuation {
             cells[index + 1].symbol = " "
         }
         cells[index] = cell
+    }
+
+    /// C0 and C1 control characters and DEL: never sent to the terminal, drawn as spaces.
+    private static func isControl(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F }
+        return character.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

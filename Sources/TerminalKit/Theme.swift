@@ -54,11 +54,16 @@ public struct Theme: Hashable, Sendable {
         return base
     }
 
-    /// This theme with every colour removed; attributes kept. Roles that relied on colour
-    /// alone get the monochrome theme's attributes so they stay distinguishable.
+    /// This theme with every colour removed; attributes kept. Each role also gets the
+    /// monochrome theme's attributes, so roles that relied on colour alone stay distinguishable.
     public var withoutColor: Theme {
         var result = Theme.monochrome
         result.name = name + " (no colour)"
+        for role in Role.allCases {
+            let own = appearances[role]?.attributes ?? []
+            let mono = Theme.monochrome.appearances[role]?.attributes ?? []
+            result.appearances[role] = RoleAppearance(attributes: own.union(mono))
+        }
         return result
     }
 

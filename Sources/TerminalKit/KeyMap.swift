@@ -1,0 +1,93 @@
+/// One entry of a ``KeyMap``: the keys that trigger an action and how help describes it.
+///
+/// Bindings are the single source of truth for what a key does: the screen's `update` looks
+/// actions up here, and the footer and the `?` help overlay are generated from the same list,
+/// so they can never disagree with the behaviour.
+public struct Binding<Action> {
+    /// Keys that trigger the action; the first is the one a footer shows first.
+    public var keys: [Key]
+    public var action: Action
+    /// Short imperative text ("Quit", "Next field").
+    public var help: String
+    /// Help-overlay section ("global", "this screen", "calendar").
+    public var group: String
+    /// Whether the footer lists this binding (help always does).
+    public var shownInFooter: Bool
+
+    public init(
+        _ keys: [Key], _ action: Action, help: String, group: String = "this screen", shownInFooter: Bool = true
+    ) {
+        self.keys = keys
+        self.action = action
+        self.help = help
+        self.group = group
+        self.shownInFooter = shownInFooter
+    }
+
+    /// The keys as help writes them: "q/Esc".
+    public var keysLabel: String {
+        keys.map(\.description).joined(separator: "/")
+    }
+
+    /// The same binding with its action converted (to embed a widget's map in a screen's).
+    public func map<Other>(_ transform: (Action) -> Other) -> Binding<Other> {
+        Binding<Other>(keys, transform(action), help: help, group: group, shownInFooter: shownInFooter)
+    }
+}
+
+extension Binding: Sendable where Action: Sendable {}
+extension Binding: Equatable where Action: Equatable {}
+extension Binding: Hashable where Action: Hashable {}
+
+/// An ordered list of ``Binding``s: key → action lookup, footer hints and help sections.
+///
+/// When two bindings share a key, the earlier one wins, so a screen lists its own bindings
+/// before the global ones it appends (see ``merging(_:)``).
+public struct KeyMap<Action> {
+    public var bindings: [Binding<Action>]
+
+    public init(_ bindings: [Binding<Action>]) {
+        self.bindings = bindings
+    }
+
+    /// The action bound to `key`, or nil if the key is not bound.
+    public func action(for key: Key) -> Action? {
+        for binding in bindings where binding.keys.contains(key) {
+            return binding.action
+        }
+        return nil
+    }
+
+    /// Footer hints, in binding order: `(keys: "q/Esc", help: "Back")`.
+    public var footerHints: [(keys: String, help: String)] {
+        bindings.filter(\.shownInFooter).map { (keys: $0.keysLabel, help: $0.help) }
+    }
+
+    /// Help sections in the order their groups first appear; every binding is listed.
+    public var helpSections: [(group: String, rows: [(keys: String, help: String)])] {
+        var order: [String] = []
+        var rows: [String: [(keys: String, help: String)]] = [:]
+        for binding in bindings {
+            if rows[binding.group] == nil {
+                order.append(binding.group)
+                rows[binding.group] = []
+            }
+            rows[binding.group, default: []].append((keys: binding.keysLabel, help: binding.help))
+        }
+        return order.map { (group: $0, rows: rows[$0] ?? []) }
+    }
+
+    /// This map followed by `other`: this map's bindings win on shared keys.
+    public func merging(_ other: KeyMap<Action>) -> KeyMap<Action> {
+        KeyMap(bindings + other.bindings)
+    }
+
+    /// The same map with every action converted.
+    public func map<Other>(_ transform: (Action) -> Other) -> KeyMap<Other> {
+        KeyMap<Other>(bindings.map { $0.map(transform) })
+    }
+}
+
+extension KeyMap: Sendable where Action: Sendable {}
+extension KeyMap: Equatable where Action: Equatable {}
+extension KeyMap: Hashable where Action: Hashable {}
