@@ -22,12 +22,6 @@ extension AuthorizeScreen {
         Binding([.char("q"), .ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit", group: "global"),
     ])
 
-    /// Keys of the review dialog, for help and footer.
-    public static let reviewKeyMap = KeyMap<String>([
-        Binding([.enter, .char("y")], "authorise", help: "Authorise"),
-        Binding([.escape, .char("n")], "edit", help: "Back to edit"),
-    ])
-
     /// Keys the code field takes besides characters, for help only.
     public static let codeFieldHelp = KeyMap<String>([
         Binding([.char("9")], "type", help: "Type the code; spaces and dashes are ignored, lowercase is fine", group: "code"),

@@ -50,6 +50,10 @@ public enum AuthorizeScreen {
         public var now: Date
         /// What was submitted, kept for the result panel.
         public var submitted: Submission?
+        /// The review dialog while ``phase`` is `.reviewing`.
+        public var review: DialogState?
+        /// Zone for clock times shown to the operator (instants are UTC inside).
+        public var timeZone: TimeZone = .current
 
         public init(now: Date) {
             self.now = now
@@ -276,24 +280,32 @@ public enum AuthorizeScreen {
             return
         }
         state.phase = .reviewing
+        state.review = reviewDialog(state)
     }
 
     private static func handleReviewKey(_ state: inout State, _ key: Key) -> [Command] {
-        switch key {
-        case .enter, .char("y"), .char("a"):
+        if [.ctrl("c"), .ctrl("q"), .function(10)].contains(key) { return [.quit] }
+        guard var dialog = state.review else {
+            state.phase = .editing
+            return []
+        }
+        let outcome = dialog.handle(key)
+        state.review = dialog
+        switch outcome {
+        case .chosen(0):
             guard let day = state.onset.value else {
                 state.phase = .editing
                 return []
             }
             state.phase = .submitting
+            state.review = nil
             state.submitted = Submission(code: state.code.text, day: day)
             return [.authorize(code: state.code.text, symptomsStartedOn: day)]
-        case .escape, .char("n"), .char("e"), .backspace:
+        case .chosen, .cancelled:
             state.phase = .editing
+            state.review = nil
             return []
-        case .ctrl("c"), .ctrl("q"), .function(10):
-            return [.quit]
-        default:
+        case .changed, .unchanged, .notHandled:
             return []
         }
     }
@@ -302,7 +314,9 @@ public enum AuthorizeScreen {
         if let action = resultKeyMap.action(for: key) {
             switch action {
             case .nextCall:
+                let zone = state.timeZone
                 state = State(now: state.now)
+                state.timeZone = zone
             case .edit:
                 state.phase = .editing
                 state.focus = .code

@@ -1,0 +1,97 @@
+import CivilCalendar
+import DeskConsole
+import DeskCore
+import DeskService
+import Foundation
+import TerminalKit
+
+/// `tracedesk bench render`: the cost of drawing the console, without a terminal.
+///
+/// Renders the authorise screen (code typed, day chosen, authorised with a countdown) into a
+/// fresh W×H buffer and diffs it, frame after frame, in two ways measured in the same run:
+/// against a blank screen (a full repaint, as after a resize) and against the previous frame
+/// with only the countdown changed (the usual case). Prints median and p90 per frame.
+enum BenchCommand {
+    static let help = """
+        Usage: tracedesk bench render [--width 200] [--height 60] [--frames 2000] [--json]
+        Measures render + diff per frame of the authorise screen (build with -c release).
+        """
+
+    static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
+        guard words.first == "render" else {
+            if words.first == "--help" || words.first == "-h" {
+                print(help)
+                return .success
+            }
+            throw UsageError("unknown benchmark: use 'tracedesk bench render'", command: "bench")
+        }
+        let arguments = try Arguments(
+            Array(words.dropFirst()), valueOptions: ["width", "height", "frames"], flagOptions: ["json"], command: "bench render")
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        func number(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
+            guard let text = arguments.values[name] else { return fallback }
+            guard let value = Int(text), value > 0, value <= 100_000 else {
+                throw UsageError("--\(name) must be a whole number from 1 to 100000, got '\(text)'", command: "bench render")
+            }
+            return value
+        }
+        let width = try number("width", 200)
+        let height = try number("height", 60)
+        let frames = try number("frames", 2000)
+
+        var state = ConsoleApp.State(
+            size: TerminalSize(width: width, height: height), identity: DeskIdentity(user: "bench", location: "/tmp/bench.sqlite"),
+            now: Date(timeIntervalSince1970: 1_796_000_000), timeZone: TimeZone(identifier: "UTC") ?? .current)
+        for character in "9K2RAY8UUQ" { _ = ConsoleApp.update(&state, .keyPressed(.char(character))) }
+        _ = ConsoleApp.update(&state, .keyPressed(.char("y")))
+        let record = OtpAuthorization(
+            otpHash: OtpHash(hex: String(repeating: "a", count: 64))!, symptomsStartedOn: state.authorize.now.utcDay.adding(days: -1),
+            authorizedAt: state.authorize.now, expiresAt: state.authorize.now.addingTimeInterval(150), authorizedBy: "bench")
+        _ = ConsoleApp.update(&state, .authorize(.authorizeFinished(.authorized(record))))
+
+        let blank = Buffer(width: width, height: height)
+        var full: [Double] = []
+        var incremental: [Double] = []
+        var previous = blank
+        var cellsFull = 0
+        var cellsIncremental = 0
+        for frame in 0..<frames {
+            _ = ConsoleApp.update(&state, .authorize(.ticked(record.authorizedAt.addingTimeInterval(Double(frame % 150)))))
+            var start = DispatchTime.now().uptimeNanoseconds
+            var buffer = Buffer(width: width, height: height)
+            ConsoleApp.render(state, into: &buffer)
+            cellsFull = buffer.diff(from: blank).count
+            full.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+
+            start = DispatchTime.now().uptimeNanoseconds
+            var next = Buffer(width: width, height: height)
+            ConsoleApp.render(state, into: &next)
+            cellsIncremental = next.diff(from: previous).count
+            incremental.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            previous = next
+        }
+        let fullMedian = percentile(full, 0.5)
+        let incrementalMedian = percentile(incremental, 0.5)
+        if arguments.has("json") {
+            print(
+                #"{"width":\#(width),"height":\#(height),"frames":\#(frames),"full_median_ms":\#(format(fullMedian)),"full_p90_ms":\#(format(percentile(full, 0.9))),"incremental_median_ms":\#(format(incrementalMedian)),"incremental_p90_ms":\#(format(percentile(incremental, 0.9)))}"#)
+        } else {
+            print("render + diff, \(width)×\(height), \(frames) frames")
+            print("  full repaint (vs blank):     median \(format(fullMedian)) ms, p90 \(format(percentile(full, 0.9))) ms, \(cellsFull) cells")
+            print("  countdown tick (vs previous): median \(format(incrementalMedian)) ms, p90 \(format(percentile(incremental, 0.9))) ms, \(cellsIncremental) cells")
+            print("  budget 2 ms: full repaint uses \(format(fullMedian / 2 * 100))% of it")
+        }
+        return .success
+    }
+
+    private static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}

@@ -1,0 +1,60 @@
+import DeskConsole
+import DeskService
+import DeskStore
+import Foundation
+import TerminalKit
+import TerminalNcurses
+
+/// `tracedesk` with no subcommand: the full-screen console.
+///
+/// Everything that can fail (options, theme, store) is checked before the screen opens, so a
+/// problem is one clear line on a normal terminal, never a garbled screen.
+enum ConsoleCommand {
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(
+            words, valueOptions: ["store", "theme"], flagOptions: ["no-color", "no-mouse"], command: "tracedesk")
+        if arguments.has("help") {
+            print(mainHelp)
+            return .success
+        }
+        if let extra = arguments.positionals.first {
+            throw UsageError("unexpected argument '\(extra)'", command: "tracedesk")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let noColor = arguments.has("no-color") || !(environment["NO_COLOR"] ?? "").isEmpty
+        var theme: Theme
+        do {
+            theme = try ThemeLoader.load(arguments.values["theme"] ?? "default")
+        } catch {
+            printError(error.message)
+            return .refused
+        }
+        if noColor { theme = theme.withoutColor }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            printError("the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts")
+            return .usage
+        }
+        let store: SQLiteStore
+        do {
+            store = try StoreLocation.open(arguments.values["store"])
+        } catch {
+            printError(error.message)
+            return .storeUnavailable
+        }
+        let desk = LocalDesk(
+            store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.path),
+            otpLifetime: .seconds(otpLifetimeSeconds(environment)))
+        let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
+        let program = Program(backend: backend, service: desk)
+        program.run()
+        backend.stop()
+        return .success
+    }
+
+    /// `TRACEDESK_OTP_TTL_SECONDS` (default 150), for training setups.
+    private static func otpLifetimeSeconds(_ environment: [String: String]) -> Int64 {
+        guard let text = environment["TRACEDESK_OTP_TTL_SECONDS"], let value = Int64(text), value > 0 else { return 150 }
+        return value
+    }
+}
+

@@ -1,0 +1,53 @@
+import Foundation
+import TerminalKit
+
+/// Finds `NAME.json` among the theme folders and parses it.
+enum ThemeLoader {
+    struct Failure: Error {
+        let message: String
+    }
+
+    /// Folders searched, in order: `$TRACEDESK_THEMES`, `$XDG_CONFIG_HOME/tracedesk/themes`
+    /// (or `~/.config/tracedesk/themes`), `themes/` beside the installed binary's share folder,
+    /// and the source tree's `themes/` above a `.build` binary.
+    static var folders: [String] {
+        let environment = ProcessInfo.processInfo.environment
+        var result: [String] = []
+        if let custom = environment["TRACEDESK_THEMES"], !custom.isEmpty { result.append(custom) }
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        result.append(config + "/tracedesk/themes")
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
+        result.append(folder.deletingLastPathComponent().appendingPathComponent("share/tracedesk/themes").path)
+        for _ in 0..<5 {
+            result.append(folder.appendingPathComponent("themes").path)
+            folder = folder.deletingLastPathComponent()
+        }
+        result.append(FileManager.default.currentDirectoryPath + "/themes")
+        return result
+    }
+
+    static func load(_ name: String) throws(Failure) -> Theme {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw Failure(message: "theme names are letters, digits, '-' and '_': got '\(name)'")
+        }
+        if name == "monochrome" { return .monochrome }
+        for folder in folders {
+            let path = folder + "/" + name + ".json"
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            do {
+                return try Theme.parse(json: String(decoding: data, as: UTF8.self), name: name)
+            } catch {
+                throw Failure(message: "theme \(path) has problems:\n  " + error.problems.joined(separator: "\n  "))
+            }
+        }
+        let available = Set(folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }
+                .map { String($0.dropLast(5)) }
+        }).sorted()
+        throw Failure(
+            message: "no theme named '\(name)'"
+                + (available.isEmpty ? "" : ": available themes are " + available.joined(separator: ", ")))
+    }
+}
