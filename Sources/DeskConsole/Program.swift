@@ -81,8 +81,10 @@ public final class Program {
                 do {
                     let result = try await service.authorize(code: code, symptomsStartedOn: day)
                     inbox.deliver(.authorizeFinished(result))
-                } catch {
+                } catch let error as ServiceError {
                     inbox.deliver(.authorizeFailed(error.message))
+                } catch {
+                    inbox.deliver(.authorizeFailed("unexpected error: \(type(of: error))"))
                 }
             }
         }

@@ -28,7 +28,7 @@ let mainHelp = """
 
 func runMain() async -> Int32 {
     let words = Array(CommandLine.arguments.dropFirst())
-    do {
+    do throws(UsageError) {
         switch words.first {
         case "--version", "version":
             print(version)
