@@ -1,0 +1,252 @@
+/// A small JSON reader for theme files: TerminalKit may not import Foundation.
+///
+/// Strict RFC 8259 syntax (no comments, no trailing commas), objects kept in document order
+/// with duplicate keys preserved, so a theme checker can report duplicates instead of
+/// silently keeping one. Numbers keep their text; the caller decides what it accepts.
+/// Errors carry the byte offset so a theme author can find the mistake.
+enum JSONValue: Hashable, Sendable {
+    case object([Member])
+    case array([JSONValue])
+    case string(String)
+    case number(String)
+    case bool(Bool)
+    case null
+
+    struct Member: Hashable, Sendable {
+        var key: String
+        var value: JSONValue
+    }
+
+    /// What kind of value this is, for messages ("expected an object, found a string").
+    var kind: String {
+        switch self {
+        case .object: return "an object"
+        case .array: return "a list"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "true/false"
+        case .null: return "null"
+        }
+    }
+}
+
+/// A syntax error at a byte offset (0-based) of the input.
+struct JSONSyntaxError: Error, Hashable, Sendable {
+    var offset: Int
+    var reason: String
+}
+
+/// Parses one JSON document from UTF-8 text.
+struct JSONReader {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        var reader = JSONReader(bytes: Array(text.utf8))
+        let value = try reader.value()
+        reader.skipWhitespace()
+        guard reader.index == reader.bytes.count else { throw reader.error("unexpected text after the end of the document") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private func error(_ reason: String) -> JSONSyntaxError {
+        JSONSyntaxError(offset: index, reason: reason)
+    }
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private mutating func expect(_ literal: String) throws(JSONSyntaxError) {
+        for byte in literal.utf8 {
+            guard current == byte else { throw error("expected “\(literal)”") }
+            index += 1
+        }
+    }
+
+    private mutating func value() throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        guard let byte = current else { throw error("unexpected end of the document") }
+        switch byte {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("expected a value (object, list, string, number, true, false or null)")
+        }
+    }
+
+    private mutating func object() throws(JSONSyntaxError) -> JSONValue {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= 64 else { throw error("nested too deeply") }
+        index += 1
+        var members: [JSONValue.Member] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+            let key = try string()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw error("expected “:” after the key “\(key)”") }
+            index += 1
+            members.append(JSONValue.Member(key: key, value: try value()))
+            skipWhitespace()
+            if current == UInt8(ascii: ",") {
+                index += 1
+            } else if current == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            } else {
+                throw error("expected “,” or “}” after the value of “\(key)”")
+            }
+        }
+    }
+
+    private mutating func array() throws(JSONSyntaxError) -> JSONValue {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= 64 else { throw error("nested too deeply") }
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
+        while true {
+            items.append(try value())
+            skipWhitespace()
+            if current == UInt8(ascii: ",") {
+                index += 1
+            } else if current == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            } else {
+                throw error("expected “,” or “]” in a list")
+            }
+        }
+    }
+
+    private mutating func string() throws(JSONSyntaxError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var run: [UInt8] = []
+        func flush() {
+            scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+            run.removeAll()
+        }
+        while true {
+            guard let byte = current else { throw error("unterminated string") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                flush()
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                flush()
+                index += 1
+                guard let escaped = current else { throw error("unterminated string") }
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+                default:
+                    index -= 1
+                    throw error("unknown escape “\\\(Character(Unicode.Scalar(escaped)))”")
+                }
+            case 0..<0x20:
+                throw error("control character in a string (write it as an escape)")
+            default:
+                run.append(byte)
+                index += 1
+            }
+        }
+    }
+
+    /// The scalar of a `\uXXXX` escape (index just past the `u`), joining surrogate pairs.
+    private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let high = try hex4()
+        if (0xD800...0xDBFF).contains(high) {
+            guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                throw error("unpaired surrogate in \\u escape")
+            }
+            index += 2
+            let low = try hex4()
+            guard (0xDC00...0xDFFF).contains(low),
+                let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+            else { throw error("invalid surrogate pair in \\u escape") }
+            return scalar
+        }
+        guard let scalar = Unicode.Scalar(high) else { throw error("invalid \\u escape") }
+        return scalar
+    }
+
+    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = current else { throw error("unterminated \\u escape") }
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("expected four hex digits after \\u")
+            }
+            value = value * 16 + UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func number() throws(JSONSyntaxError) -> String {
+        let start = index
+        func digits(_ reader: inout JSONReader) -> Int {
+            var count = 0
+            while let byte = reader.current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                reader.index += 1
+                count += 1
+            }
+            return count
+        }
+        if current == UInt8(ascii: "-") { index += 1 }
+        guard digits(&self) > 0 else { throw error("expected digits in a number") }
+        if current == UInt8(ascii: ".") {
+            index += 1
+            guard digits(&self) > 0 else { throw error("expected digits after the decimal point") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard digits(&self) > 0 else { throw error("expected digits in the exponent") }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+}
