@@ -9,7 +9,7 @@ extension AuthorizeScreen {
 
     /// Checked before a field sees the key. `q` is not here: it is a code character.
     public static let formKeyMap = KeyMap<FormAction>([
-        Binding([.enter], .review, help: "Review and authorise"),
+        Binding([.enter], .review, help: "Review"),
         Binding([.tab], .nextField, help: "Next field"),
         Binding([.backTab], .previousField, help: "Previous field", shownInFooter: false),
         Binding([.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit", group: "global"),
@@ -24,7 +24,14 @@ extension AuthorizeScreen {
 
     /// Keys the code field takes besides characters, for help only.
     public static let codeFieldHelp = KeyMap<String>([
-        Binding([.char("9")], "type", help: "Type the code; spaces and dashes are ignored, lowercase is fine", group: "code"),
+        Binding([.char("9")], "type", help: "Type the code; spaces, dashes and lowercase are fine", group: "code"),
         Binding([.escape], "clear", help: "Clear the code", group: "code"),
+    ])
+
+    /// Keys of the symptom-onset field that the footer shows (the full list is in help).
+    public static let onsetFooter = KeyMap<String>([
+        Binding([.char("t")], "today", help: "Today", group: "symptom onset"),
+        Binding([.char("y")], "yesterday", help: "Yesterday", group: "symptom onset"),
+        Binding([.escape], "back", help: "Back to the code", group: "symptom onset", shownInFooter: false),
     ])
 }

@@ -80,7 +80,7 @@ extension AuthorizeScreen {
         }
         if onsetFocused {
             buffer.put(
-                "t today · y yesterday · -3 three days ago · ←→↑↓ PgUp PgDn", x: inner.x + 2, y: inner.y + 9,
+                "t today  y yesterday  -3 three days ago  ←→↑↓ move", x: inner.x + 2, y: inner.y + 9,
                 style: Style(.muted), clip: inner)
         }
     }
@@ -149,9 +149,9 @@ extension AuthorizeScreen {
 
     /// The review dialog: what will be authorised, with any warning, before it is sent.
     public static func reviewDialog(_ state: State) -> DialogState {
-        var message = "Code      \(state.groupedCode)"
+        var message = "Code: \(state.groupedCode)"
         if let day = state.onset.value {
-            message += "\nSymptoms  \(day.spoken) (\(SymptomOnset.relative(day, today: state.onset.today)))"
+            message += "\nSymptoms from: \(day.spoken) (\(SymptomOnset.relative(day, today: state.onset.today)))"
         }
         if case .success(let verdict) = state.onsetVerdict, let warning = verdict.warning {
             message += "\n\n! " + warning

@@ -103,6 +103,7 @@ public enum ConsoleApp {
         default:
             add(AuthorizeScreen.formKeyMap.map { $0 }, as: "form")
             add(AuthorizeScreen.codeFieldHelp, as: "code")
+            add(AuthorizeScreen.onsetFooter, as: "symptom onset")
             add(DateFieldState.keyMap, as: "symptom onset")
             add(TextFieldState.keyMap, as: "editing text")
         }
@@ -120,10 +121,12 @@ public enum ConsoleApp {
         case .submitting: hints = []
         case .editing:
             hints = AuthorizeScreen.formKeyMap.footerHints.filter { $0.help != "Quit" }
-            if state.authorize.focus == .onset { hints += DateFieldState.keyMap.footerHints }
         }
         hints.append((keys: "?", help: "Help"))
         if !hints.contains(where: { $0.help == "Quit" }) { hints.append((keys: "^C", help: "Quit")) }
+        if state.authorize.phase == .editing, state.authorize.focus == .onset {
+            hints += AuthorizeScreen.onsetFooter.footerHints
+        }
         return hints
     }
 
@@ -147,8 +150,14 @@ public enum ConsoleApp {
         }
         if state.authorize.phase != .editing { buffer.cursor = nil }
         Footer.render(
-            footerHints(state), status: "",
+            footerHints(state), status: footerStatus(state),
             into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
+    }
+
+    /// The countdown stays in the corner whatever else is on screen.
+    static func footerStatus(_ state: State) -> String {
+        guard let left = state.authorize.secondsLeft else { return "" }
+        return left > 0 ? "code valid " + AuthorizeScreen.countdown(left) + " " : "code expired "
     }
 
     private static func renderTitle(_ state: State, into buffer: inout Buffer) {

@@ -39,7 +39,7 @@ enum ThemeLoader {
             do {
                 return try Theme.parse(json: String(decoding: data, as: UTF8.self), name: name)
             } catch {
-                throw Failure(message: "theme \(path) has problems:\n  " + error.problems.joined(separator: "\n  "))
+                throw Failure(message: "theme \(path) has problems:\n  " + error.problems.map(\.description).joined(separator: "\n  "))
             }
         }
         let available = Set(folders.flatMap { folder in
