@@ -151,4 +151,18 @@ import Testing
             }
         }
     }
+
+    @Test("every message names the file and says what to do next",
+        arguments: [
+            (StoreError.cannotOpen(path: "/srv/td.sqlite", reason: "unable to open database file"), "cannot open"),
+            (.readOnly(path: "/srv/td.sqlite"), "writable file"),
+            (.locked(path: "/srv/td.sqlite"), "wait for it to finish"),
+            (.corrupt(path: "/srv/td.sqlite"), "restore it from a backup"),
+            (.notTraceDesk(path: "/srv/td.sqlite"), "not a TraceDesk store"),
+            (.schemaTooNew(path: "/srv/td.sqlite", found: 2, known: 1), "use a newer tracedesk"),
+        ])
+    func messages(error: StoreError, advice: String) {
+        #expect(error.message.contains("/srv/td.sqlite"), "message: \(error.message)")
+        #expect(error.message.contains(advice), "message: \(error.message)")
+    }
 }
