@@ -20,6 +20,7 @@ struct DeskFixture {
     let desk: LocalDesk
 
     /// Runs `body` with a fresh desk; the directory is removed afterwards.
+    @discardableResult
     static func with<T>(
         otpLifetime: Duration = .seconds(150), start: Date = DeskFixture.start,
         _ body: (DeskFixture) async throws -> T
