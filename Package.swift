@@ -33,8 +33,8 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
-        .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore"]),
-        .testTarget(name: "DeskServiceTests", dependencies: ["DeskService", "DeskStore", "DeskCore"]),
+        .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite"]),
+        .testTarget(name: "DeskServiceTests", dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar"]),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
         .testTarget(

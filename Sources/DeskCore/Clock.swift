@@ -39,7 +39,13 @@ extension Date {
     }
 
     /// Whole milliseconds since 1970 (how the stores keep instants).
-    public var unixMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    public var unixMilliseconds: Int64 {
+        // Date counts seconds from 2001, so an instant made from whole milliseconds near 1970
+        // comes back a hair below them (999 ms reads 998.9999…); snap to it within 1 µs.
+        let milliseconds = timeIntervalSince1970 * 1000
+        let nearest = milliseconds.rounded()
+        return Int64(abs(milliseconds - nearest) < 0.001 ? nearest : milliseconds.rounded(.down))
+    }
 
     public init(unixMilliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(unixMilliseconds) / 1000)

@@ -49,8 +49,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 if let existing = try fetchAuthorization(otpHash), existing.isUsable(at: now) {
                     return .alreadyAuthorized(existing)
                 }
+                // Instants are kept as whole milliseconds: return exactly what a later read gives.
                 let record = OtpAuthorization(
-                    otpHash: otpHash, symptomsStartedOn: symptomsStartedOn, authorizedAt: now,
+                    otpHash: otpHash, symptomsStartedOn: symptomsStartedOn, authorizedAt: Date(unixMilliseconds: nowMs),
                     expiresAt: Date(unixMilliseconds: nowMs + max(1, lifetimeMs)), authorizedBy: actor)
                 try connection.run(
                     SQL.upsertAuthorization,

@@ -1,0 +1,64 @@
+import CivilCalendar
+import DeskCore
+import DeskService
+import DeskStore
+import Foundation
+
+/// A `LocalDesk` over a real `SQLiteStore` in its own temporary directory, on a fixed clock.
+struct DeskFixture {
+    /// 2026-11-29 10:00:00 UTC, a Sunday.
+    static let start = Date(timeIntervalSince1970: 1_795_946_400)
+    static let today = CivilDay(iso: "2026-11-29")!
+    static let identity = DeskIdentity(user: "rossi", location: "test store")
+    /// SHA-256 of 9K2RAY8UUQ (`printf %s 9K2RAY8UUQ | sha256sum`).
+    static let hashHex = "b39e0733843b1b5d7c558f52f117a824dc41216e0c2bb671b3d79ba82105dd94"
+
+    let directory: URL
+    let storePath: String
+    let store: SQLiteStore
+    let clock: FixedClock
+    let desk: LocalDesk
+
+    /// Runs `body` with a fresh desk; the directory is removed afterwards.
+    @discardableResult
+    static func with<T>(
+        otpLifetime: Duration = .seconds(150), start: Date = DeskFixture.start,
+        _ body: (DeskFixture) async throws -> T
+    ) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tracedesk-service-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tracedesk.sqlite").path
+        let store = try SQLiteStore(path: path)
+        let clock = FixedClock(start)
+        let desk = LocalDesk(store: store, clock: clock, identity: identity, otpLifetime: otpLifetime)
+        return try await body(DeskFixture(directory: directory, storePath: path, store: store, clock: clock, desk: desk))
+    }
+
+    /// Every event in the store.
+    func events() throws -> [DeskEvent] { try store.events(after: 0, limit: 1_000) }
+}
+
+/// A store that cannot be reached, for the `unavailable` paths.
+struct UnreachableStore: Store {
+    let error: StoreError
+
+    func authorize(
+        otpHash: OtpHash, symptomsStartedOn: CivilDay, by actor: String, now: Date, lifetime: Duration
+    ) throws(StoreError) -> AuthorizeOutcome { throw error }
+
+    func authorization(for otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? { throw error }
+    func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] { throw error }
+    func latestEventID() throws(StoreError) -> Int64 { throw error }
+}
+
+extension AuthorizeResult {
+    /// The record for both successful outcomes, nil for a refusal.
+    var record: OtpAuthorization? {
+        switch self {
+        case .authorized(let record), .alreadyAuthorized(let record): return record
+        case .invalid: return nil
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import CivilCalendar
+import DeskCore
+import DeskService
+import DeskStore
+import Foundation
+import Testing
+
+/// What `LocalDesk` says about a code over time, and what it leaves on disk.
+@Suite struct LocalDeskStatusTests {
+    @Test("a code goes unknown → authorised → expired as the clock moves")
+    func lifecycle() async throws {
+        try await DeskFixture.with { fixture in
+            // Given a desk that has never seen the code.
+            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ") == .unknown)
+
+            // When it is authorised, then it is authorised until 150 s later.
+            let record = try #require(
+                try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today).record)
+            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ") == .authorized(record))
+            fixture.clock.advance(seconds: 149)
+            #expect(try await fixture.desk.status(of: "9k2-ray8-uuq") == .authorized(record))
+
+            // When the clock passes the expiry, then it reads expired with the same record.
+            fixture.clock.advance(seconds: 2)
+            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ") == .expired(record))
+            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ").name == "expired")
+        }
+    }
+
+    @Test("an expired code can be authorised again, and is then authorised with the new record")
+    func reauthorize() async throws {
+        try await DeskFixture.with { fixture in
+            _ = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            fixture.clock.advance(seconds: 151)
+
+            let again = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+
+            guard case .authorized(let renewed) = again else {
+                Issue.record("expected authorized, got \(again)")
+                return
+            }
+            #expect(renewed.expiresAt == DeskFixture.start + 151 + 150)
+            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ") == .authorized(renewed))
+            #expect(try fixture.events().count == 2)
+        }
+    }
+
+    @Test("the status of an invalid code throws invalid with the rule's message",
+        arguments: [
+            ("9K2RAY8UUA", OtpError.checkCharacterMismatch), ("KJ23IWY5U", .tooShort(count: 9)),
+            ("9K2-BAY8-UUQ", .forbiddenCharacter("B", position: 4)), ("", .empty),
+        ])
+    func statusOfInvalidCode(typed: String, error: OtpError) async throws {
+        try await DeskFixture.with { fixture in
+            await #expect(throws: ServiceError.invalid(error.message)) {
+                try await fixture.desk.status(of: typed)
+            }
+        }
+    }
+
+    @Test("other codes stay unknown while one is authorised")
+    func otherCodesUnknown() async throws {
+        try await DeskFixture.with { fixture in
+            _ = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            #expect(try await fixture.desk.status(of: "KJ23IWY5UJ") == .unknown)
+            #expect(try await fixture.desk.status(of: "2JK3IWY5UJ") == .unknown, "same check sum, different code")
+        }
+    }
+
+    @Test("the status of a code on an unreachable store is unavailable")
+    func statusUnavailable() async throws {
+        let failure = StoreError.corrupt(path: "/srv/tracedesk.sqlite")
+        let desk = LocalDesk(
+            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start), identity: DeskFixture.identity)
+        await #expect(throws: ServiceError.unavailable(failure.message)) { try await desk.status(of: "9K2RAY8UUQ") }
+    }
+
+    @Test("the desk reports its identity and its clock's time")
+    func identityAndNow() async throws {
+        try await DeskFixture.with { fixture in
+            #expect(fixture.desk.identity == DeskFixture.identity)
+            #expect(fixture.desk.now() == DeskFixture.start)
+            fixture.clock.advance(seconds: 5)
+            #expect(fixture.desk.now() == DeskFixture.start + 5)
+        }
+    }
+
+    @Test("the store's files never contain the plain code, only its hash")
+    func plainCodeNeverStored() async throws {
+        try await DeskFixture.with { fixture in
+            // Given a code authorised (typed two ways), looked up, re-authorised after expiry.
+            _ = try await fixture.desk.authorize(code: "9k2-ray8-uuq", symptomsStartedOn: DeskFixture.today)
+            _ = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            _ = try await fixture.desk.status(of: "9K2 RAY8 UUQ")
+            fixture.clock.advance(seconds: 200)
+            _ = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+
+            // When the database file and its WAL are read as bytes.
+            let files = [fixture.storePath, fixture.storePath + "-wal"]
+            let bytes = try files.filter { FileManager.default.fileExists(atPath: $0) }
+                .map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+            try #require(!bytes.isEmpty)
+
+            // Then no form of the code is there, but the hash is (so the search is not vacuous).
+            for form in ["9K2RAY8UUQ", "9k2ray8uuq", "9K2-RAY8-UUQ", "9k2-ray8-uuq", "9K2 RAY8 UUQ"] {
+                #expect(!bytes.contains { $0.range(of: Data(form.utf8)) != nil }, "\(form) found on disk")
+            }
+            #expect(bytes.contains { $0.range(of: Data(DeskFixture.hashHex.utf8)) != nil }, "the hash should be stored")
+        }
+    }
+}
