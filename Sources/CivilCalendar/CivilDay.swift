@@ -125,7 +125,7 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
     ]
     public static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
-    /// "Tue 14 Mar 2026": what an operator reads back to a caller.
+    /// "Sat 14 Mar 2026": what an operator reads back to a caller.
     public var spoken: String {
         let (y, m, d) = components
         return String(CivilDay.weekdayNames[isoWeekday - 1].prefix(3)) + " " + String(d) + " "

@@ -122,14 +122,25 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     /// Refuses files that are SQLite but not ours; claims empty files.
     private func checkIdentity() throws(StoreError) {
-        let applicationID = try connection.query("PRAGMA application_id", operation: "identify file") { Int32(truncatingIfNeeded: $0.integer(0)) }.first ?? 0
+        // One read transaction, so a process creating the store meanwhile is seen whole or not at all.
+        let (applicationID, tables) = try connection.transaction(immediate: false, operation: "identify file") {
+            () throws(StoreError) -> (Int32, Int64) in
+            let id = try connection.query("PRAGMA application_id", operation: "identify file") { Int32(truncatingIfNeeded: $0.integer(0)) }.first ?? 0
+            let count = try connection.query(SQL.countTables, operation: "identify file") { $0.integer(0) }.first ?? 0
+            return (id, count)
+        }
         if applicationID == Migrations.applicationID { return }
-        let tables = try connection.query(SQL.countTables, operation: "identify file") { $0.integer(0) }.first ?? 0
         if applicationID != 0 || tables > 0 { throw StoreError.notTraceDesk(path: path) }
         try connection.execute("PRAGMA application_id = \(Migrations.applicationID)", operation: "claim file")
     }
 
     private func migrate() throws(StoreError) {
+        // Up to date: a plain read, so a store can be opened while another process writes.
+        let found = try currentVersion()
+        if found > Migrations.latestVersion {
+            throw StoreError.schemaTooNew(path: path, found: found, known: Migrations.latestVersion)
+        }
+        if found == Migrations.latestVersion { return }
         for migration in Migrations.all {
             try connection.transaction(operation: "migration \(migration.name)") { () throws(StoreError) in
                 // Re-read inside the write lock: another process may have migrated meanwhile.
