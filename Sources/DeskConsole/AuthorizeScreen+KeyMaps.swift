@@ -1,3 +1,4 @@
+import DeskCore
 import TerminalKit
 
 extension AuthorizeScreen {
@@ -12,19 +13,19 @@ extension AuthorizeScreen {
         Binding([.enter], .review, help: "Review"),
         Binding([.tab], .nextField, help: "Next field"),
         Binding([.backTab], .previousField, help: "Previous field", shownInFooter: false),
-        Binding([.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit", group: "global"),
+        Binding([.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit", group: "global", shownInFooter: false),
     ])
 
     public static let resultKeyMap = KeyMap<ResultAction>([
-        Binding([.char("n")], .nextCall, help: "Next call (clean form)"),
+        Binding([.char("n")], .nextCall, help: "Next call"),
         Binding([.char("e"), .escape], .edit, help: "Back to the form"),
         Binding([.char("r")], .retry, help: "Retry (after a store error)", shownInFooter: false),
-        Binding([.char("q"), .ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit", group: "global"),
+        Binding([.char("q")], .quit, help: "Quit"),
     ])
 
     /// Keys the code field takes besides characters, for help only.
     public static let codeFieldHelp = KeyMap<String>([
-        Binding([.char("9")], "type", help: "Type the code; spaces, dashes and lowercase are fine", group: "code"),
+        Binding([.char("9")], "type", help: "Type the code (\(OtpRules.alphabetDescription)); spaces, dashes, lowercase are fine", group: "code"),
         Binding([.escape], "clear", help: "Clear the code", group: "code"),
     ])
 

@@ -75,6 +75,7 @@ public enum ConsoleApp {
             if state.isTooSmall {
                 return [.ctrl("c"), .ctrl("q"), .function(10), .char("q"), .escape].contains(key) ? [.authorize(.quit)] : []
             }
+            if globalKeyMap.action(for: key) == "quit" { return [.authorize(.quit)] }
             if globalKeyMap.action(for: key) == "help" {
                 state.help = HelpOverlayState(title: "Help: authorise an upload", sections: helpSections(state))
                 return []
@@ -178,7 +179,7 @@ public enum ConsoleApp {
     }
 
     /// Keeps the end of a path, which is the part that tells files apart: `…/tracedesk.sqlite`.
-    static func leftTruncate(_ text: String, to columns: Int) -> String {
+    public static func leftTruncate(_ text: String, to columns: Int) -> String {
         guard DisplayWidth.of(text) > columns, columns > 0 else { return text }
         var result = ""
         var width = 1

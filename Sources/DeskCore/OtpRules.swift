@@ -11,7 +11,8 @@ public enum OtpRules {
     /// Separators an operator may type; they are dropped.
     public static let separators: Set<Character> = [" ", "-", "\t", "."]
 
-    static let alphabetDescription = "A E F H I J K L Q R S U W X Y Z and 1-9"
+    /// The symbols as staff read them.
+    public static let alphabetDescription = "A E F H I J K L Q R S U W X Y Z and 1-9"
 
     private static let alphabetIndex: [Character: Int] = {
         var map: [Character: Int] = [:]

@@ -1,0 +1,85 @@
+import DeskConsole
+import DeskCore
+import DeskService
+import DeskStore
+import Foundation
+import Testing
+import TerminalKit
+
+/// The whole console loop on a `TestBackend`, over a real SQLite file: keys in, screen out.
+@Suite("Program on a test backend")
+struct ProgramTests {
+    func withDesk(_ body: (LocalDesk, FixedClock) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracedesk-program-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try SQLiteStore(path: folder.appendingPathComponent("desk.sqlite").path)
+        let clock = FixedClock(Fixture.now)
+        try body(LocalDesk(store: store, clock: clock, identity: Fixture.identity), clock)
+    }
+
+    func keys(_ text: String) -> [InputEvent] { text.map { .key(.char($0)) } }
+
+    @Test("typing a code and a day and confirming stores the authorisation and shows the countdown")
+    func authorizeThroughTheLoop() throws {
+        try withDesk { desk, clock in
+            let backend = TestBackend(width: 80, height: 24)
+            let program = Program(backend: backend, service: desk, timeZone: Fixture.utc)
+            backend.events = keys("9k2ray8uuq") + [.key(.char("y")), .key(.enter), .key(.enter)]
+            while !backend.events.isEmpty { program.step(timeoutMilliseconds: 0) }
+            program.settle()
+            #expect(backend.screen.text.contains("✓ Authorised: the app must upload within 2:30"))
+            clock.advance(seconds: 10)
+            program.step(timeoutMilliseconds: 0)
+            #expect(backend.screen.text.contains("within 2:20"))
+            #expect(backend.screen.text.contains("code valid 2:20"))
+            let stored = try #require(try firstAuthorization(desk))
+            #expect(stored.authorizedBy == "rossi")
+        }
+    }
+
+    /// The one authorisation in the store, found through its event.
+    func firstAuthorization(_ desk: LocalDesk) throws -> OtpAuthorization? {
+        guard let hash = try desk.store.events(after: 0, limit: 1).first?.otpHash else { return nil }
+        return try desk.store.authorization(for: hash)
+    }
+
+    @Test("only changed cells are redrawn after the first frame")
+    func diffing() throws {
+        try withDesk { desk, _ in
+            let backend = TestBackend(width: 80, height: 24)
+            let program = Program(backend: backend, service: desk, timeZone: Fixture.utc)
+            program.step(timeoutMilliseconds: 0)
+            let afterFirst = backend.cellsWritten
+            backend.events = [.key(.char("9"))]
+            program.step(timeoutMilliseconds: 0)
+            let typed = backend.cellsWritten - afterFirst
+            // The field, its counter and the dimmed first step change: a few lines, not the screen.
+            #expect(typed > 0 && typed < 80 * 24 / 10, "typing one character rewrote \(typed) cells")
+        }
+    }
+
+    @Test("a resize redraws everything at the new size")
+    func resize() throws {
+        try withDesk { desk, _ in
+            let backend = TestBackend(width: 80, height: 24)
+            let program = Program(backend: backend, service: desk, timeZone: Fixture.utc)
+            program.step(timeoutMilliseconds: 0)
+            backend.resize(width: 120, height: 40)
+            program.step(timeoutMilliseconds: 0)
+            #expect(backend.screen.width == 120)
+            #expect(backend.screen.lines[0].contains("/var/lib/tracedesk/tracedesk.sqlite"))
+        }
+    }
+
+    @Test("Ctrl-C finishes the loop")
+    func quit() throws {
+        try withDesk { desk, _ in
+            let backend = TestBackend(width: 80, height: 24)
+            let program = Program(backend: backend, service: desk, timeZone: Fixture.utc)
+            backend.events = [.key(.ctrl("c"))]
+            program.step(timeoutMilliseconds: 0)
+            #expect(program.finished)
+        }
+    }
+}
