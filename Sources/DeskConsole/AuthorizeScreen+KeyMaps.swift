@@ -1,4 +1,3 @@
-import DeskCore
 import TerminalKit
 
 extension AuthorizeScreen {
@@ -25,7 +24,6 @@ extension AuthorizeScreen {
 
     /// Keys the code field takes besides characters, for help only.
     public static let codeFieldHelp = KeyMap<String>([
-        Binding([.char("9")], "type", help: "Type the code (\(OtpRules.alphabetDescription)); spaces, dashes, lowercase are fine", group: "code"),
         Binding([.escape], "clear", help: "Clear the code", group: "code"),
     ])
 

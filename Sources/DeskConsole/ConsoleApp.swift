@@ -103,6 +103,8 @@ public enum ConsoleApp {
         case .reviewing: if let dialog = state.authorize.review { add(dialog.keyMap, as: "review") }
         default:
             add(AuthorizeScreen.formKeyMap.map { $0 }, as: "form")
+            sections.append(
+                HelpSection(group: "code", rows: [HelpRow(keys: "A…9", help: "Type it: \(OtpRules.alphabetDescription)")]))
             add(AuthorizeScreen.codeFieldHelp, as: "code")
             add(AuthorizeScreen.onsetFooter, as: "symptom onset")
             add(DateFieldState.keyMap, as: "symptom onset")

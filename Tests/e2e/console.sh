@@ -94,7 +94,7 @@ check "a wrong check character is reported" wait_for "check character does not m
 
 # 3. Help, resize, mouse.
 tm send-keys -t app '?'
-check "? opens help generated from the key maps" wait_for "Review and authorise"
+check "? opens help generated from the key maps" wait_for "Previous week"
 tm send-keys -t app Escape
 tm resize-window -t app -x 70 -y 20
 check "below 80x24 the console says so" wait_for "terminal too small: have 70×20, need 80×24"
