@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Keystroke-to-screen latency of the real console under tmux, against a baseline measured the
+# same way in the same run: `cat` echoing keys in a tmux pane (the terminal's own echo, no
+# application work). Each sample sends one key with `tmux send-keys` and polls
+# `capture-pane` every 1 ms until the screen shows it.
+# Usage: Benchmarks/keystroke-latency.sh [PATH/TO/tracedesk] [SAMPLES]
+set -euo pipefail
+bin=$(realpath "${1:-.build/release/tracedesk}")
+samples=${2:-40}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+sock="tracedesk-latency-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$work"' EXIT
+export TRACEDESK_THEMES="$root/themes"
+
+now_ns() { date +%s%N; }
+
+# measure NAME COMMAND RESET-COMMAND LINES: prints median and p90 in ms. LINES is the
+# capture-pane range to watch (the console's title clock must not count as a change).
+measure() {
+  local name=$1 command=$2 reset=$3 range=$4
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  tmux -L "$sock" -f /dev/null new-session -d -s m -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 "$command"
+  sleep 0.5
+  local times=()
+  local keys=(K R A Y U Q E F H)  # letters: the console's n/10 counter changes digits
+  for ((i = 0; i < samples; i++)); do
+    local key=${keys[$((i % 9))]}
+    local before
+    before=$(tmux -L "$sock" capture-pane -p -t m $range | tr -d '\n' | tr -cd "$key" | wc -c)
+    local start end
+    start=$(now_ns)
+    tmux -L "$sock" send-keys -t m "$key"
+    while true; do
+      local count
+      count=$(tmux -L "$sock" capture-pane -p -t m $range | tr -d '\n' | tr -cd "$key" | wc -c)
+      [ "$count" -gt "$before" ] && break
+      sleep 0.001
+    done
+    end=$(now_ns)
+    times+=($(( (end - start) / 1000 )))
+    if (( i % 9 == 8 )); then eval "$reset"; sleep 0.05; fi
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v name="$name" '{a[NR]=$1} END {printf "%-28s median %.2f ms  p90 %.2f ms  (n=%d)\n", name, a[int((NR+1)/2)]/1000, a[int(NR*0.9)]/1000, NR}'
+}
+
+echo "keystroke → screen under tmux, $samples samples each"
+measure "baseline: cat (tty echo)" "cat" "tmux -L $sock send-keys -t m Enter" ""
+measure "tracedesk console" "$bin --store $work/l.sqlite" "tmux -L $sock send-keys -t m Escape" "-S 3 -E 3"
