@@ -88,6 +88,7 @@ public final class NcursesBackend: TerminalBackend {
         noecho()
         nonl()
         keypad(nc_stdscr(), true)
+        defineFallbackKeys()
         curs_set(0)
         running = true
         currentSize = TerminalSize(width: Int(nc_cols()), height: Int(nc_lines()))
@@ -170,6 +171,21 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     // MARK: Decoding
+
+    /// Cursor keys as terminals send them outside keypad ("application") mode, for the
+    /// terminals and multiplexers that ignore `smkx`. terminfo only lists the keypad-mode
+    /// strings (`ESC O A`), so without these an arrow arrives as Esc, "[", "A": Esc clears the
+    /// field or leaves the screen, and the letters are typed. Strings terminfo already defines
+    /// (or that would clash with one) are left alone.
+    private func defineFallbackKeys() {
+        let fallbacks: [(String, Int32)] = [
+            ("\u{1b}[A", KEY_UP), ("\u{1b}[B", KEY_DOWN), ("\u{1b}[C", KEY_RIGHT), ("\u{1b}[D", KEY_LEFT),
+            ("\u{1b}[H", KEY_HOME), ("\u{1b}[F", KEY_END), ("\u{1b}[1~", KEY_HOME), ("\u{1b}[4~", KEY_END),
+        ]
+        for (sequence, code) in fallbacks where key_defined(sequence) == 0 {
+            define_key(sequence, code)
+        }
+    }
 
     private func decodeCharacter(_ value: wint_t) -> InputEvent? {
         switch value {
