@@ -45,3 +45,25 @@ static inline void nc_write_raw(const char *s) {
     fputs(s, stdout);
     fflush(stdout);
 }
+
+// Reading the virtual screen back (used by tests of the real backend; harmless elsewhere).
+
+/// The colour-pair bits of an attribute word, to separate attributes from the pair.
+static inline attr_t nc_a_color(void) { return A_COLOR; }
+
+/// Reads one cell of `win`: its text (up to CCHARW_MAX wide characters, then a 0, so `text`
+/// needs CCHARW_MAX + 1 elements), its attributes without the colour bits, and its colour pair.
+/// Returns OK, or ERR when (y, x) is outside the window.
+static inline int nc_read_cell(WINDOW *win, int y, int x, wchar_t *text, attr_t *attrs, short *pair) {
+    cchar_t cc;
+    if (mvwin_wch(win, y, x, &cc) == ERR) return ERR;
+    if (getcchar(&cc, text, attrs, pair, NULL) == ERR) return ERR;
+    *attrs &= ~A_COLOR;
+    return OK;
+}
+
+/// Reads at most `n` characters of row `y` of `win` from column 0 into `text` (0-terminated,
+/// so `text` needs n + 1 elements); the right half of a wide character is not repeated.
+static inline int nc_read_row(WINDOW *win, int y, wchar_t *text, int n) {
+    return mvwinnwstr(win, y, 0, text, n);
+}

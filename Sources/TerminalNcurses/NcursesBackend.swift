@@ -28,20 +28,67 @@ public final class NcursesBackend: TerminalBackend {
     private var rolePairs: [Role: Int16] = [:]
     private var colorEnabled = false
     private var running = false
-    private var currentSize: TerminalSize
+    private var currentSize = TerminalSize(width: 0, height: 0)
+    /// Set when curses runs on given streams (``init(options:terminalType:input:output:size:)``):
+    /// the screen to free and the streams to close in ``stop()``. Nil for the real terminal.
+    private var detached: (screen: OpaquePointer, input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)?
 
-    /// Starts curses mode: alternate screen, raw keys (Ctrl-C arrives as a key), keypad,
-    /// colours from the theme (none when it is monochrome), mouse if asked.
+    /// Starts curses mode on the real terminal: alternate screen, raw keys (Ctrl-C arrives as a
+    /// key), keypad, colours from the theme (none when it is monochrome), mouse if asked.
+    /// Installs ``CrashGuard`` (stderr goes to a temporary file until ``stop()``).
     public init(options: Options) {
         self.options = options
         setlocale(LC_ALL, "")
         set_escdelay(25)
         CrashGuard.install()
         initscr()
+        startModes()
+    }
+
+    /// Starts curses on given file descriptors instead of the real terminal, with no crash guard
+    /// and no change to the locale or to stderr: for tests of this backend without a terminal
+    /// (input a pipe the test writes key bytes into, output e.g. `/dev/null`).
+    ///
+    /// The descriptors stay the caller's: they are duplicated, and only the duplicates are closed
+    /// by ``stop()``. The size is set explicitly, because a pipe has no window size; the process
+    /// environment (`LINES`, `COLUMNS`) is neither read nor changed. Set a UTF-8 locale
+    /// (`setlocale`) before calling, as for any curses program that handles wide characters.
+    ///
+    /// Returns nil when `terminalType` has no terminfo entry or a descriptor cannot be opened.
+    public init?(options: Options, terminalType: String, input: Int32, output: Int32, size: TerminalSize) {
+        self.options = options
+        let inputCopy = dup(input)
+        let outputCopy = dup(output)
+        guard inputCopy >= 0, outputCopy >= 0,
+            let inputFile = fdopen(inputCopy, "r"), let outputFile = fdopen(outputCopy, "w")
+        else {
+            if inputCopy >= 0 { close(inputCopy) }
+            if outputCopy >= 0 { close(outputCopy) }
+            return nil
+        }
+        // Take the size from terminfo, not from the environment, then set it below.
+        use_env(false)
+        let screen = newterm(terminalType, outputFile, inputFile)
+        use_env(true)
+        guard let screen else {
+            fclose(inputFile)
+            fclose(outputFile)
+            return nil
+        }
+        detached = (screen, inputFile, outputFile)
+        // resize_term, unlike resizeterm, queues no KEY_RESIZE: this is the starting size.
+        resize_term(Int32(size.height), Int32(size.width))
+        set_escdelay(25)
+        startModes()
+    }
+
+    /// The modes both initializers set once curses is running.
+    private func startModes() {
         raw()
         noecho()
         nonl()
         keypad(nc_stdscr(), true)
+        defineFallbackKeys()
         curs_set(0)
         running = true
         currentSize = TerminalSize(width: Int(nc_cols()), height: Int(nc_lines()))
@@ -59,14 +106,23 @@ public final class NcursesBackend: TerminalBackend {
 
     deinit { stop() }
 
-    /// Leaves curses mode exactly once; safe to call again.
+    /// Leaves curses mode exactly once; safe to call again. On given streams it also frees the
+    /// screen and closes the duplicated descriptors.
     public func stop() {
         guard running else { return }
         running = false
+        if let detached { set_term(detached.screen) }
         if options.mouse { mousemask(0, nil) }
         curs_set(1)
         endwin()
-        CrashGuard.uninstall()
+        if let detached {
+            delscreen(detached.screen)
+            fclose(detached.input)
+            fclose(detached.output)
+            self.detached = nil
+        } else {
+            CrashGuard.uninstall()
+        }
     }
 
     public var size: TerminalSize { currentSize }
@@ -115,6 +171,21 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     // MARK: Decoding
+
+    /// Cursor keys as terminals send them outside keypad ("application") mode, for the
+    /// terminals and multiplexers that ignore `smkx`. terminfo only lists the keypad-mode
+    /// strings (`ESC O A`), so without these an arrow arrives as Esc, "[", "A": Esc clears the
+    /// field or leaves the screen, and the letters are typed. Strings terminfo already defines
+    /// (or that would clash with one) are left alone.
+    private func defineFallbackKeys() {
+        let fallbacks: [(String, Int32)] = [
+            ("\u{1b}[A", KEY_UP), ("\u{1b}[B", KEY_DOWN), ("\u{1b}[C", KEY_RIGHT), ("\u{1b}[D", KEY_LEFT),
+            ("\u{1b}[H", KEY_HOME), ("\u{1b}[F", KEY_END), ("\u{1b}[1~", KEY_HOME), ("\u{1b}[4~", KEY_END),
+        ]
+        for (sequence, code) in fallbacks where key_defined(sequence) == 0 {
+            define_key(sequence, code)
+        }
+    }
 
     private func decodeCharacter(_ value: wint_t) -> InputEvent? {
         switch value {
