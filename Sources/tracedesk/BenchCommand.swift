@@ -4,6 +4,7 @@ import DeskCore
 import DeskService
 import Foundation
 import TerminalKit
+import TerminalNcurses
 
 /// `tracedesk bench render`: the cost of drawing the console, without a terminal.
 ///
@@ -73,16 +74,36 @@ enum BenchCommand {
             incremental.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             previous = next
         }
+        // Through the real ncurses backend (headless, output to /dev/null), against the plainest
+        // ncurses repaint, alternating two frames so there is always something to send.
+        var pipeline: [Double] = []
+        var alternate = state
+        _ = ConsoleApp.update(&alternate, .keyPressed(.char("?")))
+        NcursesBaseline.withHeadlessBackend(width: width, height: height) { backend in
+            var shown = Buffer(width: width, height: height)
+            for frame in 0..<frames {
+                let start = DispatchTime.now().uptimeNanoseconds
+                var next = Buffer(width: width, height: height)
+                ConsoleApp.render(frame % 2 == 0 ? state : alternate, into: &next)
+                backend.draw(next.diff(from: shown), cursor: nil)
+                shown = next
+                pipeline.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+        }
+        let raw = NcursesBaseline.rawRepaint(width: width, height: height, frames: frames)
         let fullMedian = percentile(full, 0.5)
         let incrementalMedian = percentile(incremental, 0.5)
         if arguments.has("json") {
             print(
-                #"{"width":\#(width),"height":\#(height),"frames":\#(frames),"full_median_ms":\#(format(fullMedian)),"full_p90_ms":\#(format(percentile(full, 0.9))),"incremental_median_ms":\#(format(incrementalMedian)),"incremental_p90_ms":\#(format(percentile(incremental, 0.9)))}"#)
+                #"{"width":\#(width),"height":\#(height),"frames":\#(frames),"full_median_ms":\#(format(fullMedian)),"full_p90_ms":\#(format(percentile(full, 0.9))),"incremental_median_ms":\#(format(incrementalMedian)),"incremental_p90_ms":\#(format(percentile(incremental, 0.9))),"ncurses_pipeline_median_ms":\#(format(percentile(pipeline, 0.5))),"ncurses_raw_median_ms":\#(format(percentile(raw, 0.5)))}"#)
         } else {
             print("render + diff, \(width)×\(height), \(frames) frames")
             print("  full repaint (vs blank):     median \(format(fullMedian)) ms, p90 \(format(percentile(full, 0.9))) ms, \(cellsFull) cells")
             print("  countdown tick (vs previous): median \(format(incrementalMedian)) ms, p90 \(format(percentile(incremental, 0.9))) ms, \(cellsIncremental) cells")
             print("  budget 2 ms: full repaint uses \(format(fullMedian / 2 * 100))% of it")
+            print("  through ncurses, screen ↔ help overlay each frame: median \(format(percentile(pipeline, 0.5))) ms, p90 \(format(percentile(pipeline, 0.9))) ms")
+            print("  baseline, raw ncurses repaint (mvaddwstr per row): median \(format(percentile(raw, 0.5))) ms, p90 \(format(percentile(raw, 0.9))) ms")
+            print("  ratio pipeline / raw: \(format(percentile(pipeline, 0.5) / max(0.000_001, percentile(raw, 0.5))))")
         }
         return .success
     }
