@@ -28,7 +28,9 @@ let package = Package(
         .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskCore"]),
         .executableTarget(
             name: "tracedesk",
-            dependencies: ["DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses"]
+            dependencies: [
+                "DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses",
+            ]
         ),
 
         // Tests.

@@ -24,7 +24,7 @@ extension AuthorizeScreen {
 
     /// Keys the code field takes besides characters, for help only.
     public static let codeFieldHelp = KeyMap<String>([
-        Binding([.escape], "clear", help: "Clear the code", group: "code"),
+        Binding([.escape], "clear", help: "Clear the code", group: "code")
     ])
 
     /// Keys of the symptom-onset field that the footer shows (the full list is in help).

@@ -42,7 +42,8 @@ extension AuthorizeScreen {
         let codeFocused = editing && state.phase == .editing && state.focus == .code
         let onsetFocused = editing && state.phase == .editing && state.focus == .onset
 
-        buffer.put("Code from the app", x: inner.x, y: inner.y, style: Style(codeFocused ? .header : .normal), clip: inner)
+        buffer.put(
+            "Code from the app", x: inner.x, y: inner.y, style: Style(codeFocused ? .header : .normal), clip: inner)
         buffer.put(
             "  3-4-3, as the citizen reads it", x: inner.x + 17, y: inner.y, style: Style(.muted), clip: inner)
         buffer.put(codeFocused ? "›" : " ", x: inner.x, y: inner.y + 1, style: Style(.accent), clip: inner)
@@ -52,21 +53,31 @@ extension AuthorizeScreen {
         let verdictX = regions.codeField.maxX + 2
         let verdictWidth = inner.maxX - verdictX
         if let message = state.codeMessage {
-            putMessage("✗ " + message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2, width: inner.width - 2, rows: 2)
+            putMessage(
+                "✗ " + message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
+                width: inner.width - 2, rows: 2)
         } else if let verdict = state.codeVerdict {
             switch verdict {
             case .success:
-                buffer.put("✓ check character matches", x: verdictX, y: inner.y + 1, style: Style(.ok), maxWidth: verdictWidth, clip: inner)
+                buffer.put(
+                    "✓ check character matches", x: verdictX, y: inner.y + 1, style: Style(.ok), maxWidth: verdictWidth,
+                    clip: inner)
             case .failure(let error):
-                putMessage("✗ " + error.message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2, width: inner.width - 2, rows: 2)
+                putMessage(
+                    "✗ " + error.message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
+                    width: inner.width - 2, rows: 2)
             }
         } else if !state.code.text.isEmpty {
             buffer.put(
-                "\(state.code.text.count)/10", x: verdictX, y: inner.y + 1, style: Style(.muted), maxWidth: verdictWidth, clip: inner)
+                "\(state.code.text.count)/10", x: verdictX, y: inner.y + 1, style: Style(.muted),
+                maxWidth: verdictWidth, clip: inner)
         }
 
-        buffer.put("Symptom onset", x: inner.x, y: inner.y + 5, style: Style(onsetFocused ? .header : .normal), clip: inner)
-        buffer.put("  UTC day; no symptoms: day of the test", x: inner.x + 13, y: inner.y + 5, style: Style(.muted), clip: inner)
+        buffer.put(
+            "Symptom onset", x: inner.x, y: inner.y + 5, style: Style(onsetFocused ? .header : .normal), clip: inner)
+        buffer.put(
+            "  UTC day; no symptoms: day of the test", x: inner.x + 13, y: inner.y + 5, style: Style(.muted),
+            clip: inner)
         buffer.put(onsetFocused ? "›" : " ", x: inner.x, y: inner.y + 6, style: Style(.accent), clip: inner)
         state.onset.render(into: &buffer, area: regions.onsetField, focused: onsetFocused)
         if let day = state.onset.value, !state.onset.isTyping {
@@ -74,9 +85,13 @@ extension AuthorizeScreen {
             buffer.put(relative, x: regions.onsetField.maxX + 1, y: inner.y + 6, style: Style(.muted), clip: inner)
         }
         if let message = state.onsetMessage {
-            putMessage("✗ " + message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 7, width: inner.width - 2, rows: 2)
+            putMessage(
+                "✗ " + message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 7,
+                width: inner.width - 2, rows: 2)
         } else if case .success(let verdict) = state.onsetVerdict, let warning = verdict.warning {
-            putMessage("! " + warning, style: Style(.warning), into: &buffer, x: inner.x + 2, y: inner.y + 7, width: inner.width - 2, rows: 2)
+            putMessage(
+                "! " + warning, style: Style(.warning), into: &buffer, x: inner.x + 2, y: inner.y + 7,
+                width: inner.width - 2, rows: 2)
         }
         if onsetFocused {
             buffer.put(
@@ -121,16 +136,23 @@ extension AuthorizeScreen {
         switch outcome {
         case .authorized(let record):
             let left = state.secondsLeft ?? 0
-            let facts = "Code \(state.groupedCode) · symptoms from \(record.symptomsStartedOn.iso) · authorised at \(clock(record.authorizedAt, state.timeZone)) by \(record.authorizedBy)"
+            let facts =
+                "Code \(state.groupedCode) · symptoms from \(record.symptomsStartedOn.iso) · authorised at \(clock(record.authorizedAt, state.timeZone)) by \(record.authorizedBy)"
             if left == 0 {
                 return [
-                    ("✗ Expired at \(clock(record.expiresAt, state.timeZone)): the code can no longer be used.", Style(.error, .bold)),
+                    (
+                        "✗ Expired at \(clock(record.expiresAt, state.timeZone)): the code can no longer be used.",
+                        Style(.error, .bold)
+                    ),
                     (facts, Style(.muted)),
                     ("If the app did not upload in time, ask the citizen for a new code and press n.", Style(.normal)),
                 ]
             }
             return [
-                ("✓ Authorised: the app must upload within \(countdown(left))", Style(left <= 30 ? .warning : .ok, .bold)),
+                (
+                    "✓ Authorised: the app must upload within \(countdown(left))",
+                    Style(left <= 30 ? .warning : .ok, .bold)
+                ),
                 (facts, Style(.muted)),
                 ("Tell the citizen to confirm the upload in the app now.", Style(.normal)),
             ]
@@ -138,12 +160,21 @@ extension AuthorizeScreen {
             let left = state.secondsLeft ?? 0
             return [
                 ("! Already authorised: nothing was changed.", Style(.warning, .bold)),
-                ("This code was authorised at \(clock(record.authorizedAt, state.timeZone)) by \(record.authorizedBy) and can still be used for \(countdown(left)); the citizen can upload now.", Style(.normal)),
+                (
+                    "This code was authorised at \(clock(record.authorizedAt, state.timeZone)) by \(record.authorizedBy) and can still be used for \(countdown(left)); the citizen can upload now.",
+                    Style(.normal)
+                ),
             ]
         case .refused(let message):
-            return [("✗ Not authorised: \(message)", Style(.error, .bold)), ("e back to the form to correct it, n new call", Style(.muted))]
+            return [
+                ("✗ Not authorised: \(message)", Style(.error, .bold)),
+                ("e back to the form to correct it, n new call", Style(.muted)),
+            ]
         case .failed(let message):
-            return [("✗ Could not authorise: \(message)", Style(.error, .bold)), ("r retry, e back to the form, n new call", Style(.muted))]
+            return [
+                ("✗ Could not authorise: \(message)", Style(.error, .bold)),
+                ("r retry, e back to the form, n new call", Style(.muted)),
+            ]
         }
     }
 

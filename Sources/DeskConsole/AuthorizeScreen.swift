@@ -1,12 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CivilCalendar
 import DeskCore
 import DeskService
 import TerminalKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Lets an HIS operator authorise a citizen's key upload while they are on the phone.
 ///
@@ -60,7 +61,8 @@ public enum AuthorizeScreen {
             let today = now.utcDay
             code = TextFieldState(
                 maxLength: OtpRules.length,
-                transform: CharacterRule(uppercase: true, ignored: OtpRules.separators, allowed: Set(OtpRules.alphabet)))
+                transform: CharacterRule(uppercase: true, ignored: OtpRules.separators, allowed: Set(OtpRules.alphabet))
+            )
             onset = DateFieldState(today: today, minimum: SymptomOnset.earliest(today: today), maximum: today)
         }
 
@@ -225,9 +227,10 @@ public enum AuthorizeScreen {
             state.onsetMessage = onsetWording(state, fallback: message)
         case .unchanged:
             if [.right, .down, .pageDown, .end].contains(key), before == state.onset.maximum {
-                state.onsetMessage = SymptomOnsetError.inFuture(
-                    state.onset.today.adding(days: 1), today: state.onset.today
-                ).message
+                state.onsetMessage =
+                    SymptomOnsetError.inFuture(
+                        state.onset.today.adding(days: 1), today: state.onset.today
+                    ).message
             } else if [.left, .up, .pageUp, .home].contains(key), before == state.onset.minimum {
                 state.onsetMessage = "at most \(SymptomOnset.maximumDaysBack) days back is accepted"
             }
@@ -235,7 +238,8 @@ public enum AuthorizeScreen {
             if key == .escape {
                 state.focus = .code
             } else if case .char(let c) = key {
-                state.onsetMessage = "‘\(c)’ does nothing here: t today, y yesterday, ←/→ day, or type 2026-11-27, 27/11, -3"
+                state.onsetMessage =
+                    "‘\(c)’ does nothing here: t today, y yesterday, ←/→ day, or type 2026-11-27, 27/11, -3"
             }
         }
     }
@@ -264,14 +268,16 @@ public enum AuthorizeScreen {
             switch state.codeVerdict {
             case .failure(let error): state.codeMessage = error.message
             default:
-                state.codeMessage = state.code.text.isEmpty
+                state.codeMessage =
+                    state.code.text.isEmpty
                     ? OtpError.empty.message : OtpError.tooShort(count: state.code.text.count).message
             }
             return
         }
         guard let verdict = state.onsetVerdict else {
             state.focus = .onset
-            state.onsetMessage = "choose the day symptoms started: t today, y yesterday, -3 three days ago, or the calendar"
+            state.onsetMessage =
+                "choose the day symptoms started: t today, y yesterday, -3 three days ago, or the calendar"
             return
         }
         if case .failure(let error) = verdict {

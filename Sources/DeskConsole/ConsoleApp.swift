@@ -55,7 +55,9 @@ public enum ConsoleApp {
         case .mouse(let event):
             guard event.kind == .press, state.help == nil, !state.isTooSmall else { return [] }
             let regions = AuthorizeScreen.regions(in: state.body)
-            if regions.codeField.contains(x: event.x, y: event.y) || (regions.form.contains(x: event.x, y: event.y) && event.y < regions.onsetField.y - 1) {
+            if regions.codeField.contains(x: event.x, y: event.y)
+                || (regions.form.contains(x: event.x, y: event.y) && event.y < regions.onsetField.y - 1)
+            {
                 return update(&state, .authorize(.fieldClicked(.code)))
             }
             if regions.form.contains(x: event.x, y: event.y) || regions.calendar.contains(x: event.x, y: event.y) {
@@ -73,7 +75,8 @@ public enum ConsoleApp {
                 return []
             }
             if state.isTooSmall {
-                return [.ctrl("c"), .ctrl("q"), .function(10), .char("q"), .escape].contains(key) ? [.authorize(.quit)] : []
+                return [.ctrl("c"), .ctrl("q"), .function(10), .char("q"), .escape].contains(key)
+                    ? [.authorize(.quit)] : []
             }
             if globalKeyMap.action(for: key) == "quit" { return [.authorize(.quit)] }
             if globalKeyMap.action(for: key) == "help" {
@@ -104,7 +107,8 @@ public enum ConsoleApp {
         default:
             add(AuthorizeScreen.formKeyMap.map { $0 }, as: "form")
             sections.append(
-                HelpSection(group: "code", rows: [HelpRow(keys: "A…9", help: "Type it: \(OtpRules.alphabetDescription)")]))
+                HelpSection(
+                    group: "code", rows: [HelpRow(keys: "A…9", help: "Type it: \(OtpRules.alphabetDescription)")]))
             add(AuthorizeScreen.codeFieldHelp, as: "code")
             add(AuthorizeScreen.onsetFooter, as: "symptom onset")
             add(DateFieldState.keyMap, as: "symptom onset")
@@ -136,7 +140,8 @@ public enum ConsoleApp {
     public static func render(_ state: State, into buffer: inout Buffer) {
         let area = buffer.area
         if state.isTooSmall {
-            let text = "terminal too small: have \(state.size.width)×\(state.size.height), need \(minimumSize.width)×\(minimumSize.height)"
+            let text =
+                "terminal too small: have \(state.size.width)×\(state.size.height), need \(minimumSize.width)×\(minimumSize.height)"
             let lines = TextWrap.wrap(text, width: max(1, area.width))
             let top = max(0, (area.height - lines.count) / 2)
             for (offset, line) in lines.enumerated() {

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CivilCalendar
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Lowercase hex SHA-256 of an OTP: the only form in which a code is stored or compared.
 public struct OtpHash: Hashable, Sendable, CustomStringConvertible {

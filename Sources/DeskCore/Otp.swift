@@ -44,7 +44,8 @@ public enum OtpError: Error, Hashable, Sendable {
         case .empty:
             return "no code entered: type the 10 characters the citizen reads out"
         case .forbiddenCharacter(let character, let position):
-            return "\(OtpRules.describe(character)) at position \(position) is never in a code: ask the citizen to read it again"
+            return
+                "\(OtpRules.describe(character)) at position \(position) is never in a code: ask the citizen to read it again"
         case .tooShort(let count):
             return "the code has \(count) character\(count == 1 ? "" : "s"), it needs 10: ask for the rest"
         case .tooLong(let count):

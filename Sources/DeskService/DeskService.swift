@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CivilCalendar
 import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The staff use cases, whatever reaches the data: ``LocalDesk`` over a store, or (later) a
 /// remote desk over the staff API. Screens and CLI commands talk only to this protocol.

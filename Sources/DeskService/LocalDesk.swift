@@ -1,12 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CivilCalendar
 import DeskCore
 import DeskCrypto
 import DeskStore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The staff use cases over a ``Store``: rules from DeskCore, then one store transaction.
 ///

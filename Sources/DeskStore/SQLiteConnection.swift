@@ -143,7 +143,8 @@ final class SQLiteConnection {
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
             return .cannotOpen(path: path, reason: String(cString: sqlite3_errstr(code)))
         default:
-            let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            let message =
+                db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
             return .failed(operation: operation, reason: message)
         }
     }

@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CivilCalendar
 import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The embedded store: one SQLite file in WAL mode, shared by any number of processes.
 ///
@@ -61,7 +62,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     ], operation: "authorize")
                 try appendEvent(
                     kind: .otpAuthorized, at: nowMs, otpHash: otpHash, actor: actor,
-                    detail: #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#)
+                    detail:
+                        #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#
+                )
                 return .authorized(record)
             }
         }
@@ -73,7 +76,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
         try lock.withLock { () throws(StoreError) -> [DeskEvent] in
-            try connection.query(SQL.eventsAfter, [.integer(afterID), .integer(Int64(max(0, limit)))], operation: "read events") {
+            try connection.query(
+                SQL.eventsAfter, [.integer(afterID), .integer(Int64(max(0, limit)))], operation: "read events"
+            ) {
                 row in
                 DeskEvent(
                     id: row.integer(0), at: Date(unixMilliseconds: row.integer(1)),
@@ -93,7 +98,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     // MARK: Internals (called with the lock held)
 
     private func fetchAuthorization(_ otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
-        let rows = try connection.query(SQL.selectAuthorization, [.text(otpHash.hex)], operation: "read authorization") {
+        let rows = try connection.query(SQL.selectAuthorization, [.text(otpHash.hex)], operation: "read authorization")
+        {
             row -> OtpAuthorization? in
             guard let day = CivilDay(iso: row.text(1)) else { return nil }
             return OtpAuthorization(
@@ -110,14 +116,18 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     ) throws(StoreError) {
         try connection.run(
             SQL.insertEvent,
-            [.integer(ms), .text(kind.rawValue), otpHash.map { .text($0.hex) } ?? .null, actor.map { .text($0) } ?? .null, .text(detail)],
+            [
+                .integer(ms), .text(kind.rawValue), otpHash.map { .text($0.hex) } ?? .null,
+                actor.map { .text($0) } ?? .null, .text(detail),
+            ],
             operation: "append event")
     }
 
     private func currentVersion() throws(StoreError) -> Int {
         let exists = try connection.query(SQL.migrationsTableExists, operation: "read schema version") { $0.integer(0) }
         guard exists.first == 1 else { return 0 }
-        return Int(try connection.query(SQL.maxMigration, operation: "read schema version") { $0.integer(0) }.first ?? 0)
+        return Int(
+            try connection.query(SQL.maxMigration, operation: "read schema version") { $0.integer(0) }.first ?? 0)
     }
 
     /// Refuses files that are SQLite but not ours; claims empty files.
@@ -125,7 +135,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         // One read transaction, so a process creating the store meanwhile is seen whole or not at all.
         let (applicationID, tables) = try connection.transaction(immediate: false, operation: "identify file") {
             () throws(StoreError) -> (Int32, Int64) in
-            let id = try connection.query("PRAGMA application_id", operation: "identify file") { Int32(truncatingIfNeeded: $0.integer(0)) }.first ?? 0
+            let id =
+                try connection.query("PRAGMA application_id", operation: "identify file") {
+                    Int32(truncatingIfNeeded: $0.integer(0))
+                }.first ?? 0
             let count = try connection.query(SQL.countTables, operation: "identify file") { $0.integer(0) }.first ?? 0
             return (id, count)
         }
@@ -149,10 +162,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     throw StoreError.schemaTooNew(path: path, found: version, known: Migrations.latestVersion)
                 }
                 guard version < migration.version else { return }
-                if version == 0 { try connection.execute(SQL.createMigrationsTable, operation: "create schema_migrations") }
+                if version == 0 {
+                    try connection.execute(SQL.createMigrationsTable, operation: "create schema_migrations")
+                }
                 try connection.execute(migration.sql, operation: "migration \(migration.name)")
                 try connection.run(
-                    SQL.recordMigration, [.integer(Int64(migration.version)), .text(migration.name), .integer(Date().unixMilliseconds)],
+                    SQL.recordMigration,
+                    [.integer(Int64(migration.version)), .text(migration.name), .integer(Date().unixMilliseconds)],
                     operation: "migration \(migration.name)")
             }
         }

@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CivilCalendar
 import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The system of record: authorisations and the event stream.
 ///
@@ -58,11 +59,14 @@ public enum StoreError: Error, Hashable, Sendable {
         case .locked(let path):
             return "the store \(path) is locked by another process: wait for it to finish, or close it"
         case .corrupt(let path):
-            return "\(path) is not a database or is damaged: restore it from a backup, or pass --store with another file"
+            return
+                "\(path) is not a database or is damaged: restore it from a backup, or pass --store with another file"
         case .notTraceDesk(let path):
-            return "\(path) is an SQLite database but not a TraceDesk store: pass --store with a TraceDesk file or a new path"
+            return
+                "\(path) is an SQLite database but not a TraceDesk store: pass --store with a TraceDesk file or a new path"
         case .schemaTooNew(let path, let found, let known):
-            return "the store \(path) has schema version \(found), this tracedesk knows up to \(known): use a newer tracedesk"
+            return
+                "the store \(path) has schema version \(found), this tracedesk knows up to \(known): use a newer tracedesk"
         case .failed(let operation, let reason):
             return "store error during \(operation): \(reason)"
         }

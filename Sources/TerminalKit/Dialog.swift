@@ -25,7 +25,8 @@ public enum DialogOutcome: Hashable, Sendable {
 
 /// The commands of a dialog, as listed in its ``DialogState/keyMap``.
 public enum DialogAction: Hashable, Sendable {
-    case previous, next, cycleForward, cycleBackward, choose, cancel, shortcut(Int)
+    case previous, next, cycleForward, cycleBackward, choose, cancel
+    case shortcut(Int)
 }
 
 /// A centred modal: title, word-wrapped message and a row of buttons.

@@ -46,7 +46,9 @@ struct JSONReader {
         var reader = JSONReader(bytes: Array(text.utf8))
         let value = try reader.value()
         reader.skipWhitespace()
-        guard reader.index == reader.bytes.count else { throw reader.error("unexpected text after the end of the document") }
+        guard reader.index == reader.bytes.count else {
+            throw reader.error("unexpected text after the end of the document")
+        }
         return value
     }
 

@@ -45,7 +45,8 @@ public struct Panel: Hashable, Sendable {
         if let title, !title.isEmpty, area.width >= 6 {
             // "┌─ Title ─┐": corner, one rule cell, then the text between spaces.
             let text = DisplayWidth.truncate(title, to: area.width - 5)
-            buffer.put(" " + text + " ", x: area.x + 2, y: area.y, style: Style(style.role, .bold), maxWidth: area.width - 3)
+            buffer.put(
+                " " + text + " ", x: area.x + 2, y: area.y, style: Style(style.role, .bold), maxWidth: area.width - 3)
         }
         return Panel.inner(area)
     }

@@ -52,7 +52,9 @@ public struct TextFieldState: Hashable, Sendable {
         Binding([.delete], .deleteForward, help: "Delete at cursor", group: "text field", shownInFooter: false),
         Binding([.ctrl("u")], .clearToStart, help: "Delete to start", group: "text field", shownInFooter: false),
         Binding([.ctrl("k")], .clearToEnd, help: "Delete to end", group: "text field", shownInFooter: false),
-        Binding([.ctrl("w")], .deleteWordBackward, help: "Delete word before cursor", group: "text field", shownInFooter: false),
+        Binding(
+            [.ctrl("w")], .deleteWordBackward, help: "Delete word before cursor", group: "text field",
+            shownInFooter: false),
     ])
 
     /// Applies one key: printable characters go through ``transform``; editing keys come from

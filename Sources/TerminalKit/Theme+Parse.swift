@@ -27,9 +27,11 @@ public enum ThemeProblem: Hashable, Sendable, CustomStringConvertible {
             return "role “\(role)”: unknown \(field) colour “\(value)”: use default, a number 0–255 or one of "
                 + ThemeColor.names.keys.sorted().joined(separator: ", ")
         case .unknownAttribute(let role, let value):
-            return "role “\(role)”: unknown attribute “\(value)”: use \(Theme.attributeNames.map(\.name).joined(separator: ", "))"
+            return
+                "role “\(role)”: unknown attribute “\(value)”: use \(Theme.attributeNames.map(\.name).joined(separator: ", "))"
         case .missingRoles(let names):
-            return "missing roles \(names.joined(separator: ", ")): every role needs an entry (use {} for the terminal's default look)"
+            return
+                "missing roles \(names.joined(separator: ", ")): every role needs an entry (use {} for the terminal's default look)"
         }
     }
 }
@@ -73,7 +75,9 @@ extension Theme {
         }
         var problems: [ThemeProblem] = []
         guard case .object(let top) = document else {
-            throw ThemeError(themeName: name, problems: [.wrongType(path: "(document)", expected: "an object", found: document.kind)])
+            throw ThemeError(
+                themeName: name, problems: [.wrongType(path: "(document)", expected: "an object", found: document.kind)]
+            )
         }
         var themeName = name
         var roles: [JSONValue.Member]?
@@ -117,7 +121,8 @@ extension Theme {
 
     private static func appearance(_ value: JSONValue, role: String, problems: inout [ThemeProblem]) -> RoleAppearance {
         guard case .object(let members) = value else {
-            problems.append(.wrongType(path: "roles.\(role)", expected: "an object like {\"fg\": \"red\"}", found: value.kind))
+            problems.append(
+                .wrongType(path: "roles.\(role)", expected: "an object like {\"fg\": \"red\"}", found: value.kind))
             return RoleAppearance()
         }
         var result = RoleAppearance()
@@ -127,7 +132,8 @@ extension Theme {
             case "bg": result.background = color(member.value, role: role, field: "bg", problems: &problems)
             case "attrs":
                 guard case .array(let items) = member.value else {
-                    problems.append(.wrongType(path: "roles.\(role).attrs", expected: "a list of names", found: member.value.kind))
+                    problems.append(
+                        .wrongType(path: "roles.\(role).attrs", expected: "a list of names", found: member.value.kind))
                     continue
                 }
                 for item in items {
@@ -136,17 +142,23 @@ extension Theme {
                     } else if case .string(let text) = item {
                         problems.append(.unknownAttribute(role: role, value: text))
                     } else {
-                        problems.append(.wrongType(path: "roles.\(role).attrs", expected: "a list of names", found: "a list holding \(item.kind)"))
+                        problems.append(
+                            .wrongType(
+                                path: "roles.\(role).attrs", expected: "a list of names",
+                                found: "a list holding \(item.kind)"))
                     }
                 }
             default:
-                problems.append(.unknownField(path: "roles.\(role)", field: member.key, allowed: ["fg", "bg", "attrs"]))
+                problems.append(
+                    .unknownField(path: "roles.\(role)", field: member.key, allowed: ["fg", "bg", "attrs"]))
             }
         }
         return result
     }
 
-    private static func color(_ value: JSONValue, role: String, field: String, problems: inout [ThemeProblem]) -> ThemeColor {
+    private static func color(_ value: JSONValue, role: String, field: String, problems: inout [ThemeProblem])
+        -> ThemeColor
+    {
         switch value {
         case .string("default"): return .terminalDefault
         case .string(let text):
@@ -156,7 +168,9 @@ extension Theme {
             if let index = Int(text), (0...255).contains(index) { return .indexed(index) }
             problems.append(.unknownColor(role: role, field: field, value: text))
         default:
-            problems.append(.wrongType(path: "roles.\(role).\(field)", expected: "a colour name, \"default\" or 0–255", found: value.kind))
+            problems.append(
+                .wrongType(
+                    path: "roles.\(role).\(field)", expected: "a colour name, \"default\" or 0–255", found: value.kind))
         }
         return .terminalDefault
     }

@@ -1,7 +1,7 @@
 @preconcurrency import CNcursesw
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// Restores the terminal when the process dies of a signal while in curses mode.

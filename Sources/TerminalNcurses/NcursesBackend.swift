@@ -2,7 +2,7 @@
 import TerminalKit
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// The real terminal, through ncursesw: the only code that calls ncurses.
@@ -31,7 +31,8 @@ public final class NcursesBackend: TerminalBackend {
     private var currentSize = TerminalSize(width: 0, height: 0)
     /// Set when curses runs on given streams (``init(options:terminalType:input:output:size:)``):
     /// the screen to free and the streams to close in ``stop()``. Nil for the real terminal.
-    private var detached: (screen: OpaquePointer, input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)?
+    private var detached:
+        (screen: OpaquePointer, input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)?
 
     /// Starts curses mode on the real terminal: alternate screen, raw keys (Ctrl-C arrives as a
     /// key), keypad, colours from the theme (none when it is monochrome), mouse if asked.

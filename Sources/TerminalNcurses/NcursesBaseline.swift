@@ -2,7 +2,7 @@
 import TerminalKit
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// The plainest way to fill a screen with ncurses, as a yardstick for benchmarks: every row
@@ -20,14 +20,17 @@ public enum NcursesBaseline {
             close(pipeFDs[1])
             close(devNull)
         }
-        guard let backend = NcursesBackend(
-            options: options, terminalType: "xterm-256color", input: pipeFDs[0], output: devNull,
-            size: TerminalSize(width: width, height: height))
+        guard
+            let backend = NcursesBackend(
+                options: options, terminalType: "xterm-256color", input: pipeFDs[0], output: devNull,
+                size: TerminalSize(width: width, height: height))
         else { return [] }
         defer { backend.stop() }
         let rows: [[[wchar_t]]] = (0..<2).map { variant in
             (0..<height).map { row in
-                let text = String(repeating: variant == 0 ? "TraceDesk │ 9K2-RAY8-UUQ ✓ " : "Authorised 2:07 · rossi ─ ", count: width / 20 + 2)
+                let text = String(
+                    repeating: variant == 0 ? "TraceDesk │ 9K2-RAY8-UUQ ✓ " : "Authorised 2:07 · rossi ─ ",
+                    count: width / 20 + 2)
                 return Array(text.unicodeScalars.prefix(width).map { wchar_t(bitPattern: $0.value) }) + [0]
             }
         }
@@ -53,9 +56,10 @@ public enum NcursesBaseline {
             close(pipeFDs[1])
             close(devNull)
         }
-        guard let backend = NcursesBackend(
-            options: .init(theme: .monochrome, mouse: false), terminalType: "xterm-256color", input: pipeFDs[0],
-            output: devNull, size: TerminalSize(width: width, height: height))
+        guard
+            let backend = NcursesBackend(
+                options: .init(theme: .monochrome, mouse: false), terminalType: "xterm-256color", input: pipeFDs[0],
+                output: devNull, size: TerminalSize(width: width, height: height))
         else { return }
         body(backend)
         backend.stop()

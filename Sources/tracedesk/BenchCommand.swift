@@ -27,7 +27,8 @@ enum BenchCommand {
             throw UsageError("unknown benchmark: use 'tracedesk bench render'", command: "bench")
         }
         let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: ["width", "height", "frames"], flagOptions: ["json"], command: "bench render")
+            Array(words.dropFirst()), valueOptions: ["width", "height", "frames"], flagOptions: ["json"],
+            command: "bench render")
         if arguments.has("help") {
             print(help)
             return .success
@@ -35,7 +36,8 @@ enum BenchCommand {
         func number(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
             guard let text = arguments.values[name] else { return fallback }
             guard let value = Int(text), value > 0, value <= 100_000 else {
-                throw UsageError("--\(name) must be a whole number from 1 to 100000, got '\(text)'", command: "bench render")
+                throw UsageError(
+                    "--\(name) must be a whole number from 1 to 100000, got '\(text)'", command: "bench render")
             }
             return value
         }
@@ -44,13 +46,16 @@ enum BenchCommand {
         let frames = try number("frames", 2000)
 
         var state = ConsoleApp.State(
-            size: TerminalSize(width: width, height: height), identity: DeskIdentity(user: "bench", location: "/tmp/bench.sqlite"),
+            size: TerminalSize(width: width, height: height),
+            identity: DeskIdentity(user: "bench", location: "/tmp/bench.sqlite"),
             now: Date(timeIntervalSince1970: 1_796_000_000), timeZone: TimeZone(identifier: "UTC") ?? .current)
         for character in "9K2RAY8UUQ" { _ = ConsoleApp.update(&state, .keyPressed(.char(character))) }
         _ = ConsoleApp.update(&state, .keyPressed(.char("y")))
         let record = OtpAuthorization(
-            otpHash: OtpHash(hex: String(repeating: "a", count: 64))!, symptomsStartedOn: state.authorize.now.utcDay.adding(days: -1),
-            authorizedAt: state.authorize.now, expiresAt: state.authorize.now.addingTimeInterval(150), authorizedBy: "bench")
+            otpHash: OtpHash(hex: String(repeating: "a", count: 64))!,
+            symptomsStartedOn: state.authorize.now.utcDay.adding(days: -1),
+            authorizedAt: state.authorize.now, expiresAt: state.authorize.now.addingTimeInterval(150),
+            authorizedBy: "bench")
         _ = ConsoleApp.update(&state, .authorize(.authorizeFinished(.authorized(record))))
 
         let blank = Buffer(width: width, height: height)
@@ -60,7 +65,8 @@ enum BenchCommand {
         var cellsFull = 0
         var cellsIncremental = 0
         for frame in 0..<frames {
-            _ = ConsoleApp.update(&state, .authorize(.ticked(record.authorizedAt.addingTimeInterval(Double(frame % 150)))))
+            _ = ConsoleApp.update(
+                &state, .authorize(.ticked(record.authorizedAt.addingTimeInterval(Double(frame % 150)))))
             var start = DispatchTime.now().uptimeNanoseconds
             var buffer = Buffer(width: width, height: height)
             ConsoleApp.render(state, into: &buffer)
@@ -95,14 +101,23 @@ enum BenchCommand {
         let incrementalMedian = percentile(incremental, 0.5)
         if arguments.has("json") {
             print(
-                #"{"width":\#(width),"height":\#(height),"frames":\#(frames),"full_median_ms":\#(format(fullMedian)),"full_p90_ms":\#(format(percentile(full, 0.9))),"incremental_median_ms":\#(format(incrementalMedian)),"incremental_p90_ms":\#(format(percentile(incremental, 0.9))),"ncurses_pipeline_median_ms":\#(format(percentile(pipeline, 0.5))),"ncurses_raw_median_ms":\#(format(percentile(raw, 0.5)))}"#)
+                #"{"width":\#(width),"height":\#(height),"frames":\#(frames),"full_median_ms":\#(format(fullMedian)),"full_p90_ms":\#(format(percentile(full, 0.9))),"incremental_median_ms":\#(format(incrementalMedian)),"incremental_p90_ms":\#(format(percentile(incremental, 0.9))),"ncurses_pipeline_median_ms":\#(format(percentile(pipeline, 0.5))),"ncurses_raw_median_ms":\#(format(percentile(raw, 0.5)))}"#
+            )
         } else {
             print("render + diff, \(width)×\(height), \(frames) frames")
-            print("  full repaint (vs blank):     median \(format(fullMedian)) ms, p90 \(format(percentile(full, 0.9))) ms, \(cellsFull) cells")
-            print("  countdown tick (vs previous): median \(format(incrementalMedian)) ms, p90 \(format(percentile(incremental, 0.9))) ms, \(cellsIncremental) cells")
+            print(
+                "  full repaint (vs blank):     median \(format(fullMedian)) ms, p90 \(format(percentile(full, 0.9))) ms, \(cellsFull) cells"
+            )
+            print(
+                "  countdown tick (vs previous): median \(format(incrementalMedian)) ms, p90 \(format(percentile(incremental, 0.9))) ms, \(cellsIncremental) cells"
+            )
             print("  budget 2 ms: full repaint uses \(format(fullMedian / 2 * 100))% of it")
-            print("  through ncurses, screen ↔ help overlay each frame: median \(format(percentile(pipeline, 0.5))) ms, p90 \(format(percentile(pipeline, 0.9))) ms")
-            print("  baseline, raw ncurses repaint (mvaddwstr per row): median \(format(percentile(raw, 0.5))) ms, p90 \(format(percentile(raw, 0.9))) ms")
+            print(
+                "  through ncurses, screen ↔ help overlay each frame: median \(format(percentile(pipeline, 0.5))) ms, p90 \(format(percentile(pipeline, 0.9))) ms"
+            )
+            print(
+                "  baseline, raw ncurses repaint (mvaddwstr per row): median \(format(percentile(raw, 0.5))) ms, p90 \(format(percentile(raw, 0.9))) ms"
+            )
             print("  ratio pipeline / raw: \(format(percentile(pipeline, 0.5) / max(0.000_001, percentile(raw, 0.5))))")
         }
         return .success

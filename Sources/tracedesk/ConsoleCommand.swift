@@ -53,8 +53,9 @@ enum ConsoleCommand {
 
     /// `TRACEDESK_OTP_TTL_SECONDS` (default 150), for training setups.
     private static func otpLifetimeSeconds(_ environment: [String: String]) -> Int64 {
-        guard let text = environment["TRACEDESK_OTP_TTL_SECONDS"], let value = Int64(text), value > 0 else { return 150 }
+        guard let text = environment["TRACEDESK_OTP_TTL_SECONDS"], let value = Int64(text), value > 0 else {
+            return 150
+        }
         return value
     }
 }
-

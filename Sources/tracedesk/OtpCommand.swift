@@ -27,7 +27,9 @@ enum OtpCommand {
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        guard let verb = words.first else { throw UsageError("say what to do: check, authorize or status", command: "otp") }
+        guard let verb = words.first else {
+            throw UsageError("say what to do: check, authorize or status", command: "otp")
+        }
         let command = "otp \(verb)"
         let arguments = try Arguments(
             Array(words.dropFirst()), valueOptions: ["store", "symptoms"], flagOptions: ["json"], command: command)
@@ -40,7 +42,8 @@ enum OtpCommand {
         }
         guard arguments.positionals.count == 1, let code = arguments.positionals.first else {
             throw UsageError(
-                arguments.positionals.isEmpty ? "give the code: tracedesk \(command) CODE" : "give one code only (quote it if it has spaces)",
+                arguments.positionals.isEmpty
+                    ? "give the code: tracedesk \(command) CODE" : "give one code only (quote it if it has spaces)",
                 command: command)
         }
         switch verb {
@@ -102,7 +105,8 @@ enum OtpCommand {
                 guard let record = status.record else { return "unknown: this code was never authorised here" }
                 switch status {
                 case .authorized:
-                    return "authorized \(record.otpHash.shortTag) by \(record.authorizedBy), symptoms \(record.symptomsStartedOn.iso), "
+                    return
+                        "authorized \(record.otpHash.shortTag) by \(record.authorizedBy), symptoms \(record.symptomsStartedOn.iso), "
                         + "\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded(.up))) s left"
                 case .expired:
                     return "expired \(record.otpHash.shortTag) at \(clockTime(record.expiresAt)) without an upload"
@@ -164,7 +168,9 @@ struct StatusJSON: Encodable {
         authorizedAt = record.map { iso.string(from: $0.authorizedAt) }
         expiresAt = record.map { iso.string(from: $0.expiresAt) }
         authorizedBy = record?.authorizedBy
-        secondsLeft = record.flatMap { $0.isUsable(at: now) ? max(0, Int($0.expiresAt.timeIntervalSince(now).rounded(.up))) : nil }
+        secondsLeft = record.flatMap {
+            $0.isUsable(at: now) ? max(0, Int($0.expiresAt.timeIntervalSince(now).rounded(.up))) : nil
+        }
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,5 +1,5 @@
-import Foundation
 import DeskStore
+import Foundation
 
 /// Where the embedded store lives, and opening it with errors a person can act on.
 enum StoreLocation {

@@ -14,7 +14,8 @@ enum ThemeLoader {
         let environment = ProcessInfo.processInfo.environment
         var result: [String] = []
         if let custom = environment["TRACEDESK_THEMES"], !custom.isEmpty { result.append(custom) }
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let config =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         result.append(config + "/tracedesk/themes")
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -39,13 +40,17 @@ enum ThemeLoader {
             do {
                 return try Theme.parse(json: String(decoding: data, as: UTF8.self), name: name)
             } catch {
-                throw Failure(message: "theme \(path) has problems:\n  " + error.problems.map(\.description).joined(separator: "\n  "))
+                throw Failure(
+                    message: "theme \(path) has problems:\n  "
+                        + error.problems.map(\.description).joined(separator: "\n  "))
             }
         }
-        let available = Set(folders.flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }
-                .map { String($0.dropLast(5)) }
-        }).sorted()
+        let available = Set(
+            folders.flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }
+                    .map { String($0.dropLast(5)) }
+            }
+        ).sorted()
         throw Failure(
             message: "no theme named '\(name)'"
                 + (available.isEmpty ? "" : ": available themes are " + available.joined(separator: ", ")))

@@ -47,7 +47,9 @@ func runMain() async -> Int32 {
         }
     } catch {
         printError(error.message)
-        printError("see 'tracedesk \(error.command == "tracedesk" ? "" : error.command.split(separator: " ").first.map { "\($0) " } ?? "")--help'")
+        printError(
+            "see 'tracedesk \(error.command == "tracedesk" ? "" : error.command.split(separator: " ").first.map { "\($0) " } ?? "")--help'"
+        )
         return ExitStatus.usage.rawValue
     }
 }

@@ -3,8 +3,8 @@ import DeskConsole
 import DeskCore
 import DeskService
 import Foundation
-import Testing
 import TerminalKit
+import Testing
 
 /// `update` step by step: whole-state expectations and the commands returned as data.
 @Suite("Authorise screen update")

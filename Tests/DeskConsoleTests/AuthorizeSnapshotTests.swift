@@ -3,17 +3,22 @@ import DeskConsole
 import DeskCore
 import DeskService
 import Foundation
-import Testing
 import TerminalKit
+import Testing
 
 /// The authorise screen as text, at the minimum size and at a large one, for every state an
 /// operator meets during a call. Record with RECORD_SNAPSHOTS=1 (the run then fails).
 @Suite("Authorise screen snapshots")
 struct AuthorizeSnapshotTests {
     enum Scenario: String, CaseIterable {
-        case empty, typing, badCharacter = "bad-character", badCheckCharacter = "bad-check-character"
-        case calendarOpen = "calendar-open", review, authorized, expired, alreadyAuthorized = "already-authorized"
-        case oldOnsetWarning = "old-onset-warning", help
+        case empty, typing
+        case badCharacter = "bad-character"
+        case badCheckCharacter = "bad-check-character"
+        case calendarOpen = "calendar-open"
+        case review, authorized, expired
+        case alreadyAuthorized = "already-authorized"
+        case oldOnsetWarning = "old-onset-warning"
+        case help
     }
 
     static func state(_ scenario: Scenario, width: Int, height: Int) -> ConsoleApp.State {
@@ -36,7 +41,9 @@ struct AuthorizeSnapshotTests {
         case .authorized, .expired:
             Fixture.type(Fixture.code, into: &state)
             _ = Fixture.press(.char("y"), .enter, .enter, into: &state)
-            _ = ConsoleApp.update(&state, .authorize(.authorizeFinished(.authorized(Fixture.record(day: Fixture.now.utcDay.adding(days: -1))))))
+            _ = ConsoleApp.update(
+                &state,
+                .authorize(.authorizeFinished(.authorized(Fixture.record(day: Fixture.now.utcDay.adding(days: -1))))))
             let later = scenario == .authorized ? 23.0 : 151.0
             _ = ConsoleApp.update(&state, .authorize(.ticked(Fixture.now.addingTimeInterval(later))))
         case .alreadyAuthorized:
@@ -56,25 +63,33 @@ struct AuthorizeSnapshotTests {
 
     @Test("80×24", arguments: Scenario.allCases)
     func minimumSize(_ scenario: Scenario) {
-        assertSnapshot(Fixture.render(Self.state(scenario, width: 80, height: 24)), named: "authorize-80x24-\(scenario.rawValue)")
+        assertSnapshot(
+            Fixture.render(Self.state(scenario, width: 80, height: 24)), named: "authorize-80x24-\(scenario.rawValue)")
     }
 
     @Test("120×40", arguments: Scenario.allCases)
     func largeSize(_ scenario: Scenario) {
-        assertSnapshot(Fixture.render(Self.state(scenario, width: 120, height: 40)), named: "authorize-120x40-\(scenario.rawValue)")
+        assertSnapshot(
+            Fixture.render(Self.state(scenario, width: 120, height: 40)), named: "authorize-120x40-\(scenario.rawValue)"
+        )
     }
 
     @Test("roles carry the meaning: ok, error, warning, selection")
     func roles() {
         for scenario in [Scenario.authorized, .badCheckCharacter, .calendarOpen] {
-            assertSnapshot(Fixture.render(Self.state(scenario, width: 80, height: 24)), named: "authorize-80x24-\(scenario.rawValue)", roles: true)
+            assertSnapshot(
+                Fixture.render(Self.state(scenario, width: 80, height: 24)),
+                named: "authorize-80x24-\(scenario.rawValue)", roles: true)
         }
     }
 
-    @Test("below 80×24 only the size message is drawn, at any size down to 1×1", arguments: [(79, 24), (80, 23), (40, 10), (1, 1)])
+    @Test(
+        "below 80×24 only the size message is drawn, at any size down to 1×1",
+        arguments: [(79, 24), (80, 23), (40, 10), (1, 1)])
     func tooSmall(_ size: (Int, Int)) {
         let buffer = Fixture.render(Fixture.app(width: size.0, height: size.1))
-        let text = buffer.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        let text = buffer.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(
+            separator: " ")
         if size.0 >= 40 {
             #expect(text.contains("terminal too small: have \(size.0)×\(size.1), need 80×24"))
         }

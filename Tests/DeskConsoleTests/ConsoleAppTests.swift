@@ -1,8 +1,8 @@
 import DeskConsole
 import DeskCore
 import Foundation
-import Testing
 import TerminalKit
+import Testing
 
 @Suite("Console frame")
 struct ConsoleAppTests {

@@ -17,7 +17,8 @@ enum Fixture {
         ConsoleApp.State(size: TerminalSize(width: width, height: height), identity: identity, now: now, timeZone: utc)
     }
 
-    static func record(authorizedAt: Date = now, lifetime: TimeInterval = 150, day: CivilDay? = nil) -> OtpAuthorization {
+    static func record(authorizedAt: Date = now, lifetime: TimeInterval = 150, day: CivilDay? = nil) -> OtpAuthorization
+    {
         OtpAuthorization(
             otpHash: OtpHash(hex: String(repeating: "b3", count: 32))!,
             symptomsStartedOn: day ?? now.utcDay.adding(days: -2), authorizedAt: authorizedAt,

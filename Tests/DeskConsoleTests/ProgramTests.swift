@@ -3,14 +3,15 @@ import DeskCore
 import DeskService
 import DeskStore
 import Foundation
-import Testing
 import TerminalKit
+import Testing
 
 /// The whole console loop on a `TestBackend`, over a real SQLite file: keys in, screen out.
 @Suite("Program on a test backend")
 struct ProgramTests {
     func withDesk(_ body: (LocalDesk, FixedClock) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracedesk-program-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tracedesk-program-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try SQLiteStore(path: folder.appendingPathComponent("desk.sqlite").path)

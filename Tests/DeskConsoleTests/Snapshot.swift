@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TerminalKit
+import Testing
 
 /// Compares a rendered buffer with `Snapshots/NAME.txt` (text) and, if asked, `NAME.roles.txt`.
 ///
@@ -12,7 +12,8 @@ func assertSnapshot(
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
     compare(buffer.lines, file: folder.appendingPathComponent(name + ".txt"), sourceLocation: sourceLocation)
     if roles {
-        compare(buffer.roleLines, file: folder.appendingPathComponent(name + ".roles.txt"), sourceLocation: sourceLocation)
+        compare(
+            buffer.roleLines, file: folder.appendingPathComponent(name + ".roles.txt"), sourceLocation: sourceLocation)
     }
 }
 
@@ -20,9 +21,12 @@ private func compare(_ lines: [String], file: URL, sourceLocation: SourceLocatio
     let got = lines.joined(separator: "\n") + "\n"
     let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
     guard !record, let data = FileManager.default.contents(atPath: file.path) else {
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? got.write(to: file, atomically: true, encoding: .utf8)
-        Issue.record("recorded snapshot \(file.lastPathComponent); check it and run the tests again", sourceLocation: sourceLocation)
+        Issue.record(
+            "recorded snapshot \(file.lastPathComponent); check it and run the tests again",
+            sourceLocation: sourceLocation)
         return
     }
     let want = String(decoding: data, as: UTF8.self)

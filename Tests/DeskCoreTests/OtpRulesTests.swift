@@ -10,13 +10,15 @@ import Testing
         #expect(check == OtpRules.alphabet[remainder], "sum mod 25 is \(remainder) per the facts")
     }
 
-    @Test("check character names the expected symbol for the near-misses the facts spell out",
+    @Test(
+        "check character names the expected symbol for the near-misses the facts spell out",
         arguments: OtpVectors.wrongCheckCharacter.filter { $0.expected != nil })
     func checkCharacterOfNearMiss(code: String, expected: Character?) {
         #expect(OtpRules.checkCharacter(for: code.prefix(9)) == expected)
     }
 
-    @Test("check character refuses prefixes that are not nine alphabet symbols",
+    @Test(
+        "check character refuses prefixes that are not nine alphabet symbols",
         arguments: ["", "KJ23IWY5", "KJ23IWY5UJ", "kj23iwy5u", "0J23IWY5U", "KJ23-WY5U", "KJ23IWY5B"])
     func checkCharacterOfBadPrefix(prefix: String) {
         #expect(OtpRules.checkCharacter(for: prefix) == nil)
@@ -41,7 +43,8 @@ import Testing
         #expect(throws: OtpError.checkCharacterMismatch) { try Otp(validating: "K2J3IWY5UJ") }
     }
 
-    @Test("operator input is uppercased and separators dropped",
+    @Test(
+        "operator input is uppercased and separators dropped",
         arguments: [
             "9k2-ray8-uuq", "9K2 RAY8 UUQ", "9k2ray8uuq", "9K2-RAY-8UUQ", "9K2RAY8UUQ",
             "  9K2 - RAY8 - UUQ  ", "9k2.ray8.uuq", "9K2\tRAY8\tUUQ",
@@ -50,7 +53,8 @@ import Testing
         #expect(try OtpRules.normalize(input) == "9K2RAY8UUQ")
     }
 
-    @Test("normalisation reports the first foreign character with its position in the normalised code",
+    @Test(
+        "normalisation reports the first foreign character with its position in the normalised code",
         arguments: [
             ("9k2-bay8-uuq", Character("b"), 4),
             ("9K2 RAY8 UU0", Character("0"), 10),
@@ -66,13 +70,15 @@ import Testing
         }
     }
 
-    @Test("normalisation keeps partial codes, so the console can check as the operator types",
+    @Test(
+        "normalisation keeps partial codes, so the console can check as the operator types",
         arguments: [("", ""), ("9k", "9K"), ("9k2-r", "9K2R"), ("---", "")])
     func normalizePartial(input: String, expected: String) throws {
         #expect(try OtpRules.normalize(input) == expected)
     }
 
-    @Test("grouping is 3-4-3 like the Android app, and works on partial codes",
+    @Test(
+        "grouping is 3-4-3 like the Android app, and works on partial codes",
         arguments: [
             ("9K2RAY8UUQ", "9K2-RAY8-UUQ"), ("", ""), ("9", "9"), ("9K2", "9K2"), ("9K2R", "9K2-R"),
             ("9K2RAY8", "9K2-RAY8"), ("9K2RAY8U", "9K2-RAY8-U"), ("KJ23IWY5UJ", "KJ2-3IWY-5UJ"),

@@ -3,9 +3,9 @@ import DeskCore
 import Testing
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// How a stored authorisation looks to staff at a given moment, and the clocks that say when.
@@ -20,8 +20,11 @@ import Foundation
             consumedAt: state == .consumed ? authorizedAt.addingTimeInterval(60) : nil)
     }
 
-    @Test("an authorised record is usable until, not at, its expiry",
-        arguments: [(0.0, "authorized", true), (149.999, "authorized", true), (150, "expired", false), (151, "expired", false)])
+    @Test(
+        "an authorised record is usable until, not at, its expiry",
+        arguments: [
+            (0.0, "authorized", true), (149.999, "authorized", true), (150, "expired", false), (151, "expired", false),
+        ])
     func authorizedOverTime(secondsLater: Double, name: String, usable: Bool) {
         let now = Self.authorizedAt.addingTimeInterval(secondsLater)
         let status = OtpStatus(Self.record(), now: now)
@@ -60,8 +63,11 @@ import Foundation
         #expect(clock.now().timeIntervalSince1970 == 0)
     }
 
-    @Test("whole milliseconds round-trip through Date, and sub-millisecond parts round down",
-        arguments: [Int64(0), 1, 999, 1_000, 1_795_946_400_000, 1_795_946_400_123, 1_795_946_400_999, -1, -1_000, -1_234])
+    @Test(
+        "whole milliseconds round-trip through Date, and sub-millisecond parts round down",
+        arguments: [
+            Int64(0), 1, 999, 1_000, 1_795_946_400_000, 1_795_946_400_123, 1_795_946_400_999, -1, -1_000, -1_234,
+        ])
     func milliseconds(ms: Int64) {
         #expect(Date(unixMilliseconds: ms).unixMilliseconds == ms)
         #expect(Date(timeIntervalSince1970: Double(ms) / 1000 + 0.0004).unixMilliseconds == ms)

@@ -10,10 +10,12 @@ import Testing
         #expect(otp.characters == code)
     }
 
-    @Test("every valid vector is accepted from operator input, lowercase and grouped too",
+    @Test(
+        "every valid vector is accepted from operator input, lowercase and grouped too",
         arguments: OtpVectors.valid.map(\.code))
     func validVectorFromOperator(code: String) throws {
-        for typed in [code, code.lowercased(), OtpRules.group(code), OtpRules.group(code, separator: " ").lowercased()] {
+        for typed in [code, code.lowercased(), OtpRules.group(code), OtpRules.group(code, separator: " ").lowercased()]
+        {
             #expect(try Otp(operatorInput: typed).characters == code, "typed as \(typed)")
         }
     }
@@ -23,13 +25,15 @@ import Testing
         #expect(throws: error) { try Otp(validating: code) }
     }
 
-    @Test("the strict form refuses what an operator may type",
+    @Test(
+        "the strict form refuses what an operator may type",
         arguments: ["9k2ray8uuq", "9K2-RAY8-UUQ", "9K2 RAY8 UUQ", " 9K2RAY8UUQ", "9K2RAY8UUQ\n"])
     func strictRefusesOperatorForms(text: String) {
         #expect(throws: OtpError.self) { try Otp(validating: text) }
     }
 
-    @Test("strict errors name the first foreign character and its position",
+    @Test(
+        "strict errors name the first foreign character and its position",
         arguments: [
             ("9K2-RAY8-UUQ", Character("-"), 4),
             (" 9K2RAY8UUQ", Character(" "), 1),
@@ -44,13 +48,15 @@ import Testing
         #expect(throws: OtpError.forbiddenCharacter("k", position: 2)) { try Otp(validating: "9k2ray8uuq") }
     }
 
-    @Test("operator input with the same near-miss still fails, with the same error",
+    @Test(
+        "operator input with the same near-miss still fails, with the same error",
         arguments: OtpVectors.nearMisses.filter { $0.code != "kj23iwy5uj" })
     func nearMissFromOperator(code: String, error: OtpError) {
         #expect(throws: error) { try Otp(operatorInput: code) }
     }
 
-    @Test("length errors come after the character check, and empty input is its own case",
+    @Test(
+        "length errors come after the character check, and empty input is its own case",
         arguments: [
             ("", OtpError.empty), ("   ", .empty), ("-", .empty), ("9", .tooShort(count: 1)),
             ("9K2-RAY8-UU", .tooShort(count: 9)), ("9K2-RAY8-UUQQ", .tooLong(count: 11)),
@@ -60,12 +66,14 @@ import Testing
         #expect(throws: error) { try Otp(operatorInput: text) }
     }
 
-    @Test("no error message contains the code that was typed",
+    @Test(
+        "no error message contains the code that was typed",
         arguments: OtpVectors.nearMisses.map(\.code) + ["9K2-RAY8-UUA", "9k2 ray8 uua", "KJ23IWY5UJJJ"])
     func messagesNeverEchoTheCode(code: String) throws {
         // The strict form refuses every one; the forgiving form accepts only a lowercase valid
         // code (kj23iwy5uj), which is fine: then there is no message to check.
-        let strict = try #require(Self.failure { () throws(OtpError) in try Otp(validating: code) }, "\(code) was accepted")
+        let strict = try #require(
+            Self.failure { () throws(OtpError) in try Otp(validating: code) }, "\(code) was accepted")
         let forgiving = Self.failure { () throws(OtpError) in try Otp(operatorInput: code) }
         for error in [strict] + (forgiving.map { [$0] } ?? []) {
             #expect(!error.message.isEmpty)
@@ -82,7 +90,8 @@ import Testing
         }
     }
 
-    @Test("messages say what to do next and make look-alikes visible",
+    @Test(
+        "messages say what to do next and make look-alikes visible",
         arguments: [
             (OtpError.empty, "type the 10 characters"),
             (.forbiddenCharacter("0", position: 1), "'0' (zero) at position 1"),

@@ -4,7 +4,8 @@ import Testing
 
 /// SHA-256 through OpenSSL, hex encoding, and the `OtpHash` value the stores key on.
 @Suite struct SHA256Tests {
-    @Test("known digests (FIPS 180-2 examples and the facts' OTP hash)",
+    @Test(
+        "known digests (FIPS 180-2 examples and the facts' OTP hash)",
         arguments: [
             ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
             ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
@@ -30,14 +31,17 @@ import Testing
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    @Test("hex is lowercase, two digits a byte", arguments: [
-        ([UInt8](), ""), ([0x00], "00"), ([0x0F, 0xF0], "0ff0"), ([0xAB, 0xCD, 0xEF, 0x01], "abcdef01"),
-    ])
+    @Test(
+        "hex is lowercase, two digits a byte",
+        arguments: [
+            ([UInt8](), ""), ([0x00], "00"), ([0x0F, 0xF0], "0ff0"), ([0xAB, 0xCD, 0xEF, 0x01], "abcdef01"),
+        ])
     func hex(bytes: [UInt8], expected: String) {
         #expect(Hex.encode(bytes) == expected)
     }
 
-    @Test("OtpHash accepts exactly 64 lowercase hex characters",
+    @Test(
+        "OtpHash accepts exactly 64 lowercase hex characters",
         arguments: [
             String(repeating: "0", count: 64),
             "b39e0733843b1b5d7c558f52f117a824dc41216e0c2bb671b3d79ba82105dd94",
@@ -48,7 +52,8 @@ import Testing
         #expect(hash.hex == hex)
     }
 
-    @Test("OtpHash refuses anything else",
+    @Test(
+        "OtpHash refuses anything else",
         arguments: [
             "", "b39e0733",
             "B39E0733843B1B5D7C558F52F117A824DC41216E0C2BB671B3D79BA82105DD94",  // uppercase

@@ -6,7 +6,8 @@ import Testing
 @Suite struct SymptomOnsetTests {
     static let today = CivilDay(year: 2026, month: 11, day: 29)!
 
-    @Test("days from today to 180 back are accepted; a warning appears past 14",
+    @Test(
+        "days from today to 180 back are accepted; a warning appears past 14",
         arguments: [(0, false), (1, false), (13, false), (14, false), (15, true), (30, true), (179, true), (180, true)])
     func accepted(daysAgo: Int, warned: Bool) throws {
         let day = Self.today.adding(days: -daysAgo)
@@ -55,17 +56,22 @@ import Testing
         }
     }
 
-    @Test("relative wording", arguments: [
-        (0, "today"), (1, "yesterday"), (-1, "tomorrow"), (-3, "in 3 days"), (3, "3 days ago"), (180, "180 days ago"),
-    ])
+    @Test(
+        "relative wording",
+        arguments: [
+            (0, "today"), (1, "yesterday"), (-1, "tomorrow"), (-3, "in 3 days"), (3, "3 days ago"),
+            (180, "180 days ago"),
+        ])
     func relative(daysAgo: Int, expected: String) {
         #expect(SymptomOnset.relative(Self.today.adding(days: -daysAgo), today: Self.today) == expected)
     }
 
-    @Test("notADate echoes at most 20 characters of what was typed", arguments: [
-        ("yesterday", "'yesterday' is not a date: use YYYY-MM-DD"),
-        ("2026-11-29T10:00:00+01:00", "'2026-11-29T10:00:00+…' is not a date: use YYYY-MM-DD"),
-    ])
+    @Test(
+        "notADate echoes at most 20 characters of what was typed",
+        arguments: [
+            ("yesterday", "'yesterday' is not a date: use YYYY-MM-DD"),
+            ("2026-11-29T10:00:00+01:00", "'2026-11-29T10:00:00+…' is not a date: use YYYY-MM-DD"),
+        ])
     func notADate(text: String, expected: String) {
         #expect(SymptomOnsetError.notADate(text).message == expected)
     }

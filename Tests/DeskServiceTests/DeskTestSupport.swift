@@ -33,7 +33,8 @@ struct DeskFixture {
         let store = try SQLiteStore(path: path)
         let clock = FixedClock(start)
         let desk = LocalDesk(store: store, clock: clock, identity: identity, otpLifetime: otpLifetime)
-        return try await body(DeskFixture(directory: directory, storePath: path, store: store, clock: clock, desk: desk))
+        return try await body(
+            DeskFixture(directory: directory, storePath: path, store: store, clock: clock, desk: desk))
     }
 
     /// Every event in the store.

@@ -7,7 +7,8 @@ import Testing
 
 /// Authorising a code through `LocalDesk`: rules first, then one store transaction.
 @Suite struct LocalDeskAuthorizeTests {
-    @Test("a valid code, however the operator types it, is authorised for 150 s by the desk's user",
+    @Test(
+        "a valid code, however the operator types it, is authorised for 150 s by the desk's user",
         arguments: ["9K2RAY8UUQ", "9k2-ray8-uuq", "9K2 RAY8 UUQ", "9K2-RAY-8UUQ", " 9k2ray8uuq "])
     func authorizesValidCode(typed: String) async throws {
         try await DeskFixture.with { fixture in
@@ -25,7 +26,8 @@ import Testing
         }
     }
 
-    @Test("a code still running is reported as already authorised, with nothing changed",
+    @Test(
+        "a code still running is reported as already authorised, with nothing changed",
         arguments: [0.0, 60, 149])
     func alreadyAuthorized(secondsLater: Double) async throws {
         try await DeskFixture.with { fixture in
@@ -37,7 +39,8 @@ import Testing
             fixture.clock.advance(seconds: secondsLater)
             let colleague = LocalDesk(
                 store: fixture.store, clock: fixture.clock, identity: DeskIdentity(user: "bianchi", location: "x"))
-            let second = try await colleague.authorize(code: "9k2-ray8-uuq", symptomsStartedOn: DeskFixture.today.adding(days: -1))
+            let second = try await colleague.authorize(
+                code: "9k2-ray8-uuq", symptomsStartedOn: DeskFixture.today.adding(days: -1))
 
             // Then the first authorisation stands.
             #expect(second == .alreadyAuthorized(original))
@@ -45,7 +48,8 @@ import Testing
         }
     }
 
-    @Test("an invalid code is refused with the rule's error and nothing is stored",
+    @Test(
+        "an invalid code is refused with the rule's error and nothing is stored",
         arguments: [
             ("9K2RAY8UUA", OtpError.checkCharacterMismatch),
             ("K2J3IWY5UJ", .checkCharacterMismatch),
@@ -82,7 +86,8 @@ import Testing
         }
     }
 
-    @Test("symptom days up to 180 back are accepted; 181 is too old",
+    @Test(
+        "symptom days up to 180 back are accepted; 181 is too old",
         arguments: [(0, true), (14, true), (15, true), (180, true), (181, false), (365, false)])
     func onsetWindow(daysAgo: Int, accepted: Bool) async throws {
         try await DeskFixture.with { fixture in
@@ -122,12 +127,15 @@ import Testing
     func storeUnavailable() async throws {
         let failure = StoreError.locked(path: "/srv/tracedesk.sqlite")
         let desk = LocalDesk(
-            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start), identity: DeskFixture.identity)
+            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start),
+            identity: DeskFixture.identity)
 
         await #expect(throws: ServiceError.unavailable(failure.message)) {
             try await desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
         }
         // A refusal needs no store at all.
-        #expect(try await desk.authorize(code: "9K2RAY8UUA", symptomsStartedOn: DeskFixture.today) == .invalid(.code(.checkCharacterMismatch)))
+        #expect(
+            try await desk.authorize(code: "9K2RAY8UUA", symptomsStartedOn: DeskFixture.today)
+                == .invalid(.code(.checkCharacterMismatch)))
     }
 }

@@ -45,7 +45,8 @@ import Testing
         }
     }
 
-    @Test("the status of an invalid code throws invalid with the rule's message",
+    @Test(
+        "the status of an invalid code throws invalid with the rule's message",
         arguments: [
             ("9K2RAY8UUA", OtpError.checkCharacterMismatch), ("KJ23IWY5U", .tooShort(count: 9)),
             ("9K2-BAY8-UUQ", .forbiddenCharacter("B", position: 4)), ("", .empty),
@@ -71,7 +72,8 @@ import Testing
     func statusUnavailable() async throws {
         let failure = StoreError.corrupt(path: "/srv/tracedesk.sqlite")
         let desk = LocalDesk(
-            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start), identity: DeskFixture.identity)
+            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start),
+            identity: DeskFixture.identity)
         await #expect(throws: ServiceError.unavailable(failure.message)) { try await desk.status(of: "9K2RAY8UUQ") }
     }
 

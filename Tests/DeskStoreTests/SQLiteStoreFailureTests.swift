@@ -1,8 +1,9 @@
 import CivilCalendar
 import DeskCore
-@testable import DeskStore
 import Foundation
 import Testing
+
+@testable import DeskStore
 
 /// Files that are not (or no longer) usable stores, and what the operator is told about them.
 @Suite struct SQLiteStoreFailureTests {
@@ -16,7 +17,8 @@ import Testing
         }
     }
 
-    @Test("a file that is not an SQLite database is reported as corrupt",
+    @Test(
+        "a file that is not an SQLite database is reported as corrupt",
         arguments: [
             ("random bytes", (0..<8_192).map { _ in UInt8.random(in: 0...255) }),
             ("text", Array("tracedesk settings\nstore = here\n".utf8)),
@@ -42,7 +44,8 @@ import Testing
         }
     }
 
-    @Test("someone else's SQLite database is refused and left untouched",
+    @Test(
+        "someone else's SQLite database is refused and left untouched",
         arguments: [
             "CREATE TABLE contacts (name TEXT)",
             "PRAGMA application_id = 42",
@@ -62,7 +65,8 @@ import Testing
         }
     }
 
-    @Test("a database made by the sqlite3 tool with its own table is not a TraceDesk store",
+    @Test(
+        "a database made by the sqlite3 tool with its own table is not a TraceDesk store",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
     func foreignDatabaseFromCLI() throws {
         try withTemporaryDirectory { directory in
@@ -125,7 +129,9 @@ import Testing
                     otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
                     lifetime: Fixture.lifetime)
             } throws: { error in
-                guard let error = error as? StoreError, case .failed(let operation, let reason) = error else { return false }
+                guard let error = error as? StoreError, case .failed(let operation, let reason) = error else {
+                    return false
+                }
                 return operation == "append event" && reason.contains("events")
                     && !error.message.contains(Fixture.hash.hex) && !error.message.contains("rossi")
             }
@@ -152,7 +158,8 @@ import Testing
         }
     }
 
-    @Test("every message names the file and says what to do next",
+    @Test(
+        "every message names the file and says what to do next",
         arguments: [
             (StoreError.cannotOpen(path: "/srv/td.sqlite", reason: "unable to open database file"), "cannot open"),
             (.readOnly(path: "/srv/td.sqlite"), "writable file"),

@@ -1,8 +1,9 @@
 import CivilCalendar
 import DeskCore
-@testable import DeskStore
 import Foundation
 import Testing
+
+@testable import DeskStore
 
 /// Another process holding the write lock, and files we may only read.
 @Suite struct SQLiteStoreLockingTests {
@@ -124,7 +125,8 @@ enum ImmutableFile {
     /// Whether a probe file in the temporary directory can be made immutable and then refuses writes.
     static let isSupported: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("tracedesk-chattr-\(UUID().uuidString)")
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tracedesk-chattr-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: probe.path, contents: Data("x".utf8)) else { return false }
         defer { try? FileManager.default.removeItem(at: probe) }
         guard set(probe.path, immutable: true) else { return false }

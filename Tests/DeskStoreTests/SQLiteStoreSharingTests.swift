@@ -1,8 +1,9 @@
 import CivilCalendar
 import DeskCore
-@testable import DeskStore
 import Foundation
 import Testing
+
+@testable import DeskStore
 
 /// Several `SQLiteStore` instances on one file, as when a console, a monitor and the CLI run at
 /// once: each sees the others' writes, and racing authorisations of one code authorise it once.
@@ -38,7 +39,8 @@ import Testing
         }
     }
 
-    @Test("racing authorisations of one code from two stores authorise it exactly once",
+    @Test(
+        "racing authorisations of one code from two stores authorise it exactly once",
         arguments: [2, 8, 32])
     func racingAuthorizations(attempts: Int) throws {
         try withTemporaryDirectory { directory in
@@ -96,7 +98,8 @@ import Testing
         }
     }
 
-    @Test("stores opening a new file at the same moment all succeed and migrate it once",
+    @Test(
+        "stores opening a new file at the same moment all succeed and migrate it once",
         arguments: 0..<10)
     func racingFirstOpen(round: Int) throws {
         try withTemporaryDirectory { directory in

@@ -1,8 +1,9 @@
 import CivilCalendar
 import DeskCore
-@testable import DeskStore
 import Foundation
 import Testing
+
+@testable import DeskStore
 
 /// One `SQLiteStore` on its own file: opening, authorising, the event stream.
 @Suite struct SQLiteStoreTests {
@@ -56,18 +57,21 @@ import Testing
         }
     }
 
-    @Test("authorising records the code until now + lifetime and appends one event",
+    @Test(
+        "authorising records the code until now + lifetime and appends one event",
         arguments: [Duration.seconds(150), .seconds(1), .milliseconds(1_500), .seconds(3_600)])
     func authorize(lifetime: Duration) throws {
         try withTemporaryDirectory { directory in
             let store = try SQLiteStore(path: Fixture.storePath(in: directory))
 
             let outcome = try store.authorize(
-                otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now, lifetime: lifetime)
+                otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
+                lifetime: lifetime)
 
             let expected = OtpAuthorization(
                 otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, authorizedAt: Fixture.now,
-                expiresAt: Fixture.now + TimeInterval(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18,
+                expiresAt: Fixture.now + TimeInterval(lifetime.components.seconds) + Double(
+                    lifetime.components.attoseconds) / 1e18,
                 authorizedBy: "rossi")
             #expect(outcome == .authorized(expected))
             #expect(try store.authorization(for: Fixture.hash) == expected)
@@ -89,7 +93,8 @@ import Testing
             let now = Date(timeIntervalSince1970: 1_795_946_400.123_456_7)
 
             let outcome = try store.authorize(
-                otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: now, lifetime: Fixture.lifetime)
+                otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: now,
+                lifetime: Fixture.lifetime)
 
             guard case .authorized(let record) = outcome else {
                 Issue.record("expected authorized, got \(outcome)")
@@ -100,7 +105,8 @@ import Testing
         }
     }
 
-    @Test("authorising again before expiry returns the original and changes nothing",
+    @Test(
+        "authorising again before expiry returns the original and changes nothing",
         arguments: [0.0, 1, 149.999])
     func alreadyAuthorized(secondsLater: Double) throws {
         try withTemporaryDirectory { directory in
@@ -160,7 +166,8 @@ import Testing
         }
     }
 
-    @Test("events have strictly increasing ids and page by (after, limit)",
+    @Test(
+        "events have strictly increasing ids and page by (after, limit)",
         arguments: [1, 2, 3, 7, 100])
     func eventPaging(pageSize: Int) throws {
         try withTemporaryDirectory { directory in

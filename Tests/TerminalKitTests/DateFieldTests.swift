@@ -20,16 +20,17 @@ import Testing
         return field.handle(.enter)
     }
 
-    @Test(arguments: [
-        ("2026-11-20", "2026-11-20"),
-        ("2026-1-5", nil),
-        ("20/11", "2026-11-20"),
-        ("20/11/2026", "2026-11-20"),
-        ("5/11", "2026-11-05"),
-        ("-3", "2026-11-24"),
-        ("0", "2026-11-27"),
-        ("-0", "2026-11-27"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("2026-11-20", "2026-11-20"),
+            ("2026-1-5", nil),
+            ("20/11", "2026-11-20"),
+            ("20/11/2026", "2026-11-20"),
+            ("5/11", "2026-11-05"),
+            ("-3", "2026-11-24"),
+            ("0", "2026-11-27"),
+            ("-0", "2026-11-27"),
+        ] as [(String, String?)])
     func typedForms(_ text: String, _ want: String?) {
         var field = Self.field()
         let edit = Self.type(text, into: &field)
@@ -147,7 +148,9 @@ import Testing
     }
 
     @Test func interpretGivesAStructuredReason() {
-        #expect(Self.field().interpret("2026-12-01") == .failure(.afterMaximum(Self.day("2026-12-01"), maximum: Self.today)))
+        #expect(
+            Self.field().interpret("2026-12-01") == .failure(.afterMaximum(Self.day("2026-12-01"), maximum: Self.today))
+        )
         #expect(Self.field().interpret("-1") == .success(Self.day("2026-11-26")))
     }
 
@@ -159,11 +162,13 @@ import Testing
         _ = typing.handle(.char("-"))
         _ = typing.handle(.char("3"))
         typing.render(into: &buffer, area: Rect(x: 0, y: 2, width: 30, height: 1), focused: true)
-        expectLines(buffer.lines, [
-            "2026-11-27  Fri 27 Nov 2026",
-            "YYYY-MM-DD, DD/MM or -N days",
-            "-3",
-        ])
+        expectLines(
+            buffer.lines,
+            [
+                "2026-11-27  Fri 27 Nov 2026",
+                "YYYY-MM-DD, DD/MM or -N days",
+                "-3",
+            ])
         #expect(buffer.cursor?.x == 2)
         #expect(buffer.cursor?.y == 2)
     }
@@ -171,17 +176,20 @@ import Testing
     @Test func calendarRendersTheMonthGrid() {
         var buffer = Buffer(width: 22, height: 9)
         Self.field("2026-11-20").renderCalendar(into: &buffer, area: buffer.area)
-        expectLines(buffer.lines, lines("""
-                November 2026
-             Mo Tu We Th Fr Sa Su
-                                1
-              2  3  4  5  6  7  8
-              9 10 11 12 13 14 15
-             16 17 18 19 20 21 22
-             23 24 25 26[27]28 29
-             30
-               Fri 20 Nov 2026
-            """))
+        expectLines(
+            buffer.lines,
+            lines(
+                """
+                    November 2026
+                 Mo Tu We Th Fr Sa Su
+                                    1
+                  2  3  4  5  6  7  8
+                  9 10 11 12 13 14 15
+                 16 17 18 19 20 21 22
+                 23 24 25 26[27]28 29
+                 30
+                   Fri 20 Nov 2026
+                """))
         let roles = buffer.roleLines
         #expect(Array(roles[5])[13...14] == ["S", "S"])
         #expect(Array(roles[6])[12] == "a")

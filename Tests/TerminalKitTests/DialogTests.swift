@@ -43,32 +43,38 @@ import Testing
         var buffer = Buffer(width: 40, height: 11, filling: Cell("·"))
         let box = Self.confirm.render(into: &buffer, area: buffer.area)
         #expect(box == Rect(x: 0, y: 1, width: 39, height: 7))
-        expectLines(buffer.lines, lines("""
-            ········································
-            ┌─ Authorise upload ──────────────────┐·
-            │                                     │·
-            │ Authorise the upload for code       │·
-            │ 9K2-RAY8-UUQ with onset 2026-11-24? │·
-            │                                     │·
-            │        [Authorise]  [Cancel]        │·
-            └─────────────────────────────────────┘·
-            ········································
-            ········································
-            ········································
-            """))
-        expectLines(buffer.roleLines, lines("""
-            ........................................
-            BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB.
-            B.....................................Bs
-            B.....................................Bs
-            B.....................................Bs
-            B.....................................Bs
-            B.....................SSSSSSSS........Bs
-            BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBs
-            .sssssssssssssssssssssssssssssssssssssss
-            ........................................
-            ........................................
-            """))
+        expectLines(
+            buffer.lines,
+            lines(
+                """
+                ········································
+                ┌─ Authorise upload ──────────────────┐·
+                │                                     │·
+                │ Authorise the upload for code       │·
+                │ 9K2-RAY8-UUQ with onset 2026-11-24? │·
+                │                                     │·
+                │        [Authorise]  [Cancel]        │·
+                └─────────────────────────────────────┘·
+                ········································
+                ········································
+                ········································
+                """))
+        expectLines(
+            buffer.roleLines,
+            lines(
+                """
+                ........................................
+                BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB.
+                B.....................................Bs
+                B.....................................Bs
+                B.....................................Bs
+                B.....................................Bs
+                B.....................SSSSSSSS........Bs
+                BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBs
+                .sssssssssssssssssssssssssssssssssssssss
+                ........................................
+                ........................................
+                """))
     }
 
     @Test func tinyScreenKeepsTheButtons() {

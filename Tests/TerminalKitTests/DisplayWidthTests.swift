@@ -3,13 +3,14 @@ import Testing
 @testable import TerminalKit
 
 @Suite struct DisplayWidthTests {
-    @Test(arguments: [
-        ("a", 1), (" ", 1), ("~", 1),
-        ("中", 2), ("あ", 2), ("한", 2), ("Ａ", 2),
-        ("e\u{301}", 1), ("\u{301}", 0), ("\u{200D}", 0),
-        ("🙂", 2), ("👍🏽", 2), ("👨‍👩‍👧", 2), ("❤️", 2),
-        ("✓", 1), ("✗", 1), ("…", 1), ("─", 1), ("▲", 1), ("é", 1),
-    ] as [(Character, Int)])
+    @Test(
+        arguments: [
+            ("a", 1), (" ", 1), ("~", 1),
+            ("中", 2), ("あ", 2), ("한", 2), ("Ａ", 2),
+            ("e\u{301}", 1), ("\u{301}", 0), ("\u{200D}", 0),
+            ("🙂", 2), ("👍🏽", 2), ("👨‍👩‍👧", 2), ("❤️", 2),
+            ("✓", 1), ("✗", 1), ("…", 1), ("─", 1), ("▲", 1), ("é", 1),
+        ] as [(Character, Int)])
     func characterWidth(_ character: Character, _ want: Int) {
         #expect(DisplayWidth.of(character) == want)
     }

@@ -16,19 +16,22 @@ import Testing
     @Test func rendersSectionsFromAKeyMap() {
         var buffer = Buffer(width: 24, height: 11)
         HelpOverlayState(keyMap: Self.keyMap).render(into: &buffer, area: buffer.area)
-        expectLines(buffer.lines, lines("""
-                ┌─ Help ──────┐
-                │ this screen │
-                │ ↑/k    Up   │
-                │ ↓/j    Down │
-                │ Enter  Open │
-                │             │
-                │ global      │
-                │ q/Esc  Back │
-                │ ?      Help │
-                └─────────────┘
+        expectLines(
+            buffer.lines,
+            lines(
+                """
+                    ┌─ Help ──────┐
+                    │ this screen │
+                    │ ↑/k    Up   │
+                    │ ↓/j    Down │
+                    │ Enter  Open │
+                    │             │
+                    │ global      │
+                    │ q/Esc  Back │
+                    │ ?      Help │
+                    └─────────────┘
 
-            """))
+                """))
         #expect(buffer.roleLines[1] == "....B.HHHHHHHHHHH.B.....")
         #expect(buffer.roleLines[2] == "....B.aaa.........B.....")
         #expect(buffer.roleLines[5] == "....B.............B.....")
@@ -47,13 +50,16 @@ import Testing
         #expect(help.handle(.down, area: area) == .unchanged)
         var buffer = Buffer(width: 24, height: 5)
         help.render(into: &buffer, area: area)
-        expectLines(buffer.lines, lines("""
-                ┌─ Help ─────▲┐
-                │ global      │
-                │ q/Esc  Back │
-                │ ?      Help │
-                └─────────────┘
-            """))
+        expectLines(
+            buffer.lines,
+            lines(
+                """
+                    ┌─ Help ─────▲┐
+                    │ global      │
+                    │ q/Esc  Back │
+                    │ ?      Help │
+                    └─────────────┘
+                """))
         #expect(help.handle(.home, area: area) == .scrolled)
         help.render(into: &buffer, area: area)
         #expect(buffer.lines[0] == "    ┌─ Help ──────┐")

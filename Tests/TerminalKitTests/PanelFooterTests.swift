@@ -7,33 +7,44 @@ import Testing
         var buffer = Buffer(width: 14, height: 4)
         let inner = Panel(title: "Keys", focused: true).render(into: &buffer, area: buffer.area)
         #expect(inner == Rect(x: 1, y: 1, width: 12, height: 2))
-        expectLines(buffer.lines, lines("""
-            ┌─ Keys ─────┐
-            │            │
-            │            │
-            └────────────┘
-            """))
-        expectLines(buffer.roleLines, [
-            "BBBBBBBBBBBBBB",
-            "B............B",
-            "B............B",
-            "BBBBBBBBBBBBBB",
-        ])
+        expectLines(
+            buffer.lines,
+            lines(
+                """
+                ┌─ Keys ─────┐
+                │            │
+                │            │
+                └────────────┘
+                """))
+        expectLines(
+            buffer.roleLines,
+            [
+                "BBBBBBBBBBBBBB",
+                "B............B",
+                "B............B",
+                "BBBBBBBBBBBBBB",
+            ])
         #expect(buffer[3, 0].style.attributes.contains(.bold))
     }
 
     @Test func roundedUnfocusedPanelTruncatesItsTitle() {
         var buffer = Buffer(width: 10, height: 3)
         Panel(title: "Upload monitor", borderStyle: .rounded).render(into: &buffer, area: buffer.area)
-        expectLines(buffer.lines, lines("""
-            ╭─ Uplo… ╮
-            │        │
-            ╰────────╯
-            """))
+        expectLines(
+            buffer.lines,
+            lines(
+                """
+                ╭─ Uplo… ╮
+                │        │
+                ╰────────╯
+                """))
         #expect(buffer.roleLines[1] == "b........b")
     }
 
-    @Test(arguments: [Rect(x: 0, y: 0, width: 1, height: 5), Rect(x: 0, y: 0, width: 5, height: 1), Rect(x: 0, y: 0, width: 0, height: 0)])
+    @Test(arguments: [
+        Rect(x: 0, y: 0, width: 1, height: 5), Rect(x: 0, y: 0, width: 5, height: 1),
+        Rect(x: 0, y: 0, width: 0, height: 0),
+    ])
     func tinyAreasDrawNothing(_ area: Rect) {
         var buffer = Buffer(width: 5, height: 5)
         let inner = Panel(title: "X").render(into: &buffer, area: area)

@@ -41,7 +41,8 @@ import Testing
     ]
 
     @Test(arguments: editingCases)
-    func editing(_ start: String, _ cursor: Int, _ keys: [Key], _ text: String, _ newCursor: Int, _ edit: TextFieldEdit) {
+    func editing(_ start: String, _ cursor: Int, _ keys: [Key], _ text: String, _ newCursor: Int, _ edit: TextFieldEdit)
+    {
         var field = TextFieldState(start)
         field.cursor = cursor
         #expect(Self.press(keys, on: &field) == edit)
@@ -86,16 +87,21 @@ import Testing
 
     @Test func rendersGroupedTextWithCursorWhenFocused() {
         var buffer = Buffer(width: 16, height: 2)
-        TextFieldState("9K2RA").render(into: &buffer, area: Rect(x: 1, y: 0, width: 14, height: 1), focused: true, groups: [3, 4, 3])
+        TextFieldState("9K2RA").render(
+            into: &buffer, area: Rect(x: 1, y: 0, width: 14, height: 1), focused: true, groups: [3, 4, 3])
         TextFieldState("abc").render(into: &buffer, area: Rect(x: 1, y: 1, width: 14, height: 1), focused: false)
-        expectLines(buffer.lines, [
-            " 9K2-RA",
-            " abc",
-        ])
-        expectLines(buffer.roleLines, [
-            ".IIIIIIIIIIIIII.",
-            ".iiiiiiiiiiiiii.",
-        ])
+        expectLines(
+            buffer.lines,
+            [
+                " 9K2-RA",
+                " abc",
+            ])
+        expectLines(
+            buffer.roleLines,
+            [
+                ".IIIIIIIIIIIIII.",
+                ".iiiiiiiiiiiiii.",
+            ])
         #expect(buffer.cursor?.x == 7)
         #expect(buffer.cursor?.y == 0)
     }

@@ -15,7 +15,8 @@ import Testing
     }
 
     /// A theme document with every role `{}` except the overrides (raw JSON per role).
-    static func document(_ overrides: [String: String] = [:], dropping: Set<String> = [], extra: String = "") -> String {
+    static func document(_ overrides: [String: String] = [:], dropping: Set<String> = [], extra: String = "") -> String
+    {
         var entries = Role.allCases.filter { !dropping.contains($0.rawValue) }.map { role in
             "\"\(role.rawValue)\": \(overrides[role.rawValue] ?? "{}")"
         }
@@ -49,7 +50,9 @@ import Testing
         let colours = theme.appearances.values.flatMap { [$0.foreground, $0.background] }
         #expect(colours.allSatisfy { if case .indexed(let n) = $0 { n < 16 } else { true } })
         #expect(theme.appearances[.normal] == RoleAppearance())
-        #expect(theme.appearances[.title] == RoleAppearance(foreground: .indexed(15), background: .indexed(4), attributes: .bold))
+        #expect(
+            theme.appearances[.title]
+                == RoleAppearance(foreground: .indexed(15), background: .indexed(4), attributes: .bold))
     }
 
     @Test func highContrastReversesTheSelection() throws {
@@ -58,9 +61,13 @@ import Testing
 
     @Test func coloursAcceptNamesDefaultAndNumbers() throws {
         let theme = try Theme.parse(
-            json: Self.document(["ok": #"{"fg": "bright-green", "bg": 236, "attrs": ["bold", "dim"]}"#, "error": #"{"fg": "default"}"#]),
+            json: Self.document([
+                "ok": #"{"fg": "bright-green", "bg": 236, "attrs": ["bold", "dim"]}"#, "error": #"{"fg": "default"}"#,
+            ]),
             name: "t")
-        #expect(theme.appearances[.ok] == RoleAppearance(foreground: .indexed(10), background: .indexed(236), attributes: [.bold, .dim]))
+        #expect(
+            theme.appearances[.ok]
+                == RoleAppearance(foreground: .indexed(10), background: .indexed(236), attributes: [.bold, .dim]))
         #expect(theme.appearances[.error] == RoleAppearance())
     }
 
@@ -73,14 +80,15 @@ import Testing
         let json = Self.document(
             ["title": #"{"fg": "purple", "bg": 300, "attrs": ["blink", "bold"], "fore": 1}"#],
             dropping: ["accent", "shadow"], extra: #""titel": {}"#)
-        #expect(Self.problems(json) == [
-            .unknownColor(role: "title", field: "fg", value: "purple"),
-            .unknownColor(role: "title", field: "bg", value: "300"),
-            .unknownAttribute(role: "title", value: "blink"),
-            .unknownField(path: "roles.title", field: "fore", allowed: ["fg", "bg", "attrs"]),
-            .unknownRole("titel"),
-            .missingRoles(["accent", "shadow"]),
-        ])
+        #expect(
+            Self.problems(json) == [
+                .unknownColor(role: "title", field: "fg", value: "purple"),
+                .unknownColor(role: "title", field: "bg", value: "300"),
+                .unknownAttribute(role: "title", value: "blink"),
+                .unknownField(path: "roles.title", field: "fore", allowed: ["fg", "bg", "attrs"]),
+                .unknownRole("titel"),
+                .missingRoles(["accent", "shadow"]),
+            ])
     }
 
     @Test(arguments: [
@@ -104,11 +112,12 @@ import Testing
     @Test func wrongTypesAreNamedByPath() {
         #expect(Self.problems(#"[1]"#) == [.wrongType(path: "(document)", expected: "an object", found: "a list")])
         let problems = Self.problems(Self.document(["ok": #"{"attrs": "bold", "fg": true}"#, "error": "3"]))
-        #expect(problems == [
-            .wrongType(path: "roles.ok.attrs", expected: "a list of names", found: "a string"),
-            .wrongType(path: "roles.ok.fg", expected: "a colour name, \"default\" or 0–255", found: "true/false"),
-            .wrongType(path: "roles.error", expected: "an object like {\"fg\": \"red\"}", found: "a number"),
-        ])
+        #expect(
+            problems == [
+                .wrongType(path: "roles.ok.attrs", expected: "a list of names", found: "a string"),
+                .wrongType(path: "roles.ok.fg", expected: "a colour name, \"default\" or 0–255", found: "true/false"),
+                .wrongType(path: "roles.error", expected: "an object like {\"fg\": \"red\"}", found: "a number"),
+            ])
     }
 
     @Test func duplicateRolesAndMissingRolesObject() {
@@ -117,14 +126,18 @@ import Testing
     }
 
     @Test func messagesSayWhatToFix() {
-        let error = ThemeError(themeName: "mine", problems: [
-            .unknownColor(role: "title", field: "fg", value: "purple"),
-            .missingRoles(["shadow"]),
-            .malformedJSON(offset: 12, reason: "expected “:” after the key “roles”"),
-        ])
+        let error = ThemeError(
+            themeName: "mine",
+            problems: [
+                .unknownColor(role: "title", field: "fg", value: "purple"),
+                .missingRoles(["shadow"]),
+                .malformedJSON(offset: 12, reason: "expected “:” after the key “roles”"),
+            ])
         let text = error.description
         #expect(text.hasPrefix("theme “mine” has 3 problems:\n"))
-        #expect(text.contains("role “title”: unknown fg colour “purple”: use default, a number 0–255 or one of black, blue,"))
+        #expect(
+            text.contains(
+                "role “title”: unknown fg colour “purple”: use default, a number 0–255 or one of black, blue,"))
         #expect(text.contains("missing roles shadow: every role needs an entry"))
         #expect(text.contains("malformed JSON at byte 12: expected “:” after the key “roles”; fix the syntax there"))
     }

@@ -1,11 +1,11 @@
 @preconcurrency import CNcursesw
 import Foundation
-import Testing
 import TerminalKit
 import TerminalNcurses
+import Testing
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// The real ncurses backend, headless: curses runs on a pipe and `/dev/null` (see ``NcursesHarness``).
@@ -177,7 +177,8 @@ struct NcursesBackendTests {
         KeyCase(name: "Shift-Tab", bytes: "\u{1b}[Z", expected: [.key(.backTab)]),
         // Alt-x: ncurses has no meta key here, so it is Esc then x (screens see Esc first).
         KeyCase(name: "Esc x in one read", bytes: "\u{1b}x", expected: [.key(.escape), .key(.char("x"))]),
-        KeyCase(name: "keys in one read", bytes: "x\u{1b}OA日", expected: [.key(.char("x")), .key(.up), .key(.char("日"))]),
+        KeyCase(
+            name: "keys in one read", bytes: "x\u{1b}OA日", expected: [.key(.char("x")), .key(.up), .key(.char("日"))]),
         KeyCase(
             name: "SGR mouse press", bytes: "\u{1b}[<0;10;5M", expected: [.mouse(MouseEvent(.press, x: 9, y: 4))],
             mouse: true),

@@ -3,7 +3,7 @@ import TerminalKit
 import TerminalNcurses
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// A real ``NcursesBackend`` with no terminal: keys come from a pipe the test writes into,
