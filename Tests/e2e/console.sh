@@ -100,27 +100,28 @@ tm resize-window -t app -x 70 -y 20
 check "below 80x24 the console says so" wait_for "terminal too small: have 70×20, need 80×24"
 tm resize-window -t app -x 120 -y 40
 check "back to a large size redraws the screen" wait_for "Authorise an upload"
-# SGR mouse press on the symptom-onset field (column 5, row 10 at 120x40: 1-based).
-tm send-keys -t app -l $'\e[<0;5;10M'
-tm send-keys -t app -l $'\e[<0;5;10m'
-check "a click focuses the symptom-onset field" wait_for "› "
+# A mouse press and release on the symptom-onset field (column 5, row 9, 1-based), encoded as
+# tmux sends it to an application that asked for mouse mode 1000 under TERM=tmux-256color
+# (X10: ESC [ M, then 32+button, 32+column, 32+row): the focus marker moves there.
+tm send-keys -t app -l $'\e[M %)'
+tm send-keys -t app -l $'\e[M#%)'
+check "a click focuses the symptom-onset field" wait_for "│› YYYY-MM-DD"
 tm send-keys -t app C-c
 check "Ctrl-C exits cleanly" wait_for "__EXIT=0"
 check "terminal restored after Ctrl-C" restored
 
 # 4. Signals and crashes restore the terminal.
-start 80 24 -- --store "$store"
-wait_for "Authorise an upload" >/dev/null
-pid=$(pgrep -n -f "$bin --store $store")
-kill -TERM "$pid"
-check "SIGTERM exits" wait_for "__EXIT="
-check "terminal restored after SIGTERM" restored
-start 80 24 -- --store "$store"
-wait_for "Authorise an upload" >/dev/null
-pid=$(pgrep -n -f "$bin --store $store")
-kill -SEGV "$pid"
-check "a crash exits" wait_for "__EXIT=139"
-check "terminal restored after a crash" restored
+# signal_exits SIGNAL EXPECTED-EXIT-TEXT NAME
+signal_exits() {
+  start 80 24 -- --store "$store"
+  wait_for "Authorise an upload" >/dev/null
+  kill "-$1" "$(pgrep -n -f "$bin --store $store")"
+  check "$3 exits" wait_for "$2"
+  check "terminal restored after $3" restored
+}
+signal_exits TERM "__EXIT=" "SIGTERM"
+signal_exits SEGV "__EXIT=139" "a crash (SIGSEGV)"
+signal_exits ABRT "__EXIT=134" "an abort (SIGABRT)"
 
 # 5. Monochrome, themes.
 start 80 24 NO_COLOR=1 -- --store "$store"
