@@ -30,6 +30,7 @@ enum ConsoleCommand {
             return .refused
         }
         if noColor { theme = theme.withoutColor }
+        let lifetime = try StoreLocation.otpLifetime()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             printError("the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts")
             return .usage
@@ -43,19 +44,11 @@ enum ConsoleCommand {
         }
         let desk = LocalDesk(
             store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.path),
-            otpLifetime: .seconds(otpLifetimeSeconds(environment)))
+            otpLifetime: lifetime)
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
         let program = Program(backend: backend, service: desk)
         program.run()
         backend.stop()
         return .success
-    }
-
-    /// `TRACEDESK_OTP_TTL_SECONDS` (default 150), for training setups.
-    private static func otpLifetimeSeconds(_ environment: [String: String]) -> Int64 {
-        guard let text = environment["TRACEDESK_OTP_TTL_SECONDS"], let value = Int64(text), value > 0 else {
-            return 150
-        }
-        return value
     }
 }

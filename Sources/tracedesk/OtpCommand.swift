@@ -11,7 +11,7 @@ enum OtpCommand {
     static let help = """
         Usage: tracedesk otp <check|authorize|status> CODE [options]
 
-          tracedesk otp check CODE
+          tracedesk otp check CODE [--json]
               Checks a code offline (alphabet, length, check character).
               Prints "valid" and exits 0, or prints the reason and exits 1.
           tracedesk otp authorize CODE --symptoms YYYY-MM-DD [--store PATH] [--json]
@@ -24,11 +24,16 @@ enum OtpCommand {
 
         CODE may be typed as the app shows it: 9K2-RAY8-UUQ, 9k2 ray8 uuq or 9K2RAY8UUQ.
         The store defaults to $XDG_DATA_HOME/tracedesk/tracedesk.sqlite.
+        TRACEDESK_OTP_TTL_SECONDS (10-3600, default 150) sets how long an authorisation lasts.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else {
             throw UsageError("say what to do: check, authorize or status", command: "otp")
+        }
+        if verb == "--help" || verb == "-h" || verb == "help" {
+            print(help)
+            return .success
         }
         let command = "otp \(verb)"
         let arguments = try Arguments(
@@ -47,19 +52,19 @@ enum OtpCommand {
                 command: command)
         }
         switch verb {
-        case "check": return check(code)
+        case "check": return check(code, json: arguments.has("json"))
         case "authorize": return try await authorize(code, arguments)
-        default: return await status(code, arguments)
+        default: return try await status(code, arguments)
         }
     }
 
-    private static func check(_ code: String) -> ExitStatus {
+    private static func check(_ code: String, json: Bool) -> ExitStatus {
         do {
             _ = try Otp(operatorInput: code)
-            print("valid")
+            print(json ? #"{"valid":true}"# : "valid")
             return .success
         } catch {
-            print(error.message)
+            print(json ? CheckJSON(valid: false, reason: error.message).encoded() : error.message)
             return .refused
         }
     }
@@ -72,7 +77,7 @@ enum OtpCommand {
             printError(SymptomOnsetError.notADate(symptoms).message)
             return .refused
         }
-        guard let desk = openDesk(arguments) else { return .storeUnavailable }
+        guard let desk = try openDesk(arguments) else { return .storeUnavailable }
         let result: AuthorizeResult
         do {
             result = try await desk.authorize(code: code, symptomsStartedOn: day)
@@ -97,8 +102,8 @@ enum OtpCommand {
         }
     }
 
-    private static func status(_ code: String, _ arguments: Arguments) async -> ExitStatus {
-        guard let desk = openDesk(arguments) else { return .storeUnavailable }
+    private static func status(_ code: String, _ arguments: Arguments) async throws(UsageError) -> ExitStatus {
+        guard let desk = try openDesk(arguments) else { return .storeUnavailable }
         do {
             let status = try await desk.status(of: code)
             emit(arguments, outcome: status.name, record: status.record, now: desk.now()) {
@@ -122,10 +127,13 @@ enum OtpCommand {
         }
     }
 
-    private static func openDesk(_ arguments: Arguments) -> LocalDesk? {
+    private static func openDesk(_ arguments: Arguments) throws(UsageError) -> LocalDesk? {
+        let lifetime = try StoreLocation.otpLifetime()
         do {
             let store = try StoreLocation.open(arguments.values["store"])
-            return LocalDesk(store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.path))
+            return LocalDesk(
+                store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.path),
+                otpLifetime: lifetime)
         } catch {
             printError(error.message)
             return nil
@@ -147,6 +155,19 @@ enum OtpCommand {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         return formatter.string(from: date)
+    }
+}
+
+/// The `--json` shape of a refused `otp check`.
+struct CheckJSON: Encodable {
+    let valid: Bool
+    let reason: String
+
+    func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return #"{"valid":false}"# }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

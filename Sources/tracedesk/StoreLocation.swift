@@ -39,6 +39,20 @@ enum StoreLocation {
         return try SQLiteStore(path: resolved, busyTimeoutMilliseconds: timeout)
     }
 
+    /// How long an authorised code stays usable: `TRACEDESK_OTP_TTL_SECONDS`, default 150
+    /// (Immuni's lifetime), 10...3600 accepted.
+    static func otpLifetime() throws(UsageError) -> Duration {
+        guard let text = ProcessInfo.processInfo.environment["TRACEDESK_OTP_TTL_SECONDS"], !text.isEmpty else {
+            return .seconds(150)
+        }
+        guard let seconds = Int64(text), (10...3600).contains(seconds) else {
+            throw UsageError(
+                "TRACEDESK_OTP_TTL_SECONDS must be a whole number of seconds from 10 to 3600, got '\(text.prefix(20))'",
+                command: "tracedesk")
+        }
+        return .seconds(seconds)
+    }
+
     /// The OS user name: who authorised, until staff accounts exist.
     static var userName: String {
         let environment = ProcessInfo.processInfo.environment

@@ -22,6 +22,10 @@ let mainHelp = """
       --no-color      monochrome (also when NO_COLOR is set and not empty)
       --no-mouse      leave the mouse to the terminal (text selection)
 
+    Environment: NO_COLOR (monochrome), TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime,
+    default 150), TRACEDESK_THEMES (extra theme folder), TRACEDESK_BUSY_TIMEOUT_MS (how long to
+    wait for another process's write lock, default 5000).
+
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
     4 store unavailable.
     """

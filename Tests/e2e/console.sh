@@ -141,5 +141,18 @@ check "and the terminal is untouched" restored
 start 80 24 -- --theme no-such-theme --store "$store"
 check "an unknown theme is named" wait_for "no theme named 'no-such-theme'"
 
+# 7. The CLI: exit statuses and no code printed back.
+cli="$work/cli.sqlite"
+exits() { local want=$1; shift; "$bin" "$@" >/dev/null 2>&1; [ $? -eq "$want" ]; }
+check "otp check: valid code exits 0" exits 0 otp check 9k2-ray8-uuq
+check "otp check: wrong check character exits 1" exits 1 otp check 9K2RAY8UUA
+check "otp authorize exits 0" exits 0 otp authorize KJ23IWY5UJ --symptoms "$(date -u +%F)" --store "$cli"
+check "otp authorize again exits 3" exits 3 otp authorize KJ23IWY5UJ --symptoms "$(date -u +%F)" --store "$cli"
+check "otp authorize with a future day exits 1" exits 1 otp authorize 59FU36KR46 --symptoms 2999-01-01 --store "$cli"
+check "otp status on a damaged store exits 4" exits 4 otp status KJ23IWY5UJ --store "$work/garbage.sqlite"
+check "an unknown option exits 2" exits 2 otp status KJ23IWY5UJ --frobnicate
+check "otp output never contains the code" bash -c "! '$bin' otp status KJ23IWY5UJ --store '$cli' --json 2>&1 | grep -q KJ23IWY5UJ"
+check "every subcommand has --help" bash -c "'$bin' otp --help | grep -q Usage && '$bin' bench --help | grep -q Usage && '$bin' --help | grep -q Usage"
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
