@@ -8,8 +8,12 @@ public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if first.value < 0x7F { return first.value < 0x20 ? 1 : 1 }
+        let single = scalars.index(after: scalars.startIndex) == scalars.endIndex
+        if single && first.value < 0x7F { return 1 }
+        // Emoji presentation (a keycap "1️⃣", "❤️") and flags (two regional indicators) are wide.
         if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        if (0x1F1E6...0x1F1FF).contains(first.value), !single { return 2 }
+        if first.value < 0x7F { return 1 }
         var width = 0
         for scalar in scalars {
             let w = of(scalar)
