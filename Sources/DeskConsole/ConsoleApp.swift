@@ -105,7 +105,7 @@ public enum ConsoleApp {
         case .finished: add(AuthorizeScreen.resultKeyMap, as: "result")
         case .reviewing: if let dialog = state.authorize.review { add(dialog.keyMap, as: "review") }
         default:
-            add(AuthorizeScreen.formKeyMap.map { $0 }, as: "form")
+            add(AuthorizeScreen.formKeyMap, as: "form")
             sections.append(
                 HelpSection(
                     group: "code", rows: [HelpRow(keys: "A…9", help: "Type it: \(OtpRules.alphabetDescription)")]))

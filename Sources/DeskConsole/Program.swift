@@ -13,6 +13,8 @@ public final class Program {
     private let service: any DeskService
     private let inbox = Inbox()
     private var previous: Buffer
+    /// The state the screen shows; nil forces the next draw (start, resize, ^L).
+    private var drawnState: ConsoleApp.State?
     private var lastTick = Date.distantPast
     public private(set) var state: ConsoleApp.State
     public private(set) var finished = false
@@ -56,12 +58,14 @@ public final class Program {
         case .key(.ctrl("l")):
             backend.invalidate()
             previous = Buffer(width: 0, height: 0)
+            drawnState = nil
         case .key(let key): apply(.keyPressed(key))
         case .mouse(let mouse): apply(.mouse(mouse))
         case .resize(let size):
             apply(.resized(size))
             backend.invalidate()
             previous = Buffer(width: 0, height: 0)
+            drawnState = nil
         }
     }
 
@@ -90,7 +94,11 @@ public final class Program {
         }
     }
 
+    /// Renders and sends the changed cells, unless nothing the screen shows has changed
+    /// (an idle step then costs one state comparison, not a render and a diff).
     private func draw() {
+        if state == drawnState { return }
+        drawnState = state
         var buffer = Buffer(size: state.size)
         ConsoleApp.render(state, into: &buffer)
         backend.draw(buffer.diff(from: previous), cursor: buffer.cursor)

@@ -172,11 +172,6 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     operation: "migration \(migration.name)")
             }
         }
-        if Migrations.all.isEmpty { return }
-        let version = try currentVersion()
-        if version > Migrations.latestVersion {
-            throw StoreError.schemaTooNew(path: path, found: version, known: Migrations.latestVersion)
-        }
     }
 }
 

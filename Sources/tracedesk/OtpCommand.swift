@@ -163,12 +163,7 @@ struct CheckJSON: Encodable {
     let valid: Bool
     let reason: String
 
-    func encoded() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return #"{"valid":false}"# }
-        return String(decoding: data, as: UTF8.self)
-    }
+    func encoded() -> String { jsonLine(self, fallback: #"{"valid":false}"#) }
 }
 
 /// The `--json` shape of `otp authorize` and `otp status`.
@@ -204,12 +199,15 @@ struct StatusJSON: Encodable {
         case secondsLeft = "seconds_left"
     }
 
-    func encoded() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return #"{"status":"\#(status)"}"# }
-        return String(decoding: data, as: UTF8.self)
-    }
+    func encoded() -> String { jsonLine(self, fallback: #"{"status":"\#(status)"}"#) }
+}
+
+/// One line of JSON with sorted keys, as every `--json` output prints it.
+func jsonLine(_ value: some Encodable, fallback: String) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return fallback }
+    return String(decoding: data, as: UTF8.self)
 }
 
 func printError(_ message: String) {

@@ -34,6 +34,7 @@ enum ThemeLoader {
             throw Failure(message: "theme names are letters, digits, '-' and '_': got '\(name)'")
         }
         if name == "monochrome" { return .monochrome }
+        let folders = self.folders
         for folder in folders {
             let path = folder + "/" + name + ".json"
             guard let data = FileManager.default.contents(atPath: path) else { continue }
