@@ -14,22 +14,33 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Pure Swift.
         .target(name: "CivilCalendar"),
+        .target(name: "JSONText"),
         .target(name: "DeskCore", dependencies: ["CivilCalendar"]),
-        .target(name: "TerminalKit", dependencies: ["CivilCalendar"]),
+        .target(name: "DeskAPI", dependencies: ["DeskCore", "CivilCalendar", "JSONText"]),
+        .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText"]),
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "CSQLite"]),
         .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto"]),
+        .target(
+            name: "DeskServer",
+            dependencies: [
+                "DeskService", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "JSONText",
+                "CMicroHTTPD",
+            ]
+        ),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
         .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskCore"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [
                 "DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses",
+                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar",
             ]
         ),
 
@@ -37,7 +48,15 @@ let package = Package(
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
         .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite"]),
         .testTarget(name: "DeskServiceTests", dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar"]),
-        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
+        .testTarget(name: "DeskAPITests", dependencies: ["DeskAPI", "DeskCore", "CivilCalendar", "JSONText"]),
+        .testTarget(
+            name: "DeskServerTests",
+            dependencies: [
+                "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
+                "JSONText",
+            ]
+        ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
         .testTarget(
             name: "DeskConsoleTests",

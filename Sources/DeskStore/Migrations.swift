@@ -35,7 +35,71 @@ enum Migrations {
                 );
                 CREATE INDEX events_by_otp_hash ON events (otp_hash);
                 """
-        )
+        ),
+        Migration(
+            version: 2, name: "0002_uploads_keys_analytics",
+            sql: """
+                CREATE TABLE uploads (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    otp_hash TEXT NOT NULL CHECK (length(otp_hash) = 64),
+                    received_at_ms INTEGER NOT NULL,
+                    symptoms_started_on TEXT NOT NULL CHECK (length(symptoms_started_on) = 10),
+                    province TEXT CHECK (province IS NULL OR length(province) = 2),
+                    client_clock_s INTEGER NOT NULL,
+                    clock_skew_s INTEGER NOT NULL,
+                    keys_accepted INTEGER NOT NULL CHECK (keys_accepted >= 0),
+                    keys_dropped INTEGER NOT NULL CHECK (keys_dropped >= 0),
+                    dropped_reasons TEXT NOT NULL DEFAULT '{}',
+                    summary_count INTEGER NOT NULL DEFAULT 0,
+                    summaries TEXT NOT NULL DEFAULT '[]'
+                );
+                CREATE INDEX uploads_by_time ON uploads (received_at_ms);
+                CREATE TABLE exposure_keys (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    upload_id INTEGER NOT NULL REFERENCES uploads (id) ON DELETE CASCADE,
+                    key_data BLOB NOT NULL CHECK (length(key_data) = 16),
+                    rolling_start_number INTEGER NOT NULL,
+                    rolling_period INTEGER NOT NULL CHECK (rolling_period BETWEEN 1 AND 144),
+                    transmission_risk_level INTEGER NOT NULL,
+                    report_type INTEGER NOT NULL,
+                    days_since_onset INTEGER NOT NULL,
+                    expires_at_s INTEGER NOT NULL,
+                    chunk_index INTEGER
+                );
+                CREATE INDEX exposure_keys_by_upload ON exposure_keys (upload_id);
+                CREATE INDEX exposure_keys_unpublished ON exposure_keys (expires_at_s) WHERE chunk_index IS NULL;
+                CREATE TABLE dummy_traffic (
+                    hour_ms INTEGER NOT NULL,
+                    route TEXT NOT NULL,
+                    requests INTEGER NOT NULL,
+                    PRIMARY KEY (hour_ms, route)
+                );
+                CREATE TABLE analytics_allowances (
+                    token_hash TEXT NOT NULL CHECK (length(token_hash) = 64),
+                    month TEXT NOT NULL CHECK (length(month) = 10),
+                    with_exposure INTEGER NOT NULL CHECK (with_exposure IN (0, 1)),
+                    expires_at_ms INTEGER NOT NULL,
+                    PRIMARY KEY (token_hash, month, with_exposure)
+                );
+                CREATE TABLE operational_info (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    received_at_ms INTEGER NOT NULL,
+                    platform TEXT NOT NULL CHECK (platform IN ('ios', 'android')),
+                    province TEXT NOT NULL CHECK (length(province) = 2),
+                    build INTEGER,
+                    exposure_permission INTEGER NOT NULL,
+                    bluetooth_active INTEGER NOT NULL,
+                    notification_permission INTEGER NOT NULL,
+                    exposure_notification INTEGER NOT NULL,
+                    last_risky_exposure_on TEXT
+                );
+                CREATE INDEX operational_info_by_time ON operational_info (received_at_ms);
+                CREATE TABLE attestation_salts (
+                    salt TEXT PRIMARY KEY NOT NULL,
+                    expires_at_ms INTEGER NOT NULL
+                );
+                """
+        ),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

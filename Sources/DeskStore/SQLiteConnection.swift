@@ -4,6 +4,7 @@
 enum SQLValue: Hashable, Sendable {
     case integer(Int64)
     case text(String)
+    case blob([UInt8])
     case null
 }
 
@@ -20,6 +21,12 @@ struct SQLRow {
 
     func optionalInteger(_ column: Int32) -> Int64? {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : integer(column)
+    }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
     func optionalText(_ column: Int32) -> String? {
@@ -127,6 +134,10 @@ final class SQLiteConnection {
             switch value {
             case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
             case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+                }
             case .null: code = sqlite3_bind_null(statement, index)
             }
             if code != SQLITE_OK { throw mapError(code, operation: operation) }

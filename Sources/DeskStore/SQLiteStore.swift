@@ -95,6 +95,196 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
+    // MARK: The phone API
+
+    public func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
+        try lock.withLock { () throws(StoreError) -> OtpStatus in
+            try connection.transaction(operation: "record check") { () throws(StoreError) -> OtpStatus in
+                let status = OtpStatus(try fetchAuthorization(otpHash), now: now)
+                if status != .unknown {
+                    try appendEvent(
+                        kind: .otpChecked, at: now.unixMilliseconds, otpHash: otpHash, actor: nil,
+                        detail: #"{"status":"\#(status.name)"}"#)
+                }
+                return status
+            }
+        }
+    }
+
+    public func consumeForUpload(
+        otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
+    ) throws(StoreError) -> UploadOutcome {
+        let nowMs = now.unixMilliseconds
+        return try lock.withLock { () throws(StoreError) -> UploadOutcome in
+            try connection.transaction(operation: "store upload") { () throws(StoreError) -> UploadOutcome in
+                let record = try fetchAuthorization(otpHash)
+                guard let record, record.isUsable(at: now) else {
+                    let status = OtpStatus(record, now: now)
+                    if status != .unknown {
+                        try appendEvent(
+                            kind: .uploadRefused, at: nowMs, otpHash: otpHash, actor: nil,
+                            detail: #"{"reason":"\#(status.name)"}"#)
+                    }
+                    return .refused(status)
+                }
+                // Consume first, conditionally: the one-time guarantee does not rest on the read above.
+                let changed = try connection.run(
+                    SQL.consumeAuthorization, [.integer(nowMs), .text(otpHash.hex), .integer(nowMs)],
+                    operation: "consume code")
+                guard changed == 1 else { return .refused(OtpStatus(try fetchAuthorization(otpHash), now: now)) }
+                let upload = evaluate(record)
+                let evaluation = upload.evaluation
+                let reasons = evaluation.droppedCounts.map { #""\#($0.reason.rawValue)":\#($0.count)"# }
+                    .joined(separator: ",")
+                try connection.run(
+                    SQL.insertUpload,
+                    [
+                        .text(otpHash.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
+                        upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
+                        .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
+                        .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
+                        .integer(Int64(upload.summaryCount)), .text(upload.summariesJSON),
+                    ], operation: "store upload")
+                let uploadID = connection.lastInsertRowID
+                for accepted in evaluation.accepted {
+                    try connection.run(
+                        SQL.insertKey,
+                        [
+                            .integer(uploadID), .blob(accepted.key.keyData), .integer(accepted.key.rollingStartNumber),
+                            .integer(accepted.key.rollingPeriod), .integer(Int64(accepted.transmissionRiskLevel)),
+                            .integer(Int64(accepted.reportType.rawValue)),
+                            .integer(Int64(accepted.daysSinceOnsetOfSymptoms)),
+                            .integer(accepted.key.expiresAtSeconds),
+                        ], operation: "store keys")
+                }
+                let province = upload.province.map { #""\#($0.code)""# } ?? "null"
+                try appendEvent(
+                    kind: .uploadAccepted, at: nowMs, otpHash: otpHash, actor: nil,
+                    detail:
+                        #"{"upload_id":\#(uploadID),"keys_accepted":\#(evaluation.accepted.count),"keys_dropped":\#(evaluation.dropped.count),"dropped":{\#(reasons)},"province":\#(province),"clock_skew_s":\#(evaluation.clockSkewSeconds),"clock_skew_flagged":\#(evaluation.clockSkewFlagged),"summaries":\#(upload.summaryCount)}"#
+                )
+                return .stored(uploadID: uploadID, upload)
+            }
+        }
+    }
+
+    public func countDummy(route: String, now: Date) throws(StoreError) {
+        let hour = now.unixMilliseconds / 3_600_000 * 3_600_000
+        try lock.withLock { () throws(StoreError) in
+            _ = try connection.run(SQL.countDummy, [.integer(hour), .text(route)], operation: "count dummy traffic")
+        }
+    }
+
+    public func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {
+        let hour = since.unixMilliseconds / 3_600_000 * 3_600_000
+        return try lock.withLock { () throws(StoreError) -> [String: Int64] in
+            let rows = try connection.query(SQL.dummyCounts, [.integer(hour)], operation: "read dummy traffic") {
+                ($0.text(0), $0.integer(1))
+            }
+            return Dictionary(rows, uniquingKeysWith: +)
+        }
+    }
+
+    // MARK: Analytics
+
+    public func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool {
+        try lock.withLock { () throws(StoreError) -> Bool in
+            let rows = try connection.query(
+                SQL.allowanceExists,
+                [.text(tokenHash), .text(month.firstOfMonth.iso), .integer(Date().unixMilliseconds)],
+                operation: "read analytics token"
+            ) { $0.integer(0) }
+            return (rows.first ?? 0) > 0
+        }
+    }
+
+    public func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
+        try lock.withLock { () throws(StoreError) in
+            try connection.transaction(operation: "grant analytics allowances") { () throws(StoreError) in
+                for allowance in allowances {
+                    _ = try connection.run(
+                        SQL.grantAllowance,
+                        [
+                            .text(allowance.tokenHash), .text(allowance.month.iso),
+                            .integer(allowance.withExposure ? 1 : 0),
+                            .integer(expiresAt.unixMilliseconds),
+                        ], operation: "grant analytics allowances")
+                }
+            }
+        }
+    }
+
+    public func recordOperationalInfo(
+        _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
+    ) throws(StoreError) -> Bool {
+        let nowMs = now.unixMilliseconds
+        return try lock.withLock { () throws(StoreError) -> Bool in
+            try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
+                if let allowance {
+                    let used = try connection.run(
+                        SQL.useAllowance,
+                        [
+                            .text(allowance.tokenHash), .text(allowance.month.iso),
+                            .integer(allowance.withExposure ? 1 : 0),
+                            .integer(nowMs),
+                        ], operation: "use analytics allowance")
+                    guard used == 1 else { return false }
+                }
+                try connection.run(
+                    SQL.insertOperationalInfo,
+                    [
+                        .integer(nowMs), .text(info.platform.rawValue), .text(info.province.code),
+                        info.build.map { .integer(Int64($0)) } ?? .null, .integer(info.exposurePermission ? 1 : 0),
+                        .integer(info.bluetoothActive ? 1 : 0), .integer(info.notificationPermission ? 1 : 0),
+                        .integer(info.exposureNotification ? 1 : 0),
+                        info.exposureNotification ? .text(info.lastRiskyExposureOn.iso) : .null,
+                    ], operation: "store operational info")
+                try appendEvent(
+                    kind: .analyticsReceived, at: nowMs, otpHash: nil, actor: nil,
+                    detail:
+                        #"{"platform":"\#(info.platform.rawValue)","province":"\#(info.province.code)","exposure_notification":\#(info.exposureNotification)}"#
+                )
+                return true
+            }
+        }
+    }
+
+    public func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool {
+        try lock.withLock { () throws(StoreError) -> Bool in
+            try connection.transaction(operation: "claim attestation salt") { () throws(StoreError) -> Bool in
+                _ = try connection.run(SQL.dropExpiredSalts, [.integer(now.unixMilliseconds)], operation: "claim salt")
+                return try connection.run(
+                    SQL.claimSalt, [.text(salt), .integer(expiresAt.unixMilliseconds)], operation: "claim salt") == 1
+            }
+        }
+    }
+
+    public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
+        try lock.withLock { () throws(StoreError) -> StoredUpload? in
+            try connection.transaction(immediate: false, operation: "read upload") {
+                () throws(StoreError) -> StoredUpload? in
+                let keys = try connection.query(SQL.selectKeys, [.integer(id)], operation: "read upload") { row in
+                    AcceptedKey(
+                        key: TemporaryExposureKey(
+                            keyData: row.blob(0), rollingStartNumber: row.integer(1), rollingPeriod: row.integer(2)),
+                        transmissionRiskLevel: Int(row.integer(3)),
+                        reportType: ReportType(rawValue: Int(row.integer(4))) ?? .unknown,
+                        daysSinceOnsetOfSymptoms: Int(row.integer(5)))
+                }
+                let rows = try connection.query(SQL.selectUpload, [.integer(id)], operation: "read upload") {
+                    row -> StoredUpload? in
+                    guard let hash = OtpHash(hex: row.text(0)), let day = CivilDay(iso: row.text(2)) else { return nil }
+                    return StoredUpload(
+                        id: id, otpHash: hash, receivedAt: Date(unixMilliseconds: row.integer(1)),
+                        symptomsStartedOn: day, province: row.optionalText(3), clientClock: row.integer(4),
+                        clockSkewSeconds: row.integer(5), keysDropped: Int(row.integer(6)),
+                        droppedReasons: row.text(7), summaryCount: Int(row.integer(8)), keys: keys)
+                }
+                return rows.first ?? nil
+            }
+        }
+    }
+
     // MARK: Internals (called with the lock held)
 
     private func fetchAuthorization(_ otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
@@ -202,4 +392,51 @@ enum SQL {
     static let eventsAfter =
         "SELECT id, at_ms, kind, otp_hash, actor, detail FROM events WHERE id > ? ORDER BY id LIMIT ?"
     static let latestEventID = "SELECT coalesce(max(id), 0) FROM events"
+
+    static let consumeAuthorization = """
+        UPDATE otp_authorizations SET state = 'consumed', consumed_at_ms = ?
+        WHERE otp_hash = ? AND state = 'authorized' AND expires_at_ms > ?
+        """
+    static let insertUpload = """
+        INSERT INTO uploads (otp_hash, received_at_ms, symptoms_started_on, province, client_clock_s, clock_skew_s,
+            keys_accepted, keys_dropped, dropped_reasons, summary_count, summaries)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let insertKey = """
+        INSERT INTO exposure_keys (upload_id, key_data, rolling_start_number, rolling_period, transmission_risk_level,
+            report_type, days_since_onset, expires_at_s)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let selectUpload = """
+        SELECT otp_hash, received_at_ms, symptoms_started_on, province, client_clock_s, clock_skew_s, keys_dropped,
+            dropped_reasons, summary_count
+        FROM uploads WHERE id = ?
+        """
+    static let selectKeys = """
+        SELECT key_data, rolling_start_number, rolling_period, transmission_risk_level, report_type, days_since_onset
+        FROM exposure_keys WHERE upload_id = ? ORDER BY id
+        """
+    static let countDummy = """
+        INSERT INTO dummy_traffic (hour_ms, route, requests) VALUES (?, ?, 1)
+        ON CONFLICT (hour_ms, route) DO UPDATE SET requests = requests + 1
+        """
+    static let dummyCounts = "SELECT route, sum(requests) FROM dummy_traffic WHERE hour_ms >= ? GROUP BY route"
+    static let allowanceExists =
+        "SELECT count(*) FROM analytics_allowances WHERE token_hash = ? AND month = ? AND expires_at_ms > ?"
+    static let grantAllowance = """
+        INSERT INTO analytics_allowances (token_hash, month, with_exposure, expires_at_ms) VALUES (?, ?, ?, ?)
+        ON CONFLICT (token_hash, month, with_exposure) DO NOTHING
+        """
+    static let useAllowance = """
+        DELETE FROM analytics_allowances
+        WHERE token_hash = ? AND month = ? AND with_exposure = ? AND expires_at_ms > ?
+        """
+    static let insertOperationalInfo = """
+        INSERT INTO operational_info (received_at_ms, platform, province, build, exposure_permission, bluetooth_active,
+            notification_permission, exposure_notification, last_risky_exposure_on)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let dropExpiredSalts = "DELETE FROM attestation_salts WHERE expires_at_ms <= ?"
+    static let claimSalt =
+        "INSERT INTO attestation_salts (salt, expires_at_ms) VALUES (?, ?) ON CONFLICT (salt) DO NOTHING"
 }

@@ -30,6 +30,64 @@ public protocol Store: Sendable {
 
     /// The highest event id so far (0 when there are none).
     func latestEventID() throws(StoreError) -> Int64
+
+    // MARK: The phone API
+
+    /// An app checks `otpHash` (does not consume it). When the code is known here, appends an
+    /// `otp_checked` event with what the app was told. Returns the code's status at `now`.
+    func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus
+
+    /// An upload: in one transaction, consumes the code if it is usable at `now`, then stores
+    /// the upload that `evaluate` builds from the authorisation, with its accepted keys, and an
+    /// `upload_accepted` event. Otherwise stores nothing but, for a code known here, an
+    /// `upload_refused` event. Exactly one of any number of concurrent uploads with one code
+    /// (in any process) gets `.stored`.
+    func consumeForUpload(
+        otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
+    ) throws(StoreError) -> UploadOutcome
+
+    /// Counts one dummy request on `route` in the hour of `now` (dummy traffic is never an event).
+    func countDummy(route: String, now: Date) throws(StoreError)
+
+    /// Dummy requests per route since `since`.
+    func dummyCounts(since: Date) throws(StoreError) -> [String: Int64]
+
+    // MARK: Analytics
+
+    /// Whether the token has any unused allowance for `month` (the 201 of the token API).
+    func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool
+
+    /// Grants allowances (after a successful device check), usable until `expiresAt`.
+    func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError)
+
+    /// Stores an operational-info record; with an `allowance`, only if that allowance is still
+    /// unused (it is then used up, atomically). Appends an `analytics_received` event when stored.
+    /// Returns whether the record was stored.
+    func recordOperationalInfo(
+        _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
+    ) throws(StoreError) -> Bool
+
+    /// Marks an attestation salt as used until `expiresAt`; false if it already was.
+    func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool
+
+    /// The stored upload with this id (its keys included), for staff and tests.
+    func upload(id: Int64) throws(StoreError) -> StoredUpload?
+}
+
+/// An upload read back from the store.
+public struct StoredUpload: Hashable, Sendable {
+    public var id: Int64
+    public var otpHash: OtpHash
+    public var receivedAt: Date
+    public var symptomsStartedOn: CivilDay
+    public var province: String?
+    public var clientClock: Int64
+    public var clockSkewSeconds: Int64
+    public var keysDropped: Int
+    /// `{"reason": count}` as compact JSON.
+    public var droppedReasons: String
+    public var summaryCount: Int
+    public var keys: [AcceptedKey]
 }
 
 /// Why the store could not do what was asked. Messages say what to do; they never contain

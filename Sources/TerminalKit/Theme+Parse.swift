@@ -1,3 +1,5 @@
+import JSONText
+
 /// One thing wrong with a theme file, worded to say what to fix.
 public enum ThemeProblem: Hashable, Sendable, CustomStringConvertible {
     case malformedJSON(offset: Int, reason: String)

@@ -11,6 +11,8 @@ let mainHelp = """
           Opens the console (authorise an app's upload during a phone call).
       tracedesk otp check|authorize|status CODE [...]
           The same flow from the command line (tracedesk otp --help).
+      tracedesk serve [--store PATH] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
+          Serves the Immuni API to phones and hospital systems (tracedesk serve --help).
       tracedesk bench render [--width W] [--height H] [--frames N]
           Measures rendering and diffing of full frames.
       tracedesk --version | --help
@@ -42,6 +44,8 @@ func runMain() async -> Int32 {
             return 0
         case "otp":
             return try await OtpCommand.run(Array(words.dropFirst())).rawValue
+        case "serve":
+            return try ServeCommand.run(Array(words.dropFirst()))
         case "bench":
             return try BenchCommand.run(Array(words.dropFirst())).rawValue
         case let word? where !word.hasPrefix("-"):

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 import Testing
 
 @testable import TerminalKit

@@ -1,10 +1,11 @@
-/// A small JSON reader for theme files: TerminalKit may not import Foundation.
+/// A small strict JSON reader, with no Foundation: theme files (TerminalKit), the HTTP API's
+/// request bodies and settings files (DeskAPI, DeskServer).
 ///
 /// Strict RFC 8259 syntax (no comments, no trailing commas), objects kept in document order
 /// with duplicate keys preserved, so a theme checker can report duplicates instead of
 /// silently keeping one. Numbers keep their text; the caller decides what it accepts.
 /// Errors carry the byte offset so a theme author can find the mistake.
-enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Hashable, Sendable {
     case object([Member])
     case array([JSONValue])
     case string(String)
@@ -12,13 +13,17 @@ enum JSONValue: Hashable, Sendable {
     case bool(Bool)
     case null
 
-    struct Member: Hashable, Sendable {
-        var key: String
-        var value: JSONValue
+    public struct Member: Hashable, Sendable {
+        public var key: String
+        public var value: JSONValue
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// What kind of value this is, for messages ("expected an object, found a string").
-    var kind: String {
+    public var kind: String {
         switch self {
         case .object: return "an object"
         case .array: return "a list"
@@ -31,19 +36,31 @@ enum JSONValue: Hashable, Sendable {
 }
 
 /// A syntax error at a byte offset (0-based) of the input.
-struct JSONSyntaxError: Error, Hashable, Sendable {
-    var offset: Int
-    var reason: String
+public struct JSONSyntaxError: Error, Hashable, Sendable {
+    public var offset: Int
+    public var reason: String
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
 }
 
 /// Parses one JSON document from UTF-8 text.
-struct JSONReader {
+public struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
 
-    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
-        var reader = JSONReader(bytes: Array(text.utf8))
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(utf8: Array(text.utf8))
+    }
+
+    /// Parses raw bytes; invalid UTF-8 anywhere is a syntax error (at offset 0).
+    public static func parse(utf8 bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw JSONSyntaxError(offset: 0, reason: "the text is not valid UTF-8")
+        }
+        var reader = JSONReader(bytes: bytes)
         let value = try reader.value()
         reader.skipWhitespace()
         guard reader.index == reader.bytes.count else {
@@ -155,7 +172,7 @@ struct JSONReader {
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
         func flush() {
-            scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+            if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars) }
             run.removeAll()
         }
         while true {
@@ -163,6 +180,7 @@ struct JSONReader {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
+                if scalars.isEmpty { return String(decoding: run, as: UTF8.self) }
                 flush()
                 return String(scalars)
             case UInt8(ascii: "\\"):
@@ -187,8 +205,14 @@ struct JSONReader {
             case 0..<0x20:
                 throw error("control character in a string (write it as an escape)")
             default:
-                run.append(byte)
-                index += 1
+                // Copy a whole run of plain bytes at once (paddings are 150 000 characters).
+                let start = index
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+                    bytes[index] >= 0x20
+                {
+                    index += 1
+                }
+                run.append(contentsOf: bytes[start..<index])
             }
         }
     }
@@ -250,5 +274,64 @@ struct JSONReader {
             guard digits(&self) > 0 else { throw error("expected digits in the exponent") }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON text (members in document order, numbers exactly as read).
+    public var serialized: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    public func write(into out: inout String) {
+        switch self {
+        case .object(let members):
+            out += "{"
+            for (i, member) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(member.key, into: &out)
+                out += ":"
+                member.value.write(into: &out)
+            }
+            out += "}"
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(into: &out)
+            }
+            out += "]"
+        case .string(let text): JSONValue.writeString(text, into: &out)
+        case .number(let text): out += text
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "null"
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped, `/` left alone.
+    public static func writeString(_ text: String, into out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// The value of the first member named `key` (objects only).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
     }
 }

@@ -1,0 +1,62 @@
+#ifndef CMICROHTTPD_SHIM_H
+#define CMICROHTTPD_SHIM_H
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <string.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <microhttpd.h>
+
+/// MHD_start_daemon is C-variadic, which Swift cannot call: this wrapper takes plain parameters.
+/// Binds exactly `ipv4`:`port` (never every interface). `port` 0 picks an ephemeral port.
+/// `tls_key_pem`/`tls_cert_pem` NULL: plain HTTP; both set: HTTPS (MHD_USE_TLS must be in flags).
+static inline struct MHD_Daemon *
+cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int threads,
+           unsigned int connection_timeout_s, size_t connection_memory_limit, unsigned int connection_limit,
+           const char *tls_key_pem, const char *tls_cert_pem,
+           MHD_AccessHandlerCallback handler, void *handler_cls,
+           MHD_RequestCompletedCallback completed, void *completed_cls) {
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(port);
+    if (inet_pton(AF_INET, ipv4, &sa.sin_addr) != 1) return NULL;
+    if (tls_key_pem != NULL && tls_cert_pem != NULL) {
+        return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+            MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
+            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+            MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
+            MHD_OPTION_HTTPS_MEM_CERT, tls_cert_pem,
+            MHD_OPTION_END);
+    }
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+        MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_END);
+}
+
+/// The port a daemon actually listens on (after binding port 0), or 0.
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// How many connections the daemon holds (open, including suspended ones).
+static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info == NULL ? 0 : info->num_connections;
+}
+
+/// Whether this libmicrohttpd was built with TLS.
+static inline int cmhd_has_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+#endif

@@ -1,0 +1,58 @@
+/// An HTTP request as the API layer sees it: no sockets, so every rule is testable as data.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The path, without the query string.
+    public var path: String
+    /// Header names lowercased, in arrival order, repeats kept.
+    public var headers: [(name: String, value: String)]
+    /// Query arguments in arrival order, repeats kept.
+    public var query: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(
+        method: String, path: String, headers: [(name: String, value: String)] = [],
+        query: [(name: String, value: String)] = [], body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.headers = headers.map { ($0.name.lowercased(), $0.value) }
+        self.query = query
+        self.body = body
+    }
+
+    public func headerValues(_ name: String) -> [String] {
+        let key = name.lowercased()
+        return headers.filter { $0.name == key }.map(\.value)
+    }
+
+    public func queryValues(_ name: String) -> [String] {
+        query.filter { $0.name == name }.map(\.value)
+    }
+}
+
+/// An HTTP response: status, headers and bytes.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// 204, empty, `Cache-Control: no-store` (every successful write of the Immuni API).
+    public static let noContent = HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
+
+    public static func json(_ status: Int, _ text: String, cacheControl: String? = nil) -> HTTPResponse {
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/json; charset=utf-8")]
+        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        return HTTPResponse(status: status, headers: headers, body: Array(text.utf8))
+    }
+
+    /// The error body; error responses never carry Cache-Control.
+    public static func error(_ error: APIError) -> HTTPResponse {
+        json(error.status, error.body)
+    }
+}

@@ -1,0 +1,281 @@
+@preconcurrency import CMicroHTTPD
+import DeskAPI
+import DeskCore
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a handler answers: a response now, or one produced later without holding a server
+/// thread (the connection is suspended meanwhile).
+public enum HandlerResult: Sendable {
+    case now(HTTPResponse)
+    /// Produce the response on a background queue after `delay` (check-otp's artificial delay).
+    case after(Duration, @Sendable () -> HTTPResponse)
+}
+
+/// A request handler: given the request, the route it matched (for logs and metrics) and the result.
+public protocol HTTPHandler: Sendable {
+    /// The route template for `request` ("/v1/keys/{n}", "unmatched"): what logs and metrics show.
+    func route(for request: HTTPRequest) -> String
+    func handle(_ request: HTTPRequest, route: String) -> HandlerResult
+}
+
+/// One completed exchange, for the access log and metrics. Holds no header, query or body.
+public struct ExchangeSummary: Sendable {
+    public var listener: String
+    public var method: String
+    public var route: String
+    /// 0 when the client went away before a response was queued.
+    public var status: Int
+    public var durationNanoseconds: UInt64
+}
+
+/// libmicrohttpd, bridged: the one file that talks to MHD.
+///
+/// A thread pool with epoll; requests are read whole (up to `maxBodyBytes`, refused with 413
+/// as soon as the declared or received size goes over, without reading the rest), handed to
+/// the handler on an MHD thread, and answered. A `.after` result suspends the connection and
+/// resumes it from a timer, so slow answers hold no thread.
+public final class HTTPServer: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var name: String
+        public var host: String
+        public var port: UInt16
+        public var threads: Int
+        public var maxBodyBytes: Int
+        public var connectionTimeoutSeconds: Int
+        public var maxConnections: Int
+        /// PEM texts; both set → HTTPS.
+        public var tlsKeyPEM: String?
+        public var tlsCertificatePEM: String?
+
+        public init(
+            name: String, host: String = "127.0.0.1", port: UInt16, threads: Int = 4, maxBodyBytes: Int = 262_144,
+            connectionTimeoutSeconds: Int = 15, maxConnections: Int = 1_000, tlsKeyPEM: String? = nil,
+            tlsCertificatePEM: String? = nil
+        ) {
+            self.name = name
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.maxBodyBytes = maxBodyBytes
+            self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.maxConnections = maxConnections
+            self.tlsKeyPEM = tlsKeyPEM
+            self.tlsCertificatePEM = tlsCertificatePEM
+        }
+    }
+
+    public struct StartError: Error, Sendable {
+        public let message: String
+    }
+
+    public let options: Options
+    let handler: any HTTPHandler
+    let completed: @Sendable (ExchangeSummary) -> Void
+    private var daemon: OpaquePointer?
+    private let lock = SimpleLock()
+    private var inFlight = 0
+    /// The port actually bound (differs from `options.port` when that was 0).
+    public private(set) var port: UInt16 = 0
+
+    public init(
+        options: Options, handler: any HTTPHandler, completed: @escaping @Sendable (ExchangeSummary) -> Void = { _ in }
+    ) {
+        self.options = options
+        self.handler = handler
+        self.completed = completed
+    }
+
+    /// Binds and starts serving.
+    public func start() throws(StartError) {
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
+        let tls = options.tlsKeyPEM != nil && options.tlsCertificatePEM != nil
+        if tls {
+            guard cmhd_has_tls() != 0 else {
+                throw StartError(
+                    message: "this libmicrohttpd was built without TLS: serve plain HTTP behind a TLS proxy")
+            }
+            flags |= MHD_USE_TLS.rawValue
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let started = (options.tlsKeyPEM ?? "").withCString { key in
+            (options.tlsCertificatePEM ?? "").withCString { cert in
+                cmhd_start(
+                    UInt32(flags), options.host, options.port, UInt32(max(1, options.threads)),
+                    UInt32(options.connectionTimeoutSeconds), 64 * 1024, UInt32(options.maxConnections),
+                    tls ? key : nil, tls ? cert : nil, HTTPServer.access, context, HTTPServer.done, context)
+            }
+        }
+        guard let started else {
+            let reason = errno == EADDRINUSE ? "the address is in use" : "check the address and the TLS files"
+            throw StartError(message: "cannot listen on \(options.host):\(options.port) (\(options.name)): \(reason)")
+        }
+        daemon = started
+        port = cmhd_bound_port(started)
+    }
+
+    /// Stops accepting, lets in-flight requests finish (at most `grace`), then closes everything.
+    public func stop(grace: Duration = .seconds(10)) {
+        guard let daemon else { return }
+        let socket = MHD_quiesce_daemon(daemon)
+        if socket >= 0 { close(socket) }
+        let deadline = ContinuousClock.now.advanced(by: grace)
+        while lock.withLock({ inFlight }) > 0 && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        MHD_stop_daemon(daemon)
+        self.daemon = nil
+    }
+
+    /// Requests received and not yet answered.
+    public var pendingRequests: Int { lock.withLock { inFlight } }
+
+    // MARK: MHD callbacks
+
+    /// Per-request state, from the first call of the access handler to the completion callback.
+    final class Exchange: @unchecked Sendable {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let method: String
+        var path: String
+        var route = "unmatched"
+        var headers: [(name: String, value: String)] = []
+        var query: [(name: String, value: String)] = []
+        var body: [UInt8] = []
+        var refused: HTTPResponse?
+        var ready: HTTPResponse?
+        var suspended = false
+        var status = 0
+
+        init(method: String, path: String) {
+            self.method = method
+            self.path = path
+        }
+    }
+
+    struct Connection: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private static let access: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+        guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        return server.access(connection, url, method, uploadData, uploadDataSize, requestContext)
+    }
+
+    private static let done: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+        guard let cls, let requestContext, let raw = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
+        server.lock.withLock { server.inFlight -= 1 }
+        server.completed(
+            ExchangeSummary(
+                listener: server.options.name, method: exchange.method, route: exchange.route, status: exchange.status,
+                durationNanoseconds: DispatchTime.now().uptimeNanoseconds - exchange.start))
+    }
+
+    private static let collect: MHD_KeyValueIterator = { cls, kind, key, value in
+        guard let cls, let key else { return .YES }
+        let exchange = Unmanaged<Exchange>.fromOpaque(cls).takeUnretainedValue()
+        let name = String(cString: key)
+        let text = value.map { String(cString: $0) } ?? ""
+        if kind == .HEADER_KIND {
+            exchange.headers.append((name.lowercased(), text))
+        } else {
+            exchange.query.append((name, text))
+        }
+        return .YES
+    }
+
+    private func access(
+        _ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+        _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>,
+        _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        // First call: headers only.
+        guard let raw = requestContext.pointee else {
+            let exchange = Exchange(
+                method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/")
+            let pointer = Unmanaged.passRetained(exchange).toOpaque()
+            requestContext.pointee = pointer
+            lock.withLock { inFlight += 1 }
+            MHD_get_connection_values(connection, .HEADER_KIND, HTTPServer.collect, pointer)
+            MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, HTTPServer.collect, pointer)
+            let request = HTTPRequest(method: exchange.method, path: exchange.path)
+            exchange.route = handler.route(for: request)
+            if let declared = exchange.headers.first(where: { $0.name == "content-length" }),
+                let size = Int(declared.value), size > options.maxBodyBytes
+            {
+                // Refused before a byte of the body is read (curl's Expect: 100-continue is never answered).
+                return queue(connection, exchange, .error(.payloadTooLarge(limit: options.maxBodyBytes)))
+            }
+            return .YES
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
+        // Body chunks.
+        if uploadDataSize.pointee > 0 {
+            let size = uploadDataSize.pointee
+            uploadDataSize.pointee = 0
+            if exchange.refused != nil { return .YES }
+            if exchange.body.count + size > options.maxBodyBytes {
+                exchange.body = []
+                exchange.refused = .error(.payloadTooLarge(limit: options.maxBodyBytes))
+                return queue(connection, exchange, exchange.refused!)
+            }
+            if let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                    exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+                }
+            }
+            return .YES
+        }
+        // Resumed after a delay: the response is ready.
+        if let ready = exchange.ready {
+            exchange.ready = nil
+            return queue(connection, exchange, ready)
+        }
+        if exchange.suspended || exchange.refused != nil { return .YES }
+        let request = HTTPRequest(
+            method: exchange.method, path: exchange.path, headers: exchange.headers, query: exchange.query,
+            body: exchange.body)
+        exchange.body = []
+        switch handler.handle(request, route: exchange.route) {
+        case .now(let response):
+            return queue(connection, exchange, response)
+        case .after(let delay, let produce):
+            exchange.suspended = true
+            MHD_suspend_connection(connection)
+            let handle = Connection(pointer: connection)
+            let nanoseconds = max(
+                0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                exchange.ready = produce()
+                exchange.suspended = false
+                MHD_resume_connection(handle.pointer)
+            }
+            return .YES
+        }
+    }
+
+    private func queue(_ connection: OpaquePointer, _ exchange: Exchange, _ response: HTTPResponse) -> MHD_Result {
+        let body = response.body
+        let made = body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let made else { return .NO }
+        for header in response.headers {
+            MHD_add_response_header(made, header.name, header.value)
+        }
+        exchange.status = response.status
+        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return result
+    }
+}

@@ -1,0 +1,391 @@
+import CivilCalendar
+import DeskAPI
+import DeskCore
+import DeskService
+import Dispatch
+import Foundation
+
+/// Which listener a handler serves: phones never reach `/v1/otp` or `/metrics`.
+public enum Listener: String, Sendable {
+    case phone = "public"
+    case `internal` = "internal"
+}
+
+/// The Immuni API (spec/immuni-api.yaml under `/v1`, rules in spec/immuni-rules.md) as an
+/// ``HTTPHandler``: validation in DeskAPI, rules in PhoneDesk, answers here.
+public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
+    /// Verifies an iOS device token with Apple's DeviceCheck (true: grant the analytics token).
+    public typealias DeviceCheck = @Sendable (_ deviceToken: String) async -> Bool
+    /// Verifies an Android SafetyNet attestation against the nonce of the record.
+    public typealias AttestationCheck = @Sendable (_ attestation: String, _ nonce: String) -> Bool
+    /// The nonce an Android attestation must carry for a record and salt.
+    public typealias NonceMaker = @Sendable (_ info: OperationalInfo, _ salt: String) -> String
+
+    public struct Delay: Sendable {
+        public var meanMilliseconds: Double
+        public var sdMilliseconds: Double
+        public init(meanMilliseconds: Double, sdMilliseconds: Double) {
+            self.meanMilliseconds = meanMilliseconds
+            self.sdMilliseconds = sdMilliseconds
+        }
+    }
+
+    let listener: Listener
+    let desk: PhoneDesk
+    let metrics: Metrics
+    let appSettings: AppSettingsFile?
+    let delay: Delay
+    let dummyErrorPercent: Int
+    let deviceCheck: DeviceCheck?
+    let attestationCheck: AttestationCheck?
+    let nonce: NonceMaker?
+    let log: @Sendable (String) -> Void
+    private let notConfiguredWarning = RateLimitedLog(interval: 60)
+
+    public init(
+        listener: Listener, desk: PhoneDesk, metrics: Metrics, appSettings: AppSettingsFile?, delay: Delay,
+        dummyErrorPercent: Int = 1, deviceCheck: DeviceCheck? = nil, attestationCheck: AttestationCheck? = nil,
+        nonce: NonceMaker? = nil, log: @escaping @Sendable (String) -> Void
+    ) {
+        self.listener = listener
+        self.desk = desk
+        self.metrics = metrics
+        self.appSettings = appSettings
+        self.delay = delay
+        self.dummyErrorPercent = dummyErrorPercent
+        self.deviceCheck = deviceCheck
+        self.attestationCheck = attestationCheck
+        self.nonce = nonce
+        self.log = log
+    }
+
+    struct Route {
+        let template: String
+        let methods: [String]
+        let listeners: Set<Listener>
+    }
+
+    static let routes: [Route] = [
+        Route(template: "/", methods: ["GET", "HEAD"], listeners: [.phone, .internal]),
+        Route(template: "/metrics", methods: ["GET", "HEAD"], listeners: [.internal]),
+        Route(template: "/v1/otp", methods: ["POST"], listeners: [.internal]),
+        Route(template: "/v1/settings", methods: ["GET", "HEAD"], listeners: [.phone]),
+        Route(template: "/v1/ingestion/check-otp", methods: ["POST"], listeners: [.phone]),
+        Route(template: "/v1/ingestion/upload", methods: ["POST"], listeners: [.phone]),
+        Route(template: "/v1/keys/index", methods: ["GET", "HEAD"], listeners: [.phone]),
+        Route(template: "/v1/keys/{n}", methods: ["GET", "HEAD"], listeners: [.phone]),
+        Route(template: "/v1/analytics/apple/token", methods: ["POST"], listeners: [.phone]),
+        Route(template: "/v1/analytics/apple/operational-info", methods: ["POST"], listeners: [.phone]),
+        Route(template: "/v1/analytics/google/operational-info", methods: ["POST"], listeners: [.phone]),
+    ]
+
+    public func route(for request: HTTPRequest) -> String {
+        let path = request.path
+        if let route = Self.routes.first(where: { $0.template == path && $0.listeners.contains(listener) }) {
+            return route.template
+        }
+        if listener == .phone, path.hasPrefix("/v1/keys/"), !path.dropFirst(9).contains("/") {
+            return "/v1/keys/{n}"
+        }
+        return "unmatched"
+    }
+
+    public func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
+        guard let known = Self.routes.first(where: { $0.template == route }) else {
+            return .now(.error(.notFound("no such path on the \(listener.rawValue) listener: see docs/api.md")))
+        }
+        guard known.methods.contains(request.method) else {
+            var response = HTTPResponse.error(.methodNotAllowed(allowed: known.methods))
+            response.headers.append(("Allow", known.methods.joined(separator: ", ")))
+            return .now(response)
+        }
+        switch route {
+        case "/": return .now(HTTPResponse(status: 200, headers: [("Cache-Control", "no-store")]))
+        case "/metrics":
+            return .now(
+                HTTPResponse(
+                    status: 200,
+                    headers: [
+                        ("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store"),
+                    ],
+                    body: Array(metrics.render().utf8)))
+        case "/v1/otp": return .now(authorizeOtp(request))
+        case "/v1/settings": return .now(settings(request))
+        case "/v1/ingestion/check-otp": return checkOtp(request)
+        case "/v1/ingestion/upload": return upload(request)
+        case "/v1/keys/index": return .now(.error(.noChunks))
+        case "/v1/keys/{n}": return .now(chunk(request))
+        case "/v1/analytics/apple/token": return .now(appleToken(request))
+        case "/v1/analytics/apple/operational-info": return appleOperationalInfo(request)
+        case "/v1/analytics/google/operational-info": return googleOperationalInfo(request)
+        default: return .now(.error(.notFound("no such path")))
+        }
+    }
+
+    // MARK: Endpoints
+
+    func authorizeOtp(_ request: HTTPRequest) -> HTTPResponse {
+        switch ImmuniRequests.otpAuthorization(request, today: desk.today()) {
+        case .failure(let error):
+            metrics.count("tracedesk_otp_authorizations_total", #"result="invalid""#)
+            return .error(error)
+        case .success(let body):
+            do {
+                switch try desk.authorize(otp: body.otp, symptomsStartedOn: body.symptomsStartedOn, actor: "his-api") {
+                case .authorized:
+                    metrics.count("tracedesk_otp_authorizations_total", #"result="authorized""#)
+                    return .noContent
+                case .alreadyAuthorized:
+                    metrics.count("tracedesk_otp_authorizations_total", #"result="already_authorized""#)
+                    return .error(.alreadyAuthorized)
+                }
+            } catch {
+                return unavailable(error)
+            }
+        }
+    }
+
+    func settings(_ request: HTTPRequest) -> HTTPResponse {
+        switch ImmuniRequests.settings(request) {
+        case .failure(let error): return .error(error)
+        case .success(let query):
+            let body =
+                appSettings?.current.body(platform: query.platform.rawValue, build: query.build) ?? Array("{}".utf8)
+            return HTTPResponse(
+                status: 200,
+                headers: [
+                    ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "public, max-age=3600"),
+                ], body: body)
+        }
+    }
+
+    func checkOtp(_ request: HTTPRequest) -> HandlerResult {
+        let parsed: ImmuniRequests.CheckOtpRequest
+        switch ImmuniRequests.checkOtp(request) {
+        case .failure(let error): return .now(.error(error))
+        case .success(let value): parsed = value
+        }
+        let route = "/v1/ingestion/check-otp"
+        if parsed.dummy {
+            return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: dummyErrorPercent) }
+        }
+        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        return .after(nextDelay()) { [self] in
+            guard let hash = parsed.bearer.otpHash else {
+                metrics.count("tracedesk_checks_total", #"result="unauthorized""#)
+                return .error(.unauthorizedOtp)
+            }
+            do throws(ServiceError) {
+                let usable = try desk.checkOtp(hash)
+                metrics.count("tracedesk_checks_total", usable ? #"result="authorized""# : #"result="unauthorized""#)
+                return usable ? .noContent : .error(.unauthorizedOtp)
+            } catch {
+                return unavailable(error)
+            }
+        }
+    }
+
+    func upload(_ request: HTTPRequest) -> HandlerResult {
+        let parsed: ImmuniRequests.UploadRequest
+        switch ImmuniRequests.upload(request, today: desk.today()) {
+        case .failure(let error):
+            metrics.count("tracedesk_uploads_total", #"result="invalid""#)
+            return .now(.error(error))
+        case .success(let value): parsed = value
+        }
+        let route = "/v1/ingestion/upload"
+        if parsed.dummy {
+            return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
+        }
+        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        guard let hash = parsed.bearer.otpHash else {
+            metrics.count("tracedesk_uploads_total", #"result="refused""#)
+            return .now(.error(.unauthorizedOtp))
+        }
+        do {
+            switch try desk.upload(
+                hash, clientClock: parsed.clientClock, keys: parsed.keys, province: parsed.province,
+                summariesJSON: parsed.exposureDetectionSummaries.serialized, summaryCount: parsed.summaryCount)
+            {
+            case .stored(_, let record):
+                metrics.count("tracedesk_uploads_total", #"result="stored""#)
+                metrics.count("tracedesk_keys_accepted_total", by: record.evaluation.accepted.count)
+                for (reason, count) in record.evaluation.droppedCounts {
+                    metrics.count("tracedesk_keys_dropped_total", #"reason="\#(reason.rawValue)""#, by: count)
+                }
+                return .now(.noContent)
+            case .refused:
+                metrics.count("tracedesk_uploads_total", #"result="refused""#)
+                return .now(.error(.unauthorizedOtp))
+            }
+        } catch {
+            return .now(unavailable(error))
+        }
+    }
+
+    func chunk(_ request: HTTPRequest) -> HTTPResponse {
+        let text = String(request.path.dropFirst("/v1/keys/".count))
+        guard let index = Fields.parseInteger(text), index >= 1, String(index) == text else {
+            return .error(.missingParameters("the chunk index must be a whole number from 1"))
+        }
+        return .error(.chunkNotFound)
+    }
+
+    func appleToken(_ request: HTTPRequest) -> HTTPResponse {
+        let parsed: ImmuniRequests.AppleTokenRequest
+        switch ImmuniRequests.appleToken(request) {
+        case .failure(let error): return .error(error)
+        case .success(let value): parsed = value
+        }
+        do {
+            if try desk.analyticsTokenAuthorized(parsed.analyticsToken) {
+                metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="authorized""#)
+                return HTTPResponse(status: 201)
+            }
+        } catch {
+            return unavailable(error)
+        }
+        guard let deviceCheck else {
+            metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="refused_not_configured""#)
+            notConfiguredWarning.log(
+                "apple-token", log,
+                "WARNING: an iOS analytics token was refused because Apple DeviceCheck is not configured (apple_device_check_url…): no iOS analytics are accepted"
+            )
+            return HTTPResponse(status: 202)
+        }
+        metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="checking""#)
+        let desk = self.desk
+        let metrics = self.metrics
+        let log = self.log
+        Task.detached {
+            if await deviceCheck(parsed.deviceToken) {
+                do throws(ServiceError) {
+                    try desk.grantAnalyticsToken(parsed.analyticsToken)
+                    metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="granted""#)
+                } catch {
+                    log("analytics token could not be granted: \(error.message)")
+                }
+            } else {
+                metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="device_check_failed""#)
+            }
+        }
+        return HTTPResponse(status: 202)
+    }
+
+    func appleOperationalInfo(_ request: HTTPRequest) -> HandlerResult {
+        let parsed: ImmuniRequests.AppleOperationalInfoRequest
+        switch ImmuniRequests.appleOperationalInfo(request, today: desk.today()) {
+        case .failure(let error): return .now(.error(error))
+        case .success(let value): parsed = value
+        }
+        let route = "/v1/analytics/apple/operational-info"
+        if parsed.dummy {
+            return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0, noStore: false) }
+        }
+        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        do {
+            let stored = try desk.recordAppleOperationalInfo(parsed.info, token: parsed.analyticsToken)
+            metrics.count(
+                "tracedesk_analytics_total",
+                #"kind="apple_operational_info",result="\#(stored ? "stored" : "no_allowance")""#)
+        } catch {
+            return .now(unavailable(error))
+        }
+        return .now(HTTPResponse(status: 204))
+    }
+
+    func googleOperationalInfo(_ request: HTTPRequest) -> HandlerResult {
+        let parsed: ImmuniRequests.GoogleOperationalInfoRequest
+        switch ImmuniRequests.googleOperationalInfo(request, today: desk.today()) {
+        case .failure(let error): return .now(.error(error))
+        case .success(let value): parsed = value
+        }
+        let route = "/v1/analytics/google/operational-info"
+        if parsed.dummy {
+            return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0, noStore: false) }
+        }
+        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        guard let attestationCheck, let nonce else {
+            metrics.count(
+                "tracedesk_analytics_total", #"kind="google_operational_info",result="discarded_not_configured""#)
+            notConfiguredWarning.log(
+                "google", log,
+                "WARNING: an Android operational-info record was discarded because no attestation root is configured (google_attestation_root_file): no Android analytics are accepted"
+            )
+            return .now(HTTPResponse(status: 204))
+        }
+        let desk = self.desk
+        let metrics = self.metrics
+        let log = self.log
+        // Verified off the request path, like Immuni's queue: the answer is 204 either way.
+        DispatchQueue.global().async {
+            guard attestationCheck(parsed.signedAttestation, nonce(parsed.info, parsed.salt)) else {
+                metrics.count(
+                    "tracedesk_analytics_total", #"kind="google_operational_info",result="attestation_failed""#)
+                return
+            }
+            do throws(ServiceError) {
+                let stored = try desk.recordGoogleOperationalInfo(parsed.info, salt: parsed.salt)
+                metrics.count(
+                    "tracedesk_analytics_total",
+                    #"kind="google_operational_info",result="\#(stored ? "stored" : "salt_reused")""#)
+            } catch {
+                log("operational info could not be stored: \(error.message)")
+            }
+        }
+        return .now(HTTPResponse(status: 204))
+    }
+
+    // MARK: Helpers
+
+    /// A dummy request, after its delay: counted, answered like a real one, never recorded.
+    func dummyAnswer(route: String, errorPercent: Int, noStore: Bool = true) -> HTTPResponse {
+        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="dummy""#)
+        desk.countDummy(route: route)
+        if errorPercent > 0, Int.random(in: 0..<100) < errorPercent { return .error(.unauthorizedOtp) }
+        return noStore ? .noContent : HTTPResponse(status: 204)
+    }
+
+    /// A draw of the artificial delay: normal(mean, sd), never negative.
+    func nextDelay() -> Duration {
+        guard delay.meanMilliseconds > 0 || delay.sdMilliseconds > 0 else { return .zero }
+        // Box–Muller.
+        let u1 = Double.random(in: Double.ulpOfOne..<1)
+        let u2 = Double.random(in: 0..<1)
+        let z = (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * .pi * u2)
+        let ms = max(0, delay.meanMilliseconds + delay.sdMilliseconds * z)
+        return .microseconds(Int64(ms * 1000))
+    }
+
+    func unavailable(_ error: ServiceError) -> HTTPResponse {
+        let incident = Incident.next()
+        log("incident \(incident): \(error.message)")
+        return .error(.unavailable("storage is unavailable (incident \(incident)); retry in a few seconds"))
+    }
+}
+
+/// Short ids that tie an error answer to its log line.
+enum Incident {
+    static func next() -> String {
+        String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    }
+}
+
+/// Logs a message at most once per interval per key (a misconfiguration must be loud, not a flood).
+final class RateLimitedLog: @unchecked Sendable {
+    private let lock = SimpleLock()
+    private var last: [String: Date] = [:]
+    private let interval: TimeInterval
+
+    init(interval: TimeInterval) { self.interval = interval }
+
+    func log(_ key: String, _ sink: @Sendable (String) -> Void, _ message: String) {
+        let now = Date()
+        let due = lock.withLock { () -> Bool in
+            if let previous = last[key], now.timeIntervalSince(previous) < interval { return false }
+            last[key] = now
+            return true
+        }
+        if due { sink(message) }
+    }
+}

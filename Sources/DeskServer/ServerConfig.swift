@@ -1,0 +1,351 @@
+import DeskAPI
+import DeskCore
+import Foundation
+import JSONText
+
+/// Every problem found in a configuration, reported together.
+public struct ConfigError: Error, Sendable {
+    public var problems: [String]
+    public init(problems: [String]) { self.problems = problems }
+    public var message: String { problems.joined(separator: "\n") }
+}
+
+/// `host:port` for a listener. Only IPv4 literals: a name would be resolved by the OS, and a
+/// listener should bind exactly what the operator wrote.
+public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: UInt16
+
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let port = UInt16(parts[1]) else { return nil }
+        let octets = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets.allSatisfy({ $0.count <= 3 && UInt8($0) != nil }) else { return nil }
+        self.host = String(parts[0])
+        self.port = port
+    }
+
+    public var description: String { "\(host):\(port)" }
+    public var isLoopback: Bool { host.hasPrefix("127.") }
+}
+
+/// The server's settings: one struct, each setting with its default and why it exists.
+/// Loaded from a JSON file (`--config`), then `TRACEDESK_<NAME>` environment variables, then
+/// command-line flags; every problem is reported at once. `tracedesk serve --settings` prints
+/// this list.
+public struct ServerConfig: Hashable, Sendable {
+    public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+    public var internalListen = ListenAddress(host: "127.0.0.1", port: 8081)
+    public var store: String?
+    public var tlsCert: String?
+    public var tlsKey: String?
+    public var threads = 4
+    public var otpTTLSeconds = 150
+    public var checkDelayMeanMs = 150
+    public var checkDelaySdMs = 20
+    public var dummyErrorPercent = 1
+    public var maxBodyBytes = 262_144
+    public var connectionTimeoutSeconds = 15
+    public var maxConnections = 1_000
+    public var appSettingsFile: String?
+    public var riskTransmissionLevel = 8
+    public var riskReportType = "confirmed_test"
+    public var riskDaysBeforeSymptoms = 2
+    public var maxKeyAgeDays = 14
+    public var clockSkewFlagSeconds = 86_400
+    public var appleDeviceCheckURL: String?
+    public var appleTeamID: String?
+    public var appleKeyID: String?
+    public var applePrivateKeyFile: String?
+    public var appleDeviceCheckWaitSeconds = 7
+    public var googleAttestationRootFile: String?
+    public var googleApkPackageName = "it.ministerodellasalute.immuni"
+    public var googleApkCertificateDigest: String?
+    public var accessLog = true
+    public var shutdownGraceSeconds = 10
+
+    public init() {}
+
+    public var riskProfile: RiskProfile {
+        RiskProfile(
+            transmissionRiskLevel: riskTransmissionLevel,
+            reportType: ReportType(name: riskReportType) ?? .confirmedTest,
+            daysBeforeSymptoms: riskDaysBeforeSymptoms, maximumKeyAgeDays: maxKeyAgeDays,
+            clockSkewFlagSeconds: Int64(clockSkewFlagSeconds))
+    }
+
+    /// One setting: its file key, what it is for, and how to apply a value.
+    public struct Setting: Sendable {
+        public let name: String
+        public let help: String
+        let apply: @Sendable (inout ServerConfig, Raw) -> String?
+        let show: @Sendable (ServerConfig) -> String
+
+        /// The environment variable that overrides it.
+        public var environmentName: String { "TRACEDESK_" + name.uppercased() }
+        public func value(in config: ServerConfig) -> String { show(config) }
+    }
+
+    enum Raw {
+        case json(JSONValue)
+        case text(String)
+    }
+
+    public static let settings: [Setting] = [
+        address("listen", \.listen, "public listener (phones): IPv4 address and port"),
+        address("internal_listen", \.internalListen, "internal listener (POST /v1/otp, /metrics): keep it private"),
+        path("store", \.store, "SQLite store file (default: the console's store)"),
+        path("tls_cert", \.tlsCert, "PEM certificate (chain) for HTTPS on both listeners; needs tls_key"),
+        path("tls_key", \.tlsKey, "PEM private key for HTTPS"),
+        integer("threads", \.threads, 1...256, "server threads per listener"),
+        integer("otp_ttl_seconds", \.otpTTLSeconds, 10...3600, "how long an authorised code may be used"),
+        integer(
+            "check_delay_mean_ms", \.checkDelayMeanMs, 0...10_000,
+            "mean of the random delay on check-otp and dummy requests"),
+        integer("check_delay_sd_ms", \.checkDelaySdMs, 0...10_000, "standard deviation of that delay"),
+        integer(
+            "dummy_error_percent", \.dummyErrorPercent, 0...100,
+            "share of dummy check-otp answered 401, like real failures"),
+        integer(
+            "max_body_bytes", \.maxBodyBytes, 1_024...16_777_216,
+            "largest request body; more is refused with 413 unread"),
+        integer(
+            "connection_timeout_seconds", \.connectionTimeoutSeconds, 1...600,
+            "idle time after which a connection is closed"),
+        integer("max_connections", \.maxConnections, 16...100_000, "simultaneous connections per listener"),
+        path(
+            "app_settings_file", \.appSettingsFile,
+            "the settings the apps download (default: config/app-settings.json shipped with tracedesk)"),
+        integer("risk_transmission_level", \.riskTransmissionLevel, 0...8, "transmission risk level of published keys"),
+        text("risk_report_type", \.riskReportType, ReportType.allCases.map(\.name), "report type of published keys"),
+        integer(
+            "risk_days_before_symptoms", \.riskDaysBeforeSymptoms, 0...14,
+            "keys from before symptoms minus this many days are not published"),
+        integer("max_key_age_days", \.maxKeyAgeDays, 1...30, "keys that ended longer ago are dropped"),
+        integer(
+            "clock_skew_flag_seconds", \.clockSkewFlagSeconds, 60...31_536_000,
+            "phone clock skew beyond this is flagged to staff"),
+        path(
+            "apple_device_check_url", \.appleDeviceCheckURL,
+            "Apple DeviceCheck base URL (https://api.devicecheck.apple.com); unset: iOS analytics tokens are refused"),
+        path("apple_team_id", \.appleTeamID, "Apple developer team id for DeviceCheck"),
+        path("apple_key_id", \.appleKeyID, "DeviceCheck key id"),
+        path("apple_private_key_file", \.applePrivateKeyFile, "DeviceCheck P-256 private key (PEM)"),
+        integer(
+            "apple_device_check_wait_seconds", \.appleDeviceCheckWaitSeconds, 0...60,
+            "pause between DeviceCheck steps (Immuni: 7 to 10 s)"),
+        path(
+            "google_attestation_root_file", \.googleAttestationRootFile,
+            "PEM root certificate(s) for SafetyNet attestations; unset: Android analytics are discarded"),
+        path(
+            "google_apk_package_name", \.googleApkPackageName, "expected apkPackageName in attestations", required: true
+        ),
+        path(
+            "google_apk_certificate_digest", \.googleApkCertificateDigest,
+            "expected apkCertificateDigestSha256 (base64) in attestations"),
+        boolean("access_log", \.accessLog, "one line per request on stderr (method, route, status, duration)"),
+        integer(
+            "shutdown_grace_seconds", \.shutdownGraceSeconds, 0...300,
+            "on SIGINT/SIGTERM, how long in-flight requests may take"),
+    ]
+
+    /// Loads `file` (if any), then the environment. Problems from both are reported together.
+    public static func load(file: String?, environment: [String: String]) -> Result<ServerConfig, ConfigError> {
+        var config = ServerConfig()
+        var problems: [String] = []
+        let byName = Dictionary(uniqueKeysWithValues: settings.map { ($0.name, $0) })
+        if let file {
+            if let data = FileManager.default.contents(atPath: file) {
+                do throws(JSONSyntaxError) {
+                    let document = try JSONReader.parse(utf8: Array(data))
+                    guard case .object(let members) = document else {
+                        throw JSONSyntaxError(offset: 0, reason: "the file must hold one JSON object")
+                    }
+                    for member in members where !member.key.hasPrefix("_") {
+                        guard let setting = byName[member.key] else {
+                            problems.append("\(file): unknown setting \"\(member.key)\"\(suggestion(member.key))")
+                            continue
+                        }
+                        if let problem = setting.apply(&config, .json(member.value)) {
+                            problems.append("\(file): \(member.key) \(problem)")
+                        }
+                    }
+                } catch {
+                    problems.append("\(file) is not valid JSON at byte \(error.offset): \(error.reason)")
+                }
+            } else {
+                problems.append("config file \(file) cannot be read: check the path given to --config")
+            }
+        }
+        for setting in settings {
+            guard let value = environment[setting.environmentName] else { continue }
+            if let problem = setting.apply(&config, .text(value)) {
+                problems.append("\(setting.environmentName) \(problem)")
+            }
+        }
+        problems += config.crossCheck()
+        return problems.isEmpty ? .success(config) : .failure(ConfigError(problems: problems))
+    }
+
+    /// Rules between settings.
+    public func crossCheck() -> [String] {
+        var problems: [String] = []
+        if (tlsCert == nil) != (tlsKey == nil) { problems.append("tls_cert and tls_key must be given together") }
+        if listen == internalListen { problems.append("listen and internal_listen must differ (\(listen))") }
+        let apple = [appleDeviceCheckURL, appleTeamID, appleKeyID, applePrivateKeyFile]
+        if apple.contains(where: { $0 != nil }) && apple.contains(where: { $0 == nil }) {
+            problems.append(
+                "apple_device_check_url, apple_team_id, apple_key_id and apple_private_key_file must be given together")
+        }
+        if googleAttestationRootFile != nil && googleApkCertificateDigest == nil {
+            problems.append("google_attestation_root_file needs google_apk_certificate_digest")
+        }
+        return problems
+    }
+
+    static func suggestion(_ key: String) -> String {
+        let near = settings.map(\.name).min { distance($0, key) < distance($1, key) }
+        guard let near, distance(near, key) <= 3 else { return "" }
+        return " (did you mean \"\(near)\"?)"
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let old = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = old
+            }
+        }
+        return row[b.count]
+    }
+
+    // MARK: Setting kinds
+
+    static func integer(
+        _ name: String, _ keyPath: WritableKeyPath<ServerConfig, Int> & Sendable, _ range: ClosedRange<Int>,
+        _ help: String
+    ) -> Setting {
+        Setting(
+            name: name, help: "\(help) [\(range.lowerBound)…\(range.upperBound)]",
+            apply: { config, raw in
+                let text: String?
+                switch raw {
+                case .json(.number(let n)): text = n
+                case .json: text = nil
+                case .text(let t): text = t
+                }
+                guard let text, let n = Fields.parseInteger(text), n >= range.lowerBound, n <= range.upperBound else {
+                    return "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+                }
+                config[keyPath: keyPath] = Int(n)
+                return nil
+            }, show: { String($0[keyPath: keyPath]) })
+    }
+
+    static func boolean(_ name: String, _ keyPath: WritableKeyPath<ServerConfig, Bool> & Sendable, _ help: String)
+        -> Setting
+    {
+        Setting(
+            name: name, help: help,
+            apply: { config, raw in
+                switch raw {
+                case .json(.bool(let b)): config[keyPath: keyPath] = b
+                case .text("true"), .text("1"), .text("yes"): config[keyPath: keyPath] = true
+                case .text("false"), .text("0"), .text("no"): config[keyPath: keyPath] = false
+                default: return "must be true or false"
+                }
+                return nil
+            }, show: { String($0[keyPath: keyPath]) })
+    }
+
+    static func path(
+        _ name: String, _ keyPath: WritableKeyPath<ServerConfig, String?> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            name: name, help: help,
+            apply: { config, raw in
+                switch raw {
+                case .json(.string(let s)), .text(let s): config[keyPath: keyPath] = s.isEmpty ? nil : s
+                case .json(.null): config[keyPath: keyPath] = nil
+                default: return "must be a string"
+                }
+                return nil
+            }, show: { $0[keyPath: keyPath] ?? "(unset)" })
+    }
+
+    static func path(
+        _ name: String, _ keyPath: WritableKeyPath<ServerConfig, String> & Sendable, _ help: String, required: Bool
+    ) -> Setting {
+        Setting(
+            name: name, help: help,
+            apply: { config, raw in
+                switch raw {
+                case .json(.string(let s)) where !s.isEmpty, .text(let s) where !s.isEmpty: config[keyPath: keyPath] = s
+                default: return "must be a non-empty string"
+                }
+                return nil
+            }, show: { $0[keyPath: keyPath] })
+    }
+
+    static func text(
+        _ name: String, _ keyPath: WritableKeyPath<ServerConfig, String> & Sendable, _ choices: [String], _ help: String
+    ) -> Setting {
+        Setting(
+            name: name, help: "\(help) [\(choices.joined(separator: ", "))]",
+            apply: { config, raw in
+                switch raw {
+                case .json(.string(let s)) where choices.contains(s), .text(let s) where choices.contains(s):
+                    config[keyPath: keyPath] = s
+                default: return "must be one of \(choices.joined(separator: ", "))"
+                }
+                return nil
+            }, show: { $0[keyPath: keyPath] })
+    }
+
+    static func address(
+        _ name: String, _ keyPath: WritableKeyPath<ServerConfig, ListenAddress> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            name: name, help: help,
+            apply: { config, raw in
+                switch raw {
+                case .json(.string(let s)), .text(let s):
+                    guard let address = ListenAddress(s) else {
+                        return "must be an IPv4 address and port, such as 127.0.0.1:8080"
+                    }
+                    config[keyPath: keyPath] = address
+                    return nil
+                default: return "must be a string such as \"127.0.0.1:8080\""
+                }
+            }, show: { $0[keyPath: keyPath].description })
+    }
+}
+
+/// A file's modification time and size, to notice edits.
+struct FileStamp: Hashable {
+    var seconds: Int
+    var nanoseconds: Int
+    var size: Int
+
+    static func of(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec, size: Int(info.st_size))
+    }
+
+    static func read(_ path: String) -> ([UInt8], FileStamp)? {
+        guard let stamp = of(path), let data = FileManager.default.contents(atPath: path) else { return nil }
+        return (Array(data), stamp)
+    }
+}

@@ -1,0 +1,106 @@
+import DeskAPI
+import DeskCore
+import DeskService
+import DeskStore
+import Dispatch
+import Foundation
+
+/// `tracedesk serve` assembled: the public listener (phones), the internal listener (hospital
+/// systems, metrics), the app-settings file watcher, access log and metrics, over one store.
+/// Tests start it in-process on ephemeral ports.
+public final class TraceDeskServer: @unchecked Sendable {
+    public let config: ServerConfig
+    public let metrics = Metrics()
+    public let desk: PhoneDesk
+    let phone: HTTPServer
+    let internalServer: HTTPServer
+    let appSettings: AppSettingsFile?
+    private var watcher: DispatchSourceTimer?
+    let log: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - appSettingsPath: the resolved settings file (config's or the shipped default).
+    ///   - log: server messages (startup, warnings, incidents); the access log goes to `accessLog`.
+    public init(
+        config: ServerConfig, store: any Store, clock: any Clock = SystemClock(), appSettingsPath: String?,
+        deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
+        nonce: ImmuniAPI.NonceMaker? = nil, accessLog: AccessLog? = AccessLog(),
+        log: @escaping @Sendable (String) -> Void
+    ) throws(ConfigError) {
+        self.config = config
+        self.log = log
+        desk = PhoneDesk(
+            store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), risk: config.riskProfile)
+        appSettings = try appSettingsPath.map { path throws(ConfigError) in try AppSettingsFile(path: path, log: log) }
+        var tlsKey: String?
+        var tlsCert: String?
+        if let keyPath = config.tlsKey, let certPath = config.tlsCert {
+            var problems: [String] = []
+            tlsKey = (try? String(contentsOfFile: keyPath, encoding: .utf8))
+            tlsCert = (try? String(contentsOfFile: certPath, encoding: .utf8))
+            if tlsKey == nil { problems.append("tls_key \(keyPath) cannot be read") }
+            if tlsCert == nil { problems.append("tls_cert \(certPath) cannot be read") }
+            if !problems.isEmpty { throw ConfigError(problems: problems) }
+        }
+        let delay = ImmuniAPI.Delay(
+            meanMilliseconds: Double(config.checkDelayMeanMs), sdMilliseconds: Double(config.checkDelaySdMs))
+        let metrics = self.metrics
+        let completed: @Sendable (ExchangeSummary) -> Void = { exchange in
+            metrics.recordExchange(exchange)
+            accessLog?.record(exchange)
+        }
+        func options(_ name: String, _ address: ListenAddress) -> HTTPServer.Options {
+            HTTPServer.Options(
+                name: name, host: address.host, port: address.port, threads: config.threads,
+                maxBodyBytes: config.maxBodyBytes, connectionTimeoutSeconds: config.connectionTimeoutSeconds,
+                maxConnections: config.maxConnections, tlsKeyPEM: tlsKey, tlsCertificatePEM: tlsCert)
+        }
+        phone = HTTPServer(
+            options: options("public", config.listen),
+            handler: ImmuniAPI(
+                listener: .phone, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
+                dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
+                attestationCheck: attestationCheck, nonce: nonce, log: log),
+            completed: completed)
+        internalServer = HTTPServer(
+            options: options("internal", config.internalListen),
+            handler: ImmuniAPI(
+                listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
+                dummyErrorPercent: config.dummyErrorPercent, log: log),
+            completed: completed)
+    }
+
+    /// Binds both listeners; on failure nothing is left listening.
+    public func start() throws(HTTPServer.StartError) {
+        try phone.start()
+        do {
+            try internalServer.start()
+        } catch {
+            phone.stop(grace: .zero)
+            throw error
+        }
+        if let appSettings {
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 2, repeating: 2)
+            timer.setEventHandler { appSettings.reloadIfChanged() }
+            timer.resume()
+            watcher = timer
+        }
+    }
+
+    public var phonePort: UInt16 { phone.port }
+    public var internalPort: UInt16 { internalServer.port }
+
+    /// Stops accepting on both listeners, lets in-flight requests finish (up to the grace), exits.
+    public func stop(grace: Duration) {
+        watcher?.cancel()
+        watcher = nil
+        let phone = self.phone
+        let internalServer = self.internalServer
+        let group = DispatchGroup()
+        for server in [phone, internalServer] {
+            DispatchQueue.global().async(group: group) { server.stop(grace: grace) }
+        }
+        group.wait()
+    }
+}

@@ -1,0 +1,175 @@
+import DeskServer
+import DeskStore
+import Foundation
+
+/// Where the signal handler writes; set once before the handler is installed.
+nonisolated(unsafe) private var terminationPipe: Int32 = -1
+
+/// `tracedesk serve`: the Immuni API over HTTP for phones and hospital systems.
+enum ServeCommand {
+    static let help = """
+        Usage: tracedesk serve [--store PATH] [--listen 127.0.0.1:8080]
+                               [--internal-listen 127.0.0.1:8081] [--config FILE]
+                               [--tls-cert FILE --tls-key FILE]
+               tracedesk serve --settings
+
+        Serves the Immuni API (docs/api.md):
+          public listener    phones: /v1/settings, /v1/ingestion/*, /v1/keys/*, /v1/analytics/*
+          internal listener  hospital systems and operations: POST /v1/otp, GET /metrics
+        Both listen on loopback unless told otherwise; put the public one behind a proxy
+        or give --tls-cert/--tls-key (docs/deployment.md).
+
+        Settings come from the --config JSON file (or TRACEDESK_CONFIG), then environment
+        variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these
+        options. --settings lists every setting with its value and meaning.
+
+        SIGINT or SIGTERM: stop accepting, finish requests in flight, exit 0.
+        Exit status: 0 stopped cleanly, 2 bad settings or usage, 4 store unavailable,
+        5 cannot listen.
+        """
+
+    /// Waits for SIGINT or SIGTERM and returns which. A handler writes the signal number to a
+    /// pipe (the self-pipe trick): it works whichever thread the kernel picks, unlike a
+    /// `sigwait` that needs the signals blocked in threads the runtime may already have started.
+    static func waitForTermination() -> Int32 {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return SIGTERM }
+        terminationPipe = fds[1]
+        let handler: @convention(c) (Int32) -> Void = { signal in
+            var byte = UInt8(truncatingIfNeeded: signal)
+            _ = write(terminationPipe, &byte, 1)
+        }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+        var byte: UInt8 = 0
+        while read(fds[0], &byte, 1) != 1 {}
+        // A second signal during the graceful stop ends the process at once.
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        return Int32(byte)
+    }
+
+    static func run(_ words: [String]) throws(UsageError) -> Int32 {
+        let arguments = try Arguments(
+            words, valueOptions: ["store", "listen", "internal-listen", "config", "tls-cert", "tls-key"],
+            flagOptions: ["settings"], command: "serve")
+        if arguments.has("help") {
+            print(help)
+            return 0
+        }
+        if let extra = arguments.positionals.first {
+            throw UsageError("serve takes no arguments, got '\(extra)'", command: "serve")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let file = arguments.values["config"] ?? environment["TRACEDESK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        var config: ServerConfig
+        switch ServerConfig.load(file: file, environment: environment) {
+        case .success(let loaded): config = loaded
+        case .failure(let error):
+            printError("serve: the settings have problems:\n  " + error.problems.joined(separator: "\n  "))
+            return ExitStatus.usage.rawValue
+        }
+        var problems: [String] = []
+        if let text = arguments.values["listen"] {
+            if let address = ListenAddress(text) {
+                config.listen = address
+            } else {
+                problems.append("--listen must be an IPv4 address and port, such as 127.0.0.1:8080")
+            }
+        }
+        if let text = arguments.values["internal-listen"] {
+            if let address = ListenAddress(text) {
+                config.internalListen = address
+            } else {
+                problems.append("--internal-listen must be an IPv4 address and port, such as 127.0.0.1:8081")
+            }
+        }
+        if let store = arguments.values["store"] { config.store = store }
+        if let cert = arguments.values["tls-cert"] { config.tlsCert = cert }
+        if let key = arguments.values["tls-key"] { config.tlsKey = key }
+        problems += config.crossCheck()
+        if !problems.isEmpty {
+            printError("serve: " + problems.joined(separator: "\n  "))
+            return ExitStatus.usage.rawValue
+        }
+        if arguments.has("settings") {
+            printSettings(config)
+            return 0
+        }
+        let store: SQLiteStore
+        do {
+            store = try StoreLocation.open(config.store)
+        } catch {
+            printError("serve: \(error.message)")
+            return ExitStatus.storeUnavailable.rawValue
+        }
+        guard let settingsPath = config.appSettingsFile ?? defaultAppSettings() else {
+            printError(
+                "tracedesk serve: the app settings file config/app-settings.json was not found: set app_settings_file")
+            return ExitStatus.usage.rawValue
+        }
+        let log: @Sendable (String) -> Void = { message in printError("serve: \(message)") }
+        let server: TraceDeskServer
+        do {
+            server = try TraceDeskServer(
+                config: config, store: store, appSettingsPath: settingsPath,
+                accessLog: config.accessLog ? AccessLog() : nil, log: log)
+        } catch {
+            printError("serve: " + error.problems.joined(separator: "\n  "))
+            return ExitStatus.usage.rawValue
+        }
+        do {
+            try server.start()
+        } catch {
+            printError("serve: \(error.message)")
+            return 5
+        }
+        let scheme = config.tlsCert == nil ? "http" : "https"
+        log("phone API on \(scheme)://\(config.listen.host):\(server.phonePort)")
+        log("internal API (POST /v1/otp, /metrics) on \(scheme)://\(config.internalListen.host):\(server.internalPort)")
+        log("store \(store.path); app settings \(settingsPath)")
+        for address in [config.listen, config.internalListen] where !address.isLoopback {
+            log("note: \(address) is not a loopback address: it is reachable from the network")
+        }
+        if config.appleDeviceCheckURL == nil {
+            log("WARNING: Apple DeviceCheck is not configured: iOS analytics tokens will be refused")
+        }
+        if config.googleAttestationRootFile == nil {
+            log("WARNING: no SafetyNet attestation root is configured: Android analytics will be discarded")
+        }
+        let signal = waitForTermination()
+        log("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): finishing requests in flight, then stopping")
+        server.stop(grace: .seconds(config.shutdownGraceSeconds))
+        log("stopped")
+        return 0
+    }
+
+    static func printSettings(_ config: ServerConfig) {
+        print("Settings (file key, environment variable, current value, meaning):")
+        for setting in ServerConfig.settings {
+            print("  \(setting.name)  (\(setting.environmentName))")
+            print("      = \(setting.value(in: config))")
+            print("      \(setting.help)")
+        }
+    }
+
+    /// The shipped app settings: beside the installed binary, or in the source tree above a
+    /// `.build` binary, or in the current directory.
+    static func defaultAppSettings() -> String? {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
+        var candidates = [
+            folder.deletingLastPathComponent().appendingPathComponent("share/tracedesk/app-settings.json").path
+        ]
+        for _ in 0..<5 {
+            candidates.append(folder.appendingPathComponent("config/app-settings.json").path)
+            folder = folder.deletingLastPathComponent()
+        }
+        candidates.append(FileManager.default.currentDirectoryPath + "/config/app-settings.json")
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+}
