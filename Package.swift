@@ -54,7 +54,7 @@ let package = Package(
             name: "DeskServerTests",
             dependencies: [
                 "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText",
+                "JSONText", "CSQLite",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),

@@ -48,7 +48,7 @@ public enum KeyDropReason: String, Hashable, Sendable, CaseIterable, Comparable 
         case .rollingPeriod: return "rolling period outside 1…144"
         case .duplicateKeyData: return "same key data as an earlier key"
         case .duplicateInterval: return "same start and period as an earlier key"
-        case .misaligned: return "start not a whole number of days from the earliest key"
+        case .misaligned: return "start not a whole number of days from the other keys"
         case .future: return "starts after the phone's own clock"
         case .tooOld: return "older than 14 days"
         case .beforeRiskWindow: return "from before the infectious window (symptoms − 2 days)"
@@ -195,10 +195,20 @@ public enum UploadRules {
                 reasons[i] = .duplicateInterval
             }
         }
-        // Alignment is judged against the earliest key that passed the checks above.
-        let earliest = keys.indices.filter { reasons[$0] == nil }.map { keys[$0].rollingStartNumber }.min()
+        // Keys must be whole days apart. The reference is the start-of-day offset most keys share
+        // (the earliest key's on a tie), so one bad key cannot drag the good ones down with it.
+        let survivors = keys.indices.filter { reasons[$0] == nil }
+        var residues: [Int64: Int] = [:]
+        for i in survivors {
+            residues[keys[i].rollingStartNumber % TemporaryExposureKey.intervalsPerDay, default: 0] += 1
+        }
+        let earliest = survivors.min { keys[$0].rollingStartNumber < keys[$1].rollingStartNumber }
+        let earliestResidue = earliest.map { keys[$0].rollingStartNumber % TemporaryExposureKey.intervalsPerDay }
+        let reference = residues.max { a, b in
+            a.value != b.value ? a.value < b.value : b.key == earliestResidue
+        }?.key
         for (i, key) in keys.enumerated() where reasons[i] == nil {
-            if let earliest, (key.rollingStartNumber - earliest) % TemporaryExposureKey.intervalsPerDay != 0 {
+            if let reference, key.rollingStartNumber % TemporaryExposureKey.intervalsPerDay != reference {
                 reasons[i] = .misaligned
             } else if key.rollingStartNumber > clientInterval {
                 reasons[i] = .future

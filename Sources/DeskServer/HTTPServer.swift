@@ -135,6 +135,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests received and not yet answered.
     public var pendingRequests: Int { lock.withLock { inFlight } }
 
+    /// The most requests ever waiting at once in a suspended state (delays): above the thread
+    /// count, it shows that waiting requests hold no thread.
+    public var peakSuspended: Int { lock.withLock { suspendedPeak } }
+    private var suspendedNow = 0
+    private var suspendedPeak = 0
+
     // MARK: MHD callbacks
 
     /// Per-request state, from the first call of the access handler to the completion callback.
@@ -148,6 +154,8 @@ public final class HTTPServer: @unchecked Sendable {
         var body: [UInt8] = []
         var refused: HTTPResponse?
         var ready: HTTPResponse?
+        var received = 0
+        var answered = false
         var suspended = false
         var status = 0
 
@@ -213,6 +221,7 @@ public final class HTTPServer: @unchecked Sendable {
                 let size = Int(declared.value), size > options.maxBodyBytes
             {
                 // Refused before a byte of the body is read (curl's Expect: 100-continue is never answered).
+                exchange.answered = true
                 return queue(connection, exchange, .error(.payloadTooLarge(limit: options.maxBodyBytes)))
             }
             return .YES
@@ -222,11 +231,16 @@ public final class HTTPServer: @unchecked Sendable {
         if uploadDataSize.pointee > 0 {
             let size = uploadDataSize.pointee
             uploadDataSize.pointee = 0
-            if exchange.refused != nil { return .YES }
+            exchange.received += size
+            if exchange.refused != nil {
+                // MHD can only answer once the body has ended (a body without a declared length);
+                // past this much more, the client is not listening: close the connection.
+                return exchange.received > options.maxBodyBytes * 4 + 1_048_576 ? .NO : .YES
+            }
             if exchange.body.count + size > options.maxBodyBytes {
                 exchange.body = []
                 exchange.refused = .error(.payloadTooLarge(limit: options.maxBodyBytes))
-                return queue(connection, exchange, exchange.refused!)
+                return .YES
             }
             if let uploadData {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
@@ -235,12 +249,17 @@ public final class HTTPServer: @unchecked Sendable {
             }
             return .YES
         }
+        if let refused = exchange.refused {
+            exchange.refused = nil
+            exchange.answered = true
+            return queue(connection, exchange, refused)
+        }
         // Resumed after a delay: the response is ready.
         if let ready = exchange.ready {
             exchange.ready = nil
             return queue(connection, exchange, ready)
         }
-        if exchange.suspended || exchange.refused != nil { return .YES }
+        if exchange.suspended || exchange.answered { return .YES }
         let request = HTTPRequest(
             method: exchange.method, path: exchange.path, headers: exchange.headers, query: exchange.query,
             body: exchange.body)
@@ -250,6 +269,10 @@ public final class HTTPServer: @unchecked Sendable {
             return queue(connection, exchange, response)
         case .after(let delay, let produce):
             exchange.suspended = true
+            lock.withLock {
+                suspendedNow += 1
+                suspendedPeak = max(suspendedPeak, suspendedNow)
+            }
             MHD_suspend_connection(connection)
             let handle = Connection(pointer: connection)
             let nanoseconds = max(
@@ -257,6 +280,7 @@ public final class HTTPServer: @unchecked Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
                 exchange.ready = produce()
                 exchange.suspended = false
+                self.lock.withLock { self.suspendedNow -= 1 }
                 MHD_resume_connection(handle.pointer)
             }
             return .YES

@@ -89,6 +89,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     }
 
     public var phonePort: UInt16 { phone.port }
+    /// See ``HTTPServer/peakSuspended``.
+    public var phonePeakSuspended: Int { phone.peakSuspended }
     public var internalPort: UInt16 { internalServer.port }
 
     /// Stops accepting on both listeners, lets in-flight requests finish (up to the grace), exits.

@@ -52,6 +52,21 @@ struct UnreachableStore: Store {
     func authorization(for otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? { throw error }
     func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] { throw error }
     func latestEventID() throws(StoreError) -> Int64 { throw error }
+    func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus { throw error }
+    func consumeForUpload(
+        otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
+    ) throws(StoreError) -> UploadOutcome { throw error }
+    func countDummy(route: String, now: Date) throws(StoreError) { throw error }
+    func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] { throw error }
+    func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool { throw error }
+    func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
+        throw error
+    }
+    func recordOperationalInfo(
+        _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
+    ) throws(StoreError) -> Bool { throw error }
+    func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool { throw error }
+    func upload(id: Int64) throws(StoreError) -> StoredUpload? { throw error }
 }
 
 extension AuthorizeResult {

@@ -1,0 +1,133 @@
+import DeskCore
+import DeskServer
+import Foundation
+import Testing
+
+@Suite("Analytics over HTTP")
+struct AnalyticsTests {
+    static let token = String(repeating: "ab", count: 64)
+    static let device = Data("device".utf8).base64EncodedString()
+
+    func appleToken(_ f: ServerFixture, token: String = token) async throws -> Reply {
+        try await HTTP.send(
+            "POST", f.phone.appendingPathComponent("v1/analytics/apple/token"),
+            headers: ["Content-Type": "application/json"],
+            body: Data(#"{"analytics_token":"\#(token)","device_token":"\#(Self.device)"}"#.utf8))
+    }
+
+    func record(exposure: Int = 0, province: String = "RM", extra: String = "") -> Data {
+        Data(
+            #"{"province":"\#(province)","exposure_permission":1,"bluetooth_active":1,"notification_permission":0,"exposure_notification":\#(exposure),"last_risky_exposure_on":"\#(Date().utcDay.iso)"\#(extra)}"#
+                .utf8)
+    }
+
+    func appleInfo(_ f: ServerFixture, body: Data, token: String = token, dummy: String = "0") async throws -> Reply {
+        try await HTTP.send(
+            "POST", f.phone.appendingPathComponent("v1/analytics/apple/operational-info"),
+            headers: [
+                "Content-Type": "application/json", "Authorization": "Bearer \(token)", "Immuni-Dummy-Data": dummy,
+            ],
+            body: body)
+    }
+
+    func googleInfo(_ f: ServerFixture, body: Data, dummy: String = "0") async throws -> Reply {
+        try await HTTP.send(
+            "POST", f.phone.appendingPathComponent("v1/analytics/google/operational-info"),
+            headers: ["Content-Type": "application/json", "Immuni-Dummy-Data": dummy], body: body)
+    }
+
+    @Test("without DeviceCheck configured, tokens are refused loudly: 202, never authorised, a warning")
+    func appleNotConfigured() async throws {
+        let f = try ServerFixture()
+        #expect(try await appleToken(f).status == 202)
+        #expect(try await appleToken(f).status == 202)
+        #expect(f.logLines.all.filter { $0.contains("DeviceCheck is not configured") }.count == 1)
+        #expect(try await appleInfo(f, body: record()).status == 204)
+        #expect(try f.count("operational_info") == 0)
+    }
+
+    @Test("27–28: a checked token gets 201 and one record with and one without exposure per month")
+    func appleFlow() async throws {
+        let f = try ServerFixture(deviceCheck: { _ in true })
+        #expect(try await appleToken(f).status == 202)
+        var authorized = false
+        for _ in 0..<50 where !authorized {
+            try await Task.sleep(for: .milliseconds(20))
+            authorized = try await appleToken(f).status == 201
+        }
+        #expect(authorized)
+        #expect(try await appleInfo(f, body: record(exposure: 0)).status == 204)
+        #expect(try await appleInfo(f, body: record(exposure: 0)).status == 204)
+        #expect(try await appleInfo(f, body: record(exposure: 1, extra: #","build":4001"#)).status == 204)
+        #expect(try f.count("operational_info") == 2)
+        #expect(try f.events().filter { $0.kind == .analyticsReceived }.count == 2)
+        // The token itself is never stored.
+        #expect(
+            try SQLiteLockHolder(path: f.store.path, lock: false).integer(
+                "SELECT count(*) FROM analytics_allowances WHERE token_hash = '\(Self.token.prefix(64))'") == 0)
+    }
+
+    @Test("a token whose device check fails stays unauthorised")
+    func appleRefused() async throws {
+        let f = try ServerFixture(deviceCheck: { _ in false })
+        #expect(try await appleToken(f).status == 202)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await appleToken(f).status == 202)
+    }
+
+    @Test("28: invalid records are 400 {1100}; dummies are 204 and stored nowhere")
+    func invalidRecords() async throws {
+        let f = try ServerFixture(deviceCheck: { _ in true })
+        let bad: [(Data, String)] = [
+            (record(province: "XX"), Self.token), (record(extra: #","build":0"#), Self.token),
+            (record(extra: #","build":20001"#), Self.token), (Data(#"{"province":"RM"}"#.utf8), Self.token),
+            (record(), "short"), (record(), Self.token.uppercased()),
+            (
+                Data(
+                    String(decoding: record(), as: UTF8.self).replacingOccurrences(
+                        of: #""bluetooth_active":1"#, with: #""bluetooth_active":"1""#
+                    ).utf8), Self.token
+            ),
+            (
+                Data(
+                    String(decoding: record(), as: UTF8.self).replacingOccurrences(
+                        of: #""bluetooth_active":1"#, with: #""bluetooth_active":true"#
+                    ).utf8), Self.token
+            ),
+        ]
+        for (body, token) in bad {
+            let reply = try await appleInfo(f, body: body, token: token)
+            #expect(reply.status == 400)
+            #expect(reply.errorCode == 1100)
+        }
+        #expect(try await appleToken(f, token: "abc").errorCode == 1100)
+        #expect(try await appleInfo(f, body: record(), dummy: "1").status == 204)
+        #expect(try f.count("operational_info") == 0)
+        #expect(try f.events().isEmpty)
+    }
+
+    @Test("Google: verified records are stored once per salt; failed or unconfigured attestations are discarded")
+    func google() async throws {
+        let salt = Data([UInt8](repeating: 7, count: 16)).base64EncodedString()
+        func body(_ attestation: String, salt: String = salt) -> Data {
+            record(extra: #","salt":"\#(salt)","signed_attestation":"\#(attestation)""#)
+        }
+        let unconfigured = try ServerFixture()
+        #expect(try await googleInfo(unconfigured, body: body("a.b.c")).status == 204)
+        #expect(unconfigured.logLines.all.contains { $0.contains("no attestation root") })
+        #expect(try unconfigured.count("operational_info") == 0)
+
+        let f = try ServerFixture(attestationCheck: { attestation, nonce in
+            attestation == "good" && nonce == "RM-\(salt)"
+        })
+        #expect(try await googleInfo(f, body: body("good")).status == 204)
+        #expect(try await googleInfo(f, body: body("good")).status == 204)
+        #expect(
+            try await googleInfo(
+                f, body: body("bad", salt: Data([UInt8](repeating: 8, count: 16)).base64EncodedString())
+            ).status == 204)
+        #expect(try await googleInfo(f, body: body("good", salt: "short")).status == 400)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try f.count("operational_info") == 1)
+    }
+}

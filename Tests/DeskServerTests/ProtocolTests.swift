@@ -1,0 +1,301 @@
+import DeskServer
+import Foundation
+import Testing
+
+/// HTTP-level behaviour: paths, methods, limits, broken requests, slow clients, settings,
+/// health and metrics, TLS, shutdown.
+@Suite("HTTP protocol")
+struct ProtocolTests {
+    static let token = Phone.hash("9K2RAY8UUQ")
+
+    @Test("unknown paths are 404 {1004}, wrong methods 405 {1005} with Allow, in the error body shape")
+    func pathsAndMethods() async throws {
+        let f = try ServerFixture()
+        for path in ["nope", "v1", "v0/keys/1", "v1/ingestion/check-cun", "v1/ingestion/get-dgc", "metrics"] {
+            let reply = try await HTTP.send("GET", f.phone.appendingPathComponent(path))
+            #expect(reply.status == 404, "\(path)")
+            #expect(reply.errorCode == 1004, "\(path)")
+        }
+        let wrong = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/ingestion/upload"))
+        #expect(wrong.status == 405)
+        #expect(wrong.header("Allow") == "POST")
+        #expect(wrong.errorCode == 1005)
+        #expect(try await HTTP.send("POST", f.phone.appendingPathComponent("v1/settings")).status == 405)
+    }
+
+    @Test("health: GET / is 200, empty, no-store, on both listeners")
+    func health() async throws {
+        let f = try ServerFixture()
+        for url in [f.phone, f.internalURL] {
+            let reply = try await HTTP.send("GET", url)
+            #expect(reply.status == 200)
+            #expect(reply.body.isEmpty)
+            #expect(reply.header("Cache-Control") == "no-store")
+        }
+    }
+
+    @Test("a declared body over the limit is 413 {1013} before it is read; so is a chunked one")
+    func bodyLimit() async throws {
+        let f = try ServerFixture(configure: { $0.maxBodyBytes = 4_096 })
+        // Declared: the server answers without waiting for the 5 MB that never come.
+        let head = """
+            POST /v1/ingestion/check-otp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+            Authorization: Bearer \(Self.token)\r\nImmuni-Dummy-Data: 0\r\nContent-Length: 5000000\r\n\r\n
+            """
+        let started = Date()
+        let declared = try await HTTP.rawAsync(
+            f.server.phonePort, Array(head.utf8) + Array(repeating: 0x61, count: 10_000))
+        #expect(declared.status == 413)
+        #expect(declared.errorCode == 1013)
+        #expect(Date().timeIntervalSince(started) < 5)
+        // Chunked, no length: refused once the received bytes pass the limit.
+        var chunked = """
+            POST /v1/ingestion/check-otp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+            Authorization: Bearer \(Self.token)\r\nImmuni-Dummy-Data: 0\r\nTransfer-Encoding: chunked\r\n\r\n
+            """
+        for _ in 0..<3 { chunked += "800\r\n" + String(repeating: "a", count: 2048) + "\r\n" }
+        chunked += "0\r\n\r\n"
+        let reply = try await HTTP.rawAsync(f.server.phonePort, Array(chunked.utf8))
+        #expect(reply.status == 413)
+        // At the limit is fine.
+        let padding = String(repeating: "a", count: 4_096 - 14)
+        let ok = try await HTTP.send(
+            "POST", f.phone.appendingPathComponent("v1/ingestion/check-otp"),
+            headers: Phone.headers(token: Self.token), body: Data(#"{"padding":"\#(padding)"}"#.utf8))
+        #expect(ok.status == 401)
+    }
+
+    @Test("broken requests are 400 with the error body: invalid UTF-8, repeated headers, odd numbers")
+    func brokenRequests() async throws {
+        let f = try ServerFixture()
+        try f.authorize("9K2RAY8UUQ")
+        let headers = [
+            "Content-Type: application/json", "Authorization: Bearer \(Self.token)", "Immuni-Dummy-Data: 0",
+        ]
+        let invalidUTF8: [UInt8] = Array(#"{"padding":"ab"#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        let utf8 = try await HTTP.rawAsync(
+            f.server.phonePort, HTTP.request("POST", "/v1/ingestion/check-otp", headers: headers, body: invalidUTF8))
+        #expect(utf8.status == 400)
+        #expect(utf8.errorCode == 1100)
+        #expect(utf8.detail?.contains("UTF-8") == true)
+        let twice = try await HTTP.rawAsync(
+            f.server.phonePort,
+            HTTP.request(
+                "POST", "/v1/ingestion/check-otp", headers: headers + ["Immuni-Dummy-Data: 1"],
+                body: Array(#"{"padding":"ab"}"#.utf8)))
+        #expect(twice.status == 400)
+        #expect(twice.detail?.contains("once") == true)
+        let twoTokens = try await HTTP.rawAsync(
+            f.server.phonePort,
+            HTTP.request(
+                "POST", "/v1/ingestion/check-otp", headers: headers + ["Authorization: Bearer \(Self.token)"],
+                body: Array(#"{"padding":"ab"}"#.utf8)))
+        #expect(twoTokens.status == 400)
+        for clock in ["abc", "1.5", "-1", "99999999999999999999999", " "] {
+            let reply = try await HTTP.rawAsync(
+                f.server.phonePort,
+                HTTP.request(
+                    "POST", "/v1/ingestion/upload", headers: headers + ["Immuni-Client-Clock: \(clock)"],
+                    body: Array(#"{"teks":[]}"#.utf8)))
+            #expect(reply.status == 400, "\(clock)")
+            #expect(reply.errorCode == 1100, "\(clock)")
+        }
+        let nested = String(repeating: "[", count: 10_000)
+        let deep = try await HTTP.rawAsync(
+            f.server.phonePort,
+            HTTP.request("POST", "/v1/ingestion/check-otp", headers: headers, body: Array(nested.utf8)))
+        #expect(deep.status == 400)
+        #expect(try f.count("uploads") == 0)
+        // The server is still fine.
+        #expect(try await HTTP.send("GET", f.phone).status == 200)
+    }
+
+    @Test("a slow client is cut off after the connection timeout; others are served meanwhile")
+    func slowClient() async throws {
+        let f = try ServerFixture(configure: { $0.connectionTimeoutSeconds = 1 })
+        let started = Date()
+        // Headers that never finish.
+        let reply = try await HTTP.rawAsync(
+            f.server.phonePort, Array("POST /v1/ingestion/check-otp HTTP/1.1\r\nHost: x\r\n".utf8))
+        let waited = Date().timeIntervalSince(started)
+        #expect(reply.status == 0)
+        #expect(waited >= 0.9)
+        #expect(waited < 5)
+        #expect(try await HTTP.send("GET", f.phone).status == 200)
+    }
+
+    @Test("keys: no chunks yet → /v1/keys/index 404 {1301}, /v1/keys/1 404 {1300}; bad indexes 400 {1100}")
+    func keys() async throws {
+        let f = try ServerFixture()
+        let index = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/index"))
+        #expect(index.status == 404)
+        #expect(index.errorCode == 1301)
+        #expect(index.header("Cache-Control") == nil)
+        let one = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/1"))
+        #expect(one.errorCode == 1300)
+        for bad in ["0", "-1", "asd", "12d", "01", "99999999999999999999"] {
+            let reply = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/\(bad)"))
+            #expect(reply.status == 400, "\(bad)")
+            #expect(reply.errorCode == 1100, "\(bad)")
+        }
+    }
+
+    @Test("settings: per key the entry with the highest starting_build ≤ build; cached an hour; edits reload")
+    func settings() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("app-settings.json")
+        try Data(
+            """
+            {"entries": [
+              {"platform": "all", "starting_build": 1, "settings": {"a": 1, "b": "x", "c": [1, 2]}},
+              {"platform": "ios", "starting_build": 1, "settings": {"b": "ios"}},
+              {"platform": "ios", "starting_build": 100, "settings": {"a": 2}},
+              {"platform": "all", "starting_build": 200, "settings": {"c": {"d": true}}}
+            ]}
+            """.utf8
+        ).write(to: file)
+        let f = try ServerFixture(appSettingsPath: file.path)
+        func get(_ query: String) async throws -> Reply {
+            try await HTTP.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?\(query)")!)
+        }
+        let ios50 = try await get("platform=ios&build=50")
+        #expect(ios50.status == 200)
+        #expect(ios50.header("Cache-Control") == "public, max-age=3600")
+        #expect(ios50.text == #"{"a":1,"b":"ios","c":[1,2]}"#)
+        #expect(try await get("platform=ios&build=150").text == #"{"a":2,"b":"ios","c":[1,2]}"#)
+        #expect(try await get("platform=android&build=20000").text == #"{"a":1,"b":"x","c":{"d":true}}"#)
+        for bad in [
+            "platform=ios", "build=1", "platform=web&build=1", "platform=ios&build=0", "platform=ios&build=20001",
+            "platform=ios&build=1.0", "platform=ios&build=1&build=2", "platform=ios&platform=android&build=1",
+        ] {
+            let reply = try await get(bad)
+            #expect(reply.status == 400, "\(bad)")
+            #expect(reply.errorCode == 1100, "\(bad)")
+        }
+        // A broken edit keeps the old settings; a good one is served within seconds.
+        try Data("{ broken".utf8).write(to: file)
+        try await Task.sleep(for: .milliseconds(2_500))
+        #expect(try await get("platform=ios&build=50").text == #"{"a":1,"b":"ios","c":[1,2]}"#)
+        #expect(f.logLines.all.contains { $0.contains("broken") })
+        try Data(#"{"entries": [{"platform": "all", "starting_build": 1, "settings": {"z": 0}}]}"#.utf8).write(to: file)
+        try await Task.sleep(for: .milliseconds(2_500))
+        #expect(try await get("platform=ios&build=50").text == #"{"z":0}"#)
+    }
+
+    @Test("the shipped settings file has the apps' keys and defaults")
+    func shippedSettings() async throws {
+        let f = try ServerFixture()
+        let reply = try await HTTP.send(
+            "GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=android&build=1")!)
+        let object = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
+        #expect(object["teks_packet_size"] as? Int == 110_000)
+        #expect(object["exposure_info_minimum_risk_score"] as? Int == 20)
+        #expect(object["minimum_build_version"] as? Int == 0)
+        let ios = try await HTTP.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=ios&build=1")!)
+        let iosObject = try #require(try JSONSerialization.jsonObject(with: ios.body) as? [String: Any])
+        #expect(iosObject["exposure_info_minimum_risk_score"] as? Int == 12)
+        #expect(iosObject["support_phone"] as? String == "800912491")
+    }
+
+    @Test("metrics are Prometheus text with requests by route and status, and no code or token")
+    func metrics() async throws {
+        let f = try ServerFixture()
+        try f.authorize("9K2RAY8UUQ")
+        _ = try await HTTP.send(
+            "POST", f.phone.appendingPathComponent("v1/ingestion/check-otp"), headers: Phone.headers(token: Self.token),
+            body: Data(#"{"padding":"ab"}"#.utf8))
+        let reply = try await HTTP.send("GET", f.internalURL.appendingPathComponent("metrics"))
+        #expect(reply.status == 200)
+        #expect(reply.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        #expect(
+            reply.text.contains(
+                #"tracedesk_http_requests_total{listener="public",route="/v1/ingestion/check-otp",method="POST",status="204"} 1"#
+            ))
+        #expect(reply.text.contains("# TYPE tracedesk_uploads_total counter"))
+        #expect(!reply.text.contains(Self.token))
+        #expect(!reply.text.contains("9K2RAY8UUQ"))
+    }
+
+    @Test("the access log has method, route, status and duration, never a token or a query")
+    func accessLog() async throws {
+        let f = try ServerFixture()
+        _ = try await HTTP.send(
+            "POST", f.phone.appendingPathComponent("v1/ingestion/check-otp"), headers: Phone.headers(token: Self.token),
+            body: Data(#"{"padding":"ab"}"#.utf8))
+        _ = try await HTTP.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=ios&build=7")!)
+        _ = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/\(Self.token)"))
+        try await Task.sleep(for: .milliseconds(100))
+        let lines = f.accessLines.all
+        #expect(lines.contains { $0.contains("public POST /v1/ingestion/check-otp 401 ") && $0.hasSuffix("ms") })
+        #expect(lines.contains { $0.contains("public GET /v1/settings 200 ") })
+        #expect(lines.allSatisfy { !$0.contains(Self.token) && !$0.contains("build=7") })
+    }
+
+    @Test("stopping lets a request in flight finish, then refuses new connections")
+    func gracefulStop() async throws {
+        let f = try ServerFixture(delayMs: 400)
+        let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
+        let pending = Task {
+            try await HTTP.send(
+                "POST", url, headers: Phone.headers(token: Self.token, dummy: "1"), body: Data(#"{"padding":""}"#.utf8))
+        }
+        // Stop once the request is in (waiting out its delay).
+        for _ in 0..<500 where f.server.phonePeakSuspended == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(f.server.phonePeakSuspended == 1)
+        let server = f.server
+        try await offPool { server.stop(grace: .seconds(5)) }
+        let reply = try await pending.value
+        #expect(reply.status == 204 || reply.status == 401)
+        await #expect(throws: (any Error).self) { try await HTTP.send("GET", f.phone) }
+    }
+
+    @Test("HTTPS with --tls-cert/--tls-key")
+    func tls() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("key.pem").path
+        let cert = directory.appendingPathComponent("cert.pem").path
+        try await runAsync(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,
+                "-out",
+                cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
+        let f = try ServerFixture(configure: {
+            $0.tlsCert = cert
+            $0.tlsKey = key
+        })
+        let output = try await runAsync(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", cert,
+                "https://127.0.0.1:\(f.server.phonePort)/",
+            ])
+        #expect(output == "200")
+        let plain = try await runAsync(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(f.server.phonePort)/"])
+        #expect(plain != "200")
+    }
+
+    @discardableResult
+    func runAsync(_ tool: String, _ arguments: [String]) async throws -> String {
+        try await offPool { try ProtocolTests.run(tool, arguments) }
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,265 @@
+@preconcurrency import CSQLite
+import CivilCalendar
+import DeskCore
+import DeskCrypto
+import DeskServer
+import DeskService
+import DeskStore
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real `tracedesk serve` in-process: both listeners on 127.0.0.1 ephemeral ports, over a
+/// real SQLite file in its own temporary directory, the shipped app-settings file.
+final class ServerFixture: @unchecked Sendable {
+    let directory: URL
+    let store: SQLiteStore
+    let server: TraceDeskServer
+    let logLines = LogLines()
+    let accessLines = LogLines()
+
+    var phone: URL { URL(string: "http://127.0.0.1:\(server.phonePort)")! }
+    var internalURL: URL { URL(string: "http://127.0.0.1:\(server.internalPort)")! }
+
+    /// The repository's config/app-settings.json.
+    static var appSettingsPath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/app-settings.json").path
+    }
+
+    init(
+        delayMs: Int = 0, configure: (inout ServerConfig) -> Void = { _ in }, appSettingsPath: String? = nil,
+        busyTimeoutMs: Int32 = 5_000, deviceCheck: ImmuniAPI.DeviceCheck? = nil,
+        attestationCheck: ImmuniAPI.AttestationCheck? = nil
+    ) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tracedesk-server-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try SQLiteStore(
+            path: directory.appendingPathComponent("tracedesk.sqlite").path, busyTimeoutMilliseconds: busyTimeoutMs)
+        var config = ServerConfig()
+        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.checkDelayMeanMs = delayMs
+        config.checkDelaySdMs = delayMs == 0 ? 0 : 20
+        configure(&config)
+        let logLines = self.logLines
+        let accessLines = self.accessLines
+        var nonce: ImmuniAPI.NonceMaker?
+        if attestationCheck != nil { nonce = { info, salt in "\(info.province.code)-\(salt)" } }
+        let accessLog = AccessLog(write: { line in accessLines.append(line) })
+        let log: @Sendable (String) -> Void = { line in logLines.append(line) }
+        server = try TraceDeskServer(
+            config: config, store: store, appSettingsPath: appSettingsPath ?? Self.appSettingsPath,
+            deviceCheck: deviceCheck, attestationCheck: attestationCheck, nonce: nonce, accessLog: accessLog, log: log)
+        try server.start()
+    }
+
+    deinit {
+        server.stop(grace: .seconds(2))
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Authorises `otp` directly in the store (as a console would), symptoms `daysAgo` days ago.
+    func authorize(_ otp: String, daysAgo: Int = 3, lifetime: Duration = .seconds(150)) throws {
+        let code = try Otp(validating: otp)
+        _ = try store.authorize(
+            otpHash: code.hash, symptomsStartedOn: Date().utcDay.adding(days: -daysAgo), by: "rossi", now: Date(),
+            lifetime: lifetime)
+    }
+
+    func events() throws -> [DeskEvent] { try store.events(after: 0, limit: 10_000) }
+}
+
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+/// A response read over real HTTP.
+struct Reply: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+    func header(_ name: String) -> String? {
+        headers.first { $0.key.lowercased() == name.lowercased() }?.value
+    }
+    /// The `error_code` of an error body.
+    var errorCode: Int? {
+        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error_code"] as? Int
+    }
+    var detail: String? {
+        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["detail"] as? String
+    }
+}
+
+enum HTTP {
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 256
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+
+    static func send(
+        _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> Reply {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        let (data, response) = try await session.data(for: request)
+        let http = response as! HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
+        return Reply(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// Raw bytes over a socket, for what URLSession will not send (repeated headers, broken
+    /// UTF-8, a body that never ends…). Returns the whole response (the request says close).
+    static func raw(_ port: UInt16, _ bytes: [UInt8], readTimeout: Int = 10) throws -> Reply {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        precondition(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        precondition(connected == 0)
+        var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { break }  // the server may close early (413): read what it said
+            sent += n
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            response.append(contentsOf: buffer[0..<n])
+        }
+        return parse(response)
+    }
+
+    /// ``raw(_:_:readTimeout:)`` off the cooperative pool.
+    static func rawAsync(_ port: UInt16, _ bytes: [UInt8]) async throws -> Reply {
+        try await offPool { try raw(port, bytes) }
+    }
+
+    static func parse(_ bytes: [UInt8]) -> Reply {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { return Reply(status: 0, headers: [:], body: Data()) }
+        let head = text[..<split.lowerBound].components(separatedBy: "\r\n")
+        let status = Int(head.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Reply(status: status, headers: headers, body: Data(text[split.upperBound...].utf8))
+    }
+
+    /// A raw request with `Connection: close` and a Content-Length matching `body`.
+    static func request(_ method: String, _ path: String, headers: [String], body: [UInt8]) -> [UInt8] {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for header in headers { head += header + "\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        return Array(head.utf8) + body
+    }
+}
+
+/// Requests of the Immuni API, built the way the apps build them.
+enum Phone {
+    static let json = "application/json; charset=utf-8"
+
+    static func hash(_ otp: String) -> String { SHA256.hex(otp) }
+
+    static func headers(token: String, dummy: String = "0", clock: Int64? = nil) -> [String: String] {
+        var h = ["Content-Type": json, "Authorization": "Bearer \(token)", "Immuni-Dummy-Data": dummy]
+        if let clock { h["Immuni-Client-Clock"] = String(clock) }
+        return h
+    }
+
+    /// Daily keys ending with today's (by the server's UTC day), newest last.
+    static func dailyKeys(_ count: Int, startByte: UInt8 = 1) -> [[String: Any]] {
+        let today = Int64(Date().timeIntervalSince1970) / 86_400 * 144
+        return (0..<count).map { i in
+            let bytes = [UInt8](repeating: startByte &+ UInt8(i), count: 16)
+            return [
+                "key_data": Data(bytes).base64EncodedString(),
+                "rolling_start_number": today - Int64(count - 1 - i) * 144, "rolling_period": 144,
+            ]
+        }
+    }
+
+    static func uploadBody(keys: [[String: Any]], province: String? = "RM", extra: [String: Any] = [:]) -> Data {
+        var body: [String: Any] = ["teks": keys, "padding": "00ab", "exposure_detection_summaries": []]
+        if let province { body["province"] = province }
+        for (k, v) in extra { body[k] = v }
+        return try! JSONSerialization.data(withJSONObject: body)
+    }
+
+    static var now: Int64 { Int64(Date().timeIntervalSince1970) }
+}
+
+/// A second connection to the store file: holds the write lock, or counts rows.
+final class SQLiteLockHolder: @unchecked Sendable {
+    private var db: OpaquePointer?
+
+    init(path: String, lock: Bool = true) throws {
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        sqlite3_busy_timeout(db, 5_000)
+        if lock {
+            guard sqlite3_exec(db, "BEGIN EXCLUSIVE", nil, nil, nil) == SQLITE_OK else {
+                throw CocoaError(.fileLocking)
+            }
+        }
+    }
+
+    func release() { sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
+
+    func integer(_ sql: String) -> Int64 {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { return -1 }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return -1 }
+        return sqlite3_column_int64(statement, 0)
+    }
+
+    deinit { sqlite3_close_v2(db) }
+}
+
+extension ServerFixture {
+    /// `SELECT count(*) FROM table`, read through a separate connection.
+    func count(_ table: String) throws -> Int64 {
+        try SQLiteLockHolder(path: store.path, lock: false).integer("SELECT count(*) FROM \(table)")
+    }
+}
+
+/// Runs blocking work (sockets, processes, waits) on its own thread, so it never holds one of
+/// the few threads of Swift's cooperative pool that every other async test needs.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+        }
+        thread.start()
+    }
+}
