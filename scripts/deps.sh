@@ -3,9 +3,9 @@
 # Usage: scripts/deps.sh run|test|bench
 set -euo pipefail
 
-need_run=(libncurses-dev libsqlite3-dev libssl-dev pkgconf)
-need_test=(tmux)
-need_bench=(hyperfine)
+need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev pkgconf)
+need_test=(tmux curl openssl)
+need_bench=(hyperfine wrk nginx)
 
 case "${1:-run}" in
   run) wanted=("${need_run[@]}") ;;

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Runs the real `tracedesk serve` and talks to it with curl, as a phone and a hospital system
+# would; the operator authorises in the real console in tmux, over the same store.
+# Usage: Tests/e2e/serve.sh PATH/TO/tracedesk
+# Prints one line per check and ends with "e2e-serve: N passed, N failed".
+set -uo pipefail
+
+bin=$(realpath "${1:-.build/debug/tracedesk}")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+socket="tracedesk-serve-e2e-$$"
+passed=0
+failed=0
+server=""
+export TRACEDESK_THEMES="$root/themes" SWIFT_BACKTRACE=enable=no
+
+cleanup() {
+  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
+  tmux -L "$socket" kill-server 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+check() {
+  local name=$1; shift
+  if "$@"; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"
+    [ -f "$work/serve.log" ] && sed 's/^/    log: /' "$work/serve.log" | tail -n 15
+  fi
+}
+
+# start_server [ENV=VALUE...]: serve on ephemeral loopback ports; sets $phone and $internal.
+start_server() {
+  env "$@" "$bin" serve --store "$work/desk.sqlite" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 \
+    2>"$work/serve.log" &
+  server=$!
+  local deadline=$((SECONDS + 10))
+  while [ $SECONDS -le $deadline ]; do
+    phone=$(sed -nE 's|.*phone API on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
+    internal=$(sed -nE 's|.*internal API .* on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
+    [ -n "$phone" ] && [ -n "$internal" ] && return 0
+    kill -0 "$server" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
+}
+
+status_of() { curl -s -o "$work/body" -w '%{http_code}' "$@"; }
+today=$(date -u +%F)
+hash() { printf %s "$1" | sha256sum | cut -c1-64; }
+
+check "serve starts and names both listeners" start_server TRACEDESK_CHECK_DELAY_MEAN_MS=150
+
+# A hospital system authorises a code on the internal listener.
+otp_body="{\"otp\":\"KJ23IWY5UJ\",\"symptoms_started_on\":\"$today\"}"
+check "POST /v1/otp on the internal listener: 204" \
+  test "$(status_of -X POST "http://$internal/v1/otp" -H 'Content-Type: application/json' -d "$otp_body")" = 204
+check "the same code again: 409 with error 1409" \
+  bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -X POST http://$internal/v1/otp -H 'Content-Type: application/json' -d '$otp_body')\" = 409 ]"
+check "POST /v1/otp is not on the public listener" \
+  test "$(status_of -X POST "http://$phone/v1/otp" -H 'Content-Type: application/json' -d "$otp_body")" = 404
+
+# The operator authorises another code in the console, in tmux, on the same store.
+tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
+  "$bin --store $work/desk.sqlite; sleep 30"
+wait_screen() {
+  local deadline=$((SECONDS + 5))
+  while [ $SECONDS -le $deadline ]; do
+    tmux -L "$socket" capture-pane -p -t app | grep -qF -- "$1" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+wait_screen "Authorise an upload"
+tmux -L "$socket" send-keys -t app 9 k 2 r a y 8 u u q y Enter Enter
+check "the console authorises 9K2-RAY8-UUQ" wait_screen "Authorised"
+tmux -L "$socket" send-keys -t app C-c
+
+# The citizen's app checks the code (with the artificial delay) and uploads 14 keys.
+token=$(hash 9K2RAY8UUQ)
+phone_headers=(-H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $token" -H 'Immuni-Dummy-Data: 0')
+check_time=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -X POST "http://$phone/v1/ingestion/check-otp" \
+  "${phone_headers[@]}" -d '{"padding":"00ff"}')
+check "check-otp of the console's code: 204" test "${check_time%% *}" = 204
+check "check-otp waited the artificial delay (~150 ms)" \
+  awk -v t="${check_time##* }" 'BEGIN { exit !(t >= 0.05 && t < 1.5) }'
+now=$(date -u +%s)
+keys=""
+for i in $(seq 0 13); do
+  start=$(( (now / 86400 - 13 + i) * 144 ))
+  byte=$(printf '\\x%02x' "$((i + 1))")
+  data=$(for _ in $(seq 16); do printf "$byte"; done | base64)
+  keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":144},"
+done
+upload_body="{\"teks\":[${keys%,}],\"province\":\"RM\",\"padding\":\"00\",\"exposure_detection_summaries\":[]}"
+check "upload of 14 keys: 204" test "$(status_of -X POST "http://$phone/v1/ingestion/upload" "${phone_headers[@]}" \
+  -H "Immuni-Client-Clock: $now" -d "$upload_body")" = 204
+check "a second upload with the same code: 401" test "$(status_of -X POST "http://$phone/v1/ingestion/upload" \
+  "${phone_headers[@]}" -H "Immuni-Client-Clock: $now" -d "$upload_body")" = 401
+check "the CLI sees the code consumed" \
+  bash -c "'$bin' otp status 9K2RAY8UUQ --store '$work/desk.sqlite' | grep -q consumed"
+check "bad input gets the error body with a detail" bash -c "
+  code=\$(curl -s -o '$work/bad' -w '%{http_code}' -X POST http://$phone/v1/ingestion/upload -H 'Content-Type: application/json' \
+    -H 'Authorization: Bearer $token' -H 'Immuni-Dummy-Data: 0' -H 'Immuni-Client-Clock: x' -d '{}')
+  [ \"\$code\" = 400 ] && grep -q '\"error_code\":1100' '$work/bad' && grep -q 'Immuni-Client-Clock' '$work/bad'"
+check "settings for ios build 1 are served with an hour of caching" bash -c "
+  curl -s -D '$work/headers' 'http://$phone/v1/settings?platform=ios&build=1' | grep -q teks_packet_size &&
+  grep -qi 'cache-control: public, max-age=3600' '$work/headers'"
+check "metrics count the upload and the keys" bash -c "
+  curl -s http://$internal/metrics | grep -q 'tracedesk_uploads_total{result=\"stored\"} 1'"
+check "the access log has routes and statuses, never the token or a code" bash -c "
+  grep -q 'public POST /v1/ingestion/upload 204' '$work/serve.log' && ! grep -q '$token' '$work/serve.log' &&
+  ! grep -q 'KJ23IWY5UJ' '$work/serve.log' && ! grep -q '9K2RAY8UUQ' '$work/serve.log'"
+
+# SIGTERM: finish and exit 0.
+kill -TERM "$server"
+wait "$server"
+check "SIGTERM stops the server with exit status 0" test $? -eq 0
+server=""
+check "the log says it stopped" grep -q "serve: stopped" "$work/serve.log"
+
+# Bad settings: every problem at once, exit 2.
+echo '{"otp_ttl_secnds": 100, "max_body_bytes": "big"}' > "$work/config.json"
+TRACEDESK_LISTEN=nowhere TRACEDESK_CHECK_DELAY_SD_MS=-3 "$bin" serve --config "$work/config.json" --store "$work/desk.sqlite" \
+  2>"$work/bad.log"
+check "bad settings exit with status 2" test $? -eq 2
+check "every problem is named, with a suggestion for a typo" bash -c "
+  grep -q 'unknown setting \"otp_ttl_secnds\" (did you mean \"otp_ttl_seconds\"?)' '$work/bad.log' &&
+  grep -q 'max_body_bytes must be a whole number' '$work/bad.log' && grep -q 'TRACEDESK_LISTEN must be' '$work/bad.log' &&
+  grep -q 'TRACEDESK_CHECK_DELAY_SD_MS must be' '$work/bad.log'"
+
+# A port already taken: exit 5 with a message.
+start_server
+first=$server
+"$bin" serve --store "$work/desk.sqlite" --listen "$phone" --internal-listen 127.0.0.1:0 2>"$work/busy.log"
+check "a listener address in use: exit 5" test $? -eq 5
+check "and it says the address is in use" grep -q "in use" "$work/busy.log"
+kill -INT "$first"
+wait "$first"
+check "SIGINT stops it too, with exit status 0" test $? -eq 0
+server=""
+
+check "--settings lists every setting with its environment variable" bash -c "
+  '$bin' serve --settings | grep -q 'TRACEDESK_CHECK_DELAY_MEAN_MS'"
+
+echo "e2e-serve: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
