@@ -1,7 +1,9 @@
 import CivilCalendar
 import DeskConsole
 import DeskCore
+import DeskCrypto
 import DeskService
+import DeskStore
 import Foundation
 import TerminalKit
 import TerminalNcurses
@@ -15,16 +17,20 @@ import TerminalNcurses
 enum BenchCommand {
     static let help = """
         Usage: tracedesk bench render [--width 200] [--height 60] [--frames 2000] [--json]
-        Measures render + diff per frame of the authorise screen (build with -c release).
+               Measures render + diff per frame of the authorise screen (build with -c release).
+               tracedesk bench seed --store PATH --count N --tokens FILE
+               Authorises N random codes (1 h lifetime) in the store and writes their bearer
+               tokens, one per line, for the upload load test (Benchmarks/http.sh).
         """
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
+        if words.first == "seed" { return try seed(Array(words.dropFirst())) }
         guard words.first == "render" else {
             if words.first == "--help" || words.first == "-h" {
                 print(help)
                 return .success
             }
-            throw UsageError("unknown benchmark: use 'tracedesk bench render'", command: "bench")
+            throw UsageError("unknown benchmark: use 'tracedesk bench render' or 'tracedesk bench seed'", command: "bench")
         }
         let arguments = try Arguments(
             Array(words.dropFirst()), valueOptions: ["width", "height", "frames"], flagOptions: ["json"],
@@ -130,4 +136,51 @@ enum BenchCommand {
     }
 
     private static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+extension BenchCommand {
+    /// Authorises `--count` random valid codes directly in the store and writes their tokens.
+    /// Benchmark data only: the tokens file is what the load generator sends as bearer tokens.
+    static func seed(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(
+            words, valueOptions: ["store", "count", "tokens"], flagOptions: [], command: "bench seed")
+        guard let storePath = arguments.values["store"], let tokens = arguments.values["tokens"],
+            let countText = arguments.values["count"], let count = Int(countText), (1...5_000_000).contains(count)
+        else {
+            throw UsageError("give --store PATH, --tokens FILE and --count 1…5000000", command: "bench seed")
+        }
+        let store: SQLiteStore
+        do {
+            store = try StoreLocation.open(storePath)
+        } catch {
+            printError(error.message)
+            return .storeUnavailable
+        }
+        var lines = ""
+        lines.reserveCapacity(count * 65)
+        let alphabet = OtpRules.alphabet
+        let day = Date().utcDay.adding(days: -3)
+        do {
+            for _ in 0..<count {
+                var prefix = ""
+                for _ in 0..<9 { prefix.append(alphabet[Int.random(in: 0..<alphabet.count)]) }
+                let code = try Otp(validating: prefix + String(OtpRules.checkCharacter(for: prefix)!))
+                _ = try store.authorize(
+                    otpHash: code.hash, symptomsStartedOn: day, by: "bench", now: Date(), lifetime: .seconds(3600))
+                lines += code.hash.hex + "\n"
+            }
+        } catch let error as StoreError {
+            printError(error.message)
+            return .storeUnavailable
+        } catch {
+            printError("\(error)")
+            return .refused
+        }
+        guard FileManager.default.createFile(atPath: tokens, contents: Data(lines.utf8)) else {
+            printError("cannot write \(tokens)")
+            return .refused
+        }
+        print("seeded \(count) codes into \(storePath); tokens in \(tokens)")
+        return .success
+    }
 }
