@@ -196,7 +196,9 @@ public struct ServerConfig: Hashable, Sendable {
     public func crossCheck() -> [String] {
         var problems: [String] = []
         if (tlsCert == nil) != (tlsKey == nil) { problems.append("tls_cert and tls_key must be given together") }
-        if listen == internalListen, listen.port != 0 { problems.append("listen and internal_listen must differ (\(listen))") }
+        if listen == internalListen, listen.port != 0 {
+            problems.append("listen and internal_listen must differ (\(listen))")
+        }
         let apple = [appleDeviceCheckURL, appleTeamID, appleKeyID, applePrivateKeyFile]
         if apple.contains(where: { $0 != nil }) && apple.contains(where: { $0 == nil }) {
             problems.append(

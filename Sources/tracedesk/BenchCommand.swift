@@ -30,7 +30,8 @@ enum BenchCommand {
                 print(help)
                 return .success
             }
-            throw UsageError("unknown benchmark: use 'tracedesk bench render' or 'tracedesk bench seed'", command: "bench")
+            throw UsageError(
+                "unknown benchmark: use 'tracedesk bench render' or 'tracedesk bench seed'", command: "bench")
         }
         let arguments = try Arguments(
             Array(words.dropFirst()), valueOptions: ["width", "height", "frames"], flagOptions: ["json"],

@@ -1,0 +1,86 @@
+import DeskServer
+import Foundation
+import Testing
+
+@Suite("Server settings")
+struct ConfigTests {
+    func file(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).json")
+            .path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("defaults are Immuni's")
+    func defaults() throws {
+        let config = try ServerConfig.load(file: nil, environment: [:]).get()
+        #expect(config.otpTTLSeconds == 150)
+        #expect(config.checkDelayMeanMs == 150)
+        #expect(config.checkDelaySdMs == 20)
+        #expect(config.listen.description == "127.0.0.1:8080")
+        #expect(config.internalListen.description == "127.0.0.1:8081")
+        #expect(config.riskProfile.transmissionRiskLevel == 8)
+    }
+
+    @Test("the file, then the environment: the environment wins")
+    func layering() throws {
+        let path = try file(
+            #"{"_note": "ok", "otp_ttl_seconds": 300, "listen": "127.0.0.1:9000", "access_log": false}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let config = try ServerConfig.load(file: path, environment: ["TRACEDESK_OTP_TTL_SECONDS": "200"]).get()
+        #expect(config.otpTTLSeconds == 200)
+        #expect(config.listen.port == 9000)
+        #expect(!config.accessLog)
+    }
+
+    @Test("every problem is reported at once")
+    func problems() throws {
+        let path = try file(
+            #"{"otp_ttl_secnds": 1, "max_body_bytes": "big", "risk_report_type": "maybe", "tls_cert": "/x.pem"}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = ServerConfig.load(
+            file: path,
+            environment: ["TRACEDESK_CHECK_DELAY_MEAN_MS": "-1", "TRACEDESK_INTERNAL_LISTEN": "localhost:1"])
+        guard case .failure(let error) = result else {
+            Issue.record("accepted bad settings")
+            return
+        }
+        let text = error.message
+        #expect(error.problems.count == 6)
+        #expect(text.contains(#"unknown setting "otp_ttl_secnds" (did you mean "otp_ttl_seconds"?)"#))
+        #expect(text.contains("max_body_bytes must be a whole number from 1024 to 16777216"))
+        #expect(text.contains("risk_report_type must be one of"))
+        #expect(text.contains("TRACEDESK_CHECK_DELAY_MEAN_MS must be"))
+        #expect(text.contains("TRACEDESK_INTERNAL_LISTEN must be an IPv4 address"))
+        #expect(text.contains("tls_cert and tls_key must be given together"))
+    }
+
+    @Test("a file that is not JSON, or missing, is one clear problem")
+    func badFiles() throws {
+        let path = try file("{ nope")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard case .failure(let broken) = ServerConfig.load(file: path, environment: [:]) else { return }
+        #expect(broken.message.contains("is not valid JSON at byte 2"))
+        guard case .failure(let missing) = ServerConfig.load(file: "/nonexistent/x.json", environment: [:]) else {
+            return
+        }
+        #expect(missing.message.contains("cannot be read"))
+    }
+
+    @Test("every setting has an environment variable and help")
+    func listing() {
+        #expect(ServerConfig.settings.count >= 25)
+        #expect(ServerConfig.settings.allSatisfy { $0.environmentName.hasPrefix("TRACEDESK_") && !$0.help.isEmpty })
+        #expect(Set(ServerConfig.settings.map(\.name)).count == ServerConfig.settings.count)
+    }
+
+    @Test("the app settings file reports every broken entry")
+    func appSettingsProblems() {
+        let text = #"{"entries": [{"platform": "web", "starting_build": 0, "settings": 3}, {"platform": "ios"}]}"#
+        guard case .failure(let error) = AppSettingsTable.parse(Array(text.utf8)) else {
+            Issue.record("accepted a broken settings file")
+            return
+        }
+        #expect(error.problems.count == 5)
+    }
+}
