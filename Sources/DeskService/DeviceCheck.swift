@@ -56,6 +56,10 @@ public struct DeviceCheckClient: Sendable {
     public static let productionURL = URL(string: "https://api.devicecheck.apple.com")!
     public static let developmentURL = URL(string: "https://api.development.devicecheck.apple.com")!
 
+    /// A client for `baseURL` (``productionURL`` or ``developmentURL``; a fake in tests), signing
+    /// its JWTs with the DeviceCheck key `keyID` of team `teamID`. Checks nothing and sends
+    /// nothing until ``authorize(deviceToken:now:)``. The waits are in seconds; the defaults are
+    /// Immuni's.
     public init(
         baseURL: URL, teamID: String, keyID: String, privateKey: ECPrivateKey,
         firstWait: ClosedRange<Double> = 7...10, secondWait: ClosedRange<Double> = 0...3,
@@ -81,14 +85,20 @@ public struct DeviceCheckClient: Sendable {
 
     /// Runs the two-bit check for `deviceToken` (the base64 token from `DCDevice`), starting at
     /// `now`; later requests are stamped `now` plus the time elapsed since the call. Takes the
-    /// two waits plus up to six requests. If the task is cancelled the token is discarded.
+    /// two waits plus up to six requests.
+    ///
+    /// Cancelling the task discards the token, but only until the device is marked: from then on
+    /// the check runs to its end (at most `secondWait` and three requests), because a device left
+    /// marked would be blacklisted at its next attempt. A request in flight is never interrupted
+    /// (it ends within `timeout`): cancelling a URLSession request from another thread can
+    /// deadlock swift-corelibs-foundation (swift-corelibs-foundation issue 5412).
     public func authorize(deviceToken: String, now: Date) async -> DeviceCheckOutcome {
         let started = ContinuousClock.now
         let instant = { now.addingTimeInterval((ContinuousClock.now - started).seconds) }
 
         // Step 1: a fresh device has both bits clear and was not updated this month.
         let first: Bits
-        switch await query(deviceToken, at: instant()) {
+        switch await query(deviceToken, at: instant(), cancellable: true) {
         case .failure(let failure): return .discarded(failure.reason)
         case .success(let bits): first = bits
         }
@@ -99,8 +109,8 @@ public struct DeviceCheckClient: Sendable {
         if !first.isClear { return await anomaly(deviceToken, "the device's bits were set before the check", instant) }
 
         // Step 2: still clear after the first wait, then mark it.
-        guard await pause(firstWait) else { return .discarded("cancelled") }
-        switch await query(deviceToken, at: instant()) {
+        guard await pause(firstWait, cancellable: true) else { return .discarded(Self.cancelled) }
+        switch await query(deviceToken, at: instant(), cancellable: true) {
         case .failure(let failure): return .discarded(failure.reason)
         case .success(let bits) where !bits.isClear:
             return await anomaly(deviceToken, "the device's bits changed during the check", instant)
@@ -110,9 +120,9 @@ public struct DeviceCheckClient: Sendable {
             return .discarded(failure.reason)
         }
 
-        // Step 3: our mark is still there and nobody else's, then clear it again.
-        guard await pause(secondWait) else { return .discarded("cancelled") }
-        switch await query(deviceToken, at: instant()) {
+        // Step 3: our mark is still there and nobody else's, then clear it again. Not cancellable.
+        _ = await pause(secondWait, cancellable: false)
+        switch await query(deviceToken, at: instant(), cancellable: false) {
         case .failure(let failure): return .discarded(failure.reason)
         case .success(let bits) where !(bits.bit0 && !bits.bit1):
             return await anomaly(deviceToken, "the device's bits changed after being marked", instant)
@@ -126,6 +136,9 @@ public struct DeviceCheckClient: Sendable {
 
     // MARK: - Steps
 
+    /// The reason given when the task was cancelled before the device was marked.
+    static let cancelled = "cancelled before the device was marked"
+
     private func anomaly(_ token: String, _ reason: String, _ instant: () -> Date) async -> DeviceCheckOutcome {
         guard blacklistOnAnomaly else { return .discarded(reason + " (blacklisting is off)") }
         if let failure = await update(token, bit0: true, bit1: true, at: instant()) {
@@ -134,12 +147,17 @@ public struct DeviceCheckClient: Sendable {
         return .blacklisted(reason)
     }
 
-    /// Sleeps a uniformly random number of seconds in `range`; false if the task was cancelled.
-    private func pause(_ range: ClosedRange<Double>) async -> Bool {
+    /// Sleeps a uniformly random number of seconds in `range`. When `cancellable`, returns false
+    /// as soon as the task is cancelled; otherwise sleeps the whole time regardless.
+    private func pause(_ range: ClosedRange<Double>, cancellable: Bool) async -> Bool {
         let seconds = range.lowerBound == range.upperBound ? range.lowerBound : Double.random(in: range)
-        if seconds > 0 {
-            do { try await Task.sleep(for: .seconds(seconds)) } catch { return false }
+        guard seconds > 0 else { return !(cancellable && Task.isCancelled) }
+        guard cancellable else {
+            // An unstructured task does not inherit this task's cancellation.
+            await Task.detached { try? await Task.sleep(for: .seconds(seconds)) }.value
+            return true
         }
+        do { try await Task.sleep(for: .seconds(seconds)) } catch { return false }
         return !Task.isCancelled
     }
 
@@ -166,9 +184,10 @@ public struct DeviceCheckClient: Sendable {
     /// The plain-text answer to a query for a device whose bits were never written.
     static let neverSetAnswer = "Failed to find bit state"
 
-    private func query(_ token: String, at date: Date) async -> Result<Bits, CallFailure> {
+    private func query(_ token: String, at date: Date, cancellable: Bool) async -> Result<Bits, CallFailure> {
         let body: Data
-        switch await post("query_two_bits", Request(token: token, date: date, bit0: nil, bit1: nil), at: date) {
+        let request = Request(token: token, date: date, bit0: nil, bit1: nil)
+        switch await post("query_two_bits", request, at: date, cancellable: cancellable) {
         case .failure(let failure): return .failure(failure)
         case .success(let data): body = data
         }
@@ -180,8 +199,10 @@ public struct DeviceCheckClient: Sendable {
         return .success(bits)
     }
 
+    /// Writes the bits; never cancelled, since a write that was sent must be accounted for.
     private func update(_ token: String, bit0: Bool, bit1: Bool, at date: Date) async -> CallFailure? {
-        switch await post("update_two_bits", Request(token: token, date: date, bit0: bit0, bit1: bit1), at: date) {
+        let request = Request(token: token, date: date, bit0: bit0, bit1: bit1)
+        switch await post("update_two_bits", request, at: date, cancellable: false) {
         case .failure(let failure): return failure
         case .success: return nil
         }
@@ -204,7 +225,11 @@ public struct DeviceCheckClient: Sendable {
         }
     }
 
-    private func post(_ endpoint: String, _ body: Request, at date: Date) async -> Result<Data, CallFailure> {
+    /// One POST. The request always runs to its end or its timeout; when `cancellable`, a task
+    /// cancelled meanwhile gets ``cancelled`` instead of the answer.
+    private func post(
+        _ endpoint: String, _ body: Request, at date: Date, cancellable: Bool
+    ) async -> Result<Data, CallFailure> {
         let url = baseURL.appendingPathComponent("v1").appendingPathComponent(endpoint)
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout.seconds)
         request.httpMethod = "POST"
@@ -212,13 +237,20 @@ public struct DeviceCheckClient: Sendable {
         request.setValue("Bearer " + jwt(at: date), forHTTPHeaderField: "Authorization")
         request.httpBody = try? Self.encoder.encode(body)
         let name = endpoint == "query_two_bits" ? "query" : "update"
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.session.data(for: request)
-        } catch let error as URLError where error.code == .timedOut {
-            return .failure(CallFailure(reason: "DeviceCheck did not answer the \(name) in time"))
-        } catch {
+        // A completion handler rather than `data(for:)`, whose cancellation handler can deadlock.
+        let session = session.session
+        let (data, response, error) = await withCheckedContinuation {
+            (continuation: CheckedContinuation<(Data?, URLResponse?, (any Error)?), Never>) in
+            session.dataTask(with: request) { data, response, error in
+                continuation.resume(returning: (data, response, error))
+            }.resume()
+        }
+        if cancellable && Task.isCancelled { return .failure(CallFailure(reason: Self.cancelled)) }
+        if let error {
+            let nsError = error as NSError
+            if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
+                return .failure(CallFailure(reason: "DeviceCheck did not answer the \(name) in time"))
+            }
             return .failure(CallFailure(reason: "DeviceCheck could not be reached for the \(name)"))
         }
         guard let status = (response as? HTTPURLResponse)?.statusCode else {
@@ -227,7 +259,7 @@ public struct DeviceCheckClient: Sendable {
         guard status == 200 else {
             return .failure(CallFailure(reason: "DeviceCheck answered the \(name) with HTTP \(status)"))
         }
-        return .success(data)
+        return .success(data ?? Data())
     }
 
     // MARK: - JWT

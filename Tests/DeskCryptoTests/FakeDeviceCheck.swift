@@ -26,7 +26,7 @@ final class FakeDeviceCheck {
     let baseURL: URL
     private let process: Process
     /// The server's stdin; closing it stops the server.
-    private let stdin = Pipe()
+    private var stdin: Pipe?
     private let directory: URL
     private let logURL: URL
 
@@ -91,46 +91,56 @@ final class FakeDeviceCheck {
                 pass
 
         server = HTTPServer(("127.0.0.1", 0), Handler)
-        print(server.server_address[1], flush=True)
+        with open(sys.argv[3] + ".tmp", "w") as port_file:
+            port_file.write(str(server.server_address[1]))
+        os.rename(sys.argv[3] + ".tmp", sys.argv[3])
         server.serve_forever()
         """#
 
-    /// Starts the server for `scenario` and waits until it listens.
-    init(scenario: String) throws {
-        directory = FileManager.default.temporaryDirectory
+    private init(process: Process, directory: URL, baseURL: URL) {
+        self.process = process
+        self.directory = directory
+        self.logURL = directory.appendingPathComponent("requests.jsonl")
+        self.baseURL = baseURL
+    }
+
+    /// Starts a server for `scenario` and returns once it listens. Waits by polling, never by
+    /// blocking a thread of the shared cooperative pool.
+    static func start(scenario: String) async throws -> FakeDeviceCheck {
+        let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("tracedesk-devicecheck-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        logURL = directory.appendingPathComponent("requests.jsonl")
         let scriptURL = directory.appendingPathComponent("fake_devicecheck.py")
         let scenarioURL = directory.appendingPathComponent("scenario.json")
-        try scriptURL.write(Self.script)
+        let portURL = directory.appendingPathComponent("port")
+        try scriptURL.write(script)
         try scenarioURL.write(scenario)
 
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", scriptURL.path, scenarioURL.path, logURL.path]
-        let stdout = Pipe()
-        process.standardOutput = stdout
+        let logPath = directory.appendingPathComponent("requests.jsonl").path
+        process.arguments = ["python3", scriptURL.path, scenarioURL.path, logPath, portURL.path]
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let stdin = Pipe()
         process.standardInput = stdin
         try process.run()
 
-        // The first line is the port, printed once the socket listens.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        // The port file appears (atomically) once the socket listens.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var port: Int?
+        while port == nil, process.isRunning, ContinuousClock.now < deadline {
+            port = (try? portURL.text()).flatMap { Int($0) }
+            if port == nil { try? await Task.sleep(for: .milliseconds(10)) }
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            try? stdin.fileHandleForWriting.close()
-            process.terminate()
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(at: directory)
+        let server = FakeDeviceCheck(
+            process: process, directory: directory, baseURL: URL(string: "http://127.0.0.1:\(port ?? 9)")!)
+        server.stdin = stdin
+        guard port != nil else {
+            await server.stop()
             throw CommandFailure(description: "the fake DeviceCheck server did not start")
         }
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        return server
     }
 
     /// The requests received so far, in order.
@@ -148,20 +158,26 @@ final class FakeDeviceCheck {
         }
     }
 
-    /// Stops the server and removes its files.
-    func stop() {
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+    /// Stops the server, waits until it exited, and removes its files.
+    func stop() async {
+        try? stdin?.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
         }
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Runs `body` against a fresh server for `scenario`; the server is stopped afterwards.
     static func with(_ scenario: String, _ body: (FakeDeviceCheck) async throws -> Void) async throws {
-        let server = try FakeDeviceCheck(scenario: scenario)
-        defer { server.stop() }
-        try await body(server)
+        let server = try await start(scenario: scenario)
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
     }
 }
