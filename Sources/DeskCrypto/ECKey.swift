@@ -16,6 +16,8 @@ public struct ECPrivateKey: Sendable, CustomStringConvertible {
     /// blocks, that it parses, that it is not encrypted, and that the key is ECDSA on P-256; any
     /// other key (RSA, P-384, Ed25519…) is refused with ``CryptoError/notP256(found:)``.
     public init(pem: String) throws(CryptoError) {
+        // OpenSSL 3's decoders can leave errors queued even when a read succeeds.
+        defer { ERR_clear_error() }
         let labels = OpenSSL.pemLabels(pem)
         let accepted = labels.contains("PRIVATE KEY") || labels.contains("EC PRIVATE KEY")
         if !accepted {
@@ -128,6 +130,7 @@ public struct ECPublicKey: Sendable, CustomStringConvertible {
     /// Reads a `BEGIN PUBLIC KEY` (SubjectPublicKeyInfo) PEM block; checks that it parses and
     /// that the key is ECDSA on P-256.
     public init(pem: String) throws(CryptoError) {
+        defer { ERR_clear_error() }
         guard OpenSSL.pemLabels(pem).contains("PUBLIC KEY") else { throw .notAPublicKeyPEM }
         let pointer = OpenSSL.withReadBIO(pem) { bio in PEM_read_bio_PUBKEY(bio, nil, cossl_no_password_cb(), nil) }
         guard let pointer else {
@@ -141,6 +144,7 @@ public struct ECPublicKey: Sendable, CustomStringConvertible {
 
     /// From DER SubjectPublicKeyInfo; nil unless it parses as a P-256 key.
     init?(spki: [UInt8]) {
+        defer { ERR_clear_error() }
         let pointer = spki.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor = buffer.baseAddress
             return d2i_PUBKEY(nil, &cursor, buffer.count)

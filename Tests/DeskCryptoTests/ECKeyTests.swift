@@ -5,9 +5,9 @@ import Testing
 /// Keys made by the `openssl` command-line tool, as PEM text.
 private enum CLIKey {
     /// Runs `commands` in a temporary directory and returns the text of `file` afterwards.
-    static func make(_ commands: [[String]], file: String = "key.pem") throws -> String {
-        try withTemporaryDirectory { directory in
-            for command in commands { try Command.check(command, in: directory) }
+    static func make(_ commands: [[String]], file: String = "key.pem") async throws -> String {
+        try await withTemporaryDirectory { directory in
+            for command in commands { try await Command.check(command, in: directory) }
             return try directory.appendingPathComponent(file).text()
         }
     }
@@ -69,6 +69,24 @@ struct ECKeyTests {
         #expect(ECDSASignature.raw(fromDER: key.signDER(message) + [0]) == nil)
     }
 
+    @Test func oneKeySignsFromManyTasksAtOnce() async {
+        let key = ECPrivateKey.generate()
+        let publicKey = key.publicKey
+        let message = message
+        let valid = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    let text = message + [UInt8(index)]
+                    return (0..<25).allSatisfy { _ in publicKey.verifyDER(signature: key.signDER(text), message: text) }
+                }
+            }
+            var all = true
+            for await result in group { all = all && result }
+            return all
+        }
+        #expect(valid)
+    }
+
     @Test func pkcs8PEMRoundTrips() throws {
         let key = ECPrivateKey.generate()
         let pem = key.pemPKCS8()
@@ -94,24 +112,25 @@ struct ECKeyTests {
         ("SEC1", ["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "key.pem"]),
         ("PKCS#8", CLIKey.p256PKCS8[0]),
     ])
-    func readsKeysMadeByOpenSSL(form: String, command: [String]) throws {
-        let pem = try CLIKey.make([command])
+    func readsKeysMadeByOpenSSL(form: String, command: [String]) async throws {
+        let pem = try await CLIKey.make([command])
         if form.hasPrefix("SEC1") { #expect(pem.contains("BEGIN EC PRIVATE KEY")) }
+        if form.hasSuffix("EC PARAMETERS") { #expect(pem.contains("BEGIN EC PARAMETERS")) }
         let key = try ECPrivateKey(pem: pem)
-        let expected = try withTemporaryDirectory { directory in
+        let expected = try await withTemporaryDirectory { directory in
             try directory.appendingPathComponent("key.pem").write(pem)
-            return try Command.check(["openssl", "pkey", "-in", "key.pem", "-pubout"], in: directory).text
+            return try await Command.check(["openssl", "pkey", "-in", "key.pem", "-pubout"], in: directory).text
         }
         #expect(key.publicKeyPEM() == expected)
     }
 
-    @Test func opensslVerifiesOurSignaturesAndWeVerifyItsSignatures() throws {
+    @Test func opensslVerifiesOurSignaturesAndWeVerifyItsSignatures() async throws {
         let key = ECPrivateKey.generate()
-        try withTemporaryDirectory { directory in
+        try await withTemporaryDirectory { directory in
             try directory.appendingPathComponent("message.bin").write(message)
             try directory.appendingPathComponent("public.pem").write(key.publicKeyPEM())
             try directory.appendingPathComponent("ours.der").write(key.signDER(message))
-            let verified = try Command.run(
+            let verified = try await Command.run(
                 ["openssl", "dgst", "-sha256", "-verify", "public.pem", "-signature", "ours.der", "message.bin"],
                 in: directory)
             #expect(verified.status == 0)
@@ -119,22 +138,22 @@ struct ECKeyTests {
 
             // A signature of other bytes is refused by openssl too: the check above is not vacuous.
             try directory.appendingPathComponent("other.der").write(key.signDER(Array("other".utf8)))
-            let refused = try Command.run(
+            let refused = try await Command.run(
                 ["openssl", "dgst", "-sha256", "-verify", "public.pem", "-signature", "other.der", "message.bin"],
                 in: directory)
             #expect(refused.status != 0)
 
             try directory.appendingPathComponent("key.pem").write(key.pemPKCS8())
-            try Command.check(
+            try await Command.check(
                 ["openssl", "dgst", "-sha256", "-sign", "key.pem", "-out", "theirs.der", "message.bin"], in: directory)
             let theirs = try directory.appendingPathComponent("theirs.der").bytes()
             #expect(key.publicKey.verifyDER(signature: theirs, message: message))
         }
     }
 
-    @Test func refusesAnRSAKeyInEitherForm() throws {
-        let pkcs8 = try CLIKey.make(CLIKey.rsaPKCS8)
-        let traditional = try CLIKey.make(
+    @Test func refusesAnRSAKeyInEitherForm() async throws {
+        let pkcs8 = try await CLIKey.make(CLIKey.rsaPKCS8)
+        let traditional = try await CLIKey.make(
             CLIKey.rsaPKCS8 + [["openssl", "pkey", "-in", "key.pem", "-traditional", "-out", "rsa.pem"]],
             file: "rsa.pem")
         #expect(traditional.contains("BEGIN RSA PRIVATE KEY"))
@@ -150,13 +169,13 @@ struct ECKeyTests {
         ("an EC key on secp384r1", ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"]),
         ("an ED25519 key", ["openssl", "genpkey", "-algorithm", "ED25519"]),
     ])
-    func refusesOtherCurvesAndAlgorithms(found: String, command: [String]) throws {
-        let pem = try CLIKey.make([command + ["-out", "key.pem"]])
+    func refusesOtherCurvesAndAlgorithms(found: String, command: [String]) async throws {
+        let pem = try await CLIKey.make([command + ["-out", "key.pem"]])
         #expect(throws: CryptoError.notP256(found: found)) { try ECPrivateKey(pem: pem) }
     }
 
-    @Test func refusesAnEncryptedKeyWithoutPrompting() throws {
-        let pem = try CLIKey.make(
+    @Test func refusesAnEncryptedKeyWithoutPrompting() async throws {
+        let pem = try await CLIKey.make(
             CLIKey.p256PKCS8 + [
                 ["openssl", "pkcs8", "-topk8", "-in", "key.pem", "-passout", "pass:secret", "-out", "encrypted.pem"]
             ], file: "encrypted.pem")
@@ -182,8 +201,8 @@ struct ECKeyTests {
         #expect(CryptoError.notAPrivateKeyPEM.message.contains("BEGIN EC PRIVATE KEY"))
     }
 
-    @Test func publicKeyReaderRefusesOtherKeysAndGarbage() throws {
-        let rsaPublic = try CLIKey.make(
+    @Test func publicKeyReaderRefusesOtherKeysAndGarbage() async throws {
+        let rsaPublic = try await CLIKey.make(
             CLIKey.rsaPKCS8 + [["openssl", "pkey", "-in", "key.pem", "-pubout", "-out", "public.pem"]],
             file: "public.pem")
         #expect(throws: CryptoError.notP256(found: "an RSA key")) { try ECPublicKey(pem: rsaPublic) }

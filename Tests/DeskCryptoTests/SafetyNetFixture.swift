@@ -20,12 +20,24 @@ struct SafetyNetFixture: Sendable {
     let ecLeafDER: [UInt8]
     let ecLeafKeyPEM: String
 
-    static let shared: Result<SafetyNetFixture, any Error> = Result { try build() }
+    /// The fixture, built by the first caller; later callers wait for the same build.
+    static func shared() async throws -> SafetyNetFixture { try await cache.get() }
 
-    private static func build() throws -> SafetyNetFixture {
-        try withTemporaryDirectory { directory in
+    private actor Cache {
+        private var build: Task<SafetyNetFixture, any Error>?
+
+        func get() async throws -> SafetyNetFixture {
+            if build == nil { build = Task { try await SafetyNetFixture.build() } }
+            return try await build!.value
+        }
+    }
+
+    private static let cache = Cache()
+
+    private static func build() async throws -> SafetyNetFixture {
+        try await withTemporaryDirectory { directory in
             func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
-            func run(_ arguments: String...) throws { try Command.check(arguments, in: directory) }
+            func run(_ arguments: String...) async throws { try await Command.check(arguments, in: directory) }
             try file("ca.ext").write(
                 "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n")
             try file("intermediate.ext").write(
@@ -37,44 +49,46 @@ struct SafetyNetFixture: Sendable {
                         + "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:\(host)\n")
             }
 
-            func ecKey(_ name: String) throws {
-                try run("openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", name)
+            func ecKey(_ name: String) async throws {
+                try await run(
+                    "openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", name)
             }
-            func selfSigned(_ name: String, _ subject: String) throws {
-                try ecKey("\(name).key")
-                try run("openssl", "req", "-new", "-key", "\(name).key", "-subj", subject, "-out", "\(name).csr")
-                try run(
+            func selfSigned(_ name: String, _ subject: String) async throws {
+                try await ecKey("\(name).key")
+                try await run("openssl", "req", "-new", "-key", "\(name).key", "-subj", subject, "-out", "\(name).csr")
+                try await run(
                     "openssl", "x509", "-req", "-in", "\(name).csr", "-signkey", "\(name).key", "-days", "3650",
                     "-set_serial", "1", "-extfile", "ca.ext", "-out", "\(name).pem")
             }
             func issue(_ name: String, key: String, subject: String, by issuer: String, ext: String, serial: Int)
-                throws
+                async throws
             {
-                try run("openssl", "req", "-new", "-key", key, "-subj", subject, "-out", "\(name).csr")
-                try run(
+                try await run("openssl", "req", "-new", "-key", key, "-subj", subject, "-out", "\(name).csr")
+                try await run(
                     "openssl", "x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
                     "-days", "365", "-set_serial", String(serial), "-extfile", ext, "-out", "\(name).pem")
-                try run("openssl", "x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der")
+                try await run("openssl", "x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der")
             }
 
-            try selfSigned("root", "/CN=TraceDesk Test Root")
-            try selfSigned("other-root", "/CN=TraceDesk Unrelated Root")
-            try ecKey("intermediate.key")
-            try issue(
+            try await selfSigned("root", "/CN=TraceDesk Test Root")
+            try await selfSigned("other-root", "/CN=TraceDesk Unrelated Root")
+            try await ecKey("intermediate.key")
+            try await issue(
                 "intermediate", key: "intermediate.key", subject: "/CN=TraceDesk Test Intermediate", by: "root",
                 ext: "intermediate.ext", serial: 2)
-            try run("openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "leaf.key")
-            try issue(
+            try await run(
+                "openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "leaf.key")
+            try await issue(
                 "leaf", key: "leaf.key", subject: "/CN=attest.android.com", by: "intermediate", ext: "leaf.ext",
                 serial: 3)
-            try issue(
+            try await issue(
                 "other-host", key: "leaf.key", subject: "/CN=www.example.com", by: "intermediate",
                 ext: "other-host.ext", serial: 4)
-            try issue(
+            try await issue(
                 "stranger", key: "leaf.key", subject: "/CN=attest.android.com", by: "other-root", ext: "leaf.ext",
                 serial: 5)
-            try ecKey("ec-leaf.key")
-            try issue(
+            try await ecKey("ec-leaf.key")
+            try await issue(
                 "ec-leaf", key: "ec-leaf.key", subject: "/CN=attest.android.com", by: "intermediate",
                 ext: "leaf.ext", serial: 6)
 
@@ -90,11 +104,11 @@ struct SafetyNetFixture: Sendable {
 
     /// `openssl dgst -sha256 -sign` over `input` with `keyPEM`: PKCS#1 v1.5 for RSA, DER ECDSA
     /// for EC.
-    static func opensslSign(_ input: [UInt8], keyPEM: String) throws -> [UInt8] {
-        try withTemporaryDirectory { directory in
+    static func opensslSign(_ input: [UInt8], keyPEM: String) async throws -> [UInt8] {
+        try await withTemporaryDirectory { directory in
             try directory.appendingPathComponent("key.pem").write(keyPEM)
             try directory.appendingPathComponent("input").write(input)
-            try Command.check(
+            try await Command.check(
                 ["openssl", "dgst", "-sha256", "-sign", "key.pem", "-out", "signature", "input"], in: directory)
             return try directory.appendingPathComponent("signature").bytes()
         }
@@ -123,8 +137,8 @@ struct AttestationBuilder {
     /// notBefore.
     let now: Date
 
-    init() throws {
-        fixture = try SafetyNetFixture.shared.get()
+    init() async throws {
+        fixture = try await SafetyNetFixture.shared()
         now = Date()
     }
 
@@ -160,7 +174,7 @@ struct AttestationBuilder {
     }
 
     /// A signed compact JWS of `header` and `payload` (JSON texts, or any text).
-    func jws(header: String? = nil, payload: String, signer: Signer = .rsaLeaf) throws -> String {
+    func jws(header: String? = nil, payload: String, signer: Signer = .rsaLeaf) async throws -> String {
         let header =
             header
             ?? self.header(
@@ -170,12 +184,12 @@ struct AttestationBuilder {
         let signature: [UInt8]
         switch signer {
         case .rsaLeaf:
-            signature = try SafetyNetFixture.opensslSign(Array(input.utf8), keyPEM: fixture.leafKeyPEM)
+            signature = try await SafetyNetFixture.opensslSign(Array(input.utf8), keyPEM: fixture.leafKeyPEM)
         case .ecLeaf:
-            let der = try SafetyNetFixture.opensslSign(Array(input.utf8), keyPEM: fixture.ecLeafKeyPEM)
+            let der = try await SafetyNetFixture.opensslSign(Array(input.utf8), keyPEM: fixture.ecLeafKeyPEM)
             signature = ECDSASignature.raw(fromDER: der)!
         case .ecLeafAsRS256:
-            signature = try SafetyNetFixture.opensslSign(Array(input.utf8), keyPEM: fixture.ecLeafKeyPEM)
+            signature = try await SafetyNetFixture.opensslSign(Array(input.utf8), keyPEM: fixture.ecLeafKeyPEM)
         }
         return input + "." + Base64.encodeURL(signature)
     }
@@ -183,10 +197,10 @@ struct AttestationBuilder {
     /// A good attestation with `change` applied to its payload fields.
     func jws(
         header: String? = nil, signer: Signer = .rsaLeaf, _ change: (inout [String: any Sendable]) -> Void = { _ in }
-    ) throws -> String {
+    ) async throws -> String {
         var fields = goodFields()
         change(&fields)
-        return try jws(header: header, payload: Self.json(fields), signer: signer)
+        return try await jws(header: header, payload: Self.json(fields), signer: signer)
     }
 
     /// The default verifier's answer for `jws` at `now` (or `at`).

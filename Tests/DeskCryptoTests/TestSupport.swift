@@ -6,6 +6,10 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 /// Runs command-line tools (`openssl`, `python3`) through `/usr/bin/env`.
+///
+/// Async and non-blocking on purpose: Swift Testing runs every suite on the shared cooperative
+/// thread pool (two threads on this machine), and a test that blocked a thread in
+/// `waitUntilExit` would starve other suites' async work.
 enum Command {
     struct Output {
         let status: Int32
@@ -14,33 +18,49 @@ enum Command {
         var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// Runs `arguments` (the tool first) in `directory`, feeding `input` on stdin; waits for it.
+    /// Runs `arguments` (the tool first) in `directory`, feeding `input` on stdin; returns when it
+    /// exits. Output goes through files, so no pipe can fill up.
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil, input: Data? = nil) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        // The tools used here print a few kilobytes at most, well under a pipe's buffer.
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: out, stderr: String(decoding: err, as: UTF8.self))
+    static func run(_ arguments: [String], in directory: URL? = nil, input: Data? = nil) async throws -> Output {
+        try await withTemporaryDirectory { scratch in
+            let outURL = scratch.appendingPathComponent("stdout")
+            let errURL = scratch.appendingPathComponent("stderr")
+            let inURL = scratch.appendingPathComponent("stdin")
+            for url in [outURL, errURL] { try Data().write(to: url) }
+            try (input ?? Data()).write(to: inURL)
+            let stdout = try FileHandle(forWritingTo: outURL)
+            let stderr = try FileHandle(forWritingTo: errURL)
+            let stdin = try FileHandle(forReadingFrom: inURL)
+            defer {
+                try? stdout.close()
+                try? stderr.close()
+                try? stdin.close()
+            }
+
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            if let directory { process.currentDirectoryURL = directory }
+            process.standardOutput = stdout
+            process.standardError = stderr
+            process.standardInput = stdin
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                process.terminationHandler = { _ in continuation.resume() }
+                do { try process.run() } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(throwing: error)
+                }
+            }
+            return Output(
+                status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+                stderr: try errURL.text())
+        }
     }
 
     /// Like ``run(_:in:input:)`` but throws unless the command exits with status 0.
     @discardableResult
-    static func check(_ arguments: [String], in directory: URL? = nil, input: Data? = nil) throws -> Output {
-        let output = try run(arguments, in: directory, input: input)
+    static func check(_ arguments: [String], in directory: URL? = nil, input: Data? = nil) async throws -> Output {
+        let output = try await run(arguments, in: directory, input: input)
         guard output.status == 0 else {
             throw CommandFailure(
                 description: "\(arguments.joined(separator: " ")) exited \(output.status): \(output.stderr)")
@@ -50,12 +70,12 @@ enum Command {
 }
 
 /// A fresh temporary directory, removed after `body`.
-func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("tracedesk-crypto-tests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
+    return try await body(directory)
 }
 
 extension URL {
