@@ -46,7 +46,10 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
-        .testTarget(name: "DeskCryptoTests", dependencies: ["DeskCrypto", "DeskService", "DeskCore"]),
+        .testTarget(
+            name: "DeskCryptoTests",
+            dependencies: ["DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar"]
+        ),
         .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite"]),
         .testTarget(name: "DeskServiceTests", dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),

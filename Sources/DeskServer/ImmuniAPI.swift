@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskAPI
 import DeskCore
+import DeskCrypto
 import DeskService
 import Dispatch
 import Foundation
@@ -14,10 +15,13 @@ public enum Listener: String, Sendable {
 /// The Immuni API (spec/immuni-api.yaml under `/v1`, rules in spec/immuni-rules.md) as an
 /// ``HTTPHandler``: validation in DeskAPI, rules in PhoneDesk, answers here.
 public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
-    /// Verifies an iOS device token with Apple's DeviceCheck (true: grant the analytics token).
-    public typealias DeviceCheck = @Sendable (_ deviceToken: String) async -> Bool
+    /// Verifies an iOS device token with Apple's DeviceCheck (`.authorized`: grant the token).
+    public typealias DeviceCheck = @Sendable (_ deviceToken: String) async -> DeviceCheckOutcome
     /// Verifies an Android SafetyNet attestation against the nonce of the record.
-    public typealias AttestationCheck = @Sendable (_ attestation: String, _ nonce: String) -> Bool
+    public typealias AttestationCheck =
+        @Sendable (_ attestation: String, _ nonce: String) -> Result<
+            Void, AttestationFailure
+        >
     /// The nonce an Android attestation must carry for a record and salt.
     public typealias NonceMaker = @Sendable (_ info: OperationalInfo, _ salt: String) -> String
 
@@ -258,15 +262,18 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         let metrics = self.metrics
         let log = self.log
         Task.detached {
-            if await deviceCheck(parsed.deviceToken) {
+            switch await deviceCheck(parsed.deviceToken) {
+            case .authorized:
                 do throws(ServiceError) {
                     try desk.grantAnalyticsToken(parsed.analyticsToken)
                     metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="granted""#)
                 } catch {
                     log("analytics token could not be granted: \(error.message)")
                 }
-            } else {
-                metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="device_check_failed""#)
+            case .discarded:
+                metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="device_check_discarded""#)
+            case .blacklisted:
+                metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="device_check_blacklisted""#)
             }
         }
         return HTTPResponse(status: 202)
@@ -319,9 +326,13 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         let log = self.log
         // Verified off the request path, like Immuni's queue: the answer is 204 either way.
         DispatchQueue.global().async {
-            guard attestationCheck(parsed.signedAttestation, nonce(parsed.info, parsed.salt)) else {
+            if case .failure(let failure) = attestationCheck(parsed.signedAttestation, nonce(parsed.info, parsed.salt))
+            {
+                // The case name only: OpenSSL's chain text would make endless label values.
+                let reason = String(describing: failure).prefix { $0 != "(" }
                 metrics.count(
-                    "tracedesk_analytics_total", #"kind="google_operational_info",result="attestation_failed""#)
+                    "tracedesk_analytics_total",
+                    #"kind="google_operational_info",result="attestation_failed",reason="\#(reason)""#)
                 return
             }
             do throws(ServiceError) {

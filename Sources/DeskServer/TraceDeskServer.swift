@@ -1,5 +1,6 @@
 import DeskAPI
 import DeskCore
+import DeskCrypto
 import DeskService
 import DeskStore
 import Dispatch
@@ -68,6 +69,65 @@ public final class TraceDeskServer: @unchecked Sendable {
                 listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
                 dummyErrorPercent: config.dummyErrorPercent, log: log),
             completed: completed)
+    }
+
+    /// The analytics verifiers the settings describe: Apple DeviceCheck and SafetyNet, each nil
+    /// when not configured. Unreadable keys or certificates are configuration problems.
+    public static func analyticsVerifiers(_ config: ServerConfig) -> Result<
+        (ImmuniAPI.DeviceCheck?, ImmuniAPI.AttestationCheck?, ImmuniAPI.NonceMaker?), ConfigError
+    > {
+        var problems: [String] = []
+        var deviceCheck: ImmuniAPI.DeviceCheck?
+        if let url = config.appleDeviceCheckURL, let team = config.appleTeamID, let keyID = config.appleKeyID,
+            let keyFile = config.applePrivateKeyFile
+        {
+            if let base = URL(string: url), base.scheme == "https" || base.scheme == "http", base.host != nil {
+                if let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) {
+                    do {
+                        let key = try ECPrivateKey(pem: pem)
+                        let wait = Double(config.appleDeviceCheckWaitSeconds)
+                        let client = DeviceCheckClient(
+                            baseURL: base, teamID: team, keyID: keyID, privateKey: key,
+                            firstWait: wait...(wait * 10 / 7),
+                            secondWait: 0...(wait * 3 / 7))
+                        deviceCheck = { token in await client.authorize(deviceToken: token, now: Date()) }
+                    } catch {
+                        problems.append("apple_private_key_file \(keyFile): \(error.message)")
+                    }
+                } else {
+                    problems.append("apple_private_key_file \(keyFile) cannot be read")
+                }
+            } else {
+                problems.append(
+                    "apple_device_check_url must be an http(s) URL such as https://api.devicecheck.apple.com")
+            }
+        }
+        var attestation: ImmuniAPI.AttestationCheck?
+        var nonce: ImmuniAPI.NonceMaker?
+        if let rootFile = config.googleAttestationRootFile, let digest = config.googleApkCertificateDigest {
+            if let pem = try? String(contentsOfFile: rootFile, encoding: .utf8) {
+                do {
+                    let verifier = try SafetyNetVerifier(
+                        rootCertificatesPEM: pem, apkPackageName: config.googleApkPackageName,
+                        apkCertificateDigestSha256: digest)
+                    attestation = { jws, expected in verifier.verify(jws: jws, expectedNonce: expected, now: Date()) }
+                    nonce = { info, salt in
+                        SafetyNetVerifier.nonce(
+                            province: info.province.code, exposurePermission: info.exposurePermission ? 1 : 0,
+                            bluetoothActive: info.bluetoothActive ? 1 : 0,
+                            notificationPermission: info.notificationPermission ? 1 : 0,
+                            exposureNotification: info.exposureNotification ? 1 : 0,
+                            lastRiskyExposureOn: info.lastRiskyExposureOn.iso, salt: salt)
+                    }
+                } catch {
+                    problems.append("google_attestation_root_file \(rootFile): \(error.message)")
+                }
+            } else {
+                problems.append("google_attestation_root_file \(rootFile) cannot be read")
+            }
+        }
+        if !problems.isEmpty { return .failure(ConfigError(problems: problems)) }
+        return .success((deviceCheck, attestation, nonce))
     }
 
     /// Binds both listeners; on failure nothing is left listening.

@@ -113,11 +113,19 @@ enum ServeCommand {
             return ExitStatus.usage.rawValue
         }
         let log: @Sendable (String) -> Void = { message in printError("serve: \(message)") }
+        let verifiers: (ImmuniAPI.DeviceCheck?, ImmuniAPI.AttestationCheck?, ImmuniAPI.NonceMaker?)
+        switch TraceDeskServer.analyticsVerifiers(config) {
+        case .success(let made): verifiers = made
+        case .failure(let error):
+            printError("serve: " + error.problems.joined(separator: "\n  "))
+            return ExitStatus.usage.rawValue
+        }
         let server: TraceDeskServer
         do {
             server = try TraceDeskServer(
-                config: config, store: store, appSettingsPath: settingsPath,
-                accessLog: config.accessLog ? AccessLog() : nil, log: log)
+                config: config, store: store, appSettingsPath: settingsPath, deviceCheck: verifiers.0,
+                attestationCheck: verifiers.1, nonce: verifiers.2, accessLog: config.accessLog ? AccessLog() : nil,
+                log: log)
         } catch {
             printError("serve: " + error.problems.joined(separator: "\n  "))
             return ExitStatus.usage.rawValue

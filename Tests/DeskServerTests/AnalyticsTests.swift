@@ -1,5 +1,7 @@
 import DeskCore
+import DeskCrypto
 import DeskServer
+import DeskService
 import Foundation
 import Testing
 
@@ -48,7 +50,7 @@ struct AnalyticsTests {
 
     @Test("27–28: a checked token gets 201 and one record with and one without exposure per month")
     func appleFlow() async throws {
-        let f = try ServerFixture(deviceCheck: { _ in true })
+        let f = try ServerFixture(deviceCheck: { _ in .authorized })
         #expect(try await appleToken(f).status == 202)
         var authorized = false
         for _ in 0..<50 where !authorized {
@@ -69,7 +71,7 @@ struct AnalyticsTests {
 
     @Test("a token whose device check fails stays unauthorised")
     func appleRefused() async throws {
-        let f = try ServerFixture(deviceCheck: { _ in false })
+        let f = try ServerFixture(deviceCheck: { _ in .discarded("test: Apple answered 400") })
         #expect(try await appleToken(f).status == 202)
         try await Task.sleep(for: .milliseconds(200))
         #expect(try await appleToken(f).status == 202)
@@ -77,7 +79,7 @@ struct AnalyticsTests {
 
     @Test("28: invalid records are 400 {1100}; dummies are 204 and stored nowhere")
     func invalidRecords() async throws {
-        let f = try ServerFixture(deviceCheck: { _ in true })
+        let f = try ServerFixture(deviceCheck: { _ in .authorized })
         let bad: [(Data, String)] = [
             (record(province: "XX"), Self.token), (record(extra: #","build":0"#), Self.token),
             (record(extra: #","build":20001"#), Self.token), (Data(#"{"province":"RM"}"#.utf8), Self.token),
@@ -118,7 +120,7 @@ struct AnalyticsTests {
         #expect(try unconfigured.count("operational_info") == 0)
 
         let f = try ServerFixture(attestationCheck: { attestation, nonce in
-            attestation == "good" && nonce == "RM-\(salt)"
+            attestation == "good" && nonce == "RM-\(salt)" ? .success(()) : .failure(.signatureInvalid)
         })
         #expect(try await googleInfo(f, body: body("good")).status == 204)
         #expect(try await googleInfo(f, body: body("good")).status == 204)
