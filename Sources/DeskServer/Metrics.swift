@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import Dispatch
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -15,22 +16,31 @@ import DeskCore
 /// never a code, key or token.
 public final class Metrics: @unchecked Sendable {
     private let lock = SimpleLock()
-    private var requests: [String: Int] = [:]
+    private var requests: [ExchangeKey: Int] = [:]
     private var durations: [String: (sum: Double, count: Int)] = [:]
+
+    struct ExchangeKey: Hashable {
+        var listener: String
+        var route: String
+        var method: String
+        var status: Int
+        var labels: String {
+            #"listener="\#(listener)",route="\#(route)",method="\#(method.prefix(10))",status="\#(status)""#
+        }
+    }
     private var counters: [String: Int] = [:]
     private let started = Date()
 
     public init() {}
 
     func recordExchange(_ exchange: ExchangeSummary) {
-        let key =
-            #"listener="\#(exchange.listener)",route="\#(exchange.route)",method="\#(exchange.method.prefix(10))",status="\#(exchange.status)""#
+        let key = ExchangeKey(
+            listener: exchange.listener, route: exchange.route, method: exchange.method, status: exchange.status)
         let seconds = Double(exchange.durationNanoseconds) / 1e9
         lock.withLock {
             requests[key, default: 0] += 1
-            let route = #"route="\#(exchange.route)""#
-            let old = durations[route] ?? (0, 0)
-            durations[route] = (old.sum + seconds, old.count + 1)
+            let old = durations[exchange.route] ?? (0, 0)
+            durations[exchange.route] = (old.sum + seconds, old.count + 1)
         }
     }
 
@@ -68,9 +78,12 @@ public final class Metrics: @unchecked Sendable {
             out += "# HELP \(name) \(text)\n# TYPE \(name) \(type)\n"
             switch name {
             case "tracedesk_http_requests_total":
-                for (labels, n) in requests.sorted(by: { $0.key < $1.key }) { out += "\(name){\(labels)} \(n)\n" }
+                for (labels, n) in requests.map({ ($0.key.labels, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+                    out += "\(name){\(labels)} \(n)\n"
+                }
             case "tracedesk_http_request_duration_seconds":
-                for (labels, d) in durations.sorted(by: { $0.key < $1.key }) {
+                for (route, d) in durations.sorted(by: { $0.key < $1.key }) {
+                    let labels = #"route="\#(route)""#
                     out += "\(name)_sum{\(labels)} \(d.sum)\n\(name)_count{\(labels)} \(d.count)\n"
                 }
             case "tracedesk_dummy_share":
@@ -98,26 +111,93 @@ public final class Metrics: @unchecked Sendable {
 
 /// One line per request on stderr: time, listener, method, route template, status, duration.
 /// Never a query string, header or body, so no code, key or token can reach it.
+///
+/// Lines are buffered and written in blocks (at 64 KiB, every 250 ms, and on ``flush()``): a
+/// `write(2)` per request cost a quarter of the server's throughput on small answers.
 public final class AccessLog: @unchecked Sendable {
     private let lock = SimpleLock()
-    private let write: @Sendable (String) -> Void
+    private let sink: (@Sendable (String) -> Void)?
+    private var buffer: [UInt8] = []
+    private var timer: DispatchSourceTimer?
+    private var cachedSecond: Int64 = -1
+    private var cachedPrefix: [UInt8] = []
 
-    public init(write: @escaping @Sendable (String) -> Void = AccessLog.stderr) {
-        self.write = write
+    /// Buffered lines to stderr.
+    public init() {
+        sink = nil
+        buffer.reserveCapacity(80 * 1024)
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+        timer.setEventHandler { [weak self] in self?.flush() }
+        timer.resume()
+        self.timer = timer
     }
 
-    public static let stderr: @Sendable (String) -> Void = { line in
-        var bytes = Array(line.utf8)
-        bytes.append(0x0A)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    /// Each line handed to `write` at once (tests).
+    public init(write: @escaping @Sendable (String) -> Void) {
+        sink = write
+    }
+
+    deinit {
+        timer?.cancel()
+        flush()
     }
 
     func record(_ exchange: ExchangeSummary) {
-        let ms = Double(exchange.durationNanoseconds) / 1e6
-        let status = exchange.status == 0 ? "aborted" : String(exchange.status)
-        let line =
-            "\(Timestamp.iso(Date())) \(exchange.listener) \(exchange.method.prefix(10)) \(exchange.route) \(status) \(Timestamp.milliseconds(ms))"
-        lock.withLock { write(line) }
+        let now = Date().unixMilliseconds
+        var line: [UInt8] = []
+        line.reserveCapacity(96)
+        lock.withLock {
+            if now / 1000 != cachedSecond {
+                cachedSecond = now / 1000
+                cachedPrefix = Array(Timestamp.iso(Date(unixMilliseconds: cachedSecond * 1000)).utf8.prefix(20))
+            }
+            line += cachedPrefix
+        }
+        let millis = now % 1000
+        line.append(UInt8(48 + millis / 100))
+        line.append(UInt8(48 + millis / 10 % 10))
+        line.append(UInt8(48 + millis % 10))
+        line.append(contentsOf: "Z \(exchange.listener) ".utf8)
+        line.append(contentsOf: exchange.method.utf8.prefix(10))
+        line.append(0x20)
+        line.append(contentsOf: exchange.route.utf8)
+        line.append(0x20)
+        line.append(contentsOf: (exchange.status == 0 ? "aborted" : String(exchange.status)).utf8)
+        line.append(0x20)
+        line.append(contentsOf: Timestamp.milliseconds(Double(exchange.durationNanoseconds) / 1e6).utf8)
+        if let sink {
+            sink(String(decoding: line, as: UTF8.self))
+            return
+        }
+        line.append(0x0A)
+        let full = lock.withLock { () -> [UInt8]? in
+            buffer += line
+            guard buffer.count >= 64 * 1024 else { return nil }
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if let full { Self.writeAll(full) }
+    }
+
+    /// Writes what is buffered.
+    public func flush() {
+        let pending = lock.withLock { () -> [UInt8] in
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if !pending.isEmpty { Self.writeAll(pending) }
+    }
+
+    static func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
     }
 }
 

@@ -17,6 +17,7 @@ public final class TraceDeskServer: @unchecked Sendable {
     let internalServer: HTTPServer
     let appSettings: AppSettingsFile?
     private var watcher: DispatchSourceTimer?
+    let accessLog: AccessLog?
     let log: @Sendable (String) -> Void
 
     /// - Parameters:
@@ -30,6 +31,7 @@ public final class TraceDeskServer: @unchecked Sendable {
     ) throws(ConfigError) {
         self.config = config
         self.log = log
+        self.accessLog = accessLog
         desk = PhoneDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), risk: config.riskProfile)
         appSettings = try appSettingsPath.map { path throws(ConfigError) in try AppSettingsFile(path: path, log: log) }
@@ -164,5 +166,6 @@ public final class TraceDeskServer: @unchecked Sendable {
             DispatchQueue.global().async(group: group) { server.stop(grace: grace) }
         }
         group.wait()
+        accessLog?.flush()
     }
 }

@@ -110,9 +110,6 @@ check "settings for ios build 1 are served with an hour of caching" bash -c "
   grep -qi 'cache-control: public, max-age=3600' '$work/headers'"
 check "metrics count the upload and the keys" bash -c "
   curl -s http://$internal/metrics | grep -q 'tracedesk_uploads_total{result=\"stored\"} 1'"
-check "the access log has routes and statuses, never the token or a code" bash -c "
-  grep -q 'public POST /v1/ingestion/upload 204' '$work/serve.log' && ! grep -q '$token' '$work/serve.log' &&
-  ! grep -q 'KJ23IWY5UJ' '$work/serve.log' && ! grep -q '9K2RAY8UUQ' '$work/serve.log'"
 
 # SIGTERM: finish and exit 0.
 kill -TERM "$server"
@@ -120,6 +117,9 @@ wait "$server"
 check "SIGTERM stops the server with exit status 0" test $? -eq 0
 server=""
 check "the log says it stopped" grep -q "serve: stopped" "$work/serve.log"
+check "the access log (written out at the latest on stop) has routes and statuses, never the token or a code" bash -c "
+  grep -q 'public POST /v1/ingestion/upload 204' '$work/serve.log' && ! grep -q '$token' '$work/serve.log' &&
+  ! grep -q 'KJ23IWY5UJ' '$work/serve.log' && ! grep -q '9K2RAY8UUQ' '$work/serve.log'"
 
 # Bad settings: every problem at once, exit 2.
 echo '{"otp_ttl_secnds": 100, "max_body_bytes": "big"}' > "$work/config.json"
