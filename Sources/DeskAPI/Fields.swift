@@ -28,7 +28,10 @@ struct ObjectReader {
         }
     }
 
-    func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func name(_ key: String) -> String {
+        let shown = Fields.safeName(key)
+        return path.isEmpty ? shown : "\(path).\(shown)"
+    }
 
     /// The value of `key`; JSON null counts as absent.
     func optional(_ key: String) -> JSONValue? {
@@ -168,6 +171,16 @@ public enum Fields {
         case UInt8(ascii: "/"): return 63
         default: return nil
         }
+    }
+
+    /// A field name as it may appear in an error: our own field names (lowercase letters, digits,
+    /// `_`, at most 40) as sent; anything else, which could be a code or a token put where a
+    /// name belongs, as "an unexpected field".
+    public static func safeName(_ key: String) -> String {
+        let plain =
+            !key.isEmpty && key.utf8.count <= 40
+            && key.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+        return plain ? key : "(an unexpected field name)"
     }
 
     /// `^[a-zA-Z0-9]*$` of at most `maxLength` characters.

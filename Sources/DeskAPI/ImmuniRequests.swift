@@ -39,13 +39,19 @@ public enum ImmuniRequests {
             do {
                 otp = try Otp(validating: text)
             } catch {
-                throw FieldProblem("otp: \(error.message)")
+                throw FieldProblem(apiMessage(error))
             }
             let day = try fields.date("symptoms_started_on")!
             do {
                 _ = try SymptomOnset.check(day, today: today)
             } catch {
-                throw FieldProblem("symptoms_started_on: \(error.message)")
+                switch error {
+                case .inFuture:
+                    throw FieldProblem("symptoms_started_on must not be after today (the server's day in UTC)")
+                case .tooOld, .notADate:
+                    throw FieldProblem(
+                        "symptoms_started_on must be at most \(SymptomOnset.maximumDaysBack) days before today (UTC)")
+                }
             }
             // Sent by HIS systems built for the original service; accepted and not used.
             if let id = try fields.string("id_test_verification", required: false),
@@ -125,6 +131,20 @@ public enum ImmuniRequests {
                     exposureDetectionSummaries: .array(summaries), summaryCount: summaries.count))
         } catch {
             return .failure(.missingParameters(error.text))
+        }
+    }
+
+    /// The API's wording of a code problem: for a developer, and without any character of the code
+    /// (the console's messages name the mistyped character for the operator; an API never echoes).
+    static func apiMessage(_ error: OtpError) -> String {
+        switch error {
+        case .empty, .tooShort, .tooLong:
+            return "otp must be exactly 10 characters"
+        case .forbiddenCharacter(_, let position):
+            return
+                "otp must use only the characters AEFHIJKLQRSUWXYZ123456789, in capitals (position \(position) does not)"
+        case .checkCharacterMismatch:
+            return "otp has a wrong check character (the 10th): the code was mistyped"
         }
     }
 
@@ -349,8 +369,23 @@ public enum ImmuniRequests {
         do {
             return try JSONReader.parse(utf8: request.body)
         } catch {
-            throw FieldProblem("the body is not valid JSON (at byte \(error.offset): \(error.reason))")
+            throw FieldProblem("the body is not valid JSON (at byte \(error.offset): \(redacted(error.reason)))")
         }
+    }
+
+    /// The reader's reason with every quoted piece of the input (a key, an escape) replaced by
+    /// "…": an API error never echoes what was sent. Its own literals (“:”, “true”…) stay.
+    static func redacted(_ reason: String) -> String {
+        let own: Set<Substring> = [":", ",", "}", "]", "true", "false", "null"]
+        var out = ""
+        var rest = Substring(reason)
+        while let open = rest.firstIndex(of: "“"), let close = rest[open...].firstIndex(of: "”") {
+            out += rest[..<open]
+            let quoted = rest[rest.index(after: open)..<close]
+            out += own.contains(quoted) ? "“\(quoted)”" : "…"
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
     }
 
     static func dummyHeader(_ request: HTTPRequest) throws(FieldProblem) -> Bool {

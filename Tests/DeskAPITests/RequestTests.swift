@@ -51,7 +51,24 @@ struct RequestTests {
             return
         }
         #expect(error.code == 1401)
-        #expect(error.detail?.hasPrefix("otp:") == true)
+        #expect(error.detail == "otp has a wrong check character (the 10th): the code was mistyped")
+        let forbidden = request(
+            #"{"otp":"B6UI7HAFXQ","symptoms_started_on":"2026-11-28"}"#, headers: [("Content-Type", "application/json")]
+        )
+        guard case .failure(let other) = ImmuniRequests.otpAuthorization(forbidden, today: Self.today) else {
+            Issue.record("accepted a forbidden character")
+            return
+        }
+        #expect(other.detail?.contains("position 1") == true)
+        #expect(other.detail?.contains("B") == false)
+        let future = request(
+            #"{"otp":"9K2RAY8UUQ","symptoms_started_on":"2026-12-01"}"#, headers: [("Content-Type", "application/json")]
+        )
+        guard case .failure(let late) = ImmuniRequests.otpAuthorization(future, today: Self.today) else {
+            Issue.record("accepted a future date")
+            return
+        }
+        #expect(late.detail?.contains("2026-12-01") == false)
         #expect(error.detail?.contains("9K2RAY8UU") == false)
         #expect(error.body.hasPrefix(#"{"error_code":1401,"message":"Body not compliant with the defined schema.","#))
     }
@@ -125,5 +142,36 @@ struct RequestTests {
         }
         #expect(error.detail?.contains("more than once") == true)
         #expect(JSONValue.object([.init(key: "a/b", value: .string("x\"\n"))]).serialized == #"{"a/b":"x\"\n"}"#)
+    }
+}
+
+@Suite("Error details never echo what was sent")
+struct RedactionTests {
+    static let headers: [(String, String)] = [
+        ("Content-Type", "application/json"), ("Authorization", "Bearer \(String(repeating: "ab", count: 32))"),
+        ("Immuni-Dummy-Data", "0"),
+    ]
+
+    func detail(_ body: String) -> String? {
+        let request = HTTPRequest(method: "POST", path: "/", headers: Self.headers, body: Array(body.utf8))
+        guard case .failure(let error) = ImmuniRequests.checkOtp(request) else { return nil }
+        return error.detail
+    }
+
+    @Test("keys, escapes and odd field names are not repeated in details")
+    func redaction() throws {
+        let secret = "9K2RAY8UUQ"
+        for body in [
+            #"{"\#(secret)" 1}"#, #"{"\#(secret)":1 "x":2}"#, #"{"padding":"\q\#(secret)"}"#,
+            #"{"padding":"a","\#(secret)":1,"\#(secret)":2}"#, #"{"padding":1}"#,
+        ] {
+            let text = try #require(detail(body), "\(body)")
+            #expect(!text.contains(secret), "\(text)")
+            #expect(!text.contains("\\q"), "\(text)")
+        }
+        #expect(detail(#"{"padding" "a"}"#)?.contains("expected “:”") == true)
+        #expect(Fields.safeName("rolling_period") == "rolling_period")
+        #expect(Fields.safeName("KJ23IWY5UJ") == "(an unexpected field name)")
+        #expect(Fields.safeName(String(repeating: "a", count: 64)) == "(an unexpected field name)")
     }
 }
