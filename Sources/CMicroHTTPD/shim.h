@@ -7,7 +7,63 @@
 #include <string.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <unistd.h>
 #include <microhttpd.h>
+
+/// libmicrohttpd's own error messages, written to stderr with every argument replaced by "…":
+/// the format strings are fixed text, the arguments can be a request's path (which may hold a
+/// code or a token), so only the former may reach the log.
+static void cmhd_log(void *cls, const char *fmt, va_list ap) {
+    (void)cls;
+    (void)ap;
+    char out[600];
+    size_t o = 0;
+    const char *prefix = "tracedesk: serve: libmicrohttpd: ";
+    for (const char *p = prefix; *p && o < sizeof out - 8; p++) out[o++] = *p;
+    for (const char *f = fmt; *f && o < sizeof out - 8; f++) {
+        if (*f != '%') {
+            if (*f != '\n') out[o++] = *f;
+            continue;
+        }
+        if (f[1] == '%') { out[o++] = '%'; f++; continue; }
+        /* Skip flags, width, precision and length up to the conversion letter. */
+        f++;
+        while (*f && !((*f >= 'a' && *f <= 'z' && *f != 'h' && *f != 'l' && *f != 'j' && *f != 'z' && *f != 't')
+                       || (*f >= 'A' && *f <= 'Z' && *f != 'L'))) f++;
+        out[o++] = (char)0xE2; out[o++] = (char)0x80; out[o++] = (char)0xA6;  /* … */
+        if (!*f) break;
+    }
+    out[o++] = '\n';
+    ssize_t ignored = write(2, out, o);
+    (void)ignored;
+}
+
+static int cmhd_hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/// Percent-decoding of paths and query values, except `%00`, which stays as the three
+/// characters: a decoded NUL would silently cut the C string short (`/v1/otp%00junk` served as
+/// `/v1/otp`); kept, it simply matches nothing.
+static size_t cmhd_unescape(void *cls, struct MHD_Connection *connection, char *s) {
+    (void)cls;
+    (void)connection;
+    char *r = s, *w = s;
+    while (*r) {
+        int hi, lo;
+        if (r[0] == '%' && (hi = cmhd_hex(r[1])) >= 0 && (lo = cmhd_hex(r[2])) >= 0 && (hi | lo) != 0) {
+            *w++ = (char)(hi * 16 + lo);
+            r += 3;
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = 0;
+    return (size_t)(w - s);
+}
 
 /// MHD_start_daemon is C-variadic, which Swift cannot call: this wrapper takes plain parameters.
 /// Binds exactly `ipv4`:`port` (never every interface). `port` 0 picks an ephemeral port.
@@ -15,6 +71,7 @@
 static inline struct MHD_Daemon *
 cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int threads,
            unsigned int connection_timeout_s, size_t connection_memory_limit, unsigned int connection_limit,
+           unsigned int per_ip_limit,
            const char *tls_key_pem, const char *tls_cert_pem,
            MHD_AccessHandlerCallback handler, void *handler_cls,
            MHD_RequestCompletedCallback completed, void *completed_cls) {
@@ -25,23 +82,29 @@ cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int thr
     if (inet_pton(AF_INET, ipv4, &sa.sin_addr) != 1) return NULL;
     if (tls_key_pem != NULL && tls_cert_pem != NULL) {
         return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+            MHD_OPTION_EXTERNAL_LOGGER, cmhd_log, (void *)NULL,
             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
             MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s,
             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+            MHD_OPTION_UNESCAPE_CALLBACK, cmhd_unescape, (void *)NULL,
             MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
             MHD_OPTION_HTTPS_MEM_CERT, tls_cert_pem,
             MHD_OPTION_END);
     }
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+        MHD_OPTION_EXTERNAL_LOGGER, cmhd_log, (void *)NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
         MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+        MHD_OPTION_UNESCAPE_CALLBACK, cmhd_unescape, (void *)NULL,
         MHD_OPTION_END);
 }
 

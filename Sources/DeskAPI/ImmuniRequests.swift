@@ -433,7 +433,8 @@ public enum ImmuniRequests {
 }
 
 extension StringProtocol {
-    var trimmingSpaces: Substring {
+    /// Without leading and trailing spaces and tabs.
+    public var trimmingSpaces: Substring {
         var s = Substring(self)
         while s.first == " " || s.first == "\t" { s = s.dropFirst() }
         while s.last == " " || s.last == "\t" { s = s.dropLast() }

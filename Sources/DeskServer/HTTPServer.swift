@@ -47,15 +47,18 @@ public final class HTTPServer: @unchecked Sendable {
         public var maxBodyBytes: Int
         public var connectionTimeoutSeconds: Int
         public var maxConnections: Int
+        /// Connections from one address at once (0: no limit).
+        public var maxConnectionsPerAddress: Int
         /// PEM texts; both set → HTTPS.
         public var tlsKeyPEM: String?
         public var tlsCertificatePEM: String?
 
         public init(
             name: String, host: String = "127.0.0.1", port: UInt16, threads: Int = 4, maxBodyBytes: Int = 262_144,
-            connectionTimeoutSeconds: Int = 15, maxConnections: Int = 1_000, tlsKeyPEM: String? = nil,
-            tlsCertificatePEM: String? = nil
+            connectionTimeoutSeconds: Int = 15, maxConnections: Int = 1_000, maxConnectionsPerAddress: Int = 0,
+            tlsKeyPEM: String? = nil, tlsCertificatePEM: String? = nil
         ) {
+            self.maxConnectionsPerAddress = maxConnectionsPerAddress
             self.name = name
             self.host = host
             self.port = port
@@ -108,7 +111,8 @@ public final class HTTPServer: @unchecked Sendable {
                 cmhd_start(
                     UInt32(flags), options.host, options.port, UInt32(max(1, options.threads)),
                     UInt32(options.connectionTimeoutSeconds), 64 * 1024, UInt32(options.maxConnections),
-                    tls ? key : nil, tls ? cert : nil, HTTPServer.access, context, HTTPServer.done, context)
+                    UInt32(options.maxConnectionsPerAddress), tls ? key : nil, tls ? cert : nil, HTTPServer.access,
+                    context, HTTPServer.done, context)
             }
         }
         guard let started else {
@@ -120,13 +124,34 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish (at most `grace`), then closes everything.
+    ///
+    /// Meanwhile a new request on a connection that is already open is answered 503 with
+    /// `Connection: close`. Requests still waiting out a delay when the grace ends are answered
+    /// 503 at once: libmicrohttpd must not be stopped with a suspended connection.
     public func stop(grace: Duration = .seconds(10)) {
         guard let daemon else { return }
+        lock.withLock { stopping = true }
         let socket = MHD_quiesce_daemon(daemon)
         if socket >= 0 { close(socket) }
         let deadline = ContinuousClock.now.advanced(by: grace)
         while lock.withLock({ inFlight }) > 0 && ContinuousClock.now < deadline {
             usleep(10_000)
+        }
+        let abandoned = lock.withLock { () -> [(Exchange, Connection)] in
+            let list = Array(waiting.values)
+            waiting.removeAll()
+            suspendedNow -= list.count
+            for (exchange, _) in list {
+                exchange.abandoned = true
+                exchange.ready = .error(.unavailable("the server is stopping: retry in a few seconds"))
+            }
+            return list
+        }
+        for (_, connection) in abandoned { MHD_resume_connection(connection.pointer) }
+        // Let the resumed ones be answered before the daemon goes.
+        let last = ContinuousClock.now.advanced(by: .seconds(2))
+        while lock.withLock({ inFlight }) > 0 && ContinuousClock.now < last {
+            usleep(5_000)
         }
         MHD_stop_daemon(daemon)
         self.daemon = nil
@@ -140,6 +165,15 @@ public final class HTTPServer: @unchecked Sendable {
     public var peakSuspended: Int { lock.withLock { suspendedPeak } }
     private var suspendedNow = 0
     private var suspendedPeak = 0
+    private var stopping = false
+    /// Suspended requests, by exchange, until their timer resumes them (or `stop` does).
+    private var waiting: [ObjectIdentifier: (Exchange, Connection)] = [:]
+
+    /// Methods logged and counted by name; anything else is "OTHER" (a method is client text:
+    /// it must not become a log line's content or a metrics label of its own).
+    static let knownMethods: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT",
+    ]
 
     // MARK: MHD callbacks
 
@@ -157,6 +191,7 @@ public final class HTTPServer: @unchecked Sendable {
         var received = 0
         var answered = false
         var suspended = false
+        var abandoned = false
         var status = 0
 
         init(method: String, path: String) {
@@ -188,17 +223,45 @@ public final class HTTPServer: @unchecked Sendable {
                 durationNanoseconds: DispatchTime.now().uptimeNanoseconds - exchange.start))
     }
 
-    private static let collect: MHD_KeyValueIterator = { cls, kind, key, value in
+    /// Headers and query arguments with their lengths, so a NUL byte inside a value is kept
+    /// (and then refused by validation) instead of silently cutting the value short.
+    private static let collect: MHD_KeyValueIteratorN = { cls, kind, key, keySize, value, valueSize in
         guard let cls, let key else { return .YES }
         let exchange = Unmanaged<Exchange>.fromOpaque(cls).takeUnretainedValue()
-        let name = String(cString: key)
-        let text = value.map { String(cString: $0) } ?? ""
+        let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
+        }
+        let text =
+            value.map { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+                }
+            } ?? ""
         if kind == .HEADER_KIND {
-            exchange.headers.append((name.lowercased(), text))
+            // Optional whitespace around a header value is not part of it (RFC 9110 §5.5).
+            exchange.headers.append((name.lowercased(), String(text.trimmingSpaces)))
         } else {
             exchange.query.append((name, text))
         }
         return .YES
+    }
+
+    /// A request that HTTP itself makes ambiguous: answered 400 and the connection closed, so
+    /// nothing after it on the connection can be read as another request.
+    static func framingProblem(_ headers: [(name: String, value: String)]) -> String? {
+        let lengths = headers.filter { $0.name == "content-length" }
+        let encodings = headers.filter { $0.name == "transfer-encoding" }
+        if lengths.count > 1 { return "Content-Length must be sent once" }
+        if let length = lengths.first, Int(length.value) == nil || length.value.hasPrefix("+") {
+            return "Content-Length must be a whole number of bytes"
+        }
+        if !encodings.isEmpty {
+            if !lengths.isEmpty { return "send either Content-Length or Transfer-Encoding, not both" }
+            if encodings.count > 1 || encodings[0].value.lowercased() != "chunked" {
+                return "Transfer-Encoding may only be chunked"
+            }
+        }
+        return nil
     }
 
     private func access(
@@ -208,15 +271,29 @@ public final class HTTPServer: @unchecked Sendable {
     ) -> MHD_Result {
         // First call: headers only.
         guard let raw = requestContext.pointee else {
+            let sent = method.map { String(cString: $0) } ?? ""
             let exchange = Exchange(
-                method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/")
+                method: HTTPServer.knownMethods.contains(sent) ? sent : "OTHER",
+                path: url.map { String(cString: $0) } ?? "/")
             let pointer = Unmanaged.passRetained(exchange).toOpaque()
             requestContext.pointee = pointer
-            lock.withLock { inFlight += 1 }
-            MHD_get_connection_values(connection, .HEADER_KIND, HTTPServer.collect, pointer)
-            MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, HTTPServer.collect, pointer)
+            let stopping = lock.withLock { () -> Bool in
+                inFlight += 1
+                return self.stopping
+            }
+            MHD_get_connection_values_n(connection, .HEADER_KIND, HTTPServer.collect, pointer)
+            MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, HTTPServer.collect, pointer)
             let request = HTTPRequest(method: exchange.method, path: exchange.path)
             exchange.route = handler.route(for: request)
+            if stopping {
+                exchange.answered = true
+                return queue(
+                    connection, exchange, .error(.unavailable("the server is stopping: retry in a few seconds")))
+            }
+            if let problem = HTTPServer.framingProblem(exchange.headers) {
+                exchange.answered = true
+                return queue(connection, exchange, .error(.missingParameters(problem)))
+            }
             if let declared = exchange.headers.first(where: { $0.name == "content-length" }),
                 let size = Int(declared.value), size > options.maxBodyBytes
             {
@@ -269,19 +346,27 @@ public final class HTTPServer: @unchecked Sendable {
             return queue(connection, exchange, response)
         case .after(let delay, let produce):
             exchange.suspended = true
+            let handle = Connection(pointer: connection)
             lock.withLock {
                 suspendedNow += 1
                 suspendedPeak = max(suspendedPeak, suspendedNow)
+                waiting[ObjectIdentifier(exchange)] = (exchange, handle)
             }
             MHD_suspend_connection(connection)
-            let handle = Connection(pointer: connection)
             let nanoseconds = max(
                 0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
-                exchange.ready = produce()
-                exchange.suspended = false
-                self.lock.withLock { self.suspendedNow -= 1 }
-                MHD_resume_connection(handle.pointer)
+                // `stop` may have answered it already (and the daemon may be gone): then do nothing.
+                guard self.lock.withLock({ !exchange.abandoned }) else { return }
+                let response = produce()
+                let mine = self.lock.withLock { () -> Bool in
+                    guard self.waiting.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return false }
+                    self.suspendedNow -= 1
+                    exchange.ready = response
+                    exchange.suspended = false
+                    return true
+                }
+                if mine { MHD_resume_connection(handle.pointer) }
             }
             return .YES
         }
@@ -296,6 +381,10 @@ public final class HTTPServer: @unchecked Sendable {
         guard let made else { return .NO }
         for header in response.headers {
             MHD_add_response_header(made, header.name, header.value)
+        }
+        if exchange.answered || lock.withLock({ stopping }) {
+            // Refused early (the body may be unread) or stopping: this connection ends here.
+            MHD_add_response_header(made, "Connection", "close")
         }
         exchange.status = response.status
         let result = MHD_queue_response(connection, UInt32(response.status), made)

@@ -229,8 +229,8 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
 
     func chunk(_ request: HTTPRequest) -> HTTPResponse {
         let text = String(request.path.dropFirst("/v1/keys/".count))
-        guard let index = Fields.parseInteger(text), index >= 1, String(index) == text else {
-            return .error(.missingParameters("the chunk index must be a whole number from 1"))
+        guard let index = Fields.parseInteger(text), (1...Fields.int32Max).contains(index), String(index) == text else {
+            return .error(.missingParameters("the chunk index must be a whole number from 1 to 2147483647"))
         }
         return .error(.chunkNotFound)
     }
@@ -287,7 +287,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         }
         let route = "/v1/analytics/apple/operational-info"
         if parsed.dummy {
-            return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0, noStore: false) }
+            return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
         }
         metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
         do {
@@ -298,7 +298,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         } catch {
             return .now(unavailable(error))
         }
-        return .now(HTTPResponse(status: 204))
+        return .now(.noContent)
     }
 
     func googleOperationalInfo(_ request: HTTPRequest) -> HandlerResult {
@@ -309,7 +309,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         }
         let route = "/v1/analytics/google/operational-info"
         if parsed.dummy {
-            return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0, noStore: false) }
+            return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
         }
         metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
         guard let attestationCheck, let nonce else {
@@ -319,7 +319,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 "google", log,
                 "WARNING: an Android operational-info record was discarded because no attestation root is configured (google_attestation_root_file): no Android analytics are accepted"
             )
-            return .now(HTTPResponse(status: 204))
+            return .now(.noContent)
         }
         let desk = self.desk
         let metrics = self.metrics
@@ -344,17 +344,17 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 log("operational info could not be stored: \(error.message)")
             }
         }
-        return .now(HTTPResponse(status: 204))
+        return .now(.noContent)
     }
 
     // MARK: Helpers
 
     /// A dummy request, after its delay: counted, answered like a real one, never recorded.
-    func dummyAnswer(route: String, errorPercent: Int, noStore: Bool = true) -> HTTPResponse {
+    func dummyAnswer(route: String, errorPercent: Int) -> HTTPResponse {
         metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="dummy""#)
         desk.countDummy(route: route)
         if errorPercent > 0, Int.random(in: 0..<100) < errorPercent { return .error(.unauthorizedOtp) }
-        return noStore ? .noContent : HTTPResponse(status: 204)
+        return .noContent
     }
 
     /// A draw of the artificial delay: normal(mean, sd), never negative.

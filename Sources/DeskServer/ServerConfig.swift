@@ -52,6 +52,7 @@ public struct ServerConfig: Hashable, Sendable {
     public var maxBodyBytes = 262_144
     public var connectionTimeoutSeconds = 15
     public var maxConnections = 1_000
+    public var maxConnectionsPerAddress = 256
     public var appSettingsFile: String?
     public var riskTransmissionLevel = 8
     public var riskReportType = "confirmed_test"
@@ -118,6 +119,9 @@ public struct ServerConfig: Hashable, Sendable {
             "connection_timeout_seconds", \.connectionTimeoutSeconds, 1...600,
             "idle time after which a connection is closed"),
         integer("max_connections", \.maxConnections, 16...100_000, "simultaneous connections per listener"),
+        integer(
+            "max_connections_per_address", \.maxConnectionsPerAddress, 0...100_000,
+            "simultaneous connections from one IP address (0: no limit; behind a proxy, 0 or above max_connections)"),
         path(
             "app_settings_file", \.appSettingsFile,
             "the settings the apps download (default: config/app-settings.json shipped with tracedesk)"),

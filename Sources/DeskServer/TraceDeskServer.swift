@@ -56,7 +56,8 @@ public final class TraceDeskServer: @unchecked Sendable {
             HTTPServer.Options(
                 name: name, host: address.host, port: address.port, threads: config.threads,
                 maxBodyBytes: config.maxBodyBytes, connectionTimeoutSeconds: config.connectionTimeoutSeconds,
-                maxConnections: config.maxConnections, tlsKeyPEM: tlsKey, tlsCertificatePEM: tlsCert)
+                maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+                tlsKeyPEM: tlsKey, tlsCertificatePEM: tlsCert)
         }
         phone = HTTPServer(
             options: options("public", config.listen),

@@ -263,7 +263,13 @@ public struct JSONReader {
             return count
         }
         if current == UInt8(ascii: "-") { index += 1 }
-        guard digits(&self) > 0 else { throw error("expected digits in a number") }
+        let integerStart = index
+        let integerDigits = digits(&self)
+        guard integerDigits > 0 else { throw error("expected digits in a number") }
+        if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") {
+            index = integerStart
+            throw error("a number may not start with 0 (write 7, not 07)")
+        }
         if current == UInt8(ascii: ".") {
             index += 1
             guard digits(&self) > 0 else { throw error("expected digits after the decimal point") }

@@ -1,0 +1,202 @@
+import DeskServer
+import Foundation
+import Testing
+
+/// Inputs found by fuzzing the server: each once misbehaved.
+@Suite("HTTP hardening")
+struct HardeningTests {
+    static let token = Phone.hash("9K2RAY8UUQ")
+    static let phoneHeaders = [
+        "Content-Type: application/json", "Authorization: Bearer \(token)", "Immuni-Dummy-Data: 0",
+    ]
+
+    @Test("a %00 in a path or a query value never cuts it short")
+    func nulBytes() async throws {
+        let f = try ServerFixture()
+        let path = try await HTTP.send(
+            "POST", URL(string: "\(f.internalURL.absoluteString)/v1/otp%00junk")!,
+            headers: ["Content-Type": "application/json"], body: Data(#"{"otp":"9K2RAY8UUQ"}"#.utf8))
+        #expect(path.status == 404)
+        let query = try await HTTP.send(
+            "GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=android%00junk&build=1")!)
+        #expect(query.status == 400)
+    }
+
+    @Test("two Content-Lengths, or a Transfer-Encoding other than chunked: 400, and the connection ends")
+    func framing() async throws {
+        let f = try ServerFixture()
+        let smuggled =
+            "POST /v1/otp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 0\r\nContent-Length: 53\r\n\r\n"
+            + "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        let reply = try await HTTP.rawAsync(f.server.internalPort, Array(smuggled.utf8))
+        #expect(reply.status == 400)
+        #expect(reply.detail?.contains("Content-Length must be sent once") == true)
+        #expect(!reply.text.contains("tracedesk_"))
+        let gzip =
+            "POST /v1/ingestion/check-otp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nContent-Type: application/json\r\n\r\nxx"
+        let started = Date()
+        let encoded = try await HTTP.rawAsync(f.server.phonePort, Array(gzip.utf8))
+        #expect(encoded.status == 400)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("an odd method is 405, logged and counted as OTHER: no code in the log, no new metrics series")
+    func methods() async throws {
+        let f = try ServerFixture()
+        for i in 0..<50 {
+            let reply = try await HTTP.rawAsync(
+                f.server.phonePort,
+                Array("9K2RAY8U\(String(format: "%02d", i)) / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            #expect(reply.status == 405 || reply.status == 400)
+        }
+        let quoted = try await HTTP.rawAsync(
+            f.server.phonePort, Array("X\"}\\ / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        #expect(quoted.status == 405 || quoted.status == 400)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(f.accessLines.all.allSatisfy { !$0.contains("9K2RAY8U") && !$0.contains("\"") })
+        let metrics = f.server.metrics.render()
+        #expect(!metrics.contains("9K2RAY8U"))
+        #expect(!metrics.contains(#"X"}"#))
+        #expect(metrics.components(separatedBy: #"method="OTHER""#).count - 1 <= 2)
+    }
+
+    @Test("JSON numbers with leading zeros are malformed; huge chunk indexes are 400")
+    func numbers() async throws {
+        let f = try ServerFixture()
+        try f.authorize("9K2RAY8UUQ")
+        let body =
+            #"{"teks":[{"key_data":"AAECAwQFBgcICQoLDA0ODw==","rolling_start_number":02993040,"rolling_period":0144}]}"#
+        let reply = try await HTTP.send(
+            "POST", f.phone.appendingPathComponent("v1/ingestion/upload"),
+            headers: Phone.headers(token: Self.token, clock: Phone.now), body: Data(body.utf8))
+        #expect(reply.status == 400)
+        #expect(reply.detail?.contains("may not start with 0") == true)
+        for index in ["2147483648", "9223372036854775807"] {
+            #expect(try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/\(index)")).status == 400)
+        }
+    }
+
+    @Test("trailing spaces after a header value are not part of it")
+    func trailingSpaces() async throws {
+        let f = try ServerFixture()
+        let reply = try await HTTP.rawAsync(
+            f.server.phonePort,
+            HTTP.request(
+                "POST", "/v1/ingestion/check-otp",
+                headers: [
+                    "Content-Type: application/json ", "Authorization: Bearer \(Self.token) ", "Immuni-Dummy-Data: 1 ",
+                ],
+                body: Array(#"{"padding":""}"#.utf8)))
+        #expect(reply.status == 204 || reply.status == 401)
+    }
+
+    @Test("operational-info answers carry Cache-Control: no-store, like every 204")
+    func operationalInfoNoStore() async throws {
+        let f = try ServerFixture()
+        let body =
+            #"{"province":"RM","exposure_permission":1,"bluetooth_active":1,"notification_permission":1,"exposure_notification":0,"last_risky_exposure_on":"\#(Date().utcDay.iso)"}"#
+        for dummy in ["0", "1"] {
+            let reply = try await HTTP.send(
+                "POST", f.phone.appendingPathComponent("v1/analytics/apple/operational-info"),
+                headers: [
+                    "Content-Type": "application/json", "Authorization": "Bearer \(String(repeating: "ab", count: 64))",
+                    "Immuni-Dummy-Data": dummy,
+                ], body: Data(body.utf8))
+            #expect(reply.status == 204)
+            #expect(reply.header("Cache-Control") == "no-store")
+        }
+    }
+
+    @Test("stopping while requests wait out a long delay answers them 503 instead of crashing")
+    func stopWithSuspended() async throws {
+        let f = try ServerFixture(delayMs: 3_000)
+        let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
+        let pending = (0..<3).map { _ in
+            Task {
+                try await HTTP.send(
+                    "POST", url, headers: Phone.headers(token: Self.token, dummy: "1"),
+                    body: Data(#"{"padding":""}"#.utf8))
+            }
+        }
+        for _ in 0..<500 where f.server.phonePeakSuspended < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        let server = f.server
+        let started = Date()
+        try await offPool { server.stop(grace: .milliseconds(300)) }
+        #expect(Date().timeIntervalSince(started) < 2.5)
+        for task in pending {
+            let reply = try await task.value
+            #expect(reply.status == 503)
+            #expect(reply.errorCode == 1003)
+        }
+        // The timers that fire later find nothing to resume.
+        try await Task.sleep(for: .milliseconds(3_200))
+    }
+
+    @Test("during the grace, a new request on an open connection is told to go away (503, Connection: close)")
+    func newRequestWhileStopping() async throws {
+        let f = try ServerFixture(delayMs: 1_500)
+        let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
+        let slow = Task {
+            try await HTTP.send(
+                "POST", url, headers: Phone.headers(token: Self.token, dummy: "1"), body: Data(#"{"padding":""}"#.utf8))
+        }
+        for _ in 0..<500 where f.server.phonePeakSuspended < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        // A keep-alive connection, used once before the stop.
+        let client = try KeepAlive(port: f.server.phonePort)
+        defer { client.close() }
+        let health = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+        #expect(try await offPool { try client.exchange(health) }.status == 200)
+        let server = f.server
+        let stopping = Task { try await offPool { server.stop(grace: .seconds(5)) } }
+        try await Task.sleep(for: .milliseconds(200))
+        let late = try await offPool { try client.exchange(health) }
+        #expect(late.status == 503)
+        #expect(late.header("Connection")?.lowercased() == "close")
+        // The request that was in flight still gets its real answer.
+        let finished = try await slow.value
+        #expect(finished.status == 204 || finished.status == 401)
+        try await stopping.value
+    }
+}
+
+/// One connection kept open across requests (answers with a Content-Length body).
+final class KeepAlive: @unchecked Sendable {
+    let fd: Int32
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func exchange(_ request: String) throws -> Reply {
+        let bytes = Array(request.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            data += buffer[0..<n]
+            let text = String(decoding: data, as: UTF8.self)
+            if let end = text.range(of: "\r\n\r\n") {
+                let reply = HTTP.parse(data)
+                let length = Int(reply.header("Content-Length") ?? "0") ?? 0
+                if text[end.upperBound...].utf8.count >= length { return reply }
+            }
+        }
+        return HTTP.parse(data)
+    }
+
+    func close() { Glibc.close(fd) }
+}
