@@ -202,11 +202,16 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
             return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
         }
         metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        // The same delay as a dummy upload: an observer cannot tell real uploads by their timing.
+        return .after(nextDelay()) { [self] in storeUpload(parsed) }
+    }
+
+    func storeUpload(_ parsed: ImmuniRequests.UploadRequest) -> HTTPResponse {
         guard let hash = parsed.bearer.otpHash else {
             metrics.count("tracedesk_uploads_total", #"result="refused""#)
-            return .now(.error(.unauthorizedOtp))
+            return .error(.unauthorizedOtp)
         }
-        do {
+        do throws(ServiceError) {
             switch try desk.upload(
                 hash, clientClock: parsed.clientClock, keys: parsed.keys, province: parsed.province,
                 summariesJSON: parsed.exposureDetectionSummaries.serialized, summaryCount: parsed.summaryCount)
@@ -217,13 +222,13 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 for (reason, count) in record.evaluation.droppedCounts {
                     metrics.count("tracedesk_keys_dropped_total", #"reason="\#(reason.rawValue)""#, by: count)
                 }
-                return .now(.noContent)
+                return .noContent
             case .refused:
                 metrics.count("tracedesk_uploads_total", #"result="refused""#)
-                return .now(.error(.unauthorizedOtp))
+                return .error(.unauthorizedOtp)
             }
         } catch {
-            return .now(unavailable(error))
+            return unavailable(error)
         }
     }
 
@@ -290,15 +295,17 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
             return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
         }
         metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
-        do {
-            let stored = try desk.recordAppleOperationalInfo(parsed.info, token: parsed.analyticsToken)
-            metrics.count(
-                "tracedesk_analytics_total",
-                #"kind="apple_operational_info",result="\#(stored ? "stored" : "no_allowance")""#)
-        } catch {
-            return .now(unavailable(error))
+        return .after(nextDelay()) { [self] in
+            do throws(ServiceError) {
+                let stored = try desk.recordAppleOperationalInfo(parsed.info, token: parsed.analyticsToken)
+                metrics.count(
+                    "tracedesk_analytics_total",
+                    #"kind="apple_operational_info",result="\#(stored ? "stored" : "no_allowance")""#)
+            } catch {
+                return unavailable(error)
+            }
+            return .noContent
         }
-        return .now(.noContent)
     }
 
     func googleOperationalInfo(_ request: HTTPRequest) -> HandlerResult {
@@ -319,12 +326,13 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 "google", log,
                 "WARNING: an Android operational-info record was discarded because no attestation root is configured (google_attestation_root_file): no Android analytics are accepted"
             )
-            return .now(.noContent)
+            return .after(nextDelay()) { .noContent }
         }
         let desk = self.desk
         let metrics = self.metrics
         let log = self.log
-        // Verified off the request path, like Immuni's queue: the answer is 204 either way.
+        // Verified off the request path, like Immuni's queue: the answer is 204 either way, after
+        // the same delay as a dummy's.
         DispatchQueue.global().async {
             if case .failure(let failure) = attestationCheck(parsed.signedAttestation, nonce(parsed.info, parsed.salt))
             {
@@ -344,7 +352,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 log("operational info could not be stored: \(error.message)")
             }
         }
-        return .now(.noContent)
+        return .after(nextDelay()) { .noContent }
     }
 
     // MARK: Helpers

@@ -237,4 +237,12 @@ struct IngestionTests {
         #expect(try await upload(f, dummy: "1", body: body).status == 204)
         #expect(try await upload(f, body: body).status == 204)
     }
+
+    @Test("a real upload waits out the same delay as a dummy one (suspended, like check-otp)")
+    func realUploadsAreDelayed() async throws {
+        let f = try ServerFixture(delayMs: 100)
+        try f.authorize(Self.otp)
+        #expect(try await upload(f, body: Phone.uploadBody(keys: Phone.dailyKeys(2))).status == 204)
+        #expect(f.server.phonePeakSuspended == 1)
+    }
 }
