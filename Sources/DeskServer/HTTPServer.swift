@@ -345,6 +345,8 @@ public final class HTTPServer: @unchecked Sendable {
         case .now(let response):
             return queue(connection, exchange, response)
         case .after(let delay, let produce):
+            // No delay configured (benchmarks): answer on this thread, without a suspend/resume round.
+            if delay <= .zero { return queue(connection, exchange, produce()) }
             exchange.suspended = true
             let handle = Connection(pointer: connection)
             lock.withLock {
