@@ -29,7 +29,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try checkIdentity()
         try connection.execute("PRAGMA journal_mode = WAL", operation: "enable WAL")
-        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", operation: "configure")
+        try connection.execute(
+            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384", operation: "configure")
         try migrate()
     }
 
