@@ -182,16 +182,18 @@ public enum UploadRules {
         let firstRiskyDay = symptomsStartedOn.adding(days: -profile.daysBeforeSymptoms)
 
         var reasons = [KeyDropReason?](repeating: nil, count: keys.count)
-        var seenData = Set<[UInt8]>()
-        var seenIntervals = Set<[Int64]>()
+        // At most 14 keys: comparing with the earlier ones beats hashing arrays.
         for (i, key) in keys.enumerated() {
+            let earlier = keys[..<i].indices.filter { reasons[$0] == nil }
             if key.keyData.count != 16 {
                 reasons[i] = .keyLength
             } else if !(1...TemporaryExposureKey.intervalsPerDay).contains(key.rollingPeriod) {
                 reasons[i] = .rollingPeriod
-            } else if !seenData.insert(key.keyData).inserted {
+            } else if earlier.contains(where: { keys[$0].keyData == key.keyData }) {
                 reasons[i] = .duplicateKeyData
-            } else if !seenIntervals.insert([key.rollingStartNumber, key.rollingPeriod]).inserted {
+            } else if earlier.contains(where: {
+                keys[$0].rollingStartNumber == key.rollingStartNumber && keys[$0].rollingPeriod == key.rollingPeriod
+            }) {
                 reasons[i] = .duplicateInterval
             }
         }
