@@ -15,6 +15,8 @@ let mainHelp = """
           Serves the Immuni API to phones and hospital systems (tracedesk serve --help).
       tracedesk bench render [--width W] [--height H] [--frames N]
           Measures rendering and diffing of full frames.
+      tracedesk bench seed --store PATH --count N --tokens FILE
+          Authorises N codes for the upload load test (Benchmarks/http.sh).
       tracedesk --version | --help
 
     Options:
@@ -29,7 +31,7 @@ let mainHelp = """
     wait for another process's write lock, default 5000).
 
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
-    4 store unavailable.
+    4 store unavailable, 5 cannot listen (serve).
     """
 
 func runMain() async -> Int32 {
