@@ -33,15 +33,19 @@ struct ObjectReader {
         return path.isEmpty ? shown : "\(path).\(shown)"
     }
 
-    /// The value of `key`; JSON null counts as absent.
-    func optional(_ key: String) -> JSONValue? {
+    /// The value of `key`, nil when absent. The contract has no nullable field: a JSON null is
+    /// refused (leave the field out instead), except where `allowNull` says otherwise.
+    func optional(_ key: String, allowNull: Bool = false) throws(FieldProblem) -> JSONValue? {
         guard let value = members[key] else { return nil }
-        if case .null = value { return nil }
+        if case .null = value {
+            if allowNull { return nil }
+            throw FieldProblem("\(name(key)) may not be null: leave it out or give a value")
+        }
         return value
     }
 
     func required(_ key: String) throws(FieldProblem) -> JSONValue {
-        guard let value = optional(key) else { throw FieldProblem("\(name(key)) is required") }
+        guard let value = try optional(key) else { throw FieldProblem("\(name(key)) is required") }
         return value
     }
 
@@ -53,8 +57,10 @@ struct ObjectReader {
         }
     }
 
-    func string(_ key: String, required: Bool = true) throws(FieldProblem) -> String? {
-        guard let value = required ? try self.required(key) : optional(key) else { return nil }
+    func string(_ key: String, required: Bool = true, allowNull: Bool = false) throws(FieldProblem) -> String? {
+        guard let value = required ? try self.required(key) : try optional(key, allowNull: allowNull) else {
+            return nil
+        }
         guard case .string(let text) = value else {
             throw FieldProblem("\(name(key)) must be a string, not \(value.kind)")
         }
@@ -62,12 +68,12 @@ struct ObjectReader {
     }
 
     func integer(_ key: String, in range: ClosedRange<Int64>, required: Bool = true) throws(FieldProblem) -> Int64? {
-        guard let value = required ? try self.required(key) : optional(key) else { return nil }
+        guard let value = required ? try self.required(key) : try optional(key) else { return nil }
         return try Fields.integer(value, name: name(key), in: range)
     }
 
     func array(_ key: String, maxCount: Int? = nil, required: Bool = true) throws(FieldProblem) -> [JSONValue]? {
-        guard let value = required ? try self.required(key) : optional(key) else { return nil }
+        guard let value = required ? try self.required(key) : try optional(key) else { return nil }
         guard case .array(let items) = value else {
             throw FieldProblem("\(name(key)) must be a list, not \(value.kind)")
         }

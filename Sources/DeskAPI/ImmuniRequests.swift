@@ -32,7 +32,6 @@ public enum ImmuniRequests {
         do throws(FieldProblem) {
             try requireJSON(request)
             let fields = try ObjectReader(try parseBody(request), path: "")
-            if fields.keys.isEmpty { return .failure(.emptyBody) }
             try fields.refuseUnknown(["otp", "symptoms_started_on", "id_test_verification"])
             let text = try fields.string("otp")!
             let otp: Otp
@@ -53,9 +52,13 @@ public enum ImmuniRequests {
                         "symptoms_started_on must be at most \(SymptomOnset.maximumDaysBack) days before today (UTC)")
                 }
             }
-            // Sent by HIS systems built for the original service; accepted and not used.
-            if let id = try fields.string("id_test_verification", required: false),
-                id.utf8.count != 36 || !id.utf8.allSatisfy({ Fields.isAlnum($0) || $0 == UInt8(ascii: "-") })
+            // Sent by HIS systems built for the original service (null allowed there); accepted, not used.
+            if let id = try fields.string("id_test_verification", required: false, allowNull: true),
+                id.utf8.count != 36
+                    || !id.utf8.allSatisfy({
+                        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46)
+                            || $0 == UInt8(ascii: "-")
+                    })
             {
                 throw FieldProblem("id_test_verification must be 36 characters of hex digits and dashes")
             }

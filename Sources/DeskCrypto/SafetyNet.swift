@@ -125,20 +125,24 @@ public struct SafetyNetVerifier: Sendable {
         guard let chain = X509List(der: chainDER), let roots = X509List(der: rootsDER) else {
             return .failure(.unreadableCertificate)
         }
-        let leaf = chain.certificates[0]
-
-        if let reason = Self.validate(chain: chain, roots: roots, at: now) {
-            return .failure(.chainInvalid(reason: reason))
+        // `leaf` is a raw pointer owned by `chain`: keep `chain` (and `roots`) alive while it is used.
+        let verdict: AttestationFailure? = withExtendedLifetime((chain, roots)) {
+            let leaf = chain.certificates[0]
+            if let reason = Self.validate(chain: chain, roots: roots, at: now) {
+                return .chainInvalid(reason: reason)
+            }
+            let hostMatches = hostname.utf8CString.withUnsafeBufferPointer { name in
+                X509_check_host(
+                    leaf, name.baseAddress, name.count - 1, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS), nil)
+            }
+            guard hostMatches == 1 else { return .hostnameMismatch }
+            let signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
+            guard Self.signatureIsValid(signature, of: signingInput, algorithm: algorithm, leaf: leaf) else {
+                return .signatureInvalid
+            }
+            return nil
         }
-        let hostMatches = hostname.utf8CString.withUnsafeBufferPointer { name in
-            X509_check_host(leaf, name.baseAddress, name.count - 1, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS), nil)
-        }
-        guard hostMatches == 1 else { return .failure(.hostnameMismatch) }
-
-        let signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
-        guard Self.signatureIsValid(signature, of: signingInput, algorithm: algorithm, leaf: leaf) else {
-            return .failure(.signatureInvalid)
-        }
+        if let verdict { return .failure(verdict) }
 
         guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(payloadBytes)) else {
             return .failure(.payloadNotJSON)
@@ -243,7 +247,11 @@ public struct SafetyNetVerifier: Sendable {
         ERR_clear_error()
         guard parsed.count == expected else { throw .unreadableCertificate(index: parsed.count + 1) }
         guard let list = X509List(der: parsed) else { throw .unreadableCertificate(index: 1) }
-        for (index, cert) in list.certificates.enumerated() where X509_check_issued(cert, cert) != X509_V_OK {
+        // The certificates are owned by `list`: it must outlive the loop.
+        let notSelfSigned = withExtendedLifetime(list) {
+            list.certificates.firstIndex { X509_check_issued($0, $0) != X509_V_OK }
+        }
+        if let index = notSelfSigned {
             throw .invalidSetting(
                 "trusted certificate \(index + 1) is not self-signed; configure the root CA, not an intermediate")
         }

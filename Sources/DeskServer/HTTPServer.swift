@@ -131,13 +131,17 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop(grace: Duration = .seconds(10)) {
         guard let daemon else { return }
         lock.withLock { stopping = true }
+        // The listening socket is closed only after MHD_stop_daemon (its worker threads may still
+        // look at it); until then it simply accepts no more connections.
         let socket = MHD_quiesce_daemon(daemon)
-        if socket >= 0 { close(socket) }
         let deadline = ContinuousClock.now.advanced(by: grace)
         while lock.withLock({ inFlight }) > 0 && ContinuousClock.now < deadline {
             usleep(10_000)
         }
+        // Requests still waiting for their timer are answered now. From here on a request that
+        // would wait is answered without waiting (see `access`), so none can be suspended anew.
         let abandoned = lock.withLock { () -> [(Exchange, Connection)] in
+            swept = true
             let list = Array(waiting.values)
             waiting.removeAll()
             suspendedNow -= list.count
@@ -148,13 +152,22 @@ public final class HTTPServer: @unchecked Sendable {
             return list
         }
         for (_, connection) in abandoned { MHD_resume_connection(connection.pointer) }
-        // Let the resumed ones be answered before the daemon goes.
+        // Those whose timer already claimed them are producing their answer (a store transaction,
+        // bounded by the busy timeout): wait for them, since MHD must not be stopped while any
+        // connection is suspended. Then give the resumed ones a moment to be written out.
+        while lock.withLock({ claimed }) > 0 { usleep(5_000) }
         let last = ContinuousClock.now.advanced(by: .seconds(2))
         while lock.withLock({ inFlight }) > 0 && ContinuousClock.now < last {
             usleep(5_000)
         }
         MHD_stop_daemon(daemon)
+        if socket >= 0 { close(socket) }
         self.daemon = nil
+    }
+
+    deinit {
+        // Never leave MHD running with a pointer to a freed server.
+        stop(grace: .zero)
     }
 
     /// Requests received and not yet answered.
@@ -166,6 +179,10 @@ public final class HTTPServer: @unchecked Sendable {
     private var suspendedNow = 0
     private var suspendedPeak = 0
     private var stopping = false
+    /// Set by `stop` once waiting requests were answered: later requests are not suspended.
+    private var swept = false
+    /// Requests whose timer fired and that are producing their answer.
+    private var claimed = 0
     /// Suspended requests, by exchange, until their timer resumes them (or `stop` does).
     private var waiting: [ObjectIdentifier: (Exchange, Connection)] = [:]
 
@@ -223,8 +240,8 @@ public final class HTTPServer: @unchecked Sendable {
                 durationNanoseconds: DispatchTime.now().uptimeNanoseconds - exchange.start))
     }
 
-    /// Headers and query arguments with their lengths, so a NUL byte inside a value is kept
-    /// (and then refused by validation) instead of silently cutting the value short.
+    /// Headers and query arguments with the lengths libmicrohttpd measured (for query values,
+    /// after our unescaping, which keeps `%00` as text).
     private static let collect: MHD_KeyValueIteratorN = { cls, kind, key, keySize, value, valueSize in
         guard let cls, let key else { return .YES }
         let exchange = Unmanaged<Exchange>.fromOpaque(cls).takeUnretainedValue()
@@ -345,30 +362,38 @@ public final class HTTPServer: @unchecked Sendable {
         case .now(let response):
             return queue(connection, exchange, response)
         case .after(let delay, let produce):
-            // No delay configured (benchmarks): answer on this thread, without a suspend/resume round.
-            if delay <= .zero { return queue(connection, exchange, produce()) }
-            exchange.suspended = true
             let handle = Connection(pointer: connection)
-            lock.withLock {
+            // No delay configured (benchmarks), or the server is past its grace: answer on this
+            // thread, without a suspend/resume round.
+            let suspend = lock.withLock { () -> Bool in
+                guard delay > .zero, !swept else { return false }
                 suspendedNow += 1
                 suspendedPeak = max(suspendedPeak, suspendedNow)
                 waiting[ObjectIdentifier(exchange)] = (exchange, handle)
+                return true
             }
+            guard suspend else { return queue(connection, exchange, produce()) }
+            exchange.suspended = true
             MHD_suspend_connection(connection)
             let nanoseconds = max(
                 0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
-                // `stop` may have answered it already (and the daemon may be gone): then do nothing.
-                guard self.lock.withLock({ !exchange.abandoned }) else { return }
-                let response = produce()
+                // Claim it first: once claimed, `stop` waits for the answer instead of replacing it
+                // (an upload may be stored by `produce`; its phone must hear 204, not 503).
                 let mine = self.lock.withLock { () -> Bool in
                     guard self.waiting.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return false }
-                    self.suspendedNow -= 1
-                    exchange.ready = response
-                    exchange.suspended = false
+                    self.claimed += 1
                     return true
                 }
-                if mine { MHD_resume_connection(handle.pointer) }
+                guard mine else { return }
+                let response = produce()
+                self.lock.withLock {
+                    exchange.ready = response
+                    exchange.suspended = false
+                    self.suspendedNow -= 1
+                }
+                MHD_resume_connection(handle.pointer)
+                self.lock.withLock { self.claimed -= 1 }
             }
             return .YES
         }

@@ -45,6 +45,11 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     let nonce: NonceMaker?
     let log: @Sendable (String) -> Void
     private let notConfiguredWarning = RateLimitedLog(interval: 60)
+    /// Device checks running now, by token hash, and how many may run at once: each takes 7–10 s
+    /// and up to five calls to Apple, and two checks of one device would see each other's marks.
+    private let checksLock = SimpleLock()
+    private var checksRunning: Set<String> = []
+    static let maximumConcurrentDeviceChecks = 64
 
     public init(
         listener: Listener, desk: PhoneDesk, metrics: Metrics, appSettings: AppSettingsFile?, delay: Delay,
@@ -262,11 +267,25 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
             )
             return HTTPResponse(status: 202)
         }
+        let tokenHash = PhoneDesk.tokenHash(parsed.analyticsToken)
+        let started = checksLock.withLock { () -> Bool in
+            guard checksRunning.count < Self.maximumConcurrentDeviceChecks, !checksRunning.contains(tokenHash) else {
+                return false
+            }
+            checksRunning.insert(tokenHash)
+            return true
+        }
+        guard started else {
+            // Already being checked, or too many checks at once: still "in progress"; the app asks again.
+            metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="check_not_started""#)
+            return HTTPResponse(status: 202)
+        }
         metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="checking""#)
         let desk = self.desk
         let metrics = self.metrics
         let log = self.log
-        Task.detached {
+        Task.detached { [self] in
+            defer { checksLock.withLock { _ = checksRunning.remove(tokenHash) } }
             switch await deviceCheck(parsed.deviceToken) {
             case .authorized:
                 do throws(ServiceError) {
@@ -331,6 +350,10 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         let desk = self.desk
         let metrics = self.metrics
         let log = self.log
+        if desk.attestationSaltUsed(parsed.salt) {
+            metrics.count("tracedesk_analytics_total", #"kind="google_operational_info",result="salt_reused""#)
+            return .after(nextDelay()) { .noContent }
+        }
         // Verified off the request path, like Immuni's queue: the answer is 204 either way, after
         // the same delay as a dummy's.
         DispatchQueue.global().async {
@@ -376,10 +399,15 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         return .microseconds(Int64(ms * 1000))
     }
 
+    /// A store that is busy is temporary (503, retry); anything else is a fault of ours (500).
+    /// Either way the log has the reason under an incident id and the client only the id.
     func unavailable(_ error: ServiceError) -> HTTPResponse {
         let incident = Incident.next()
         log("incident \(incident): \(error.message)")
-        return .error(.unavailable("storage is unavailable (incident \(incident)); retry in a few seconds"))
+        if case .unavailable = error {
+            return .error(.unavailable("storage is busy (incident \(incident)); retry in a few seconds"))
+        }
+        return .error(.unknown(incident: incident))
     }
 }
 

@@ -158,8 +158,17 @@ public struct ServerConfig: Hashable, Sendable {
             "on SIGINT/SIGTERM, how long in-flight requests may take"),
     ]
 
-    /// Loads `file` (if any), then the environment. Problems from both are reported together.
+    /// Loads `file` (if any), then the environment, and checks the rules between settings.
+    /// Problems from all three are reported together.
     public static func load(file: String?, environment: [String: String]) -> Result<ServerConfig, ConfigError> {
+        var (config, problems) = read(file: file, environment: environment)
+        problems += config.crossCheck()
+        return problems.isEmpty ? .success(config) : .failure(ConfigError(problems: problems))
+    }
+
+    /// The settings from `file` and the environment, with every problem found so far, before the
+    /// rules between settings are checked (command-line options may still change them).
+    public static func read(file: String?, environment: [String: String]) -> (ServerConfig, [String]) {
         var config = ServerConfig()
         var problems: [String] = []
         let byName = Dictionary(uniqueKeysWithValues: settings.map { ($0.name, $0) })
@@ -192,8 +201,7 @@ public struct ServerConfig: Hashable, Sendable {
                 problems.append("\(setting.environmentName) \(problem)")
             }
         }
-        problems += config.crossCheck()
-        return problems.isEmpty ? .success(config) : .failure(ConfigError(problems: problems))
+        return (config, problems)
     }
 
     /// Rules between settings.

@@ -74,6 +74,26 @@ public final class TraceDeskServer: @unchecked Sendable {
             completed: completed)
     }
 
+    /// Problems with the files the settings name (app settings, TLS), all of them, without
+    /// starting anything.
+    public static func fileProblems(_ config: ServerConfig, appSettingsPath: String?) -> [String] {
+        var problems: [String] = []
+        if let appSettingsPath {
+            do {
+                _ = try AppSettingsFile(path: appSettingsPath, log: { _ in })
+            } catch {
+                problems += error.problems
+            }
+        }
+        if let key = config.tlsKey, (try? String(contentsOfFile: key, encoding: .utf8)) == nil {
+            problems.append("tls_key \(key) cannot be read")
+        }
+        if let cert = config.tlsCert, (try? String(contentsOfFile: cert, encoding: .utf8)) == nil {
+            problems.append("tls_cert \(cert) cannot be read")
+        }
+        return problems
+    }
+
     /// The analytics verifiers the settings describe: Apple DeviceCheck and SafetyNet, each nil
     /// when not configured. Unreadable keys or certificates are configuration problems.
     public static func analyticsVerifiers(_ config: ServerConfig) -> Result<

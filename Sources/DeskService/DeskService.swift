@@ -65,10 +65,13 @@ public enum ServiceError: Error, Hashable, Sendable {
     case invalid(String)
     /// The data cannot be reached (store locked, file damaged, server down).
     case unavailable(String)
+    /// A fault that retrying soon will not fix (a damaged or read-only store, a failed
+    /// statement). Only ``PhoneDesk`` tells it apart from `unavailable`, for the HTTP status.
+    case failed(String)
 
     public var message: String {
         switch self {
-        case .invalid(let text), .unavailable(let text): return text
+        case .invalid(let text), .unavailable(let text), .failed(let text): return text
         }
     }
 }

@@ -106,7 +106,9 @@ public struct DeviceCheckClient: Sendable {
             guard let month = YearMonth(updated) else { return .discarded("DeviceCheck sent an unreadable date") }
             if month >= YearMonth(now) { return .discarded("the device already authorised a token this month") }
         }
-        if !first.isClear { return await anomaly(deviceToken, "the device's bits were set before the check", instant) }
+        // Set bits here mean a blacklisted device, or another check of the same device running now:
+        // discard (facts §6.1), so a phone that retried cannot blacklist itself.
+        if !first.isClear { return .discarded("the device's bits were already set") }
 
         // Step 2: still clear after the first wait, then mark it.
         guard await pause(firstWait, cancellable: true) else { return .discarded(Self.cancelled) }

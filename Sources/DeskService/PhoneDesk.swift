@@ -41,7 +41,7 @@ public struct PhoneDesk: Sendable {
                 otpHash: otp.hash, symptomsStartedOn: symptomsStartedOn, by: actor, now: clock.now(),
                 lifetime: otpLifetime)
         } catch {
-            throw .unavailable(error.message)
+            throw ServiceError(error)
         }
     }
 
@@ -51,7 +51,7 @@ public struct PhoneDesk: Sendable {
             if case .authorized = try store.recordCheck(otpHash: hash, now: clock.now()) { return true }
             return false
         } catch {
-            throw .unavailable(error.message)
+            throw ServiceError(error)
         }
     }
 
@@ -73,7 +73,7 @@ public struct PhoneDesk: Sendable {
                     summariesJSON: summariesJSON, summaryCount: summaryCount)
             }
         } catch {
-            throw .unavailable(error.message)
+            throw ServiceError(error)
         }
     }
 
@@ -93,7 +93,7 @@ public struct PhoneDesk: Sendable {
         do {
             return try store.analyticsTokenAuthorized(tokenHash: Self.tokenHash(token), month: today())
         } catch {
-            throw .unavailable(error.message)
+            throw ServiceError(error)
         }
     }
 
@@ -108,7 +108,7 @@ public struct PhoneDesk: Sendable {
         do {
             try store.grantAnalyticsAllowances(allowances, expiresAt: clock.now().addingTimeInterval(62 * 86_400))
         } catch {
-            throw .unavailable(error.message)
+            throw ServiceError(error)
         }
     }
 
@@ -119,21 +119,37 @@ public struct PhoneDesk: Sendable {
         do {
             return try store.recordOperationalInfo(info, allowance: allowance, now: clock.now())
         } catch {
-            throw .unavailable(error.message)
+            throw ServiceError(error)
         }
     }
 
-    /// An Android record whose attestation verified; the salt is single-use for 10 minutes.
+    /// Whether an attestation salt was used within the last 10 minutes (checked before the
+    /// costly verification; the claim in ``recordGoogleOperationalInfo`` is what counts).
+    public func attestationSaltUsed(_ salt: String) -> Bool {
+        (try? store.attestationSaltUsed(salt, now: clock.now())) ?? false
+    }
+
+    /// An Android record whose attestation verified: stored with its salt in one transaction, the
+    /// salt single-use for 10 minutes. False when the salt was already used.
     public func recordGoogleOperationalInfo(_ info: OperationalInfo, salt: String) throws(ServiceError) -> Bool {
         let now = clock.now()
         do {
-            guard try store.claimAttestationSalt(salt, now: now, expiresAt: now.addingTimeInterval(600)) else {
-                return false
-            }
-            return try store.recordOperationalInfo(info, allowance: nil, now: now)
+            return try store.recordOperationalInfo(
+                info, salt: salt, now: now, saltExpiresAt: now.addingTimeInterval(600))
         } catch {
-            throw .unavailable(error.message)
+            throw ServiceError(error)
         }
     }
 
+}
+
+extension ServiceError {
+    /// A store error as a service error: a lock is temporary, anything else is a fault.
+    public init(_ error: StoreError) {
+        if case .locked = error {
+            self = .unavailable(error.message)
+        } else {
+            self = .failed(error.message)
+        }
+    }
 }

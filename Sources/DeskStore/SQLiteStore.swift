@@ -231,23 +231,54 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                         ], operation: "use analytics allowance")
                     guard used == 1 else { return false }
                 }
-                try connection.run(
-                    SQL.insertOperationalInfo,
-                    [
-                        .integer(nowMs), .text(info.platform.rawValue), .text(info.province.code),
-                        info.build.map { .integer(Int64($0)) } ?? .null, .integer(info.exposurePermission ? 1 : 0),
-                        .integer(info.bluetoothActive ? 1 : 0), .integer(info.notificationPermission ? 1 : 0),
-                        .integer(info.exposureNotification ? 1 : 0),
-                        info.exposureNotification ? .text(info.lastRiskyExposureOn.iso) : .null,
-                    ], operation: "store operational info")
-                try appendEvent(
-                    kind: .analyticsReceived, at: nowMs, otpHash: nil, actor: nil,
-                    detail:
-                        #"{"platform":"\#(info.platform.rawValue)","province":"\#(info.province.code)","exposure_notification":\#(info.exposureNotification)}"#
-                )
+                try insertOperationalInfo(info, at: nowMs)
                 return true
             }
         }
+    }
+
+    public func recordOperationalInfo(
+        _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
+    ) throws(StoreError) -> Bool {
+        let nowMs = now.unixMilliseconds
+        return try lock.withLock { () throws(StoreError) -> Bool in
+            try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
+                _ = try connection.run(SQL.dropExpiredSalts, [.integer(nowMs)], operation: "claim salt")
+                guard
+                    try connection.run(
+                        SQL.claimSalt, [.text(salt), .integer(saltExpiresAt.unixMilliseconds)], operation: "claim salt")
+                        == 1
+                else { return false }
+                try insertOperationalInfo(info, at: nowMs)
+                return true
+            }
+        }
+    }
+
+    public func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool {
+        try lock.withLock { () throws(StoreError) -> Bool in
+            (try connection.query(
+                SQL.saltUsed, [.text(salt), .integer(now.unixMilliseconds)], operation: "read salt"
+            ) { $0.integer(0) }.first ?? 0) > 0
+        }
+    }
+
+    /// The record and its event (called inside a transaction, with the lock held).
+    private func insertOperationalInfo(_ info: OperationalInfo, at nowMs: Int64) throws(StoreError) {
+        try connection.run(
+            SQL.insertOperationalInfo,
+            [
+                .integer(nowMs), .text(info.platform.rawValue), .text(info.province.code),
+                info.build.map { .integer(Int64($0)) } ?? .null, .integer(info.exposurePermission ? 1 : 0),
+                .integer(info.bluetoothActive ? 1 : 0), .integer(info.notificationPermission ? 1 : 0),
+                .integer(info.exposureNotification ? 1 : 0),
+                info.exposureNotification ? .text(info.lastRiskyExposureOn.iso) : .null,
+            ], operation: "store operational info")
+        try appendEvent(
+            kind: .analyticsReceived, at: nowMs, otpHash: nil, actor: nil,
+            detail:
+                #"{"platform":"\#(info.platform.rawValue)","province":"\#(info.province.code)","exposure_notification":\#(info.exposureNotification)}"#
+        )
     }
 
     public func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool {
@@ -438,6 +469,7 @@ enum SQL {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let dropExpiredSalts = "DELETE FROM attestation_salts WHERE expires_at_ms <= ?"
+    static let saltUsed = "SELECT count(*) FROM attestation_salts WHERE salt = ? AND expires_at_ms > ?"
     static let claimSalt =
         "INSERT INTO attestation_salts (salt, expires_at_ms) VALUES (?, ?) ON CONFLICT (salt) DO NOTHING"
 }

@@ -70,6 +70,15 @@ public protocol Store: Sendable {
     /// Marks an attestation salt as used until `expiresAt`; false if it already was.
     func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool
 
+    /// Whether the salt is marked as used at `now`.
+    func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool
+
+    /// Claims the salt and stores the record, in one transaction; false (nothing stored) when
+    /// the salt was already used. Appends an `analytics_received` event when stored.
+    func recordOperationalInfo(
+        _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
+    ) throws(StoreError) -> Bool
+
     /// The stored upload with this id (its keys included), for staff and tests.
     func upload(id: Int64) throws(StoreError) -> StoredUpload?
 }

@@ -160,7 +160,8 @@ extension BenchCommand {
         var lines = ""
         lines.reserveCapacity(count * 65)
         let alphabet = OtpRules.alphabet
-        let day = Date().utcDay.adding(days: -3)
+        // Symptoms 14 days back: every key of a 14-day upload is inside the infectious window and stored.
+        let day = Date().utcDay.adding(days: -14)
         do {
             for _ in 0..<count {
                 var prefix = ""

@@ -14,7 +14,8 @@ enum ServeCommand {
                tracedesk serve --settings
 
         Serves the Immuni API (docs/api.md):
-          public listener    phones: /v1/settings, /v1/ingestion/*, /v1/keys/*, /v1/analytics/*
+          public listener    phones: /v1/settings, /v1/ingestion/*, /v1/analytics/*, and
+                             /v1/keys/* (404 "no chunks" until chunk publishing exists)
           internal listener  hospital systems and operations: POST /v1/otp, GET /metrics
         Both listen on loopback unless told otherwise; put the public one behind a proxy
         or give --tls-cert/--tls-key (docs/deployment.md).
@@ -28,12 +29,12 @@ enum ServeCommand {
         5 cannot listen.
         """
 
-    /// Waits for SIGINT or SIGTERM and returns which. A handler writes the signal number to a
-    /// pipe (the self-pipe trick): it works whichever thread the kernel picks, unlike a
-    /// `sigwait` that needs the signals blocked in threads the runtime may already have started.
-    static func waitForTermination() -> Int32 {
+    /// Installs a SIGINT/SIGTERM handler that writes the signal number to a pipe (the self-pipe
+    /// trick) and returns the pipe's read end. It works whichever thread the kernel picks, unlike
+    /// a `sigwait` that needs the signals blocked in threads the runtime may already have started.
+    static func installTerminationHandler() -> Int32 {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return SIGTERM }
+        guard pipe(&fds) == 0 else { return -1 }
         terminationPipe = fds[1]
         let handler: @convention(c) (Int32) -> Void = { signal in
             var byte = UInt8(truncatingIfNeeded: signal)
@@ -45,8 +46,14 @@ enum ServeCommand {
         action.sa_flags = SA_RESTART
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        return fds[0]
+    }
+
+    /// Waits for the handler's signal and returns which it was.
+    static func waitForTermination(_ pipe: Int32) -> Int32 {
+        guard pipe >= 0 else { return SIGTERM }
         var byte: UInt8 = 0
-        while read(fds[0], &byte, 1) != 1 {}
+        while read(pipe, &byte, 1) != 1 {}
         // A second signal during the graceful stop ends the process at once.
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
@@ -66,14 +73,9 @@ enum ServeCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let file = arguments.values["config"] ?? environment["TRACEDESK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        var config: ServerConfig
-        switch ServerConfig.load(file: file, environment: environment) {
-        case .success(let loaded): config = loaded
-        case .failure(let error):
-            printError("serve: the settings have problems:\n  " + error.problems.joined(separator: "\n  "))
-            return ExitStatus.usage.rawValue
-        }
-        var problems: [String] = []
+        // Every problem is collected before any is reported: file, environment, options, the rules
+        // between settings, and the files the settings name.
+        var (config, problems) = ServerConfig.read(file: file, environment: environment)
         if let text = arguments.values["listen"] {
             if let address = ListenAddress(text) {
                 config.listen = address
@@ -92,13 +94,23 @@ enum ServeCommand {
         if let cert = arguments.values["tls-cert"] { config.tlsCert = cert }
         if let key = arguments.values["tls-key"] { config.tlsKey = key }
         problems += config.crossCheck()
-        if !problems.isEmpty {
-            printError("serve: " + problems.joined(separator: "\n  "))
-            return ExitStatus.usage.rawValue
-        }
-        if arguments.has("settings") {
+        if arguments.has("settings") && problems.isEmpty {
             printSettings(config)
             return 0
+        }
+        var verifiers: (ImmuniAPI.DeviceCheck?, ImmuniAPI.AttestationCheck?, ImmuniAPI.NonceMaker?) = (nil, nil, nil)
+        switch TraceDeskServer.analyticsVerifiers(config) {
+        case .success(let made): verifiers = made
+        case .failure(let error): problems += error.problems
+        }
+        let settingsPath = config.appSettingsFile ?? defaultAppSettings()
+        if settingsPath == nil {
+            problems.append("the app settings file config/app-settings.json was not found: set app_settings_file")
+        }
+        problems += TraceDeskServer.fileProblems(config, appSettingsPath: settingsPath)
+        if !problems.isEmpty {
+            printError("serve: the settings have problems:\n  " + problems.joined(separator: "\n  "))
+            return ExitStatus.usage.rawValue
         }
         let store: SQLiteStore
         do {
@@ -107,19 +119,7 @@ enum ServeCommand {
             printError("serve: \(error.message)")
             return ExitStatus.storeUnavailable.rawValue
         }
-        guard let settingsPath = config.appSettingsFile ?? defaultAppSettings() else {
-            printError(
-                "tracedesk serve: the app settings file config/app-settings.json was not found: set app_settings_file")
-            return ExitStatus.usage.rawValue
-        }
         let log: @Sendable (String) -> Void = { message in printError("serve: \(message)") }
-        let verifiers: (ImmuniAPI.DeviceCheck?, ImmuniAPI.AttestationCheck?, ImmuniAPI.NonceMaker?)
-        switch TraceDeskServer.analyticsVerifiers(config) {
-        case .success(let made): verifiers = made
-        case .failure(let error):
-            printError("serve: " + error.problems.joined(separator: "\n  "))
-            return ExitStatus.usage.rawValue
-        }
         let server: TraceDeskServer
         do {
             server = try TraceDeskServer(
@@ -127,9 +127,11 @@ enum ServeCommand {
                 attestationCheck: verifiers.1, nonce: verifiers.2, accessLog: config.accessLog ? AccessLog() : nil,
                 log: log)
         } catch {
-            printError("serve: " + error.problems.joined(separator: "\n  "))
+            printError("serve: the settings have problems:\n  " + error.problems.joined(separator: "\n  "))
             return ExitStatus.usage.rawValue
         }
+        // From here a signal is a request to stop, even while the listeners are starting.
+        let termination = installTerminationHandler()
         do {
             try server.start()
         } catch {
@@ -139,7 +141,7 @@ enum ServeCommand {
         let scheme = config.tlsCert == nil ? "http" : "https"
         log("phone API on \(scheme)://\(config.listen.host):\(server.phonePort)")
         log("internal API (POST /v1/otp, /metrics) on \(scheme)://\(config.internalListen.host):\(server.internalPort)")
-        log("store \(store.path); app settings \(settingsPath)")
+        log("store \(store.path); app settings \(settingsPath ?? "")")
         for address in [config.listen, config.internalListen] where !address.isLoopback {
             log("note: \(address) is not a loopback address: it is reachable from the network")
         }
@@ -149,7 +151,7 @@ enum ServeCommand {
         if config.googleAttestationRootFile == nil {
             log("WARNING: no SafetyNet attestation root is configured: Android analytics will be discarded")
         }
-        let signal = waitForTermination()
+        let signal = waitForTermination(termination)
         log("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): finishing requests in flight, then stopping")
         server.stop(grace: .seconds(config.shutdownGraceSeconds))
         log("stopped")

@@ -147,23 +147,26 @@ struct DeviceCheckTests {
         }
     }
 
+    /// Facts §6.1: set bits at the first read (a blacklisted device, or another check of it
+    /// running) discard the token without writing anything.
     @Test(arguments: [(true, false), (false, true), (true, true)])
-    func bitsAlreadySetAreBlacklisted(bit0: Bool, bit1: Bool) async throws {
+    func bitsAlreadySetAreDiscardedWithoutWriting(bit0: Bool, bit1: Bool) async throws {
         let scenario = #"{"state": {"bit0": \#(bit0), "bit1": \#(bit1), "last_update_time": "2020-01"}}"#
         try await FakeDeviceCheck.with(scenario) { server async throws in
             let outcome = await client(server).authorize(deviceToken: token, now: Date())
-            #expect(outcome == .blacklisted("the device's bits were set before the check"))
-            #expect(try server.calls() == ["query", "update"])
-            #expect(try bits(server.requests()[1]) == [true, true])
+            #expect(outcome == .discarded("the device's bits were already set"))
+            #expect(try server.calls() == ["query"])
         }
     }
 
     @Test func anomalyWithBlacklistingOffIsDiscardedWithoutWriting() async throws {
-        let scenario = #"{"state": {"bit0": true, "bit1": false, "last_update_time": "2020-01"}}"#
+        let scenario = #"""
+            {"state": null, "overrides": {"2": {"state": {"bit0": true, "bit1": false, "last_update_time": "2020-01"}}}}
+            """#
         try await FakeDeviceCheck.with(scenario) { server async throws in
             let outcome = await client(server, blacklist: false).authorize(deviceToken: token, now: Date())
-            #expect(outcome == .discarded("the device's bits were set before the check (blacklisting is off)"))
-            #expect(try server.calls() == ["query"])
+            #expect(outcome == .discarded("the device's bits changed during the check (blacklisting is off)"))
+            #expect(try server.calls() == ["query", "query"])
         }
     }
 
@@ -244,14 +247,15 @@ struct DeviceCheckTests {
 
     @Test func failedBlacklistingIsReportedAsDiscarded() async throws {
         let scenario = #"""
-            {"state": {"bit0": true, "bit1": true, "last_update_time": "2020-01"}, "overrides": {"2": {"status": 500}}}
+            {"state": null, "overrides": {"2": {"state": {"bit0": true, "bit1": false, "last_update_time": "2020-01"}},
+             "3": {"status": 500}}}
             """#
         try await FakeDeviceCheck.with(scenario) { server async throws in
             let outcome = await client(server).authorize(deviceToken: token, now: Date())
             #expect(
                 outcome
                     == .discarded(
-                        "the device's bits were set before the check; blacklisting failed: "
+                        "the device's bits changed during the check; blacklisting failed: "
                             + "DeviceCheck answered the update with HTTP 500"))
             _ = reason(outcome)
         }

@@ -71,8 +71,8 @@ struct ServerAnalyticsTests {
                 province: "AG", exposurePermission: 1, bluetoothActive: 1, notificationPermission: 0,
                 exposureNotification: 1, lastRiskyExposureOn: today, salt: AttestationBuilder.salt)
         }
-        func body(_ jws: String) -> String {
-            #"{"province":"AG","exposure_permission":1,"bluetooth_active":1,"notification_permission":0,"exposure_notification":1,"last_risky_exposure_on":"\#(today)","salt":"\#(AttestationBuilder.salt)","signed_attestation":"\#(jws)"}"#
+        func body(_ jws: String, salt: String = AttestationBuilder.salt) -> String {
+            #"{"province":"AG","exposure_permission":1,"bluetooth_active":1,"notification_permission":0,"exposure_notification":1,"last_risky_exposure_on":"\#(today)","salt":"\#(salt)","signed_attestation":"\#(jws)"}"#
         }
         #expect(
             try await running.post(
@@ -88,7 +88,9 @@ struct ServerAnalyticsTests {
         let forged = String(good.dropLast(4)) + "AAAA"
         #expect(
             try await running.post(
-                "/v1/analytics/google/operational-info", body(forged), headers: ["Immuni-Dummy-Data": "0"]) == 204)
+                "/v1/analytics/google/operational-info",
+                body(forged, salt: Data("different salt1234".utf8).base64EncodedString()),
+                headers: ["Immuni-Dummy-Data": "0"]) == 204)
         try await Task.sleep(for: .milliseconds(300))
         #expect(try running.count("operational_info") == 1)
         let metrics = running.server.metrics.render()

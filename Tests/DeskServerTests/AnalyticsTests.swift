@@ -82,7 +82,8 @@ struct AnalyticsTests {
         let f = try ServerFixture(deviceCheck: { _ in .authorized })
         let bad: [(Data, String)] = [
             (record(province: "XX"), Self.token), (record(extra: #","build":0"#), Self.token),
-            (record(extra: #","build":20001"#), Self.token), (Data(#"{"province":"RM"}"#.utf8), Self.token),
+            (record(extra: #","build":20001"#), Self.token), (record(extra: #","build":null"#), Self.token),
+            (Data(#"{"province":"RM"}"#.utf8), Self.token),
             (record(), "short"), (record(), Self.token.uppercased()),
             (
                 Data(

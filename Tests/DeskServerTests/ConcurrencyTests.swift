@@ -4,9 +4,11 @@ import Testing
 
 @Suite("Concurrency over HTTP")
 struct ConcurrencyTests {
-    @Test("50 simultaneous uploads with one code: exactly one 204, the rest 401, one upload stored")
-    func oneTimeCode() async throws {
-        let f = try ServerFixture()
+    @Test(
+        "50 simultaneous uploads with one code: exactly one 204, the rest 401, one upload stored",
+        arguments: [0, 50])
+    func oneTimeCode(delayMs: Int) async throws {
+        let f = try ServerFixture(delayMs: delayMs)
         try f.authorize("9K2RAY8UUQ")
         let url = f.phone.appendingPathComponent("v1/ingestion/upload")
         let headers = Phone.headers(token: Phone.hash("9K2RAY8UUQ"), clock: Phone.now)

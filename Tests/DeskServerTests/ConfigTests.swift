@@ -59,9 +59,13 @@ struct ConfigTests {
     func badFiles() throws {
         let path = try file("{ nope")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        guard case .failure(let broken) = ServerConfig.load(file: path, environment: [:]) else { return }
+        guard case .failure(let broken) = ServerConfig.load(file: path, environment: [:]) else {
+            Issue.record("accepted a file that is not JSON")
+            return
+        }
         #expect(broken.message.contains("is not valid JSON at byte 2"))
         guard case .failure(let missing) = ServerConfig.load(file: "/nonexistent/x.json", environment: [:]) else {
+            Issue.record("accepted a missing file")
             return
         }
         #expect(missing.message.contains("cannot be read"))

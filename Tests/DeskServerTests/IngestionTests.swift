@@ -97,6 +97,9 @@ struct IngestionTests {
             ("province ROMA", Phone.uploadBody(keys: keys, province: "ROMA")),
             ("province XX", Phone.uploadBody(keys: keys, province: "XX")),
             ("province rm", Phone.uploadBody(keys: keys, province: "rm")),
+            ("province null", Phone.uploadBody(keys: keys, province: nil, extra: ["province": NSNull()])),
+            ("teks null", Phone.uploadBody(keys: [], extra: ["teks": NSNull()])),
+            ("summaries null", Phone.uploadBody(keys: keys, extra: ["exposure_detection_summaries": NSNull()])),
             ("15 keys", Phone.uploadBody(keys: Phone.dailyKeys(15))),
             ("31 keys", Phone.uploadBody(keys: Phone.dailyKeys(31))),
             ("no rolling_period", Phone.uploadBody(keys: [key])),
@@ -188,6 +191,7 @@ struct IngestionTests {
         #expect(event.detail.contains(#""key_length":1"#))
         #expect(event.detail.contains(#""rolling_period":1"#))
         #expect(event.detail.contains(#""misaligned":1"#))
+        #expect(event.detail.contains(#""duplicate_key_data":1"#))
         #expect(event.detail.contains(#""keys_accepted":2"#))
         let metrics = try await HTTP.send("GET", f.internalURL.appendingPathComponent("metrics")).text
         #expect(metrics.contains(#"tracedesk_keys_dropped_total{reason="misaligned"} 1"#))
@@ -244,5 +248,20 @@ struct IngestionTests {
         try f.authorize(Self.otp)
         #expect(try await upload(f, body: Phone.uploadBody(keys: Phone.dailyKeys(2))).status == 204)
         #expect(f.server.phonePeakSuspended == 1)
+    }
+
+    @Test("21, 11: an upload without padding is fine; check-otp without Immuni-Dummy-Data is 400")
+    func optionalPaddingAndRequiredDummy() async throws {
+        let f = try ServerFixture()
+        try f.authorize(Self.otp)
+        let body = try JSONSerialization.data(withJSONObject: ["teks": Phone.dailyKeys(2), "province": "RM"])
+        #expect(try await upload(f, body: body).status == 204)
+        var headers = Phone.headers(token: Self.token)
+        headers["Immuni-Dummy-Data"] = nil
+        let reply = try await HTTP.send(
+            "POST", f.phone.appendingPathComponent("v1/ingestion/check-otp"), headers: headers,
+            body: Data(#"{"padding":"00"}"#.utf8))
+        #expect(reply.status == 400)
+        #expect(reply.errorCode == 1100)
     }
 }

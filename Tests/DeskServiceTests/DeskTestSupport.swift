@@ -67,6 +67,10 @@ struct UnreachableStore: Store {
     ) throws(StoreError) -> Bool { throw error }
     func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool { throw error }
     func upload(id: Int64) throws(StoreError) -> StoredUpload? { throw error }
+    func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool { throw error }
+    func recordOperationalInfo(
+        _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
+    ) throws(StoreError) -> Bool { throw error }
 }
 
 extension AuthorizeResult {

@@ -111,3 +111,13 @@ import Testing
         }
     }
 }
+
+@Suite("Store errors as service errors")
+struct ServiceErrorMappingTests {
+    @Test("a lock is temporary; anything else is a fault")
+    func mapping() {
+        #expect(ServiceError(StoreError.locked(path: "/x")) == .unavailable(StoreError.locked(path: "/x").message))
+        #expect(ServiceError(StoreError.corrupt(path: "/x")) == .failed(StoreError.corrupt(path: "/x").message))
+        #expect(ServiceError(StoreError.readOnly(path: "/x")) == .failed(StoreError.readOnly(path: "/x").message))
+    }
+}
