@@ -134,7 +134,8 @@ struct HardeningTests {
 
     @Test("during the grace, a new request on an open connection is told to go away (503, Connection: close)")
     func newRequestWhileStopping() async throws {
-        let f = try ServerFixture(delayMs: 1_500)
+        // A slow request keeps the grace going for seconds, so the late request surely falls inside it.
+        let f = try ServerFixture(delayMs: 4_000)
         let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
         let slow = Task {
             try await HTTP.send(
