@@ -11,21 +11,38 @@ public struct FieldProblem: Error, Hashable, Sendable {
 /// Reads the members of one JSON object with strict types and names the path of any problem.
 struct ObjectReader {
     let path: String
-    private var members: [String: JSONValue] = [:]
-    private(set) var keys: [String] = []
+    /// Small objects (a key, a summary: the common case) are searched in order; large ones
+    /// through a dictionary, so that a body with thousands of members stays linear.
+    private let list: [JSONValue.Member]
+    private var index: [String: JSONValue]?
+
+    var keys: [String] { list.map(\.key) }
 
     init(_ value: JSONValue, path: String) throws(FieldProblem) {
         self.path = path
         guard case .object(let list) = value else {
             throw FieldProblem("\(path.isEmpty ? "the body" : path) must be a JSON object, not \(value.kind)")
         }
-        for member in list {
-            if members[member.key] != nil {
+        self.list = list
+        if list.count <= 16 {
+            for (i, member) in list.enumerated() where list[..<i].contains(where: { $0.key == member.key }) {
                 throw FieldProblem("\(name(member.key)) appears more than once")
             }
-            members[member.key] = member.value
-            keys.append(member.key)
+        } else {
+            var index: [String: JSONValue] = [:]
+            index.reserveCapacity(list.count)
+            for member in list {
+                if index.updateValue(member.value, forKey: member.key) != nil {
+                    throw FieldProblem("\(name(member.key)) appears more than once")
+                }
+            }
+            self.index = index
         }
+    }
+
+    private func member(_ key: String) -> JSONValue? {
+        if let index { return index[key] }
+        return list.first { $0.key == key }?.value
     }
 
     func name(_ key: String) -> String {
@@ -36,7 +53,7 @@ struct ObjectReader {
     /// The value of `key`, nil when absent. The contract has no nullable field: a JSON null is
     /// refused (leave the field out instead), except where `allowNull` says otherwise.
     func optional(_ key: String, allowNull: Bool = false) throws(FieldProblem) -> JSONValue? {
-        guard let value = members[key] else { return nil }
+        guard let value = member(key) else { return nil }
         if case .null = value {
             if allowNull { return nil }
             throw FieldProblem("\(name(key)) may not be null: leave it out or give a value")
@@ -97,16 +114,20 @@ public enum Fields {
     public static let int32Max = Int64(Int32.max)
 
     /// A JSON integer literal (no fraction, no exponent, no quotes) inside `range`.
-    static func integer(_ value: JSONValue, name: String, in range: ClosedRange<Int64>) throws(FieldProblem) -> Int64 {
+    /// `name` is built only when there is a problem to report (this runs for every number of
+    /// every upload).
+    static func integer(_ value: JSONValue, name: @autoclosure () -> String, in range: ClosedRange<Int64>)
+        throws(FieldProblem) -> Int64
+    {
+        if case .number(let text) = value, let number = parseInteger(text), range.contains(number) { return number }
         let bounds = "from \(range.lowerBound) to \(range.upperBound)"
         guard case .number(let text) = value else {
-            throw FieldProblem("\(name) must be a whole number \(bounds), not \(value.kind)")
+            throw FieldProblem("\(name()) must be a whole number \(bounds), not \(value.kind)")
         }
-        guard let number = parseInteger(text) else {
-            throw FieldProblem("\(name) must be a whole number \(bounds) (no fraction, no exponent)")
+        guard parseInteger(text) != nil else {
+            throw FieldProblem("\(name()) must be a whole number \(bounds) (no fraction, no exponent)")
         }
-        guard range.contains(number) else { throw FieldProblem("\(name) must be \(bounds)") }
-        return number
+        throw FieldProblem("\(name()) must be \(bounds)")
     }
 
     /// `-?[0-9]+` within Int64; nil for anything else (including overflow).
