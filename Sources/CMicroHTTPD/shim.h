@@ -65,14 +65,14 @@ static size_t cmhd_unescape(void *cls, struct MHD_Connection *connection, char *
     return (size_t)(w - s);
 }
 
-/// MHD_start_daemon is C-variadic, which Swift cannot call: this wrapper takes plain parameters.
-/// Binds exactly `ipv4`:`port` (never every interface). `port` 0 picks an ephemeral port.
+/// MHD_start_daemon is C-variadic, which Swift cannot call: this wrapper takes plain parameters
+/// and passes the options as one MHD_OPTION_ARRAY (so the TLS ones are simply left out when not
+/// used). Binds exactly `ipv4`:`port` (never every interface). `port` 0 picks an ephemeral port.
 /// `tls_key_pem`/`tls_cert_pem` NULL: plain HTTP; both set: HTTPS (MHD_USE_TLS must be in flags).
 static inline struct MHD_Daemon *
 cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int threads,
            unsigned int connection_timeout_s, size_t connection_memory_limit, unsigned int connection_limit,
-           unsigned int per_ip_limit,
-           const char *tls_key_pem, const char *tls_cert_pem,
+           unsigned int per_ip_limit, const char *tls_key_pem, const char *tls_cert_pem,
            MHD_AccessHandlerCallback handler, void *handler_cls,
            MHD_RequestCompletedCallback completed, void *completed_cls) {
     struct sockaddr_in sa;
@@ -80,32 +80,24 @@ cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int thr
     sa.sin_family = AF_INET;
     sa.sin_port = htons(port);
     if (inet_pton(AF_INET, ipv4, &sa.sin_addr) != 1) return NULL;
+    struct MHD_OptionItem options[12];
+    int n = 0;
+    /* The logger first, so that no message goes to MHD's own logger (which prints arguments). */
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)cmhd_log, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &sa};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_unescape, NULL};
     if (tls_key_pem != NULL && tls_cert_pem != NULL) {
-        return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-            MHD_OPTION_EXTERNAL_LOGGER, cmhd_log, (void *)NULL,
-            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-            MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
-            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
-            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-            MHD_OPTION_UNESCAPE_CALLBACK, cmhd_unescape, (void *)NULL,
-            MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
-            MHD_OPTION_HTTPS_MEM_CERT, tls_cert_pem,
-            MHD_OPTION_END);
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key_pem};
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert_pem};
     }
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-        MHD_OPTION_EXTERNAL_LOGGER, cmhd_log, (void *)NULL,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-        MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
-        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-        MHD_OPTION_UNESCAPE_CALLBACK, cmhd_unescape, (void *)NULL,
-        MHD_OPTION_END);
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
 /// The port a daemon actually listens on (after binding port 0), or 0.
