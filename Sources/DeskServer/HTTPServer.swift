@@ -2,6 +2,7 @@
 import DeskAPI
 import DeskCore
 import Dispatch
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -80,6 +81,8 @@ public final class HTTPServer: @unchecked Sendable {
     let completed: @Sendable (ExchangeSummary) -> Void
     private var daemon: OpaquePointer?
     private let lock = SimpleLock()
+    /// Produces the answers of delayed requests (see `finish`).
+    private let workers: OperationQueue
     private var inFlight = 0
     /// The port actually bound (differs from `options.port` when that was 0).
     public private(set) var port: UInt16 = 0
@@ -90,6 +93,9 @@ public final class HTTPServer: @unchecked Sendable {
         self.options = options
         self.handler = handler
         self.completed = completed
+        workers = OperationQueue()
+        workers.maxConcurrentOperationCount = max(2, options.threads)
+        workers.name = "tracedesk.\(options.name).delayed"
     }
 
     /// Binds and starts serving.
@@ -378,25 +384,32 @@ public final class HTTPServer: @unchecked Sendable {
             let nanoseconds = max(
                 0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
-                // Claim it first: once claimed, `stop` waits for the answer instead of replacing it
-                // (an upload may be stored by `produce`; its phone must hear 204, not 503).
-                let mine = self.lock.withLock { () -> Bool in
-                    guard self.waiting.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return false }
-                    self.claimed += 1
-                    return true
-                }
-                guard mine else { return }
-                let response = produce()
-                self.lock.withLock {
-                    exchange.ready = response
-                    exchange.suspended = false
-                    self.suspendedNow -= 1
-                }
-                MHD_resume_connection(handle.pointer)
-                self.lock.withLock { self.claimed -= 1 }
+                // The answer may need the store: produced by a bounded set of workers, so a store that
+                // stays locked holds `threads` threads at most, not one per waiting request.
+                self.workers.addOperation { self.finish(exchange, handle, produce) }
             }
             return .YES
         }
+    }
+
+    /// Produces the answer of a request whose delay is over, and resumes its connection.
+    private func finish(_ exchange: Exchange, _ handle: Connection, _ produce: @Sendable () -> HTTPResponse) {
+        // Claim it first: once claimed, `stop` waits for the answer instead of replacing it
+        // (an upload may be stored by `produce`; its phone must hear 204, not 503).
+        let mine = lock.withLock { () -> Bool in
+            guard waiting.removeValue(forKey: ObjectIdentifier(exchange)) != nil else { return false }
+            claimed += 1
+            return true
+        }
+        guard mine else { return }
+        let response = produce()
+        lock.withLock {
+            exchange.ready = response
+            exchange.suspended = false
+            suspendedNow -= 1
+        }
+        MHD_resume_connection(handle.pointer)
+        lock.withLock { claimed -= 1 }
     }
 
     private func queue(_ connection: OpaquePointer, _ exchange: Exchange, _ response: HTTPResponse) -> MHD_Result {

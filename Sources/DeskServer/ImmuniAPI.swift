@@ -50,6 +50,13 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     private let checksLock = SimpleLock()
     private var checksRunning: Set<String> = []
     static let maximumConcurrentDeviceChecks = 64
+    /// Attestation checks (certificate chain, signature, then a store write) run two at a time.
+    private let verifications: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 2
+        queue.name = "tracedesk.attestations"
+        return queue
+    }()
 
     public init(
         listener: Listener, desk: PhoneDesk, metrics: Metrics, appSettings: AppSettingsFile?, delay: Delay,
@@ -356,7 +363,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         }
         // Verified off the request path, like Immuni's queue: the answer is 204 either way, after
         // the same delay as a dummy's.
-        DispatchQueue.global().async {
+        verifications.addOperation {
             if case .failure(let failure) = attestationCheck(parsed.signedAttestation, nonce(parsed.info, parsed.salt))
             {
                 // The case name only: OpenSSL's chain text would make endless label values.
