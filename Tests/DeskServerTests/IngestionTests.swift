@@ -264,4 +264,22 @@ struct IngestionTests {
         #expect(reply.status == 400)
         #expect(reply.errorCode == 1100)
     }
+
+    @Test("14: keys of 0, 1, 15, 17 and 100 bytes are each dropped as key_length; the 16-byte one is kept")
+    func keyLengths() async throws {
+        let f = try ServerFixture()
+        try f.authorize(Self.otp, daysAgo: 1)
+        let today = Int64(Date().timeIntervalSince1970) / 86_400 * 144
+        let lengths = [0, 1, 15, 17, 100, 16]
+        let keys: [[String: Any]] = lengths.enumerated().map { i, length in
+            [
+                "key_data": Data([UInt8](repeating: UInt8(i + 1), count: length)).base64EncodedString(),
+                "rolling_start_number": today - Int64(lengths.count - 1 - i) * 144, "rolling_period": 144,
+            ]
+        }
+        #expect(try await upload(f, body: Phone.uploadBody(keys: keys)).status == 204)
+        let event = try #require(f.events().first { $0.kind == .uploadAccepted })
+        #expect(event.detail.contains(#""key_length":5"#))
+        #expect(event.detail.contains(#""keys_accepted":1"#))
+    }
 }
