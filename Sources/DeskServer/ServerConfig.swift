@@ -42,6 +42,7 @@ public struct ServerConfig: Hashable, Sendable {
     public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
     public var internalListen = ListenAddress(host: "127.0.0.1", port: 8081)
     public var store: String?
+    public var busyTimeoutMs = 5_000
     public var tlsCert: String?
     public var tlsKey: String?
     public var threads = 4
@@ -101,6 +102,9 @@ public struct ServerConfig: Hashable, Sendable {
         address("listen", \.listen, "public listener (phones): IPv4 address and port"),
         address("internal_listen", \.internalListen, "internal listener (POST /v1/otp, /metrics): keep it private"),
         path("store", \.store, "SQLite store file (default: the console's store)"),
+        integer(
+            "busy_timeout_ms", \.busyTimeoutMs, 100...600_000,
+            "how long to wait for another process's write lock on the store (a locked store answers 503 after it)"),
         path("tls_cert", \.tlsCert, "PEM certificate (chain) for HTTPS on both listeners; needs tls_key"),
         path("tls_key", \.tlsKey, "PEM private key for HTTPS"),
         integer("threads", \.threads, 1...256, "server threads per listener"),

@@ -31,13 +31,14 @@ enum ConsoleCommand {
         }
         if noColor { theme = theme.withoutColor }
         let lifetime = try StoreLocation.otpLifetime()
+        let busyTimeout = try StoreLocation.busyTimeout()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             printError("the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts")
             return .usage
         }
         let store: SQLiteStore
         do {
-            store = try StoreLocation.open(arguments.values["store"])
+            store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout)
         } catch {
             printError(error.message)
             return .storeUnavailable

@@ -129,8 +129,9 @@ enum OtpCommand {
 
     private static func openDesk(_ arguments: Arguments) throws(UsageError) -> LocalDesk? {
         let lifetime = try StoreLocation.otpLifetime()
+        let busyTimeout = try StoreLocation.busyTimeout()
         do {
-            let store = try StoreLocation.open(arguments.values["store"])
+            let store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout)
             return LocalDesk(
                 store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.path),
                 otpLifetime: lifetime)

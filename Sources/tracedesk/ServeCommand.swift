@@ -114,7 +114,7 @@ enum ServeCommand {
         }
         let store: SQLiteStore
         do {
-            store = try StoreLocation.open(config.store)
+            store = try StoreLocation.open(config.store, busyTimeoutMilliseconds: Int32(config.busyTimeoutMs))
         } catch {
             printError("serve: \(error.message)")
             return ExitStatus.storeUnavailable.rawValue

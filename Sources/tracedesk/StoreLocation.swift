@@ -16,7 +16,7 @@ enum StoreLocation {
     }
 
     /// Opens the store at `path` (or the default, whose folder is created on first run).
-    static func open(_ path: String?) throws(StoreError) -> SQLiteStore {
+    static func open(_ path: String?, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) -> SQLiteStore {
         let resolved = path ?? defaultPath
         if path == nil {
             let folder = (resolved as NSString).deletingLastPathComponent
@@ -35,8 +35,7 @@ enum StoreLocation {
                 throw .cannotOpen(path: resolved, reason: "it is a folder: give a file path")
             }
         }
-        let timeout = ProcessInfo.processInfo.environment["TRACEDESK_BUSY_TIMEOUT_MS"].flatMap(Int32.init) ?? 5_000
-        return try SQLiteStore(path: resolved, busyTimeoutMilliseconds: timeout)
+        return try SQLiteStore(path: resolved, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
     /// How long an authorised code stays usable: `TRACEDESK_OTP_TTL_SECONDS`, default 150
@@ -51,6 +50,20 @@ enum StoreLocation {
                 command: "tracedesk")
         }
         return .seconds(seconds)
+    }
+
+    /// How long to wait for another process's write lock: `TRACEDESK_BUSY_TIMEOUT_MS`, default
+    /// 5000, 100...600000 accepted (the same range as `tracedesk serve`'s `busy_timeout_ms`).
+    static func busyTimeout() throws(UsageError) -> Int32 {
+        guard let text = ProcessInfo.processInfo.environment["TRACEDESK_BUSY_TIMEOUT_MS"], !text.isEmpty else {
+            return 5_000
+        }
+        guard let value = Int32(text), (100...600_000).contains(value) else {
+            throw UsageError(
+                "TRACEDESK_BUSY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000, got '\(text.prefix(20))'",
+                command: "tracedesk")
+        }
+        return value
     }
 
     /// The OS user name: who authorised, until staff accounts exist.

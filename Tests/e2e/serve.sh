@@ -145,5 +145,9 @@ server=""
 check "--settings lists every setting with its environment variable" bash -c "
   '$bin' serve --settings | grep -q 'TRACEDESK_CHECK_DELAY_MEAN_MS'"
 
+TRACEDESK_BUSY_TIMEOUT_MS=soon "$bin" otp status 9K2RAY8UUQ --store "$work/desk.sqlite" 2>"$work/busy-env.log"
+check "a bad TRACEDESK_BUSY_TIMEOUT_MS is refused by the CLI, exit 2, naming the range" bash -c "
+  [ $? -eq 2 ] && grep -q 'from 100 to 600000' '$work/busy-env.log'"
+
 echo "e2e-serve: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
