@@ -19,8 +19,6 @@ public struct AppSettingsTable: Sendable {
     /// Per platform: ascending starting builds and the body from each.
     private var bodies: [String: [(startingBuild: Int, body: [UInt8])]] = [:]
 
-    public static let empty = AppSettingsTable()
-
     private init() {}
 
     /// Parses a settings file; every problem is reported at once.

@@ -176,9 +176,6 @@ public final class HTTPServer: @unchecked Sendable {
         stop(grace: .zero)
     }
 
-    /// Requests received and not yet answered.
-    public var pendingRequests: Int { lock.withLock { inFlight } }
-
     /// The most requests ever waiting at once in a suspended state (delays): above the thread
     /// count, it shows that waiting requests hold no thread.
     public var peakSuspended: Int { lock.withLock { suspendedPeak } }

@@ -50,11 +50,6 @@ public final class Metrics: @unchecked Sendable {
         lock.withLock { counters[key, default: 0] += by }
     }
 
-    public func value(_ name: String, _ labels: String = "") -> Int {
-        let key = labels.isEmpty ? name : "\(name){\(labels)}"
-        return lock.withLock { counters[key] ?? 0 }
-    }
-
     static let help: [(String, String, String)] = [
         ("tracedesk_http_requests_total", "counter", "HTTP requests answered, by listener, route, method and status."),
         (

@@ -281,16 +281,6 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         )
     }
 
-    public func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool {
-        try lock.withLock { () throws(StoreError) -> Bool in
-            try connection.transaction(operation: "claim attestation salt") { () throws(StoreError) -> Bool in
-                _ = try connection.run(SQL.dropExpiredSalts, [.integer(now.unixMilliseconds)], operation: "claim salt")
-                return try connection.run(
-                    SQL.claimSalt, [.text(salt), .integer(expiresAt.unixMilliseconds)], operation: "claim salt") == 1
-            }
-        }
-    }
-
     public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
         try lock.withLock { () throws(StoreError) -> StoredUpload? in
             try connection.transaction(immediate: false, operation: "read upload") {

@@ -67,9 +67,6 @@ public protocol Store: Sendable {
         _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
     ) throws(StoreError) -> Bool
 
-    /// Marks an attestation salt as used until `expiresAt`; false if it already was.
-    func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool
-
     /// Whether the salt is marked as used at `now`.
     func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool
 

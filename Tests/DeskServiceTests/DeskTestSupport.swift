@@ -65,7 +65,6 @@ struct UnreachableStore: Store {
     func recordOperationalInfo(
         _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
     ) throws(StoreError) -> Bool { throw error }
-    func claimAttestationSalt(_ salt: String, now: Date, expiresAt: Date) throws(StoreError) -> Bool { throw error }
     func upload(id: Int64) throws(StoreError) -> StoredUpload? { throw error }
     func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool { throw error }
     func recordOperationalInfo(

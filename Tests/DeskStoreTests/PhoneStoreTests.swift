@@ -118,18 +118,23 @@ struct PhoneStoreTests {
         }
     }
 
-    @Test("an attestation salt is single-use until it expires")
+    @Test("an attestation salt is single-use until it expires; the record is stored with it")
     func salts() throws {
         try withTemporaryDirectory { directory in
             let store = try SQLiteStore(path: Fixture.storePath(in: directory))
             let salt = "c2FsdHNhbHRzYWx0c2FsdHNh"
-            #expect(
-                try store.claimAttestationSalt(salt, now: Fixture.now, expiresAt: Fixture.now.addingTimeInterval(600)))
-            #expect(
-                try !store.claimAttestationSalt(salt, now: Fixture.now.addingTimeInterval(599), expiresAt: Fixture.now))
-            #expect(
-                try store.claimAttestationSalt(
-                    salt, now: Fixture.now.addingTimeInterval(601), expiresAt: Fixture.now.addingTimeInterval(1200)))
+            let info = OperationalInfo(
+                platform: .android, province: Province.named("RM")!, exposurePermission: true, bluetoothActive: true,
+                notificationPermission: true, exposureNotification: false, lastRiskyExposureOn: Fixture.now.utcDay,
+                build: nil)
+            func record(at offset: TimeInterval, expiresIn: TimeInterval) throws -> Bool {
+                try store.recordOperationalInfo(
+                    info, salt: salt, now: Fixture.now.addingTimeInterval(offset),
+                    saltExpiresAt: Fixture.now.addingTimeInterval(offset + expiresIn))
+            }
+            #expect(try record(at: 0, expiresIn: 600))
+            #expect(try !record(at: 599, expiresIn: 600))
+            #expect(try record(at: 601, expiresIn: 600))
         }
     }
 }
