@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh run|test|bench
 set -euo pipefail
 
-need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev pkgconf)
+need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev pkgconf)
 need_test=(tmux curl openssl)
 need_bench=(hyperfine wrk nginx)
 
