@@ -113,6 +113,7 @@ public struct DeskEvent: Hashable, Sendable {
         case uploadAccepted = "upload_accepted"
         case uploadRefused = "upload_refused"
         case analyticsReceived = "analytics_received"
+        case chunkPublished = "chunk_published"
     }
 
     /// Strictly increasing across the whole store.

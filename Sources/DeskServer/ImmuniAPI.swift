@@ -43,6 +43,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     let deviceCheck: DeviceCheck?
     let attestationCheck: AttestationCheck?
     let nonce: NonceMaker?
+    let chunkFiles: ChunkFiles?
     let log: @Sendable (String) -> Void
     private let notConfiguredWarning = RateLimitedLog(interval: 60)
     /// Device checks running now, by token hash, and how many may run at once: each takes 7–10 s
@@ -61,8 +62,9 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     public init(
         listener: Listener, desk: PhoneDesk, metrics: Metrics, appSettings: AppSettingsFile?, delay: Delay,
         dummyErrorPercent: Int = 1, deviceCheck: DeviceCheck? = nil, attestationCheck: AttestationCheck? = nil,
-        nonce: NonceMaker? = nil, log: @escaping @Sendable (String) -> Void
+        nonce: NonceMaker? = nil, chunkFiles: ChunkFiles? = nil, log: @escaping @Sendable (String) -> Void
     ) {
+        self.chunkFiles = chunkFiles
         self.listener = listener
         self.desk = desk
         self.metrics = metrics
@@ -129,7 +131,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         case "/v1/settings": return .now(settings(request))
         case "/v1/ingestion/check-otp": return checkOtp(request)
         case "/v1/ingestion/upload": return upload(request)
-        case "/v1/keys/index": return .now(.error(.noChunks))
+        case "/v1/keys/index": return .now(chunkIndex())
         case "/v1/keys/{n}": return .now(chunk(request))
         case "/v1/analytics/apple/token": return .now(appleToken(request))
         case "/v1/analytics/apple/operational-info": return appleOperationalInfo(request)
@@ -249,7 +251,27 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         guard let index = Fields.parseInteger(text), (1...Fields.int32Max).contains(index), String(index) == text else {
             return .error(.missingParameters("the chunk index must be a whole number from 1 to 2147483647"))
         }
-        return .error(.chunkNotFound)
+        do {
+            guard let zip = try chunkFiles?.zip(index) else { return .error(.chunkNotFound) }
+            return HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "application/zip"), ("Cache-Control", "public, max-age=1296000")],
+                body: zip)
+        } catch {
+            return unavailable(error)
+        }
+    }
+
+    /// `{oldest, newest}` over the chunks on offer (spec/immuni-rules.md).
+    func chunkIndex() -> HTTPResponse {
+        do {
+            guard let range = try chunkFiles?.index() else { return .error(.noChunks) }
+            return .json(
+                200, #"{"oldest":\#(range.lowerBound),"newest":\#(range.upperBound)}"#,
+                cacheControl: "public, max-age=1800")
+        } catch {
+            return unavailable(error)
+        }
     }
 
     func appleToken(_ request: HTTPRequest) -> HTTPResponse {

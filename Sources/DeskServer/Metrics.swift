@@ -29,6 +29,7 @@ public final class Metrics: @unchecked Sendable {
         }
     }
     private var counters: [String: Int] = [:]
+    private var gauges: [String: Double] = [:]
     private let started = Date()
 
     public init() {}
@@ -50,6 +51,12 @@ public final class Metrics: @unchecked Sendable {
         lock.withLock { counters[key, default: 0] += by }
     }
 
+    /// Sets a gauge `name{labels}` to `value`.
+    public func set(_ name: String, _ labels: String = "", to value: Double) {
+        let key = labels.isEmpty ? name : "\(name){\(labels)}"
+        lock.withLock { gauges[key] = value }
+    }
+
     static let help: [(String, String, String)] = [
         ("tracedesk_http_requests_total", "counter", "HTTP requests answered, by listener, route, method and status."),
         (
@@ -64,10 +71,23 @@ public final class Metrics: @unchecked Sendable {
         ("tracedesk_phone_requests_total", "counter", "Phone requests that passed validation, by route and traffic."),
         ("tracedesk_dummy_share", "gauge", "Share of dummy requests among validated phone requests since start."),
         ("tracedesk_analytics_total", "counter", "Analytics requests by kind and result."),
+        (
+            "tracedesk_publishing_enabled", "gauge",
+            "1 when a signing key is loaded and chunks are published; 0 when the server runs without one."
+        ),
+        ("tracedesk_publishing_runs_total", "counter", "Publishing runs by result (ok, unsigned, failed)."),
+        ("tracedesk_chunks_published_total", "counter", "Chunks published by this server."),
+        ("tracedesk_keys_published_total", "counter", "Real keys published in chunks by this server."),
+        ("tracedesk_keys_waiting", "gauge", "Unpublished keys after the last run: ready, or under embargo."),
+        ("tracedesk_last_chunk_index", "gauge", "Highest chunk index in the store after the last run."),
+        ("tracedesk_cleanup_runs_total", "counter", "Retention runs by result (ok, failed)."),
+        ("tracedesk_cleanup_deleted_total", "counter", "Records deleted by retention, by kind."),
     ]
 
     public func render() -> String {
-        let (requests, durations, counters) = lock.withLock { (self.requests, self.durations, self.counters) }
+        let (requests, durations, counters, gauges) = lock.withLock {
+            (self.requests, self.durations, self.counters, self.gauges)
+        }
         var out = ""
         for (name, type, text) in Self.help {
             out += "# HELP \(name) \(text)\n# TYPE \(name) \(type)\n"
@@ -94,6 +114,10 @@ public final class Metrics: @unchecked Sendable {
                 for (key, n) in counters.sorted(by: { $0.key < $1.key })
                 where key == name || key.hasPrefix(name + "{") {
                     out += "\(key) \(n)\n"
+                }
+                for (key, value) in gauges.sorted(by: { $0.key < $1.key })
+                where key == name || key.hasPrefix(name + "{") {
+                    out += "\(key) \(value == value.rounded() ? String(Int64(value)) : String(value))\n"
                 }
             }
         }

@@ -70,6 +70,19 @@ public struct ServerConfig: Hashable, Sendable {
     public var googleApkCertificateDigest: String?
     public var accessLog = true
     public var shutdownGraceSeconds = 10
+    public var signingKeyPath: String?
+    public var signingKeyRequired = true
+    public var signingKeyID = "222"
+    public var signingKeyVersion = "v1"
+    public var region = "222"
+    public var appBundleID: String? = "it.ministerodellasalute.immuni"
+    public var publishIntervalSeconds = 3_600
+    public var chunkMaxKeys = 10_000
+    public var chunkMinKeys = 0
+    public var chunkPaddingJitter = 100
+    public var cleanupIntervalSeconds = 86_400
+    public var retentionDays = 14
+    public var analyticsRetentionDays = 30
 
     public init() {}
 
@@ -79,6 +92,16 @@ public struct ServerConfig: Hashable, Sendable {
             reportType: ReportType(name: riskReportType) ?? .confirmedTest,
             daysBeforeSymptoms: riskDaysBeforeSymptoms, maximumKeyAgeDays: maxKeyAgeDays,
             clockSkewFlagSeconds: Int64(clockSkewFlagSeconds))
+    }
+
+    public var publishingPolicy: PublishingPolicy {
+        PublishingPolicy(
+            maxKeysPerChunk: chunkMaxKeys, maximumKeyAgeDays: maxKeyAgeDays, chunkLifetimeDays: retentionDays,
+            minimumKeys: chunkMinKeys, paddingJitter: chunkPaddingJitter)
+    }
+
+    public var retentionPolicy: RetentionPolicy {
+        RetentionPolicy(days: retentionDays, analyticsDays: analyticsRetentionDays)
     }
 
     /// One setting: its file key, what it is for, and how to apply a value.
@@ -160,6 +183,36 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "shutdown_grace_seconds", \.shutdownGraceSeconds, 0...300,
             "on SIGINT/SIGTERM, how long in-flight requests may take"),
+        path(
+            "signing_key_path", \.signingKeyPath,
+            "P-256 private key (PEM) that signs TEK chunks (make one with: tracedesk keys generate --out FILE)"),
+        boolean(
+            "signing_key_required", \.signingKeyRequired,
+            "refuse to start without signing_key_path; false: run, but publish nothing and say so"),
+        identifier("signing_key_id", \.signingKeyID, "verification_key_id of the chunks (the country's MCC)"),
+        identifier("signing_key_version", \.signingKeyVersion, "verification_key_version of the chunks"),
+        identifier("region", \.region, "region written in every chunk"),
+        path(
+            "app_bundle_id", \.appBundleID,
+            "app bundle id in the chunks' signature info (deprecated field Immuni wrote; empty: left out)"),
+        integer(
+            "publish_interval_seconds", \.publishIntervalSeconds, 60...86_400,
+            "how often the server publishes keys past their embargo as a chunk"),
+        integer("chunk_max_keys", \.chunkMaxKeys, 100...750_000, "most keys in one chunk; more make several chunks"),
+        integer(
+            "chunk_min_keys", \.chunkMinKeys, 0...100_000,
+            "pad chunks with random keys up to this many (plus jitter) so small ones do not single out uploaders; 0: off"
+        ),
+        integer("chunk_padding_jitter", \.chunkPaddingJitter, 0...10_000, "random extra padding keys, 0 to this"),
+        integer(
+            "cleanup_interval_seconds", \.cleanupIntervalSeconds, 3_600...604_800,
+            "how often the server deletes what the retention rules no longer allow to keep"),
+        integer(
+            "retention_days", \.retentionDays, 10...30,
+            "uploads, keys, chunks, codes and their events are kept this many days"),
+        integer(
+            "analytics_retention_days", \.analyticsRetentionDays, 14...365,
+            "operational info (analytics) is kept this many days"),
     ]
 
     /// Loads `file` (if any), then the environment, and checks the rules between settings.
@@ -331,6 +384,24 @@ public struct ServerConfig: Hashable, Sendable {
             }, show: { $0[keyPath: keyPath] })
     }
 
+    static func identifier(
+        _ name: String, _ keyPath: WritableKeyPath<ServerConfig, String> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            name: name, help: "\(help) [letters, digits, _ and .; at most 64]",
+            apply: { config, raw in
+                switch raw {
+                case .json(.string(let s)), .text(let s):
+                    guard (1...64).contains(s.utf8.count),
+                        s.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
+                    else { return "must be 1 to 64 letters, digits, _ or ." }
+                    config[keyPath: keyPath] = s
+                    return nil
+                default: return "must be a string of letters, digits, _ or ."
+                }
+            }, show: { $0[keyPath: keyPath] })
+    }
+
     static func address(
         _ name: String, _ keyPath: WritableKeyPath<ServerConfig, ListenAddress> & Sendable, _ help: String
     ) -> Setting {
@@ -347,6 +418,12 @@ public struct ServerConfig: Hashable, Sendable {
                 default: return "must be a string such as \"127.0.0.1:8080\""
                 }
             }, show: { $0[keyPath: keyPath].description })
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIAlphanumeric: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
     }
 }
 

@@ -13,6 +13,9 @@ public final class TraceDeskServer: @unchecked Sendable {
     public let config: ServerConfig
     public let metrics = Metrics()
     public let desk: PhoneDesk
+    public let chunkFiles: ChunkFiles
+    /// Publishing and retention; run on timers once started.
+    public let jobs: ServerJobs
     let phone: HTTPServer
     let internalServer: HTTPServer
     let appSettings: AppSettingsFile?
@@ -26,7 +29,7 @@ public final class TraceDeskServer: @unchecked Sendable {
     public init(
         config: ServerConfig, store: any Store, clock: any Clock = SystemClock(), appSettingsPath: String?,
         deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
-        nonce: ImmuniAPI.NonceMaker? = nil, accessLog: AccessLog? = AccessLog(),
+        nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, accessLog: AccessLog? = AccessLog(),
         log: @escaping @Sendable (String) -> Void
     ) throws(ConfigError) {
         self.config = config
@@ -34,6 +37,12 @@ public final class TraceDeskServer: @unchecked Sendable {
         self.accessLog = accessLog
         desk = PhoneDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), risk: config.riskProfile)
+        chunkFiles = ChunkFiles(store: store, clock: clock, lifetimeDays: config.retentionDays)
+        jobs = ServerJobs(
+            publisher: ChunkPublisher(store: store, clock: clock, signing: signing, policy: config.publishingPolicy),
+            retention: RetentionJob(store: store, clock: clock, policy: config.retentionPolicy),
+            publishIntervalSeconds: config.publishIntervalSeconds, cleanupIntervalSeconds: config.cleanupIntervalSeconds,
+            metrics: metrics, log: log)
         appSettings = try appSettingsPath.map { path throws(ConfigError) in try AppSettingsFile(path: path, log: log) }
         var tlsKey: String?
         var tlsCert: String?
@@ -64,7 +73,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             handler: ImmuniAPI(
                 listener: .phone, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
                 dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
-                attestationCheck: attestationCheck, nonce: nonce, log: log),
+                attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles, log: log),
             completed: completed)
         internalServer = HTTPServer(
             options: options("internal", config.internalListen),
@@ -153,7 +162,39 @@ public final class TraceDeskServer: @unchecked Sendable {
         return .success((deviceCheck, attestation, nonce))
     }
 
-    /// Binds both listeners; on failure nothing is left listening.
+    /// The signing key and labels the settings name. No key: a problem, unless
+    /// `signing_key_required` is false (then nil: the server runs and publishes nothing).
+    public static func chunkSigning(_ config: ServerConfig) -> Result<ChunkSigning?, ConfigError> {
+        guard let path = config.signingKeyPath else {
+            if !config.signingKeyRequired { return .success(nil) }
+            return .failure(
+                ConfigError(problems: [
+                    "no signing key: chunks of keys cannot be signed. Make one with "
+                        + "`tracedesk keys generate --out signing-key.pem` and give it with --signing-key FILE "
+                        + "(or signing_key_path), or set signing_key_required to false to run without publishing"
+                ]))
+        }
+        guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
+            return .failure(
+                ConfigError(problems: [
+                    "signing_key_path \(path) cannot be read: check the path and that this user may read it"
+                ]))
+        }
+        do {
+            let key = try ECPrivateKey(pem: pem)
+            return .success(
+                ChunkSigning(
+                    key: key, keyID: config.signingKeyID, keyVersion: config.signingKeyVersion, region: config.region,
+                    appBundleID: config.appBundleID))
+        } catch {
+            return .failure(
+                ConfigError(problems: [
+                    "signing_key_path \(path) is not a usable P-256 signing key: \(error.message)"
+                ]))
+        }
+    }
+
+    /// Binds both listeners and starts the jobs; on failure nothing is left listening.
     public func start() throws(HTTPServer.StartError) {
         try phone.start()
         do {
@@ -169,6 +210,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             timer.resume()
             watcher = timer
         }
+        jobs.start()
     }
 
     public var phonePort: UInt16 { phone.port }
@@ -180,6 +222,7 @@ public final class TraceDeskServer: @unchecked Sendable {
     public func stop(grace: Duration) {
         watcher?.cancel()
         watcher = nil
+        jobs.stop()
         let phone = self.phone
         let internalServer = self.internalServer
         let group = DispatchGroup()

@@ -100,6 +100,43 @@ enum Migrations {
                 );
                 """
         ),
+        Migration(
+            version: 3, name: "0003_chunks",
+            sql: """
+                CREATE TABLE chunks (
+                    chunk_index INTEGER PRIMARY KEY NOT NULL CHECK (chunk_index >= 1),
+                    published_at_ms INTEGER NOT NULL,
+                    window_start_s INTEGER NOT NULL,
+                    window_end_s INTEGER NOT NULL CHECK (window_end_s > window_start_s),
+                    key_count INTEGER NOT NULL CHECK (key_count >= 0),
+                    padding_count INTEGER NOT NULL CHECK (padding_count >= 0),
+                    region TEXT NOT NULL,
+                    key_id TEXT NOT NULL,
+                    key_version TEXT NOT NULL,
+                    export_bin_sha256 TEXT NOT NULL CHECK (length(export_bin_sha256) = 64),
+                    zip BLOB NOT NULL
+                );
+                CREATE INDEX chunks_by_time ON chunks (published_at_ms);
+                CREATE TABLE padding_keys (
+                    chunk_index INTEGER NOT NULL REFERENCES chunks (chunk_index) ON DELETE CASCADE,
+                    key_data BLOB NOT NULL CHECK (length(key_data) = 16),
+                    rolling_start_number INTEGER NOT NULL,
+                    rolling_period INTEGER NOT NULL CHECK (rolling_period BETWEEN 1 AND 144),
+                    transmission_risk_level INTEGER NOT NULL,
+                    report_type INTEGER NOT NULL,
+                    days_since_onset INTEGER NOT NULL
+                );
+                CREATE INDEX padding_keys_by_chunk ON padding_keys (chunk_index);
+                CREATE TABLE publishing_state (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    last_chunk_index INTEGER NOT NULL CHECK (last_chunk_index >= 1),
+                    last_window_end_s INTEGER NOT NULL
+                );
+                CREATE INDEX exposure_keys_by_chunk ON exposure_keys (chunk_index) WHERE chunk_index IS NOT NULL;
+                CREATE INDEX events_by_time ON events (at_ms);
+                CREATE INDEX otp_authorizations_by_expiry ON otp_authorizations (expires_at_ms);
+                """
+        ),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

@@ -18,8 +18,8 @@ import DeskCore
 /// Privacy rule: codes arrive as hashes; errors never include bound values.
 public final class SQLiteStore: Store, @unchecked Sendable {
     public let path: String
-    private let connection: SQLiteConnection
-    private let lock = SimpleLock()
+    let connection: SQLiteConnection
+    let lock = SimpleLock()
 
     /// Opens (creating if needed) the store at `path`.
     ///
@@ -302,7 +302,11 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                         clockSkewSeconds: row.integer(5), keysDropped: Int(row.integer(6)),
                         droppedReasons: row.text(7), summaryCount: Int(row.integer(8)), keys: keys)
                 }
-                return rows.first ?? nil
+                guard var upload = rows.first ?? nil else { return nil }
+                upload.publishedInChunks = try connection.query(
+                    SQL.selectUploadChunks, [.integer(id)], operation: "read upload"
+                ) { $0.integer(0) }
+                return upload
             }
         }
     }
@@ -323,7 +327,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         return rows.first ?? nil
     }
 
-    private func appendEvent(
+    func appendEvent(
         kind: DeskEvent.Kind, at ms: Int64, otpHash: OtpHash?, actor: String?, detail: String
     ) throws(StoreError) {
         try connection.run(
@@ -437,6 +441,10 @@ enum SQL {
     static let selectKeys = """
         SELECT key_data, rolling_start_number, rolling_period, transmission_risk_level, report_type, days_since_onset
         FROM exposure_keys WHERE upload_id = ? ORDER BY id
+        """
+    static let selectUploadChunks = """
+        SELECT DISTINCT chunk_index FROM exposure_keys WHERE upload_id = ? AND chunk_index IS NOT NULL
+        ORDER BY chunk_index
         """
     static let countDummy = """
         INSERT INTO dummy_traffic (hour_ms, route, requests) VALUES (?, ?, 1)

@@ -78,6 +78,38 @@ public protocol Store: Sendable {
 
     /// The stored upload with this id (its keys included), for staff and tests.
     func upload(id: Int64) throws(StoreError) -> StoredUpload?
+
+    // MARK: TEK chunks
+
+    /// Publishes one chunk, in one transaction: takes up to `policy.realKeysPerChunk` keys that
+    /// are past their embargo at `now` (oldest upload first), gives the next index and a window
+    /// that starts where the last one ended, calls `build` for the finished chunk, stores it with
+    /// its padding keys, marks the keys with the index, and appends a `chunk_published` event.
+    /// If `build` throws, nothing is stored and no index is used. Nil when no key is ready.
+    func publishChunk(
+        now: Date, policy: PublishingPolicy, build: (ChunkDraft) throws(StoreError) -> ChunkBuild
+    ) throws(StoreError) -> ChunkSummary?
+
+    /// Keys not yet published, at `now`.
+    func publishingBacklog(now: Date, policy: PublishingPolicy) throws(StoreError) -> PublishingBacklog
+
+    /// Oldest and newest index of the chunks published since `since`; nil when there are none.
+    func chunkIndexRange(since: Date) throws(StoreError) -> ClosedRange<Int64>?
+
+    /// The stored zip of chunk `index`, if it was published since `since` and is still kept.
+    func chunkZip(index: Int64, since: Date) throws(StoreError) -> (zip: [UInt8], publishedAt: Date)?
+
+    /// Every chunk still kept, oldest first, without bytes.
+    func chunks() throws(StoreError) -> [ChunkSummary]
+
+    /// One chunk with its zip, if still kept.
+    func chunk(index: Int64) throws(StoreError) -> (summary: ChunkSummary, zip: [UInt8])?
+
+    /// The highest index ever given (0 before the first chunk); retention never lowers it.
+    func lastChunkIndex() throws(StoreError) -> Int64
+
+    /// Deletes what the retention policy no longer allows to keep, in one transaction.
+    func cleanup(now: Date, policy: RetentionPolicy) throws(StoreError) -> CleanupReport
 }
 
 /// An upload read back from the store.
@@ -94,6 +126,8 @@ public struct StoredUpload: Hashable, Sendable {
     public var droppedReasons: String
     public var summaryCount: Int
     public var keys: [AcceptedKey]
+    /// The chunks that carried this upload's keys, in order (empty until published).
+    public var publishedInChunks: [Int64] = []
 }
 
 /// Why the store could not do what was asked. Messages say what to do; they never contain

@@ -2,6 +2,7 @@ import CivilCalendar
 import DeskConsole
 import DeskCore
 import DeskCrypto
+import DeskServer
 import DeskService
 import DeskStore
 import Foundation
@@ -21,10 +22,18 @@ enum BenchCommand {
                tracedesk bench seed --store PATH --count N --tokens FILE
                Authorises N random codes (1 h lifetime) in the store and writes their bearer
                tokens, one per line, for the upload load test (Benchmarks/http.sh).
+               tracedesk bench keys --store PATH --count N
+               Stores N random keys (uploads of 14 daily keys, all past their embargo) for the
+               publishing job to take.
+               tracedesk bench publish [--keys 100000] [--json]
+               Seeds a fresh store with that many keys, then times one publishing run (signed,
+               zipped chunks of 10 000 keys) against building the same chunks without a store.
         """
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
         if words.first == "seed" { return try seed(Array(words.dropFirst())) }
+        if words.first == "keys" { return try seedKeys(Array(words.dropFirst())) }
+        if words.first == "publish" { return try publish(Array(words.dropFirst())) }
         guard words.first == "render" else {
             if words.first == "--help" || words.first == "-h" {
                 print(help)
@@ -184,5 +193,128 @@ extension BenchCommand {
         }
         print("seeded \(count) codes into \(storePath); tokens in \(tokens)")
         return .success
+    }
+
+    static func seedKeys(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, valueOptions: ["store", "count"], flagOptions: [], command: "bench keys")
+        guard let storePath = arguments.values["store"], let countText = arguments.values["count"],
+            let count = Int(countText), (1...5_000_000).contains(count)
+        else {
+            throw UsageError("give --store PATH and --count 1…5000000", command: "bench keys")
+        }
+        do {
+            let store = try StoreLocation.open(storePath)
+            try storeKeys(count, in: store, now: Date())
+        } catch {
+            printError(error.message)
+            return .storeUnavailable
+        }
+        print("stored \(count) keys ready for publishing in \(storePath)")
+        return .success
+    }
+
+    /// Uploads of 14 random daily keys (the last 14 days before today), under fresh codes.
+    static func storeKeys(_ count: Int, in store: SQLiteStore, now: Date) throws(StoreError) {
+        let today = Int64(now.timeIntervalSince1970) / 86_400 * 144
+        var generator = SystemRandomNumberGenerator()
+        var left = count
+        var code = 0
+        while left > 0 {
+            let n = min(14, left)
+            code += 1
+            let hash = OtpHash(hex: SHA256.hex("bench-\(code)-\(UInt64.random(in: 0...UInt64.max))"))!
+            _ = try store.authorize(
+                otpHash: hash, symptomsStartedOn: now.utcDay.adding(days: -14), by: "bench", now: now,
+                lifetime: .seconds(3600))
+            let keys = (1...n).map { day in
+                AcceptedKey(
+                    key: TemporaryExposureKey(
+                        keyData: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) },
+                        rollingStartNumber: today - Int64(day) * 144, rollingPeriod: 144),
+                    transmissionRiskLevel: 8, reportType: .confirmedTest, daysSinceOnsetOfSymptoms: 14 - day)
+            }
+            _ = try store.consumeForUpload(otpHash: hash, now: now) { authorization in
+                UploadRecord(
+                    otpHash: hash, receivedAt: now, symptomsStartedOn: authorization.symptomsStartedOn, province: nil,
+                    clientClock: Int64(now.timeIntervalSince1970),
+                    evaluation: UploadEvaluation(accepted: keys, dropped: [], clockSkewSeconds: 0, clockSkewFlagged: false),
+                    summariesJSON: "[]", summaryCount: 0)
+            }
+            left -= n
+        }
+    }
+
+    static func publish(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, valueOptions: ["keys"], flagOptions: ["json"], command: "bench publish")
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        let count = Int(arguments.values["keys"] ?? "100000") ?? 0
+        guard (1...5_000_000).contains(count) else {
+            throw UsageError("--keys must be a whole number from 1 to 5000000", command: "bench publish")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tracedesk-bench-publish-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let signing = ChunkSigning(key: ECPrivateKey.generate())
+        let policy = PublishingPolicy()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let store = try SQLiteStore(path: directory.appendingPathComponent("bench.sqlite").path)
+            let now = Date()
+            try storeKeys(count, in: store, now: now)
+
+            // The same number of chunks of the same sizes, built (encoded, signed, zipped) in memory.
+            var generator = SystemRandomNumberGenerator()
+            let clock = ContinuousClock()
+            var drafts: [ChunkDraft] = []
+            var left = count
+            var index: Int64 = 0
+            while left > 0 {
+                let n = min(policy.maxKeysPerChunk, left)
+                index += 1
+                let keys = (0..<n).map { i in
+                    PublishableKey(
+                        keyData: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) },
+                        rollingStartNumber: Int64(now.timeIntervalSince1970) / 86_400 * 144 - Int64(i % 14 + 1) * 144,
+                        rollingPeriod: 144, transmissionRiskLevel: 8, reportType: .confirmedTest,
+                        daysSinceOnsetOfSymptoms: 13 - i % 14)
+                }
+                drafts.append(ChunkDraft(index: index, windowStart: 1, windowEnd: 2, keys: keys, uploadIDs: []))
+                left -= n
+            }
+            let buildStart = clock.now
+            for draft in drafts { _ = try ChunkPublisher.build(draft, signing: signing, policy: policy) }
+            let buildOnly = clock.now - buildStart
+
+            let publishStart = clock.now
+            let run = try ChunkPublisher(store: store, signing: signing, policy: policy).run()
+            let publishing = clock.now - publishStart
+            let published = run.published.reduce(0) { $0 + $1.keyCount }
+            let bytes = run.published.reduce(0) { $0 + $1.zipBytes }
+            let seconds = Double(publishing.components.seconds) + Double(publishing.components.attoseconds) / 1e18
+            let buildSeconds = Double(buildOnly.components.seconds) + Double(buildOnly.components.attoseconds) / 1e18
+            if arguments.has("json") {
+                print(
+                    #"{"keys":\#(published),"chunks":\#(run.published.count),"zip_bytes":\#(bytes),"publish_s":\#(seconds),"build_only_s":\#(buildSeconds),"ratio":\#(seconds / buildSeconds)}"#
+                )
+            } else {
+                print("published \(published) keys in \(run.published.count) chunks (\(bytes) bytes of zip)")
+                print("  publishing run (store + build): \(String(format: "%.3f", seconds)) s")
+                print("  building the same chunks alone: \(String(format: "%.3f", buildSeconds)) s")
+                print("  ratio: \(String(format: "%.2f", seconds / buildSeconds))")
+            }
+            return published == count ? .success : .refused
+        } catch let error as StoreError {
+            printError(error.message)
+            return .storeUnavailable
+        } catch let error as ServiceError {
+            printError(error.message)
+            return .storeUnavailable
+        } catch {
+            printError("\(error)")
+            return .refused
+        }
     }
 }

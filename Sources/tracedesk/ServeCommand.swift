@@ -1,4 +1,5 @@
 import DeskServer
+import DeskService
 import DeskStore
 import Foundation
 
@@ -10,15 +11,21 @@ enum ServeCommand {
     static let help = """
         Usage: tracedesk serve [--store PATH] [--listen 127.0.0.1:8080]
                                [--internal-listen 127.0.0.1:8081] [--config FILE]
-                               [--tls-cert FILE --tls-key FILE]
+                               [--tls-cert FILE --tls-key FILE] [--signing-key FILE]
                tracedesk serve --settings
 
         Serves the Immuni API (docs/api.md):
-          public listener    phones: /v1/settings, /v1/ingestion/*, /v1/analytics/*, and
-                             /v1/keys/* (404 "no chunks" until chunk publishing exists)
+          public listener    phones: /v1/settings, /v1/ingestion/*, /v1/analytics/*,
+                             /v1/keys/index and /v1/keys/N (the published chunks)
           internal listener  hospital systems and operations: POST /v1/otp, GET /metrics
         Both listen on loopback unless told otherwise; put the public one behind a proxy
         or give --tls-cert/--tls-key (docs/deployment.md).
+
+        Jobs: every publish_interval_seconds (1 h) keys past their embargo are published as
+        chunks signed with --signing-key (signing_key_path; make one with tracedesk keys
+        generate); every cleanup_interval_seconds (1 day) old data is deleted. Both also run
+        at start. Without a signing key serve refuses to start, unless signing_key_required
+        is false: then it publishes nothing and says so in the log and in /metrics.
 
         Settings come from the --config JSON file (or TRACEDESK_CONFIG), then environment
         variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these
@@ -62,7 +69,7 @@ enum ServeCommand {
 
     static func run(_ words: [String]) throws(UsageError) -> Int32 {
         let arguments = try Arguments(
-            words, valueOptions: ["store", "listen", "internal-listen", "config", "tls-cert", "tls-key"],
+            words, valueOptions: ["store", "listen", "internal-listen", "config", "tls-cert", "tls-key", "signing-key"],
             flagOptions: ["settings"], command: "serve")
         if arguments.has("help") {
             print(help)
@@ -93,6 +100,7 @@ enum ServeCommand {
         if let store = arguments.values["store"] { config.store = store }
         if let cert = arguments.values["tls-cert"] { config.tlsCert = cert }
         if let key = arguments.values["tls-key"] { config.tlsKey = key }
+        if let key = arguments.values["signing-key"] { config.signingKeyPath = key }
         problems += config.crossCheck()
         if arguments.has("settings") && problems.isEmpty {
             printSettings(config)
@@ -101,6 +109,11 @@ enum ServeCommand {
         var verifiers: (ImmuniAPI.DeviceCheck?, ImmuniAPI.AttestationCheck?, ImmuniAPI.NonceMaker?) = (nil, nil, nil)
         switch TraceDeskServer.analyticsVerifiers(config) {
         case .success(let made): verifiers = made
+        case .failure(let error): problems += error.problems
+        }
+        var signing: ChunkSigning?
+        switch TraceDeskServer.chunkSigning(config) {
+        case .success(let made): signing = made
         case .failure(let error): problems += error.problems
         }
         let settingsPath = config.appSettingsFile ?? defaultAppSettings()
@@ -124,7 +137,7 @@ enum ServeCommand {
         do {
             server = try TraceDeskServer(
                 config: config, store: store, appSettingsPath: settingsPath, deviceCheck: verifiers.0,
-                attestationCheck: verifiers.1, nonce: verifiers.2, accessLog: config.accessLog ? AccessLog() : nil,
+                attestationCheck: verifiers.1, nonce: verifiers.2, signing: signing, accessLog: config.accessLog ? AccessLog() : nil,
                 log: log)
         } catch {
             printError("serve: the settings have problems:\n  " + error.problems.joined(separator: "\n  "))
@@ -144,6 +157,13 @@ enum ServeCommand {
         log("store \(store.path); app settings \(settingsPath ?? "")")
         for address in [config.listen, config.internalListen] where !address.isLoopback {
             log("note: \(address) is not a loopback address: it is reachable from the network")
+        }
+        if let signing {
+            log(
+                "chunks signed with \(config.signingKeyPath ?? "") (key id \(signing.keyID), version \(signing.keyVersion), region \(signing.region)), published every \(config.publishIntervalSeconds) s"
+            )
+        } else {
+            log("WARNING: no signing key (signing_key_required is false): NO chunks will be published")
         }
         if config.appleDeviceCheckURL == nil {
             log("WARNING: Apple DeviceCheck is not configured: iOS analytics tokens will be refused")

@@ -13,6 +13,12 @@ let mainHelp = """
           The same flow from the command line (tracedesk otp --help).
       tracedesk serve [--store PATH] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
           Serves the Immuni API to phones and hospital systems (tracedesk serve --help).
+      tracedesk keys generate --out FILE | keys public --key FILE
+          Makes the P-256 key that signs TEK chunks, or prints its public key.
+      tracedesk chunks publish|list|show [...]
+          Publishes keys as signed GAEN chunks, lists them, decodes one (tracedesk chunks --help).
+      tracedesk cleanup [--store PATH]
+          Deletes what the retention rules no longer allow to keep (14 days; analytics 30).
       tracedesk bench render [--width W] [--height H] [--frames N]
           Measures rendering and diffing of full frames.
       tracedesk bench seed --store PATH --count N --tokens FILE
@@ -48,6 +54,12 @@ func runMain() async -> Int32 {
             return try await OtpCommand.run(Array(words.dropFirst())).rawValue
         case "serve":
             return try ServeCommand.run(Array(words.dropFirst()))
+        case "keys":
+            return try KeysCommand.run(Array(words.dropFirst())).rawValue
+        case "chunks":
+            return try ChunksCommand.run(Array(words.dropFirst())).rawValue
+        case "cleanup":
+            return try ChunksCommand.run(Array(words.dropFirst()), cleanup: true).rawValue
         case "bench":
             return try BenchCommand.run(Array(words.dropFirst())).rawValue
         case let word? where !word.hasPrefix("-"):

@@ -33,7 +33,8 @@ final class ServerFixture: @unchecked Sendable {
     init(
         delayMs: Int = 0, configure: (inout ServerConfig) -> Void = { _ in }, appSettingsPath: String? = nil,
         busyTimeoutMs: Int32 = 5_000, deviceCheck: ImmuniAPI.DeviceCheck? = nil,
-        attestationCheck: ImmuniAPI.AttestationCheck? = nil
+        attestationCheck: ImmuniAPI.AttestationCheck? = nil, clock: any DeskCore.Clock = SystemClock(),
+        signing: ChunkSigning? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-server-tests-\(UUID().uuidString)", isDirectory: true)
@@ -53,8 +54,9 @@ final class ServerFixture: @unchecked Sendable {
         let accessLog = AccessLog(write: { line in accessLines.append(line) })
         let log: @Sendable (String) -> Void = { line in logLines.append(line) }
         server = try TraceDeskServer(
-            config: config, store: store, appSettingsPath: appSettingsPath ?? Self.appSettingsPath,
-            deviceCheck: deviceCheck, attestationCheck: attestationCheck, nonce: nonce, accessLog: accessLog, log: log)
+            config: config, store: store, clock: clock, appSettingsPath: appSettingsPath ?? Self.appSettingsPath,
+            deviceCheck: deviceCheck, attestationCheck: attestationCheck, nonce: nonce, signing: signing,
+            accessLog: accessLog, log: log)
         try server.start()
     }
 

@@ -70,6 +70,18 @@ struct UnreachableStore: Store {
     func recordOperationalInfo(
         _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
     ) throws(StoreError) -> Bool { throw error }
+    func publishChunk(
+        now: Date, policy: PublishingPolicy, build: (ChunkDraft) throws(StoreError) -> ChunkBuild
+    ) throws(StoreError) -> ChunkSummary? { throw error }
+    func publishingBacklog(now: Date, policy: PublishingPolicy) throws(StoreError) -> PublishingBacklog {
+        throw error
+    }
+    func chunkIndexRange(since: Date) throws(StoreError) -> ClosedRange<Int64>? { throw error }
+    func chunkZip(index: Int64, since: Date) throws(StoreError) -> (zip: [UInt8], publishedAt: Date)? { throw error }
+    func chunks() throws(StoreError) -> [ChunkSummary] { throw error }
+    func chunk(index: Int64) throws(StoreError) -> (summary: ChunkSummary, zip: [UInt8])? { throw error }
+    func lastChunkIndex() throws(StoreError) -> Int64 { throw error }
+    func cleanup(now: Date, policy: RetentionPolicy) throws(StoreError) -> CleanupReport { throw error }
 }
 
 extension AuthorizeResult {

@@ -21,6 +21,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Every server here signs chunks with a fresh key (issue 4: serve refuses to start without one).
+"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
+export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
+
 check() {
   local name=$1; shift
   if "$@"; then

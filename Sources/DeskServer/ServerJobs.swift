@@ -1,0 +1,104 @@
+import DeskCore
+import DeskService
+import Dispatch
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The server's scheduled jobs: publishing chunks (every `publish_interval_seconds`) and
+/// retention (every `cleanup_interval_seconds`), both first run right after start. They run
+/// one at a time on one queue, never in a request thread; each run logs one line and updates
+/// `/metrics`.
+public final class ServerJobs: @unchecked Sendable {
+    public let publisher: ChunkPublisher
+    public let retention: RetentionJob
+    let publishInterval: Int
+    let cleanupInterval: Int
+    let metrics: Metrics
+    let log: @Sendable (String) -> Void
+    private let queue = DispatchQueue(label: "tracedesk.jobs")
+    private var timers: [DispatchSourceTimer] = []
+
+    public init(
+        publisher: ChunkPublisher, retention: RetentionJob, publishIntervalSeconds: Int, cleanupIntervalSeconds: Int,
+        metrics: Metrics, log: @escaping @Sendable (String) -> Void
+    ) {
+        self.publisher = publisher
+        self.retention = retention
+        self.publishInterval = publishIntervalSeconds
+        self.cleanupInterval = cleanupIntervalSeconds
+        self.metrics = metrics
+        self.log = log
+        metrics.set("tracedesk_publishing_enabled", to: publisher.signing == nil ? 0 : 1)
+    }
+
+    func start() {
+        let jobs: [(Int, @Sendable () -> Void)] = [
+            (publishInterval, { [self] in self.publishNow() }), (cleanupInterval, { [self] in self.cleanUpNow() }),
+        ]
+        for (interval, job) in jobs {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now(), repeating: .seconds(interval), leeway: .seconds(1))
+            timer.setEventHandler(handler: job)
+            timer.resume()
+            timers.append(timer)
+        }
+    }
+
+    /// Cancels the timers and waits for a run in progress to finish.
+    func stop() {
+        for timer in timers { timer.cancel() }
+        timers = []
+        queue.sync {}
+    }
+
+    /// One publishing run now (the timer's job; tests call it directly).
+    @discardableResult
+    public func publishNow() -> PublishRun? {
+        do {
+            let run = try publisher.run()
+            metrics.count("tracedesk_publishing_runs_total", #"result="\#(run.unsigned ? "unsigned" : "ok")""#)
+            metrics.count("tracedesk_chunks_published_total", by: run.published.count)
+            metrics.count("tracedesk_keys_published_total", by: run.published.reduce(0) { $0 + $1.keyCount })
+            metrics.set("tracedesk_keys_waiting", #"state="ready""#, to: Double(run.backlog.ready))
+            metrics.set("tracedesk_keys_waiting", #"state="embargoed""#, to: Double(run.backlog.embargoed))
+            if let last = run.published.last {
+                metrics.set("tracedesk_last_chunk_index", to: Double(last.index))
+            } else if let last = try? publisher.store.lastChunkIndex() {
+                metrics.set("tracedesk_last_chunk_index", to: Double(last))
+            }
+            log("publishing: \(run.summary)")
+            return run
+        } catch {
+            metrics.count("tracedesk_publishing_runs_total", #"result="failed""#)
+            log("publishing FAILED (will retry at the next run): \(error.message)")
+            return nil
+        }
+    }
+
+    /// One retention run now.
+    @discardableResult
+    public func cleanUpNow() -> CleanupReport? {
+        do {
+            let report = try retention.run()
+            metrics.count("tracedesk_cleanup_runs_total", #"result="ok""#)
+            let kinds: [(String, Int)] = [
+                ("uploads", report.uploads), ("keys", report.keys), ("chunks", report.chunks),
+                ("authorizations", report.authorizations), ("events", report.events),
+                ("operational_info", report.operationalInfo), ("other", report.other),
+            ]
+            for (kind, n) in kinds where n > 0 {
+                metrics.count("tracedesk_cleanup_deleted_total", #"kind="\#(kind)""#, by: n)
+            }
+            log("cleanup: \(report.summary)")
+            return report
+        } catch {
+            metrics.count("tracedesk_cleanup_runs_total", #"result="failed""#)
+            log("cleanup FAILED (will retry at the next run): \(error.message)")
+            return nil
+        }
+    }
+}

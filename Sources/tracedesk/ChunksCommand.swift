@@ -1,0 +1,405 @@
+import DeskCore
+import DeskCrypto
+import DeskExport
+import DeskServer
+import DeskService
+import DeskStore
+import Foundation
+
+/// `tracedesk keys …`: the P-256 key that signs chunks.
+enum KeysCommand {
+    static let help = """
+        Usage: tracedesk keys generate --out FILE
+               tracedesk keys public --key FILE
+
+          generate  writes a new P-256 private key (PKCS#8 PEM, mode 0600) to FILE, refusing to
+                    overwrite one, and prints its public key. Give the public key to Apple and
+                    Google with the key id and version of your settings (signing_key_id 222 and
+                    signing_key_version v1 by default); keep FILE only on the servers.
+          public    prints the public key (PEM) of the private key in FILE.
+
+        Exit status: 0 ok, 1 the key file is refused (exists, unreadable, not P-256), 2 usage.
+        """
+
+    static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(
+            Array(words.dropFirst()), valueOptions: ["out", "key"], flagOptions: [], command: "keys")
+        if arguments.has("help") || words.first == "--help" || words.first == "-h" {
+            print(help)
+            return .success
+        }
+        if let extra = arguments.positionals.first {
+            throw UsageError("keys \(words.first ?? "") takes no arguments, got '\(extra)'", command: "keys")
+        }
+        switch words.first {
+        case "generate":
+            guard let out = arguments.values["out"] else {
+                throw UsageError("keys generate needs --out FILE", command: "keys")
+            }
+            return generate(out)
+        case "public":
+            guard let path = arguments.values["key"] else {
+                throw UsageError("keys public needs --key FILE", command: "keys")
+            }
+            guard let key = loadPrivateKey(path) else { return .refused }
+            print(key.publicKeyPEM(), terminator: "")
+            return .success
+        case let other?:
+            throw UsageError("unknown keys command '\(other)': use generate or public", command: "keys")
+        case nil:
+            throw UsageError("keys needs a command: generate or public", command: "keys")
+        }
+    }
+
+    static func generate(_ path: String) -> ExitStatus {
+        let key = ECPrivateKey.generate()
+        let bytes = Array(key.pemPKCS8().utf8)
+        // O_EXCL: never overwrite a key (a lost signing key cannot be replaced without Apple and Google).
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if fd < 0 {
+            let reason = errno == EEXIST ? "it already exists (a signing key is never overwritten)" : describeErrno()
+            printError("keys generate: cannot create \(path): \(reason)")
+            return .refused
+        }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced else {
+            unlink(path)
+            printError("keys generate: could not write \(path) completely; nothing was kept")
+            return .refused
+        }
+        printError("keys generate: wrote a new P-256 signing key to \(path) (mode 0600). Its public key:")
+        print(key.publicKeyPEM(), terminator: "")
+        return .success
+    }
+
+    static func loadPrivateKey(_ path: String) -> ECPrivateKey? {
+        guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
+            printError("cannot read the key file \(path): check the path and its permissions")
+            return nil
+        }
+        do {
+            return try ECPrivateKey(pem: pem)
+        } catch {
+            printError("\(path) is not a usable P-256 private key: \(error.message)")
+            return nil
+        }
+    }
+
+    static func describeErrno() -> String { String(cString: strerror(errno)) }
+}
+
+/// `tracedesk chunks …` and `tracedesk cleanup`: the publishing and retention jobs on demand.
+enum ChunksCommand {
+    static let help = """
+        Usage: tracedesk chunks publish [--store PATH] [--signing-key FILE] [--config FILE]
+               tracedesk chunks list [--store PATH] [--json]
+               tracedesk chunks show N|FILE.zip [--store PATH] [--public-key FILE] [--keys]
+               tracedesk cleanup [--store PATH] [--config FILE]
+
+          publish  publishes every key past its embargo (expiry + 2 h) as signed chunks of at most
+                   chunk_max_keys keys, and prints each chunk (index, keys, window). tracedesk
+                   serve does the same every publish_interval_seconds.
+          list     the chunks still kept: index, published, window, keys, padding, size.
+          show     decodes chunk N of the store (or a chunk zip file): window, region, batch,
+                   signature info, keys; verifies the signature with --public-key FILE, or
+                   with the configured signing key. --keys lists every key.
+          cleanup  deletes what the retention rules no longer allow to keep (retention_days,
+                   analytics_retention_days) and prints what it deleted. tracedesk serve does
+                   the same every cleanup_interval_seconds.
+
+        Settings (signing_key_path, signing_key_id, signing_key_version, region, chunk_max_keys,
+        chunk_min_keys, …) come from --config FILE (or TRACEDESK_CONFIG) and TRACEDESK_<SETTING>
+        variables, as for tracedesk serve (tracedesk serve --settings lists them).
+
+        Exit status: 0 ok, 1 refused (bad chunk, signature does not verify, no such chunk),
+        2 usage or settings, 4 store unavailable.
+        """
+
+    static func run(_ words: [String], cleanup: Bool = false) throws(UsageError) -> ExitStatus {
+        let command = cleanup ? "cleanup" : "chunks"
+        let rest = cleanup ? words : Array(words.dropFirst())
+        let arguments = try Arguments(
+            rest, valueOptions: ["store", "signing-key", "config", "public-key"], flagOptions: ["json", "keys"],
+            command: command)
+        if arguments.has("help") || (!cleanup && (words.first == "--help" || words.first == "-h")) {
+            print(help)
+            return .success
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let file = arguments.values["config"] ?? environment["TRACEDESK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        var (config, problems) = ServerConfig.read(file: file, environment: environment)
+        if let store = arguments.values["store"] { config.store = store }
+        if let key = arguments.values["signing-key"] { config.signingKeyPath = key }
+        if !problems.isEmpty {
+            printError("\(command): the settings have problems:\n  " + problems.joined(separator: "\n  "))
+            return .usage
+        }
+        if cleanup {
+            if let extra = arguments.positionals.first {
+                throw UsageError("cleanup takes no arguments, got '\(extra)'", command: command)
+            }
+            return runCleanup(config)
+        }
+        switch words.first {
+        case "publish":
+            if let extra = arguments.positionals.first {
+                throw UsageError("chunks publish takes no arguments, got '\(extra)'", command: command)
+            }
+            return publish(config)
+        case "list":
+            if let extra = arguments.positionals.first {
+                throw UsageError("chunks list takes no arguments, got '\(extra)'", command: command)
+            }
+            return list(config, json: arguments.has("json"))
+        case "show":
+            guard arguments.positionals.count == 1, let which = arguments.positionals.first else {
+                throw UsageError("chunks show needs one chunk: an index (1, 2, …) or a .zip file", command: command)
+            }
+            return show(which, config: config, publicKeyPath: arguments.values["public-key"], keys: arguments.has("keys"))
+        case let other?:
+            throw UsageError("unknown chunks command '\(other)': use publish, list or show", command: command)
+        case nil:
+            throw UsageError("chunks needs a command: publish, list or show", command: command)
+        }
+    }
+
+    static func openStore(_ config: ServerConfig) -> SQLiteStore? {
+        do {
+            return try StoreLocation.open(config.store, busyTimeoutMilliseconds: Int32(config.busyTimeoutMs))
+        } catch {
+            printError(error.message)
+            return nil
+        }
+    }
+
+    static func publish(_ config: ServerConfig) -> ExitStatus {
+        guard config.signingKeyPath != nil else {
+            printError(
+                "chunks publish: needs the signing key: give --signing-key FILE (or set signing_key_path); "
+                    + "make one with: tracedesk keys generate --out FILE")
+            return .usage
+        }
+        var required = config
+        required.signingKeyRequired = true
+        let signing: ChunkSigning
+        switch TraceDeskServer.chunkSigning(required) {
+        case .success(let made?): signing = made
+        case .success(nil): return .usage
+        case .failure(let error):
+            printError("chunks publish: " + error.problems.joined(separator: "\n  "))
+            return .usage
+        }
+        guard let store = openStore(config) else { return .storeUnavailable }
+        let publisher = ChunkPublisher(store: store, signing: signing, policy: config.publishingPolicy)
+        do {
+            let run = try publisher.run()
+            for chunk in run.published {
+                var line = "chunk \(chunk.index): \(chunk.keyCount) keys"
+                if chunk.paddingCount > 0 { line += " + \(chunk.paddingCount) padding" }
+                line += ", window \(PublishRun.time(chunk.windowStart)) to \(PublishRun.time(chunk.windowEnd))"
+                line += ", \(chunk.zipBytes) bytes"
+                print(line)
+            }
+            if run.published.isEmpty { print("nothing published: no keys past their embargo") }
+            var waiting = "waiting: \(run.backlog.ready) ready, \(run.backlog.embargoed) under embargo"
+            if let next = run.backlog.nextReleaseAt { waiting += " (next release \(PublishRun.time(next)))" }
+            print(waiting)
+            return .success
+        } catch {
+            printError("chunks publish: \(error.message)")
+            return .storeUnavailable
+        }
+    }
+
+    static func list(_ config: ServerConfig, json: Bool) -> ExitStatus {
+        guard let store = openStore(config) else { return .storeUnavailable }
+        do {
+            let chunks = try store.chunks()
+            let offeredSince = Date().addingTimeInterval(-Double(config.retentionDays) * 86_400)
+            if json {
+                let rows = chunks.map { chunk in
+                    ChunkJSON(
+                        index: chunk.index, published_at: iso(chunk.publishedAt), window_start: chunk.windowStart,
+                        window_end: chunk.windowEnd, keys: chunk.keyCount, padding: chunk.paddingCount,
+                        bytes: chunk.zipBytes, export_bin_sha256: chunk.exportBinSHA256, region: chunk.region,
+                        key_id: chunk.keyID, key_version: chunk.keyVersion,
+                        offered: chunk.publishedAt >= offeredSince)
+                }
+                print(jsonLine(rows, fallback: "[]"))
+                return .success
+            }
+            guard !chunks.isEmpty else {
+                let last = try store.lastChunkIndex()
+                print(last == 0 ? "no chunks published yet" : "no chunks kept (the last index was \(last))")
+                return .success
+            }
+            print("index  published             window (UTC)                               keys  padding     bytes")
+            for chunk in chunks {
+                let window = "\(PublishRun.time(chunk.windowStart)) to \(PublishRun.time(chunk.windowEnd))"
+                var line = pad(String(chunk.index), 5, right: true) + "  " + pad(iso(chunk.publishedAt), 20)
+                line += "  " + pad(window, 41) + "  " + pad(String(chunk.keyCount), 5, right: true)
+                line += "  " + pad(String(chunk.paddingCount), 7, right: true)
+                line += "  " + pad(String(chunk.zipBytes), 8, right: true)
+                if chunk.publishedAt < offeredSince { line += "  (no longer offered)" }
+                print(line)
+            }
+            return .success
+        } catch {
+            printError("chunks list: \(error.message)")
+            return .storeUnavailable
+        }
+    }
+
+    static func show(_ which: String, config: ServerConfig, publicKeyPath: String?, keys: Bool) -> ExitStatus {
+        let zip: [UInt8]
+        var header = ""
+        if let index = Int64(which), index >= 1 {
+            guard let store = openStore(config) else { return .storeUnavailable }
+            do {
+                guard let found = try store.chunk(index: index) else {
+                    let last = (try? store.lastChunkIndex()) ?? 0
+                    printError(
+                        last == 0
+                            ? "chunks show: no chunks published yet"
+                            : index > last
+                                ? "chunks show: there is no chunk \(index): the newest is \(last)"
+                                : "chunks show: chunk \(index) is no longer kept (retention deletes chunks after \(config.retentionDays) days)"
+                    )
+                    return .refused
+                }
+                zip = found.zip
+                header = "chunk \(index), published \(iso(found.summary.publishedAt)), \(found.summary.keyCount) keys"
+                if found.summary.paddingCount > 0 { header += " + \(found.summary.paddingCount) padding" }
+                header += ", \(zip.count) bytes"
+            } catch {
+                printError("chunks show: \(error.message)")
+                return .storeUnavailable
+            }
+        } else if FileManager.default.fileExists(atPath: which) {
+            guard let data = FileManager.default.contents(atPath: which) else {
+                printError("chunks show: cannot read \(which)")
+                return .refused
+            }
+            zip = Array(data)
+            header = "file \(which), \(zip.count) bytes"
+        } else {
+            printError("chunks show: '\(which)' is neither a chunk index (1, 2, …) nor a file")
+            return .refused
+        }
+        let inspection: ChunkInspection
+        do {
+            inspection = try ChunkInspection(zip: zip)
+        } catch {
+            printError("chunks show: \(error.message)")
+            return .refused
+        }
+        let file = inspection.file
+        print(header)
+        print("window      \(PublishRun.time(Int64(clamping: file.startTimestamp))) to \(PublishRun.time(Int64(clamping: file.endTimestamp)))")
+        print("region      \(file.region)")
+        print("batch       \(file.batchNum) of \(file.batchSize)")
+        for info in file.signatureInfos {
+            var text = "signed by   key id \(info.verificationKeyID), version \(info.verificationKeyVersion), "
+            text += "algorithm \(info.signatureAlgorithm)"
+            if let bundle = info.appBundleID { text += ", app \(bundle)" }
+            print(text)
+        }
+        print("export.bin  sha256 \(Hex.encode(inspection.exportBinSHA256))")
+        print("keys        \(file.keys.count)" + (file.revisedKeys.isEmpty ? "" : ", revised \(file.revisedKeys.count)"))
+        let days = Dictionary(grouping: file.keys) { CivilDayKey($0.rollingStartIntervalNumber) }
+        for (day, group) in days.sorted(by: { $0.key.start < $1.key.start }) {
+            let risks = Set(group.compactMap(\.transmissionRiskLevel)).sorted().map(String.init).joined(separator: ",")
+            let onsets = Set(group.compactMap(\.daysSinceOnsetOfSymptoms)).sorted().map(String.init)
+                .joined(separator: ",")
+            print("  \(day.text): \(group.count) keys (risk \(risks.isEmpty ? "-" : risks), days since onset \(onsets.isEmpty ? "-" : onsets))")
+        }
+        if keys {
+            print("key (base64)              start interval (UTC day)   period  risk  report  onset")
+            for key in file.keys {
+                var line = pad(Base64.encode(key.keyData), 24) + "  "
+                line += pad("\(key.rollingStartIntervalNumber) (\(CivilDayKey(key.rollingStartIntervalNumber).text))", 26)
+                line += "  " + pad(String(key.rollingPeriod ?? 144), 6, right: true)
+                line += "  " + pad(key.transmissionRiskLevel.map(String.init) ?? "-", 4, right: true)
+                line += "  " + pad(key.reportType.map(String.init) ?? "-", 6, right: true)
+                line += "  " + pad(key.daysSinceOnsetOfSymptoms.map(String.init) ?? "-", 5, right: true)
+                print(line)
+            }
+        }
+        // The signature: against the key named, or the configured signing key.
+        var publicKey: ECPublicKey?
+        var source = ""
+        if let publicKeyPath {
+            guard let pem = try? String(contentsOfFile: publicKeyPath, encoding: .utf8) else {
+                printError("chunks show: cannot read the public key \(publicKeyPath)")
+                return .refused
+            }
+            do {
+                publicKey = try ECPublicKey(pem: pem)
+            } catch {
+                printError("chunks show: \(publicKeyPath) is not a P-256 public key: \(error.message)")
+                return .refused
+            }
+            source = publicKeyPath
+        } else if let path = config.signingKeyPath, let pem = try? String(contentsOfFile: path, encoding: .utf8),
+            let key = try? ECPrivateKey(pem: pem)
+        {
+            publicKey = key.publicKey
+            source = "the signing key \(path)"
+        }
+        guard let publicKey else {
+            print("signature   \(inspection.signatures.count) present, not checked (give --public-key FILE)")
+            return .success
+        }
+        if inspection.signatureVerifies(with: publicKey) {
+            print("signature   verified with \(source)")
+            return .success
+        }
+        print("signature   DOES NOT VERIFY with \(source)")
+        return .refused
+    }
+
+    static func runCleanup(_ config: ServerConfig) -> ExitStatus {
+        guard let store = openStore(config) else { return .storeUnavailable }
+        do {
+            let report = try RetentionJob(store: store, policy: config.retentionPolicy).run()
+            print(
+                "cleanup: \(report.summary) (kept: \(config.retentionDays) days, analytics \(config.analyticsRetentionDays) days)"
+            )
+            return .success
+        } catch {
+            printError("cleanup: \(error.message)")
+            return .storeUnavailable
+        }
+    }
+
+    static func iso(_ date: Date) -> String { PublishRun.time(Int64(date.timeIntervalSince1970.rounded(.down))) }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}
+
+/// The UTC day of a rolling start interval number, for grouping keys.
+struct CivilDayKey: Hashable {
+    let start: Int64
+    init(_ interval: Int32) { start = Int64(interval) / 144 * 144 }
+    var text: String { String(PublishRun.time(start * 600).prefix(10)) }
+}
+
+struct ChunkJSON: Encodable {
+    let index: Int64
+    let published_at: String
+    let window_start: Int64
+    let window_end: Int64
+    let keys: Int
+    let padding: Int
+    let bytes: Int
+    let export_bin_sha256: String
+    let region: String
+    let key_id: String
+    let key_version: String
+    let offered: Bool
+}
