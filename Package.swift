@@ -28,6 +28,7 @@ let package = Package(
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "CSQLite"]),
         .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto"]),
+        .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
             name: "DeskServer",
             dependencies: [
