@@ -52,6 +52,7 @@ let package = Package(
             name: "DeskCryptoTests",
             dependencies: ["DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar"]
         ),
+        .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite"]),
         .testTarget(name: "DeskServiceTests", dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
