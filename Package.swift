@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
 
         // Pure Swift.
         .target(name: "CivilCalendar"),
@@ -27,6 +28,7 @@ let package = Package(
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "CSQLite"]),
         .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto"]),
+        .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
             name: "DeskServer",
             dependencies: [
@@ -50,6 +52,7 @@ let package = Package(
             name: "DeskCryptoTests",
             dependencies: ["DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar"]
         ),
+        .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite"]),
         .testTarget(name: "DeskServiceTests", dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
