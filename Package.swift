@@ -27,7 +27,7 @@ let package = Package(
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "CSQLite"]),
-        .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto"]),
+        .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto", "DeskExport"]),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
             name: "DeskServer",
@@ -42,7 +42,7 @@ let package = Package(
             name: "tracedesk",
             dependencies: [
                 "DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses",
-                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar",
+                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport",
             ]
         ),
 
@@ -54,14 +54,17 @@ let package = Package(
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite"]),
-        .testTarget(name: "DeskServiceTests", dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar"]),
+        .testTarget(
+            name: "DeskServiceTests",
+            dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto"]
+        ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
         .testTarget(name: "DeskAPITests", dependencies: ["DeskAPI", "DeskCore", "CivilCalendar", "JSONText"]),
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
                 "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText", "CSQLite",
+                "JSONText", "CSQLite", "DeskExport",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
