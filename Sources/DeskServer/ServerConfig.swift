@@ -393,7 +393,9 @@ public struct ServerConfig: Hashable, Sendable {
                 switch raw {
                 case .json(.string(let s)), .text(let s):
                     guard (1...64).contains(s.utf8.count),
-                        s.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
+                        s.utf8.allSatisfy({
+                            $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+                        })
                     else { return "must be 1 to 64 letters, digits, _ or ." }
                     config[keyPath: keyPath] = s
                     return nil

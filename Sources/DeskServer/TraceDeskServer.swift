@@ -41,7 +41,8 @@ public final class TraceDeskServer: @unchecked Sendable {
         jobs = ServerJobs(
             publisher: ChunkPublisher(store: store, clock: clock, signing: signing, policy: config.publishingPolicy),
             retention: RetentionJob(store: store, clock: clock, policy: config.retentionPolicy),
-            publishIntervalSeconds: config.publishIntervalSeconds, cleanupIntervalSeconds: config.cleanupIntervalSeconds,
+            publishIntervalSeconds: config.publishIntervalSeconds,
+            cleanupIntervalSeconds: config.cleanupIntervalSeconds,
             metrics: metrics, log: log)
         appSettings = try appSettingsPath.map { path throws(ConfigError) in try AppSettingsFile(path: path, log: log) }
         var tlsKey: String?

@@ -16,9 +16,10 @@ extension SQLiteStore {
         let bounds: [SQLValue] = Self.eligibility(nowS: nowS, policy: policy)
         return try lock.withLock { () throws(StoreError) -> ChunkSummary? in
             try connection.transaction(operation: "publish chunk") { () throws(StoreError) -> ChunkSummary? in
-                let ready = try connection.query(ChunkSQL.countReady, bounds, operation: "publish chunk") {
-                    $0.integer(0)
-                }.first ?? 0
+                let ready =
+                    try connection.query(ChunkSQL.countReady, bounds, operation: "publish chunk") {
+                        $0.integer(0)
+                    }.first ?? 0
                 guard ready > 0 else { return nil }
                 let perChunk = policy.realKeysPerChunk
                 let chunksLeft = (ready + Int64(perChunk) - 1) / Int64(perChunk)
@@ -109,9 +110,10 @@ extension SQLiteStore {
         return try lock.withLock { () throws(StoreError) -> PublishingBacklog in
             try connection.transaction(immediate: false, operation: "read backlog") {
                 () throws(StoreError) -> PublishingBacklog in
-                let ready = try connection.query(ChunkSQL.countReady, bounds, operation: "read backlog") {
-                    $0.integer(0)
-                }.first ?? 0
+                let ready =
+                    try connection.query(ChunkSQL.countReady, bounds, operation: "read backlog") {
+                        $0.integer(0)
+                    }.first ?? 0
                 let waiting = try connection.query(
                     ChunkSQL.embargoed, [bounds[0]], operation: "read backlog"
                 ) { (count: $0.integer(0), earliest: $0.optionalInteger(1)) }.first

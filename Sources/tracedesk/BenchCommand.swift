@@ -237,7 +237,8 @@ extension BenchCommand {
                 UploadRecord(
                     otpHash: hash, receivedAt: now, symptomsStartedOn: authorization.symptomsStartedOn, province: nil,
                     clientClock: Int64(now.timeIntervalSince1970),
-                    evaluation: UploadEvaluation(accepted: keys, dropped: [], clockSkewSeconds: 0, clockSkewFlagged: false),
+                    evaluation: UploadEvaluation(
+                        accepted: keys, dropped: [], clockSkewSeconds: 0, clockSkewFlagged: false),
                     summariesJSON: "[]", summaryCount: 0)
             }
             left -= n

@@ -157,7 +157,8 @@ enum ChunksCommand {
             guard arguments.positionals.count == 1, let which = arguments.positionals.first else {
                 throw UsageError("chunks show needs one chunk: an index (1, 2, …) or a .zip file", command: command)
             }
-            return show(which, config: config, publicKeyPath: arguments.values["public-key"], keys: arguments.has("keys"))
+            return show(
+                which, config: config, publicKeyPath: arguments.values["public-key"], keys: arguments.has("keys"))
         case let other?:
             throw UsageError("unknown chunks command '\(other)': use publish, list or show", command: command)
         case nil:
@@ -297,7 +298,9 @@ enum ChunksCommand {
         }
         let file = inspection.file
         print(header)
-        print("window      \(PublishRun.time(Int64(clamping: file.startTimestamp))) to \(PublishRun.time(Int64(clamping: file.endTimestamp)))")
+        print(
+            "window      \(PublishRun.time(Int64(clamping: file.startTimestamp))) to \(PublishRun.time(Int64(clamping: file.endTimestamp)))"
+        )
         print("region      \(file.region)")
         print("batch       \(file.batchNum) of \(file.batchSize)")
         for info in file.signatureInfos {
@@ -307,19 +310,23 @@ enum ChunksCommand {
             print(text)
         }
         print("export.bin  sha256 \(Hex.encode(inspection.exportBinSHA256))")
-        print("keys        \(file.keys.count)" + (file.revisedKeys.isEmpty ? "" : ", revised \(file.revisedKeys.count)"))
+        print(
+            "keys        \(file.keys.count)" + (file.revisedKeys.isEmpty ? "" : ", revised \(file.revisedKeys.count)"))
         let days = Dictionary(grouping: file.keys) { CivilDayKey($0.rollingStartIntervalNumber) }
         for (day, group) in days.sorted(by: { $0.key.start < $1.key.start }) {
             let risks = Set(group.compactMap(\.transmissionRiskLevel)).sorted().map(String.init).joined(separator: ",")
             let onsets = Set(group.compactMap(\.daysSinceOnsetOfSymptoms)).sorted().map(String.init)
                 .joined(separator: ",")
-            print("  \(day.text): \(group.count) keys (risk \(risks.isEmpty ? "-" : risks), days since onset \(onsets.isEmpty ? "-" : onsets))")
+            print(
+                "  \(day.text): \(group.count) keys (risk \(risks.isEmpty ? "-" : risks), days since onset \(onsets.isEmpty ? "-" : onsets))"
+            )
         }
         if keys {
             print("key (base64)              start interval (UTC day)   period  risk  report  onset")
             for key in file.keys {
                 var line = pad(Base64.encode(key.keyData), 24) + "  "
-                line += pad("\(key.rollingStartIntervalNumber) (\(CivilDayKey(key.rollingStartIntervalNumber).text))", 26)
+                line += pad(
+                    "\(key.rollingStartIntervalNumber) (\(CivilDayKey(key.rollingStartIntervalNumber).text))", 26)
                 line += "  " + pad(String(key.rollingPeriod ?? 144), 6, right: true)
                 line += "  " + pad(key.transmissionRiskLevel.map(String.init) ?? "-", 4, right: true)
                 line += "  " + pad(key.reportType.map(String.init) ?? "-", 6, right: true)

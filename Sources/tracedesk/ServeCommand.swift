@@ -69,7 +69,8 @@ enum ServeCommand {
 
     static func run(_ words: [String]) throws(UsageError) -> Int32 {
         let arguments = try Arguments(
-            words, valueOptions: ["store", "listen", "internal-listen", "config", "tls-cert", "tls-key", "signing-key"],
+            words,
+            valueOptions: ["store", "listen", "internal-listen", "config", "tls-cert", "tls-key", "signing-key"],
             flagOptions: ["settings"], command: "serve")
         if arguments.has("help") {
             print(help)
@@ -137,7 +138,8 @@ enum ServeCommand {
         do {
             server = try TraceDeskServer(
                 config: config, store: store, appSettingsPath: settingsPath, deviceCheck: verifiers.0,
-                attestationCheck: verifiers.1, nonce: verifiers.2, signing: signing, accessLog: config.accessLog ? AccessLog() : nil,
+                attestationCheck: verifiers.1, nonce: verifiers.2, signing: signing,
+                accessLog: config.accessLog ? AccessLog() : nil,
                 log: log)
         } catch {
             printError("serve: the settings have problems:\n  " + error.problems.joined(separator: "\n  "))

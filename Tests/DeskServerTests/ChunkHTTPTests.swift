@@ -168,7 +168,8 @@ struct ChunkHTTPTests {
 
     @Test("chunk paths: HEAD has the headers and no body; bad indexes are 400, unknown ones 404")
     func paths() async throws {
-        let fixture = try ServerFixture(clock: FixedClock(Self.start), signing: ChunkSigning(key: ECPrivateKey.generate()))
+        let fixture = try ServerFixture(
+            clock: FixedClock(Self.start), signing: ChunkSigning(key: ECPrivateKey.generate()))
         try await Self.authoriseAndUpload(fixture, otp: "9K2RAY8UUQ", days: [-1], at: Self.start)
         fixture.server.jobs.publishNow()
         let get = try await Self.chunk(fixture, 1)

@@ -81,6 +81,9 @@ struct ChunkPublisherTests {
             PublishRun(published: [], backlog: backlog, unsigned: true).summary
                 == "NOT PUBLISHING: no signing key is configured (set signing_key_path); 3 keys ready, 2 under embargo (next release 2026-11-30T02:00:00Z)"
         )
-        #expect(PublishRun(published: [], backlog: PublishingBacklog(ready: 0, embargoed: 0, nextReleaseAt: nil), unsigned: false).summary == "no keys ready: nothing published; 0 keys ready, 0 under embargo")
+        #expect(
+            PublishRun(
+                published: [], backlog: PublishingBacklog(ready: 0, embargoed: 0, nextReleaseAt: nil), unsigned: false
+            ).summary == "no keys ready: nothing published; 0 keys ready, 0 under embargo")
     }
 }

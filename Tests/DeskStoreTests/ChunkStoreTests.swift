@@ -25,14 +25,17 @@ struct ChunkStoreTests {
     @discardableResult
     static func upload(_ store: SQLiteStore, code: Int, keys: [AcceptedKey], at: Date = Fixture.now) throws -> Int64 {
         let hash = Fixture.hash(code)
-        _ = try store.authorize(otpHash: hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: at, lifetime: .seconds(150))
+        _ = try store.authorize(
+            otpHash: hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: at, lifetime: .seconds(150))
         let outcome = try store.consumeForUpload(otpHash: hash, now: at) { _ in
             UploadRecord(
                 otpHash: hash, receivedAt: at, symptomsStartedOn: Fixture.onset, province: nil, clientClock: 0,
                 evaluation: UploadEvaluation(accepted: keys, dropped: [], clockSkewSeconds: 0, clockSkewFlagged: false),
                 summariesJSON: "[]", summaryCount: 0)
         }
-        guard case .stored(let id, _) = outcome else { throw StoreError.failed(operation: "test upload", reason: "refused") }
+        guard case .stored(let id, _) = outcome else {
+            throw StoreError.failed(operation: "test upload", reason: "refused")
+        }
         return id
     }
 
@@ -44,7 +47,8 @@ struct ChunkStoreTests {
             drafts.append(draft)
             if failOnCall == drafts.count { throw StoreError.failed(operation: "build chunk", reason: "injected") }
             return ChunkBuild(
-                zip: Array("zip \(draft.index) \(draft.keys.count)".utf8), exportBinSHA256: String(repeating: "a", count: 64),
+                zip: Array("zip \(draft.index) \(draft.keys.count)".utf8),
+                exportBinSHA256: String(repeating: "a", count: 64),
                 paddingKeys: [], region: "222", keyID: "222", keyVersion: "v1")
         }
     }
@@ -63,9 +67,11 @@ struct ChunkStoreTests {
             let store = try SQLiteStore(path: Fixture.storePath(in: directory))
             #expect(try store.publishChunk(now: Fixture.now, policy: PublishingPolicy(), build: Builder().build) == nil)
             #expect(try store.lastChunkIndex() == 0)
-            let id = try Self.upload(store, code: 1, keys: [Self.key(1, start: Self.yesterday), Self.key(2, start: Self.today)])
+            let id = try Self.upload(
+                store, code: 1, keys: [Self.key(1, start: Self.yesterday), Self.key(2, start: Self.today)])
             let backlog = try store.publishingBacklog(now: Fixture.now, policy: PublishingPolicy())
-            #expect(backlog == PublishingBacklog(ready: 1, embargoed: 1, nextReleaseAt: (Self.today + 144) * 600 + 7_200))
+            #expect(
+                backlog == PublishingBacklog(ready: 1, embargoed: 1, nextReleaseAt: (Self.today + 144) * 600 + 7_200))
 
             let builder = Builder()
             let first = try Self.publishAll(store, builder)
@@ -83,7 +89,9 @@ struct ChunkStoreTests {
             #expect(second.first?.windowStart == first.first?.windowEnd)
             #expect(second.first?.windowEnd == Int64(release.timeIntervalSince1970))
             #expect(try store.upload(id: id)?.publishedInChunks == [1, 2])
-            #expect(try store.publishingBacklog(now: release, policy: PublishingPolicy()) == PublishingBacklog(ready: 0, embargoed: 0, nextReleaseAt: nil))
+            #expect(
+                try store.publishingBacklog(now: release, policy: PublishingPolicy())
+                    == PublishingBacklog(ready: 0, embargoed: 0, nextReleaseAt: nil))
         }
     }
 
@@ -94,7 +102,9 @@ struct ChunkStoreTests {
             var uploads: [Int64] = []
             for n in 0..<5 {
                 let keys = (0..<5).map { Self.key(n * 10 + $0, start: Self.yesterday - Int64($0) * 144) }
-                uploads.append(try Self.upload(store, code: n + 1, keys: keys, at: Fixture.now.addingTimeInterval(Double(n - 10) * 60)))
+                uploads.append(
+                    try Self.upload(
+                        store, code: n + 1, keys: keys, at: Fixture.now.addingTimeInterval(Double(n - 10) * 60)))
             }
             let builder = Builder()
             let policy = PublishingPolicy(maxKeysPerChunk: 10)
@@ -119,7 +129,9 @@ struct ChunkStoreTests {
     func failedBuild() throws {
         try withTemporaryDirectory { directory in
             let store = try SQLiteStore(path: Fixture.storePath(in: directory))
-            try Self.upload(store, code: 1, keys: (0..<25).map { Self.key($0, start: Self.yesterday - Int64($0 % 13) * 144 - Int64($0 / 13)) })
+            try Self.upload(
+                store, code: 1,
+                keys: (0..<25).map { Self.key($0, start: Self.yesterday - Int64($0 % 13) * 144 - Int64($0 / 13)) })
             let builder = Builder()
             builder.failOnCall = 2
             let policy = PublishingPolicy(maxKeysPerChunk: 10)
@@ -145,7 +157,9 @@ struct ChunkStoreTests {
     func tooOld() throws {
         try withTemporaryDirectory { directory in
             let store = try SQLiteStore(path: Fixture.storePath(in: directory))
-            try Self.upload(store, code: 1, keys: [Self.key(1, start: Self.yesterday - 15 * 144), Self.key(2, start: Self.yesterday - 13 * 144)])
+            try Self.upload(
+                store, code: 1,
+                keys: [Self.key(1, start: Self.yesterday - 15 * 144), Self.key(2, start: Self.yesterday - 13 * 144)])
             let builder = Builder()
             let chunks = try Self.publishAll(store, builder)
             #expect(chunks.map(\.keyCount) == [1])
@@ -197,7 +211,9 @@ struct ChunkStoreTests {
                 platform: .ios, province: Province.named("RM")!, exposurePermission: true, bluetoothActive: true,
                 notificationPermission: true, exposureNotification: false, lastRiskyExposureOn: Fixture.onset, build: 1)
             #expect(try store.recordOperationalInfo(info, allowance: nil, now: Fixture.now))
-            #expect(try store.cleanup(now: Fixture.now.addingTimeInterval(20 * 86_400), policy: RetentionPolicy()).operationalInfo == 0)
+            #expect(
+                try store.cleanup(now: Fixture.now.addingTimeInterval(20 * 86_400), policy: RetentionPolicy())
+                    .operationalInfo == 0)
             let report = try store.cleanup(now: Fixture.now.addingTimeInterval(31 * 86_400), policy: RetentionPolicy())
             #expect(report.operationalInfo == 1)
             #expect(report.events == 1)

@@ -122,10 +122,8 @@ fi
 
 # --- Without a key, when allowed: runs, publishes nothing, says so in the log and /metrics ---
 "$bin" bench keys --store "$work/unsigned.sqlite" --count 20 >/dev/null
-check "serve with signing_key_required=false starts" start_server "$work/unsigned.sqlite" 
-# (the variable must reach the server: restart it with it)
-stop_server
-TRACEDESK_SIGNING_KEY_REQUIRED=false start_server "$work/unsigned.sqlite" --config /dev/null 2>/dev/null
+echo '{"signing_key_required": false}' >"$work/unsigned.json"
+check "serve with signing_key_required false and no key starts" start_server "$work/unsigned.sqlite" --config "$work/unsigned.json"
 check "and warns that nothing will be published" wait_log "NO chunks will be published"
 check "every publishing line says NOT PUBLISHING, with the keys waiting" wait_log "publishing: NOT PUBLISHING: no signing key is configured (set signing_key_path); 20 keys ready"
 check "/metrics: tracedesk_publishing_enabled 0" bash -c "curl -s http://$internal/metrics | grep -qx 'tracedesk_publishing_enabled 0'"
