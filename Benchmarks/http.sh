@@ -54,7 +54,9 @@ nginx -t -q -c "$work/nginx.conf" -p "$work"
 nginx -c "$work/nginx.conf" -p "$work"
 
 # tracedesk serve: defaults (4 threads, access log on, to a file), delays 0.
+"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
 TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0 "$bin" serve --store "$work/bench.sqlite" \
+  --signing-key "$work/signing.pem" \
   --listen "127.0.0.1:$phone_port" --internal-listen "127.0.0.1:$internal_port" 2>"$work/serve.log" &
 server_pid=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$phone_port/" && break; sleep 0.1; done
