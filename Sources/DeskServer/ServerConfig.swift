@@ -276,6 +276,11 @@ public struct ServerConfig: Hashable, Sendable {
         if googleAttestationRootFile != nil && googleApkCertificateDigest == nil {
             problems.append("google_attestation_root_file needs google_apk_certificate_digest")
         }
+        if chunkMinKeys > 0 && chunkMinKeys + chunkPaddingJitter > chunkMaxKeys {
+            problems.append(
+                "chunk_min_keys (\(chunkMinKeys)) plus chunk_padding_jitter (\(chunkPaddingJitter)) must not exceed chunk_max_keys (\(chunkMaxKeys)): a padded chunk would not fit"
+            )
+        }
         return problems
     }
 

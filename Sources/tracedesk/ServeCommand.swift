@@ -160,6 +160,11 @@ enum ServeCommand {
         for address in [config.listen, config.internalListen] where !address.isLoopback {
             log("note: \(address) is not a loopback address: it is reachable from the network")
         }
+        if signing != nil, let path = config.signingKeyPath, let mode = permissions(path), mode & 0o077 != 0 {
+            log(
+                "WARNING: the signing key \(path) can be read by other users (mode \(String(mode, radix: 8))): chmod 600 it"
+            )
+        }
         if let signing {
             log(
                 "chunks signed with \(config.signingKeyPath ?? "") (key id \(signing.keyID), version \(signing.keyVersion), region \(signing.region)), published every \(config.publishIntervalSeconds) s"
@@ -178,6 +183,13 @@ enum ServeCommand {
         server.stop(grace: .seconds(config.shutdownGraceSeconds))
         log("stopped")
         return 0
+    }
+
+    /// The permission bits of a file, nil if it cannot be examined.
+    static func permissions(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_mode) & 0o777
     }
 
     static func printSettings(_ config: ServerConfig) {

@@ -1,3 +1,4 @@
+import DeskCore
 import DeskServer
 import Foundation
 import Testing
@@ -20,6 +21,39 @@ struct ConfigTests {
         #expect(config.listen.description == "127.0.0.1:8080")
         #expect(config.internalListen.description == "127.0.0.1:8081")
         #expect(config.riskProfile.transmissionRiskLevel == 8)
+    }
+
+    @Test("chunk settings: Immuni's labels by default; bad identifiers, ranges and padding that cannot fit are refused")
+    func chunkSettings() throws {
+        let config = try ServerConfig.load(file: nil, environment: [:]).get()
+        #expect(config.signingKeyID == "222" && config.signingKeyVersion == "v1" && config.region == "222")
+        #expect(config.appBundleID == "it.ministerodellasalute.immuni")
+        #expect(config.signingKeyRequired)
+        #expect(config.publishingPolicy.maxKeysPerChunk == 10_000)
+        #expect(config.publishingPolicy.minimumKeys == 0)
+        #expect(config.retentionPolicy == RetentionPolicy(days: 14, analyticsDays: 30))
+        let environment = [
+            "TRACEDESK_SIGNING_KEY_ID": "2 22", "TRACEDESK_SIGNING_KEY_VERSION": "", "TRACEDESK_RETENTION_DAYS": "5",
+            "TRACEDESK_CHUNK_MAX_KEYS": "1000", "TRACEDESK_CHUNK_MIN_KEYS": "950",
+            "TRACEDESK_CHUNK_PADDING_JITTER": "100",
+        ]
+        guard case .failure(let error) = ServerConfig.load(file: nil, environment: environment) else {
+            Issue.record("bad chunk settings were accepted")
+            return
+        }
+        #expect(error.problems.contains("TRACEDESK_SIGNING_KEY_ID must be 1 to 64 letters, digits, _ or ."))
+        #expect(error.problems.contains("TRACEDESK_SIGNING_KEY_VERSION must be 1 to 64 letters, digits, _ or ."))
+        #expect(error.problems.contains("TRACEDESK_RETENTION_DAYS must be a whole number from 10 to 30"))
+        #expect(
+            error.problems.contains {
+                $0.hasPrefix("chunk_min_keys (950) plus chunk_padding_jitter (100) must not exceed")
+            })
+        let fits = [
+            "TRACEDESK_CHUNK_MAX_KEYS": "1000", "TRACEDESK_CHUNK_MIN_KEYS": "900", "TRACEDESK_APP_BUNDLE_ID": "",
+        ]
+        let padded = try ServerConfig.load(file: nil, environment: fits).get()
+        #expect(padded.publishingPolicy.realKeysPerChunk == 900)
+        #expect(padded.appBundleID == nil)
     }
 
     @Test("the file, then the environment: the environment wins")

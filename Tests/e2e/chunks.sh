@@ -170,7 +170,9 @@ check "the published vectors decode and verify too" bash -c "
 # --- serve publishes by itself, at start and every interval ---
 stop_server
 "$bin" bench keys --store "$work/desk.sqlite" --count 5 >/dev/null
-start_server "$work/desk.sqlite" --signing-key "$work/signing.pem"
+cp "$work/signing.pem" "$work/signing-644.pem" && chmod 644 "$work/signing-644.pem"
+start_server "$work/desk.sqlite" --signing-key "$work/signing-644.pem"
+check "a signing key others can read is named with a warning" wait_log "signing-644.pem can be read by other users (mode 644): chmod 600 it"
 check "serve publishes waiting keys at start: chunk 2" wait_log "publishing: chunk 2 published (5 keys"
 check "the index now ends at 2" bash -c "curl -s http://$phone/v1/keys/index | grep -qx '{\"oldest\":1,\"newest\":2}'"
 check "/metrics: publishing enabled, 1 chunk published by this server" bash -c "
