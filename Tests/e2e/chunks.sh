@@ -20,40 +20,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-check() {
-  local name=$1; shift
-  if "$@"; then
-    passed=$((passed + 1)); echo "ok   $name"
-  else
-    failed=$((failed + 1)); echo "FAIL $name"
-    [ -f "$work/serve.log" ] && sed 's/^/    log: /' "$work/serve.log" | tail -n 10
-  fi
-}
+source "$(dirname "$0")/lib.sh"
 
-# start_server STORE [ARGS…]: serve on ephemeral loopback ports; sets $phone and $internal.
-start_server() {
-  local store=$1; shift
-  "$bin" serve --store "$store" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 "$@" 2>"$work/serve.log" &
-  server=$!
-  local deadline=$((SECONDS + 10))
-  while [ $SECONDS -le $deadline ]; do
-    phone=$(sed -nE 's|.*phone API on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
-    internal=$(sed -nE 's|.*internal API .* on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
-    [ -n "$phone" ] && [ -n "$internal" ] && return 0
-    kill -0 "$server" 2>/dev/null || return 1
-    sleep 0.05
-  done
-  return 1
-}
 stop_server() { kill -TERM "$server"; wait "$server"; server=""; }
-wait_log() {
-  local deadline=$((SECONDS + 10))
-  while [ $SECONDS -le $deadline ]; do
-    grep -q -- "$1" "$work/serve.log" && return 0
-    sleep 0.05
-  done
-  return 1
-}
 
 # export.bin and the DER signature of a chunk zip, written beside it (stdlib Python only).
 extract() {
@@ -194,7 +163,7 @@ while [ $SECONDS -le $deadline ]; do
   sleep 0.05
 done
 kill -KILL "$publisher" 2>/dev/null
-wait "$publisher" 2>/dev/null
+{ wait "$publisher"; } 2>/dev/null
 killed_at=$("$bin" chunks list --store "$work/crash.sqlite" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 check "the publisher was killed midway ($killed_at of 120 chunks committed)" test "$killed_at" -gt 0 -a "$killed_at" -lt 120
 TRACEDESK_CHUNK_MAX_KEYS=500 "$bin" chunks publish --store "$work/crash.sqlite" --signing-key "$work/signing.pem" >/dev/null 2>&1

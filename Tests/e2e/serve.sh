@@ -25,37 +25,13 @@ trap cleanup EXIT
 "$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
 export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
 
-check() {
-  local name=$1; shift
-  if "$@"; then
-    passed=$((passed + 1)); echo "ok   $name"
-  else
-    failed=$((failed + 1)); echo "FAIL $name"
-    [ -f "$work/serve.log" ] && sed 's/^/    log: /' "$work/serve.log" | tail -n 15
-  fi
-}
-
-# start_server [ENV=VALUE...]: serve on ephemeral loopback ports; sets $phone and $internal.
-start_server() {
-  env "$@" "$bin" serve --store "$work/desk.sqlite" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 \
-    2>"$work/serve.log" &
-  server=$!
-  local deadline=$((SECONDS + 10))
-  while [ $SECONDS -le $deadline ]; do
-    phone=$(sed -nE 's|.*phone API on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
-    internal=$(sed -nE 's|.*internal API .* on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
-    [ -n "$phone" ] && [ -n "$internal" ] && return 0
-    kill -0 "$server" 2>/dev/null || return 1
-    sleep 0.05
-  done
-  return 1
-}
+source "$root/Tests/e2e/lib.sh"
 
 status_of() { curl -s -o "$work/body" -w '%{http_code}' "$@"; }
 today=$(date -u +%F)
 hash() { printf %s "$1" | sha256sum | cut -c1-64; }
 
-check "serve starts and names both listeners" start_server TRACEDESK_CHECK_DELAY_MEAN_MS=150
+TRACEDESK_CHECK_DELAY_MEAN_MS=150 check "serve starts and names both listeners" start_server "$work/desk.sqlite"
 
 # A hospital system authorises a code on the internal listener.
 otp_body="{\"otp\":\"KJ23IWY5UJ\",\"symptoms_started_on\":\"$today\"}"
@@ -136,7 +112,7 @@ check "every problem is named, with a suggestion for a typo" bash -c "
   grep -q 'TRACEDESK_CHECK_DELAY_SD_MS must be' '$work/bad.log'"
 
 # A port already taken: exit 5 with a message.
-start_server
+start_server "$work/desk.sqlite"
 first=$server
 "$bin" serve --store "$work/desk.sqlite" --listen "$phone" --internal-listen 127.0.0.1:0 2>"$work/busy.log"
 check "a listener address in use: exit 5" test $? -eq 5

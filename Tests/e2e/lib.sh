@@ -1,0 +1,40 @@
+# Shared by the end-to-end scripts that run `tracedesk serve` (sourced, not run).
+# Expects $bin (the binary) and $work (a scratch folder); keeps $passed, $failed and $server.
+
+# check NAME COMMAND…: runs the command; one "ok"/"FAIL" line; on failure the server log's tail.
+check() {
+  local name=$1; shift
+  if "$@"; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"
+    [ -f "$work/serve.log" ] && sed 's/^/    log: /' "$work/serve.log" | tail -n 15
+  fi
+}
+
+# start_server STORE [ARGS…]: serve on ephemeral loopback ports (environment variables before
+# the call reach it); sets $server, $phone and $internal; the log goes to $work/serve.log.
+start_server() {
+  local store=$1; shift
+  "$bin" serve --store "$store" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 "$@" 2>"$work/serve.log" &
+  server=$!
+  local deadline=$((SECONDS + 10))
+  while [ $SECONDS -le $deadline ]; do
+    phone=$(sed -nE 's|.*phone API on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
+    internal=$(sed -nE 's|.*internal API .* on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
+    [ -n "$phone" ] && [ -n "$internal" ] && return 0
+    kill -0 "$server" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
+}
+
+# wait_log TEXT: waits up to 10 s for TEXT in the server log.
+wait_log() {
+  local deadline=$((SECONDS + 10))
+  while [ $SECONDS -le $deadline ]; do
+    grep -q -- "$1" "$work/serve.log" && return 0
+    sleep 0.05
+  done
+  return 1
+}
