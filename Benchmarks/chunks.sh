@@ -13,15 +13,7 @@ connections=64
 
 swift build -c release --product tracedesk >&2
 bin=.build/release/tracedesk
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers run as another user
-server_pid=""
-cleanup() {
-  [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  [ -f "$work/nginx.pid" ] && kill -QUIT "$(cat "$work/nginx.pid")" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source Benchmarks/lib.sh
 
 echo "## Publishing 100 000 keys (tracedesk bench publish --keys 100000, $runs runs)"
 echo
@@ -37,7 +29,6 @@ PY
 done
 echo
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 nginx_port=$(free_port)
 phone_port=$(free_port)
 internal_port=$(free_port)
@@ -52,36 +43,13 @@ internal_port=$(free_port)
 "$bin" serve --store "$work/bench.sqlite" --signing-key "$work/signing.pem" \
   --listen "127.0.0.1:$phone_port" --internal-listen "127.0.0.1:$internal_port" 2>"$work/serve.log" &
 server_pid=$!
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$phone_port/" && break; sleep 0.1; done
+wait_http "http://127.0.0.1:$phone_port/"
 
 # nginx serves the very bytes tracedesk serves, from disk (2 workers, sendfile, no access log).
 mkdir -p "$work/www"
 curl -s -o "$work/www/1.zip" "http://127.0.0.1:$phone_port/v1/keys/1"
 curl -s -o "$work/www/2.zip" "http://127.0.0.1:$phone_port/v1/keys/2"
-cat > "$work/nginx.conf" <<CONF
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-worker_processes 2;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  types { application/zip zip; }
-  client_body_temp_path $work/client_temp;
-  proxy_temp_path $work/proxy_temp;
-  fastcgi_temp_path $work/fastcgi_temp;
-  uwsgi_temp_path $work/uwsgi_temp;
-  scgi_temp_path $work/scgi_temp;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    root $work/www;
-    keepalive_requests 1000000;
-    add_header Cache-Control "public, max-age=1296000";
-  }
-}
-CONF
-nginx -t -q -c "$work/nginx.conf" -p "$work"
-nginx -c "$work/nginx.conf" -p "$work"
+start_nginx "$nginx_port" 'add_header Cache-Control "public, max-age=1296000";'
 
 results=()
 run() {

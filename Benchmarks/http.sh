@@ -12,46 +12,15 @@ connections=64
 
 swift build -c release --product tracedesk >&2
 bin=.build/release/tracedesk
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers run as another user
-nginx_pid=""
-server_pid=""
-cleanup() {
-  [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  [ -f "$work/nginx.pid" ] && kill -QUIT "$(cat "$work/nginx.pid")" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source Benchmarks/lib.sh
 nginx_port=$(free_port)
 phone_port=$(free_port)
 internal_port=$(free_port)
 
-# nginx: 2 workers, access log off, a 40-byte file (swift-linux-recipes §3.7).
+# nginx: a 40-byte file.
 mkdir -p "$work/www"
 printf '{"oldest":1,"newest":14,"note":"static"}' > "$work/www/small.json"
-cat > "$work/nginx.conf" <<CONF
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-worker_processes 2;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/client_temp;
-  proxy_temp_path $work/proxy_temp;
-  fastcgi_temp_path $work/fastcgi_temp;
-  uwsgi_temp_path $work/uwsgi_temp;
-  scgi_temp_path $work/scgi_temp;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    root $work/www;
-    keepalive_requests 1000000;
-  }
-}
-CONF
-nginx -t -q -c "$work/nginx.conf" -p "$work"
-nginx -c "$work/nginx.conf" -p "$work"
+start_nginx "$nginx_port"
 
 # tracedesk serve: defaults (4 threads, access log on, to a file), delays 0.
 "$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
@@ -59,7 +28,7 @@ TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0 "$bin" serve --sto
   --signing-key "$work/signing.pem" \
   --listen "127.0.0.1:$phone_port" --internal-listen "127.0.0.1:$internal_port" 2>"$work/serve.log" &
 server_pid=$!
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$phone_port/" && break; sleep 0.1; done
+wait_http "http://127.0.0.1:$phone_port/"
 
 # run NAME URL [wrk args…]: prints "NAME req/s p50 p99 non2xx".
 results=()
