@@ -32,9 +32,10 @@ public struct PublishingPolicy: Hashable, Sendable {
     public var embargoSeconds: Int64
     /// At most this many keys (real and padding) in one chunk; more make several chunks.
     public var maxKeysPerChunk: Int
-    /// Keys that expired longer ago than this are never published (retention removes them).
+    /// Uploads accept keys that ended up to this many days ago.
     public var maximumKeyAgeDays: Int
-    /// Chunks and the index cover this many days.
+    /// The index and downloads offer the chunks of this many days (the rules: 14; fewer when
+    /// retention keeps less).
     public var chunkLifetimeDays: Int
     /// Padding: a chunk with fewer real keys is filled with random keys up to this many,
     /// plus a random 0…`paddingJitter` (0 turns padding off).
@@ -52,6 +53,11 @@ public struct PublishingPolicy: Hashable, Sendable {
         self.minimumKeys = minimumKeys
         self.paddingJitter = paddingJitter
     }
+
+    /// Keys that ended longer ago than this are never published: one day more than uploads
+    /// accept, so a key accepted just inside the limit is still published by the next run
+    /// (GAEN treats keys more than 15 days older than the chunk as errors).
+    public var publishableAgeDays: Int { maximumKeyAgeDays + 1 }
 
     /// The real keys one chunk takes, leaving room for the jitter of the padding.
     public var realKeysPerChunk: Int {
@@ -147,11 +153,14 @@ public struct PublishingBacklog: Hashable, Sendable {
     public var embargoed: Int
     /// When the earliest embargoed key becomes publishable (Unix seconds), if any.
     public var nextReleaseAt: Int64?
+    /// Never published and now too old to be (publishing did not run for over a day): lost.
+    public var tooOld: Int
 
-    public init(ready: Int, embargoed: Int, nextReleaseAt: Int64?) {
+    public init(ready: Int, embargoed: Int, nextReleaseAt: Int64?, tooOld: Int = 0) {
         self.ready = ready
         self.embargoed = embargoed
         self.nextReleaseAt = nextReleaseAt
+        self.tooOld = tooOld
     }
 }
 

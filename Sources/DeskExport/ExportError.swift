@@ -112,7 +112,7 @@ public enum ExportError: Error, Hashable, Sendable {
 
     /// A name read from a file, made safe to print: control characters become `?` and long
     /// names are cut at 80 characters.
-    static func shown(_ name: String) -> String {
+    public static func shown(_ name: String) -> String {
         let cleaned = String(
             String.UnicodeScalarView(
                 name.unicodeScalars.map { scalar in

@@ -96,7 +96,7 @@ public struct ServerConfig: Hashable, Sendable {
 
     public var publishingPolicy: PublishingPolicy {
         PublishingPolicy(
-            maxKeysPerChunk: chunkMaxKeys, maximumKeyAgeDays: maxKeyAgeDays, chunkLifetimeDays: retentionDays,
+            maxKeysPerChunk: chunkMaxKeys, maximumKeyAgeDays: maxKeyAgeDays, chunkLifetimeDays: min(14, retentionDays),
             minimumKeys: chunkMinKeys, paddingJitter: chunkPaddingJitter)
     }
 
@@ -153,7 +153,10 @@ public struct ServerConfig: Hashable, Sendable {
             "app_settings_file", \.appSettingsFile,
             "the settings the apps download (default: config/app-settings.json shipped with tracedesk)"),
         integer("risk_transmission_level", \.riskTransmissionLevel, 0...8, "transmission risk level of published keys"),
-        text("risk_report_type", \.riskReportType, ReportType.allCases.map(\.name), "report type of published keys"),
+        text(
+            "risk_report_type", \.riskReportType,
+            [ReportType.confirmedTest, .confirmedClinicalDiagnosis, .selfReport].map(\.name),
+            "report type of published keys (revoked and recursive are not allowed in a chunk's keys)"),
         integer(
             "risk_days_before_symptoms", \.riskDaysBeforeSymptoms, 0...14,
             "keys from before symptoms minus this many days are not published"),
@@ -198,7 +201,9 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "publish_interval_seconds", \.publishIntervalSeconds, 60...86_400,
             "how often the server publishes keys past their embargo as a chunk"),
-        integer("chunk_max_keys", \.chunkMaxKeys, 100...750_000, "most keys in one chunk; more make several chunks"),
+        integer(
+            "chunk_max_keys", \.chunkMaxKeys, 100...400_000,
+            "most keys in one chunk; more make several chunks (400 000 keep export.bin under 16 MiB)"),
         integer(
             "chunk_min_keys", \.chunkMinKeys, 0...100_000,
             "pad chunks with random keys up to this many (plus jitter) so small ones do not single out uploaders; 0: off"

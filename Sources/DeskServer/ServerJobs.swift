@@ -21,6 +21,8 @@ public final class ServerJobs: @unchecked Sendable {
     let log: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "tracedesk.jobs")
     private var timers: [DispatchSourceTimer] = []
+    private let stopping = SimpleLock()
+    private var stopRequested = false
 
     public init(
         publisher: ChunkPublisher, retention: RetentionJob, publishIntervalSeconds: Int, cleanupIntervalSeconds: Int,
@@ -48,8 +50,9 @@ public final class ServerJobs: @unchecked Sendable {
         }
     }
 
-    /// Cancels the timers and waits for a run in progress to finish.
+    /// Cancels the timers and waits for a run in progress to finish its current chunk.
     func stop() {
+        stopping.withLock { stopRequested = true }
         for timer in timers { timer.cancel() }
         timers = []
         queue.sync {}
@@ -59,12 +62,14 @@ public final class ServerJobs: @unchecked Sendable {
     @discardableResult
     public func publishNow() -> PublishRun? {
         do {
-            let run = try publisher.run()
-            metrics.count("tracedesk_publishing_runs_total", #"result="\#(run.unsigned ? "unsigned" : "ok")""#)
+            let run = try publisher.run(shouldStop: { self.stopping.withLock { self.stopRequested } })
+            let result = run.unsigned ? "unsigned" : run.failure == nil ? "ok" : "failed"
+            metrics.count("tracedesk_publishing_runs_total", #"result="\#(result)""#)
             metrics.count("tracedesk_chunks_published_total", by: run.published.count)
             metrics.count("tracedesk_keys_published_total", by: run.published.reduce(0) { $0 + $1.keyCount })
             metrics.set("tracedesk_keys_waiting", #"state="ready""#, to: Double(run.backlog.ready))
             metrics.set("tracedesk_keys_waiting", #"state="embargoed""#, to: Double(run.backlog.embargoed))
+            metrics.set("tracedesk_keys_waiting", #"state="too_old""#, to: Double(run.backlog.tooOld))
             if let last = run.published.last {
                 metrics.set("tracedesk_last_chunk_index", to: Double(last.index))
             } else if let last = try? publisher.store.lastChunkIndex() {

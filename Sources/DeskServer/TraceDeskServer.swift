@@ -37,7 +37,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         self.accessLog = accessLog
         desk = PhoneDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), risk: config.riskProfile)
-        chunkFiles = ChunkFiles(store: store, clock: clock, lifetimeDays: config.retentionDays)
+        chunkFiles = ChunkFiles(store: store, clock: clock, lifetimeDays: config.publishingPolicy.chunkLifetimeDays)
         jobs = ServerJobs(
             publisher: ChunkPublisher(store: store, clock: clock, signing: signing, policy: config.publishingPolicy),
             retention: RetentionJob(store: store, clock: clock, policy: config.retentionPolicy),

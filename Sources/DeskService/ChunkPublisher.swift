@@ -41,11 +41,14 @@ public struct PublishRun: Sendable {
     public var backlog: PublishingBacklog
     /// No signing key is configured: nothing was (or can be) published.
     public var unsigned: Bool
+    /// The run stopped with this error after publishing `published` (whole chunks only).
+    public var failure: String?
 
-    public init(published: [ChunkSummary], backlog: PublishingBacklog, unsigned: Bool) {
+    public init(published: [ChunkSummary], backlog: PublishingBacklog, unsigned: Bool, failure: String? = nil) {
         self.published = published
         self.backlog = backlog
         self.unsigned = unsigned
+        self.failure = failure
     }
 
     /// One line for the server log and the CLI.
@@ -63,9 +66,15 @@ public struct PublishRun: Sendable {
                 parts.append(text)
             }
         }
+        if let failure { parts.append("then FAILED (the next run goes on from here): \(failure)") }
         var waiting = "\(backlog.ready) keys ready, \(backlog.embargoed) under embargo"
         if let next = backlog.nextReleaseAt { waiting += " (next release \(Self.time(next)))" }
         parts.append(waiting)
+        if backlog.tooOld > 0 {
+            parts.append(
+                "\(backlog.tooOld) keys were never published and are now too old to be (LOST: publishing did not run in time)"
+            )
+        }
         return parts.joined(separator: "; ")
     }
 
@@ -96,17 +105,26 @@ public struct ChunkPublisher: Sendable {
         self.policy = policy
     }
 
-    /// Publishes every key that is ready now, in as many chunks as it takes.
-    public func run() throws(ServiceError) -> PublishRun {
+    /// Publishes every key that is ready now, in as many chunks as it takes. `shouldStop` is
+    /// asked between chunks (a server that is stopping does not wait for a long backlog).
+    /// Throws only when nothing could be published; a failure after some chunks is reported
+    /// in the result with what was published.
+    public func run(shouldStop: () -> Bool = { false }) throws(ServiceError) -> PublishRun {
         let now = clock.now()
+        let before: PublishingBacklog
         do {
-            let before = try store.publishingBacklog(now: now, policy: policy)
-            guard let signing else { return PublishRun(published: [], backlog: before, unsigned: true) }
-            let perChunk = policy.realKeysPerChunk
-            let planned = (before.ready + perChunk - 1) / perChunk
-            var published: [ChunkSummary] = []
-            // Keys that arrive during the run wait for the next one, so a run always ends.
-            for _ in 0..<planned {
+            before = try store.publishingBacklog(now: now, policy: policy)
+        } catch {
+            throw ServiceError(error)
+        }
+        guard let signing else { return PublishRun(published: [], backlog: before, unsigned: true) }
+        let perChunk = policy.realKeysPerChunk
+        let planned = (before.ready + perChunk - 1) / perChunk
+        var published: [ChunkSummary] = []
+        var failure: ServiceError?
+        // Keys that arrive during the run wait for the next one, so a run always ends.
+        for _ in 0..<planned where !shouldStop() {
+            do {
                 let policy = self.policy
                 guard
                     let chunk = try store.publishChunk(
@@ -114,12 +132,14 @@ public struct ChunkPublisher: Sendable {
                         build: { draft throws(StoreError) in try Self.build(draft, signing: signing, policy: policy) })
                 else { break }
                 published.append(chunk)
+            } catch {
+                failure = ServiceError(error)
+                break
             }
-            let after = try store.publishingBacklog(now: now, policy: policy)
-            return PublishRun(published: published, backlog: after, unsigned: false)
-        } catch {
-            throw ServiceError(error)
         }
+        if let failure, published.isEmpty { throw failure }
+        let after = (try? store.publishingBacklog(now: now, policy: policy)) ?? before
+        return PublishRun(published: published, backlog: after, unsigned: false, failure: failure?.message)
     }
 
     /// The chunk for a draft: padding if the policy asks for it, keys sorted by their bytes

@@ -11,96 +11,127 @@ extension SQLiteStore {
     public func publishChunk(
         now: Date, policy: PublishingPolicy, build: (ChunkDraft) throws(StoreError) -> ChunkBuild
     ) throws(StoreError) -> ChunkSummary? {
-        let nowMs = now.unixMilliseconds
-        let nowS = nowMs / 1000
+        let nowS = now.unixMilliseconds / 1000
         let bounds: [SQLValue] = Self.eligibility(nowS: nowS, policy: policy)
         return try lock.withLock { () throws(StoreError) -> ChunkSummary? in
-            try connection.transaction(operation: "publish chunk") { () throws(StoreError) -> ChunkSummary? in
-                let ready =
-                    try connection.query(ChunkSQL.countReady, bounds, operation: "publish chunk") {
-                        $0.integer(0)
-                    }.first ?? 0
-                guard ready > 0 else { return nil }
-                let perChunk = policy.realKeysPerChunk
-                let chunksLeft = (ready + Int64(perChunk) - 1) / Int64(perChunk)
-                var keyIDs: [Int64] = []
-                var uploadIDs: [Int64] = []
-                var keys: [PublishableKey] = []
-                keys.reserveCapacity(min(Int(ready), perChunk))
-                _ = try connection.query(
-                    ChunkSQL.selectReady, bounds + [.integer(Int64(perChunk))], operation: "publish chunk"
-                ) { row in
-                    keyIDs.append(row.integer(0))
-                    let upload = row.integer(1)
-                    if uploadIDs.last != upload { uploadIDs.append(upload) }
-                    keys.append(
+            // A published chunk may already be on phones and CDNs: its commit must survive a
+            // power loss, so that its index is never given again to other bytes.
+            try connection.execute("PRAGMA synchronous = FULL", operation: "publish chunk")
+            defer { _ = try? connection.execute("PRAGMA synchronous = NORMAL", operation: "publish chunk") }
+            return try connection.transaction(operation: "publish chunk") { () throws(StoreError) -> ChunkSummary? in
+                try publishOneChunk(now: now, policy: policy, bounds: bounds, build: build)
+            }
+        }
+    }
+
+    /// The body of ``publishChunk``, inside its transaction.
+    private func publishOneChunk(
+        now: Date, policy: PublishingPolicy, bounds: [SQLValue], build: (ChunkDraft) throws(StoreError) -> ChunkBuild
+    ) throws(StoreError) -> ChunkSummary? {
+        let op = "publish chunk"
+        let nowS = now.unixMilliseconds / 1000
+        let perChunk = policy.realKeysPerChunk
+        while true {
+            let ready = try connection.query(ChunkSQL.countReady, bounds, operation: op) { $0.integer(0) }.first ?? 0
+            guard ready > 0 else { return nil }
+            var rows: [(id: Int64, upload: Int64, key: PublishableKey)] = []
+            rows.reserveCapacity(min(Int(ready), perChunk))
+            _ = try connection.query(ChunkSQL.selectReady, bounds + [.integer(Int64(perChunk))], operation: op) { row in
+                rows.append(
+                    (
+                        row.integer(0), row.integer(1),
                         PublishableKey(
                             keyData: row.blob(2), rollingStartNumber: row.integer(3), rollingPeriod: row.integer(4),
                             transmissionRiskLevel: Int(row.integer(5)),
                             reportType: ReportType(rawValue: Int(row.integer(6))) ?? .unknown,
-                            daysSinceOnsetOfSymptoms: Int(row.integer(7))))
-                }
-                guard let lastKeyID = keyIDs.last else { return nil }
-                let state = try connection.query(ChunkSQL.selectState, operation: "publish chunk") {
-                    (index: $0.integer(0), end: $0.integer(1))
-                }.first
-                let highest =
-                    try connection.query(ChunkSQL.highestIndex, operation: "publish chunk") { $0.integer(0) }.first ?? 0
-                let index = max(state?.index ?? 0, highest) + 1
-                let start: Int64
-                if let state {
-                    start = state.end
-                } else {
-                    // The first chunk covers server arrival from its earliest upload.
-                    let earliest =
-                        try connection.query(
-                            ChunkSQL.earliestArrival, bounds + [.integer(lastKeyID)], operation: "publish chunk"
-                        ) { $0.integer(0) }.first ?? nowMs
-                    start = min(earliest / 1000, nowS - 1)
-                }
-                // Windows are contiguous and strictly increasing; several chunks in one run share
-                // the time since the last one evenly.
-                let span = max(nowS - start, chunksLeft)
-                let end = start + span / chunksLeft
-                let draft = ChunkDraft(
-                    index: index, windowStart: start, windowEnd: end, keys: keys, uploadIDs: uploadIDs.uniqued())
-                let built = try build(draft)
-                try connection.run(
-                    ChunkSQL.insertChunk,
-                    [
-                        .integer(index), .integer(nowMs), .integer(start), .integer(end), .integer(Int64(keys.count)),
-                        .integer(Int64(built.paddingKeys.count)), .text(built.region), .text(built.keyID),
-                        .text(built.keyVersion), .text(built.exportBinSHA256), .blob(built.zip),
-                    ], operation: "publish chunk")
-                for key in built.paddingKeys {
-                    try connection.run(
-                        ChunkSQL.insertPadding,
-                        [
-                            .integer(index), .blob(key.keyData), .integer(key.rollingStartNumber),
-                            .integer(key.rollingPeriod), .integer(Int64(key.transmissionRiskLevel)),
-                            .integer(Int64(key.reportType.rawValue)), .integer(Int64(key.daysSinceOnsetOfSymptoms)),
-                        ], operation: "publish chunk")
-                }
-                let marked = try connection.run(
-                    ChunkSQL.markPublished, [.integer(index)] + bounds + [.integer(lastKeyID)],
-                    operation: "publish chunk")
-                guard marked == keys.count else {
-                    throw StoreError.failed(
-                        operation: "publish chunk", reason: "marked \(marked) keys, expected \(keys.count)")
-                }
-                try connection.run(ChunkSQL.saveState, [.integer(index), .integer(end)], operation: "publish chunk")
-                let uploads = draft.uploadIDs.map(String.init).joined(separator: ",")
-                try appendEvent(
-                    kind: .chunkPublished, at: nowMs, otpHash: nil, actor: nil,
-                    detail:
-                        #"{"chunk":\#(index),"keys":\#(keys.count),"padding":\#(built.paddingKeys.count),"window_start_s":\#(start),"window_end_s":\#(end),"upload_ids":[\#(uploads)]}"#
-                )
-                return ChunkSummary(
-                    index: index, publishedAt: Date(unixMilliseconds: nowMs), windowStart: start, windowEnd: end,
-                    keyCount: keys.count, paddingCount: built.paddingKeys.count, zipBytes: built.zip.count,
-                    exportBinSHA256: built.exportBinSHA256, region: built.region, keyID: built.keyID,
-                    keyVersion: built.keyVersion)
+                            daysSinceOnsetOfSymptoms: Int(row.integer(7)))
+                    ))
             }
+            guard let lastKeyID = rows.last?.id else { return nil }
+            // A key uploaded again (a citizen who uploaded twice with two codes) is published
+            // once: a copy of a key already in a chunk is marked with that chunk, and a second
+            // copy within this batch goes out with the first.
+            let earlier = try connection.query(
+                ChunkSQL.alreadyPublished, bounds + [.integer(lastKeyID)], operation: op
+            ) { (id: $0.integer(0), chunk: $0.integer(1)) }
+            for copy in earlier {
+                try connection.run(ChunkSQL.markOne, [.integer(copy.chunk), .integer(copy.id)], operation: op)
+            }
+            let earlierIDs = Set(earlier.map(\.id))
+            var seen = Set<[UInt8]>()
+            let fresh = rows.filter { !earlierIDs.contains($0.id) }
+            let keys = fresh.filter { seen.insert($0.key.keyData).inserted }.map(\.key)
+            // Nothing new in this batch: its copies are marked; take the next batch.
+            if keys.isEmpty { continue }
+            var uploadIDs: [Int64] = []
+            for row in fresh where uploadIDs.last != row.upload { uploadIDs.append(row.upload) }
+
+            let state = try connection.query(ChunkSQL.selectState, operation: op) {
+                (index: $0.integer(0), end: $0.integer(1))
+            }.first
+            let (highest, lastPublishedMs) =
+                try connection.query(ChunkSQL.highestIndex, operation: op) { ($0.integer(0), $0.integer(1)) }.first
+                ?? (0, 0)
+            let index = max(state?.index ?? 0, highest) + 1
+            // Another process may have published after this run read its clock: keep the
+            // publication times in index order.
+            let publishedMs = max(now.unixMilliseconds, lastPublishedMs)
+            let start: Int64
+            if let state {
+                start = state.end
+            } else {
+                // The first chunk covers server arrival from its earliest upload.
+                let earliest =
+                    try connection.query(ChunkSQL.earliestArrival, bounds + [.integer(lastKeyID)], operation: op) {
+                        $0.integer(0)
+                    }.first ?? publishedMs
+                start = min(earliest / 1000, nowS - 1)
+            }
+            // Windows are contiguous and strictly increasing; the chunks of one run share the
+            // time since the last one evenly, but a window never ends before a key it carries
+            // started (a chunk's keys all started before its end).
+            let chunksLeft = (ready - Int64(earlier.count) + Int64(perChunk) - 1) / Int64(perChunk)
+            let span = max(nowS - start, max(1, chunksLeft))
+            let latestKeyStart = keys.map { $0.rollingStartNumber * 600 }.max() ?? start
+            let end = max(start + span / max(1, chunksLeft), latestKeyStart + 1)
+            let draft = ChunkDraft(
+                index: index, windowStart: start, windowEnd: end, keys: keys, uploadIDs: uploadIDs.uniqued())
+            let built = try build(draft)
+            try connection.run(
+                ChunkSQL.insertChunk,
+                [
+                    .integer(index), .integer(publishedMs), .integer(start), .integer(end), .integer(Int64(keys.count)),
+                    .integer(Int64(built.paddingKeys.count)), .text(built.region), .text(built.keyID),
+                    .text(built.keyVersion), .text(built.exportBinSHA256), .blob(built.zip),
+                ], operation: op)
+            for key in built.paddingKeys {
+                try connection.run(
+                    ChunkSQL.insertPadding,
+                    [
+                        .integer(index), .blob(key.keyData), .integer(key.rollingStartNumber),
+                        .integer(key.rollingPeriod),
+                        .integer(Int64(key.transmissionRiskLevel)), .integer(Int64(key.reportType.rawValue)),
+                        .integer(Int64(key.daysSinceOnsetOfSymptoms)),
+                    ], operation: op)
+            }
+            let marked = try connection.run(
+                ChunkSQL.markPublished, [.integer(index)] + bounds + [.integer(lastKeyID)], operation: op)
+            guard marked == fresh.count else {
+                throw StoreError.failed(operation: op, reason: "marked \(marked) keys, expected \(fresh.count)")
+            }
+            try connection.run(ChunkSQL.saveState, [.integer(index), .integer(end)], operation: op)
+            let uploads = draft.uploadIDs.map(String.init).joined(separator: ",")
+            let copies = rows.count - keys.count
+            try appendEvent(
+                kind: .chunkPublished, at: publishedMs, otpHash: nil, actor: nil,
+                detail:
+                    #"{"chunk":\#(index),"keys":\#(keys.count),"padding":\#(built.paddingKeys.count),"copies_skipped":\#(copies),"window_start_s":\#(start),"window_end_s":\#(end),"upload_ids":[\#(uploads)]}"#
+            )
+            return ChunkSummary(
+                index: index, publishedAt: Date(unixMilliseconds: publishedMs), windowStart: start, windowEnd: end,
+                keyCount: keys.count, paddingCount: built.paddingKeys.count, zipBytes: built.zip.count,
+                exportBinSHA256: built.exportBinSHA256, region: built.region, keyID: built.keyID,
+                keyVersion: built.keyVersion)
         }
     }
 
@@ -117,9 +148,13 @@ extension SQLiteStore {
                 let waiting = try connection.query(
                     ChunkSQL.embargoed, [bounds[0]], operation: "read backlog"
                 ) { (count: $0.integer(0), earliest: $0.optionalInteger(1)) }.first
+                let tooOld =
+                    try connection.query(ChunkSQL.tooOld, [bounds[1]], operation: "read backlog") {
+                        $0.integer(0)
+                    }.first ?? 0
                 return PublishingBacklog(
                     ready: Int(ready), embargoed: Int(waiting?.count ?? 0),
-                    nextReleaseAt: waiting?.earliest.map { $0 + policy.embargoSeconds })
+                    nextReleaseAt: waiting?.earliest.map { $0 + policy.embargoSeconds }, tooOld: Int(tooOld))
             }
         }
     }
@@ -192,9 +227,9 @@ extension SQLiteStore {
     }
 
     /// `[release bound, age bound]`: a key is ready when it expired at least the embargo ago and
-    /// not longer ago than the maximum key age.
+    /// not longer ago than the publishing age limit.
     static func eligibility(nowS: Int64, policy: PublishingPolicy) -> [SQLValue] {
-        [.integer(nowS - policy.embargoSeconds), .integer(nowS - Int64(policy.maximumKeyAgeDays) * 86_400)]
+        [.integer(nowS - policy.embargoSeconds), .integer(nowS - Int64(policy.publishableAgeDays) * 86_400)]
     }
 
     static func summary(_ row: SQLRow) -> ChunkSummary {
@@ -224,6 +259,14 @@ enum ChunkSQL {
         """
     static let embargoed =
         "SELECT count(*), min(expires_at_s) FROM exposure_keys WHERE chunk_index IS NULL AND expires_at_s > ?"
+    static let tooOld = "SELECT count(*) FROM exposure_keys WHERE chunk_index IS NULL AND expires_at_s <= ?"
+    static let alreadyPublished = """
+        SELECT k.id, min(p.chunk_index) FROM exposure_keys k
+        JOIN exposure_keys p ON p.key_data = k.key_data AND p.chunk_index IS NOT NULL
+        WHERE k.chunk_index IS NULL AND k.expires_at_s <= ? AND k.expires_at_s > ? AND k.id <= ?
+        GROUP BY k.id
+        """
+    static let markOne = "UPDATE exposure_keys SET chunk_index = ? WHERE id = ?"
     static let earliestArrival = """
         SELECT min(u.received_at_ms) FROM exposure_keys k JOIN uploads u ON u.id = k.upload_id
         WHERE k.chunk_index IS NULL AND k.expires_at_s <= ? AND k.expires_at_s > ? AND k.id <= ?
@@ -231,7 +274,7 @@ enum ChunkSQL {
     static let markPublished =
         "UPDATE exposure_keys SET chunk_index = ? WHERE \(readyCondition) AND id <= ?"
     static let selectState = "SELECT last_chunk_index, last_window_end_s FROM publishing_state WHERE id = 1"
-    static let highestIndex = "SELECT coalesce(max(chunk_index), 0) FROM chunks"
+    static let highestIndex = "SELECT coalesce(max(chunk_index), 0), coalesce(max(published_at_ms), 0) FROM chunks"
     static let saveState = """
         INSERT INTO publishing_state (id, last_chunk_index, last_window_end_s) VALUES (1, ?, ?)
         ON CONFLICT (id) DO UPDATE SET last_chunk_index = excluded.last_chunk_index,

@@ -204,10 +204,18 @@ enum ChunksCommand {
                 print(line)
             }
             if run.published.isEmpty { print("nothing published: no keys past their embargo") }
+            if let failure = run.failure {
+                printError("chunks publish: stopped after chunk \(run.published.last?.index ?? 0): \(failure)")
+            }
+            if run.backlog.tooOld > 0 {
+                printError(
+                    "chunks publish: \(run.backlog.tooOld) keys were never published and are now too old to be: publishing did not run in time"
+                )
+            }
             var waiting = "waiting: \(run.backlog.ready) ready, \(run.backlog.embargoed) under embargo"
             if let next = run.backlog.nextReleaseAt { waiting += " (next release \(PublishRun.time(next)))" }
             print(waiting)
-            return .success
+            return run.failure == nil ? .success : .storeUnavailable
         } catch {
             printError("chunks publish: \(error.message)")
             return .storeUnavailable
@@ -218,7 +226,7 @@ enum ChunksCommand {
         guard let store = openStore(config) else { return .storeUnavailable }
         do {
             let chunks = try store.chunks()
-            let offeredSince = Date().addingTimeInterval(-Double(config.retentionDays) * 86_400)
+            let offeredSince = Date().addingTimeInterval(-Double(config.publishingPolicy.chunkLifetimeDays) * 86_400)
             if json {
                 let rows = chunks.map { chunk in
                     ChunkJSON(
@@ -301,12 +309,13 @@ enum ChunksCommand {
         print(
             "window      \(PublishRun.time(Int64(clamping: file.startTimestamp))) to \(PublishRun.time(Int64(clamping: file.endTimestamp)))"
         )
-        print("region      \(file.region)")
+        print("region      \(ExportError.shown(file.region))")
         print("batch       \(file.batchNum) of \(file.batchSize)")
         for info in file.signatureInfos {
-            var text = "signed by   key id \(info.verificationKeyID), version \(info.verificationKeyVersion), "
-            text += "algorithm \(info.signatureAlgorithm)"
-            if let bundle = info.appBundleID { text += ", app \(bundle)" }
+            var text = "signed by   key id \(ExportError.shown(info.verificationKeyID)), "
+            text += "version \(ExportError.shown(info.verificationKeyVersion)), "
+            text += "algorithm \(ExportError.shown(info.signatureAlgorithm))"
+            if let bundle = info.appBundleID { text += ", app \(ExportError.shown(bundle))" }
             print(text)
         }
         print("export.bin  sha256 \(Hex.encode(inspection.exportBinSHA256))")

@@ -48,6 +48,15 @@ struct ConfigTests {
             error.problems.contains {
                 $0.hasPrefix("chunk_min_keys (950) plus chunk_padding_jitter (100) must not exceed")
             })
+        let tooBig = ["TRACEDESK_CHUNK_MAX_KEYS": "750000", "TRACEDESK_RISK_REPORT_TYPE": "revoked"]
+        guard case .failure(let big) = ServerConfig.load(file: nil, environment: tooBig) else {
+            Issue.record("a chunk size over 16 MiB and revoked keys were accepted")
+            return
+        }
+        #expect(big.problems.contains("TRACEDESK_CHUNK_MAX_KEYS must be a whole number from 100 to 400000"))
+        #expect(big.problems.contains { $0.hasPrefix("TRACEDESK_RISK_REPORT_TYPE must be one of confirmed_test,") })
+        let longRetention = try ServerConfig.load(file: nil, environment: ["TRACEDESK_RETENTION_DAYS": "30"]).get()
+        #expect(longRetention.publishingPolicy.chunkLifetimeDays == 14)
         let fits = [
             "TRACEDESK_CHUNK_MAX_KEYS": "1000", "TRACEDESK_CHUNK_MIN_KEYS": "900", "TRACEDESK_APP_BUNDLE_ID": "",
         ]

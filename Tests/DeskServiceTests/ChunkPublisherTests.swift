@@ -74,6 +74,25 @@ struct ChunkPublisherTests {
         }
     }
 
+    @Test("a run asked to stop publishes no further chunk; the next run goes on from there")
+    func stopping() async throws {
+        try await DeskFixture.with { fixture in
+            try Self.upload(fixture, code: "9K2RAY8UUQ", count: 10, byte: 0)
+            let publisher = ChunkPublisher(
+                store: fixture.store, clock: fixture.clock, signing: ChunkSigning(key: ECPrivateKey.generate()),
+                policy: PublishingPolicy(maxKeysPerChunk: 3))
+            #expect(try publisher.run(shouldStop: { true }).published.isEmpty)
+            var asked = 0
+            let stopped = try publisher.run(shouldStop: {
+                asked += 1
+                return asked > 2
+            })
+            #expect(stopped.published.map(\.index) == [1, 2])
+            #expect(stopped.backlog.ready == 4)
+            #expect(try publisher.run().published.map(\.index) == [3, 4])
+        }
+    }
+
     @Test("the summary line says when nothing is published and why")
     func summaries() {
         let backlog = PublishingBacklog(ready: 3, embargoed: 2, nextReleaseAt: 1_796_004_000)

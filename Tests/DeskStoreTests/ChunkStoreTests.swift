@@ -219,4 +219,82 @@ struct ChunkStoreTests {
             #expect(report.events == 1)
         }
     }
+
+    @Test("a key uploaded twice is published once: in one chunk, or not again in a later one")
+    func copies() throws {
+        try withTemporaryDirectory { directory in
+            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+            let first = try Self.upload(
+                store, code: 1, keys: [Self.key(1, start: Self.yesterday), Self.key(2, start: Self.yesterday - 144)])
+            let second = try Self.upload(store, code: 2, keys: [Self.key(1, start: Self.yesterday)])
+            let builder = Builder()
+            let chunks = try Self.publishAll(store, builder)
+            #expect(chunks.map(\.keyCount) == [2])
+            #expect(builder.drafts.first?.keys.count == 2)
+            #expect(builder.drafts.first?.uploadIDs == [first, second])
+            #expect(try store.upload(id: second)?.publishedInChunks == [1])
+            let event = try store.events(after: 0, limit: 100).last { $0.kind == .chunkPublished }
+            #expect(event?.detail.contains(#""copies_skipped":1"#) == true)
+
+            // Uploaded again an hour later: marked with chunk 1, no new chunk.
+            let later = Fixture.now.addingTimeInterval(3_600)
+            let third = try Self.upload(store, code: 3, keys: [Self.key(2, start: Self.yesterday - 144)], at: later)
+            #expect(try Self.publishAll(store, builder, now: later).isEmpty)
+            #expect(try store.upload(id: third)?.publishedInChunks == [1])
+            #expect(try store.publishingBacklog(now: later, policy: PublishingPolicy()).ready == 0)
+
+            // A copy and a new key together: only the new key goes out, in chunk 2.
+            let fourth = try Self.upload(
+                store, code: 4, keys: [Self.key(1, start: Self.yesterday), Self.key(5, start: Self.yesterday - 288)],
+                at: later)
+            let next = try Self.publishAll(store, builder, now: later)
+            #expect(next.map(\.keyCount) == [1])
+            #expect(builder.drafts.last?.keys.map(\.rollingStartNumber) == [Self.yesterday - 288])
+            #expect(try store.upload(id: fourth)?.publishedInChunks == [1, 2])
+        }
+    }
+
+    @Test("a chunk's window never ends before one of its keys started, even when a run splits a backlog")
+    func windowsCoverKeys() throws {
+        try withTemporaryDirectory { directory in
+            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+            // One upload three days ago, then 28 keys an hour ago: the even split of the three
+            // days would end the first chunks before the recent keys started.
+            try Self.upload(
+                store, code: 1, keys: [Self.key(100, start: Self.yesterday - 3 * 144)],
+                at: Fixture.now.addingTimeInterval(-3 * 86_400))
+            for n in 0..<4 {
+                let keys = (0..<7).map { Self.key(n * 10 + $0, start: Self.yesterday - Int64($0) * 144) }
+                try Self.upload(store, code: n + 2, keys: keys, at: Fixture.now.addingTimeInterval(-3_600))
+            }
+            let builder = Builder()
+            let chunks = try Self.publishAll(store, builder, policy: PublishingPolicy(maxKeysPerChunk: 10))
+            #expect(chunks.map(\.keyCount) == [10, 10, 9])
+            for (chunk, draft) in zip(chunks, builder.drafts) {
+                let latestStart = draft.keys.map { $0.rollingStartNumber * 600 }.max() ?? 0
+                #expect(chunk.windowEnd > latestStart)
+                #expect(chunk.windowEnd > chunk.windowStart)
+            }
+            for (a, b) in zip(chunks, chunks.dropFirst()) { #expect(b.windowStart == a.windowEnd) }
+            #expect(chunks.last?.windowEnd == Int64(Fixture.now.timeIntervalSince1970))
+        }
+    }
+
+    @Test("a key accepted just inside the 14-day limit is still published by a run an hour later")
+    func nearTheAgeLimit() throws {
+        try withTemporaryDirectory { directory in
+            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+            // Expires 13 days 23 h 50 min before the upload: accepted by the upload rules.
+            let nowS = Int64(Fixture.now.timeIntervalSince1970)
+            let start = (nowS - 14 * 86_400 + 600) / 600 - 144
+            try Self.upload(store, code: 1, keys: [Self.key(1, start: start)])
+            let later = Fixture.now.addingTimeInterval(3_600)
+            #expect(try Self.publishAll(store, Builder(), now: later).map(\.keyCount) == [1])
+            // Keys more than 15 days old are not published, and the backlog says they were lost.
+            try Self.upload(store, code: 2, keys: [Self.key(2, start: start)], at: later)
+            let muchLater = Fixture.now.addingTimeInterval(2 * 86_400)
+            #expect(try Self.publishAll(store, Builder(), now: muchLater).isEmpty)
+            #expect(try store.publishingBacklog(now: muchLater, policy: PublishingPolicy()).tooOld == 1)
+        }
+    }
 }
