@@ -132,7 +132,6 @@ enum Migrations {
                     last_chunk_index INTEGER NOT NULL CHECK (last_chunk_index >= 1),
                     last_window_end_s INTEGER NOT NULL
                 );
-                CREATE INDEX exposure_keys_by_chunk ON exposure_keys (chunk_index) WHERE chunk_index IS NOT NULL;
                 CREATE INDEX exposure_keys_published_by_data ON exposure_keys (key_data) WHERE chunk_index IS NOT NULL;
                 CREATE INDEX events_by_time ON events (at_ms);
                 CREATE INDEX otp_authorizations_by_expiry ON otp_authorizations (expires_at_ms);

@@ -34,12 +34,12 @@ extension SQLiteStore {
         while true {
             let ready = try connection.query(ChunkSQL.countReady, bounds, operation: op) { $0.integer(0) }.first ?? 0
             guard ready > 0 else { return nil }
-            var rows: [(id: Int64, upload: Int64, key: PublishableKey)] = []
+            var rows: [(id: Int64, upload: Int64, expires: Int64, key: PublishableKey)] = []
             rows.reserveCapacity(min(Int(ready), perChunk))
             _ = try connection.query(ChunkSQL.selectReady, bounds + [.integer(Int64(perChunk))], operation: op) { row in
                 rows.append(
                     (
-                        row.integer(0), row.integer(1),
+                        row.integer(0), row.integer(1), row.integer(8),
                         PublishableKey(
                             keyData: row.blob(2), rollingStartNumber: row.integer(3), rollingPeriod: row.integer(4),
                             transmissionRiskLevel: Int(row.integer(5)),
@@ -47,12 +47,14 @@ extension SQLiteStore {
                             daysSinceOnsetOfSymptoms: Int(row.integer(7)))
                     ))
             }
-            guard let lastKeyID = rows.last?.id else { return nil }
+            guard let last = rows.last else { return nil }
+            // The batch: ready keys up to the last one taken, in (expiry, id) order.
+            let upTo: [SQLValue] = [.integer(last.expires), .integer(last.expires), .integer(last.id)]
             // A key uploaded again (a citizen who uploaded twice with two codes) is published
             // once: a copy of a key already in a chunk is marked with that chunk, and a second
             // copy within this batch goes out with the first.
             let earlier = try connection.query(
-                ChunkSQL.alreadyPublished, bounds + [.integer(lastKeyID)], operation: op
+                ChunkSQL.alreadyPublished, bounds + upTo, operation: op
             ) { (id: $0.integer(0), chunk: $0.integer(1)) }
             for copy in earlier {
                 try connection.run(ChunkSQL.markOne, [.integer(copy.chunk), .integer(copy.id)], operation: op)
@@ -63,8 +65,7 @@ extension SQLiteStore {
             let keys = fresh.filter { seen.insert($0.key.keyData).inserted }.map(\.key)
             // Nothing new in this batch: its copies are marked; take the next batch.
             if keys.isEmpty { continue }
-            var uploadIDs: [Int64] = []
-            for row in fresh where uploadIDs.last != row.upload { uploadIDs.append(row.upload) }
+            let uploadIDs = fresh.map(\.upload).uniqued().sorted()
 
             let state = try connection.query(ChunkSQL.selectState, operation: op) {
                 (index: $0.integer(0), end: $0.integer(1))
@@ -82,7 +83,7 @@ extension SQLiteStore {
             } else {
                 // The first chunk covers server arrival from its earliest upload.
                 let earliest =
-                    try connection.query(ChunkSQL.earliestArrival, bounds + [.integer(lastKeyID)], operation: op) {
+                    try connection.query(ChunkSQL.earliestArrival, bounds + upTo, operation: op) {
                         $0.integer(0)
                     }.first ?? publishedMs
                 start = min(earliest / 1000, nowS - 1)
@@ -95,7 +96,7 @@ extension SQLiteStore {
             let latestKeyStart = keys.map { $0.rollingStartNumber * 600 }.max() ?? start
             let end = max(start + span / max(1, chunksLeft), latestKeyStart + 1)
             let draft = ChunkDraft(
-                index: index, windowStart: start, windowEnd: end, keys: keys, uploadIDs: uploadIDs.uniqued())
+                index: index, windowStart: start, windowEnd: end, keys: keys, uploadIDs: uploadIDs)
             let built = try build(draft)
             try connection.run(
                 ChunkSQL.insertChunk,
@@ -115,7 +116,7 @@ extension SQLiteStore {
                     ], operation: op)
             }
             let marked = try connection.run(
-                ChunkSQL.markPublished, [.integer(index)] + bounds + [.integer(lastKeyID)], operation: op)
+                ChunkSQL.markPublished, [.integer(index)] + bounds + upTo, operation: op)
             guard marked == fresh.count else {
                 throw StoreError.failed(operation: op, reason: "marked \(marked) keys, expected \(fresh.count)")
             }
@@ -251,28 +252,33 @@ extension Array where Element: Hashable {
 /// The SQL of chunk publishing and retention.
 enum ChunkSQL {
     static let readyCondition = "chunk_index IS NULL AND expires_at_s <= ? AND expires_at_s > ?"
+    /// Ready keys up to a batch's last one in (expiry, id) order; the plain bound on
+    /// `expires_at_s` lets SQLite end the index range there.
+    static let batchCondition = "\(readyCondition) AND expires_at_s <= ? AND (expires_at_s, id) <= (?, ?)"
     static let countReady = "SELECT count(*) FROM exposure_keys WHERE \(readyCondition)"
+    /// Keys closest to their age limit first; the index on `expires_at_s` gives this order.
     static let selectReady = """
         SELECT id, upload_id, key_data, rolling_start_number, rolling_period, transmission_risk_level, report_type,
-            days_since_onset
-        FROM exposure_keys WHERE \(readyCondition) ORDER BY id LIMIT ?
+            days_since_onset, expires_at_s
+        FROM exposure_keys WHERE \(readyCondition) ORDER BY expires_at_s, id LIMIT ?
         """
     static let embargoed =
         "SELECT count(*), min(expires_at_s) FROM exposure_keys WHERE chunk_index IS NULL AND expires_at_s > ?"
     static let tooOld = "SELECT count(*) FROM exposure_keys WHERE chunk_index IS NULL AND expires_at_s <= ?"
     static let alreadyPublished = """
-        SELECT k.id, min(p.chunk_index) FROM exposure_keys k
-        JOIN exposure_keys p ON p.key_data = k.key_data AND p.chunk_index IS NOT NULL
-        WHERE k.chunk_index IS NULL AND k.expires_at_s <= ? AND k.expires_at_s > ? AND k.id <= ?
-        GROUP BY k.id
+        SELECT k.id, (SELECT min(p.chunk_index) FROM exposure_keys p
+            WHERE p.key_data = k.key_data AND p.chunk_index IS NOT NULL) AS earlier
+        FROM exposure_keys k
+        WHERE k.chunk_index IS NULL AND k.expires_at_s <= ? AND k.expires_at_s > ? AND k.expires_at_s <= ?
+            AND (k.expires_at_s, k.id) <= (?, ?) AND earlier IS NOT NULL
         """
     static let markOne = "UPDATE exposure_keys SET chunk_index = ? WHERE id = ?"
     static let earliestArrival = """
         SELECT min(u.received_at_ms) FROM exposure_keys k JOIN uploads u ON u.id = k.upload_id
-        WHERE k.chunk_index IS NULL AND k.expires_at_s <= ? AND k.expires_at_s > ? AND k.id <= ?
+        WHERE k.chunk_index IS NULL AND k.expires_at_s <= ? AND k.expires_at_s > ? AND k.expires_at_s <= ?
+            AND (k.expires_at_s, k.id) <= (?, ?)
         """
-    static let markPublished =
-        "UPDATE exposure_keys SET chunk_index = ? WHERE \(readyCondition) AND id <= ?"
+    static let markPublished = "UPDATE exposure_keys SET chunk_index = ? WHERE \(batchCondition)"
     static let selectState = "SELECT last_chunk_index, last_window_end_s FROM publishing_state WHERE id = 1"
     static let highestIndex = "SELECT coalesce(max(chunk_index), 0), coalesce(max(published_at_ms), 0) FROM chunks"
     static let saveState = """
