@@ -73,7 +73,7 @@ public struct ChunkDraft: Sendable {
     /// The chunk's window, Unix seconds: starts where the previous chunk's ended.
     public var windowStart: Int64
     public var windowEnd: Int64
-    /// Real keys, oldest upload first.
+    /// Real keys, those nearest their age limit first (one copy of each key).
     public var keys: [PublishableKey]
     /// The uploads these keys came from.
     public var uploadIDs: [Int64]

@@ -82,7 +82,8 @@ public protocol Store: Sendable {
     // MARK: TEK chunks
 
     /// Publishes one chunk, in one transaction: takes up to `policy.realKeysPerChunk` keys that
-    /// are past their embargo at `now` (oldest upload first), gives the next index and a window
+    /// are past their embargo at `now` (the oldest keys first; a key already published, or twice in
+    /// the batch, is marked, not repeated), gives the next index and a window
     /// that starts where the last one ended, calls `build` for the finished chunk, stores it with
     /// its padding keys, marks the keys with the index, and appends a `chunk_published` event.
     /// If `build` throws, nothing is stored and no index is used. Nil when no key is ready.
