@@ -47,9 +47,11 @@ public final class Program {
     }
 
     /// Waits (up to `seconds`) until every started command has reported back; for tests.
-    public func settle(seconds: Double = 5) {
+    /// It sleeps without holding a thread: the commands run on the same cooperative pool, which
+    /// has as many threads as cores, so a blocked waiter could starve the very work it waits for.
+    public func settle(seconds: Double = 30) async {
         let deadline = Date().addingTimeInterval(seconds)
-        while inbox.pending > 0 && Date() < deadline { usleep(2_000) }
+        while inbox.pending > 0 && Date() < deadline { try? await Task.sleep(for: .milliseconds(2)) }
         step(timeoutMilliseconds: 0)
     }
 

@@ -9,26 +9,26 @@ import Testing
 /// The whole console loop on a `TestBackend`, over a real SQLite file: keys in, screen out.
 @Suite("Program on a test backend")
 struct ProgramTests {
-    func withDesk(_ body: (LocalDesk, FixedClock) throws -> Void) throws {
+    func withDesk(_ body: (LocalDesk, FixedClock) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-program-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try SQLiteStore(path: folder.appendingPathComponent("desk.sqlite").path)
         let clock = FixedClock(Fixture.now)
-        try body(LocalDesk(store: store, clock: clock, identity: Fixture.identity), clock)
+        try await body(LocalDesk(store: store, clock: clock, identity: Fixture.identity), clock)
     }
 
     func keys(_ text: String) -> [InputEvent] { text.map { .key(.char($0)) } }
 
     @Test("typing a code and a day and confirming stores the authorisation and shows the countdown")
-    func authorizeThroughTheLoop() throws {
-        try withDesk { desk, clock in
+    func authorizeThroughTheLoop() async throws {
+        try await withDesk { desk, clock in
             let backend = TestBackend(width: 80, height: 24)
             let program = Program(backend: backend, service: desk, timeZone: Fixture.utc)
             backend.events = keys("9k2ray8uuq") + [.key(.char("y")), .key(.enter), .key(.enter)]
             while !backend.events.isEmpty { program.step(timeoutMilliseconds: 0) }
-            program.settle()
+            await program.settle()
             #expect(backend.screen.text.contains("✓ Authorised: the app must upload within 2:30"))
             clock.advance(seconds: 10)
             program.step(timeoutMilliseconds: 0)
@@ -46,8 +46,8 @@ struct ProgramTests {
     }
 
     @Test("only changed cells are redrawn after the first frame")
-    func diffing() throws {
-        try withDesk { desk, _ in
+    func diffing() async throws {
+        try await withDesk { desk, _ in
             let backend = TestBackend(width: 80, height: 24)
             let program = Program(backend: backend, service: desk, timeZone: Fixture.utc)
             program.step(timeoutMilliseconds: 0)
@@ -61,8 +61,8 @@ struct ProgramTests {
     }
 
     @Test("a resize redraws everything at the new size")
-    func resize() throws {
-        try withDesk { desk, _ in
+    func resize() async throws {
+        try await withDesk { desk, _ in
             let backend = TestBackend(width: 80, height: 24)
             let program = Program(backend: backend, service: desk, timeZone: Fixture.utc)
             program.step(timeoutMilliseconds: 0)
@@ -74,8 +74,8 @@ struct ProgramTests {
     }
 
     @Test("Ctrl-C finishes the loop")
-    func quit() throws {
-        try withDesk { desk, _ in
+    func quit() async throws {
+        try await withDesk { desk, _ in
             let backend = TestBackend(width: 80, height: 24)
             let program = Program(backend: backend, service: desk, timeZone: Fixture.utc)
             backend.events = [.key(.ctrl("c"))]

@@ -2,15 +2,13 @@ import DeskCrypto
 import DeskExport
 import Foundation
 
-/// The published and generated GAEN vectors in the team's shared folder, which sits next to
-/// the repository clones (`/work/<clone>` and `/work/shared`).
+/// The published and generated GAEN vectors, copied into the repository (Tests/Vectors, with
+/// the README that names their sources) so that a clean clone anywhere can run these tests.
 enum Vectors {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // DeskExportTests
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // the clone
-        .deletingLastPathComponent()  // the folder holding the clones and shared/
-        .appendingPathComponent("shared/vectors", isDirectory: true)
+        .appendingPathComponent("Vectors", isDirectory: true)
 
     static func bytes(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))

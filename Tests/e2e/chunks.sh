@@ -133,8 +133,8 @@ check "with another key: DOES NOT VERIFY, exit 1" bash -c "[ $? -eq 1 ] && grep 
 check "an index not published yet: exit 1, naming the newest" bash -c "[ $? -eq 1 ] && grep -q 'the newest is 1' '$work/show7.log'"
 check "/v1/keys/2: 404 with error 1300" bash -c "curl -s http://$phone/v1/keys/2 | grep -q '\"error_code\":1300'"
 check "the published vectors decode and verify too" bash -c "
-  '$bin' chunks show '$(cd "$(dirname "$0")/../.." && pwd)/../shared/vectors/google-internals_sample_diagnosis_key_file.zip' \
-    --public-key '$(cd "$(dirname "$0")/../.." && pwd)/../shared/vectors/google-internals_test_public_310-v1.pem' | grep -q '^signature   verified'"
+  '$bin' chunks show '$(cd "$(dirname "$0")/.." && pwd)/Vectors/google-internals_sample_diagnosis_key_file.zip' \
+    --public-key '$(cd "$(dirname "$0")/.." && pwd)/Vectors/google-internals_test_public_310-v1.pem' | grep -q '^signature   verified'"
 
 # --- serve publishes by itself, at start and every interval ---
 stop_server
