@@ -23,6 +23,8 @@ public final class ServerJobs: @unchecked Sendable {
     private var timers: [DispatchSourceTimer] = []
     private let stopping = SimpleLock()
     private var stopRequested = false
+    /// A failed run is tried again this soon rather than at the next interval.
+    static let retrySeconds = 60
 
     public init(
         publisher: ChunkPublisher, retention: RetentionJob, publishIntervalSeconds: Int, cleanupIntervalSeconds: Int,
@@ -39,7 +41,7 @@ public final class ServerJobs: @unchecked Sendable {
 
     func start() {
         let jobs: [(Int, @Sendable () -> Void)] = [
-            (publishInterval, { [self] in self.publishNow() }), (cleanupInterval, { [self] in self.cleanUpNow() }),
+            (publishInterval, { self.publishNow() }), (cleanupInterval, { self.cleanUpNow() }),
         ]
         for (interval, job) in jobs {
             let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -76,10 +78,12 @@ public final class ServerJobs: @unchecked Sendable {
                 metrics.set("tracedesk_last_chunk_index", to: Double(last))
             }
             log("publishing: \(run.summary)")
+            if run.failure != nil { retry { self.publishNow() } }
             return run
         } catch {
             metrics.count("tracedesk_publishing_runs_total", #"result="failed""#)
-            log("publishing FAILED (will retry at the next run): \(error.message)")
+            log("publishing FAILED (tried again in \(Self.retrySeconds) s): \(error.message)")
+            retry { self.publishNow() }
             return nil
         }
     }
@@ -102,8 +106,17 @@ public final class ServerJobs: @unchecked Sendable {
             return report
         } catch {
             metrics.count("tracedesk_cleanup_runs_total", #"result="failed""#)
-            log("cleanup FAILED (will retry at the next run): \(error.message)")
+            log("cleanup FAILED (tried again in \(Self.retrySeconds) s): \(error.message)")
+            retry { self.cleanUpNow() }
             return nil
+        }
+    }
+
+    /// Runs `job` once more after ``retrySeconds`` on the jobs' queue, unless stopping by then.
+    private func retry(_ job: @escaping @Sendable () -> Void) {
+        queue.asyncAfter(deadline: .now() + .seconds(Self.retrySeconds)) {
+            guard !self.stopping.withLock({ self.stopRequested }) else { return }
+            job()
         }
     }
 }

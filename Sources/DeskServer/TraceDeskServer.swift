@@ -195,8 +195,9 @@ public final class TraceDeskServer: @unchecked Sendable {
         }
     }
 
-    /// Binds both listeners and starts the jobs; on failure nothing is left listening.
-    public func start() throws(HTTPServer.StartError) {
+    /// Binds both listeners and starts the jobs on their timers (tests that drive the jobs
+    /// themselves pass `runningJobs: false`); on failure nothing is left listening.
+    public func start(runningJobs: Bool = true) throws(HTTPServer.StartError) {
         try phone.start()
         do {
             try internalServer.start()
@@ -211,7 +212,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             timer.resume()
             watcher = timer
         }
-        jobs.start()
+        if runningJobs { jobs.start() }
     }
 
     public var phonePort: UInt16 { phone.port }

@@ -166,6 +166,23 @@ struct ChunkHTTPTests {
         #expect(try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/index")).errorCode == 1301)
     }
 
+    @Test("a store locked by another process: the run fails, says so, is counted, and publishes once the lock is gone")
+    func lockedStore() async throws {
+        let fixture = try ServerFixture(
+            busyTimeoutMs: 200, clock: FixedClock(Self.start), signing: ChunkSigning(key: ECPrivateKey.generate()))
+        try await Self.authoriseAndUpload(fixture, otp: "9K2RAY8UUQ", days: [-1], at: Self.start)
+        let holder = try SQLiteLockHolder(path: fixture.store.path)
+        #expect(fixture.server.jobs.publishNow() == nil)
+        holder.release()
+        #expect(
+            fixture.logLines.all.contains {
+                $0.hasPrefix("publishing FAILED (tried again in 60 s): ") && $0.contains("locked")
+            })
+        let metrics = try await HTTP.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
+        #expect(metrics.text.contains(#"tracedesk_publishing_runs_total{result="failed"} 1"#))
+        #expect(fixture.server.jobs.publishNow()?.published.map(\.index) == [1])
+    }
+
     @Test("chunk paths: HEAD has the headers and no body; bad indexes are 400, unknown ones 404")
     func paths() async throws {
         let fixture = try ServerFixture(
