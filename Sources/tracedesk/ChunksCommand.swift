@@ -1,3 +1,4 @@
+import CivilCalendar
 import DeskCore
 import DeskCrypto
 import DeskExport
@@ -182,10 +183,9 @@ enum ChunksCommand {
                     + "make one with: tracedesk keys generate --out FILE")
             return .usage
         }
-        var required = config
-        required.signingKeyRequired = true
+        // With a key path given, the loader returns the key or the reason it cannot be used.
         let signing: ChunkSigning
-        switch TraceDeskServer.chunkSigning(required) {
+        switch TraceDeskServer.chunkSigning(config) {
         case .success(let made?): signing = made
         case .success(nil): return .usage
         case .failure(let error):
@@ -321,13 +321,13 @@ enum ChunksCommand {
         print("export.bin  sha256 \(Hex.encode(inspection.exportBinSHA256))")
         print(
             "keys        \(file.keys.count)" + (file.revisedKeys.isEmpty ? "" : ", revised \(file.revisedKeys.count)"))
-        let days = Dictionary(grouping: file.keys) { CivilDayKey($0.rollingStartIntervalNumber) }
-        for (day, group) in days.sorted(by: { $0.key.start < $1.key.start }) {
+        let days = Dictionary(grouping: file.keys) { utcDay(of: $0) }
+        for (day, group) in days.sorted(by: { $0.key < $1.key }) {
             let risks = Set(group.compactMap(\.transmissionRiskLevel)).sorted().map(String.init).joined(separator: ",")
             let onsets = Set(group.compactMap(\.daysSinceOnsetOfSymptoms)).sorted().map(String.init)
                 .joined(separator: ",")
             print(
-                "  \(day.text): \(group.count) keys (risk \(risks.isEmpty ? "-" : risks), days since onset \(onsets.isEmpty ? "-" : onsets))"
+                "  \(day.iso): \(group.count) keys (risk \(risks.isEmpty ? "-" : risks), days since onset \(onsets.isEmpty ? "-" : onsets))"
             )
         }
         if keys {
@@ -335,7 +335,7 @@ enum ChunksCommand {
             for key in file.keys {
                 var line = pad(Base64.encode(key.keyData), 24) + "  "
                 line += pad(
-                    "\(key.rollingStartIntervalNumber) (\(CivilDayKey(key.rollingStartIntervalNumber).text))", 26)
+                    "\(key.rollingStartIntervalNumber) (\(utcDay(of: key).iso))", 26)
                 line += "  " + pad(String(key.rollingPeriod ?? 144), 6, right: true)
                 line += "  " + pad(key.transmissionRiskLevel.map(String.init) ?? "-", 4, right: true)
                 line += "  " + pad(key.reportType.map(String.init) ?? "-", 6, right: true)
@@ -398,11 +398,9 @@ enum ChunksCommand {
     }
 }
 
-/// The UTC day of a rolling start interval number, for grouping keys.
-struct CivilDayKey: Hashable {
-    let start: Int64
-    init(_ interval: Int32) { start = Int64(interval) / 144 * 144 }
-    var text: String { String(PublishRun.time(start * 600).prefix(10)) }
+/// The UTC day a key started on.
+func utcDay(of key: ExportKey) -> CivilDay {
+    CivilDay(unixSeconds: Int64(key.rollingStartIntervalNumber) * TemporaryExposureKey.intervalSeconds)
 }
 
 struct ChunkJSON: Encodable {
