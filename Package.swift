@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Pure Swift.
         .target(name: "CivilCalendar"),
@@ -26,7 +27,7 @@ let package = Package(
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
-        .target(name: "DeskStore", dependencies: ["DeskCore", "CSQLite"]),
+        .target(name: "DeskStore", dependencies: ["DeskCore", "CivilCalendar", "CSQLite", "CLibpq"]),
         .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto", "DeskExport"]),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(

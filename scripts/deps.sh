@@ -3,8 +3,8 @@
 # Usage: scripts/deps.sh run|test|bench
 set -euo pipefail
 
-need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev pkgconf)
-need_test=(tmux curl openssl)
+need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev libpq-dev pkgconf)
+need_test=(tmux curl openssl postgresql)
 need_bench=(hyperfine wrk nginx)
 
 case "${1:-run}" in

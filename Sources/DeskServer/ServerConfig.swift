@@ -1,5 +1,6 @@
 import DeskAPI
 import DeskCore
+import DeskStore
 import Foundation
 import JSONText
 
@@ -43,6 +44,7 @@ public struct ServerConfig: Hashable, Sendable {
     public var internalListen = ListenAddress(host: "127.0.0.1", port: 8081)
     public var store: String?
     public var busyTimeoutMs = 5_000
+    public var storePoolSize = 16
     public var tlsCert: String?
     public var tlsKey: String?
     public var threads = 4
@@ -124,10 +126,16 @@ public struct ServerConfig: Hashable, Sendable {
     public static let settings: [Setting] = [
         address("listen", \.listen, "public listener (phones): IPv4 address and port"),
         address("internal_listen", \.internalListen, "internal listener (POST /v1/otp, /metrics): keep it private"),
-        path("store", \.store, "SQLite store file (default: the console's store)"),
+        Setting(
+            name: "store",
+            help: "SQLite store file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL (default: the console's store)",
+            apply: path("store", \.store, "").apply, show: { $0.store.map(PostgresStore.redacted) ?? "(unset)" }),
         integer(
             "busy_timeout_ms", \.busyTimeoutMs, 100...600_000,
-            "how long to wait for another process's write lock on the store (a locked store answers 503 after it)"),
+            "how long to wait for another process's write lock on the store, or for a free database connection (then 503)"),
+        integer(
+            "store_pool_size", \.storePoolSize, 1...500,
+            "PostgreSQL: connections this server keeps open at most (keep N servers x this under max_connections)"),
         path("tls_cert", \.tlsCert, "PEM certificate (chain) for HTTPS on both listeners; needs tls_key"),
         path("tls_key", \.tlsKey, "PEM private key for HTTPS"),
         integer("threads", \.threads, 1...256, "server threads per listener"),

@@ -20,6 +20,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public let path: String
     let connection: SQLiteConnection
     let lock = SimpleLock()
+    /// Jobs running in this process (a job lock on SQLite is per process: two servers on one
+    /// file are still safe, because each chunk is published in one write transaction).
+    let jobs = SimpleLock()
+    var jobsRunning = Set<StoreJob>()
 
     /// Opens (creating if needed) the store at `path`.
     ///

@@ -16,6 +16,20 @@ import DeskCore
 /// Threading rule: implementations are safe to call from any thread.
 /// Privacy rule: codes arrive only as ``OtpHash``; errors never carry bound values.
 public protocol Store: Sendable {
+    /// Where the store is, for people: a file path, or a PostgreSQL URL without its password.
+    var location: String { get }
+
+    /// The schema version the store is at (its highest applied migration).
+    func schemaVersion() throws(StoreError) -> Int
+
+    /// The adapter, the version and the sizes, for `tracedesk store info`.
+    func info() throws(StoreError) -> StoreInfo
+
+    /// Takes the lock that lets one server at a time run `job`; nil when another holds it.
+    /// The lease lasts until ``JobLease/release()`` (or until the process or its database
+    /// connection ends).
+    func acquireJobLock(_ job: StoreJob) throws(StoreError) -> JobLease?
+
     /// Records a new authorisation of `otpHash`, unless an earlier one is still usable at
     /// `now` (then nothing changes and that one is returned). Appends an `otp_authorized` event.
     func authorize(
@@ -113,6 +127,84 @@ public protocol Store: Sendable {
     func cleanup(now: Date, policy: RetentionPolicy) throws(StoreError) -> CleanupReport
 }
 
+/// A job that runs on one server at a time.
+public enum StoreJob: Int, Sendable, CaseIterable {
+    case publishing = 1
+    case cleanup = 2
+
+    public var name: String {
+        switch self {
+        case .publishing: return "publishing"
+        case .cleanup: return "cleanup"
+        }
+    }
+}
+
+/// A held job lock. Release it once; releasing again does nothing.
+public final class JobLease: @unchecked Sendable {
+    private let lock = SimpleLock()
+    private var onRelease: (() -> Void)?
+
+    public init(onRelease: @escaping () -> Void) {
+        self.onRelease = onRelease
+    }
+
+    deinit { onRelease?() }
+
+    public func release() {
+        let action = lock.withLock { () -> (() -> Void)? in
+            defer { onRelease = nil }
+            return onRelease
+        }
+        action?()
+    }
+}
+
+/// What `tracedesk store info` shows.
+public struct StoreInfo: Sendable {
+    public struct Table: Sendable, Hashable {
+        public var name: String
+        public var rows: Int64
+        /// Bytes on disk with indexes (nil where the adapter cannot tell per table).
+        public var bytes: Int64?
+
+        public init(name: String, rows: Int64, bytes: Int64?) {
+            self.name = name
+            self.rows = rows
+            self.bytes = bytes
+        }
+    }
+
+    /// "SQLite 3.40.1", "PostgreSQL 15.18".
+    public var adapter: String
+    public var location: String
+    public var schemaVersion: Int
+    /// The newest schema this binary knows.
+    public var knownVersion: Int
+    /// The whole store on disk: the file and its WAL, or the PostgreSQL schema's relations.
+    public var totalBytes: Int64
+    public var tables: [Table]
+
+    public init(
+        adapter: String, location: String, schemaVersion: Int, knownVersion: Int, totalBytes: Int64, tables: [Table]
+    ) {
+        self.adapter = adapter
+        self.location = location
+        self.schemaVersion = schemaVersion
+        self.knownVersion = knownVersion
+        self.totalBytes = totalBytes
+        self.tables = tables
+    }
+}
+
+/// The tables a TraceDesk store has at the latest schema (the same in every adapter).
+enum StoreTables {
+    static let all = [
+        "otp_authorizations", "events", "uploads", "exposure_keys", "dummy_traffic", "analytics_allowances",
+        "operational_info", "attestation_salts", "chunks", "padding_keys", "publishing_state", "schema_migrations",
+    ]
+}
+
 /// An upload read back from the store.
 public struct StoredUpload: Hashable, Sendable {
     public var id: Int64
@@ -146,6 +238,10 @@ public enum StoreError: Error, Hashable, Sendable {
     case notTraceDesk(path: String)
     /// Made by a newer TraceDesk: its schema is ahead of this binary's migrations.
     case schemaTooNew(path: String, found: Int, known: Int)
+    /// The database server cannot be reached or went away (PostgreSQL): temporary, retry later.
+    case unavailable(location: String, reason: String)
+    /// A write collided with another one (a unique key taken meanwhile).
+    case conflict(operation: String, reason: String)
     /// Anything else, with the operation that failed (for the log).
     case failed(operation: String, reason: String)
 
@@ -166,6 +262,11 @@ public enum StoreError: Error, Hashable, Sendable {
         case .schemaTooNew(let path, let found, let known):
             return
                 "the store \(path) has schema version \(found), this tracedesk knows up to \(known): use a newer tracedesk"
+        case .unavailable(let location, let reason):
+            return
+                "cannot reach the database \(location): \(reason); check that PostgreSQL is running and reachable from here, then try again"
+        case .conflict(let operation, let reason):
+            return "store conflict during \(operation): \(reason); try again"
         case .failed(let operation, let reason):
             return "store error during \(operation): \(reason)"
         }

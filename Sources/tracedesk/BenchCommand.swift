@@ -159,7 +159,7 @@ extension BenchCommand {
         else {
             throw UsageError("give --store PATH, --tokens FILE and --count 1…5000000", command: "bench seed")
         }
-        let store: SQLiteStore
+        let store: any Store
         do {
             store = try StoreLocation.open(storePath)
         } catch {
@@ -214,7 +214,7 @@ extension BenchCommand {
     }
 
     /// Uploads of 14 random daily keys (the last 14 days before today), under fresh codes.
-    static func storeKeys(_ count: Int, in store: SQLiteStore, now: Date) throws(StoreError) {
+    static func storeKeys(_ count: Int, in store: any Store, now: Date) throws(StoreError) {
         let today = Int64(now.timeIntervalSince1970) / 86_400 * 144
         var generator = SystemRandomNumberGenerator()
         var left = count

@@ -167,7 +167,7 @@ enum ChunksCommand {
         }
     }
 
-    static func openStore(_ config: ServerConfig) -> SQLiteStore? {
+    static func openStore(_ config: ServerConfig) -> (any Store)? {
         do {
             return try StoreLocation.open(config.store, busyTimeoutMilliseconds: Int32(config.busyTimeoutMs))
         } catch {

@@ -36,7 +36,7 @@ enum ConsoleCommand {
             printError("the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts")
             return .usage
         }
-        let store: SQLiteStore
+        let store: any Store
         do {
             store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout)
         } catch {
@@ -44,7 +44,7 @@ enum ConsoleCommand {
             return .storeUnavailable
         }
         let desk = LocalDesk(
-            store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.path),
+            store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.location),
             otpLifetime: lifetime)
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
         let program = Program(backend: backend, service: desk)

@@ -133,7 +133,7 @@ enum OtpCommand {
         do {
             let store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout)
             return LocalDesk(
-                store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.path),
+                store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.location),
                 otpLifetime: lifetime)
         } catch {
             printError(error.message)

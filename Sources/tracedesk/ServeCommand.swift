@@ -126,9 +126,10 @@ enum ServeCommand {
             printError("serve: the settings have problems:\n  " + problems.joined(separator: "\n  "))
             return ExitStatus.usage.rawValue
         }
-        let store: SQLiteStore
+        let store: any Store
         do {
-            store = try StoreLocation.open(config.store, busyTimeoutMilliseconds: Int32(config.busyTimeoutMs))
+            store = try StoreLocation.open(
+                config.store, busyTimeoutMilliseconds: Int32(config.busyTimeoutMs), poolSize: config.storePoolSize)
         } catch {
             printError("serve: \(error.message)")
             return ExitStatus.storeUnavailable.rawValue
@@ -156,7 +157,7 @@ enum ServeCommand {
         let scheme = config.tlsCert == nil ? "http" : "https"
         log("phone API on \(scheme)://\(config.listen.host):\(server.phonePort)")
         log("internal API (POST /v1/otp, /metrics) on \(scheme)://\(config.internalListen.host):\(server.internalPort)")
-        log("store \(store.path); app settings \(settingsPath ?? "")")
+        log("store \(store.location); app settings \(settingsPath ?? "")")
         for address in [config.listen, config.internalListen] where !address.isLoopback {
             log("note: \(address) is not a loopback address: it is reachable from the network")
         }

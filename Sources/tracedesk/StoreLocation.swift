@@ -15,8 +15,30 @@ enum StoreLocation {
         return base + "/tracedesk/tracedesk.sqlite"
     }
 
-    /// Opens the store at `path` (or the default, whose folder is created on first run).
-    static func open(_ path: String?, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) -> SQLiteStore {
+    /// The store named by `--store`, else `TRACEDESK_STORE`, else nil (the default file).
+    static func named(_ argument: String?) -> String? {
+        if let argument, !argument.isEmpty { return argument }
+        if let environment = ProcessInfo.processInfo.environment["TRACEDESK_STORE"], !environment.isEmpty {
+            return environment
+        }
+        return nil
+    }
+
+    /// Opens the store `spec` names: a `postgres://` URL (PostgreSQL), else an SQLite file path;
+    /// nil is `TRACEDESK_STORE`, then the default file (whose folder is created on first run).
+    static func open(
+        _ spec: String?, busyTimeoutMilliseconds: Int32 = 5_000, poolSize: Int = 8, migrate: Bool = true
+    ) throws(StoreError) -> any Store {
+        let spec = named(spec)
+        if let spec, PostgresStore.isURL(spec) {
+            return try PostgresStore(
+                url: spec, poolSize: poolSize, waitMilliseconds: Int(busyTimeoutMilliseconds), migrate: migrate)
+        }
+        return try openFile(spec, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    /// Opens the SQLite store at `path` (or the default, whose folder is created on first run).
+    static func openFile(_ path: String?, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) -> SQLiteStore {
         let resolved = path ?? defaultPath
         if path == nil {
             let folder = (resolved as NSString).deletingLastPathComponent

@@ -17,6 +17,8 @@ let mainHelp = """
           Makes the P-256 key that signs TEK chunks, or prints its public key.
       tracedesk chunks publish|list|show [...]
           Publishes keys as signed GAEN chunks, lists them, decodes one (tracedesk chunks --help).
+      tracedesk migrate [--store PATH|URL] | store info [--store PATH|URL] [--json]
+          Applies schema migrations; shows the adapter, schema version and sizes.
       tracedesk cleanup [--store PATH]
           Deletes what the retention rules no longer allow to keep (14 days; analytics 30).
       tracedesk bench render [--width W] [--height H] [--frames N]
@@ -27,12 +29,13 @@ let mainHelp = """
 
     Options:
       --store PATH    the SQLite store (default $XDG_DATA_HOME/tracedesk/tracedesk.sqlite,
-                      i.e. ~/.local/share/tracedesk/tracedesk.sqlite; created on first run)
+                      i.e. ~/.local/share/tracedesk/tracedesk.sqlite; created on first run),
+                      or a PostgreSQL URL postgres://USER@HOST:PORT/DATABASE
       --theme NAME    a theme from themes/NAME.json: default, high-contrast, monochrome
       --no-color      monochrome (also when NO_COLOR is set and not empty)
       --no-mouse      leave the mouse to the terminal (text selection)
 
-    Environment: NO_COLOR (monochrome), TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime,
+    Environment: TRACEDESK_STORE (the store when --store is not given), NO_COLOR (monochrome), TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime,
     default 150), TRACEDESK_THEMES (extra theme folder), TRACEDESK_BUSY_TIMEOUT_MS (how long to
     wait for another process's write lock, default 5000).
 
@@ -60,6 +63,10 @@ func runMain() async -> Int32 {
             return try ChunksCommand.run(Array(words.dropFirst())).rawValue
         case "cleanup":
             return try ChunksCommand.run(Array(words.dropFirst()), cleanup: true).rawValue
+        case "migrate":
+            return try StoreCommand.migrate(Array(words.dropFirst())).rawValue
+        case "store":
+            return try StoreCommand.run(Array(words.dropFirst())).rawValue
         case "bench":
             return try BenchCommand.run(Array(words.dropFirst())).rawValue
         case let word? where !word.hasPrefix("-"):

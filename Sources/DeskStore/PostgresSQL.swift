@@ -1,0 +1,124 @@
+/// The SQL of ``PostgresStore``. Where SQLite's text means the same in PostgreSQL it is reused,
+/// with its `?` placeholders numbered (`$1`, `$2`…); the rest is written for PostgreSQL.
+enum PGSQL {
+    /// `?` → `$n`, in order. Our SQL has no `?` inside string literals.
+    static func numbered(_ sql: String) -> String {
+        var out = ""
+        out.reserveCapacity(sql.count + 16)
+        var n = 0
+        for character in sql {
+            if character == "?" {
+                n += 1
+                out += "$\(n)"
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The first key of every advisory lock: "TD" and a hash of the schema, so stores in two
+    /// schemas of one database never share a lock.
+    static let lockClass = "hashtext('tracedesk:' || current_schema())"
+    /// Second keys: 0 migrations, 1 publishing transactions, 100 + job for the job locks.
+    static let publishLock = 1
+    static let jobLockBase = 100
+
+    static let countTables = """
+        SELECT count(*) FROM information_schema.tables
+        WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+        """
+    static let migrationsTableExists = """
+        SELECT count(*) FROM information_schema.tables
+        WHERE table_schema = current_schema() AND table_name = 'schema_migrations'
+        """
+    static let createMigrationsTable =
+        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at_ms BIGINT NOT NULL)"
+    static let maxMigration = SQL.maxMigration
+    static let recordMigration = numbered(SQL.recordMigration)
+
+    static let selectAuthorization = numbered(SQL.selectAuthorization)
+    /// Writes unless the code has an authorisation still usable at `$6`; returns a row when it wrote.
+    static let authorize = """
+        INSERT INTO otp_authorizations AS a
+            (otp_hash, symptoms_started_on, authorized_at_ms, expires_at_ms, authorized_by, state, consumed_at_ms)
+        VALUES ($1, $2, $3, $4, $5, 'authorized', NULL)
+        ON CONFLICT (otp_hash) DO UPDATE SET
+            symptoms_started_on = excluded.symptoms_started_on, authorized_at_ms = excluded.authorized_at_ms,
+            expires_at_ms = excluded.expires_at_ms, authorized_by = excluded.authorized_by,
+            state = 'authorized', consumed_at_ms = NULL
+        WHERE NOT (a.state = 'authorized' AND a.expires_at_ms > $6)
+        RETURNING 1::bigint
+        """
+    static let insertEvent = numbered(SQL.insertEvent)
+    static let eventsAfter = numbered(SQL.eventsAfter)
+    static let latestEventID = SQL.latestEventID
+    static let consumeAuthorization = numbered(SQL.consumeAuthorization)
+    static let insertUpload = numbered(SQL.insertUpload) + " RETURNING id"
+    /// One INSERT for `count` keys (8 values each).
+    static func insertKeys(_ count: Int) -> String {
+        var sql = """
+            INSERT INTO exposure_keys (upload_id, key_data, rolling_start_number, rolling_period,
+                transmission_risk_level, report_type, days_since_onset, expires_at_s) VALUES
+            """
+        for row in 0..<count {
+            let base = row * 8
+            sql += row == 0 ? " (" : ", ("
+            sql += (1...8).map { "$\(base + $0)" }.joined(separator: ", ")
+            sql += ")"
+        }
+        return sql
+    }
+    static let selectUpload = numbered(SQL.selectUpload)
+    static let selectKeys = numbered(SQL.selectKeys)
+    static let selectUploadChunks = numbered(SQL.selectUploadChunks)
+    static let countDummy = """
+        INSERT INTO dummy_traffic AS d (hour_ms, route, requests) VALUES ($1, $2, 1)
+        ON CONFLICT (hour_ms, route) DO UPDATE SET requests = d.requests + 1
+        """
+    static let dummyCounts =
+        "SELECT route, sum(requests)::bigint FROM dummy_traffic WHERE hour_ms >= $1 GROUP BY route"
+    static let allowanceExists = numbered(SQL.allowanceExists)
+    static let grantAllowance = numbered(SQL.grantAllowance)
+    static let useAllowance = numbered(SQL.useAllowance)
+    static let insertOperationalInfo = numbered(SQL.insertOperationalInfo)
+    static let dropExpiredSalts = numbered(SQL.dropExpiredSalts)
+    static let saltUsed = numbered(SQL.saltUsed)
+    static let claimSalt = numbered(SQL.claimSalt)
+
+    // Chunks.
+    static let countReady = numbered(ChunkSQL.countReady)
+    static let selectReady = numbered(ChunkSQL.selectReady)
+    static let embargoed = numbered(ChunkSQL.embargoed)
+    static let tooOld = numbered(ChunkSQL.tooOld)
+    /// PostgreSQL cannot name a select-list alias in WHERE: the earlier chunk comes from a lateral join.
+    static let alreadyPublished = """
+        SELECT k.id, e.earlier FROM exposure_keys k
+        CROSS JOIN LATERAL (SELECT min(p.chunk_index) AS earlier FROM exposure_keys p
+            WHERE p.key_data = k.key_data AND p.chunk_index IS NOT NULL) e
+        WHERE k.chunk_index IS NULL AND k.expires_at_s <= $1 AND k.expires_at_s > $2 AND k.expires_at_s <= $3
+            AND (k.expires_at_s, k.id) <= ($4, $5) AND e.earlier IS NOT NULL
+        """
+    static let markOne = numbered(ChunkSQL.markOne)
+    static let earliestArrival = numbered(ChunkSQL.earliestArrival)
+    static let markPublished = numbered(ChunkSQL.markPublished)
+    static let selectState = ChunkSQL.selectState
+    static let highestIndex = ChunkSQL.highestIndex
+    static let saveState = numbered(ChunkSQL.saveState)
+    static let insertChunk = numbered(ChunkSQL.insertChunk)
+    static let insertPadding = numbered(ChunkSQL.insertPadding)
+    static let indexRange = numbered(ChunkSQL.indexRange)
+    static let selectZip = numbered(ChunkSQL.selectZip)
+    static let selectSummaries = ChunkSQL.selectSummaries
+    static let selectChunk = numbered(ChunkSQL.selectChunk)
+    static let deleteOldKeys = numbered(ChunkSQL.deleteOldKeys)
+    static let deleteOldUploads = numbered(ChunkSQL.deleteOldUploads)
+    static let deleteOldPadding = numbered(ChunkSQL.deleteOldPadding)
+    static let deleteOldChunks = numbered(ChunkSQL.deleteOldChunks)
+    static let deleteOldAuthorizations = numbered(ChunkSQL.deleteOldAuthorizations)
+    static let deleteOldEvents = numbered(ChunkSQL.deleteOldEvents)
+    static let deleteOldAnalyticsEvents = numbered(ChunkSQL.deleteOldAnalyticsEvents)
+    static let deleteOldOperationalInfo = numbered(ChunkSQL.deleteOldOperationalInfo)
+    static let deleteOldDummyCounts = numbered(ChunkSQL.deleteOldDummyCounts)
+    static let deleteUsedUpAllowances = numbered(ChunkSQL.deleteUsedUpAllowances)
+}

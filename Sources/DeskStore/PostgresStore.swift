@@ -1,0 +1,468 @@
+import CivilCalendar
+import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The store for many servers: one PostgreSQL database (or anything speaking its protocol)
+/// shared by any number of `tracedesk serve` processes.
+///
+/// Every public method is one transaction on a pooled connection. One-time guarantees rest on
+/// row locks and conditional writes, so they hold across processes: of any number of
+/// concurrent uploads with one code, exactly one consumes it. Chunk publishing is serialised
+/// by a transaction-level advisory lock, and the scheduled jobs by session-level ones
+/// (``acquireJobLock(_:)``). Migrations run under an advisory lock, so servers starting
+/// together do not race. Advisory locks are keyed by the schema, so stores in two schemas of
+/// one database (the tests) do not block each other.
+///
+/// Threading rule: safe from any thread; libpq calls block the calling thread.
+/// Privacy rule: codes arrive as hashes; errors never include bound values or the password.
+public final class PostgresStore: Store, @unchecked Sendable {
+    let pool: PGPool
+    let target: PGTarget
+
+    /// Whether `text` names a PostgreSQL store (`postgres://` or `postgresql://`).
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// `text` with any password replaced by `***` (URL userinfo, or `password=` anywhere), for
+    /// showing settings.
+    public static func redacted(_ text: String) -> String {
+        var out = text
+        if isURL(out), let scheme = out.firstRange(of: "://") {
+            let authorityEnd = out[scheme.upperBound...].firstIndex(of: "/") ?? out.endIndex
+            if let at = out[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
+                let colon = out[scheme.upperBound..<at].firstIndex(of: ":")
+            {
+                out.replaceSubrange(out.index(after: colon)..<at, with: "***")
+            }
+        }
+        var searchFrom = out.startIndex
+        while let found = out[searchFrom...].firstRange(of: "password=") {
+            let end = out[found.upperBound...].firstIndex(where: { $0 == "&" || $0 == " " }) ?? out.endIndex
+            out.replaceSubrange(found.upperBound..<end, with: "***")
+            searchFrom = out.index(found.upperBound, offsetBy: 3)
+        }
+        return out
+    }
+
+    /// Connects to `url`, checks that the schema is a TraceDesk store (or empty), and applies
+    /// pending migrations.
+    ///
+    /// - Parameters:
+    ///   - poolSize: connections kept open at most.
+    ///   - waitMilliseconds: how long a caller waits for a free connection or a lock.
+    public init(
+        url: String, poolSize: Int = 8, connectTimeoutSeconds: Int = 5, waitMilliseconds: Int = 5_000,
+        migrate: Bool = true
+    ) throws(StoreError) {
+        target = try PGTarget(url)
+        pool = PGPool(
+            target: target, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds,
+            waitMilliseconds: waitMilliseconds)
+        let first = try PGConnection(target: target, connectTimeoutSeconds: connectTimeoutSeconds)
+        try first.execute("SET lock_timeout = \(max(100, waitMilliseconds))", operation: "configure")
+        try prepareSchema(first, migrate: migrate)
+        pool.adopt(first)
+    }
+
+    public var location: String { target.description }
+
+    public func schemaVersion() throws(StoreError) -> Int {
+        try pool.withConnection { connection throws(StoreError) in try Self.currentVersion(connection) }
+    }
+
+    // MARK: Store
+
+    public func authorize(
+        otpHash: OtpHash, symptomsStartedOn: CivilDay, by actor: String, now: Date, lifetime: Duration
+    ) throws(StoreError) -> AuthorizeOutcome {
+        let nowMs = now.unixMilliseconds
+        let lifetimeMs = lifetime.components.seconds * 1000 + lifetime.components.attoseconds / 1_000_000_000_000_000
+        let record = OtpAuthorization(
+            otpHash: otpHash, symptomsStartedOn: symptomsStartedOn, authorizedAt: Date(unixMilliseconds: nowMs),
+            expiresAt: Date(unixMilliseconds: nowMs + max(1, lifetimeMs)), authorizedBy: actor)
+        return try pool.withConnection { connection throws(StoreError) in
+            try connection.transaction(operation: "authorize") { () throws(StoreError) -> AuthorizeOutcome in
+                // One statement decides: it writes unless a usable authorisation is there, so two
+                // servers authorising one code at once cannot both think they made it.
+                let written = try connection.query(
+                    PGSQL.authorize,
+                    [
+                        .text(otpHash.hex), .text(symptomsStartedOn.iso), .integer(nowMs),
+                        .integer(record.expiresAt.unixMilliseconds), .text(actor), .integer(nowMs),
+                    ], operation: "authorize"
+                ) { $0.integer(0) }
+                guard !written.isEmpty else {
+                    guard let existing = try fetchAuthorization(connection, otpHash) else {
+                        throw StoreError.failed(operation: "authorize", reason: "the authorisation vanished")
+                    }
+                    return .alreadyAuthorized(existing)
+                }
+                try appendEvent(
+                    connection, kind: .otpAuthorized, at: nowMs, otpHash: otpHash, actor: actor,
+                    detail:
+                        #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#
+                )
+                return .authorized(record)
+            }
+        }
+    }
+
+    public func authorization(for otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
+        try pool.withConnection { connection throws(StoreError) in try fetchAuthorization(connection, otpHash) }
+    }
+
+    public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
+        try pool.withConnection { connection throws(StoreError) in
+            try connection.query(
+                PGSQL.eventsAfter, [.integer(afterID), .integer(Int64(max(0, limit)))], operation: "read events"
+            ) { row in
+                DeskEvent(
+                    id: row.integer(0), at: Date(unixMilliseconds: row.integer(1)),
+                    kind: DeskEvent.Kind(rawValue: row.text(2)) ?? .analyticsReceived,
+                    otpHash: row.optionalText(3).flatMap(OtpHash.init(hex:)), actor: row.optionalText(4),
+                    detail: row.text(5))
+            }
+        }
+    }
+
+    public func latestEventID() throws(StoreError) -> Int64 {
+        try pool.withConnection { connection throws(StoreError) in
+            try connection.query(PGSQL.latestEventID, operation: "read events") { $0.integer(0) }.first ?? 0
+        }
+    }
+
+    // MARK: The phone API
+
+    public func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
+        try pool.withConnection { connection throws(StoreError) in
+            try connection.transaction(operation: "record check") { () throws(StoreError) -> OtpStatus in
+                let status = OtpStatus(try fetchAuthorization(connection, otpHash), now: now)
+                if status != .unknown {
+                    try appendEvent(
+                        connection, kind: .otpChecked, at: now.unixMilliseconds, otpHash: otpHash, actor: nil,
+                        detail: #"{"status":"\#(status.name)"}"#)
+                }
+                return status
+            }
+        }
+    }
+
+    public func consumeForUpload(
+        otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
+    ) throws(StoreError) -> UploadOutcome {
+        let nowMs = now.unixMilliseconds
+        return try pool.withConnection { connection throws(StoreError) in
+            try connection.transaction(operation: "store upload") { () throws(StoreError) -> UploadOutcome in
+                let record = try fetchAuthorization(connection, otpHash)
+                guard let record, record.isUsable(at: now) else {
+                    let status = OtpStatus(record, now: now)
+                    if status != .unknown {
+                        try appendEvent(
+                            connection, kind: .uploadRefused, at: nowMs, otpHash: otpHash, actor: nil,
+                            detail: #"{"reason":"\#(status.name)"}"#)
+                    }
+                    return .refused(status)
+                }
+                // The conditional update takes the row lock: a concurrent upload with the same
+                // code (on any server) waits here, then finds the code consumed and changes nothing.
+                let changed = try connection.run(
+                    PGSQL.consumeAuthorization, [.integer(nowMs), .text(otpHash.hex), .integer(nowMs)],
+                    operation: "consume code")
+                guard changed == 1 else {
+                    return .refused(OtpStatus(try fetchAuthorization(connection, otpHash), now: now))
+                }
+                let upload = evaluate(record)
+                let evaluation = upload.evaluation
+                let reasons = evaluation.droppedCounts.map { #""\#($0.reason.rawValue)":\#($0.count)"# }
+                    .joined(separator: ",")
+                let uploadID =
+                    try connection.query(
+                        PGSQL.insertUpload,
+                        [
+                            .text(otpHash.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
+                            upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
+                            .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
+                            .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
+                            .integer(Int64(upload.summaryCount)), .text(upload.summariesJSON),
+                        ], operation: "store upload"
+                    ) { $0.integer(0) }.first ?? 0
+                // All keys in one statement: one round trip, whatever the count.
+                var values: [SQLValue] = []
+                values.reserveCapacity(evaluation.accepted.count * 8)
+                for accepted in evaluation.accepted {
+                    values += [
+                        .integer(uploadID), .blob(accepted.key.keyData), .integer(accepted.key.rollingStartNumber),
+                        .integer(accepted.key.rollingPeriod), .integer(Int64(accepted.transmissionRiskLevel)),
+                        .integer(Int64(accepted.reportType.rawValue)),
+                        .integer(Int64(accepted.daysSinceOnsetOfSymptoms)), .integer(accepted.key.expiresAtSeconds),
+                    ]
+                }
+                if !evaluation.accepted.isEmpty {
+                    try connection.run(
+                        PGSQL.insertKeys(evaluation.accepted.count), values, operation: "store keys")
+                }
+                let province = upload.province.map { #""\#($0.code)""# } ?? "null"
+                try appendEvent(
+                    connection, kind: .uploadAccepted, at: nowMs, otpHash: otpHash, actor: nil,
+                    detail:
+                        #"{"upload_id":\#(uploadID),"keys_accepted":\#(evaluation.accepted.count),"keys_dropped":\#(evaluation.dropped.count),"dropped":{\#(reasons)},"province":\#(province),"clock_skew_s":\#(evaluation.clockSkewSeconds),"clock_skew_flagged":\#(evaluation.clockSkewFlagged),"summaries":\#(upload.summaryCount)}"#
+                )
+                return .stored(uploadID: uploadID, upload)
+            }
+        }
+    }
+
+    public func countDummy(route: String, now: Date) throws(StoreError) {
+        let hour = now.unixMilliseconds / 3_600_000 * 3_600_000
+        try pool.withConnection { connection throws(StoreError) in
+            _ = try connection.run(PGSQL.countDummy, [.integer(hour), .text(route)], operation: "count dummy traffic")
+        }
+    }
+
+    public func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {
+        let hour = since.unixMilliseconds / 3_600_000 * 3_600_000
+        return try pool.withConnection { connection throws(StoreError) in
+            let rows = try connection.query(PGSQL.dummyCounts, [.integer(hour)], operation: "read dummy traffic") {
+                ($0.text(0), $0.integer(1))
+            }
+            return Dictionary(rows, uniquingKeysWith: +)
+        }
+    }
+
+    // MARK: Analytics
+
+    public func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool {
+        try pool.withConnection { connection throws(StoreError) in
+            let rows = try connection.query(
+                PGSQL.allowanceExists,
+                [.text(tokenHash), .text(month.firstOfMonth.iso), .integer(Date().unixMilliseconds)],
+                operation: "read analytics token"
+            ) { $0.integer(0) }
+            return (rows.first ?? 0) > 0
+        }
+    }
+
+    public func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
+        try pool.withConnection { connection throws(StoreError) in
+            try connection.transaction(operation: "grant analytics allowances") { () throws(StoreError) in
+                for allowance in allowances {
+                    _ = try connection.run(
+                        PGSQL.grantAllowance,
+                        [
+                            .text(allowance.tokenHash), .text(allowance.month.iso),
+                            .integer(allowance.withExposure ? 1 : 0), .integer(expiresAt.unixMilliseconds),
+                        ], operation: "grant analytics allowances")
+                }
+            }
+        }
+    }
+
+    public func recordOperationalInfo(
+        _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
+    ) throws(StoreError) -> Bool {
+        let nowMs = now.unixMilliseconds
+        return try pool.withConnection { connection throws(StoreError) in
+            try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
+                if let allowance {
+                    let used = try connection.run(
+                        PGSQL.useAllowance,
+                        [
+                            .text(allowance.tokenHash), .text(allowance.month.iso),
+                            .integer(allowance.withExposure ? 1 : 0), .integer(nowMs),
+                        ], operation: "use analytics allowance")
+                    guard used == 1 else { return false }
+                }
+                try insertOperationalInfo(connection, info, at: nowMs)
+                return true
+            }
+        }
+    }
+
+    public func recordOperationalInfo(
+        _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
+    ) throws(StoreError) -> Bool {
+        let nowMs = now.unixMilliseconds
+        return try pool.withConnection { connection throws(StoreError) in
+            try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
+                _ = try connection.run(PGSQL.dropExpiredSalts, [.integer(nowMs)], operation: "claim salt")
+                guard
+                    try connection.run(
+                        PGSQL.claimSalt, [.text(salt), .integer(saltExpiresAt.unixMilliseconds)],
+                        operation: "claim salt") == 1
+                else { return false }
+                try insertOperationalInfo(connection, info, at: nowMs)
+                return true
+            }
+        }
+    }
+
+    public func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool {
+        try pool.withConnection { connection throws(StoreError) in
+            (try connection.query(
+                PGSQL.saltUsed, [.text(salt), .integer(now.unixMilliseconds)], operation: "read salt"
+            ) { $0.integer(0) }.first ?? 0) > 0
+        }
+    }
+
+    private func insertOperationalInfo(
+        _ connection: PGConnection, _ info: OperationalInfo, at nowMs: Int64
+    ) throws(StoreError) {
+        try connection.run(
+            PGSQL.insertOperationalInfo,
+            [
+                .integer(nowMs), .text(info.platform.rawValue), .text(info.province.code),
+                info.build.map { .integer(Int64($0)) } ?? .null, .integer(info.exposurePermission ? 1 : 0),
+                .integer(info.bluetoothActive ? 1 : 0), .integer(info.notificationPermission ? 1 : 0),
+                .integer(info.exposureNotification ? 1 : 0),
+                info.exposureNotification ? .text(info.lastRiskyExposureOn.iso) : .null,
+            ], operation: "store operational info")
+        try appendEvent(
+            connection, kind: .analyticsReceived, at: nowMs, otpHash: nil, actor: nil,
+            detail:
+                #"{"platform":"\#(info.platform.rawValue)","province":"\#(info.province.code)","exposure_notification":\#(info.exposureNotification)}"#
+        )
+    }
+
+    public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
+        try pool.withConnection { connection throws(StoreError) in
+            try connection.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", operation: "read upload")
+            { () throws(StoreError) -> StoredUpload? in
+                let keys = try connection.query(PGSQL.selectKeys, [.integer(id)], operation: "read upload") { row in
+                    AcceptedKey(
+                        key: TemporaryExposureKey(
+                            keyData: row.blob(0), rollingStartNumber: row.integer(1), rollingPeriod: row.integer(2)),
+                        transmissionRiskLevel: Int(row.integer(3)),
+                        reportType: ReportType(rawValue: Int(row.integer(4))) ?? .unknown,
+                        daysSinceOnsetOfSymptoms: Int(row.integer(5)))
+                }
+                let rows = try connection.query(PGSQL.selectUpload, [.integer(id)], operation: "read upload") {
+                    row -> StoredUpload? in
+                    guard let hash = OtpHash(hex: row.text(0)), let day = CivilDay(iso: row.text(2)) else { return nil }
+                    return StoredUpload(
+                        id: id, otpHash: hash, receivedAt: Date(unixMilliseconds: row.integer(1)),
+                        symptomsStartedOn: day, province: row.optionalText(3), clientClock: row.integer(4),
+                        clockSkewSeconds: row.integer(5), keysDropped: Int(row.integer(6)),
+                        droppedReasons: row.text(7), summaryCount: Int(row.integer(8)), keys: keys)
+                }
+                guard var upload = rows.first ?? nil else { return nil }
+                upload.publishedInChunks = try connection.query(
+                    PGSQL.selectUploadChunks, [.integer(id)], operation: "read upload"
+                ) { $0.integer(0) }
+                return upload
+            }
+        }
+    }
+
+    // MARK: Job locks
+
+    public func acquireJobLock(_ job: StoreJob) throws(StoreError) -> JobLease? {
+        // A session-level lock on a connection of its own, held for the whole run: if this
+        // process dies, the database ends the session and the lock goes with it.
+        let connection = try pool.dedicated()
+        let taken =
+            try connection.query(
+                "SELECT pg_try_advisory_lock(\(PGSQL.lockClass), \(PGSQL.jobLockBase + job.rawValue))",
+                operation: "take the \(job.name) lock"
+            ) { $0.integer(0) }.first == 1
+        guard taken else { return nil }
+        return JobLease {
+            // Closing the session releases the lock, even if the unlock cannot be sent.
+            _ = try? connection.execute(
+                "SELECT pg_advisory_unlock(\(PGSQL.lockClass), \(PGSQL.jobLockBase + job.rawValue))",
+                operation: "release the \(job.name) lock")
+            withExtendedLifetime(connection) {}
+        }
+    }
+
+    // MARK: Internals
+
+    func fetchAuthorization(_ connection: PGConnection, _ otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
+        let rows = try connection.query(
+            PGSQL.selectAuthorization, [.text(otpHash.hex)], operation: "read authorization"
+        ) { row -> OtpAuthorization? in
+            guard let day = CivilDay(iso: row.text(1)) else { return nil }
+            return OtpAuthorization(
+                otpHash: otpHash, symptomsStartedOn: day, authorizedAt: Date(unixMilliseconds: row.integer(2)),
+                expiresAt: Date(unixMilliseconds: row.integer(3)), authorizedBy: row.text(4),
+                state: OtpAuthorization.State(rawValue: row.text(5)) ?? .consumed,
+                consumedAt: row.optionalInteger(6).map(Date.init(unixMilliseconds:)))
+        }
+        return rows.first ?? nil
+    }
+
+    func appendEvent(
+        _ connection: PGConnection, kind: DeskEvent.Kind, at ms: Int64, otpHash: OtpHash?, actor: String?,
+        detail: String
+    ) throws(StoreError) {
+        try connection.run(
+            PGSQL.insertEvent,
+            [
+                .integer(ms), .text(kind.rawValue), otpHash.map { .text($0.hex) } ?? .null,
+                actor.map { .text($0) } ?? .null, .text(detail),
+            ], operation: "append event")
+    }
+
+    static func currentVersion(_ connection: PGConnection) throws(StoreError) -> Int {
+        let exists =
+            try connection.query(PGSQL.migrationsTableExists, operation: "read schema version") { $0.integer(0) }
+            .first ?? 0
+        guard exists == 1 else { return 0 }
+        return Int(
+            try connection.query(PGSQL.maxMigration, operation: "read schema version") { $0.integer(0) }.first ?? 0)
+    }
+
+    /// Checks the schema is ours (or empty) and applies pending migrations, holding the
+    /// migration lock so that servers starting together apply each migration once.
+    private func prepareSchema(_ connection: PGConnection, migrate: Bool) throws(StoreError) {
+        let schema =
+            try connection.query("SELECT current_schema()::text IS NOT NULL", operation: "find the schema") {
+                $0.integer(0)
+            }.first ?? 0
+        guard schema == 1 else {
+            throw StoreError.cannotOpen(
+                path: target.description,
+                reason:
+                    "no schema to create the tables in (the search_path names none that exists): create it, or fix options=-csearch_path in the URL"
+            )
+        }
+        try connection.execute("SELECT pg_advisory_lock(\(PGSQL.lockClass), 0)", operation: "take the migration lock")
+        defer {
+            _ = try? connection.execute(
+                "SELECT pg_advisory_unlock(\(PGSQL.lockClass), 0)", operation: "release the migration lock")
+        }
+        let found = try Self.currentVersion(connection)
+        if found == 0 {
+            let tables =
+                try connection.query(PGSQL.countTables, operation: "identify the schema") { $0.integer(0) }.first ?? 0
+            if tables > 0 {
+                throw StoreError.cannotOpen(
+                    path: target.description,
+                    reason:
+                        "its schema has tables but is not a TraceDesk store: give a database or schema of its own (options=-csearch_path=NAME)"
+                )
+            }
+        }
+        if found > Migrations.latestVersion {
+            throw StoreError.schemaTooNew(path: target.description, found: found, known: Migrations.latestVersion)
+        }
+        guard migrate, found < Migrations.latestVersion else { return }
+        for migration in PostgresMigrations.all where migration.version > found {
+            try connection.transaction(operation: "migration \(migration.name)") { () throws(StoreError) in
+                if migration.version == 1 {
+                    try connection.execute(PGSQL.createMigrationsTable, operation: "create schema_migrations")
+                }
+                try connection.execute(migration.sql, operation: "migration \(migration.name)")
+                try connection.run(
+                    PGSQL.recordMigration,
+                    [.integer(Int64(migration.version)), .text(migration.name), .integer(Date().unixMilliseconds)],
+                    operation: "migration \(migration.name)")
+            }
+        }
+    }
+}

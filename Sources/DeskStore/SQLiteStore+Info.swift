@@ -1,0 +1,49 @@
+import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+@preconcurrency import CSQLite
+
+// Store identity, sizes and job locks for the embedded store.
+extension SQLiteStore {
+    public var location: String { path }
+
+    public func info() throws(StoreError) -> StoreInfo {
+        try lock.withLock { () throws(StoreError) -> StoreInfo in
+            try connection.transaction(immediate: false, operation: "read store info") {
+                () throws(StoreError) -> StoreInfo in
+                var tables: [StoreInfo.Table] = []
+                for name in StoreTables.all {
+                    let rows =
+                        try connection.query("SELECT count(*) FROM \(name)", operation: "read store info") {
+                            $0.integer(0)
+                        }.first ?? 0
+                    tables.append(StoreInfo.Table(name: name, rows: rows, bytes: nil))
+                }
+                let version = try currentVersionForInfo()
+                var total: Int64 = 0
+                for suffix in ["", "-wal"] {
+                    if let size = try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int {
+                        total += Int64(size)
+                    }
+                }
+                return StoreInfo(
+                    adapter: "SQLite \(String(cString: sqlite3_libversion()))", location: path,
+                    schemaVersion: version, knownVersion: Migrations.latestVersion, totalBytes: total, tables: tables)
+            }
+        }
+    }
+
+    public func acquireJobLock(_ job: StoreJob) throws(StoreError) -> JobLease? {
+        let taken = jobs.withLock { jobsRunning.insert(job).inserted }
+        guard taken else { return nil }
+        return JobLease { [self] in _ = jobs.withLock { jobsRunning.remove(job) } }
+    }
+
+    private func currentVersionForInfo() throws(StoreError) -> Int {
+        Int(try connection.query(SQL.maxMigration, operation: "read schema version") { $0.integer(0) }.first ?? 0)
+    }
+}

@@ -1,0 +1,125 @@
+import DeskStore
+import Foundation
+
+/// `tracedesk migrate` and `tracedesk store info`: the store's schema and sizes.
+enum StoreCommand {
+    static let help = """
+        Usage:
+          tracedesk migrate [--store PATH|URL]
+              Applies pending schema migrations and prints the schema version. Opening a store
+              migrates it too; this does it on purpose, e.g. before starting several servers.
+          tracedesk store info [--store PATH|URL] [--json]
+              Shows the adapter (SQLite or PostgreSQL, with its version), where the store is,
+              its schema version and its size, table by table.
+
+        --store takes an SQLite file path or postgres://USER@HOST:PORT/DATABASE (also
+        postgresql://; libpq's other URL parameters work, e.g. ?sslmode=require or
+        ?options=-csearch_path%3Dtracedesk for a schema of its own). Without it: TRACEDESK_STORE,
+        then the console's default file. A password belongs in ~/.pgpass or PGPASSWORD, not in
+        the URL: TraceDesk never prints it, but your shell history would keep it.
+
+        Exit status: 0 ok, 2 usage error, 4 store unavailable.
+        """
+
+    static func migrate(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, valueOptions: ["store"], flagOptions: [], command: "migrate")
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("migrate takes no arguments, only --store", command: "migrate")
+        }
+        do {
+            let store = try StoreLocation.open(arguments.values["store"], poolSize: 1)
+            let version = try store.schemaVersion()
+            print("\(store.location): schema version \(version) (the latest this tracedesk knows)")
+            return .success
+        } catch {
+            printError("migrate: \(error.message)")
+            return .storeUnavailable
+        }
+    }
+
+    static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, valueOptions: ["store"], flagOptions: ["json"], command: "store")
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        switch arguments.positionals.first {
+        case "info":
+            guard arguments.positionals.count == 1 else {
+                throw UsageError("store info takes no arguments, only --store and --json", command: "store")
+            }
+            return info(arguments)
+        case let other?:
+            throw UsageError("unknown store command '\(other)': use info", command: "store")
+        case nil:
+            throw UsageError("store needs a command: info", command: "store")
+        }
+    }
+
+    static func info(_ arguments: Arguments) -> ExitStatus {
+        let info: StoreInfo
+        do {
+            info = try StoreLocation.open(arguments.values["store"], poolSize: 1).info()
+        } catch {
+            printError("store info: \(error.message)")
+            return .storeUnavailable
+        }
+        if arguments.has("json") {
+            let tables = info.tables.map { table in
+                #"{"name":"\#(table.name)","rows":\#(table.rows),"bytes":\#(table.bytes.map(String.init) ?? "null")}"#
+            }
+            print(
+                #"{"adapter":"\#(jsonEscaped(info.adapter))","location":"\#(jsonEscaped(info.location))","schema_version":\#(info.schemaVersion),"known_version":\#(info.knownVersion),"total_bytes":\#(info.totalBytes),"tables":[\#(tables.joined(separator: ","))]}"#
+            )
+            return .success
+        }
+        print("adapter         \(info.adapter)")
+        print("location        \(info.location)")
+        print("schema version  \(info.schemaVersion) (this tracedesk knows up to \(info.knownVersion))")
+        print("size on disk    \(bytes(info.totalBytes))")
+        let width = info.tables.map(\.name.count).max() ?? 10
+        let showBytes = info.tables.contains { $0.bytes != nil }
+        print("")
+        print(pad("table", width) + "  " + left("rows", 10) + (showBytes ? "  " + left("size", 10) : ""))
+        for table in info.tables {
+            var line = pad(table.name, width) + "  " + left(String(table.rows), 10)
+            if showBytes { line += "  " + left(table.bytes.map(bytes) ?? "", 10) }
+            print(line)
+        }
+        return .success
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    static func left(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// 12.3 MB, 512 kB, 12 B (decimal units).
+    static func bytes(_ count: Int64) -> String {
+        let units: [(Double, String)] = [(1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
+        for (size, unit) in units where Double(count) >= size {
+            return String(format: "%.1f %@", Double(count) / size, unit)
+        }
+        return "\(count) B"
+    }
+
+    static func jsonEscaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

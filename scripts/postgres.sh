@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster in a folder, for tests and benchmarks (never the system's own).
+#   scripts/postgres.sh start DIR PORT   initdb + start on 127.0.0.1:PORT and a socket in DIR;
+#                                         prints the URL (postgres://postgres@127.0.0.1:PORT/postgres)
+#   scripts/postgres.sh stop DIR         stop it (fast) and remove DIR
+#   scripts/postgres.sh restart DIR      stop and start again, keeping the data
+# Extra server settings can be passed in PGOPTIONS_EXTRA (e.g. "-c fsync=off").
+# As root the server runs as the postgres user (initdb refuses root).
+set -euo pipefail
+bindir=$(pg_config --bindir 2>/dev/null || true)
+if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
+  bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
+fi
+if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
+  echo "postgres.sh: PostgreSQL's server programs are not installed (Debian package: postgresql)" >&2
+  exit 1
+fi
+as_owner() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+cmd=${1:-}; dir=${2:-}
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|stop|restart DIR [PORT]" >&2; exit 2; }
+case "$cmd" in
+  start)
+    port=${3:?usage: scripts/postgres.sh start DIR PORT}
+    mkdir -p "$dir"
+    [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$dir"
+    as_owner "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+      || { cat "$dir/initdb.log" >&2; exit 1; }
+    echo "$port" >"$dir/port"
+    ;&
+  restart)
+    port=$(cat "$dir/port")
+    if [ "$cmd" = restart ] && [ -f "$dir/data/postmaster.pid" ]; then
+      as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    fi
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200 ${PGOPTIONS_EXTRA:-}" start >/dev/null \
+      || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+  stop)
+    if [ -f "$dir/data/postmaster.pid" ]; then as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true; fi
+    rm -rf "$dir"
+    ;;
+  pause)
+    # Stop the server but keep the data (to test an outage); "restart" brings it back.
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+  *) echo "usage: scripts/postgres.sh start|stop|restart|pause DIR [PORT]" >&2; exit 2 ;;
+esac
