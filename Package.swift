@@ -54,7 +54,8 @@ let package = Package(
             dependencies: ["DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar"]
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
-        .testTarget(name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite"]),
+        .testTarget(
+            name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite", "CLibpq"]),
         .testTarget(
             name: "DeskServiceTests",
             dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto"]

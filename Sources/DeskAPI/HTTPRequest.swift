@@ -51,8 +51,13 @@ public struct HTTPResponse: Sendable {
         return HTTPResponse(status: status, headers: headers, body: Array(text.utf8))
     }
 
-    /// The error body; error responses never carry Cache-Control.
+    /// The error body; error responses never carry Cache-Control. A 503 says when to retry.
     public static func error(_ error: APIError) -> HTTPResponse {
-        json(error.status, error.body)
+        var response = json(error.status, error.body)
+        if error.status == 503 { response.headers.append(("Retry-After", String(retryAfterSeconds))) }
+        return response
     }
+
+    /// `Retry-After` of a 503: the store or the server is back within seconds in the cases we know.
+    public static let retryAfterSeconds = 5
 }

@@ -186,6 +186,8 @@ public struct CleanupReport: Hashable, Sendable {
     public var events = 0
     public var operationalInfo = 0
     public var other = 0
+    /// Another server held the cleanup lock: nothing was done here.
+    public var skipped = false
 
     public init() {}
 
@@ -198,6 +200,7 @@ public struct CleanupReport: Hashable, Sendable {
             (authorizations, "authorisation", "authorisations"), (events, "event", "events"),
             (operationalInfo, "analytics record", "analytics records"), (other, "other record", "other records"),
         ]
+        if skipped { return "skipped: another server holds the lock" }
         let said = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
         return said.isEmpty ? "nothing to delete" : "deleted " + said.joined(separator: ", ")
     }

@@ -428,13 +428,14 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         return .microseconds(Int64(ms * 1000))
     }
 
-    /// A store that is busy is temporary (503, retry); anything else is a fault of ours (500).
+    /// A store that is busy or unreachable is temporary (503 with Retry-After); anything else is
+    /// a fault of ours (500).
     /// Either way the log has the reason under an incident id and the client only the id.
     func unavailable(_ error: ServiceError) -> HTTPResponse {
         let incident = Incident.next()
         log("incident \(incident): \(error.message)")
         if case .unavailable = error {
-            return .error(.unavailable("storage is busy (incident \(incident)); retry in a few seconds"))
+            return .error(.unavailable("storage is busy or unreachable (incident \(incident)); retry in a few seconds"))
         }
         return .error(.unknown(incident: incident))
     }

@@ -75,7 +75,7 @@ public final class Metrics: @unchecked Sendable {
             "tracedesk_publishing_enabled", "gauge",
             "1 when a signing key is loaded and chunks are published; 0 when the server runs without one."
         ),
-        ("tracedesk_publishing_runs_total", "counter", "Publishing runs by result (ok, unsigned, failed)."),
+        ("tracedesk_publishing_runs_total", "counter", "Publishing runs by result (ok, skipped, unsigned, failed)."),
         ("tracedesk_chunks_published_total", "counter", "Chunks published by this server."),
         ("tracedesk_keys_published_total", "counter", "Real keys published in chunks by this server."),
         (
@@ -83,7 +83,7 @@ public final class Metrics: @unchecked Sendable {
             "Unpublished keys after the last run: ready, under embargo, or too old (lost)."
         ),
         ("tracedesk_last_chunk_index", "gauge", "Highest chunk index in the store after the last run."),
-        ("tracedesk_cleanup_runs_total", "counter", "Retention runs by result (ok, failed)."),
+        ("tracedesk_cleanup_runs_total", "counter", "Retention runs by result (ok, skipped, failed)."),
         ("tracedesk_cleanup_deleted_total", "counter", "Records deleted by retention, by kind."),
     ]
 

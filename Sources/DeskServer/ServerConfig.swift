@@ -128,11 +128,13 @@ public struct ServerConfig: Hashable, Sendable {
         address("internal_listen", \.internalListen, "internal listener (POST /v1/otp, /metrics): keep it private"),
         Setting(
             name: "store",
-            help: "SQLite store file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL (default: the console's store)",
+            help:
+                "SQLite store file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL (default: the console's store)",
             apply: path("store", \.store, "").apply, show: { $0.store.map(PostgresStore.redacted) ?? "(unset)" }),
         integer(
             "busy_timeout_ms", \.busyTimeoutMs, 100...600_000,
-            "how long to wait for another process's write lock on the store, or for a free database connection (then 503)"),
+            "how long to wait for another process's write lock on the store, or for a free database connection (then 503)"
+        ),
         integer(
             "store_pool_size", \.storePoolSize, 1...500,
             "PostgreSQL: connections this server keeps open at most (keep N servers x this under max_connections)"),

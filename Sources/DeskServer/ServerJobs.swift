@@ -65,7 +65,7 @@ public final class ServerJobs: @unchecked Sendable {
     public func publishNow() -> PublishRun? {
         do {
             let run = try publisher.run(shouldStop: { self.stopping.withLock { self.stopRequested } })
-            let result = run.unsigned ? "unsigned" : run.failure == nil ? "ok" : "failed"
+            let result = run.skipped ? "skipped" : run.unsigned ? "unsigned" : run.failure == nil ? "ok" : "failed"
             metrics.count("tracedesk_publishing_runs_total", #"result="\#(result)""#)
             metrics.count("tracedesk_chunks_published_total", by: run.published.count)
             metrics.count("tracedesk_keys_published_total", by: run.published.reduce(0) { $0 + $1.keyCount })
@@ -93,7 +93,7 @@ public final class ServerJobs: @unchecked Sendable {
     public func cleanUpNow() -> CleanupReport? {
         do {
             let report = try retention.run()
-            metrics.count("tracedesk_cleanup_runs_total", #"result="ok""#)
+            metrics.count("tracedesk_cleanup_runs_total", report.skipped ? #"result="skipped""# : #"result="ok""#)
             let kinds: [(String, Int)] = [
                 ("uploads", report.uploads), ("keys", report.keys), ("chunks", report.chunks),
                 ("authorizations", report.authorizations), ("events", report.events),

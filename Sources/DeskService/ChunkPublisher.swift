@@ -43,18 +43,26 @@ public struct PublishRun: Sendable {
     public var unsigned: Bool
     /// The run stopped with this error after publishing `published` (whole chunks only).
     public var failure: String?
+    /// Another server held the publishing lock: this one did nothing.
+    public var skipped: Bool
 
-    public init(published: [ChunkSummary], backlog: PublishingBacklog, unsigned: Bool, failure: String? = nil) {
+    public init(
+        published: [ChunkSummary], backlog: PublishingBacklog, unsigned: Bool, failure: String? = nil,
+        skipped: Bool = false
+    ) {
         self.published = published
         self.backlog = backlog
         self.unsigned = unsigned
         self.failure = failure
+        self.skipped = skipped
     }
 
     /// One line for the server log and the CLI.
     public var summary: String {
         var parts: [String] = []
-        if unsigned {
+        if skipped {
+            parts.append("skipped: another server holds the lock")
+        } else if unsigned {
             parts.append("NOT PUBLISHING: no signing key is configured (set signing_key_path)")
         } else if published.isEmpty {
             parts.append("no keys ready: nothing published")
@@ -118,6 +126,16 @@ public struct ChunkPublisher: Sendable {
             throw ServiceError(error)
         }
         guard let signing else { return PublishRun(published: [], backlog: before, unsigned: true) }
+        // One server publishes at a time; the others skip the run (the chunks are the same
+        // wherever they are made, and indexes stay gapless either way).
+        let lease: JobLease?
+        do {
+            lease = try store.acquireJobLock(.publishing)
+        } catch {
+            throw ServiceError(error)
+        }
+        guard let lease else { return PublishRun(published: [], backlog: before, unsigned: false, skipped: true) }
+        defer { lease.release() }
         let perChunk = policy.realKeysPerChunk
         let planned = (before.ready + perChunk - 1) / perChunk
         var published: [ChunkSummary] = []
@@ -210,8 +228,15 @@ public struct RetentionJob: Sendable {
         self.policy = policy
     }
 
+    /// One cleanup; `skipped` in the report when another server holds the cleanup lock.
     public func run() throws(ServiceError) -> CleanupReport {
         do {
+            guard let lease = try store.acquireJobLock(.cleanup) else {
+                var report = CleanupReport()
+                report.skipped = true
+                return report
+            }
+            defer { lease.release() }
             return try store.cleanup(now: clock.now(), policy: policy)
         } catch {
             throw ServiceError(error)

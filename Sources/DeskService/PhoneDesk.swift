@@ -144,12 +144,12 @@ public struct PhoneDesk: Sendable {
 }
 
 extension ServiceError {
-    /// A store error as a service error: a lock is temporary, anything else is a fault.
+    /// A store error as a service error: a lock, a lost database or a write conflict is
+    /// temporary (retry), anything else is a fault.
     public init(_ error: StoreError) {
-        if case .locked = error {
-            self = .unavailable(error.message)
-        } else {
-            self = .failed(error.message)
+        switch error {
+        case .locked, .unavailable, .conflict: self = .unavailable(error.message)
+        default: self = .failed(error.message)
         }
     }
 }

@@ -129,6 +129,11 @@ final class PGConnection {
                     ?? "out of memory")
             PQfinish(conn)
             self.conn = nil
+            if reason.contains("connection option") || reason.contains("invalid URI") {
+                throw StoreError.cannotOpen(
+                    path: target.description,
+                    reason: "\(reason): write it as postgres://USER@HOST:PORT/DATABASE")
+            }
             // Wrong credentials or database: waiting will not help.
             if reason.contains("authentication failed") || reason.contains("does not exist")
                 || reason.contains("no password supplied")
@@ -202,8 +207,7 @@ final class PGConnection {
         !broken && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE
     }
 
-    private func exec(_ sql: String, _ parameters: [SQLValue], operation: String) throws(StoreError) -> OpaquePointer?
-    {
+    private func exec(_ sql: String, _ parameters: [SQLValue], operation: String) throws(StoreError) -> OpaquePointer? {
         // Binary parameters: int8, text, bytea (no quoting, no parsing on either side).
         var types: [Oid] = []
         var lengths: [Int32] = []
@@ -228,7 +232,9 @@ final class PGConnection {
                 lengths.append(Int32(utf8.count))
             case .blob(let bytes):
                 let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
-                bytes.withUnsafeBytes { if let base = $0.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) } }
+                bytes.withUnsafeBytes {
+                    if let base = $0.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
+                }
                 buffers.append(buffer)
                 types.append(17)
                 lengths.append(Int32(bytes.count))

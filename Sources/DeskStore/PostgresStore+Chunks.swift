@@ -19,7 +19,8 @@ extension PostgresStore {
                 try connection.execute(
                     "SET LOCAL synchronous_commit = on; SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.publishLock))",
                     operation: "publish chunk")
-                return try ChunkWork(db: connection, sql: .postgres).publishOne(now: now, policy: policy, build: build) {
+                return try ChunkWork(db: connection, sql: .postgres).publishOne(now: now, policy: policy, build: build)
+                {
                     at, detail throws(StoreError) in
                     try appendEvent(connection, kind: .chunkPublished, at: at, otpHash: nil, actor: nil, detail: detail)
                 }

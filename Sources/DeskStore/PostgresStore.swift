@@ -331,8 +331,9 @@ public final class PostgresStore: Store, @unchecked Sendable {
 
     public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
         try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", operation: "read upload")
-            { () throws(StoreError) -> StoredUpload? in
+            try connection.transaction(
+                begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", operation: "read upload"
+            ) { () throws(StoreError) -> StoredUpload? in
                 let keys = try connection.query(PGSQL.selectKeys, [.integer(id)], operation: "read upload") { row in
                     AcceptedKey(
                         key: TemporaryExposureKey(

@@ -58,7 +58,8 @@ extension SQLiteStore {
 
     public func chunks() throws(StoreError) -> [ChunkSummary] {
         try lock.withLock { () throws(StoreError) -> [ChunkSummary] in
-            try connection.query(ChunkSQL.selectSummaries, operation: "list chunks", ChunkWork<SQLiteConnection>.summary)
+            try connection.query(
+                ChunkSQL.selectSummaries, operation: "list chunks", ChunkWork<SQLiteConnection>.summary)
         }
     }
 

@@ -1,3 +1,4 @@
+@preconcurrency import CSQLite
 import DeskCore
 
 #if canImport(FoundationEssentials)
@@ -5,7 +6,6 @@ import DeskCore
 #else
     import Foundation
 #endif
-@preconcurrency import CSQLite
 
 // Store identity, sizes and job locks for the embedded store.
 extension SQLiteStore {

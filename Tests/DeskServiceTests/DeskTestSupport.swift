@@ -45,6 +45,11 @@ struct DeskFixture {
 struct UnreachableStore: Store {
     let error: StoreError
 
+    var location: String { "unreachable" }
+    func schemaVersion() throws(StoreError) -> Int { throw error }
+    func info() throws(StoreError) -> StoreInfo { throw error }
+    func acquireJobLock(_ job: StoreJob) throws(StoreError) -> JobLease? { throw error }
+
     func authorize(
         otpHash: OtpHash, symptomsStartedOn: CivilDay, by actor: String, now: Date, lifetime: Duration
     ) throws(StoreError) -> AuthorizeOutcome { throw error }

@@ -7,7 +7,7 @@ import Testing
 /// Chunk publishing and retention in the store, on a real SQLite file. The chunk bytes here are
 /// stand-ins made by the test's builder; real GAEN chunks are tested in DeskServiceTests and over
 /// HTTP.
-@Suite("SQLite store: chunk publishing and retention")
+@Suite("Store contract: chunk publishing and retention")
 struct ChunkStoreTests {
     /// 2026-11-28, a whole day: expired at 2026-11-29 00:00 UTC, publishable from 02:00.
     static let yesterday: Int64 = 2_993_040
@@ -23,7 +23,7 @@ struct ChunkStoreTests {
 
     /// Stores one upload of `keys` under code number `code`, received at `at`.
     @discardableResult
-    static func upload(_ store: SQLiteStore, code: Int, keys: [AcceptedKey], at: Date = Fixture.now) throws -> Int64 {
+    static func upload(_ store: any Store, code: Int, keys: [AcceptedKey], at: Date = Fixture.now) throws -> Int64 {
         let hash = Fixture.hash(code)
         _ = try store.authorize(
             otpHash: hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: at, lifetime: .seconds(150))
@@ -54,17 +54,17 @@ struct ChunkStoreTests {
     }
 
     static func publishAll(
-        _ store: SQLiteStore, _ builder: Builder, now: Date = Fixture.now, policy: PublishingPolicy = PublishingPolicy()
+        _ store: any Store, _ builder: Builder, now: Date = Fixture.now, policy: PublishingPolicy = PublishingPolicy()
     ) throws -> [ChunkSummary] {
         var out: [ChunkSummary] = []
         while let chunk = try store.publishChunk(now: now, policy: policy, build: builder.build) { out.append(chunk) }
         return out
     }
 
-    @Test("only keys expired for 2 hours are published; today's key waits for a later run")
-    func embargo() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "only keys expired for 2 hours are published; today's key waits for a later run", arguments: StoreKind.testable)
+    func embargo(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             #expect(try store.publishChunk(now: Fixture.now, policy: PublishingPolicy(), build: Builder().build) == nil)
             #expect(try store.lastChunkIndex() == 0)
             let id = try Self.upload(
@@ -95,10 +95,11 @@ struct ChunkStoreTests {
         }
     }
 
-    @Test("more keys than a chunk holds make several chunks with contiguous, rising windows, oldest keys first")
-    func splitting() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "more keys than a chunk holds make several chunks with contiguous, rising windows, oldest keys first",
+        arguments: StoreKind.testable)
+    func splitting(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             var uploads: [Int64] = []
             for n in 0..<5 {
                 let keys = (0..<5).map { Self.key(n * 10 + $0, start: Self.yesterday - Int64($0) * 144) }
@@ -129,10 +130,11 @@ struct ChunkStoreTests {
         }
     }
 
-    @Test("a failure while building a chunk stores nothing of it and leaves no gap in the indexes")
-    func failedBuild() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "a failure while building a chunk stores nothing of it and leaves no gap in the indexes",
+        arguments: StoreKind.testable)
+    func failedBuild(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             try Self.upload(
                 store, code: 1,
                 keys: (0..<25).map { Self.key($0, start: Self.yesterday - Int64($0 % 13) * 144 - Int64($0 / 13)) })
@@ -157,10 +159,9 @@ struct ChunkStoreTests {
         }
     }
 
-    @Test("keys that expired longer ago than the maximum key age are never published")
-    func tooOld() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test("keys that expired longer ago than the maximum key age are never published", arguments: StoreKind.testable)
+    func tooOld(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             try Self.upload(
                 store, code: 1,
                 keys: [Self.key(1, start: Self.yesterday - 15 * 144), Self.key(2, start: Self.yesterday - 13 * 144)])
@@ -171,10 +172,11 @@ struct ChunkStoreTests {
         }
     }
 
-    @Test("the index and the bytes are offered for the chunk lifetime; retention keeps the indexes rising")
-    func retention() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "the index and the bytes are offered for the chunk lifetime; retention keeps the indexes rising",
+        arguments: StoreKind.testable)
+    func retention(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             try Self.upload(store, code: 1, keys: [Self.key(1, start: Self.yesterday)])
             let builder = Builder()
             _ = try Self.publishAll(store, builder)
@@ -207,10 +209,9 @@ struct ChunkStoreTests {
         }
     }
 
-    @Test("analytics are kept 30 days, the rest 14")
-    func analyticsRetention() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test("analytics are kept 30 days, the rest 14", arguments: StoreKind.testable)
+    func analyticsRetention(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             let info = OperationalInfo(
                 platform: .ios, province: Province.named("RM")!, exposurePermission: true, bluetoothActive: true,
                 notificationPermission: true, exposureNotification: false, lastRiskyExposureOn: Fixture.onset, build: 1)
@@ -224,10 +225,11 @@ struct ChunkStoreTests {
         }
     }
 
-    @Test("a key uploaded twice is published once: in one chunk, or not again in a later one")
-    func copies() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "a key uploaded twice is published once: in one chunk, or not again in a later one",
+        arguments: StoreKind.testable)
+    func copies(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             let first = try Self.upload(
                 store, code: 1, keys: [Self.key(1, start: Self.yesterday), Self.key(2, start: Self.yesterday - 144)])
             let second = try Self.upload(store, code: 2, keys: [Self.key(1, start: Self.yesterday)])
@@ -258,10 +260,11 @@ struct ChunkStoreTests {
         }
     }
 
-    @Test("a chunk's window never ends before one of its keys started, even when a run splits a backlog")
-    func windowsCoverKeys() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "a chunk's window never ends before one of its keys started, even when a run splits a backlog",
+        arguments: StoreKind.testable)
+    func windowsCoverKeys(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             // One upload three days ago, then 28 keys an hour ago: the even split of the three
             // days would end the first chunks before the recent keys started.
             try Self.upload(
@@ -284,10 +287,11 @@ struct ChunkStoreTests {
         }
     }
 
-    @Test("a key accepted just inside the 14-day limit is still published by a run an hour later")
-    func nearTheAgeLimit() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "a key accepted just inside the 14-day limit is still published by a run an hour later",
+        arguments: StoreKind.testable)
+    func nearTheAgeLimit(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             // Expires 13 days 23 h 50 min before the upload: accepted by the upload rules.
             let nowS = Int64(Fixture.now.timeIntervalSince1970)
             let start = (nowS - 14 * 86_400 + 600) / 600 - 144

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The store methods behind the phone API, on a real SQLite file.
-@Suite("SQLite store: uploads, dummies, analytics")
+@Suite("Store contract: uploads, dummies, analytics")
 struct PhoneStoreTests {
     static let key = TemporaryExposureKey(keyData: Array(0..<16), rollingStartNumber: 2_993_040, rollingPeriod: 144)
 
@@ -23,10 +23,11 @@ struct PhoneStoreTests {
         AcceptedKey(key: key, transmissionRiskLevel: 8, reportType: .confirmedTest, daysSinceOnsetOfSymptoms: 2)
     }
 
-    @Test("an upload consumes the code and stores keys, counts and an event; a second one is refused")
-    func upload() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "an upload consumes the code and stores keys, counts and an event; a second one is refused",
+        arguments: StoreKind.testable)
+    func upload(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             _ = try store.authorize(
                 otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
                 lifetime: Fixture.lifetime)
@@ -55,10 +56,11 @@ struct PhoneStoreTests {
         }
     }
 
-    @Test("a failure while storing the keys rolls the whole upload back: the code stays usable")
-    func rollback() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "a failure while storing the keys rolls the whole upload back: the code stays usable",
+        arguments: StoreKind.testable)
+    func rollback(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             _ = try store.authorize(
                 otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
                 lifetime: Fixture.lifetime)
@@ -75,10 +77,9 @@ struct PhoneStoreTests {
         }
     }
 
-    @Test("dummy requests are counted per hour and route, and never become events")
-    func dummies() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test("dummy requests are counted per hour and route, and never become events", arguments: StoreKind.testable)
+    func dummies(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             for _ in 0..<3 { try store.countDummy(route: "/v1/ingestion/upload", now: Fixture.now) }
             try store.countDummy(route: "/v1/ingestion/upload", now: Fixture.now.addingTimeInterval(-7200))
             try store.countDummy(route: "/v1/ingestion/check-otp", now: Fixture.now)
@@ -90,10 +91,9 @@ struct PhoneStoreTests {
         }
     }
 
-    @Test("analytics allowances: per month and kind, used once, gone after they expire")
-    func allowances() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test("analytics allowances: per month and kind, used once, gone after they expire", arguments: StoreKind.testable)
+    func allowances(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             let hash = String(repeating: "a", count: 64)
             let month = Fixture.now.utcDay
             #expect(try !store.analyticsTokenAuthorized(tokenHash: hash, month: month))
@@ -118,10 +118,11 @@ struct PhoneStoreTests {
         }
     }
 
-    @Test("an attestation salt is single-use until it expires; the record is stored with it")
-    func salts() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "an attestation salt is single-use until it expires; the record is stored with it",
+        arguments: StoreKind.testable)
+    func salts(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             let salt = "c2FsdHNhbHRzYWx0c2FsdHNh"
             let info = OperationalInfo(
                 platform: .android, province: Province.named("RM")!, exposurePermission: true, bluetoothActive: true,
@@ -132,9 +133,12 @@ struct PhoneStoreTests {
                     info, salt: salt, now: Fixture.now.addingTimeInterval(offset),
                     saltExpiresAt: Fixture.now.addingTimeInterval(offset + expiresIn))
             }
-            #expect(try record(at: 0, expiresIn: 600))
-            #expect(try !record(at: 599, expiresIn: 600))
-            #expect(try record(at: 601, expiresIn: 600))
+            let first = try record(at: 0, expiresIn: 600)
+            let again = try record(at: 599, expiresIn: 600)
+            let afterExpiry = try record(at: 601, expiresIn: 600)
+            #expect(first)
+            #expect(!again)
+            #expect(afterExpiry)
         }
     }
 }

@@ -59,10 +59,9 @@ import Testing
 
     @Test(
         "authorising records the code until now + lifetime and appends one event",
-        arguments: [Duration.seconds(150), .seconds(1), .milliseconds(1_500), .seconds(3_600)])
-    func authorize(lifetime: Duration) throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+        arguments: StoreKind.testable, [Duration.seconds(150), .seconds(1), .milliseconds(1_500), .seconds(3_600)])
+    func authorize(_ kind: StoreKind, lifetime: Duration) throws {
+        try withStore(kind) { store in
 
             let outcome = try store.authorize(
                 otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
@@ -86,10 +85,11 @@ import Testing
         }
     }
 
-    @Test("what authorize returns is what the store then reads back, even for an instant with sub-millisecond digits")
-    func authorizeReadsBackTheSameRecord() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "what authorize returns is what the store then reads back, even for an instant with sub-millisecond digits",
+        arguments: StoreKind.testable)
+    func authorizeReadsBackTheSameRecord(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             let now = Date(timeIntervalSince1970: 1_795_946_400.123_456_7)
 
             let outcome = try store.authorize(
@@ -107,11 +107,10 @@ import Testing
 
     @Test(
         "authorising again before expiry returns the original and changes nothing",
-        arguments: [0.0, 1, 149.999])
-    func alreadyAuthorized(secondsLater: Double) throws {
-        try withTemporaryDirectory { directory in
+        arguments: StoreKind.testable, [0.0, 1, 149.999])
+    func alreadyAuthorized(_ kind: StoreKind, secondsLater: Double) throws {
+        try withStore(kind) { store in
             // Given a code authorised by rossi at 10:00.
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
             let first = try store.authorize(
                 otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
                 lifetime: Fixture.lifetime)
@@ -132,10 +131,11 @@ import Testing
         }
     }
 
-    @Test("authorising again at or after expiry starts a new authorisation", arguments: [150.0, 151, 86_400])
-    func reauthorizeAfterExpiry(secondsLater: Double) throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test(
+        "authorising again at or after expiry starts a new authorisation", arguments: StoreKind.testable,
+        [150.0, 151, 86_400])
+    func reauthorizeAfterExpiry(_ kind: StoreKind, secondsLater: Double) throws {
+        try withStore(kind) { store in
             _ = try store.authorize(
                 otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
                 lifetime: Fixture.lifetime)
@@ -155,10 +155,9 @@ import Testing
         }
     }
 
-    @Test("an unknown hash has no authorisation")
-    func unknownHash() throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test("an unknown hash has no authorisation", arguments: StoreKind.testable)
+    func unknownHash(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
             _ = try store.authorize(
                 otpHash: Fixture.hash(1), symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
                 lifetime: Fixture.lifetime)
@@ -168,11 +167,10 @@ import Testing
 
     @Test(
         "events have strictly increasing ids and page by (after, limit)",
-        arguments: [1, 2, 3, 7, 100])
-    func eventPaging(pageSize: Int) throws {
-        try withTemporaryDirectory { directory in
+        arguments: StoreKind.testable, [1, 2, 3, 7, 100])
+    func eventPaging(_ kind: StoreKind, pageSize: Int) throws {
+        try withStore(kind) { store in
             // Given seven authorisations, one second apart.
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
             for number in 1...7 {
                 _ = try store.authorize(
                     otpHash: Fixture.hash(number), symptomsStartedOn: Fixture.onset, by: "user\(number)",
@@ -200,10 +198,9 @@ import Testing
         }
     }
 
-    @Test("reading after the last event, or with no room, returns nothing", arguments: [0, -1])
-    func emptyPages(limit: Int) throws {
-        try withTemporaryDirectory { directory in
-            let store = try SQLiteStore(path: Fixture.storePath(in: directory))
+    @Test("reading after the last event, or with no room, returns nothing", arguments: StoreKind.testable, [0, -1])
+    func emptyPages(_ kind: StoreKind, limit: Int) throws {
+        try withStore(kind) { store in
             _ = try store.authorize(
                 otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
                 lifetime: Fixture.lifetime)
