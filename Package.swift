@@ -66,7 +66,7 @@ let package = Package(
             name: "DeskServerTests",
             dependencies: [
                 "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText", "CSQLite", "DeskExport",
+                "JSONText", "CSQLite", "DeskExport", "CLibpq",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
