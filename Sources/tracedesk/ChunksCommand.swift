@@ -94,10 +94,10 @@ enum KeysCommand {
 /// `tracedesk chunks …` and `tracedesk cleanup`: the publishing and retention jobs on demand.
 enum ChunksCommand {
     static let help = """
-        Usage: tracedesk chunks publish [--store PATH] [--signing-key FILE] [--config FILE]
-               tracedesk chunks list [--store PATH] [--json]
-               tracedesk chunks show N|FILE.zip [--store PATH] [--public-key FILE] [--keys]
-               tracedesk cleanup [--store PATH] [--config FILE]
+        Usage: tracedesk chunks publish [--store PATH|URL] [--signing-key FILE] [--config FILE]
+               tracedesk chunks list [--store PATH|URL] [--json]
+               tracedesk chunks show N|FILE.zip [--store PATH|URL] [--public-key FILE] [--keys]
+               tracedesk cleanup [--store PATH|URL] [--config FILE]
 
           publish  publishes every key past its embargo (expiry + 2 h) as signed chunks of at most
                    chunk_max_keys keys, and prints each chunk (index, keys, window). tracedesk
@@ -114,8 +114,13 @@ enum ChunksCommand {
         chunk_min_keys, …) come from --config FILE (or TRACEDESK_CONFIG) and TRACEDESK_<SETTING>
         variables, as for tracedesk serve (tracedesk serve --settings lists them).
 
+        --store takes an SQLite file or a postgres:// URL (tracedesk store --help). On PostgreSQL,
+        publish and cleanup take the same lock as the servers' jobs: while a server is
+        publishing (or cleaning up), the command says "skipped: another server holds the lock"
+        and exits 4.
+
         Exit status: 0 ok, 1 refused (bad chunk, signature does not verify, no such chunk),
-        2 usage or settings, 4 store unavailable.
+        2 usage or settings, 4 store unavailable (or the job's lock is held elsewhere).
         """
 
     static func run(_ words: [String], cleanup: Bool = false) throws(UsageError) -> ExitStatus {
@@ -196,6 +201,11 @@ enum ChunksCommand {
         let publisher = ChunkPublisher(store: store, signing: signing, policy: config.publishingPolicy)
         do {
             let run = try publisher.run()
+            if run.skipped {
+                printError(
+                    "chunks publish: skipped: another server holds the lock (it is publishing now); try again later")
+                return .storeUnavailable
+            }
             for chunk in run.published {
                 var line = "chunk \(chunk.index): \(chunk.keyCount) keys"
                 if chunk.paddingCount > 0 { line += " + \(chunk.paddingCount) padding" }
@@ -380,6 +390,10 @@ enum ChunksCommand {
         guard let store = openStore(config) else { return .storeUnavailable }
         do {
             let report = try RetentionJob(store: store, policy: config.retentionPolicy).run()
+            if report.skipped {
+                printError("cleanup: skipped: another server holds the lock (it is cleaning up now); try again later")
+                return .storeUnavailable
+            }
             print(
                 "cleanup: \(report.summary) (kept: \(config.retentionDays) days, analytics \(config.analyticsRetentionDays) days)"
             )

@@ -9,7 +9,7 @@ nonisolated(unsafe) private var terminationPipe: Int32 = -1
 /// `tracedesk serve`: the Immuni API over HTTP for phones and hospital systems.
 enum ServeCommand {
     static let help = """
-        Usage: tracedesk serve [--store PATH] [--listen 127.0.0.1:8080]
+        Usage: tracedesk serve [--store PATH|URL] [--listen 127.0.0.1:8080]
                                [--internal-listen 127.0.0.1:8081] [--config FILE]
                                [--tls-cert FILE --tls-key FILE] [--signing-key FILE]
                tracedesk serve --settings
@@ -21,11 +21,18 @@ enum ServeCommand {
         Both listen on loopback unless told otherwise; put the public one behind a proxy
         or give --tls-cert/--tls-key (docs/deployment.md).
 
+        Store: an SQLite file (one server), or postgres://USER@HOST:PORT/DATABASE: any number
+        of servers share one PostgreSQL database (docs/deployment.md). On PostgreSQL a server
+        keeps up to store_pool_size connections; while the database is unreachable requests
+        get 503 with Retry-After, and the server reconnects by itself when it is back.
+
         Jobs: every publish_interval_seconds (1 h) keys past their embargo are published as
         chunks signed with --signing-key (signing_key_path; make one with tracedesk keys
         generate); every cleanup_interval_seconds (1 day) old data is deleted. Both also run
         at start. Without a signing key serve refuses to start, unless signing_key_required
-        is false: then it publishes nothing and says so in the log and in /metrics.
+        is false: then it publishes nothing and says so in the log and in /metrics. With
+        several servers on one PostgreSQL, one runs each job at a time; the others log
+        "skipped: another server holds the lock".
 
         Settings come from the --config JSON file (or TRACEDESK_CONFIG), then environment
         variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these

@@ -118,7 +118,9 @@ struct ManyServersHTTPTests {
         #expect(try cluster.stores[1].lastChunkIndex() == 0, "no keys: nothing to publish")
     }
 
-    @Test("the database lost while serving: 503 with the error body and Retry-After, then served again; nothing acknowledged is lost")
+    @Test(
+        "the database lost while serving: 503 with the error body and Retry-After, then served again; nothing acknowledged is lost"
+    )
     func databaseLost() async throws {
         let cluster = try Cluster(servers: 1)
         let codes = ["9K2RAY8UUQ", "2HX3RQF4KK"]

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Two real `tracedesk serve` processes on one PostgreSQL (a throwaway cluster of this script's
+# own, so that it can be stopped and started again under load), driven with curl and psql.
+# Usage: Tests/e2e/postgres.sh PATH/TO/tracedesk
+# Prints one line per check and ends with "e2e-postgres: N passed, N failed".
+set -uo pipefail
+
+bin=$(realpath "${1:-.build/debug/tracedesk}")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+chmod 755 "$work"
+passed=0
+failed=0
+server=""
+servers=()
+export SWIFT_BACKTRACE=enable=no
+
+cleanup() {
+  for pid in "${servers[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  [ -d "$work/pg" ] && "$root/scripts/postgres.sh" stop "$work/pg"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+source "$root/Tests/e2e/lib.sh"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
+export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem" TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0
+
+port=$(free_port)
+url="postgres://postgres@127.0.0.1:$port/postgres"
+
+# Before the database exists: serve refuses to start, naming host and port.
+"$bin" serve --store "$url" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 >"$work/out" 2>"$work/err"
+status=$?
+check "serve with the database unreachable exits non-zero (4)" test "$status" = 4
+check "... naming host and port and what to do" \
+  grep -q "cannot reach the database postgres://postgres@127.0.0.1:$port/postgres.*check that PostgreSQL is running" "$work/err"
+check "--settings never shows a password" bash -c "
+  '$bin' serve --store 'postgres://td:s3cretpw@127.0.0.1:$port/x' --settings | grep -A1 '^  store ' | grep -q 'td:\*\*\*@' &&
+  ! '$bin' serve --store 'postgres://td:s3cretpw@127.0.0.1:$port/x' --settings | grep -q s3cretpw"
+
+if ! "$root/scripts/postgres.sh" start "$work/pg" "$port" >/dev/null; then
+  echo "FAIL cannot start PostgreSQL"
+  echo "e2e-postgres: $passed passed, $((failed + 1)) failed"
+  exit 1
+fi
+psql_() { psql "$url" -XAtq -c "$1"; }
+
+check "tracedesk migrate applies the schema and prints its version" \
+  bash -c "'$bin' migrate --store '$url' | grep -q 'schema version 3'"
+check "tracedesk store info names PostgreSQL and the tables" \
+  bash -c "'$bin' store info --store '$url' | grep -q '^adapter *PostgreSQL 15' &&
+           '$bin' store info --store '$url' | grep -q '^exposure_keys '"
+check "TRACEDESK_STORE selects the store too" \
+  bash -c "TRACEDESK_STORE='$url' '$bin' store info --json | grep -q '\"adapter\":\"PostgreSQL'"
+
+# Two servers on the one database.
+start_server "$url" && mv "$work/serve.log" "$work/a.log"
+a_pid=$server a_phone=$phone a_internal=$internal
+servers+=("$a_pid")
+start_server "$url" && mv "$work/serve.log" "$work/b.log"
+b_pid=$server b_phone=$phone b_internal=$internal
+servers+=("$b_pid")
+check "two servers start on one PostgreSQL" test -n "$a_phone" -a -n "$b_phone"
+check "each logs the store without a password" grep -q "store postgres://postgres@127.0.0.1:$port/postgres" "$work/a.log"
+
+today=$(date -u +%F)
+now=$(date -u +%s)
+keys=""
+for i in $(seq 0 2); do
+  start=$(( (now / 86400 - 3 + i) * 144 ))
+  data=$(head -c 16 /dev/urandom | base64)
+  keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":144},"
+done
+body="{\"teks\":[${keys%,}],\"province\":\"RM\",\"padding\":\"00\",\"exposure_detection_summaries\":[]}"
+upload() { # upload PHONE TOKEN → status; headers in $work/h
+  curl -s --max-time 10 -o "$work/body" -D "$work/h" -w '%{http_code}' -X POST "http://$1/v1/ingestion/upload" \
+    -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $2" -H 'Immuni-Dummy-Data: 0' \
+    -H "Immuni-Client-Clock: $now" -d "$body"
+}
+
+# A code authorised on server A's internal listener is uploaded through server B, once.
+hash() { printf %s "$1" | sha256sum | cut -c1-64; }
+check "POST /v1/otp on server A: 204" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$a_internal/v1/otp" \
+  -H 'Content-Type: application/json' -d "{\"otp\":\"9K2RAY8UUQ\",\"symptoms_started_on\":\"$today\"}")" = 204
+check "its upload through server B: 204" test "$(upload "$b_phone" "$(hash 9K2RAY8UUQ)")" = 204
+check "a second upload through server A: 401" test "$(upload "$a_phone" "$(hash 9K2RAY8UUQ)")" = 401
+
+# Under load, the database stops and comes back.
+codes=120
+"$bin" bench seed --store "$url" --count "$codes" --tokens "$work/tokens" >/dev/null
+: >"$work/results"
+(
+  i=0
+  while read -r token; do
+    i=$((i + 1))
+    if [ $((i % 2)) -eq 0 ]; then target=$a_phone; else target=$b_phone; fi
+    status=$(upload "$target" "$token")
+    retry=$(grep -ci '^retry-after: 5' "$work/h")
+    echo "$token $status $retry" >>"$work/results"
+    sleep 0.02
+  done <"$work/tokens"
+) &
+load=$!
+until [ "$(wc -l <"$work/results")" -ge 30 ] || ! kill -0 "$load" 2>/dev/null; do sleep 0.05; done
+"$root/scripts/postgres.sh" pause "$work/pg"
+deadline=$((SECONDS + 10))
+until [ "$(grep -c ' 503 ' "$work/results")" -ge 5 ] || [ $SECONDS -gt $deadline ]; do sleep 0.05; done
+"$root/scripts/postgres.sh" restart "$work/pg" >/dev/null
+wait "$load"
+
+ok=$(grep -c ' 204 ' "$work/results")
+unavailable=$(grep -c ' 503 ' "$work/results")
+echo "     ($codes uploads under load: $ok answered 204, $unavailable answered 503 while the database was down)"
+check "while the database is down, uploads get 503" test "$unavailable" -ge 5
+check "... every 503 carries Retry-After" test "$(grep ' 503 ' "$work/results" | grep -c ' 503 1$')" = "$unavailable"
+check "... and nothing but 204 or 503 is answered" test "$((ok + unavailable))" = "$codes"
+check "both servers are still running" kill -0 "$a_pid" "$b_pid"
+check "the servers logged the lost database" grep -q "cannot reach the database" "$work/a.log" "$work/b.log"
+grep ' 204 ' "$work/results" | cut -d' ' -f1 | sort >"$work/acknowledged"
+psql_ "SELECT otp_hash FROM uploads" | sort >"$work/stored"
+check "every acknowledged upload is stored (nothing acknowledged is lost)" \
+  test -z "$(comm -23 "$work/acknowledged" "$work/stored")"
+
+# The codes refused with 503 are still usable: the phones' retries succeed.
+retried_ok=0
+for token in $(grep ' 503 ' "$work/results" | cut -d' ' -f1); do
+  [ "$(upload "$a_phone" "$token")" = 204 ] && retried_ok=$((retried_ok + 1))
+done
+check "after the restart, every upload refused with 503 succeeds on retry ($retried_ok of $unavailable)" \
+  test "$retried_ok" = "$unavailable"
+check "each code was uploaded exactly once" \
+  test "$(psql_ "SELECT count(*) FROM uploads")" = "$((codes + 1))" -a \
+       "$(psql_ "SELECT count(DISTINCT otp_hash) FROM uploads")" = "$((codes + 1))"
+
+# Publishing is shared: a chunk published by the CLI is served by both servers.
+psql_ "UPDATE exposure_keys SET expires_at_s = expires_at_s - 86400 * 2" >/dev/null
+check "tracedesk chunks publish on the shared store publishes chunk 1" \
+  bash -c "'$bin' chunks publish --store '$url' | grep -q '^chunk 1: '"
+check "server A and server B both offer it" bash -c "
+  curl -s http://$a_phone/v1/keys/index | grep -q '\"newest\":1' && curl -s http://$b_phone/v1/keys/index | grep -q '\"newest\":1'"
+
+for pid in "${servers[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+for pid in "${servers[@]}"; do wait "$pid" 2>/dev/null; done
+servers=()
+echo "e2e-postgres: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
