@@ -53,21 +53,39 @@ enum PGSQL {
     static let insertEvent = numbered(SQL.insertEvent)
     static let eventsAfter = numbered(SQL.eventsAfter)
     static let latestEventID = SQL.latestEventID
-    static let consumeAuthorization = numbered(SQL.consumeAuthorization)
-    static let insertUpload = numbered(SQL.insertUpload) + " RETURNING id"
-    /// One INSERT for `count` keys (8 values each).
-    static func insertKeys(_ count: Int) -> String {
-        var sql = """
-            INSERT INTO exposure_keys (upload_id, key_data, rolling_start_number, rolling_period,
-                transmission_risk_level, report_type, days_since_onset, expires_at_s) VALUES
+    /// Consumes a usable code and returns what the upload is judged by; no row when the code
+    /// is not usable (or another upload consumed it first: this one waited for its row lock).
+    static let consumeReturning =
+        numbered(SQL.consumeAuthorization) + """
+
+            RETURNING symptoms_started_on, authorized_at_ms, expires_at_ms, authorized_by
             """
-        for row in 0..<count {
-            let base = row * 8
-            sql += row == 0 ? " (" : ", ("
-            sql += (1...8).map { "$\(base + $0)" }.joined(separator: ", ")
-            sql += ")"
+    /// The upload, its `keys` keys and its event in one statement (one round trip): $1…$11 the
+    /// upload's columns, $12 and $13 the event's detail before and after the upload id, $14
+    /// the event's kind, then 7 values per key. Returns the upload id.
+    static func storeUpload(keys: Int) -> String {
+        var sql = """
+            WITH u AS (
+                INSERT INTO uploads (otp_hash, received_at_ms, symptoms_started_on, province, client_clock_s,
+                    clock_skew_s, keys_accepted, keys_dropped, dropped_reasons, summary_count, summaries)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id),
+            e AS (
+                INSERT INTO events (at_ms, kind, otp_hash, actor, detail)
+                SELECT $2, $14, $1, NULL, $12 || u.id || $13 FROM u)
+            """
+        if keys > 0 {
+            let rows = (0..<keys).map { row in
+                "(" + (1...7).map { "$\(14 + row * 7 + $0)" }.joined(separator: ", ") + ")"
+            }
+            sql += """
+                , k AS (
+                    INSERT INTO exposure_keys (upload_id, key_data, rolling_start_number, rolling_period,
+                        transmission_risk_level, report_type, days_since_onset, expires_at_s)
+                    SELECT u.id, v.d, v.s, v.p, v.t, v.r, v.o, v.e FROM u,
+                        (VALUES \(rows.joined(separator: ", "))) AS v (d, s, p, t, r, o, e))
+                """
         }
-        return sql
+        return sql + "\nSELECT id FROM u"
     }
     static let selectUpload = numbered(SQL.selectUpload)
     static let selectKeys = numbered(SQL.selectKeys)

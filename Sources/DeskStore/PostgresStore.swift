@@ -159,9 +159,19 @@ public final class PostgresStore: Store, @unchecked Sendable {
         let nowMs = now.unixMilliseconds
         return try pool.withConnection { connection throws(StoreError) in
             try connection.transaction(operation: "store upload") { () throws(StoreError) -> UploadOutcome in
-                let record = try fetchAuthorization(connection, otpHash)
-                guard let record, record.isUsable(at: now) else {
-                    let status = OtpStatus(record, now: now)
+                // The conditional update takes the row lock: a concurrent upload with the same
+                // code (on any server) waits here, then finds the code consumed and changes nothing.
+                let consumed = try connection.query(
+                    PGSQL.consumeReturning, [.integer(nowMs), .text(otpHash.hex), .integer(nowMs)],
+                    operation: "consume code"
+                ) { row -> OtpAuthorization? in
+                    guard let day = CivilDay(iso: row.text(0)) else { return nil }
+                    return OtpAuthorization(
+                        otpHash: otpHash, symptomsStartedOn: day, authorizedAt: Date(unixMilliseconds: row.integer(1)),
+                        expiresAt: Date(unixMilliseconds: row.integer(2)), authorizedBy: row.text(3))
+                }
+                guard let record = consumed.first ?? nil else {
+                    let status = OtpStatus(try fetchAuthorization(connection, otpHash), now: now)
                     if status != .unknown {
                         try appendEvent(
                             connection, kind: .uploadRefused, at: nowMs, otpHash: otpHash, actor: nil,
@@ -169,50 +179,37 @@ public final class PostgresStore: Store, @unchecked Sendable {
                     }
                     return .refused(status)
                 }
-                // The conditional update takes the row lock: a concurrent upload with the same
-                // code (on any server) waits here, then finds the code consumed and changes nothing.
-                let changed = try connection.run(
-                    PGSQL.consumeAuthorization, [.integer(nowMs), .text(otpHash.hex), .integer(nowMs)],
-                    operation: "consume code")
-                guard changed == 1 else {
-                    return .refused(OtpStatus(try fetchAuthorization(connection, otpHash), now: now))
-                }
                 let upload = evaluate(record)
                 let evaluation = upload.evaluation
                 let reasons = evaluation.droppedCounts.map { #""\#($0.reason.rawValue)":\#($0.count)"# }
                     .joined(separator: ",")
-                let uploadID =
-                    try connection.query(
-                        PGSQL.insertUpload,
-                        [
-                            .text(otpHash.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
-                            upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
-                            .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
-                            .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
-                            .integer(Int64(upload.summaryCount)), .text(upload.summariesJSON),
-                        ], operation: "store upload"
-                    ) { $0.integer(0) }.first ?? 0
-                // All keys in one statement: one round trip, whatever the count.
-                var values: [SQLValue] = []
-                values.reserveCapacity(evaluation.accepted.count * 8)
+                let province = upload.province.map { #""\#($0.code)""# } ?? "null"
+                var values: [SQLValue] = [
+                    .text(otpHash.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
+                    upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
+                    .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
+                    .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
+                    .integer(Int64(upload.summaryCount)), .text(upload.summariesJSON),
+                    .text(#"{"upload_id":"#),
+                    .text(
+                        #","keys_accepted":\#(evaluation.accepted.count),"keys_dropped":\#(evaluation.dropped.count),"dropped":{\#(reasons)},"province":\#(province),"clock_skew_s":\#(evaluation.clockSkewSeconds),"clock_skew_flagged":\#(evaluation.clockSkewFlagged),"summaries":\#(upload.summaryCount)}"#
+                    ),
+                    .text(DeskEvent.Kind.uploadAccepted.rawValue),
+                ]
+                values.reserveCapacity(values.count + evaluation.accepted.count * 7)
                 for accepted in evaluation.accepted {
                     values += [
-                        .integer(uploadID), .blob(accepted.key.keyData), .integer(accepted.key.rollingStartNumber),
+                        .blob(accepted.key.keyData), .integer(accepted.key.rollingStartNumber),
                         .integer(accepted.key.rollingPeriod), .integer(Int64(accepted.transmissionRiskLevel)),
                         .integer(Int64(accepted.reportType.rawValue)),
                         .integer(Int64(accepted.daysSinceOnsetOfSymptoms)), .integer(accepted.key.expiresAtSeconds),
                     ]
                 }
-                if !evaluation.accepted.isEmpty {
-                    try connection.run(
-                        PGSQL.insertKeys(evaluation.accepted.count), values, operation: "store keys")
-                }
-                let province = upload.province.map { #""\#($0.code)""# } ?? "null"
-                try appendEvent(
-                    connection, kind: .uploadAccepted, at: nowMs, otpHash: otpHash, actor: nil,
-                    detail:
-                        #"{"upload_id":\#(uploadID),"keys_accepted":\#(evaluation.accepted.count),"keys_dropped":\#(evaluation.dropped.count),"dropped":{\#(reasons)},"province":\#(province),"clock_skew_s":\#(evaluation.clockSkewSeconds),"clock_skew_flagged":\#(evaluation.clockSkewFlagged),"summaries":\#(upload.summaryCount)}"#
-                )
+                // The upload, its keys and its event in one statement: one round trip.
+                let uploadID =
+                    try connection.query(
+                        PGSQL.storeUpload(keys: evaluation.accepted.count), values, operation: "store upload"
+                    ) { $0.integer(0) }.first ?? 0
                 return .stored(uploadID: uploadID, upload)
             }
         }
