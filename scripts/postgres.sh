@@ -4,6 +4,9 @@
 #                                         prints the URL (postgres://postgres@127.0.0.1:PORT/postgres)
 #   scripts/postgres.sh stop DIR         stop it (fast) and remove DIR
 #   scripts/postgres.sh restart DIR      stop and start again, keeping the data
+#   scripts/postgres.sh pause DIR        stop, keeping the data (an outage; restart ends it)
+#   scripts/postgres.sh standby DIR PORT PRIMARY_PORT   a streaming hot standby of a primary
+#   scripts/postgres.sh promote DIR      promote a standby to primary
 # Extra server settings can be passed in PGOPTIONS_EXTRA (e.g. "-c fsync=off").
 # As root the server runs as the postgres user (initdb refuses root).
 set -euo pipefail
@@ -19,7 +22,7 @@ as_owner() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 cmd=${1:-}; dir=${2:-}
-[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|stop|restart DIR [PORT]" >&2; exit 2; }
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|stop|restart|pause|standby|promote DIR [PORT]" >&2; exit 2; }
 case "$cmd" in
   start)
     port=${3:?usage: scripts/postgres.sh start DIR PORT}
@@ -43,9 +46,27 @@ case "$cmd" in
     if [ -f "$dir/data/postmaster.pid" ]; then as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true; fi
     rm -rf "$dir"
     ;;
+  standby)
+    # scripts/postgres.sh standby DIR PORT PRIMARY_PORT: a hot standby of the primary on
+    # 127.0.0.1:PRIMARY_PORT (pg_basebackup -R, streaming), started on PORT.
+    port=${3:?usage: scripts/postgres.sh standby DIR PORT PRIMARY_PORT}
+    primary=${4:?usage: scripts/postgres.sh standby DIR PORT PRIMARY_PORT}
+    mkdir -p "$dir"
+    [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$dir"
+    as_owner "$bindir/pg_basebackup" -h 127.0.0.1 -p "$primary" -U postgres -D "$dir/data" -R -X stream >"$dir/basebackup.log" 2>&1 \
+      || { cat "$dir/basebackup.log" >&2; exit 1; }
+    echo "$port" >"$dir/port"
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200" start >/dev/null \
+      || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+  promote)
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -w promote >/dev/null
+    ;;
   pause)
     # Stop the server but keep the data (to test an outage); "restart" brings it back.
     as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
     ;;
-  *) echo "usage: scripts/postgres.sh start|stop|restart|pause DIR [PORT]" >&2; exit 2 ;;
+  *) echo "usage: scripts/postgres.sh start|stop|restart|pause|standby|promote DIR [PORT]" >&2; exit 2 ;;
 esac

@@ -41,15 +41,23 @@ struct PGTarget: Sendable {
         database = values["dbname"] ?? environment("PGDATABASE") ?? user
     }
 
-    /// `postgres://user@host:port/db` (a socket folder shows as `host=/path`); no password.
+    /// `postgres://user@host:port/db` (a socket folder shows as `host=/path`; several hosts as
+    /// `h1:p1,h2:p2`); no password.
     var description: String {
         let at = user.isEmpty ? "" : "\(user)@"
         if host.hasPrefix("/") { return "postgres://\(at)/\(database) (socket \(host), port \(port))" }
-        return "postgres://\(at)\(host):\(port)/\(database)"
+        return "postgres://\(at)\(address)/\(database)"
     }
 
-    /// "host:port", or the socket folder and port.
-    var address: String { host.hasPrefix("/") ? "socket \(host) port \(port)" : "\(host):\(port)" }
+    /// "host:port" (each host with its port when there are several), or the socket folder and port.
+    var address: String {
+        if host.hasPrefix("/") { return "socket \(host) port \(port)" }
+        let hosts = host.split(separator: ",", omittingEmptySubsequences: false)
+        let ports = port.split(separator: ",", omittingEmptySubsequences: false)
+        return hosts.enumerated().map { index, name in
+            "\(name):\(ports.count == hosts.count ? ports[index] : ports.first ?? "5432")"
+        }.joined(separator: ",")
+    }
 }
 
 extension String {

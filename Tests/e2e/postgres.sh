@@ -17,6 +17,7 @@ export SWIFT_BACKTRACE=enable=no
 
 cleanup() {
   for pid in "${servers[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  [ -d "$work/standby" ] && "$root/scripts/postgres.sh" stop "$work/standby"
   [ -d "$work/pg" ] && "$root/scripts/postgres.sh" stop "$work/pg"
   rm -rf "$work"
 }
@@ -141,6 +142,43 @@ check "tracedesk chunks publish on the shared store publishes chunk 1" \
   bash -c "'$bin' chunks publish --store '$url' | grep -q '^chunk 1: '"
 check "server A and server B both offer it" bash -c "
   curl -s http://$a_phone/v1/keys/index | grep -q '\"newest\":1' && curl -s http://$b_phone/v1/keys/index | grep -q '\"newest\":1'"
+
+# Failover (docs/deployment.md): a hot standby; the primary is lost and the standby promoted;
+# a server given both hosts with target_session_attrs=read-write finds the new primary itself.
+sport=$(free_port)
+if "$root/scripts/postgres.sh" standby "$work/standby" "$sport" "$port" >/dev/null; then
+  both="postgres://postgres@127.0.0.1:$port,127.0.0.1:$sport/postgres?target_session_attrs=read-write"
+  start_server "$both" && mv "$work/serve.log" "$work/c.log"
+  c_pid=$server c_phone=$phone
+  servers+=("$c_pid")
+  "$bin" bench seed --store "$both" --count 10 --tokens "$work/failover-tokens" >/dev/null
+  mapfile -t ftokens <"$work/failover-tokens"
+  check "a server given both hosts serves from the primary" test "$(upload "$c_phone" "${ftokens[0]}")" = 204
+  # The standby has replayed the codes before the primary goes.
+  expected=$(psql_ "SELECT count(*) FROM otp_authorizations")
+  deadline=$((SECONDS + 10))
+  until [ "$(psql "postgres://postgres@127.0.0.1:$sport/postgres" -XAtq -c "SELECT count(*) FROM otp_authorizations")" = "$expected" ] ||
+    [ $SECONDS -gt $deadline ]; do
+    sleep 0.1
+  done
+  "$root/scripts/postgres.sh" pause "$work/pg"
+  "$root/scripts/postgres.sh" promote "$work/standby"
+  statuses=""
+  deadline=$((SECONDS + 20))
+  result=0
+  while [ $SECONDS -le $deadline ]; do
+    result=$(upload "$c_phone" "${ftokens[1]}")
+    statuses="$statuses $result"
+    [ "$result" = 204 ] && break
+    sleep 0.5
+  done
+  echo "     (uploads after the primary went:$statuses)"
+  check "after the standby is promoted, the same server stores uploads there, by itself" test "$result" = 204
+  check "the promoted standby has every upload acknowledged before and after" test \
+    "$(psql "postgres://postgres@127.0.0.1:$sport/postgres" -XAtq -c "SELECT count(*) FROM uploads WHERE otp_hash IN ('${ftokens[0]}', '${ftokens[1]}')")" = 2
+else
+  check "a hot standby starts (pg_basebackup -R)" false
+fi
 
 for pid in "${servers[@]}"; do kill -TERM "$pid" 2>/dev/null; done
 for pid in "${servers[@]}"; do wait "$pid" 2>/dev/null; done
