@@ -40,13 +40,8 @@ extension PostgresStore {
     public func chunkIndexRange(since: Date) throws(StoreError) -> ClosedRange<Int64>? {
         try pool.withConnection { connection throws(StoreError) in
             let rows = try connection.query(
-                PGSQL.indexRange, [.integer(since.unixMilliseconds)], operation: "read chunk index"
-            ) { row -> ClosedRange<Int64>? in
-                guard let low = row.optionalInteger(0), let high = row.optionalInteger(1), low <= high else {
-                    return nil
-                }
-                return low...high
-            }
+                PGSQL.indexRange, [.integer(since.unixMilliseconds)], operation: "read chunk index",
+                StoreReads<PGConnection>.indexRange)
             return rows.first ?? nil
         }
     }

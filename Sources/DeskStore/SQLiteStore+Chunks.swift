@@ -37,13 +37,8 @@ extension SQLiteStore {
     public func chunkIndexRange(since: Date) throws(StoreError) -> ClosedRange<Int64>? {
         try lock.withLock { () throws(StoreError) -> ClosedRange<Int64>? in
             let rows = try connection.query(
-                ChunkSQL.indexRange, [.integer(since.unixMilliseconds)], operation: "read chunk index"
-            ) { row -> ClosedRange<Int64>? in
-                guard let low = row.optionalInteger(0), let high = row.optionalInteger(1), low <= high else {
-                    return nil
-                }
-                return low...high
-            }
+                ChunkSQL.indexRange, [.integer(since.unixMilliseconds)], operation: "read chunk index",
+                StoreReads<SQLiteConnection>.indexRange)
             return rows.first ?? nil
         }
     }

@@ -82,15 +82,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
         try lock.withLock { () throws(StoreError) -> [DeskEvent] in
             try connection.query(
-                SQL.eventsAfter, [.integer(afterID), .integer(Int64(max(0, limit)))], operation: "read events"
-            ) {
-                row in
-                DeskEvent(
-                    id: row.integer(0), at: Date(unixMilliseconds: row.integer(1)),
-                    kind: DeskEvent.Kind(rawValue: row.text(2)) ?? .analyticsReceived,
-                    otpHash: row.optionalText(3).flatMap(OtpHash.init(hex:)), actor: row.optionalText(4),
-                    detail: row.text(5))
-            }
+                SQL.eventsAfter, [.integer(afterID), .integer(Int64(max(0, limit)))], operation: "read events",
+                StoreReads<SQLiteConnection>.event)
         }
     }
 
@@ -289,28 +282,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         try lock.withLock { () throws(StoreError) -> StoredUpload? in
             try connection.transaction(immediate: false, operation: "read upload") {
                 () throws(StoreError) -> StoredUpload? in
-                let keys = try connection.query(SQL.selectKeys, [.integer(id)], operation: "read upload") { row in
-                    AcceptedKey(
-                        key: TemporaryExposureKey(
-                            keyData: row.blob(0), rollingStartNumber: row.integer(1), rollingPeriod: row.integer(2)),
-                        transmissionRiskLevel: Int(row.integer(3)),
-                        reportType: ReportType(rawValue: Int(row.integer(4))) ?? .unknown,
-                        daysSinceOnsetOfSymptoms: Int(row.integer(5)))
-                }
-                let rows = try connection.query(SQL.selectUpload, [.integer(id)], operation: "read upload") {
-                    row -> StoredUpload? in
-                    guard let hash = OtpHash(hex: row.text(0)), let day = CivilDay(iso: row.text(2)) else { return nil }
-                    return StoredUpload(
-                        id: id, otpHash: hash, receivedAt: Date(unixMilliseconds: row.integer(1)),
-                        symptomsStartedOn: day, province: row.optionalText(3), clientClock: row.integer(4),
-                        clockSkewSeconds: row.integer(5), keysDropped: Int(row.integer(6)),
-                        droppedReasons: row.text(7), summaryCount: Int(row.integer(8)), keys: keys)
-                }
-                guard var upload = rows.first ?? nil else { return nil }
-                upload.publishedInChunks = try connection.query(
-                    SQL.selectUploadChunks, [.integer(id)], operation: "read upload"
-                ) { $0.integer(0) }
-                return upload
+                try StoreReads(db: connection, sql: .sqlite).upload(id: id)
             }
         }
     }
@@ -318,17 +290,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     // MARK: Internals (called with the lock held)
 
     private func fetchAuthorization(_ otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
-        let rows = try connection.query(SQL.selectAuthorization, [.text(otpHash.hex)], operation: "read authorization")
-        {
-            row -> OtpAuthorization? in
-            guard let day = CivilDay(iso: row.text(1)) else { return nil }
-            return OtpAuthorization(
-                otpHash: otpHash, symptomsStartedOn: day, authorizedAt: Date(unixMilliseconds: row.integer(2)),
-                expiresAt: Date(unixMilliseconds: row.integer(3)), authorizedBy: row.text(4),
-                state: OtpAuthorization.State(rawValue: row.text(5)) ?? .consumed,
-                consumedAt: row.optionalInteger(6).map(Date.init(unixMilliseconds:)))
-        }
-        return rows.first ?? nil
+        try StoreReads(db: connection, sql: .sqlite).authorization(otpHash)
     }
 
     func appendEvent(
