@@ -120,7 +120,9 @@ final class PGConnection {
     /// connection instead of once per call (most of PostgreSQL's CPU for statements this small).
     private var prepared: [String: String] = [:]
 
-    init(target: PGTarget, connectTimeoutSeconds: Int) throws(StoreError) {
+    /// Connects. `lockTimeoutMilliseconds` bounds every wait for a row or table lock on this
+    /// connection (then ``StoreError/locked(path:)``): a stuck lock is a 503, not a hung request.
+    init(target: PGTarget, connectTimeoutSeconds: Int, lockTimeoutMilliseconds: Int? = nil) throws(StoreError) {
         self.target = target
         // Defaults first: values given in the URL override them (libpq expands `dbname`).
         let keywords = ["application_name", "connect_timeout", "dbname"]
@@ -155,6 +157,9 @@ final class PGConnection {
             throw StoreError.unavailable(location: target.description, reason: reason)
         }
         clibpq_silence_notices(conn)
+        if let lockTimeoutMilliseconds {
+            try execute("SET lock_timeout = \(max(1, lockTimeoutMilliseconds))", operation: "configure the connection")
+        }
     }
 
     deinit { PQfinish(conn) }

@@ -41,7 +41,8 @@ final class PGPool: @unchecked Sendable {
 
     /// A new connection outside the pool (for a job lock held across a whole run).
     func dedicated() throws(StoreError) -> PGConnection {
-        try PGConnection(target: target, connectTimeoutSeconds: connectTimeoutSeconds)
+        try PGConnection(
+            target: target, connectTimeoutSeconds: connectTimeoutSeconds, lockTimeoutMilliseconds: waitMilliseconds)
     }
 
     /// Adds an already-open connection (the one that ran the migrations).
@@ -96,7 +97,11 @@ final class PGPool: @unchecked Sendable {
         open += 1
         pthread_mutex_unlock(&mutex)
         do {
-            return (try PGConnection(target: target, connectTimeoutSeconds: connectTimeoutSeconds), false)
+            return (
+                try PGConnection(
+                    target: target, connectTimeoutSeconds: connectTimeoutSeconds,
+                    lockTimeoutMilliseconds: waitMilliseconds), false
+            )
         } catch {
             pthread_mutex_lock(&mutex)
             open -= 1

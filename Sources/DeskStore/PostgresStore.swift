@@ -64,8 +64,8 @@ public final class PostgresStore: Store, @unchecked Sendable {
         pool = PGPool(
             target: target, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds,
             waitMilliseconds: waitMilliseconds)
-        let first = try PGConnection(target: target, connectTimeoutSeconds: connectTimeoutSeconds)
-        try first.execute("SET lock_timeout = \(max(100, waitMilliseconds))", operation: "configure")
+        let first = try PGConnection(
+            target: target, connectTimeoutSeconds: connectTimeoutSeconds, lockTimeoutMilliseconds: waitMilliseconds)
         try prepareSchema(first, migrate: migrate)
         pool.adopt(first)
     }

@@ -119,6 +119,33 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a row locked past the wait gives .locked (a 503), not a hung request; the code is unharmed")
+    func rowLockTimeout() throws {
+        try withSpace(.postgres) { space in
+            let store = try PostgresStore(url: space.spec, waitMilliseconds: 300)
+            _ = try store.authorize(
+                otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
+                lifetime: Fixture.lifetime)
+            let holder = try RawPostgres(space.spec)
+            try holder.execute("BEGIN; SELECT 1 FROM otp_authorizations FOR UPDATE")
+            let started = Date()
+            #expect(throws: StoreError.locked(path: try PGTarget(space.spec).description)) {
+                try store.consumeForUpload(otpHash: Fixture.hash, now: Fixture.now + 1) { _ in
+                    ManyServersTests.record(Fixture.hash)
+                }
+            }
+            #expect(Date().timeIntervalSince(started) < 5)
+            try holder.execute("ROLLBACK")
+            let outcome = try store.consumeForUpload(otpHash: Fixture.hash, now: Fixture.now + 1) { _ in
+                ManyServersTests.record(Fixture.hash)
+            }
+            guard case .stored = outcome else {
+                Issue.record("after the lock went, the upload was refused: \(outcome)")
+                return
+            }
+        }
+    }
+
     @Test("a job lock dies with the session that held it (a server that crashed)")
     func lockDiesWithSession() throws {
         try withSpace(.postgres) { space in
