@@ -136,13 +136,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
     public func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
         try pool.withConnection { connection throws(StoreError) in
             try connection.transaction(operation: "record check") { () throws(StoreError) -> OtpStatus in
-                let status = OtpStatus(try fetchAuthorization(connection, otpHash), now: now)
-                if status != .unknown {
-                    try appendEvent(
-                        connection, kind: .otpChecked, at: now.unixMilliseconds, otpHash: otpHash, actor: nil,
-                        detail: #"{"status":"\#(status.name)"}"#)
-                }
-                return status
+                try Self.work(connection).recordCheck(otpHash: otpHash, now: now)
             }
         }
     }
@@ -166,11 +160,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 }
                 guard let record = consumed.first ?? nil else {
                     let status = OtpStatus(try fetchAuthorization(connection, otpHash), now: now)
-                    if status != .unknown {
-                        try appendEvent(
-                            connection, kind: .uploadRefused, at: nowMs, otpHash: otpHash, actor: nil,
-                            detail: #"{"reason":"\#(status.name)"}"#)
-                    }
+                    try Self.work(connection).refuseUpload(otpHash: otpHash, status: status, at: nowMs)
                     return .refused(status)
                 }
                 let upload = evaluate(record)
@@ -210,46 +200,27 @@ public final class PostgresStore: Store, @unchecked Sendable {
     }
 
     public func countDummy(route: String, now: Date) throws(StoreError) {
-        let hour = now.unixMilliseconds / 3_600_000 * 3_600_000
         try pool.withConnection { connection throws(StoreError) in
-            _ = try connection.run(PGSQL.countDummy, [.integer(hour), .text(route)], operation: "count dummy traffic")
+            try Self.work(connection).countDummy(route: route, now: now)
         }
     }
 
     public func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {
-        let hour = since.unixMilliseconds / 3_600_000 * 3_600_000
-        return try pool.withConnection { connection throws(StoreError) in
-            let rows = try connection.query(PGSQL.dummyCounts, [.integer(hour)], operation: "read dummy traffic") {
-                ($0.text(0), $0.integer(1))
-            }
-            return Dictionary(rows, uniquingKeysWith: +)
-        }
+        try pool.withConnection { connection throws(StoreError) in try Self.work(connection).dummyCounts(since: since) }
     }
 
     // MARK: Analytics
 
     public func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool {
         try pool.withConnection { connection throws(StoreError) in
-            let rows = try connection.query(
-                PGSQL.allowanceExists,
-                [.text(tokenHash), .text(month.firstOfMonth.iso), .integer(Date().unixMilliseconds)],
-                operation: "read analytics token"
-            ) { $0.integer(0) }
-            return (rows.first ?? 0) > 0
+            try Self.work(connection).analyticsTokenAuthorized(tokenHash: tokenHash, month: month)
         }
     }
 
     public func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
         try pool.withConnection { connection throws(StoreError) in
             try connection.transaction(operation: "grant analytics allowances") { () throws(StoreError) in
-                for allowance in allowances {
-                    _ = try connection.run(
-                        PGSQL.grantAllowance,
-                        [
-                            .text(allowance.tokenHash), .text(allowance.month.iso),
-                            .integer(allowance.withExposure ? 1 : 0), .integer(expiresAt.unixMilliseconds),
-                        ], operation: "grant analytics allowances")
-                }
+                try Self.work(connection).grantAnalyticsAllowances(allowances, expiresAt: expiresAt)
             }
         }
     }
@@ -257,20 +228,9 @@ public final class PostgresStore: Store, @unchecked Sendable {
     public func recordOperationalInfo(
         _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
     ) throws(StoreError) -> Bool {
-        let nowMs = now.unixMilliseconds
-        return try pool.withConnection { connection throws(StoreError) in
+        try pool.withConnection { connection throws(StoreError) in
             try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
-                if let allowance {
-                    let used = try connection.run(
-                        PGSQL.useAllowance,
-                        [
-                            .text(allowance.tokenHash), .text(allowance.month.iso),
-                            .integer(allowance.withExposure ? 1 : 0), .integer(nowMs),
-                        ], operation: "use analytics allowance")
-                    guard used == 1 else { return false }
-                }
-                try insertOperationalInfo(connection, info, at: nowMs)
-                return true
+                try Self.work(connection).recordOperationalInfo(info, allowance: allowance, now: now)
             }
         }
     }
@@ -278,46 +238,18 @@ public final class PostgresStore: Store, @unchecked Sendable {
     public func recordOperationalInfo(
         _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
     ) throws(StoreError) -> Bool {
-        let nowMs = now.unixMilliseconds
-        return try pool.withConnection { connection throws(StoreError) in
+        try pool.withConnection { connection throws(StoreError) in
             try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
-                _ = try connection.run(PGSQL.dropExpiredSalts, [.integer(nowMs)], operation: "claim salt")
-                guard
-                    try connection.run(
-                        PGSQL.claimSalt, [.text(salt), .integer(saltExpiresAt.unixMilliseconds)],
-                        operation: "claim salt") == 1
-                else { return false }
-                try insertOperationalInfo(connection, info, at: nowMs)
-                return true
+                try Self.work(connection).recordOperationalInfo(
+                    info, salt: salt, now: now, saltExpiresAt: saltExpiresAt)
             }
         }
     }
 
     public func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool {
         try pool.withConnection { connection throws(StoreError) in
-            (try connection.query(
-                PGSQL.saltUsed, [.text(salt), .integer(now.unixMilliseconds)], operation: "read salt"
-            ) { $0.integer(0) }.first ?? 0) > 0
+            try Self.work(connection).attestationSaltUsed(salt, now: now)
         }
-    }
-
-    private func insertOperationalInfo(
-        _ connection: PGConnection, _ info: OperationalInfo, at nowMs: Int64
-    ) throws(StoreError) {
-        try connection.run(
-            PGSQL.insertOperationalInfo,
-            [
-                .integer(nowMs), .text(info.platform.rawValue), .text(info.province.code),
-                info.build.map { .integer(Int64($0)) } ?? .null, .integer(info.exposurePermission ? 1 : 0),
-                .integer(info.bluetoothActive ? 1 : 0), .integer(info.notificationPermission ? 1 : 0),
-                .integer(info.exposureNotification ? 1 : 0),
-                info.exposureNotification ? .text(info.lastRiskyExposureOn.iso) : .null,
-            ], operation: "store operational info")
-        try appendEvent(
-            connection, kind: .analyticsReceived, at: nowMs, otpHash: nil, actor: nil,
-            detail:
-                #"{"platform":"\#(info.platform.rawValue)","province":"\#(info.province.code)","exposure_notification":\#(info.exposureNotification)}"#
-        )
     }
 
     public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
@@ -361,12 +293,12 @@ public final class PostgresStore: Store, @unchecked Sendable {
         _ connection: PGConnection, kind: DeskEvent.Kind, at ms: Int64, otpHash: OtpHash?, actor: String?,
         detail: String
     ) throws(StoreError) {
-        try connection.run(
-            PGSQL.insertEvent,
-            [
-                .integer(ms), .text(kind.rawValue), otpHash.map { .text($0.hex) } ?? .null,
-                actor.map { .text($0) } ?? .null, .text(detail),
-            ], operation: "append event")
+        try Self.work(connection).appendEvent(kind: kind, at: ms, otpHash: otpHash, actor: actor, detail: detail)
+    }
+
+    /// The shared writes, on `connection`.
+    static func work(_ connection: PGConnection) -> PhoneWork<PGConnection> {
+        PhoneWork(db: connection, sql: .postgres, reads: .postgres)
     }
 
     static func currentVersion(_ connection: PGConnection) throws(StoreError) -> Int {

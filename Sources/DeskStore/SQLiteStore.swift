@@ -98,13 +98,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
         try lock.withLock { () throws(StoreError) -> OtpStatus in
             try connection.transaction(operation: "record check") { () throws(StoreError) -> OtpStatus in
-                let status = OtpStatus(try fetchAuthorization(otpHash), now: now)
-                if status != .unknown {
-                    try appendEvent(
-                        kind: .otpChecked, at: now.unixMilliseconds, otpHash: otpHash, actor: nil,
-                        detail: #"{"status":"\#(status.name)"}"#)
-                }
-                return status
+                try work.recordCheck(otpHash: otpHash, now: now)
             }
         }
     }
@@ -118,11 +112,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 let record = try fetchAuthorization(otpHash)
                 guard let record, record.isUsable(at: now) else {
                     let status = OtpStatus(record, now: now)
-                    if status != .unknown {
-                        try appendEvent(
-                            kind: .uploadRefused, at: nowMs, otpHash: otpHash, actor: nil,
-                            detail: #"{"reason":"\#(status.name)"}"#)
-                    }
+                    try work.refuseUpload(otpHash: otpHash, status: status, at: nowMs)
                     return .refused(status)
                 }
                 // Consume first, conditionally: the one-time guarantee does not rest on the read above.
@@ -167,47 +157,25 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     public func countDummy(route: String, now: Date) throws(StoreError) {
-        let hour = now.unixMilliseconds / 3_600_000 * 3_600_000
-        try lock.withLock { () throws(StoreError) in
-            _ = try connection.run(SQL.countDummy, [.integer(hour), .text(route)], operation: "count dummy traffic")
-        }
+        try lock.withLock { () throws(StoreError) in try work.countDummy(route: route, now: now) }
     }
 
     public func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {
-        let hour = since.unixMilliseconds / 3_600_000 * 3_600_000
-        return try lock.withLock { () throws(StoreError) -> [String: Int64] in
-            let rows = try connection.query(SQL.dummyCounts, [.integer(hour)], operation: "read dummy traffic") {
-                ($0.text(0), $0.integer(1))
-            }
-            return Dictionary(rows, uniquingKeysWith: +)
-        }
+        try lock.withLock { () throws(StoreError) -> [String: Int64] in try work.dummyCounts(since: since) }
     }
 
     // MARK: Analytics
 
     public func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool {
         try lock.withLock { () throws(StoreError) -> Bool in
-            let rows = try connection.query(
-                SQL.allowanceExists,
-                [.text(tokenHash), .text(month.firstOfMonth.iso), .integer(Date().unixMilliseconds)],
-                operation: "read analytics token"
-            ) { $0.integer(0) }
-            return (rows.first ?? 0) > 0
+            try work.analyticsTokenAuthorized(tokenHash: tokenHash, month: month)
         }
     }
 
     public func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
         try lock.withLock { () throws(StoreError) in
             try connection.transaction(operation: "grant analytics allowances") { () throws(StoreError) in
-                for allowance in allowances {
-                    _ = try connection.run(
-                        SQL.grantAllowance,
-                        [
-                            .text(allowance.tokenHash), .text(allowance.month.iso),
-                            .integer(allowance.withExposure ? 1 : 0),
-                            .integer(expiresAt.unixMilliseconds),
-                        ], operation: "grant analytics allowances")
-                }
+                try work.grantAnalyticsAllowances(allowances, expiresAt: expiresAt)
             }
         }
     }
@@ -215,21 +183,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func recordOperationalInfo(
         _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
     ) throws(StoreError) -> Bool {
-        let nowMs = now.unixMilliseconds
-        return try lock.withLock { () throws(StoreError) -> Bool in
+        try lock.withLock { () throws(StoreError) -> Bool in
             try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
-                if let allowance {
-                    let used = try connection.run(
-                        SQL.useAllowance,
-                        [
-                            .text(allowance.tokenHash), .text(allowance.month.iso),
-                            .integer(allowance.withExposure ? 1 : 0),
-                            .integer(nowMs),
-                        ], operation: "use analytics allowance")
-                    guard used == 1 else { return false }
-                }
-                try insertOperationalInfo(info, at: nowMs)
-                return true
+                try work.recordOperationalInfo(info, allowance: allowance, now: now)
             }
         }
     }
@@ -237,45 +193,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func recordOperationalInfo(
         _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
     ) throws(StoreError) -> Bool {
-        let nowMs = now.unixMilliseconds
-        return try lock.withLock { () throws(StoreError) -> Bool in
+        try lock.withLock { () throws(StoreError) -> Bool in
             try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
-                _ = try connection.run(SQL.dropExpiredSalts, [.integer(nowMs)], operation: "claim salt")
-                guard
-                    try connection.run(
-                        SQL.claimSalt, [.text(salt), .integer(saltExpiresAt.unixMilliseconds)], operation: "claim salt")
-                        == 1
-                else { return false }
-                try insertOperationalInfo(info, at: nowMs)
-                return true
+                try work.recordOperationalInfo(info, salt: salt, now: now, saltExpiresAt: saltExpiresAt)
             }
         }
     }
 
     public func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool {
-        try lock.withLock { () throws(StoreError) -> Bool in
-            (try connection.query(
-                SQL.saltUsed, [.text(salt), .integer(now.unixMilliseconds)], operation: "read salt"
-            ) { $0.integer(0) }.first ?? 0) > 0
-        }
-    }
-
-    /// The record and its event (called inside a transaction, with the lock held).
-    private func insertOperationalInfo(_ info: OperationalInfo, at nowMs: Int64) throws(StoreError) {
-        try connection.run(
-            SQL.insertOperationalInfo,
-            [
-                .integer(nowMs), .text(info.platform.rawValue), .text(info.province.code),
-                info.build.map { .integer(Int64($0)) } ?? .null, .integer(info.exposurePermission ? 1 : 0),
-                .integer(info.bluetoothActive ? 1 : 0), .integer(info.notificationPermission ? 1 : 0),
-                .integer(info.exposureNotification ? 1 : 0),
-                info.exposureNotification ? .text(info.lastRiskyExposureOn.iso) : .null,
-            ], operation: "store operational info")
-        try appendEvent(
-            kind: .analyticsReceived, at: nowMs, otpHash: nil, actor: nil,
-            detail:
-                #"{"platform":"\#(info.platform.rawValue)","province":"\#(info.province.code)","exposure_notification":\#(info.exposureNotification)}"#
-        )
+        try lock.withLock { () throws(StoreError) -> Bool in try work.attestationSaltUsed(salt, now: now) }
     }
 
     public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
@@ -296,14 +222,11 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     func appendEvent(
         kind: DeskEvent.Kind, at ms: Int64, otpHash: OtpHash?, actor: String?, detail: String
     ) throws(StoreError) {
-        try connection.run(
-            SQL.insertEvent,
-            [
-                .integer(ms), .text(kind.rawValue), otpHash.map { .text($0.hex) } ?? .null,
-                actor.map { .text($0) } ?? .null, .text(detail),
-            ],
-            operation: "append event")
+        try work.appendEvent(kind: kind, at: ms, otpHash: otpHash, actor: actor, detail: detail)
     }
+
+    /// The shared writes, on this store's connection (call with the lock held).
+    var work: PhoneWork<SQLiteConnection> { PhoneWork(db: connection, sql: .sqlite, reads: .sqlite) }
 
     private func currentVersion() throws(StoreError) -> Int {
         let exists = try connection.query(SQL.migrationsTableExists, operation: "read schema version") { $0.integer(0) }

@@ -1,0 +1,148 @@
+import CivilCalendar
+import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The statements of the phone API's simpler writes, in one adapter's dialect.
+struct PhoneStatements: Sendable {
+    var insertEvent, countDummy, dummyCounts, allowanceExists, grantAllowance, useAllowance: String
+    var insertOperationalInfo, dropExpiredSalts, claimSalt, saltUsed: String
+
+    static let sqlite = PhoneStatements(
+        insertEvent: SQL.insertEvent, countDummy: SQL.countDummy, dummyCounts: SQL.dummyCounts,
+        allowanceExists: SQL.allowanceExists, grantAllowance: SQL.grantAllowance, useAllowance: SQL.useAllowance,
+        insertOperationalInfo: SQL.insertOperationalInfo, dropExpiredSalts: SQL.dropExpiredSalts,
+        claimSalt: SQL.claimSalt, saltUsed: SQL.saltUsed)
+    static let postgres = PhoneStatements(
+        insertEvent: PGSQL.insertEvent, countDummy: PGSQL.countDummy, dummyCounts: PGSQL.dummyCounts,
+        allowanceExists: PGSQL.allowanceExists, grantAllowance: PGSQL.grantAllowance,
+        useAllowance: PGSQL.useAllowance, insertOperationalInfo: PGSQL.insertOperationalInfo,
+        dropExpiredSalts: PGSQL.dropExpiredSalts, claimSalt: PGSQL.claimSalt, saltUsed: PGSQL.saltUsed)
+}
+
+/// Events, checks, dummy counts and analytics: one implementation for every adapter, run on
+/// the connection (and inside the transaction, where there is one) the adapter provides.
+struct PhoneWork<DB: SQLRunning> {
+    let db: DB
+    let sql: PhoneStatements
+    let reads: ReadStatements
+
+    func appendEvent(
+        kind: DeskEvent.Kind, at ms: Int64, otpHash: OtpHash?, actor: String?, detail: String
+    ) throws(StoreError) {
+        try db.run(
+            sql.insertEvent,
+            [
+                .integer(ms), .text(kind.rawValue), otpHash.map { .text($0.hex) } ?? .null,
+                actor.map { .text($0) } ?? .null, .text(detail),
+            ], operation: "append event")
+    }
+
+    /// The code's status at `now`, with an `otp_checked` event when the code is known (in a transaction).
+    func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
+        let status = OtpStatus(try StoreReads(db: db, sql: reads).authorization(otpHash), now: now)
+        if status != .unknown {
+            try appendEvent(
+                kind: .otpChecked, at: now.unixMilliseconds, otpHash: otpHash, actor: nil,
+                detail: #"{"status":"\#(status.name)"}"#)
+        }
+        return status
+    }
+
+    /// An `upload_refused` event for a code known here (in a transaction).
+    func refuseUpload(otpHash: OtpHash, status: OtpStatus, at ms: Int64) throws(StoreError) {
+        guard status != .unknown else { return }
+        try appendEvent(
+            kind: .uploadRefused, at: ms, otpHash: otpHash, actor: nil, detail: #"{"reason":"\#(status.name)"}"#)
+    }
+
+    func countDummy(route: String, now: Date) throws(StoreError) {
+        let hour = now.unixMilliseconds / 3_600_000 * 3_600_000
+        try db.run(sql.countDummy, [.integer(hour), .text(route)], operation: "count dummy traffic")
+    }
+
+    func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {
+        let hour = since.unixMilliseconds / 3_600_000 * 3_600_000
+        let rows = try db.query(sql.dummyCounts, [.integer(hour)], operation: "read dummy traffic") {
+            ($0.text(0), $0.integer(1))
+        }
+        return Dictionary(rows, uniquingKeysWith: +)
+    }
+
+    func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool {
+        let rows = try db.query(
+            sql.allowanceExists, [.text(tokenHash), .text(month.firstOfMonth.iso), .integer(Date().unixMilliseconds)],
+            operation: "read analytics token"
+        ) { $0.integer(0) }
+        return (rows.first ?? 0) > 0
+    }
+
+    /// In a transaction.
+    func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
+        for allowance in allowances {
+            try db.run(
+                sql.grantAllowance,
+                [
+                    .text(allowance.tokenHash), .text(allowance.month.iso), .integer(allowance.withExposure ? 1 : 0),
+                    .integer(expiresAt.unixMilliseconds),
+                ], operation: "grant analytics allowances")
+        }
+    }
+
+    /// In a transaction: uses the allowance up (if any), then stores the record.
+    func recordOperationalInfo(
+        _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
+    ) throws(StoreError) -> Bool {
+        if let allowance {
+            let used = try db.run(
+                sql.useAllowance,
+                [
+                    .text(allowance.tokenHash), .text(allowance.month.iso), .integer(allowance.withExposure ? 1 : 0),
+                    .integer(now.unixMilliseconds),
+                ], operation: "use analytics allowance")
+            guard used == 1 else { return false }
+        }
+        try insertOperationalInfo(info, at: now.unixMilliseconds)
+        return true
+    }
+
+    /// In a transaction: claims the salt, then stores the record.
+    func recordOperationalInfo(
+        _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
+    ) throws(StoreError) -> Bool {
+        try db.run(sql.dropExpiredSalts, [.integer(now.unixMilliseconds)], operation: "claim salt")
+        let claimed = try db.run(
+            sql.claimSalt, [.text(salt), .integer(saltExpiresAt.unixMilliseconds)], operation: "claim salt")
+        guard claimed == 1 else { return false }
+        try insertOperationalInfo(info, at: now.unixMilliseconds)
+        return true
+    }
+
+    func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool {
+        (try db.query(sql.saltUsed, [.text(salt), .integer(now.unixMilliseconds)], operation: "read salt") {
+            $0.integer(0)
+        }.first ?? 0) > 0
+    }
+
+    /// The record and its event.
+    private func insertOperationalInfo(_ info: OperationalInfo, at nowMs: Int64) throws(StoreError) {
+        try db.run(
+            sql.insertOperationalInfo,
+            [
+                .integer(nowMs), .text(info.platform.rawValue), .text(info.province.code),
+                info.build.map { .integer(Int64($0)) } ?? .null, .integer(info.exposurePermission ? 1 : 0),
+                .integer(info.bluetoothActive ? 1 : 0), .integer(info.notificationPermission ? 1 : 0),
+                .integer(info.exposureNotification ? 1 : 0),
+                info.exposureNotification ? .text(info.lastRiskyExposureOn.iso) : .null,
+            ], operation: "store operational info")
+        try appendEvent(
+            kind: .analyticsReceived, at: nowMs, otpHash: nil, actor: nil,
+            detail:
+                #"{"platform":"\#(info.platform.rawValue)","province":"\#(info.province.code)","exposure_notification":\#(info.exposureNotification)}"#
+        )
+    }
+}
