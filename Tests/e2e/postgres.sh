@@ -17,6 +17,7 @@ export SWIFT_BACKTRACE=enable=no
 
 cleanup() {
   for pid in "${servers[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  tmux -L "tracedesk-pg-e2e-$$" kill-server 2>/dev/null
   [ -d "$work/standby" ] && "$root/scripts/postgres.sh" stop "$work/standby"
   [ -d "$work/pg" ] && "$root/scripts/postgres.sh" stop "$work/pg"
   rm -rf "$work"
@@ -89,6 +90,24 @@ check "POST /v1/otp on server A: 204" test "$(curl -s -o /dev/null -w '%{http_co
 check "its upload through server B: 204" test "$(upload "$b_phone" "$(hash 9K2RAY8UUQ)")" = 204
 check "a second upload through server A: 401" test "$(upload "$a_phone" "$(hash 9K2RAY8UUQ)")" = 401
 
+# The operator's console on the same database, in tmux: it authorises, server B takes the upload.
+socket="tracedesk-pg-e2e-$$"
+tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
+  -e TRACEDESK_THEMES="$root/themes" "$bin --store '$url'; sleep 30"
+wait_screen() {
+  local deadline=$((SECONDS + 5))
+  while [ $SECONDS -le $deadline ]; do
+    tmux -L "$socket" capture-pane -p -t app | grep -qF -- "$1" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+check "the console opens on PostgreSQL and names it in the title bar" wait_screen "127.0.0.1:$port/postgres"
+tmux -L "$socket" send-keys -t app k j 2 3 i w y 5 u j y Enter Enter
+check "the console authorises KJ2-3IWY-5UJ on PostgreSQL" wait_screen "Authorised"
+tmux -L "$socket" send-keys -t app C-c
+check "server B takes that code's upload" test "$(upload "$b_phone" "$(hash KJ23IWY5UJ)")" = 204
+
 # Under load, the database stops and comes back.
 codes=120
 "$bin" bench seed --store "$url" --count "$codes" --tokens "$work/tokens" >/dev/null
@@ -133,8 +152,8 @@ done
 check "after the restart, every upload refused with 503 succeeds on retry ($retried_ok of $unavailable)" \
   test "$retried_ok" = "$unavailable"
 check "each code was uploaded exactly once" \
-  test "$(psql_ "SELECT count(*) FROM uploads")" = "$((codes + 1))" -a \
-       "$(psql_ "SELECT count(DISTINCT otp_hash) FROM uploads")" = "$((codes + 1))"
+  test "$(psql_ "SELECT count(*) FROM uploads")" = "$((codes + 2))" -a \
+       "$(psql_ "SELECT count(DISTINCT otp_hash) FROM uploads")" = "$((codes + 2))"
 
 # Publishing is shared: a chunk published by the CLI is served by both servers.
 psql_ "UPDATE exposure_keys SET expires_at_s = expires_at_s - 86400 * 2" >/dev/null
