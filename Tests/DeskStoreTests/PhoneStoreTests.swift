@@ -51,8 +51,16 @@ struct PhoneStoreTests {
                 Issue.record("a used code was accepted: \(again)")
                 return
             }
-            let kinds = try store.events(after: 0, limit: 10).map(\.kind)
-            #expect(kinds == [.otpAuthorized, .uploadAccepted, .uploadRefused])
+            let events = try store.events(after: 0, limit: 10)
+            #expect(events.map(\.kind) == [.otpAuthorized, .uploadAccepted, .uploadRefused])
+            // The same detail, byte for byte, whichever adapter wrote it.
+            #expect(
+                events[1].detail
+                    == #"{"upload_id":\#(id),"keys_accepted":1,"keys_dropped":1,"dropped":{"too_old":1},"province":"RM","clock_skew_s":400,"clock_skew_flagged":false,"summaries":0}"#
+            )
+            #expect(events[1].otpHash == Fixture.hash)
+            #expect(events[1].at == Fixture.now)
+            #expect(events[2].detail == #"{"reason":"consumed"}"#)
         }
     }
 
