@@ -318,6 +318,12 @@ final class PGConnection {
         case "57P01", "57P02", "57P03", "53300":
             broken = true
             return .unavailable(location: target.description, reason: message)
+        case "25006":
+            // A standby (the old primary after a failover): a new connection finds the primary
+            // when the URL lists both hosts with target_session_attrs=read-write.
+            broken = true
+            return .unavailable(
+                location: target.description, reason: "\(message) (the database is a read-only standby)")
         case "3F000":
             return .cannotOpen(
                 path: target.description,

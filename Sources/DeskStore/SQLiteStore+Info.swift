@@ -15,13 +15,21 @@ extension SQLiteStore {
         try lock.withLock { () throws(StoreError) -> StoreInfo in
             try connection.transaction(immediate: false, operation: "read store info") {
                 () throws(StoreError) -> StoreInfo in
+                // Bytes per table with its indexes, where SQLite has the dbstat table (Debian's does).
+                let sizes = try? connection.query(
+                    """
+                    SELECT m.tbl_name, sum(d.pgsize) FROM dbstat d JOIN sqlite_master m ON m.name = d.name
+                    GROUP BY m.tbl_name
+                    """, operation: "read store info"
+                ) { ($0.text(0), $0.integer(1)) }
+                let bytes = sizes.map { Dictionary($0, uniquingKeysWith: +) }
                 var tables: [StoreInfo.Table] = []
                 for name in StoreTables.all {
                     let rows =
                         try connection.query("SELECT count(*) FROM \(name)", operation: "read store info") {
                             $0.integer(0)
                         }.first ?? 0
-                    tables.append(StoreInfo.Table(name: name, rows: rows, bytes: nil))
+                    tables.append(StoreInfo.Table(name: name, rows: rows, bytes: bytes.map { $0[name] ?? 0 }))
                 }
                 let version = try currentVersionForInfo()
                 var total: Int64 = 0

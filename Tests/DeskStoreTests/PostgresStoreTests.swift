@@ -162,17 +162,4 @@ struct PostgresStoreTests {
             lease.release()
         }
     }
-
-    @Test("store info names the adapter, the version and every table")
-    func info() throws {
-        try withStore(.postgres) { store in
-            let info = try store.info()
-            #expect(info.adapter.hasPrefix("PostgreSQL "))
-            #expect(info.schemaVersion == Migrations.latestVersion)
-            #expect(info.tables.map(\.name).contains("exposure_keys"))
-            #expect(info.tables.first { $0.name == "schema_migrations" }?.rows == Int64(Migrations.all.count))
-            #expect(info.totalBytes > 0)
-            #expect(!info.location.contains("password"))
-        }
-    }
 }

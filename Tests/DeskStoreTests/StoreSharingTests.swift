@@ -218,3 +218,27 @@ struct ManyServersTests {
         }
     }
 }
+
+@Suite("Store contract: store info")
+struct StoreInfoTests {
+    @Test(
+        "store info names the adapter, the version, every table with its rows and size", arguments: StoreKind.testable)
+    func info(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            _ = try store.authorize(
+                otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
+                lifetime: Fixture.lifetime)
+            let info = try store.info()
+            #expect(info.adapter.hasPrefix(kind == .sqlite ? "SQLite 3." : "PostgreSQL "))
+            #expect(info.schemaVersion == Migrations.latestVersion)
+            #expect(info.knownVersion == Migrations.latestVersion)
+            #expect(info.location == store.location)
+            #expect(!info.location.contains("password"))
+            #expect(info.tables.map(\.name).sorted() == StoreTables.all.sorted())
+            #expect(info.tables.first { $0.name == "schema_migrations" }?.rows == Int64(Migrations.all.count))
+            #expect(info.tables.first { $0.name == "otp_authorizations" }?.rows == 1)
+            #expect(info.tables.allSatisfy { ($0.bytes ?? 0) > 0 })
+            #expect(info.totalBytes > 0)
+        }
+    }
+}
