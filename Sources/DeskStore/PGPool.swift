@@ -15,8 +15,10 @@ final class PGPool: @unchecked Sendable {
     let size: Int
     let connectTimeoutSeconds: Int
     let waitMilliseconds: Int
-    private var mutex = pthread_mutex_t()
-    private var available = pthread_cond_t()
+    /// Allocated, not stored inline: a pthread object must not move, and `&property` of a
+    /// class promises no stable address.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let available = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var idle: [PGConnection] = []
     private var open = 0
 
@@ -25,18 +27,22 @@ final class PGPool: @unchecked Sendable {
         self.size = max(1, size)
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.waitMilliseconds = waitMilliseconds
-        pthread_mutex_init(&mutex, nil)
+        mutex.initialize(to: pthread_mutex_t())
+        available.initialize(to: pthread_cond_t())
+        pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(&available, &attributes)
+        pthread_cond_init(available, &attributes)
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
         idle.removeAll()
-        pthread_cond_destroy(&available)
-        pthread_mutex_destroy(&mutex)
+        pthread_cond_destroy(available)
+        pthread_mutex_destroy(mutex)
+        available.deallocate()
+        mutex.deallocate()
     }
 
     /// A new connection outside the pool (for a job lock held across a whole run).
@@ -47,11 +53,11 @@ final class PGPool: @unchecked Sendable {
 
     /// Adds an already-open connection (the one that ran the migrations).
     func adopt(_ connection: PGConnection) {
-        pthread_mutex_lock(&mutex)
+        pthread_mutex_lock(mutex)
         open += 1
         idle.append(connection)
-        pthread_cond_signal(&available)
-        pthread_mutex_unlock(&mutex)
+        pthread_cond_signal(available)
+        pthread_mutex_unlock(mutex)
     }
 
     /// Lends a connection to `body`. When a reused connection turns out to be dead before
@@ -78,24 +84,24 @@ final class PGPool: @unchecked Sendable {
     }
 
     private func checkOut() throws(StoreError) -> (PGConnection, reused: Bool) {
-        pthread_mutex_lock(&mutex)
+        pthread_mutex_lock(mutex)
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         let nanos = Int(deadline.tv_nsec) + (waitMilliseconds % 1000) * 1_000_000
         deadline.tv_sec += waitMilliseconds / 1000 + nanos / 1_000_000_000
         deadline.tv_nsec = nanos % 1_000_000_000
         while idle.isEmpty && open >= size {
-            if pthread_cond_timedwait(&available, &mutex, &deadline) == ETIMEDOUT, idle.isEmpty, open >= size {
-                pthread_mutex_unlock(&mutex)
+            if pthread_cond_timedwait(available, mutex, &deadline) == ETIMEDOUT, idle.isEmpty, open >= size {
+                pthread_mutex_unlock(mutex)
                 throw StoreError.locked(path: target.description)
             }
         }
         if let connection = idle.popLast() {
-            pthread_mutex_unlock(&mutex)
+            pthread_mutex_unlock(mutex)
             return (connection, true)
         }
         open += 1
-        pthread_mutex_unlock(&mutex)
+        pthread_mutex_unlock(mutex)
         do {
             return (
                 try PGConnection(
@@ -103,24 +109,24 @@ final class PGPool: @unchecked Sendable {
                     lockTimeoutMilliseconds: waitMilliseconds), false
             )
         } catch {
-            pthread_mutex_lock(&mutex)
+            pthread_mutex_lock(mutex)
             open -= 1
-            pthread_cond_signal(&available)
-            pthread_mutex_unlock(&mutex)
+            pthread_cond_signal(available)
+            pthread_mutex_unlock(mutex)
             throw error
         }
     }
 
     private func checkIn(_ connection: PGConnection) {
         let keep = connection.reusable
-        pthread_mutex_lock(&mutex)
+        pthread_mutex_lock(mutex)
         if keep {
             idle.append(connection)
         } else {
             open -= 1
         }
-        pthread_cond_signal(&available)
-        pthread_mutex_unlock(&mutex)
+        pthread_cond_signal(available)
+        pthread_mutex_unlock(mutex)
         // A dropped connection is closed here, outside the lock (PQfinish may block briefly).
     }
 }
