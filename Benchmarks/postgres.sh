@@ -24,23 +24,24 @@ export TRACEDESK_ACCESS_LOG=false
 # cpu_seconds PID…: user + system CPU seconds of these processes (and, for the postmaster, its children).
 ticks=$(getconf CLK_TCK)
 cpu_of() { awk -v t="$ticks" '{ print ($14 + $15) / t }' "/proc/$1/stat" 2>/dev/null || echo 0; }
-postgres_cpu() {
-  local total=0 pid
-  for pid in $(pgrep -u "$(stat -c %U "$pgdir/data")" -f 'postgres' || true); do
+postgres_cpu() { # the postmaster and its children (backends, WAL writer, checkpointer…)
+  local total=0 pid postmaster
+  postmaster=$(head -n1 "$pgdir/data/postmaster.pid")
+  for pid in "$postmaster" $(pgrep -P "$postmaster" || true); do
     total=$(awk -v a="$total" -v b="$(cpu_of "$pid")" 'BEGIN { print a + b }')
   done
   echo "$total"
 }
 pg_counter() { psql "$url" -XAtq -c "$1"; }
 
-start_serve() { # start_serve STORE → prints "pid port"
-  local phone
-  phone=$(free_port)
-  "$bin" serve --store "$1" --listen "127.0.0.1:$phone" --internal-listen "127.0.0.1:$(free_port)" \
+# start_serve STORE: starts a server in this shell (so that the trap and wait know it); sets
+# $started_pid and $started_port.
+start_serve() {
+  started_port=$(free_port)
+  "$bin" serve --store "$1" --listen "127.0.0.1:$started_port" --internal-listen "127.0.0.1:$(free_port)" \
     2>>"$work/serve.log" &
-  local pid=$!
-  wait_http "http://127.0.0.1:$phone/"
-  echo "$pid $phone"
+  started_pid=$!
+  wait_http "http://127.0.0.1:$started_port/"
 }
 
 results=()
@@ -49,8 +50,8 @@ measure() {
   local name=$1 store=$2 servers=$3
   local per=$((connections / servers)) pids=() ports=() i
   for ((i = 0; i < servers; i++)); do
-    read -r pid port < <(start_serve "$store")
-    pids+=("$pid"); ports+=("$port")
+    start_serve "$store"
+    pids+=("$started_pid"); ports+=("$started_port")
     "$bin" bench seed --store "$store" --count $((duration * 4000 / servers + 2000)) --tokens "$work/tokens-$i" >/dev/null
   done
   local commits0 wal0 cpu0=() pg0 started ended

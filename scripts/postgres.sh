@@ -12,7 +12,7 @@
 set -euo pipefail
 bindir=$(pg_config --bindir 2>/dev/null || true)
 if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
-  bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
+  bindir=$( (ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true) | sort -V | tail -n1)
 fi
 if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
   echo "postgres.sh: PostgreSQL's server programs are not installed (Debian package: postgresql)" >&2
@@ -20,6 +20,15 @@ if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
 fi
 as_owner() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+# halt DIR: stops the cluster in DIR if it runs; a postmaster that does not stop is killed.
+halt() {
+  [ -f "$1/data/postmaster.pid" ] || return 0
+  as_owner "$bindir/pg_ctl" -D "$1/data" -m fast -w -t 20 stop >/dev/null 2>&1 && return 0
+  local pid
+  pid=$(head -n1 "$1/data/postmaster.pid" 2>/dev/null || true)
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+  return 0
 }
 cmd=${1:-}; dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|stop|restart|pause|standby|promote DIR [PORT]" >&2; exit 2; }
@@ -39,11 +48,11 @@ case "$cmd" in
     fi
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
       -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200 ${PGOPTIONS_EXTRA:-}" start >/dev/null \
-      || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+      || { tail -n 20 "$dir/server.log" >&2; halt "$dir"; exit 1; }
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
-    if [ -f "$dir/data/postmaster.pid" ]; then as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true; fi
+    halt "$dir"
     rm -rf "$dir"
     ;;
   standby)
@@ -58,7 +67,7 @@ case "$cmd" in
     echo "$port" >"$dir/port"
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
       -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200" start >/dev/null \
-      || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+      || { tail -n 20 "$dir/server.log" >&2; halt "$dir"; exit 1; }
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   promote)

@@ -43,6 +43,11 @@ struct ChunkStatements: Sendable {
     var deleteOldKeys, deleteOldUploads, deleteOldPadding, deleteOldChunks, deleteOldAuthorizations: String
     var deleteOldEvents, deleteOldAnalyticsEvents, deleteOldOperationalInfo, deleteOldDummyCounts: String
     var deleteUsedUpAllowances, dropExpiredSalts: String
+    /// How the batch's keys are marked: by the range of the batch (SQLite: its write
+    /// transaction is exclusive, so the range holds exactly the keys selected), or by the list
+    /// of their ids (PostgreSQL: at READ COMMITTED an upload that commits meanwhile would fall
+    /// into the range too).
+    var marksByID = false
 
     static let sqlite = ChunkStatements(
         countReady: ChunkSQL.countReady, selectReady: ChunkSQL.selectReady,
@@ -68,7 +73,8 @@ struct ChunkStatements: Sendable {
         deleteOldAuthorizations: PGSQL.deleteOldAuthorizations, deleteOldEvents: PGSQL.deleteOldEvents,
         deleteOldAnalyticsEvents: PGSQL.deleteOldAnalyticsEvents,
         deleteOldOperationalInfo: PGSQL.deleteOldOperationalInfo, deleteOldDummyCounts: PGSQL.deleteOldDummyCounts,
-        deleteUsedUpAllowances: PGSQL.deleteUsedUpAllowances, dropExpiredSalts: PGSQL.dropExpiredSalts)
+        deleteUsedUpAllowances: PGSQL.deleteUsedUpAllowances, dropExpiredSalts: PGSQL.dropExpiredSalts,
+        marksByID: true)
 }
 
 /// Chunk publishing, the backlog and retention: one implementation for every adapter, run
@@ -171,7 +177,10 @@ struct ChunkWork<DB: SQLRunning> {
                     ], operation: op)
             }
             let marked = try db.run(
-                sql.markPublished, [.integer(index)] + bounds + upTo, operation: op)
+                sql.markPublished,
+                sql.marksByID
+                    ? [.integer(index), .text("{" + fresh.map { String($0.id) }.joined(separator: ",") + "}")]
+                    : [.integer(index)] + bounds + upTo, operation: op)
             guard marked == fresh.count else {
                 throw StoreError.failed(operation: op, reason: "marked \(marked) keys, expected \(fresh.count)")
             }

@@ -12,17 +12,19 @@ struct PGTarget: Sendable {
     let port: String
     let database: String
     let user: String
+    /// The password given in the URL, kept only to scrub it from libpq's messages.
+    private let password: String?
 
     /// Nil when libpq cannot parse `conninfo`; `problem` then says why (libpq's words).
     init(_ conninfo: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(conninfo, &error) else {
-            let reason = error.map { String(cString: $0) } ?? "not a PostgreSQL URL"
+            // libpq's reason quotes the part it could not read, which can be the password: not shown.
             if let error { PQfreemem(error) }
             throw StoreError.cannotOpen(
                 path: "postgres://…",
                 reason:
-                    "the URL cannot be read (\(reason.trimmingTrailingNewlines)): write it as postgres://USER@HOST:PORT/DATABASE"
+                    "the URL cannot be read: write it as postgres://USER@HOST:PORT/DATABASE, with special characters in the user name or password percent-encoded (%40 for @, %25 for %)"
             )
         }
         defer { PQconninfoFree(options) }
@@ -33,6 +35,7 @@ struct PGTarget: Sendable {
             option += 1
         }
         self.conninfo = conninfo
+        password = values["password"].flatMap { $0.isEmpty ? nil : $0 }
         let environment = { (name: String) -> String? in getenv(name).map { String(cString: $0) } }
         // libpq's own defaults, so that the description names what it will really try.
         host = values["host"] ?? values["hostaddr"] ?? environment("PGHOST") ?? "/var/run/postgresql"
@@ -47,6 +50,12 @@ struct PGTarget: Sendable {
         let at = user.isEmpty ? "" : "\(user)@"
         if host.hasPrefix("/") { return "postgres://\(at)/\(database) (socket \(host), port \(port))" }
         return "postgres://\(at)\(address)/\(database)"
+    }
+
+    /// `text` without the URL's password, whatever libpq chose to quote.
+    func scrub(_ text: String) -> String {
+        guard let password, text.contains(password) else { return text }
+        return text.replacing(password, with: "***")
     }
 
     /// "host:port" (each host with its port when there are several), or the socket folder and port.
@@ -114,8 +123,11 @@ final class PGConnection {
     private var conn: OpaquePointer?
     /// Set when an error said the connection is unusable: the pool drops it.
     private(set) var broken = false
-    /// Commands sent since the pool lent it out (a failure on the first one changed nothing).
+    /// Commands sent since the pool lent it out.
     var commandsSent = 0
+    /// Whether the first of them could not have changed anything (a `BEGIN` or a `SELECT`), so
+    /// that it may be sent again on another connection if this one was found dead.
+    private(set) var firstCommandRepeatable = false
     /// Statements prepared on this connection, by SQL text: parsed and planned once per
     /// connection instead of once per call (most of PostgreSQL's CPU for statements this small).
     private var prepared: [String: String] = [:]
@@ -138,9 +150,10 @@ final class PGConnection {
             }
         }
         guard let conn, PQstatus(conn) == CONNECTION_OK else {
-            let reason = Self.shortReason(
-                conn.flatMap { PQerrorMessage($0) }.map { String(cString: $0) }?.trimmingTrailingNewlines
-                    ?? "out of memory")
+            let reason = target.scrub(
+                Self.shortReason(
+                    conn.flatMap { PQerrorMessage($0) }.map { String(cString: $0) }?.trimmingTrailingNewlines
+                        ?? "out of memory"))
             PQfinish(conn)
             self.conn = nil
             if reason.contains("connection option") || reason.contains("invalid URI") {
@@ -167,16 +180,17 @@ final class PGConnection {
     /// The server's version number (150018 for 15.18).
     var serverVersion: Int { Int(PQserverVersion(conn)) }
 
-    /// libpq's connection error text, reduced to its last line that says something.
+    /// libpq's connection error text, reduced to its first line (the rest is hints such as
+    /// "Is the server running on that host…", or the second half of a sentence).
     static func shortReason(_ message: String) -> String {
         let lines = message.split(separator: "\n").map { String($0.drop(while: { $0 == " " || $0 == "\t" })) }
             .map(\.trimmingTrailingNewlines).filter { !$0.isEmpty }
-        return lines.last(where: { !$0.hasPrefix("Is the server") }) ?? lines.last ?? message
+        return lines.first ?? message
     }
 
     /// Runs SQL text with no parameters (schema, `BEGIN`); several statements allowed.
     func execute(_ sql: String, operation: String) throws(StoreError) {
-        commandsSent += 1
+        count(sql)
         let result = PQexec(conn, sql)
         defer { PQclear(result) }
         try check(result, operation: operation)
@@ -219,6 +233,11 @@ final class PGConnection {
         }
     }
 
+    private func count(_ sql: String) {
+        commandsSent += 1
+        if commandsSent == 1 { firstCommandRepeatable = sql.hasPrefix("BEGIN") || sql.hasPrefix("SELECT") }
+    }
+
     /// Whether the connection is idle and usable (not in a transaction, not broken).
     var reusable: Bool {
         !broken && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE
@@ -243,7 +262,9 @@ final class PGConnection {
             case .text(let text):
                 let utf8 = Array(text.utf8)
                 let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, utf8.count), alignment: 1)
-                utf8.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: utf8.count) }
+                utf8.withUnsafeBytes {
+                    if let base = $0.baseAddress { buffer.copyMemory(from: base, byteCount: utf8.count) }
+                }
                 buffers.append(buffer)
                 types.append(25)
                 lengths.append(Int32(utf8.count))
@@ -263,7 +284,7 @@ final class PGConnection {
             formats.append(1)
         }
         let values = buffers.map { UnsafePointer($0?.assumingMemoryBound(to: CChar.self)) }
-        commandsSent += 1
+        count(sql)
         let name: String
         if let known = prepared[sql] {
             name = known
@@ -308,9 +329,10 @@ final class PGConnection {
             let reason = conn.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? ""
             return .unavailable(
                 location: target.description,
-                reason: Self.shortReason(reason.isEmpty ? "the connection was lost" : reason.trimmingTrailingNewlines))
+                reason: target.scrub(
+                    Self.shortReason(reason.isEmpty ? "the connection was lost" : reason.trimmingTrailingNewlines)))
         }
-        let message = primary ?? "SQLSTATE \(sqlState)"
+        let message = target.scrub(primary ?? "SQLSTATE \(sqlState)")
         switch sqlState {
         case "23505": return .conflict(operation: operation, reason: message)
         case "40001", "40P01", "55P03", "57014":

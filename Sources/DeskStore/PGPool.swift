@@ -60,10 +60,11 @@ final class PGPool: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Lends a connection to `body`. When a reused connection turns out to be dead before
-    /// anything was done on it (the first command failed to reach the server), the call is
-    /// made once more on a fresh connection: after a database restart the first request
-    /// succeeds instead of failing once per pooled connection.
+    /// Lends a connection to `body`. When a reused connection turns out to be dead on a first
+    /// command that could not have changed anything (a `BEGIN` or a `SELECT`), every idle
+    /// connection is closed (they went with the same restart or failover) and the call is made
+    /// once more on a new connection: after a database restart the first request succeeds
+    /// instead of failing once per pooled connection.
     func withConnection<T>(_ body: (PGConnection) throws(StoreError) -> T) throws(StoreError) -> T {
         var attempt = 0
         while true {
@@ -75,12 +76,28 @@ final class PGPool: @unchecked Sendable {
                 checkIn(connection)
                 return result
             } catch {
-                let retry = reused && connection.broken && connection.commandsSent <= 1 && attempt == 1
+                let retry =
+                    attempt == 1 && reused && connection.broken && connection.commandsSent == 1
+                    && connection.firstCommandRepeatable
                 checkIn(connection)
-                if retry { continue }
+                if retry {
+                    dropIdle()
+                    continue
+                }
                 throw error
             }
         }
+    }
+
+    /// Closes every idle connection.
+    func dropIdle() {
+        pthread_mutex_lock(mutex)
+        let dropped = idle
+        idle.removeAll()
+        open -= dropped.count
+        pthread_cond_broadcast(available)
+        pthread_mutex_unlock(mutex)
+        withExtendedLifetime(dropped) {}  // closed here, outside the lock
     }
 
     private func checkOut() throws(StoreError) -> (PGConnection, reused: Bool) {

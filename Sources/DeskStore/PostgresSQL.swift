@@ -119,7 +119,9 @@ enum PGSQL {
         """
     static let markOne = numbered(ChunkSQL.markOne)
     static let earliestArrival = numbered(ChunkSQL.earliestArrival)
-    static let markPublished = numbered(ChunkSQL.markPublished)
+    /// By id ($2: the ids as an array literal, `{1,2,3}`): only the keys the batch selected.
+    static let markPublished =
+        "UPDATE exposure_keys SET chunk_index = $1 WHERE id = ANY($2::text::bigint[]) AND chunk_index IS NULL"
     static let selectState = ChunkSQL.selectState
     static let highestIndex = ChunkSQL.highestIndex
     static let saveState = numbered(ChunkSQL.saveState)

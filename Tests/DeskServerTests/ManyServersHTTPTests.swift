@@ -30,9 +30,10 @@ struct ManyServersHTTPTests {
             database = "td_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
             try admin.execute("CREATE DATABASE \(database)")
             // Same server, the new database: replace the path of the URL.
-            let withoutQuery = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
+            let parts = base.split(separator: "?", maxSplits: 1).map(String.init)
+            let withoutQuery = parts.first ?? base
             let prefix = withoutQuery[..<(withoutQuery.lastIndex(of: "/") ?? withoutQuery.endIndex)]
-            url = prefix + "/" + database
+            url = prefix + "/" + database + (parts.count > 1 ? "?" + parts[1] : "")
             var stores: [PostgresStore] = []
             var servers: [TraceDeskServer] = []
             for _ in 0..<count {
@@ -99,7 +100,7 @@ struct ManyServersHTTPTests {
         #expect(try cluster.count("events WHERE kind = 'upload_accepted'") == 1)
     }
 
-    @Test("publishing: a server that does not get the lock skips the run and says so; indexes stay gapless")
+    @Test("publishing and cleanup: a server that does not get the lock skips the run and says so")
     func publishingLock() throws {
         let cluster = try Cluster(servers: 2, signing: ChunkSigning(key: ECPrivateKey.generate()))
         // Server 1 is publishing (it holds the lock) when server 0's timer fires.

@@ -98,24 +98,93 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("connections killed by the server are replaced: the next call works, nothing is lost")
+    @Test("connections killed by the server are replaced: the next call works, however many sat idle; nothing is lost")
     func reconnects() throws {
         try withSpace(.postgres) { space in
             let name = space.schema!
-            let store = try PostgresStore(url: space.spec + "&application_name=\(name)", poolSize: 3)
+            let store = try PostgresStore(url: space.spec + "&application_name=\(name)", poolSize: 4)
             _ = try store.authorize(
                 otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
                 lifetime: Fixture.lifetime)
+            // Four connections in the pool, all idle: four uploads wait together on a row lock
+            // held from outside, so each holds a connection of its own, then all finish.
+            _ = try store.authorize(
+                otpHash: Fixture.hash(9), symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
+                lifetime: Fixture.lifetime)
+            let holder = Unchecked(try RawPostgres(space.spec))
+            try holder.value.execute("BEGIN; SELECT 1 FROM otp_authorizations FOR UPDATE")
+            // Threads of their own: concurrentPerform runs only as many at once as there are cores.
+            let group = DispatchGroup()
+            for _ in 0..<4 {
+                group.enter()
+                Thread {
+                    _ = try? store.consumeForUpload(otpHash: Fixture.hash(9), now: Fixture.now + 1) { _ in
+                        ManyServersTests.record(Fixture.hash(9))
+                    }
+                    group.leave()
+                }.start()
+            }
+            Thread.sleep(forTimeInterval: 0.5)
+            try holder.value.execute("ROLLBACK")
+            group.wait()
+            let open = try space.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)'")
+            try #require(open == 4, "the pool opened \(open) connections")
             // As a restart of the database does: every session of this store ends.
             let killed = try space.scalar(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(name)'")
-            #expect(killed >= 1)
+            #expect(killed == open)
             Thread.sleep(forTimeInterval: 0.2)
+            // The very next call works (not one failure per dead pooled connection).
             #expect(try store.authorization(for: Fixture.hash)?.authorizedBy == "rossi")
             _ = try store.authorize(
                 otpHash: Fixture.hash(2), symptomsStartedOn: Fixture.onset, by: "bianchi", now: Fixture.now,
                 lifetime: Fixture.lifetime)
-            #expect(try store.events(after: 0, limit: 10).map(\.actor) == ["rossi", "bianchi"])
+            let authorised = try store.events(after: 0, limit: 100).filter { $0.kind == .otpAuthorized }
+            #expect(authorised.map(\.actor) == ["rossi", "rossi", "bianchi"])
+            #expect(try space.scalar("SELECT count(*) FROM uploads") == 1, "one of the four uploads, kept")
+        }
+    }
+
+    @Test("an upload that commits while a chunk is being built is not marked with it, and waits for the next chunk")
+    func uploadDuringPublishing() throws {
+        try withSpace(.postgres) { space in
+            let publisher = try space.open()
+            let phone = try space.open()
+            try ChunkStoreTests.upload(
+                publisher, code: 1, keys: [ChunkStoreTests.key(1, start: ChunkStoreTests.yesterday)])
+            let builder = ChunkStoreTests.Builder()
+            var uploaded = false
+            let chunk = try publisher.publishChunk(now: Fixture.now, policy: PublishingPolicy()) {
+                draft throws(StoreError) in
+                // Between the selection and the marking, another server stores an upload whose key
+                // falls in the batch's range (an older key, as phones send 14 days of them).
+                if !uploaded {
+                    uploaded = true
+                    do {
+                        try ChunkStoreTests.upload(
+                            phone, code: 2, keys: [ChunkStoreTests.key(2, start: ChunkStoreTests.yesterday - 144)])
+                    } catch {
+                        throw StoreError.failed(operation: "test upload", reason: "\(error)")
+                    }
+                }
+                return try builder.build(draft)
+            }
+            #expect(chunk?.keyCount == 1)
+            #expect(try space.scalar("SELECT count(*) FROM exposure_keys WHERE chunk_index = 1") == 1)
+            #expect(try space.scalar("SELECT count(*) FROM exposure_keys WHERE chunk_index IS NULL") == 1)
+            let next = try publisher.publishChunk(now: Fixture.now, policy: PublishingPolicy(), build: builder.build)
+            #expect(next?.index == 2)
+            #expect(next?.keyCount == 1)
+        }
+    }
+
+    @Test("a password in a URL libpq cannot read never reaches the message")
+    func unreadableURLHidesPassword() {
+        #expect {
+            try PostgresStore(url: "postgres://td:pa%ZZss-secret-1@127.0.0.1:1/x")
+        } throws: { error in
+            guard let message = (error as? StoreError)?.message else { return false }
+            return !message.contains("secret-1") && message.contains("percent-encoded")
         }
     }
 
@@ -162,4 +231,10 @@ struct PostgresStoreTests {
             lease.release()
         }
     }
+}
+
+/// Hands a value to other threads in a test where the test itself orders the accesses.
+struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
