@@ -5,9 +5,9 @@ import Testing
 
 @testable import DeskStore
 
-/// What only the PostgreSQL adapter has: a server to reach, schemas, connections that break.
-@Suite("PostgreSQL store", .enabled(if: StoreKind.postgresURL != nil, "TRACEDESK_TEST_POSTGRES is not set"))
-struct PostgresStoreTests {
+/// The PostgreSQL adapter's checks that need no server (they run in every `swift test`).
+@Suite("PostgreSQL store, no server needed")
+struct PostgresStoreOfflineTests {
     @Test("the migrations have the same versions and names in both dialects")
     func sameMigrations() {
         #expect(PostgresMigrations.all.map(\.version) == Migrations.all.map(\.version))
@@ -46,6 +46,20 @@ struct PostgresStoreTests {
         #expect(PostgresStore.redacted("/srv/td.sqlite") == "/srv/td.sqlite")
     }
 
+    @Test("a password in a URL libpq cannot read never reaches the message")
+    func unreadableURLHidesPassword() {
+        #expect {
+            try PostgresStore(url: "postgres://td:pa%ZZss-secret-1@127.0.0.1:1/x")
+        } throws: { error in
+            guard let message = (error as? StoreError)?.message else { return false }
+            return !message.contains("secret-1") && message.contains("percent-encoded")
+        }
+    }
+}
+
+/// What only the PostgreSQL adapter has: a server to reach, schemas, connections that break.
+@Suite("PostgreSQL store", .enabled(if: StoreKind.postgresURL != nil, "TRACEDESK_TEST_POSTGRES is not set"))
+struct PostgresStoreTests {
     @Test("a schema with tables of its own is not taken over")
     func foreignSchema() throws {
         try withSpace(.postgres) { space in
@@ -175,16 +189,6 @@ struct PostgresStoreTests {
             let next = try publisher.publishChunk(now: Fixture.now, policy: PublishingPolicy(), build: builder.build)
             #expect(next?.index == 2)
             #expect(next?.keyCount == 1)
-        }
-    }
-
-    @Test("a password in a URL libpq cannot read never reaches the message")
-    func unreadableURLHidesPassword() {
-        #expect {
-            try PostgresStore(url: "postgres://td:pa%ZZss-secret-1@127.0.0.1:1/x")
-        } throws: { error in
-            guard let message = (error as? StoreError)?.message else { return false }
-            return !message.contains("secret-1") && message.contains("percent-encoded")
         }
     }
 
