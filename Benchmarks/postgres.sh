@@ -15,7 +15,7 @@ swift build -c release --product tracedesk >&2
 bin=.build/release/tracedesk
 source Benchmarks/lib.sh
 pgdir="$work/pg"
-trap 'kill $(jobs -p) 2>/dev/null; scripts/postgres.sh stop "$pgdir" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; scripts/postgres.sh stop "$pgdir" 2>/dev/null || true; rm -rf "$work"' EXIT
 url=$(scripts/postgres.sh start "$pgdir" "$(free_port)")
 "$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
 export TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0 TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
