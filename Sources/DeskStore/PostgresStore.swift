@@ -57,8 +57,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
     ///   - poolSize: connections kept open at most.
     ///   - waitMilliseconds: how long a caller waits for a free connection or a lock.
     public init(
-        url: String, poolSize: Int = 8, connectTimeoutSeconds: Int = 5, waitMilliseconds: Int = 5_000,
-        migrate: Bool = true
+        url: String, poolSize: Int = 8, connectTimeoutSeconds: Int = 5, waitMilliseconds: Int = 5_000
     ) throws(StoreError) {
         target = try PGTarget(url)
         pool = PGPool(
@@ -66,7 +65,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
             waitMilliseconds: waitMilliseconds)
         let first = try PGConnection(
             target: target, connectTimeoutSeconds: connectTimeoutSeconds, lockTimeoutMilliseconds: waitMilliseconds)
-        try prepareSchema(first, migrate: migrate)
+        try prepareSchema(first)
         pool.adopt(first)
     }
 
@@ -255,7 +254,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
     public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
         try pool.withConnection { connection throws(StoreError) in
             try connection.transaction(
-                begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", operation: "read upload"
+                begin: Self.snapshot, operation: "read upload"
             ) { () throws(StoreError) -> StoredUpload? in
                 try StoreReads(db: connection, sql: .postgres).upload(id: id)
             }
@@ -312,7 +311,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
 
     /// Checks the schema is ours (or empty) and applies pending migrations, holding the
     /// migration lock so that servers starting together apply each migration once.
-    private func prepareSchema(_ connection: PGConnection, migrate: Bool) throws(StoreError) {
+    private func prepareSchema(_ connection: PGConnection) throws(StoreError) {
         let schema =
             try connection.query("SELECT current_schema()::text IS NOT NULL", operation: "find the schema") {
                 $0.integer(0)
@@ -344,7 +343,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
         if found > Migrations.latestVersion {
             throw StoreError.schemaTooNew(path: target.description, found: found, known: Migrations.latestVersion)
         }
-        guard migrate, found < Migrations.latestVersion else { return }
+        guard found < Migrations.latestVersion else { return }
         for migration in PostgresMigrations.all where migration.version > found {
             try connection.transaction(operation: "migration \(migration.name)") { () throws(StoreError) in
                 if migration.version == 1 {

@@ -31,7 +31,7 @@ extension SQLiteStore {
                         }.first ?? 0
                     tables.append(StoreInfo.Table(name: name, rows: rows, bytes: bytes.map { $0[name] ?? 0 }))
                 }
-                let version = try currentVersionForInfo()
+                let version = try currentVersion()
                 var total: Int64 = 0
                 for suffix in ["", "-wal"] {
                     if let size = try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int {
@@ -49,9 +49,5 @@ extension SQLiteStore {
         let taken = jobs.withLock { jobsRunning.insert(job).inserted }
         guard taken else { return nil }
         return JobLease { [self] in _ = jobs.withLock { jobsRunning.remove(job) } }
-    }
-
-    private func currentVersionForInfo() throws(StoreError) -> Int {
-        Int(try connection.query(SQL.maxMigration, operation: "read schema version") { $0.integer(0) }.first ?? 0)
     }
 }

@@ -228,7 +228,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     /// The shared writes, on this store's connection (call with the lock held).
     var work: PhoneWork<SQLiteConnection> { PhoneWork(db: connection, sql: .sqlite, reads: .sqlite) }
 
-    private func currentVersion() throws(StoreError) -> Int {
+    func currentVersion() throws(StoreError) -> Int {
         let exists = try connection.query(SQL.migrationsTableExists, operation: "read schema version") { $0.integer(0) }
         guard exists.first == 1 else { return 0 }
         return Int(

@@ -69,12 +69,11 @@ enum StoreCommand {
             return .storeUnavailable
         }
         if arguments.has("json") {
-            let tables = info.tables.map { table in
-                #"{"name":"\#(table.name)","rows":\#(table.rows),"bytes":\#(table.bytes.map(String.init) ?? "null")}"#
-            }
-            print(
-                #"{"adapter":"\#(jsonEscaped(info.adapter))","location":"\#(jsonEscaped(info.location))","schema_version":\#(info.schemaVersion),"known_version":\#(info.knownVersion),"total_bytes":\#(info.totalBytes),"tables":[\#(tables.joined(separator: ","))]}"#
-            )
+            let json = StoreInfoJSON(
+                adapter: info.adapter, location: info.location, schema_version: info.schemaVersion,
+                known_version: info.knownVersion, total_bytes: info.totalBytes,
+                tables: info.tables.map { TableJSON(name: $0.name, rows: $0.rows, bytes: $0.bytes) })
+            print(jsonLine(json, fallback: "{}"))
             return .success
         }
         print("adapter         \(info.adapter)")
@@ -109,17 +108,30 @@ enum StoreCommand {
         }
         return "\(count) B"
     }
+}
 
-    static func jsonEscaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+/// `store info --json`.
+struct StoreInfoJSON: Encodable {
+    let adapter: String
+    let location: String
+    let schema_version: Int
+    let known_version: Int
+    let total_bytes: Int64
+    let tables: [TableJSON]
+}
+
+struct TableJSON: Encodable {
+    let name: String
+    let rows: Int64
+    /// null (not left out) where the adapter cannot tell.
+    let bytes: Int64?
+
+    enum CodingKeys: String, CodingKey { case name, rows, bytes }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(bytes, forKey: .bytes)
     }
 }

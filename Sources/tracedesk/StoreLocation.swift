@@ -27,12 +27,12 @@ enum StoreLocation {
     /// Opens the store `spec` names: a `postgres://` URL (PostgreSQL), else an SQLite file path;
     /// nil is `TRACEDESK_STORE`, then the default file (whose folder is created on first run).
     static func open(
-        _ spec: String?, busyTimeoutMilliseconds: Int32 = 5_000, poolSize: Int = 8, migrate: Bool = true
+        _ spec: String?, busyTimeoutMilliseconds: Int32 = 5_000, poolSize: Int = 8
     ) throws(StoreError) -> any Store {
         let spec = named(spec)
         if let spec, PostgresStore.isURL(spec) {
             return try PostgresStore(
-                url: spec, poolSize: poolSize, waitMilliseconds: Int(busyTimeoutMilliseconds), migrate: migrate)
+                url: spec, poolSize: poolSize, waitMilliseconds: Int(busyTimeoutMilliseconds))
         }
         return try openFile(spec, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
