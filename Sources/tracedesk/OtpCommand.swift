@@ -14,16 +14,17 @@ enum OtpCommand {
           tracedesk otp check CODE [--json]
               Checks a code offline (alphabet, length, check character).
               Prints "valid" and exits 0, or prints the reason and exits 1.
-          tracedesk otp authorize CODE --symptoms YYYY-MM-DD [--store PATH] [--json]
+          tracedesk otp authorize CODE --symptoms YYYY-MM-DD [--store PATH|URL] [--json]
               Authorises the app showing CODE to upload its keys for 150 s.
               Exit 0 authorised, 3 already authorised (nothing changed),
               1 refused (reason on stderr), 4 store unavailable.
-          tracedesk otp status CODE [--store PATH] [--json]
+          tracedesk otp status CODE [--store PATH|URL] [--json]
               Shows what the store knows about CODE: unknown, authorized, expired
               or consumed. Exit 0, 1 for an invalid code, 4 store unavailable.
 
         CODE may be typed as the app shows it: 9K2-RAY8-UUQ, 9k2 ray8 uuq or 9K2RAY8UUQ.
-        The store defaults to $XDG_DATA_HOME/tracedesk/tracedesk.sqlite.
+        The store defaults to TRACEDESK_STORE, then $XDG_DATA_HOME/tracedesk/tracedesk.sqlite;
+        --store takes an SQLite path or a postgres://USER@HOST:PORT/DATABASE URL.
         TRACEDESK_OTP_TTL_SECONDS (10-3600, default 150) sets how long an authorisation lasts.
         """
 

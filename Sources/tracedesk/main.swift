@@ -7,11 +7,11 @@ let mainHelp = """
     TraceDesk: the contact-tracing staff console.
 
     Usage:
-      tracedesk [--store PATH] [--theme NAME] [--no-color] [--no-mouse]
+      tracedesk [--store PATH|URL] [--theme NAME] [--no-color] [--no-mouse]
           Opens the console (authorise an app's upload during a phone call).
       tracedesk otp check|authorize|status CODE [...]
           The same flow from the command line (tracedesk otp --help).
-      tracedesk serve [--store PATH] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
+      tracedesk serve [--store PATH|URL] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
           Serves the Immuni API to phones and hospital systems (tracedesk serve --help).
       tracedesk keys generate --out FILE | keys public --key FILE
           Makes the P-256 key that signs TEK chunks, or prints its public key.
@@ -19,7 +19,7 @@ let mainHelp = """
           Publishes keys as signed GAEN chunks, lists them, decodes one (tracedesk chunks --help).
       tracedesk migrate [--store PATH|URL] | store info [--store PATH|URL] [--json]
           Applies schema migrations; shows the adapter, schema version and sizes.
-      tracedesk cleanup [--store PATH]
+      tracedesk cleanup [--store PATH|URL]
           Deletes what the retention rules no longer allow to keep (14 days; analytics 30).
       tracedesk bench render [--width W] [--height H] [--frames N]
           Measures rendering and diffing of full frames.
@@ -35,9 +35,10 @@ let mainHelp = """
       --no-color      monochrome (also when NO_COLOR is set and not empty)
       --no-mouse      leave the mouse to the terminal (text selection)
 
-    Environment: TRACEDESK_STORE (the store when --store is not given), NO_COLOR (monochrome), TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime,
-    default 150), TRACEDESK_THEMES (extra theme folder), TRACEDESK_BUSY_TIMEOUT_MS (how long to
-    wait for another process's write lock, default 5000).
+    Environment: TRACEDESK_STORE (the store when --store is not given), NO_COLOR (monochrome),
+    TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime, default 150), TRACEDESK_THEMES (extra
+    theme folder), TRACEDESK_BUSY_TIMEOUT_MS (how long to wait for another process's write
+    lock or a free database connection, default 5000).
 
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
     4 store unavailable, 5 cannot listen (serve).
