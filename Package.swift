@@ -27,7 +27,7 @@ let package = Package(
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
-        .target(name: "DeskStore", dependencies: ["DeskCore", "CivilCalendar", "CSQLite", "CLibpq"]),
+        .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
         .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto", "DeskExport"]),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(

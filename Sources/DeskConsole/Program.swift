@@ -21,10 +21,17 @@ public final class Program {
     /// How long one step waits for input before ticking (countdowns refresh at least this often).
     public var pollMilliseconds = 100
 
-    public init(backend: TerminalBackend, service: any DeskService, timeZone: TimeZone = .current) {
+    private let session: StaffSession
+
+    public init(
+        backend: TerminalBackend, service: any DeskService, session: StaffSession, timeZone: TimeZone = .current
+    ) {
         self.backend = backend
         self.service = service
-        state = ConsoleApp.State(size: backend.size, identity: service.identity, now: service.now(), timeZone: timeZone)
+        self.session = session
+        state = ConsoleApp.State(
+            size: backend.size, identity: DeskIdentity(user: session.user, location: service.location),
+            now: service.now(), timeZone: timeZone)
         previous = Buffer(size: backend.size)
     }
 
@@ -81,11 +88,12 @@ public final class Program {
             finished = true
         case .authorize(.authorize(let code, let day)):
             let service = self.service
+            let session = self.session
             let inbox = self.inbox
             inbox.started()
             Task.detached {
                 do {
-                    let result = try await service.authorize(code: code, symptomsStartedOn: day)
+                    let result = try await service.authorize(session, code: code, symptomsStartedOn: day)
                     inbox.deliver(.authorizeFinished(result))
                 } catch let error as ServiceError {
                     inbox.deliver(.authorizeFailed(error.message))

@@ -7,26 +7,77 @@ import DeskCore
     import Foundation
 #endif
 
-/// The staff use cases, whatever reaches the data: ``LocalDesk`` over a store, or (later) a
-/// remote desk over the staff API. Screens and CLI commands talk only to this protocol.
+/// The staff use cases, whatever reaches the data: ``LocalDesk`` over a store, or
+/// ``RemoteDesk`` over a server's staff API. Screens and CLI commands talk only to this protocol.
 ///
-/// Threading rule: callable from any task. Privacy rule: codes go in as typed text and are
-/// hashed before they reach a store; results and errors never echo a code.
+/// Every use case that acts for a person takes the ``StaffSession`` that ``signIn(name:password:)``
+/// returned; the desk checks the session (not ended, not past 12 h, not idle too long, account
+/// still enabled) and the account's role (``DeskUseCase/roles``) before anything else, so both
+/// modes obey the same rules. The UI only hides what a role cannot do.
+///
+/// Threading rule: callable from any task. Privacy rule: codes and passwords go in as typed text
+/// and are hashed before they reach a store; results and errors never echo a code, a password or
+/// a token.
 public protocol DeskService: Sendable {
-    /// Who is acting and against what, for title bars ("rossi @ ~/.local/share/…/tracedesk.sqlite").
-    var identity: DeskIdentity { get }
+    /// Where the data lives, for title bars: a store path, a PostgreSQL URL without its password,
+    /// or the server's URL.
+    var location: String { get }
 
     /// The current instant by the desk's clock (countdowns are measured against it).
     func now() -> Date
 
-    /// Authorises the upload of the app showing `code`, for symptoms that started on a day.
-    func authorize(code: String, symptomsStartedOn: CivilDay) async throws(ServiceError) -> AuthorizeResult
+    // MARK: Accounts and sessions
 
-    /// What the desk knows about `code` now.
-    func status(of code: String) async throws(ServiceError) -> OtpStatus
+    /// Whether no staff account exists yet (the console then offers to create the first admin).
+    func needsFirstAdmin() async throws(ServiceError) -> Bool
+
+    /// Creates the first admin and signs them in. Refused (`.conflict`) once any account exists.
+    func createFirstAdmin(name: String, password: String) async throws(ServiceError) -> StaffSession
+
+    /// Signs a person in. Wrong name or password, a disabled or locked account, or a wait after
+    /// failures: `.signInFailed` with a message that says what to do.
+    func signIn(name: String, password: String) async throws(ServiceError) -> StaffSession
+
+    /// Ends the session (audited). Ending one that already ended is not an error.
+    func signOut(_ session: StaffSession) async throws(ServiceError)
+
+    // MARK: Operator
+
+    /// Authorises the upload of the app showing `code`, for symptoms that started on a day.
+    func authorize(
+        _ session: StaffSession, code: String, symptomsStartedOn: CivilDay
+    ) async throws(ServiceError) -> AuthorizeResult
+
+    /// What the desk knows about `code` now. An operator sees only codes they authorised
+    /// (another's code: `.forbidden`); a supervisor sees every code.
+    func status(_ session: StaffSession, of code: String) async throws(ServiceError) -> OtpStatus
+
+    // MARK: Admin
+
+    /// Every staff account.
+    func staff(_ session: StaffSession) async throws(ServiceError) -> [StaffAccount]
+
+    /// Adds an account (name and password checked by ``StaffName`` and ``PasswordRules``).
+    func addStaff(
+        _ session: StaffSession, name: String, role: StaffRole, password: String
+    ) async throws(ServiceError) -> StaffAccount
+
+    /// Disables an account and ends its sessions. An admin cannot disable their own account.
+    func disableStaff(_ session: StaffSession, name: String) async throws(ServiceError) -> StaffAccount
+
+    /// Gives an account a new password, unlocks it and ends its sessions.
+    func resetPassword(
+        _ session: StaffSession, name: String, password: String
+    ) async throws(ServiceError) -> StaffAccount
+
+    /// Audit entries, newest first.
+    func audit(_ session: StaffSession, query: AuditQuery) async throws(ServiceError) -> [AuditEntry]
+
+    /// Checks the whole audit chain.
+    func verifyAudit(_ session: StaffSession) async throws(ServiceError) -> AuditVerification
 }
 
-/// Who is acting, and where the data lives.
+/// Who is acting, and where the data lives (the console's title bar).
 public struct DeskIdentity: Hashable, Sendable {
     public var user: String
     public var location: String
@@ -68,10 +119,22 @@ public enum ServiceError: Error, Hashable, Sendable {
     /// A fault that retrying soon will not fix (a damaged or read-only store, a failed
     /// statement). Only ``PhoneDesk`` tells it apart from `unavailable`, for the HTTP status.
     case failed(String)
+    /// No valid session: never signed in, signed out, past its 12 h, idle too long, or the
+    /// account was disabled. Sign in again.
+    case notSignedIn(String)
+    /// Signed in, but the role does not allow this use case (or this record).
+    case forbidden(String)
+    /// A sign-in that did not succeed: wrong name or password, disabled or locked account, or
+    /// too soon after failures. The message says what to do.
+    case signInFailed(String)
+    /// The change collides with what exists (a name taken, the first admin already made).
+    case conflict(String)
 
     public var message: String {
         switch self {
-        case .invalid(let text), .unavailable(let text), .failed(let text): return text
+        case .invalid(let text), .unavailable(let text), .failed(let text), .notSignedIn(let text),
+            .forbidden(let text), .signInFailed(let text), .conflict(let text):
+            return text
         }
     }
 }

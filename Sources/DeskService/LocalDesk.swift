@@ -9,30 +9,140 @@ import DeskStore
     import Foundation
 #endif
 
-/// The staff use cases over a ``Store``: rules from DeskCore, then one store transaction.
+/// The staff use cases over a ``Store``: session and role checks, rules from DeskCore, then one
+/// store transaction.
 ///
-/// Used by the console on the embedded store, by the CLI, and (later) by the server's handlers,
-/// so every rule lives in one place.
+/// Used by the console on the embedded store, by the CLI, and by the server's staff API, so every
+/// rule (roles included) lives in one place.
 public struct LocalDesk: DeskService {
     public let store: any Store
     public let clock: any Clock
-    public let identity: DeskIdentity
     /// How long an authorised code stays usable (Immuni: 150 s).
     public let otpLifetime: Duration
+    public let sessions: SessionPolicy
+    public let signIns: SignInPolicy
+    /// New passwords are hashed with these parameters; older, weaker hashes are replaced at the
+    /// next successful sign-in.
+    public let hasher: PasswordHasher
 
     public init(
-        store: any Store, clock: any Clock = SystemClock(), identity: DeskIdentity,
-        otpLifetime: Duration = .seconds(150)
+        store: any Store, clock: any Clock = SystemClock(), otpLifetime: Duration = .seconds(150),
+        sessions: SessionPolicy = SessionPolicy(), signIns: SignInPolicy = SignInPolicy(),
+        hasher: PasswordHasher = PasswordHasher()
     ) {
         self.store = store
         self.clock = clock
-        self.identity = identity
         self.otpLifetime = otpLifetime
+        self.sessions = sessions
+        self.signIns = signIns
+        self.hasher = hasher
     }
+
+    public var location: String { store.location }
 
     public func now() -> Date { clock.now() }
 
-    public func authorize(code: String, symptomsStartedOn: CivilDay) async throws(ServiceError) -> AuthorizeResult {
+    // MARK: Accounts and sessions
+
+    public func needsFirstAdmin() async throws(ServiceError) -> Bool {
+        try storeCall { () throws(StoreError) in try store.staffCount() == 0 }
+    }
+
+    public func createFirstAdmin(name: String, password: String) async throws(ServiceError) -> StaffSession {
+        let name = try Self.checkedName(name)
+        if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
+        let hash = hasher.hash(password)
+        let outcome = try storeCall { () throws(StoreError) in
+            try store.addStaff(
+                name: name, role: .admin, passwordHash: hash, by: "setup", now: clock.now(), onlyIfEmpty: true)
+        }
+        switch outcome {
+        case .added: return try await signIn(name: name, password: password)
+        case .nameTaken, .notEmpty:
+            throw .conflict("staff accounts exist already: sign in, or ask an admin for an account")
+        }
+    }
+
+    public func signIn(name: String, password: String) async throws(ServiceError) -> StaffSession {
+        guard case .success(let name) = StaffName.normalize(name) else {
+            throw .signInFailed(Self.wrongNameOrPassword)
+        }
+        if password.isEmpty { throw .signInFailed("type your password") }
+        let policy = signIns
+        let attempt = try storeCall { () throws(StoreError) in
+            try store.beginSignIn(name: name, now: clock.now(), policy: policy)
+        }
+        switch attempt {
+        case .unknownAccount:
+            // The same work as a real check, so the time taken does not tell which names exist.
+            _ = PasswordHasher.verify(password, against: Self.decoyHash)
+            throw .signInFailed(Self.wrongNameOrPassword)
+        case .disabled:
+            throw .signInFailed("the account \(name) is disabled: ask an admin for a new account")
+        case .locked:
+            throw .signInFailed(
+                "the account \(name) is locked after \(policy.failuresBeforeLock) failed sign-ins: ask an admin to reset its password (tracedesk staff reset-password \(name))"
+            )
+        case .wait(let seconds):
+            throw .signInFailed(
+                "too many failed sign-ins for \(name): wait \(seconds) s, then try again")
+        case .verify(let credentials, let number):
+            let matches = PasswordHasher.verify(password, against: credentials.passwordHash)
+            let now = clock.now()
+            if matches {
+                let token = SessionToken.make()
+                let new = NewStaffSession(
+                    tokenHash: SessionToken.hash(token), createdAt: now,
+                    expiresAt: now.addingTimeInterval(Double(sessions.maximumSeconds)))
+                let rehash = hasher.isWeaker(credentials.passwordHash) ? hasher.hash(password) : nil
+                let finish = try storeCall { () throws(StoreError) in
+                    try store.finishSignIn(
+                        name: name, attempt: number, session: new, rehash: rehash, now: now, policy: policy)
+                }
+                switch finish {
+                case .signedIn(let account):
+                    return StaffSession(
+                        token: token, user: account.name, role: account.role,
+                        signedInAt: Date(unixMilliseconds: now.unixMilliseconds),
+                        expiresAt: Date(unixMilliseconds: new.expiresAt.unixMilliseconds),
+                        idleSeconds: sessions.idleSeconds)
+                case .failed, .refused:
+                    throw .signInFailed("the account \(name) changed while signing in: try again")
+                }
+            }
+            let finish = try storeCall { () throws(StoreError) in
+                try store.finishSignIn(name: name, attempt: number, session: nil, rehash: nil, now: now, policy: policy)
+            }
+            if case .failed(let failures, let locked) = finish {
+                if locked {
+                    throw .signInFailed(
+                        "wrong password: the account \(name) is now locked after \(failures) failed sign-ins; ask an admin to reset its password"
+                    )
+                }
+                let left = policy.failuresBeforeLock - failures
+                if left <= 3 {
+                    throw .signInFailed(
+                        "\(Self.wrongNameOrPassword) (\(left) \(left == 1 ? "try" : "tries") left before the account locks)"
+                    )
+                }
+            }
+            throw .signInFailed(Self.wrongNameOrPassword)
+        }
+    }
+
+    public func signOut(_ session: StaffSession) async throws(ServiceError) {
+        guard SessionToken.looksValid(session.token) else { return }
+        _ = try storeCall { () throws(StoreError) in
+            try store.endSession(tokenHash: SessionToken.hash(session.token), now: clock.now())
+        }
+    }
+
+    // MARK: Operator
+
+    public func authorize(
+        _ session: StaffSession, code: String, symptomsStartedOn: CivilDay
+    ) async throws(ServiceError) -> AuthorizeResult {
+        let person = try authenticate(session, for: .authorizeCode)
         let otp: Otp
         do {
             otp = try Otp(operatorInput: code)
@@ -45,30 +155,187 @@ public struct LocalDesk: DeskService {
         } catch {
             return .invalid(.symptomOnset(error))
         }
-        do {
-            switch try store.authorize(
-                otpHash: otp.hash, symptomsStartedOn: symptomsStartedOn, by: identity.user, now: now,
-                lifetime: otpLifetime)
-            {
-            case .authorized(let record): return .authorized(record)
-            case .alreadyAuthorized(let record): return .alreadyAuthorized(record)
-            }
-        } catch {
-            throw .unavailable(error.message)
+        let lifetime = otpLifetime
+        switch try storeCall({ () throws(StoreError) in
+            try store.authorize(
+                otpHash: otp.hash, symptomsStartedOn: symptomsStartedOn, by: person.user, now: now,
+                lifetime: lifetime)
+        }) {
+        case .authorized(let record): return .authorized(record)
+        case .alreadyAuthorized(let record): return .alreadyAuthorized(record)
         }
     }
 
-    public func status(of code: String) async throws(ServiceError) -> OtpStatus {
+    public func status(_ session: StaffSession, of code: String) async throws(ServiceError) -> OtpStatus {
+        let person = try authenticate(session, for: .codeStatus)
         let otp: Otp
         do {
             otp = try Otp(operatorInput: code)
         } catch {
             throw .invalid(error.message)
         }
-        do {
-            return OtpStatus(try store.authorization(for: otp.hash), now: clock.now())
-        } catch {
-            throw .unavailable(error.message)
+        let record = try storeCall { () throws(StoreError) in try store.authorization(for: otp.hash) }
+        if person.role == .operator, let record, record.authorizedBy != person.user {
+            throw .forbidden(
+                "this code was authorised by another operator: only they and supervisors can follow it")
         }
+        return OtpStatus(record, now: clock.now())
+    }
+
+    // MARK: Admin
+
+    public func staff(_ session: StaffSession) async throws(ServiceError) -> [StaffAccount] {
+        _ = try authenticate(session, for: .listStaff)
+        return try storeCall { () throws(StoreError) in try store.staffAccounts() }
+    }
+
+    public func addStaff(
+        _ session: StaffSession, name: String, role: StaffRole, password: String
+    ) async throws(ServiceError) -> StaffAccount {
+        let person = try authenticate(session, for: .addStaff)
+        let name = try Self.checkedName(name)
+        if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
+        let hash = hasher.hash(password)
+        let outcome = try storeCall { () throws(StoreError) in
+            try store.addStaff(
+                name: name, role: role, passwordHash: hash, by: person.user, now: clock.now(), onlyIfEmpty: false)
+        }
+        switch outcome {
+        case .added(let account): return account
+        case .nameTaken, .notEmpty:
+            throw .conflict("the name \(name) is taken (disabled accounts keep their names): choose another")
+        }
+    }
+
+    public func disableStaff(_ session: StaffSession, name: String) async throws(ServiceError) -> StaffAccount {
+        let person = try authenticate(session, for: .disableStaff)
+        let name = try Self.checkedName(name)
+        if name == person.user { throw .invalid("you cannot disable your own account: ask another admin") }
+        let accounts = try storeCall { () throws(StoreError) in try store.staffAccounts() }
+        guard let target = accounts.first(where: { $0.name == name }) else {
+            throw .invalid("there is no account named \(name): see the staff list")
+        }
+        if target.role == .admin, !target.disabled,
+            accounts.filter({ $0.role == .admin && !$0.disabled }).count <= 1
+        {
+            throw .invalid("\(name) is the last active admin: add another admin first")
+        }
+        guard
+            let account = try storeCall({ () throws(StoreError) in
+                try store.disableStaff(name: name, by: person.user, now: clock.now())
+            })
+        else { throw .invalid("there is no account named \(name): see the staff list") }
+        return account
+    }
+
+    public func resetPassword(
+        _ session: StaffSession, name: String, password: String
+    ) async throws(ServiceError) -> StaffAccount {
+        let person = try authenticate(session, for: .resetPassword)
+        let name = try Self.checkedName(name)
+        if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
+        let hash = hasher.hash(password)
+        guard
+            let account = try storeCall({ () throws(StoreError) in
+                try store.setPassword(name: name, passwordHash: hash, by: person.user, now: clock.now(), reason: .reset)
+            })
+        else { throw .invalid("there is no account named \(name): see the staff list") }
+        return account
+    }
+
+    public func audit(_ session: StaffSession, query: AuditQuery) async throws(ServiceError) -> [AuditEntry] {
+        _ = try authenticate(session, for: .readAudit)
+        var query = query
+        query.limit = min(max(query.limit, 1), 1_000)
+        if let actor = query.actor { query.actor = actor.lowercased() }
+        let bounded = query
+        return try storeCall { () throws(StoreError) in try store.auditEntries(matching: bounded) }
+    }
+
+    public func verifyAudit(_ session: StaffSession) async throws(ServiceError) -> AuditVerification {
+        _ = try authenticate(session, for: .verifyAudit)
+        return try storeCall { () throws(StoreError) in try Self.verifyChain(store) }
+    }
+
+    /// Walks the whole audit chain in pages, oldest first.
+    public static func verifyChain(_ store: any Store, pageSize: Int = 2_000) throws(StoreError) -> AuditVerification {
+        var last: (id: Int64, hash: String)?
+        var count: Int64 = 0
+        while true {
+            let page = try store.auditEntries(after: last?.id ?? 0, limit: pageSize)
+            if let broken = AuditChain.check(page, after: last) {
+                return AuditVerification(
+                    entries: count, headHash: last?.hash ?? AuditChain.genesis, headID: last?.id ?? 0,
+                    firstBroken: broken)
+            }
+            guard let tail = page.last else { break }
+            count += Int64(page.count)
+            last = (id: tail.id, hash: tail.hash)
+            if page.count < pageSize { break }
+        }
+        return AuditVerification(
+            entries: count, headHash: last?.hash ?? AuditChain.genesis, headID: last?.id ?? 0, firstBroken: nil)
+    }
+
+    // MARK: Checks
+
+    /// The person behind `session`, if the session is valid now and their role may run `useCase`.
+    /// Records activity on the session.
+    func authenticate(_ session: StaffSession, for useCase: DeskUseCase) throws(ServiceError) -> (
+        user: String, role: StaffRole
+    ) {
+        guard SessionToken.looksValid(session.token) else { throw .notSignedIn("not signed in: sign in first") }
+        let tokenHash = SessionToken.hash(session.token)
+        let now = clock.now()
+        guard let stored = try storeCall({ () throws(StoreError) in try store.session(tokenHash: tokenHash) }) else {
+            throw .notSignedIn("this session is not known here: sign in again")
+        }
+        if stored.endedAt != nil {
+            throw .notSignedIn("this session has ended (signed out, or the password was reset): sign in again")
+        }
+        if stored.accountDisabled { throw .notSignedIn("the account \(stored.user) is disabled: ask an admin") }
+        if now >= stored.expiresAt {
+            throw .notSignedIn(
+                "your session ended \(Self.hours(sessions.maximumSeconds)) after sign-in: sign in again")
+        }
+        if now.timeIntervalSince(stored.lastSeenAt) > Double(sessions.idleSeconds) {
+            throw .notSignedIn(
+                "your session ended after \(Self.minutes(sessions.idleSeconds)) without activity: sign in again")
+        }
+        guard stored.role.may(useCase) else {
+            let allowed = useCase.roles.sorted().map(\.rawValue).joined(separator: " or ")
+            throw .forbidden(
+                "your role (\(stored.role.rawValue)) cannot \(useCase.phrase): that needs the \(allowed) role")
+        }
+        try storeCall { () throws(StoreError) in try store.touchSession(tokenHash: tokenHash, now: now) }
+        return (stored.user, stored.role)
+    }
+
+    private func storeCall<T>(_ body: () throws(StoreError) -> T) throws(ServiceError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    static func checkedName(_ text: String) throws(ServiceError) -> String {
+        switch StaffName.normalize(text) {
+        case .success(let name): return name
+        case .failure(let problem): throw .invalid(problem.message)
+        }
+    }
+
+    static let wrongNameOrPassword = "wrong user name or password: check both and try again"
+
+    /// A valid hash of a random password: checked against when the account does not exist.
+    static let decoyHash = PasswordHasher().hash(Base64.encodeURL(SecureRandom.bytes(24)))
+
+    static func minutes(_ seconds: Int) -> String {
+        seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
+    }
+
+    static func hours(_ seconds: Int) -> String {
+        seconds % 3600 == 0 ? "\(seconds / 3600) h" : minutes(seconds)
     }
 }

@@ -15,7 +15,7 @@ import DeskCore
 ///
 /// Threading rule: implementations are safe to call from any thread.
 /// Privacy rule: codes arrive only as ``OtpHash``; errors never carry bound values.
-public protocol Store: Sendable {
+public protocol Store: StaffStore {
     /// Where the store is, for people: a file path, or a PostgreSQL URL without its password.
     var location: String { get }
 
@@ -31,7 +31,9 @@ public protocol Store: Sendable {
     func acquireJobLock(_ job: StoreJob) throws(StoreError) -> JobLease?
 
     /// Records a new authorisation of `otpHash`, unless an earlier one is still usable at
-    /// `now` (then nothing changes and that one is returned). Appends an `otp_authorized` event.
+    /// `now` (then nothing changes and that one is returned). Appends an `otp_authorized` event
+    /// and, in the same transaction, an `otp_authorized` audit entry (actor `actor`, target the
+    /// first 12 hex digits of the hash, detail the symptom-onset day and expiry).
     func authorize(
         otpHash: OtpHash, symptomsStartedOn: CivilDay, by actor: String, now: Date, lifetime: Duration
     ) throws(StoreError) -> AuthorizeOutcome
@@ -201,7 +203,8 @@ public struct StoreInfo: Sendable {
 enum StoreTables {
     static let all = [
         "otp_authorizations", "events", "uploads", "exposure_keys", "dummy_traffic", "analytics_allowances",
-        "operational_info", "attestation_salts", "chunks", "padding_keys", "publishing_state", "schema_migrations",
+        "operational_info", "attestation_salts", "chunks", "padding_keys", "publishing_state", "staff",
+        "staff_sessions", "audit_log", "schema_migrations",
     ]
 }
 

@@ -1,3 +1,5 @@
+import DeskService
+
 /// A command line split into positionals, options with values and flags.
 ///
 /// Deliberately small: the binary has a handful of subcommands, each declaring which options
@@ -76,6 +78,20 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// `otp authorize`: an earlier authorisation of the code is still running.
     case alreadyAuthorized = 3
-    /// The store could not be used (locked, damaged, not a TraceDesk file…).
+    /// The store could not be used (locked, damaged, not a TraceDesk file…), or the server
+    /// could not be reached.
     case storeUnavailable = 4
+    /// Sign-in failed, the session ended, or the person's role does not allow the command.
+    case notAllowed = 6
+}
+
+extension ExitStatus {
+    /// The exit status for a use case that could not run.
+    init(_ error: ServiceError) {
+        switch error {
+        case .invalid, .conflict: self = .refused
+        case .unavailable, .failed: self = .storeUnavailable
+        case .notSignedIn, .forbidden, .signInFailed: self = .notAllowed
+        }
+    }
 }

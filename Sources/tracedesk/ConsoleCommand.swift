@@ -12,7 +12,8 @@ import TerminalNcurses
 enum ConsoleCommand {
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
-            words, valueOptions: ["store", "theme"], flagOptions: ["no-color", "no-mouse"], command: "tracedesk")
+            words, valueOptions: Set(["store", "theme"]).union(PersonOptions.valueOptions),
+            flagOptions: Set(["no-color", "no-mouse"]).union(PersonOptions.flagOptions), command: "tracedesk")
         if arguments.has("help") {
             print(mainHelp)
             return .success
@@ -43,11 +44,12 @@ enum ConsoleCommand {
             printError(error.message)
             return .storeUnavailable
         }
-        let desk = LocalDesk(
-            store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.location),
-            otpLifetime: lifetime)
+        let desk = LocalDesk(store: store, otpLifetime: lifetime)
+        // Interim: the sign-in screen replaces this terminal prompt.
+        guard let session = try await Person.signIn(desk, Globals.person.merged(with: arguments), command: "tracedesk")
+        else { return .notAllowed }
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
-        let program = Program(backend: backend, service: desk)
+        let program = Program(backend: backend, service: desk, session: session)
         program.run()
         backend.stop()
         return .success

@@ -38,7 +38,8 @@ enum OtpCommand {
         }
         let command = "otp \(verb)"
         let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: ["store", "symptoms"], flagOptions: ["json"], command: command)
+            Array(words.dropFirst()), valueOptions: Set(["store", "symptoms"]).union(PersonOptions.valueOptions),
+            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
         if arguments.has("help") {
             print(help)
             return .success
@@ -78,14 +79,22 @@ enum OtpCommand {
             printError(SymptomOnsetError.notADate(symptoms).message)
             return .refused
         }
-        guard let desk = try openDesk(arguments) else { return .storeUnavailable }
-        let result: AuthorizeResult
-        do {
-            result = try await desk.authorize(code: code, symptomsStartedOn: day)
-        } catch {
-            printError(error.message)
+        let options = Globals.person.merged(with: arguments)
+        guard let desk = try Person.desk(options, store: arguments.values["store"], command: "otp authorize") else {
             return .storeUnavailable
         }
+        guard let session = try await Person.signIn(desk, options, command: "otp authorize") else {
+            return .notAllowed
+        }
+        let result: AuthorizeResult
+        do {
+            result = try await desk.authorize(session, code: code, symptomsStartedOn: day)
+        } catch {
+            await Person.signOut(desk, session)
+            printError(error.message)
+            return ExitStatus(error)
+        }
+        await Person.signOut(desk, session)
         switch result {
         case .authorized(let record):
             emit(arguments, outcome: "authorized", record: record, now: desk.now()) {
@@ -104,42 +113,36 @@ enum OtpCommand {
     }
 
     private static func status(_ code: String, _ arguments: Arguments) async throws(UsageError) -> ExitStatus {
-        guard let desk = try openDesk(arguments) else { return .storeUnavailable }
-        do {
-            let status = try await desk.status(of: code)
-            emit(arguments, outcome: status.name, record: status.record, now: desk.now()) {
-                guard let record = status.record else { return "unknown: this code was never authorised here" }
-                switch status {
-                case .authorized:
-                    return
-                        "authorized \(record.otpHash.shortTag) by \(record.authorizedBy), symptoms \(record.symptomsStartedOn.iso), "
-                        + "\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded(.up))) s left"
-                case .expired:
-                    return "expired \(record.otpHash.shortTag) at \(clockTime(record.expiresAt)) without an upload"
-                default:
-                    return "consumed \(record.otpHash.shortTag): the app uploaded with it"
-                }
-            }
-            return .success
-        } catch {
-            printError(error.message)
-            if case .invalid = error { return .refused }
+        let options = Globals.person.merged(with: arguments)
+        guard let desk = try Person.desk(options, store: arguments.values["store"], command: "otp status") else {
             return .storeUnavailable
         }
-    }
-
-    private static func openDesk(_ arguments: Arguments) throws(UsageError) -> LocalDesk? {
-        let lifetime = try StoreLocation.otpLifetime()
-        let busyTimeout = try StoreLocation.busyTimeout()
-        do {
-            let store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout)
-            return LocalDesk(
-                store: store, identity: DeskIdentity(user: StoreLocation.userName, location: store.location),
-                otpLifetime: lifetime)
-        } catch {
-            printError(error.message)
-            return nil
+        guard let session = try await Person.signIn(desk, options, command: "otp status") else {
+            return .notAllowed
         }
+        let status: OtpStatus
+        do {
+            status = try await desk.status(session, of: code)
+        } catch {
+            await Person.signOut(desk, session)
+            printError(error.message)
+            return ExitStatus(error)
+        }
+        await Person.signOut(desk, session)
+        emit(arguments, outcome: status.name, record: status.record, now: desk.now()) {
+            guard let record = status.record else { return "unknown: this code was never authorised here" }
+            switch status {
+            case .authorized:
+                return
+                    "authorized \(record.otpHash.shortTag) by \(record.authorizedBy), symptoms \(record.symptomsStartedOn.iso), "
+                    + "\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded(.up))) s left"
+            case .expired:
+                return "expired \(record.otpHash.shortTag) at \(clockTime(record.expiresAt)) without an upload"
+            default:
+                return "consumed \(record.otpHash.shortTag): the app uploaded with it"
+            }
+        }
+        return .success
     }
 
     /// Prints one line, or a JSON object with `--json`.

@@ -45,8 +45,8 @@ let mainHelp = """
     """
 
 func runMain() async -> Int32 {
-    let words = Array(CommandLine.arguments.dropFirst())
     do throws(UsageError) {
+        let words = try Globals.extract(Array(CommandLine.arguments.dropFirst()))
         switch words.first {
         case "--version", "version":
             print(version)

@@ -1,0 +1,364 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What a staff account may do. One role per account; roles do not include one another
+/// (least privilege: an admin manages accounts but does not read codes or contacts).
+public enum StaffRole: String, Hashable, Sendable, CaseIterable, Codable, Comparable {
+    /// HIS operator: authorises uploads during a call and watches their own codes.
+    case `operator`
+    /// Contact tracer: looks up positive patients and their contacts.
+    case tracer
+    /// Supervisor: watches all activity and the dashboard.
+    case supervisor
+    /// Admin: staff accounts and the audit log.
+    case admin
+
+    /// What the role is for, one line (`staff add --help`, the staff screen).
+    public var summary: String {
+        switch self {
+        case .operator: return "authorises uploads during a call, sees their own codes"
+        case .tracer: return "looks up positive patients and their contacts"
+        case .supervisor: return "watches all activity and the dashboard"
+        case .admin: return "manages staff accounts, reads the audit log"
+        }
+    }
+
+    public static func < (a: StaffRole, b: StaffRole) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// Parses `operator|tracer|supervisor|admin` (any case).
+    public init?(name: String) {
+        self.init(rawValue: name.lowercased())
+    }
+
+    public static var namesList: String { allCases.map(\.rawValue).joined(separator: "|") }
+}
+
+/// Every use case of a ``DeskService`` that needs a signed-in person, with the roles that may
+/// run it. The role matrix test walks every case × every role.
+public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
+    case authorizeCode = "authorize_code"
+    /// The status of a code; an operator sees only codes they authorised.
+    case codeStatus = "code_status"
+    case listStaff = "list_staff"
+    case addStaff = "add_staff"
+    case disableStaff = "disable_staff"
+    case resetPassword = "reset_password"
+    case readAudit = "read_audit"
+    case verifyAudit = "verify_audit"
+
+    public var roles: Set<StaffRole> {
+        switch self {
+        case .authorizeCode: return [.operator]
+        case .codeStatus: return [.operator, .supervisor]
+        case .listStaff, .addStaff, .disableStaff, .resetPassword, .readAudit, .verifyAudit: return [.admin]
+        }
+    }
+
+    /// For messages: "authorise codes".
+    public var phrase: String {
+        switch self {
+        case .authorizeCode: return "authorise codes"
+        case .codeStatus: return "see the status of codes"
+        case .listStaff: return "list staff accounts"
+        case .addStaff: return "add staff accounts"
+        case .disableStaff: return "disable staff accounts"
+        case .resetPassword: return "reset passwords"
+        case .readAudit: return "read the audit log"
+        case .verifyAudit: return "verify the audit log"
+        }
+    }
+}
+
+extension StaffRole {
+    public func may(_ useCase: DeskUseCase) -> Bool { useCase.roles.contains(self) }
+}
+
+/// Staff account names: what people type at sign-in and what the audit log shows.
+public enum StaffName {
+    public static let maximumLength = 32
+
+    /// The name in its stored form (lowercase), or a message that says what is wrong.
+    public static func normalize(_ text: String) -> Result<String, StaffInputError> {
+        let name = String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()).lowercased()
+        if name.isEmpty { return .failure(.name("type a user name")) }
+        if name.count > maximumLength {
+            return .failure(.name("a user name has at most \(maximumLength) characters"))
+        }
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else {
+            return .failure(.name("a user name starts with a letter (a-z)"))
+        }
+        for scalar in name.unicodeScalars
+        where !(("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)) {
+            return .failure(.name("a user name has only letters a-z, digits and . - _ (no spaces)"))
+        }
+        return .success(name)
+    }
+}
+
+/// Password rules: long enough to resist guessing once slowed by the KDF, short enough to hash.
+public enum PasswordRules {
+    public static let minimumLength = 10
+    public static let maximumLength = 256
+
+    /// nil when `password` is acceptable for `user`; otherwise what to change.
+    public static func problem(_ password: String, user: String) -> StaffInputError? {
+        let count = password.count
+        if count < minimumLength { return .password("a password has at least \(minimumLength) characters") }
+        if count > maximumLength { return .password("a password has at most \(maximumLength) characters") }
+        if password.lowercased().contains(user.lowercased()) && !user.isEmpty {
+            return .password("the password must not contain the user name")
+        }
+        if Set(password).count < 4 { return .password("the password needs at least 4 different characters") }
+        return nil
+    }
+}
+
+/// A staff input that cannot be used; the message says what to type instead.
+public enum StaffInputError: Error, Hashable, Sendable {
+    case name(String)
+    case password(String)
+    case role(String)
+
+    public var message: String {
+        switch self {
+        case .name(let text), .password(let text), .role(let text): return text
+        }
+    }
+}
+
+/// A staff account as staff see it (never with its password hash).
+public struct StaffAccount: Hashable, Sendable {
+    public var name: String
+    public var role: StaffRole
+    /// Disabled by an admin: cannot sign in, sessions ended. Not reversible (add a new account).
+    public var disabled: Bool
+    /// Locked after too many failed sign-ins, until an admin resets the password.
+    public var locked: Bool
+    /// Failed sign-ins since the last success (counted before the password is checked).
+    public var failedSignIns: Int
+    public var createdAt: Date
+    public var createdBy: String
+    public var passwordChangedAt: Date
+    public var lastSignInAt: Date?
+
+    public init(
+        name: String, role: StaffRole, disabled: Bool = false, locked: Bool = false, failedSignIns: Int = 0,
+        createdAt: Date, createdBy: String, passwordChangedAt: Date, lastSignInAt: Date? = nil
+    ) {
+        self.name = name
+        self.role = role
+        self.disabled = disabled
+        self.locked = locked
+        self.failedSignIns = failedSignIns
+        self.createdAt = createdAt
+        self.createdBy = createdBy
+        self.passwordChangedAt = passwordChangedAt
+        self.lastSignInAt = lastSignInAt
+    }
+
+    /// "active", "locked", "disabled".
+    public var stateName: String { disabled ? "disabled" : locked ? "locked" : "active" }
+}
+
+/// How failed sign-ins slow down and lock an account (per account, not per address: an attacker
+/// with many addresses gets no more tries).
+public struct SignInPolicy: Hashable, Sendable {
+    /// The failure that locks the account (consecutive, since the last success).
+    public var failuresBeforeLock: Int
+    /// The longest wait between two attempts.
+    public var maximumDelaySeconds: Int
+
+    public init(failuresBeforeLock: Int = 8, maximumDelaySeconds: Int = 60) {
+        self.failuresBeforeLock = failuresBeforeLock
+        self.maximumDelaySeconds = maximumDelaySeconds
+    }
+
+    /// Seconds to wait after `failures` consecutive failures before the next attempt is taken:
+    /// none for the first two (typos happen), then 2, 4, 8… up to the maximum.
+    public func delaySeconds(afterFailures failures: Int) -> Int {
+        guard failures >= 3 else { return 0 }
+        let exponent = min(failures - 2, 20)
+        return min(maximumDelaySeconds, 1 << exponent)
+    }
+}
+
+/// How long sessions last.
+public struct SessionPolicy: Hashable, Sendable {
+    /// A session ends this long after sign-in, whatever happens.
+    public var maximumSeconds: Int
+    /// A session with no request for this long is over (the console shows its lock screen).
+    public var idleSeconds: Int
+
+    public init(maximumSeconds: Int = 12 * 3600, idleSeconds: Int = 600) {
+        self.maximumSeconds = maximumSeconds
+        self.idleSeconds = idleSeconds
+    }
+}
+
+/// A signed-in person. The token is the secret a client presents; the store keeps only its
+/// SHA-256. `description` never shows the token.
+public struct StaffSession: Hashable, Sendable, CustomStringConvertible {
+    public var token: String
+    public var user: String
+    public var role: StaffRole
+    public var signedInAt: Date
+    public var expiresAt: Date
+    /// After this long without a request the session is over (and the console locks).
+    public var idleSeconds: Int
+
+    public init(token: String, user: String, role: StaffRole, signedInAt: Date, expiresAt: Date, idleSeconds: Int) {
+        self.token = token
+        self.user = user
+        self.role = role
+        self.signedInAt = signedInAt
+        self.expiresAt = expiresAt
+        self.idleSeconds = idleSeconds
+    }
+
+    public var description: String { "\(user) (\(role.rawValue))" }
+}
+
+// MARK: Audit
+
+/// What an audit entry records. A string underneath, so entries written by a newer TraceDesk
+/// still read (and verify) in an older one.
+public struct AuditAction: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let signIn = AuditAction(rawValue: "sign_in")
+    public static let signInFailed = AuditAction(rawValue: "sign_in_failed")
+    /// A sign-in refused without checking the password (disabled or locked account).
+    public static let signInRefused = AuditAction(rawValue: "sign_in_refused")
+    public static let accountLocked = AuditAction(rawValue: "account_locked")
+    public static let signOut = AuditAction(rawValue: "sign_out")
+    public static let otpAuthorized = AuditAction(rawValue: "otp_authorized")
+    public static let staffAdded = AuditAction(rawValue: "staff_added")
+    public static let staffDisabled = AuditAction(rawValue: "staff_disabled")
+    public static let passwordReset = AuditAction(rawValue: "password_reset")
+
+    /// The actions this version writes, for filters and help.
+    public static let known: [AuditAction] = [
+        .signIn, .signInFailed, .signInRefused, .accountLocked, .signOut, .otpAuthorized, .staffAdded,
+        .staffDisabled, .passwordReset,
+    ]
+
+    public var description: String { rawValue }
+}
+
+/// One entry of the audit log. Each carries the hash of the one before, so editing, inserting
+/// or deleting an entry breaks the chain from there on (``AuditChain`` in DeskCrypto).
+public struct AuditEntry: Hashable, Sendable {
+    /// 1, 2, 3… with no gaps (given under the log's lock, not by a sequence).
+    public var id: Int64
+    public var at: Date
+    /// Who acted: a staff name, an integration ("his-api"), or "-" for a name nobody owns.
+    public var actor: String
+    public var action: AuditAction
+    /// What it was done to: a staff name, a code's hash tag; nil when nothing.
+    public var target: String?
+    /// Small JSON object with non-secret details; never a password, token or code.
+    public var detail: String
+    public var previousHash: String
+    public var hash: String
+
+    public init(
+        id: Int64, at: Date, actor: String, action: AuditAction, target: String?, detail: String,
+        previousHash: String, hash: String
+    ) {
+        self.id = id
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.target = target
+        self.detail = detail
+        self.previousHash = previousHash
+        self.hash = hash
+    }
+
+    /// The bytes the chain hash covers: every field, each length-prefixed so no two different
+    /// entries share them. `at` counts in whole milliseconds, as stored.
+    public static func canonicalBytes(
+        id: Int64, atMilliseconds: Int64, actor: String, action: String, target: String?, detail: String,
+        previousHash: String
+    ) -> [UInt8] {
+        var out = Array("tracedesk-audit-v1\n".utf8)
+        func field(_ text: String?) {
+            guard let text else {
+                out += Array("-\n".utf8)
+                return
+            }
+            let bytes = Array(text.utf8)
+            out += Array("\(bytes.count):".utf8)
+            out += bytes
+            out.append(0x0A)
+        }
+        field(String(id))
+        field(String(atMilliseconds))
+        field(actor)
+        field(action)
+        field(target)
+        field(detail)
+        field(previousHash)
+        return out
+    }
+}
+
+/// Which entries an audit browse wants: newest first, optionally by person, action and time.
+public struct AuditQuery: Hashable, Sendable {
+    public var actor: String?
+    public var action: AuditAction?
+    /// Entries at or after this instant.
+    public var from: Date?
+    /// Entries before this instant.
+    public var until: Date?
+    /// Entries with an id below this (the next page, newest first).
+    public var beforeID: Int64?
+    public var limit: Int
+
+    public init(
+        actor: String? = nil, action: AuditAction? = nil, from: Date? = nil, until: Date? = nil,
+        beforeID: Int64? = nil, limit: Int = 100
+    ) {
+        self.actor = actor
+        self.action = action
+        self.from = from
+        self.until = until
+        self.beforeID = beforeID
+        self.limit = limit
+    }
+}
+
+/// The result of checking the whole chain.
+public struct AuditVerification: Hashable, Sendable {
+    /// Entries checked.
+    public var entries: Int64
+    /// The hash of the last entry (write it down elsewhere: it also catches a cut-off tail).
+    public var headHash: String
+    public var headID: Int64
+    /// The first entry that does not verify; nil when the chain is whole.
+    public var firstBroken: AuditBreak?
+
+    public init(entries: Int64, headHash: String, headID: Int64, firstBroken: AuditBreak?) {
+        self.entries = entries
+        self.headHash = headHash
+        self.headID = headID
+        self.firstBroken = firstBroken
+    }
+}
+
+/// Where and why the audit chain breaks.
+public struct AuditBreak: Hashable, Sendable {
+    public var id: Int64
+    public var reason: String
+
+    public init(id: Int64, reason: String) {
+        self.id = id
+        self.reason = reason
+    }
+}

@@ -1,0 +1,174 @@
+import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Staff accounts, sessions and the audit log: the part of a ``Store`` that ties every action
+/// to a named person. Every method is one transaction; every change to accounts or sessions
+/// appends its audit entry in that same transaction, so an action and its trace commit (or fail)
+/// together.
+///
+/// Privacy rule: passwords arrive only as KDF strings, tokens only as SHA-256 hex; neither is
+/// ever in an error or an audit entry.
+public protocol StaffStore: Sendable {
+    /// How many accounts exist (disabled ones included).
+    func staffCount() throws(StoreError) -> Int
+
+    /// Every account, by name.
+    func staffAccounts() throws(StoreError) -> [StaffAccount]
+
+    /// One account with its password hash (for the KDF check), or nil.
+    func staffCredentials(name: String) throws(StoreError) -> StaffCredentials?
+
+    /// Adds an account and audits `staff_added` (actor `by`, target the name, detail the role).
+    /// `onlyIfEmpty`: the first admin; refused with `.notEmpty` once any account exists (checked
+    /// inside the transaction, so two consoles cannot both create one).
+    func addStaff(
+        name: String, role: StaffRole, passwordHash: String, by actor: String, now: Date, onlyIfEmpty: Bool
+    ) throws(StoreError) -> AddStaffOutcome
+
+    /// Disables an account, ends its open sessions, audits `staff_disabled`. Nil when there is no
+    /// such account; an account already disabled is returned unchanged (and not audited again).
+    func disableStaff(name: String, by actor: String, now: Date) throws(StoreError) -> StaffAccount?
+
+    /// Sets a new password hash.
+    /// - `.reset`: an admin's reset: clears the failure count and the lock, ends the account's
+    ///   sessions, audits `password_reset`. Does not re-enable a disabled account.
+    /// - `.rehash`: the same password under stronger KDF parameters after a successful sign-in:
+    ///   changes nothing else and is not audited.
+    /// Nil when there is no such account.
+    func setPassword(
+        name: String, passwordHash: String, by actor: String, now: Date, reason: PasswordChange
+    ) throws(StoreError) -> StaffAccount?
+
+    /// The first half of a sign-in, before the (slow) password check, in one transaction:
+    /// - no such account: audits `sign_in_failed` with actor "-" (the typed name is not recorded:
+    ///   people type passwords into name fields), returns `.unknownAccount`;
+    /// - disabled or locked: audits `sign_in_refused`, returns `.disabled` / `.locked`;
+    /// - an earlier failure asks for a wait (``SignInPolicy/delaySeconds(afterFailures:)``, since
+    ///   the last failure) that has not passed: `.wait(seconds)`, nothing written;
+    /// - otherwise counts the attempt as a failure now (failures + 1, last failure = now), so
+    ///   concurrent guesses cannot slip past the count, and returns `.verify` with the credentials
+    ///   and the attempt's number (the failure count after this one).
+    func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt
+
+    /// The second half, after the password check, in one transaction:
+    /// - success (`session` given): resets the failure count, records the last sign-in, stores the
+    ///   session, replaces the password hash with `rehash` when given, audits `sign_in` (detail
+    ///   has no token). If the account was disabled, locked or given a new password since
+    ///   ``beginSignIn(name:now:policy:)``, nothing is stored and `.refused` is returned.
+    /// - failure (`session` nil): audits `sign_in_failed` with the count; when `attempt` reached
+    ///   `policy.failuresBeforeLock`, locks the account and audits `account_locked` too.
+    func finishSignIn(
+        name: String, attempt: Int, session: NewStaffSession?, rehash: String?, now: Date, policy: SignInPolicy
+    ) throws(StoreError) -> SignInFinish
+
+    /// The session with this token hash, with its account's current role and state; nil if unknown.
+    func session(tokenHash: String) throws(StoreError) -> StoredSession?
+
+    /// Records activity on a session (for the idle limit). Writes only when the last record is
+    /// older than 30 s, so a busy console does not write on every request.
+    func touchSession(tokenHash: String, now: Date) throws(StoreError)
+
+    /// Ends a session and audits `sign_out` (actor the session's user). False when it was
+    /// unknown or already ended (nothing audited).
+    @discardableResult
+    func endSession(tokenHash: String, now: Date) throws(StoreError) -> Bool
+
+    /// Appends an entry under the log's lock: id = last id + 1, previous hash = the last entry's
+    /// hash (64 zeros for the first), hash per ``AuditEntry/canonicalBytes``.
+    @discardableResult
+    func appendAudit(
+        actor: String, action: AuditAction, target: String?, detail: String, now: Date
+    ) throws(StoreError) -> AuditEntry
+
+    /// Entries with `id > afterID`, oldest first, at most `limit` (for verifying the chain).
+    func auditEntries(after afterID: Int64, limit: Int) throws(StoreError) -> [AuditEntry]
+
+    /// Entries matching `query`, newest first, at most `query.limit`.
+    func auditEntries(matching query: AuditQuery) throws(StoreError) -> [AuditEntry]
+}
+
+/// An account with the KDF string of its password.
+public struct StaffCredentials: Hashable, Sendable {
+    public var account: StaffAccount
+    public var passwordHash: String
+
+    public init(account: StaffAccount, passwordHash: String) {
+        self.account = account
+        self.passwordHash = passwordHash
+    }
+}
+
+public enum AddStaffOutcome: Hashable, Sendable {
+    case added(StaffAccount)
+    case nameTaken
+    /// `onlyIfEmpty` was set and an account exists.
+    case notEmpty
+}
+
+public enum PasswordChange: String, Hashable, Sendable {
+    case reset
+    case rehash
+}
+
+/// What the first half of a sign-in decided.
+public enum SignInAttempt: Hashable, Sendable {
+    case unknownAccount
+    case disabled
+    case locked
+    /// Too soon after the last failure: try again in this many seconds.
+    case wait(seconds: Int)
+    /// Check the password; `attempt` is the failure count if it turns out wrong.
+    case verify(StaffCredentials, attempt: Int)
+}
+
+/// What the second half of a sign-in stored.
+public enum SignInFinish: Hashable, Sendable {
+    case signedIn(StaffAccount)
+    /// A wrong password; `locked` when this failure locked the account.
+    case failed(failures: Int, locked: Bool)
+    /// The account changed while the password was checked (disabled, locked, new password).
+    case refused
+}
+
+/// A session to store at sign-in.
+public struct NewStaffSession: Hashable, Sendable {
+    public var tokenHash: String
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    public init(tokenHash: String, createdAt: Date, expiresAt: Date) {
+        self.tokenHash = tokenHash
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A session as stored, with its account's current state.
+public struct StoredSession: Hashable, Sendable {
+    public var user: String
+    /// The account's role now (a role is read per request, not frozen at sign-in).
+    public var role: StaffRole
+    public var accountDisabled: Bool
+    public var createdAt: Date
+    public var lastSeenAt: Date
+    public var expiresAt: Date
+    public var endedAt: Date?
+
+    public init(
+        user: String, role: StaffRole, accountDisabled: Bool, createdAt: Date, lastSeenAt: Date, expiresAt: Date,
+        endedAt: Date?
+    ) {
+        self.user = user
+        self.role = role
+        self.accountDisabled = accountDisabled
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
+        self.expiresAt = expiresAt
+        self.endedAt = endedAt
+    }
+}

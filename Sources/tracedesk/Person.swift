@@ -1,0 +1,204 @@
+import DeskCore
+import DeskService
+import DeskStore
+import Foundation
+
+/// Who a command acts for, and where: `--user NAME` (or `TRACEDESK_USER`), the password (asked on
+/// the terminal without echo, or the first line of stdin with `--password-stdin`), and the
+/// embedded store (`--store`) or a server (`--server URL`).
+///
+/// These options may come before the subcommand (`tracedesk --server URL --user ana otp …`) or
+/// after it; ``Globals/extract(_:)`` takes the leading ones off.
+struct PersonOptions {
+    var server: String?
+    var user: String?
+    var passwordStdin = false
+
+    static let valueOptions: Set<String> = ["user", "server"]
+    static let flagOptions: Set<String> = ["password-stdin"]
+
+    /// The options given to the subcommand, over those given before it.
+    func merged(with arguments: Arguments) -> PersonOptions {
+        var out = self
+        if let server = arguments.values["server"] { out.server = server }
+        if let user = arguments.values["user"] { out.user = user }
+        if arguments.has("password-stdin") { out.passwordStdin = true }
+        return out
+    }
+
+    var userName: String? {
+        if let user, !user.isEmpty { return user }
+        if let user = ProcessInfo.processInfo.environment["TRACEDESK_USER"], !user.isEmpty { return user }
+        return nil
+    }
+}
+
+/// Options given before the subcommand.
+enum Globals {
+    nonisolated(unsafe) static var person = PersonOptions()
+
+    /// Takes `--server`, `--user`, `--password-stdin` (and `--store`, kept for the subcommand)
+    /// off the front of `words`; returns the rest.
+    static func extract(_ words: [String]) throws(UsageError) -> [String] {
+        var rest = words[...]
+        var kept: [String] = []
+        while let word = rest.first, word.hasPrefix("--") {
+            var name = String(word.dropFirst(2))
+            var inline: String?
+            if let equals = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if PersonOptions.valueOptions.contains(name) {
+                rest = rest.dropFirst()
+                guard let value = inline ?? rest.first else {
+                    throw UsageError("option --\(name) needs a value", command: "tracedesk")
+                }
+                if inline == nil { rest = rest.dropFirst() }
+                if name == "server" { person.server = value } else { person.user = value }
+            } else if name == "password-stdin" {
+                rest = rest.dropFirst()
+                person.passwordStdin = true
+            } else {
+                break
+            }
+        }
+        _ = kept
+        kept = Array(rest)
+        return kept
+    }
+}
+
+/// Signing in for a command, and signing out after it.
+enum Person {
+    /// The desk `options` point at: a server's staff API, or the embedded store.
+    static func desk(
+        _ options: PersonOptions, store: String?, command: String
+    ) throws(UsageError) -> (any DeskService)? {
+        if let server = options.server {
+            if store != nil {
+                throw UsageError("give --store or --server, not both: a server uses its own store", command: command)
+            }
+            return try remoteDesk(server, command: command)
+        }
+        let lifetime = try StoreLocation.otpLifetime()
+        let busyTimeout = try StoreLocation.busyTimeout()
+        do {
+            let store = try StoreLocation.open(store, busyTimeoutMilliseconds: busyTimeout)
+            return LocalDesk(store: store, otpLifetime: lifetime)
+        } catch {
+            printError(error.message)
+            return nil
+        }
+    }
+
+    /// The remote desk for `--server URL` (RemoteDesk over the staff API).
+    static func remoteDesk(_ server: String, command: String) throws(UsageError) -> any DeskService {
+        throw UsageError("--server is not available yet", command: command)
+    }
+
+    /// Signs in as the person `options` name, asking for the password. Prints why not and
+    /// returns nil when that fails.
+    static func signIn(_ desk: any DeskService, _ options: PersonOptions, command: String) async throws(UsageError)
+        -> StaffSession?
+    {
+        guard let user = options.userName else {
+            throw UsageError(
+                "say who is acting: --user NAME (or set TRACEDESK_USER); accounts are made with 'tracedesk staff add'",
+                command: command)
+        }
+        guard let password = readPassword(prompt: "password for \(user): ", fromStdin: options.passwordStdin) else {
+            return nil
+        }
+        do {
+            return try await desk.signIn(name: user, password: password)
+        } catch {
+            printError(error.message)
+            return nil
+        }
+    }
+
+    /// Ends the command's session; a failure here is only reported.
+    static func signOut(_ desk: any DeskService, _ session: StaffSession) async {
+        do {
+            try await desk.signOut(session)
+        } catch {
+            printError("could not sign out: \(error.message)")
+        }
+    }
+
+    /// A password: the first line of stdin with `--password-stdin`, else asked on the terminal
+    /// without echo. Nil (with the reason printed) when neither is possible.
+    static func readPassword(prompt: String, fromStdin: Bool) -> String? {
+        if fromStdin {
+            guard let line = readLine(strippingNewline: true) else {
+                printError("--password-stdin: stdin is empty: pipe the password in, one line")
+                return nil
+            }
+            return line
+        }
+        guard let line = Terminal.readHidden(prompt: prompt) else {
+            printError(
+                "no terminal to ask for the password on: run this in a terminal, or pass --password-stdin and pipe the password in"
+            )
+            return nil
+        }
+        return line
+    }
+
+    /// A new password, typed twice; nil (reason printed) when they differ or none can be read.
+    static func readNewPassword(for user: String, fromStdin: Bool) -> String? {
+        if fromStdin { return readPassword(prompt: "", fromStdin: true) }
+        guard let first = readPassword(prompt: "new password for \(user): ", fromStdin: false) else { return nil }
+        if let problem = PasswordRules.problem(first, user: user) {
+            printError(problem.message)
+            return nil
+        }
+        guard let second = readPassword(prompt: "the same password again: ", fromStdin: false) else { return nil }
+        guard first == second else {
+            printError("the two passwords differ: nothing changed, try again")
+            return nil
+        }
+        return first
+    }
+}
+
+/// Reading from the controlling terminal without echo.
+enum Terminal {
+    nonisolated(unsafe) static var hiddenFD: Int32 = -1
+    nonisolated(unsafe) static var hiddenSaved = termios()
+
+    /// Asks on /dev/tty with echo off; restores the terminal whatever happens. Nil without a terminal.
+    static func readHidden(prompt: String) -> String? {
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var saved = termios()
+        guard tcgetattr(fd, &saved) == 0 else { return nil }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ICANON)
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
+        guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { return nil }
+        // ^C while typing: put echo back before the process ends.
+        hiddenFD = fd
+        hiddenSaved = saved
+        let previous = signal(SIGINT) { _ in
+            if Terminal.hiddenFD >= 0 { _ = tcsetattr(Terminal.hiddenFD, TCSAFLUSH, &Terminal.hiddenSaved) }
+            _ = "\n".withCString { write(2, $0, 1) }
+            _exit(130)
+        }
+        defer {
+            signal(SIGINT, previous)
+            hiddenFD = -1
+        }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(fd, &byte, 1) == 1, byte != 0x0A, byte != 0x0D {
+            if bytes.count < 4096 { bytes.append(byte) }
+        }
+        _ = tcsetattr(fd, TCSAFLUSH, &saved)
+        _ = "\n".withCString { write(fd, $0, 1) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
