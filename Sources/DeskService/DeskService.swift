@@ -26,6 +26,10 @@ public protocol DeskService: Sendable {
     /// The current instant by the desk's clock (countdowns are measured against it).
     func now() -> Date
 
+    /// Nil while the data is reachable; otherwise a few words for the title bar, e.g. "server
+    /// unreachable, retrying" while a remote desk retries. Cheap: the console asks every tick.
+    var connectionProblem: String? { get }
+
     // MARK: Accounts and sessions
 
     /// Whether no staff account exists yet (the console then offers to create the first admin).
@@ -75,6 +79,10 @@ public protocol DeskService: Sendable {
 
     /// Checks the whole audit chain.
     func verifyAudit(_ session: StaffSession) async throws(ServiceError) -> AuditVerification
+}
+
+extension DeskService {
+    public var connectionProblem: String? { nil }
 }
 
 /// Who is acting, and where the data lives (the console's title bar).
