@@ -60,13 +60,61 @@ public struct APIError: Error, Hashable, Sendable {
         APIError(code: 1003, status: 503, message: "Service unavailable.", detail: detail)
     }
 
+    // The staff API (docs/staff-api.yaml). `detail` carries the desk's message, which says what to
+    // do next and never holds a code, a password or a token.
+
+    /// 2000/400: a staff request that cannot be used: bad JSON, a missing or wrong field (named,
+    /// never echoed), or a value the desk refused (a name or password against the rules).
+    public static func invalidRequest(_ detail: String) -> APIError {
+        APIError(code: 2000, status: 400, message: "Invalid request.", detail: detail)
+    }
+    /// 2001/401: no usable session (none sent, unknown, ended, expired, idle, account disabled).
+    public static func notSignedIn(_ detail: String) -> APIError {
+        APIError(code: 2001, status: 401, message: "Not signed in.", detail: detail)
+    }
+    /// 2002/401: a sign-in that did not succeed (wrong name or password, locked, disabled, wait).
+    public static func signInFailed(_ detail: String) -> APIError {
+        APIError(code: 2002, status: 401, message: "Sign-in failed.", detail: detail)
+    }
+    /// 2003/403: signed in, but the role does not allow this (or this record).
+    public static func forbidden(_ detail: String) -> APIError {
+        APIError(code: 2003, status: 403, message: "Forbidden.", detail: detail)
+    }
+    /// 2009/409: the change collides with what exists (a name taken, the first admin made).
+    public static func conflict(_ detail: String) -> APIError {
+        APIError(code: 2009, status: 409, message: "Conflict.", detail: detail)
+    }
+    /// 2022/422: an authorisation the desk refused by its rules (bad code, symptom day out of
+    /// range); the body also carries the structured `refusal`.
+    public static func authorizationRefused(_ detail: String) -> APIError {
+        APIError(code: 2022, status: 422, message: "Authorisation refused.", detail: detail)
+    }
+
+    /// Every code with its status and message, for docs and the table test. Codes with a
+    /// per-case detail are listed with an empty one.
+    public static let table: [APIError] = [
+        .unknown(), .unavailable(""), .notFound(""), .methodNotAllowed(allowed: []), .payloadTooLarge(limit: 0),
+        .missingParameters(""), .unauthorizedOtp, .chunkNotFound, .noChunks, .emptyBody, .notCompliant(""),
+        .alreadyAuthorized, .invalidRequest(""), .notSignedIn(""), .signInFailed(""), .forbidden(""),
+        .conflict(""), .authorizationRefused(""),
+    ]
+
     /// The JSON body.
-    public var body: String {
+    public var body: String { body(extra: []) }
+
+    /// The JSON body with more members after `detail` (the refusal of a 422).
+    public func body(extra: [JSONValue.Member]) -> String {
         var out = #"{"error_code":\#(code),"message":"#
         JSONValue.writeString(message, into: &out)
         if let detail {
             out += #","detail":"#
             JSONValue.writeString(detail, into: &out)
+        }
+        for member in extra {
+            out += ","
+            JSONValue.writeString(member.key, into: &out)
+            out += ":"
+            member.value.write(into: &out)
         }
         out += "}"
         return out

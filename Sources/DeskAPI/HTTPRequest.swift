@@ -1,3 +1,5 @@
+import JSONText
+
 /// An HTTP request as the API layer sees it: no sockets, so every rule is testable as data.
 public struct HTTPRequest: Sendable {
     public var method: String
@@ -52,9 +54,14 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The error body; error responses never carry Cache-Control. A 503 says when to retry.
-    public static func error(_ error: APIError) -> HTTPResponse {
-        var response = json(error.status, error.body)
+    public static func error(_ error: APIError, extra: [JSONValue.Member] = []) -> HTTPResponse {
+        var response = json(error.status, error.body(extra: extra))
         if error.status == 503 { response.headers.append(("Retry-After", String(retryAfterSeconds))) }
+        // A 401 of the staff API names its scheme (RFC 9110 §11.6.1); the phone API's 1101 is the
+        // contract's and stays as it was.
+        if error.code == 2001 || error.code == 2002 {
+            response.headers.append(("WWW-Authenticate", #"Bearer realm="tracedesk-staff""#))
+        }
         return response
     }
 

@@ -1,0 +1,148 @@
+import CivilCalendar
+import DeskCore
+import JSONText
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The staff API's requests, read strictly (docs/staff-api.yaml). Only the shape is checked here:
+/// names, passwords, codes and days are judged by the desk, whose messages say what to do.
+/// Every problem is a 2000 whose detail names the field and never repeats its value (a
+/// password or a code may be in it).
+public enum StaffRequests {
+    public struct Credentials: Sendable {
+        public var name: String
+        public var password: String
+    }
+
+    public struct NewStaff: Sendable {
+        public var name: String
+        public var role: StaffRole
+        public var password: String
+    }
+
+    public struct Authorization: Sendable {
+        public var code: String
+        public var symptomsStartedOn: CivilDay
+    }
+
+    /// The session token after `Bearer ` in the one Authorization header; nil when there is none
+    /// or it is not a bearer token (the desk then answers "not signed in").
+    public static func bearerToken(_ request: HTTPRequest) -> String? {
+        let values = request.headerValues("authorization")
+        guard values.count == 1, values[0].utf8.count > 7, values[0].prefix(7).lowercased() == "bearer " else {
+            return nil
+        }
+        let token = String(values[0].dropFirst(7).trimmingSpaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// `{name, password}`: the first admin and sign-in.
+    public static func credentials(_ request: HTTPRequest) -> Result<Credentials, APIError> {
+        read(request, allowed: ["name", "password"]) { fields throws(FieldProblem) in
+            Credentials(name: try fields.string("name")!, password: try fields.string("password")!)
+        }
+    }
+
+    /// `{name, role, password}`.
+    public static func newStaff(_ request: HTTPRequest) -> Result<NewStaff, APIError> {
+        read(request, allowed: ["name", "role", "password"]) { fields throws(FieldProblem) in
+            let name = try fields.string("name")!
+            guard let role = StaffRole(rawValue: try fields.string("role")!) else {
+                throw FieldProblem("role must be one of \(StaffRole.namesList)")
+            }
+            return NewStaff(name: name, role: role, password: try fields.string("password")!)
+        }
+    }
+
+    /// `{password}`: a reset.
+    public static func newPassword(_ request: HTTPRequest) -> Result<String, APIError> {
+        read(request, allowed: ["password"]) { fields throws(FieldProblem) in try fields.string("password")! }
+    }
+
+    /// `{code, symptoms_started_on}`.
+    public static func authorization(_ request: HTTPRequest) -> Result<Authorization, APIError> {
+        read(request, allowed: ["code", "symptoms_started_on"]) { fields throws(FieldProblem) in
+            Authorization(code: try fields.string("code")!, symptomsStartedOn: try fields.date("symptoms_started_on")!)
+        }
+    }
+
+    /// `{code}`: a status request (a POST, so the code stays out of URLs and access logs).
+    public static func statusCode(_ request: HTTPRequest) -> Result<String, APIError> {
+        read(request, allowed: ["code"]) { fields throws(FieldProblem) in try fields.string("code")! }
+    }
+
+    /// `?actor=&action=&from=&until=&before=&limit=`, each at most once; an empty value is the
+    /// same as leaving it out.
+    public static func auditQuery(_ request: HTTPRequest) -> Result<AuditQuery, APIError> {
+        let allowed: Set<String> = ["actor", "action", "from", "until", "before", "limit"]
+        var query = AuditQuery()
+        do throws(FieldProblem) {
+            if let extra = request.query.first(where: { !allowed.contains($0.name) }) {
+                throw FieldProblem(
+                    "\(Fields.safeName(extra.name)) is not a parameter of this request (allowed: \(allowed.sorted().joined(separator: ", ")))"
+                )
+            }
+            func value(_ name: String) throws(FieldProblem) -> String? {
+                let values = request.queryValues(name)
+                if values.count > 1 { throw FieldProblem("\(name) may be given once") }
+                guard let text = values.first, !text.isEmpty else { return nil }
+                return text
+            }
+            func time(_ name: String) throws(FieldProblem) -> Date? {
+                guard let text = try value(name) else { return nil }
+                guard let date = StaffWire.parseTime(text) else {
+                    throw FieldProblem("\(name) must be a UTC time written 2026-11-29T10:00:00.000Z")
+                }
+                return date
+            }
+            if let actor = try value("actor") {
+                guard actor.count <= 64 else { throw FieldProblem("actor has at most 64 characters") }
+                query.actor = actor
+            }
+            if let action = try value("action") {
+                guard action.utf8.count <= 40, action.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F })
+                else {
+                    throw FieldProblem(
+                        "action must be an audit action such as \(AuditAction.known.map(\.rawValue).prefix(3).joined(separator: ", "))"
+                    )
+                }
+                query.action = AuditAction(rawValue: action)
+            }
+            query.from = try time("from")
+            query.until = try time("until")
+            if let text = try value("before") {
+                guard let id = Fields.parseInteger(text), id >= 1 else {
+                    throw FieldProblem("before must be an entry id, a whole number from 1")
+                }
+                query.beforeID = id
+            }
+            if let text = try value("limit") {
+                guard let limit = Fields.parseInteger(text), (1...1_000).contains(limit) else {
+                    throw FieldProblem("limit must be a whole number from 1 to 1000")
+                }
+                query.limit = Int(limit)
+            }
+            return .success(query)
+        } catch {
+            return .failure(.invalidRequest(error.text))
+        }
+    }
+
+    /// A JSON object body with only `allowed` members, read by `body`.
+    static func read<T>(
+        _ request: HTTPRequest, allowed: Set<String>, _ body: (ObjectReader) throws(FieldProblem) -> T
+    ) -> Result<T, APIError> {
+        do throws(FieldProblem) {
+            try ImmuniRequests.requireJSON(request)
+            let fields = try ObjectReader(try ImmuniRequests.parseBody(request), path: "")
+            try fields.refuseUnknown(allowed)
+            return .success(try body(fields))
+        } catch {
+            return .failure(.invalidRequest(error.text))
+        }
+    }
+}
