@@ -28,7 +28,10 @@ let package = Package(
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
-        .target(name: "DeskService", dependencies: ["DeskCore", "DeskStore", "DeskCrypto", "DeskExport"]),
+        .target(
+            name: "DeskService",
+            dependencies: ["DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "DeskAPI", "JSONText", "CivilCalendar"]
+        ),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
             name: "DeskServer",
