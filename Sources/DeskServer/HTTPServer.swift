@@ -14,6 +14,11 @@ public enum HandlerResult: Sendable {
     case now(HTTPResponse)
     /// Produce the response on a background queue after `delay` (check-otp's artificial delay).
     case after(Duration, @Sendable () -> HTTPResponse)
+    /// Produced by work the handler runs elsewhere (the staff API's desk calls, on their own
+    /// executors). The connection is suspended first; then `start` is called with the function
+    /// that answers, which must be called once. `stop` waits for such answers, so the work must
+    /// end by itself (a KDF, a store call bounded by its busy timeout).
+    case suspended(@Sendable (_ answer: @escaping @Sendable (HTTPResponse) -> Void) -> Void)
 }
 
 /// A request handler: given the request, the route it matched (for logs and metrics) and the result.
@@ -184,7 +189,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var stopping = false
     /// Set by `stop` once waiting requests were answered: later requests are not suspended.
     private var swept = false
-    /// Requests whose timer fired and that are producing their answer.
+    /// Requests whose timer fired and that are producing their answer, and suspended requests
+    /// whose work is running.
     private var claimed = 0
     /// Suspended requests, by exchange, until their timer resumes them (or `stop` does).
     private var waiting: [ObjectIdentifier: (Exchange, Connection)] = [:]
@@ -386,7 +392,40 @@ public final class HTTPServer: @unchecked Sendable {
                 self.workers.addOperation { self.finish(exchange, handle, produce) }
             }
             return .YES
+        case .suspended(let start):
+            let handle = Connection(pointer: connection)
+            // Claimed from the start: `stop` waits for the answer rather than replacing it (an
+            // account may be added by the work; its admin must hear so).
+            let suspend = lock.withLock { () -> Bool in
+                guard !swept else { return false }
+                suspendedNow += 1
+                suspendedPeak = max(suspendedPeak, suspendedNow)
+                claimed += 1
+                return true
+            }
+            guard suspend else {
+                return queue(
+                    connection, exchange, .error(.unavailable("the server is stopping: retry in a few seconds")))
+            }
+            exchange.suspended = true
+            MHD_suspend_connection(connection)
+            start { response in self.resume(exchange, handle, response) }
+            return .YES
         }
+    }
+
+    /// Answers a request suspended by a `.suspended` result (once; a second call is ignored).
+    private func resume(_ exchange: Exchange, _ handle: Connection, _ response: HTTPResponse) {
+        let first = lock.withLock { () -> Bool in
+            guard exchange.suspended, exchange.ready == nil else { return false }
+            exchange.ready = response
+            exchange.suspended = false
+            suspendedNow -= 1
+            return true
+        }
+        guard first else { return }
+        MHD_resume_connection(handle.pointer)
+        lock.withLock { claimed -= 1 }
     }
 
     /// Produces the answer of a request whose delay is over, and resumes its connection.

@@ -85,6 +85,9 @@ public struct ServerConfig: Hashable, Sendable {
     public var cleanupIntervalSeconds = 86_400
     public var retentionDays = 14
     public var analyticsRetentionDays = 30
+    public var sessionIdleMinutes = 10
+    public var sessionHours = 12
+    public var signInFailuresBeforeLock = 8
 
     public init() {}
 
@@ -101,6 +104,14 @@ public struct ServerConfig: Hashable, Sendable {
             maxKeysPerChunk: chunkMaxKeys, maximumKeyAgeDays: maxKeyAgeDays, chunkLifetimeDays: min(14, retentionDays),
             minimumKeys: chunkMinKeys, paddingJitter: chunkPaddingJitter)
     }
+
+    /// How long staff sessions last (the staff API's desk).
+    public var sessionPolicy: SessionPolicy {
+        SessionPolicy(maximumSeconds: sessionHours * 3_600, idleSeconds: sessionIdleMinutes * 60)
+    }
+
+    /// When failed sign-ins lock an account.
+    public var signInPolicy: SignInPolicy { SignInPolicy(failuresBeforeLock: signInFailuresBeforeLock) }
 
     public var retentionPolicy: RetentionPolicy {
         RetentionPolicy(days: retentionDays, analyticsDays: analyticsRetentionDays)
@@ -125,7 +136,9 @@ public struct ServerConfig: Hashable, Sendable {
 
     public static let settings: [Setting] = [
         address("listen", \.listen, "public listener (phones): IPv4 address and port"),
-        address("internal_listen", \.internalListen, "internal listener (POST /v1/otp, /metrics): keep it private"),
+        address(
+            "internal_listen", \.internalListen,
+            "internal listener (POST /v1/otp, the staff API for consoles, /metrics): keep it private"),
         Setting(
             name: "store",
             help:
@@ -228,6 +241,16 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "analytics_retention_days", \.analyticsRetentionDays, 14...365,
             "operational info (analytics) is kept this many days"),
+        integer(
+            "session_idle_minutes", \.sessionIdleMinutes, 1...240,
+            "a staff session with no request for this long ends (a console left unattended locks)"),
+        integer(
+            "session_hours", \.sessionHours, 1...24,
+            "a staff session ends this long after sign-in whatever happens (one shift)"),
+        integer(
+            "sign_in_failures_before_lock", \.signInFailuresBeforeLock, 3...100,
+            "consecutive failed sign-ins that lock a staff account until an admin resets its password (slows guessing; waits grow after the third)"
+        ),
     ]
 
     /// Loads `file` (if any), then the environment, and checks the rules between settings.
@@ -290,6 +313,11 @@ public struct ServerConfig: Hashable, Sendable {
         }
         if googleAttestationRootFile != nil && googleApkCertificateDigest == nil {
             problems.append("google_attestation_root_file needs google_apk_certificate_digest")
+        }
+        if sessionIdleMinutes > sessionHours * 60 {
+            problems.append(
+                "session_idle_minutes (\(sessionIdleMinutes)) must not exceed session_hours (\(sessionHours)) in minutes: the idle limit would never apply"
+            )
         }
         if chunkMinKeys > 0 && chunkMinKeys + chunkPaddingJitter > chunkMaxKeys {
             problems.append(

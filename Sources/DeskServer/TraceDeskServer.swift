@@ -7,12 +7,18 @@ import Dispatch
 import Foundation
 
 /// `tracedesk serve` assembled: the public listener (phones), the internal listener (hospital
-/// systems, metrics), the app-settings file watcher, access log and metrics, over one store.
+/// systems, the staff API for consoles, metrics), the app-settings file watcher, access log and metrics, over one store.
 /// Tests start it in-process on ephemeral ports.
 public final class TraceDeskServer: @unchecked Sendable {
     public let config: ServerConfig
     public let metrics = Metrics()
     public let desk: PhoneDesk
+    /// The staff use cases the staff API serves (internal listener), with the session and
+    /// sign-in settings of `config`.
+    public let staffDesk: LocalDesk
+    /// Where the staff API hashes passwords (two at a time) and runs its store calls.
+    public let kdfExecutor: DeskExecutor
+    public let staffExecutor: DeskExecutor
     public let chunkFiles: ChunkFiles
     /// Publishing and retention; run on timers once started.
     public let jobs: ServerJobs
@@ -37,6 +43,11 @@ public final class TraceDeskServer: @unchecked Sendable {
         self.accessLog = accessLog
         desk = PhoneDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), risk: config.riskProfile)
+        staffDesk = LocalDesk(
+            store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), sessions: config.sessionPolicy,
+            signIns: config.signInPolicy)
+        kdfExecutor = DeskExecutor(name: "tracedesk.staff.kdf", width: 2)
+        staffExecutor = DeskExecutor(name: "tracedesk.staff.work", width: config.threads)
         chunkFiles = ChunkFiles(store: store, clock: clock, lifetimeDays: config.publishingPolicy.chunkLifetimeDays)
         jobs = ServerJobs(
             publisher: ChunkPublisher(store: store, clock: clock, signing: signing, policy: config.publishingPolicy),
@@ -78,9 +89,11 @@ public final class TraceDeskServer: @unchecked Sendable {
             completed: completed)
         internalServer = HTTPServer(
             options: options("internal", config.internalListen),
-            handler: ImmuniAPI(
-                listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
-                dummyErrorPercent: config.dummyErrorPercent, log: log),
+            handler: InternalRoutes(
+                immuni: ImmuniAPI(
+                    listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
+                    dummyErrorPercent: config.dummyErrorPercent, log: log),
+                staff: StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)),
             completed: completed)
     }
 

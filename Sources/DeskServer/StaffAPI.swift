@@ -1,0 +1,294 @@
+import CivilCalendar
+import DeskAPI
+import DeskCore
+import DeskService
+import Foundation
+import JSONText
+
+/// The staff API (docs/staff-api.yaml) as an ``HTTPHandler``, on the internal listener only:
+/// consoles and the CLI with `--server URL` reach their ``LocalDesk`` through it.
+///
+/// Requests are read here (DeskAPI), decided by the desk, answered here: no rule lives in this
+/// file. Every desk call runs suspended on an executor of its own, never on a server thread:
+/// those that hash a password (sign-in, first admin, new account, reset) on `kdf` (two at a
+/// time: each takes ~100 ms and 32 MiB), the rest (store transactions) on `work`.
+///
+/// Privacy rule: codes and passwords come only in bodies and tokens only in the
+/// `Authorization` header, so the access log (method and route template) never sees them; the
+/// server log gets only the desk's messages, which hold none of them.
+public final class StaffAPI: HTTPHandler, @unchecked Sendable {
+    let desk: LocalDesk
+    let kdf: DeskExecutor
+    let work: DeskExecutor
+    let log: @Sendable (String) -> Void
+
+    public init(desk: LocalDesk, kdf: DeskExecutor, work: DeskExecutor, log: @escaping @Sendable (String) -> Void) {
+        self.desk = desk
+        self.kdf = kdf
+        self.work = work
+        self.log = log
+    }
+
+    static let prefix = StaffWire.prefix
+
+    struct Route {
+        let template: String
+        let methods: [String]
+    }
+
+    static let routes: [Route] = [
+        Route(template: prefix, methods: ["GET"]),
+        Route(template: prefix + "/setup", methods: ["GET", "POST"]),
+        Route(template: prefix + "/sessions", methods: ["POST"]),
+        Route(template: prefix + "/sessions/current", methods: ["DELETE"]),
+        Route(template: prefix + "/otp/authorizations", methods: ["POST"]),
+        Route(template: prefix + "/otp/status", methods: ["POST"]),
+        Route(template: prefix + "/staff", methods: ["GET", "POST"]),
+        Route(template: prefix + "/staff/{name}/disable", methods: ["POST"]),
+        Route(template: prefix + "/staff/{name}/password", methods: ["POST"]),
+        Route(template: prefix + "/audit", methods: ["GET"]),
+        Route(template: prefix + "/audit/verification", methods: ["GET"]),
+    ]
+
+    /// Whether `path` is under the staff API (its 404s are worded for it).
+    static func owns(_ path: String) -> Bool { path == prefix || path.hasPrefix(prefix + "/") }
+
+    /// The account name in `/staff/v1/staff/{name}/<action>`: everything between, as sent
+    /// (the desk judges it, so a bad name gets the desk's message, after the session check).
+    static func accountName(_ path: String, action: String) -> String? {
+        let head = prefix + "/staff/"
+        let tail = "/" + action
+        guard path.hasPrefix(head), path.hasSuffix(tail), path.utf8.count >= head.utf8.count + tail.utf8.count else {
+            return nil
+        }
+        return String(path.dropFirst(head.count).dropLast(tail.count))
+    }
+
+    public func route(for request: HTTPRequest) -> String {
+        let path = request.path
+        if let route = Self.routes.first(where: { $0.template == path }) { return route.template }
+        if Self.accountName(path, action: "disable") != nil { return Self.prefix + "/staff/{name}/disable" }
+        if Self.accountName(path, action: "password") != nil { return Self.prefix + "/staff/{name}/password" }
+        return "unmatched"
+    }
+
+    public func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
+        guard let known = Self.routes.first(where: { $0.template == route }) else {
+            return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
+        }
+        guard known.methods.contains(request.method) else {
+            var response = HTTPResponse.error(.methodNotAllowed(allowed: known.methods))
+            response.headers.append(("Allow", known.methods.joined(separator: ", ")))
+            return .now(response)
+        }
+        switch (request.method, route) {
+        case ("GET", Self.prefix): return .now(ok(200, StaffWire.info()))
+        case ("GET", Self.prefix + "/setup"): return needsFirstAdmin()
+        case ("POST", Self.prefix + "/setup"): return createFirstAdmin(request)
+        case ("POST", Self.prefix + "/sessions"): return signIn(request)
+        case ("DELETE", Self.prefix + "/sessions/current"): return signOut(request)
+        case ("POST", Self.prefix + "/otp/authorizations"): return authorize(request)
+        case ("POST", Self.prefix + "/otp/status"): return status(request)
+        case ("GET", Self.prefix + "/staff"): return staff(request)
+        case ("POST", Self.prefix + "/staff"): return addStaff(request)
+        case ("POST", Self.prefix + "/staff/{name}/disable"): return disableStaff(request)
+        case ("POST", Self.prefix + "/staff/{name}/password"): return resetPassword(request)
+        case ("GET", Self.prefix + "/audit"): return audit(request)
+        case ("GET", Self.prefix + "/audit/verification"): return verifyAudit(request)
+        default: return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
+        }
+    }
+
+    // MARK: Accounts and sessions
+
+    func needsFirstAdmin() -> HandlerResult {
+        run(on: work) { desk throws(ServiceError) in
+            ok(200, StaffWire.setup(needsFirstAdmin: try await desk.needsFirstAdmin()))
+        }
+    }
+
+    func createFirstAdmin(_ request: HTTPRequest) -> HandlerResult {
+        let body: StaffRequests.Credentials
+        switch StaffRequests.credentials(request) {
+        case .failure(let error): return .now(.error(error))
+        case .success(let value): body = value
+        }
+        return run(on: kdf) { desk throws(ServiceError) in
+            ok(201, StaffWire.session(try await desk.createFirstAdmin(name: body.name, password: body.password)))
+        }
+    }
+
+    func signIn(_ request: HTTPRequest) -> HandlerResult {
+        let body: StaffRequests.Credentials
+        switch StaffRequests.credentials(request) {
+        case .failure(let error): return .now(.error(error))
+        case .success(let value): body = value
+        }
+        return run(on: kdf) { desk throws(ServiceError) in
+            ok(201, StaffWire.session(try await desk.signIn(name: body.name, password: body.password)))
+        }
+    }
+
+    func signOut(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work) { desk, session throws(ServiceError) in
+            try await desk.signOut(session)
+            return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
+        }
+    }
+
+    // MARK: Operator
+
+    func authorize(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work, body: StaffRequests.authorization) { desk, session, body throws(ServiceError) in
+            let result = try await desk.authorize(session, code: body.code, symptomsStartedOn: body.symptomsStartedOn)
+            switch result.wire {
+            case .authorized(let record): return ok(201, StaffWire.authorization(.authorized(record)))
+            case .alreadyAuthorized(let record): return ok(200, StaffWire.authorization(.alreadyAuthorized(record)))
+            case .refused(let refusal):
+                return .error(.authorizationRefused(refusal.message), extra: refusal.errorMembers)
+            }
+        }
+    }
+
+    func status(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work, body: StaffRequests.statusCode) { desk, session, code throws(ServiceError) in
+            ok(200, StaffWire.status(try await desk.status(session, of: code)))
+        }
+    }
+
+    // MARK: Admin
+
+    func staff(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work) { desk, session throws(ServiceError) in
+            ok(200, StaffWire.accounts(try await desk.staff(session)))
+        }
+    }
+
+    func addStaff(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: kdf, body: StaffRequests.newStaff) { desk, session, body throws(ServiceError) in
+            ok(
+                201,
+                StaffWire.account(
+                    try await desk.addStaff(session, name: body.name, role: body.role, password: body.password)))
+        }
+    }
+
+    func disableStaff(_ request: HTTPRequest) -> HandlerResult {
+        let name = Self.accountName(request.path, action: "disable") ?? ""
+        return signedIn(request, on: work) { desk, session throws(ServiceError) in
+            ok(200, StaffWire.account(try await desk.disableStaff(session, name: name)))
+        }
+    }
+
+    func resetPassword(_ request: HTTPRequest) -> HandlerResult {
+        let name = Self.accountName(request.path, action: "password") ?? ""
+        return signedIn(request, on: kdf, body: StaffRequests.newPassword) {
+            desk, session, password throws(ServiceError) in
+            ok(200, StaffWire.account(try await desk.resetPassword(session, name: name, password: password)))
+        }
+    }
+
+    func audit(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work, body: StaffRequests.auditQuery) { desk, session, query throws(ServiceError) in
+            ok(200, StaffWire.auditEntries(try await desk.audit(session, query: query)))
+        }
+    }
+
+    func verifyAudit(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work) { desk, session throws(ServiceError) in
+            ok(200, StaffWire.verification(try await desk.verifyAudit(session)))
+        }
+    }
+
+    // MARK: Running desk calls
+
+    typealias DeskCall = @Sendable (LocalDesk) async throws(ServiceError) -> HTTPResponse
+
+    /// Suspends the connection and runs `call` on `executor`; its error is answered from the table.
+    func run(on executor: DeskExecutor, _ call: @escaping DeskCall) -> HandlerResult {
+        let desk = self.desk
+        return .suspended { [self] answer in
+            Task(executorPreference: executor) {
+                do throws(ServiceError) {
+                    answer(try await call(desk))
+                } catch {
+                    answer(self.failure(error))
+                }
+            }
+        }
+    }
+
+    /// A call for the person whose session token the request carries. With no bearer token at
+    /// all the answer is 2001 at once; any token is checked by the desk (so every way a session
+    /// can be wrong gets the desk's own message).
+    func signedIn(
+        _ request: HTTPRequest, on executor: DeskExecutor,
+        _ call: @escaping @Sendable (LocalDesk, StaffSession) async throws(ServiceError) -> HTTPResponse
+    ) -> HandlerResult {
+        guard let session = Self.session(request) else { return .now(.error(Self.noToken)) }
+        return run(on: executor) { desk throws(ServiceError) in try await call(desk, session) }
+    }
+
+    /// As above, with a request body (or query) read first: the session is checked before a
+    /// body problem is reported only when there is no token at all.
+    func signedIn<Body: Sendable>(
+        _ request: HTTPRequest, on executor: DeskExecutor, body read: (HTTPRequest) -> Result<Body, APIError>,
+        _ call: @escaping @Sendable (LocalDesk, StaffSession, Body) async throws(ServiceError) -> HTTPResponse
+    ) -> HandlerResult {
+        guard let session = Self.session(request) else { return .now(.error(Self.noToken)) }
+        let body: Body
+        switch read(request) {
+        case .failure(let error): return .now(.error(error))
+        case .success(let value): body = value
+        }
+        return run(on: executor) { desk throws(ServiceError) in try await call(desk, session, body) }
+    }
+
+    /// The desk checks a session by its token alone; the other fields are what the client was
+    /// told at sign-in and play no part here.
+    static func session(_ request: HTTPRequest) -> StaffSession? {
+        guard let token = StaffRequests.bearerToken(request) else { return nil }
+        return StaffSession(
+            token: token, user: "", role: .operator, signedInAt: .distantPast, expiresAt: .distantPast, idleSeconds: 0)
+    }
+
+    static let noToken = APIError.notSignedIn(
+        "not signed in: sign in with POST \(prefix)/sessions and send its token as Authorization: Bearer TOKEN")
+
+    /// An error from the desk, from the one table. Store trouble is logged under an incident id
+    /// and answered with the id only (store messages can name files and hosts).
+    func failure(_ error: ServiceError) -> HTTPResponse {
+        switch error {
+        case .unavailable(let text):
+            let incident = Incident.next()
+            log("incident \(incident): staff API: \(text)")
+            return .error(.unavailable("storage is busy or unreachable (incident \(incident)); retry in a few seconds"))
+        case .failed(let text):
+            let incident = Incident.next()
+            log("incident \(incident): staff API: \(text)")
+            return .error(.unknown(incident: incident))
+        default:
+            return .error(error.apiError)
+        }
+    }
+}
+
+/// A success: JSON, never cached (sessions and personal data).
+func ok(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+    .json(status, value.serialized, cacheControl: "no-store")
+}
+
+/// The internal listener's handler: the staff API under `/staff/v1`, the Immuni API's internal
+/// routes (`/v1/otp`, `/metrics`, `/`) everywhere else.
+struct InternalRoutes: HTTPHandler {
+    let immuni: ImmuniAPI
+    let staff: StaffAPI
+
+    func route(for request: HTTPRequest) -> String {
+        StaffAPI.owns(request.path) ? staff.route(for: request) : immuni.route(for: request)
+    }
+
+    func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
+        StaffAPI.owns(request.path) ? staff.handle(request, route: route) : immuni.handle(request, route: route)
+    }
+}
