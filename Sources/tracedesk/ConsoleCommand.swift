@@ -37,14 +37,23 @@ enum ConsoleCommand {
             printError("the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts")
             return .usage
         }
-        let store: any Store
-        do {
-            store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout)
-        } catch {
-            printError(error.message)
-            return .storeUnavailable
+        let desk: any DeskService
+        if let server = Globals.person.merged(with: arguments).server {
+            if arguments.values["store"] != nil {
+                throw UsageError(
+                    "give --store or --server, not both: a server uses its own store", command: "tracedesk")
+            }
+            desk = try Person.remoteDesk(server, command: "tracedesk")
+        } else {
+            let store: any Store
+            do {
+                store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout)
+            } catch {
+                printError(error.message)
+                return .storeUnavailable
+            }
+            desk = LocalDesk(store: store, otpLifetime: lifetime)
         }
-        let desk = LocalDesk(store: store, otpLifetime: lifetime)
         // Interim: the sign-in screen replaces this terminal prompt.
         guard let session = try await Person.signIn(desk, Globals.person.merged(with: arguments), command: "tracedesk")
         else { return .notAllowed }

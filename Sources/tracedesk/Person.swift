@@ -92,9 +92,14 @@ enum Person {
         }
     }
 
-    /// The remote desk for `--server URL` (RemoteDesk over the staff API).
+    /// The remote desk for `--server URL` (RemoteDesk over the staff API of a `tracedesk serve`,
+    /// on its internal listener). A URL that is not http(s) with a host is a usage error; nothing
+    /// is sent until the first use case.
     static func remoteDesk(_ server: String, command: String) throws(UsageError) -> any DeskService {
-        throw UsageError("--server is not available yet", command: command)
+        switch RemoteDesk.parse(server) {
+        case .success(let url): return RemoteDesk(url: url)
+        case .failure(let problem): throw UsageError("--server: \(problem.message)", command: command)
+        }
     }
 
     /// Signs in as the person `options` name, asking for the password. Prints why not and
