@@ -72,6 +72,15 @@ let package = Package(
                 "JSONText", "CSQLite", "DeskExport", "CLibpq",
             ]
         ),
+        // The service contract suite: the same use-case checks against LocalDesk and against
+        // RemoteDesk → a real server on loopback → LocalDesk.
+        .testTarget(
+            name: "ServiceContractTests",
+            dependencies: [
+                "DeskService", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
+                "JSONText",
+            ]
+        ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
         .testTarget(
             name: "DeskConsoleTests",

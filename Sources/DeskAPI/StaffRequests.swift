@@ -29,15 +29,16 @@ public enum StaffRequests {
         public var symptomsStartedOn: CivilDay
     }
 
-    /// The session token after `Bearer ` in the one Authorization header; nil when there is none
-    /// or it is not a bearer token (the desk then answers "not signed in").
+    /// The session token after `Bearer` in the one Authorization header (possibly empty: the
+    /// desk then says what is wrong with it); nil when there is no bearer header at all.
     public static func bearerToken(_ request: HTTPRequest) -> String? {
         let values = request.headerValues("authorization")
-        guard values.count == 1, values[0].utf8.count > 7, values[0].prefix(7).lowercased() == "bearer " else {
+        guard values.count == 1 else { return nil }
+        let value = values[0].trimmingSpaces
+        guard value.prefix(6).lowercased() == "bearer", value.count == 6 || value.dropFirst(6).first == " " else {
             return nil
         }
-        let token = String(values[0].dropFirst(7).trimmingSpaces)
-        return token.isEmpty ? nil : token
+        return String(value.dropFirst(6).trimmingSpaces)
     }
 
     /// `{name, password}`: the first admin and sign-in.

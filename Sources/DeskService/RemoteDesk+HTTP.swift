@@ -219,12 +219,35 @@ final class RemoteTransport: @unchecked Sendable {
                 .failed(
                     "TLS with \(location) failed: the server wants a client certificate, which TraceDesk does not send"),
                 problem: "TLS failed")
+        case NSURLErrorBadServerResponse where error.localizedDescription == "Empty reply from server":
+            // What a server that is stopping does, and what a TLS listener does to plain HTTP.
+            return .unreachable(
+                unreachable(
+                    "it closed the connection without answering; if the server uses TLS, the URL must start with https://"
+                ))
         case NSURLErrorBadServerResponse, NSURLErrorCannotParseResponse, NSURLErrorZeroByteResource,
             NSURLErrorUnsupportedURL, NSURLErrorCannotDecodeRawData, NSURLErrorCannotDecodeContentData:
             return .refused(notTraceDesk("its answer is not HTTP that this client can read"), problem: Self.wrongServer)
         default:
+            // libcurl's TLS errors arrive as "unknown" with OpenSSL's reason as the description.
+            let description = error.localizedDescription
+            if description.contains("SSL") || description.contains("TLS") {
+                return .refused(
+                    .failed(
+                        "a TLS connection to \(location) could not be made (\(Self.tlsReason(description))): check https:// against http:// and the port; a server serves https only when given tls_cert and tls_key"
+                    ), problem: "TLS failed")
+            }
             return .unreachable(unreachable("the request failed (URL error \(error.code))"))
         }
+    }
+
+    /// OpenSSL's words from libcurl's message ("OpenSSL/3.0.19: error:0A00010B:SSL
+    /// routines::wrong version number" → "wrong version number"), short and printable.
+    static func tlsReason(_ description: String) -> String {
+        let last = description.split(separator: ":").last.map { String($0.trimmingSpaces) } ?? ""
+        let printable = last.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
+        let text = String(String.UnicodeScalarView(printable.prefix(120)))
+        return text.isEmpty ? "the handshake failed" : text
     }
 
     /// Judges an HTTP answer: accepted, a desk error (final), server trouble (temporary), or
@@ -285,9 +308,10 @@ final class RemoteTransport: @unchecked Sendable {
         )
     }
 
-    /// Another program answered, or one that is not the staff API.
+    /// Another program answered, or one that is not the staff API (the title bar says so).
     func notTraceDesk(_ why: String) -> ServiceError {
-        .failed(
+        setProblem(Self.wrongServer)
+        return .failed(
             "\(location) is not a TraceDesk server (\(why)): check the URL and port; the staff API is on the internal listener"
         )
     }

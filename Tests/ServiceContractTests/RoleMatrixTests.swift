@@ -1,0 +1,96 @@
+import CivilCalendar
+import DeskCore
+import DeskService
+import Foundation
+import Testing
+
+/// Every ``DeskUseCase`` × every role, through both desks: a role the use case allows runs it;
+/// any other is refused `.forbidden` before anything happens.
+@Suite struct RoleMatrixTests {
+    /// Runs `useCase` for `session` with arguments that succeed for an allowed role.
+    static func run(
+        _ useCase: DeskUseCase, _ f: ContractFixture, _ session: StaffSession, role: StaffRole
+    ) async -> ServiceError? {
+        let desk = f.desk
+        switch useCase {
+        case .authorizeCode:
+            return await failure { () async throws(ServiceError) in
+                try await desk.authorize(session, code: Codes.fresh(), symptomsStartedOn: ContractFixture.today)
+            }
+        case .codeStatus:
+            return await failure { () async throws(ServiceError) in try await desk.status(session, of: Codes.fresh()) }
+        case .listStaff:
+            return await failure { () async throws(ServiceError) in try await desk.staff(session) }
+        case .addStaff:
+            return await failure { () async throws(ServiceError) in
+                try await desk.addStaff(
+                    session, name: "new-by-\(role.rawValue)", role: .tracer, password: ContractFixture.password)
+            }
+        case .disableStaff:
+            return await failure { () async throws(ServiceError) in
+                try await desk.disableStaff(session, name: "victim")
+            }
+        case .resetPassword:
+            return await failure { () async throws(ServiceError) in
+                try await desk.resetPassword(session, name: "victim2", password: "another pass 99")
+            }
+        case .readAudit:
+            return await failure { () async throws(ServiceError) in try await desk.audit(session, query: AuditQuery()) }
+        case .verifyAudit:
+            return await failure { () async throws(ServiceError) in try await desk.verifyAudit(session) }
+        }
+    }
+
+    @Test("each use case runs for the roles it allows and is forbidden for the others", arguments: DeskKind.allCases)
+    func matrix(kind: DeskKind) async throws {
+        try await ContractFixture.with(kind) { f in
+            let sessions = try await f.everyRole()
+            let admin = try #require(sessions[.admin])
+            _ = try await f.desk.addStaff(admin, name: "victim", role: .tracer, password: ContractFixture.password)
+            _ = try await f.desk.addStaff(admin, name: "victim2", role: .tracer, password: ContractFixture.password)
+
+            for useCase in DeskUseCase.allCases {
+                for role in StaffRole.allCases {
+                    let session = try #require(sessions[role])
+                    let error = await Self.run(useCase, f, session, role: role)
+                    if role.may(useCase) {
+                        #expect(error == nil, "\(kind): \(role) may \(useCase.phrase)")
+                    } else {
+                        let allowed = useCase.roles.sorted().map(\.rawValue).joined(separator: " or ")
+                        #expect(
+                            error
+                                == .forbidden(
+                                    "your role (\(role.rawValue)) cannot \(useCase.phrase): that needs the \(allowed) role"
+                                ),
+                            "\(kind): \(role) may not \(useCase.phrase)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a refused use case changes nothing: no account, no authorisation, no audit entry", arguments: DeskKind.allCases
+    )
+    func forbiddenChangesNothing(kind: DeskKind) async throws {
+        try await ContractFixture.with(kind) { f in
+            let sessions = try await f.everyRole()
+            let tracer = try #require(sessions[.tracer])
+            let before = try f.auditTrail().count
+            let code = Codes.fresh()
+
+            let refused = await failure { () async throws(ServiceError) in
+                try await f.desk.authorize(tracer, code: code, symptomsStartedOn: ContractFixture.today)
+            }
+            let refusedAdd = await failure { () async throws(ServiceError) in
+                try await f.desk.addStaff(tracer, name: "sneaky", role: .admin, password: ContractFixture.password)
+            }
+
+            #expect(refused?.isForbidden == true)
+            #expect(refusedAdd?.isForbidden == true)
+            #expect(try f.store.authorization(for: Codes.hash(code)) == nil)
+            #expect(try f.store.staffAccounts().contains { $0.name == "sneaky" } == false)
+            #expect(try f.auditTrail().count == before)
+        }
+    }
+}
