@@ -97,7 +97,8 @@ public struct LocalDesk: DeskService {
                 let rehash = hasher.isWeaker(credentials.passwordHash) ? hasher.hash(password) : nil
                 let finish = try storeCall { () throws(StoreError) in
                     try store.finishSignIn(
-                        name: name, attempt: number, session: new, rehash: rehash, now: now, policy: policy)
+                        name: name, attempt: number, checkedAgainst: credentials.passwordHash, session: new,
+                        rehash: rehash, now: now, policy: policy)
                 }
                 switch finish {
                 case .signedIn(let account):
@@ -111,7 +112,9 @@ public struct LocalDesk: DeskService {
                 }
             }
             let finish = try storeCall { () throws(StoreError) in
-                try store.finishSignIn(name: name, attempt: number, session: nil, rehash: nil, now: now, policy: policy)
+                try store.finishSignIn(
+                    name: name, attempt: number, checkedAgainst: credentials.passwordHash, session: nil, rehash: nil,
+                    now: now, policy: policy)
             }
             if case .failed(let failures, let locked) = finish {
                 if locked {
