@@ -72,7 +72,7 @@ struct ProgramTests {
             backend.resize(width: 120, height: 40)
             program.step(timeoutMilliseconds: 0)
             #expect(backend.screen.width == 120)
-            #expect(backend.screen.lines[0].contains("/var/lib/tracedesk/tracedesk.sqlite"))
+            #expect(backend.screen.lines[0].contains("desk.sqlite"))
         }
     }
 
