@@ -40,7 +40,7 @@ public struct PasswordHasher: Hashable, Sendable {
     /// The stored form of `password` with a fresh random salt.
     public func hash(_ password: String) -> String {
         let salt = SecureRandom.bytes(Self.saltBytes)
-        let key = Self.derive(password, salt: salt, logN: logN, r: r, p: p) ?? []
+        let key = Self.derive(password, salt: salt, logN: logN, r: r, p: p, length: Self.keyBytes) ?? []
         return "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Base64.encodeURL(salt))$\(Base64.encodeURL(key))"
     }
 
@@ -48,7 +48,8 @@ public struct PasswordHasher: Hashable, Sendable {
     /// that cannot be read.
     public static func verify(_ password: String, against stored: String) -> Bool {
         guard let parsed = Parsed(stored),
-            let key = derive(password, salt: parsed.salt, logN: parsed.logN, r: parsed.r, p: parsed.p),
+            let key = derive(
+                password, salt: parsed.salt, logN: parsed.logN, r: parsed.r, p: parsed.p, length: parsed.key.count),
             key.count == parsed.key.count
         else { return false }
         return key.withUnsafeBytes { a in
@@ -94,10 +95,12 @@ public struct PasswordHasher: Hashable, Sendable {
         }
     }
 
-    private static func derive(_ password: String, salt: [UInt8], logN: Int, r: Int, p: Int) -> [UInt8]? {
+    private static func derive(
+        _ password: String, salt: [UInt8], logN: Int, r: Int, p: Int, length: Int
+    ) -> [UInt8]? {
         // A trailing NUL keeps the buffer non-empty (a valid pointer); the length excludes it.
         let secret = password.utf8.map { CChar(bitPattern: $0) } + [0]
-        var key = [UInt8](repeating: 0, count: keyBytes)
+        var key = [UInt8](repeating: 0, count: length)
         let n = UInt64(1) << UInt64(logN)
         // Room for scrypt's V array (128·N·r) and its B buffer (128·r·p), with slack.
         let maxMemory = UInt64(128) * n * UInt64(r) + UInt64(128 * r * p) + (1 << 20)

@@ -83,6 +83,8 @@ enum ExitStatus: Int32 {
     case storeUnavailable = 4
     /// Sign-in failed, the session ended, or the person's role does not allow the command.
     case notAllowed = 6
+    /// `audit verify`: the hash chain is broken.
+    case auditBroken = 7
 }
 
 extension ExitStatus {

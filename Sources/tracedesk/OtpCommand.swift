@@ -22,6 +22,12 @@ enum OtpCommand {
               Shows what the store knows about CODE: unknown, authorized, expired
               or consumed. Exit 0, 1 for an invalid code, 4 store unavailable.
 
+        authorize and status act for a person: --user NAME (or TRACEDESK_USER) and their
+        password (asked without echo, or the first line of stdin with --password-stdin);
+        authorize needs the operator role, status the operator (own codes) or supervisor role.
+        --server URL does the same through a server's staff API instead of a store.
+        Exit 6: sign-in failed or the role does not allow it.
+
         CODE may be typed as the app shows it: 9K2-RAY8-UUQ, 9k2 ray8 uuq or 9K2RAY8UUQ.
         The store defaults to TRACEDESK_STORE, then $XDG_DATA_HOME/tracedesk/tracedesk.sqlite;
         --store takes an SQLite path or a postgres://USER@HOST:PORT/DATABASE URL.

@@ -7,10 +7,16 @@ let mainHelp = """
     TraceDesk: the contact-tracing staff console.
 
     Usage:
-      tracedesk [--store PATH|URL] [--theme NAME] [--no-color] [--no-mouse]
-          Opens the console (authorise an app's upload during a phone call).
-      tracedesk otp check|authorize|status CODE [...]
-          The same flow from the command line (tracedesk otp --help).
+      tracedesk [--store PATH|URL | --server URL] [--user NAME] [--theme NAME] [--no-color] [--no-mouse]
+          Opens the console: sign in, then your role's screens (an operator authorises an
+          app's upload during a phone call; an admin manages staff and reads the audit log).
+      tracedesk [--server URL] [--user NAME] otp check|authorize|status CODE [...]
+          The operator's flow from the command line (tracedesk otp --help).
+      tracedesk staff add|list|disable|reset-password [...]
+          Staff accounts and roles (tracedesk staff --help); the first admin is made here
+          or by the console when the store has no account.
+      tracedesk audit verify|list [...]
+          Checks the audit log's hash chain; lists entries (tracedesk audit --help).
       tracedesk serve [--store PATH|URL] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
           Serves the Immuni API to phones and hospital systems (tracedesk serve --help).
       tracedesk keys generate --out FILE | keys public --key FILE
@@ -28,6 +34,10 @@ let mainHelp = """
       tracedesk --version | --help
 
     Options:
+      --user NAME     who acts (default TRACEDESK_USER); the password is asked without echo
+      --password-stdin  read passwords from stdin, one per line, instead of the terminal
+      --server URL    act through a server's staff API (its internal listener, e.g.
+                      http://127.0.0.1:8081) instead of opening a store
       --store PATH    the SQLite store (default $XDG_DATA_HOME/tracedesk/tracedesk.sqlite,
                       i.e. ~/.local/share/tracedesk/tracedesk.sqlite; created on first run),
                       or a PostgreSQL URL postgres://USER@HOST:PORT/DATABASE
@@ -41,7 +51,8 @@ let mainHelp = """
     lock or a free database connection, default 5000).
 
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
-    4 store unavailable, 5 cannot listen (serve).
+    4 store or server unavailable, 5 cannot listen (serve), 6 sign-in failed or not allowed
+    for the role, 7 audit chain broken.
     """
 
 func runMain() async -> Int32 {
@@ -56,6 +67,10 @@ func runMain() async -> Int32 {
             return 0
         case "otp":
             return try await OtpCommand.run(Array(words.dropFirst())).rawValue
+        case "staff":
+            return try await StaffCommand.run(Array(words.dropFirst())).rawValue
+        case "audit":
+            return try await StaffCommand.audit(Array(words.dropFirst())).rawValue
         case "serve":
             return try ServeCommand.run(Array(words.dropFirst()))
         case "keys":

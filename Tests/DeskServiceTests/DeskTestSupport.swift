@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskCrypto
 import DeskService
 import DeskStore
 import Foundation
@@ -9,7 +10,9 @@ struct DeskFixture {
     /// 2026-11-29 10:00:00 UTC, a Sunday.
     static let start = Date(timeIntervalSince1970: 1_795_946_400)
     static let today = CivilDay(iso: "2026-11-29")!
-    static let identity = DeskIdentity(user: "rossi", location: "test store")
+    /// Passwords in tests: long enough for the rules, hashed with cheap scrypt parameters.
+    static let password = "correct horse battery"
+    static let cheapHasher = PasswordHasher(logN: 10, r: 8, p: 1)
     /// SHA-256 of 9K2RAY8UUQ (`printf %s 9K2RAY8UUQ | sha256sum`).
     static let hashHex = "b39e0733843b1b5d7c558f52f117a824dc41216e0c2bb671b3d79ba82105dd94"
 
@@ -18,6 +21,11 @@ struct DeskFixture {
     let store: SQLiteStore
     let clock: FixedClock
     let desk: LocalDesk
+    /// Signed-in people: the admin who set the store up, two operators and a supervisor.
+    let admin: StaffSession
+    let rossi: StaffSession
+    let bianchi: StaffSession
+    let supervisor: StaffSession
 
     /// Runs `body` with a fresh desk; the directory is removed afterwards.
     @discardableResult
@@ -32,10 +40,23 @@ struct DeskFixture {
         let path = directory.appendingPathComponent("tracedesk.sqlite").path
         let store = try SQLiteStore(path: path)
         let clock = FixedClock(start)
-        let desk = LocalDesk(store: store, clock: clock, identity: identity, otpLifetime: otpLifetime)
+        let desk = LocalDesk(store: store, clock: clock, otpLifetime: otpLifetime, hasher: cheapHasher)
+        let admin = try await desk.createFirstAdmin(name: "admin", password: password)
+        for (name, role) in [("rossi", StaffRole.operator), ("bianchi", .operator), ("sara", .supervisor)] {
+            _ = try await desk.addStaff(admin, name: name, role: role, password: password)
+        }
         return try await body(
-            DeskFixture(directory: directory, storePath: path, store: store, clock: clock, desk: desk))
+            DeskFixture(
+                directory: directory, storePath: path, store: store, clock: clock, desk: desk, admin: admin,
+                rossi: try await desk.signIn(name: "rossi", password: password),
+                bianchi: try await desk.signIn(name: "bianchi", password: password),
+                supervisor: try await desk.signIn(name: "sara", password: password)))
     }
+
+    /// A session with a token's shape that no store knows (for desks over an unreachable store).
+    static let strangerSession = StaffSession(
+        token: "tds_" + String(repeating: "A", count: 43), user: "rossi", role: .operator, signedInAt: start,
+        expiresAt: start + 3600, idleSeconds: 600)
 
     /// Every event in the store.
     func events() throws -> [DeskEvent] { try store.events(after: 0, limit: 1_000) }
@@ -87,6 +108,30 @@ struct UnreachableStore: Store {
     func chunk(index: Int64) throws(StoreError) -> (summary: ChunkSummary, zip: [UInt8])? { throw error }
     func lastChunkIndex() throws(StoreError) -> Int64 { throw error }
     func cleanup(now: Date, policy: RetentionPolicy) throws(StoreError) -> CleanupReport { throw error }
+
+    func staffCount() throws(StoreError) -> Int { throw error }
+    func staffAccounts() throws(StoreError) -> [StaffAccount] { throw error }
+    func staffCredentials(name: String) throws(StoreError) -> StaffCredentials? { throw error }
+    func addStaff(
+        name: String, role: StaffRole, passwordHash: String, by actor: String, now: Date, onlyIfEmpty: Bool
+    ) throws(StoreError) -> AddStaffOutcome { throw error }
+    func disableStaff(name: String, by actor: String, now: Date) throws(StoreError) -> StaffAccount? { throw error }
+    func setPassword(
+        name: String, passwordHash: String, by actor: String, now: Date, reason: PasswordChange
+    ) throws(StoreError) -> StaffAccount? { throw error }
+    func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt { throw error }
+    func finishSignIn(
+        name: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?, rehash: String?, now: Date,
+        policy: SignInPolicy
+    ) throws(StoreError) -> SignInFinish { throw error }
+    func session(tokenHash: String) throws(StoreError) -> StoredSession? { throw error }
+    func touchSession(tokenHash: String, now: Date) throws(StoreError) { throw error }
+    func endSession(tokenHash: String, now: Date) throws(StoreError) -> Bool { throw error }
+    func appendAudit(
+        actor: String, action: AuditAction, target: String?, detail: String, now: Date
+    ) throws(StoreError) -> AuditEntry { throw error }
+    func auditEntries(after afterID: Int64, limit: Int) throws(StoreError) -> [AuditEntry] { throw error }
+    func auditEntries(matching query: AuditQuery) throws(StoreError) -> [AuditEntry] { throw error }
 }
 
 extension AuthorizeResult {

@@ -14,7 +14,7 @@ import Testing
         try await DeskFixture.with { fixture in
             let onset = DeskFixture.today.adding(days: -2)
 
-            let result = try await fixture.desk.authorize(code: typed, symptomsStartedOn: onset)
+            let result = try await fixture.desk.authorize(fixture.rossi, code: typed, symptomsStartedOn: onset)
 
             let expected = OtpAuthorization(
                 otpHash: try #require(OtpHash(hex: DeskFixture.hashHex)), symptomsStartedOn: onset,
@@ -22,7 +22,7 @@ import Testing
             #expect(result == .authorized(expected))
             #expect(try fixture.store.authorization(for: expected.otpHash) == expected)
             #expect(try fixture.events().map(\.kind) == [.otpAuthorized])
-            #expect(try fixture.events().first?.actor == DeskFixture.identity.user)
+            #expect(try fixture.events().first?.actor == "rossi")
         }
     }
 
@@ -32,15 +32,15 @@ import Testing
     func alreadyAuthorized(secondsLater: Double) async throws {
         try await DeskFixture.with { fixture in
             // Given a code authorised at 10:00.
-            let first = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            let first = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
             let original = try #require(first.record)
 
             // When another operator at another desk on the same store authorises it again.
             fixture.clock.advance(seconds: secondsLater)
-            let colleague = LocalDesk(
-                store: fixture.store, clock: fixture.clock, identity: DeskIdentity(user: "bianchi", location: "x"))
+            let colleague = LocalDesk(store: fixture.store, clock: fixture.clock)
             let second = try await colleague.authorize(
-                code: "9k2-ray8-uuq", symptomsStartedOn: DeskFixture.today.adding(days: -1))
+                fixture.bianchi, code: "9k2-ray8-uuq", symptomsStartedOn: DeskFixture.today.adding(days: -1))
 
             // Then the first authorisation stands.
             #expect(second == .alreadyAuthorized(original))
@@ -62,7 +62,8 @@ import Testing
         ])
     func invalidCode(typed: String, error: OtpError) async throws {
         try await DeskFixture.with { fixture in
-            let result = try await fixture.desk.authorize(code: typed, symptomsStartedOn: DeskFixture.today)
+            let result = try await fixture.desk.authorize(
+                fixture.rossi, code: typed, symptomsStartedOn: DeskFixture.today)
 
             #expect(result == .invalid(.code(error)))
             #expect(result.record == nil)
@@ -77,7 +78,8 @@ import Testing
         try await DeskFixture.with(start: DeskFixture.start + 13.5 * 3_600) { fixture in
             let tomorrow = DeskFixture.today.adding(days: 1)
 
-            let result = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: tomorrow)
+            let result = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: tomorrow)
 
             #expect(result == .invalid(.symptomOnset(.inFuture(tomorrow, today: DeskFixture.today))))
             guard case .invalid(let refusal) = result else { return }
@@ -93,7 +95,7 @@ import Testing
         try await DeskFixture.with { fixture in
             let day = DeskFixture.today.adding(days: -daysAgo)
 
-            let result = try await fixture.desk.authorize(code: "KJ23IWY5UJ", symptomsStartedOn: day)
+            let result = try await fixture.desk.authorize(fixture.rossi, code: "KJ23IWY5UJ", symptomsStartedOn: day)
 
             if accepted {
                 #expect(result.record?.symptomsStartedOn == day, "result: \(result)")
@@ -108,7 +110,7 @@ import Testing
     func codeCheckedFirst() async throws {
         try await DeskFixture.with { fixture in
             let result = try await fixture.desk.authorize(
-                code: "9K2RAY8UUA", symptomsStartedOn: DeskFixture.today.adding(days: 1))
+                fixture.rossi, code: "9K2RAY8UUA", symptomsStartedOn: DeskFixture.today.adding(days: 1))
             #expect(result == .invalid(.code(.checkCharacterMismatch)))
         }
     }
@@ -116,7 +118,8 @@ import Testing
     @Test("a custom code lifetime is honoured", arguments: [Duration.seconds(30), .seconds(600), .milliseconds(2_500)])
     func customLifetime(lifetime: Duration) async throws {
         try await DeskFixture.with(otpLifetime: lifetime) { fixture in
-            let result = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            let result = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
 
             let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
             #expect(result.record?.expiresAt == DeskFixture.start + seconds)
@@ -127,15 +130,17 @@ import Testing
     func storeUnavailable() async throws {
         let failure = StoreError.locked(path: "/srv/tracedesk.sqlite")
         let desk = LocalDesk(
-            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start),
-            identity: DeskFixture.identity)
+            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start))
 
         await #expect(throws: ServiceError.unavailable(failure.message)) {
-            try await desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            try await desk.authorize(
+                DeskFixture.strangerSession, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
         }
-        // A refusal needs no store at all.
-        #expect(
-            try await desk.authorize(code: "9K2RAY8UUA", symptomsStartedOn: DeskFixture.today)
-                == .invalid(.code(.checkCharacterMismatch)))
+        // The session is checked before the code: with the store gone, even a bad code gets the
+        // store's message, never a verdict from an unchecked caller.
+        await #expect(throws: ServiceError.unavailable(failure.message)) {
+            try await desk.authorize(
+                DeskFixture.strangerSession, code: "9K2RAY8UUA", symptomsStartedOn: DeskFixture.today)
+        }
     }
 }

@@ -11,36 +11,40 @@ import Testing
     func lifecycle() async throws {
         try await DeskFixture.with { fixture in
             // Given a desk that has never seen the code.
-            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ") == .unknown)
+            #expect(try await fixture.desk.status(fixture.rossi, of: "9K2RAY8UUQ") == .unknown)
 
             // When it is authorised, then it is authorised until 150 s later.
             let record = try #require(
-                try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today).record)
-            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ") == .authorized(record))
+                try await fixture.desk.authorize(
+                    fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today
+                ).record)
+            #expect(try await fixture.desk.status(fixture.rossi, of: "9K2RAY8UUQ") == .authorized(record))
             fixture.clock.advance(seconds: 149)
-            #expect(try await fixture.desk.status(of: "9k2-ray8-uuq") == .authorized(record))
+            #expect(try await fixture.desk.status(fixture.rossi, of: "9k2-ray8-uuq") == .authorized(record))
 
             // When the clock passes the expiry, then it reads expired with the same record.
             fixture.clock.advance(seconds: 2)
-            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ") == .expired(record))
-            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ").name == "expired")
+            #expect(try await fixture.desk.status(fixture.rossi, of: "9K2RAY8UUQ") == .expired(record))
+            #expect(try await fixture.desk.status(fixture.rossi, of: "9K2RAY8UUQ").name == "expired")
         }
     }
 
     @Test("an expired code can be authorised again, and is then authorised with the new record")
     func reauthorize() async throws {
         try await DeskFixture.with { fixture in
-            _ = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            _ = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
             fixture.clock.advance(seconds: 151)
 
-            let again = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            let again = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
 
             guard case .authorized(let renewed) = again else {
                 Issue.record("expected authorized, got \(again)")
                 return
             }
             #expect(renewed.expiresAt == DeskFixture.start + 151 + 150)
-            #expect(try await fixture.desk.status(of: "9K2RAY8UUQ") == .authorized(renewed))
+            #expect(try await fixture.desk.status(fixture.rossi, of: "9K2RAY8UUQ") == .authorized(renewed))
             #expect(try fixture.events().count == 2)
         }
     }
@@ -54,7 +58,7 @@ import Testing
     func statusOfInvalidCode(typed: String, error: OtpError) async throws {
         try await DeskFixture.with { fixture in
             await #expect(throws: ServiceError.invalid(error.message)) {
-                try await fixture.desk.status(of: typed)
+                try await fixture.desk.status(fixture.rossi, of: typed)
             }
         }
     }
@@ -62,25 +66,29 @@ import Testing
     @Test("other codes stay unknown while one is authorised")
     func otherCodesUnknown() async throws {
         try await DeskFixture.with { fixture in
-            _ = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
-            #expect(try await fixture.desk.status(of: "KJ23IWY5UJ") == .unknown)
-            #expect(try await fixture.desk.status(of: "2JK3IWY5UJ") == .unknown, "same check sum, different code")
+            _ = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            #expect(try await fixture.desk.status(fixture.rossi, of: "KJ23IWY5UJ") == .unknown)
+            #expect(
+                try await fixture.desk.status(fixture.rossi, of: "2JK3IWY5UJ") == .unknown,
+                "same check sum, different code")
         }
     }
 
-    @Test("the status of a code on an unreachable store is unavailable")
+    @Test("the status of a code on a damaged store is a fault, with the store's message")
     func statusUnavailable() async throws {
         let failure = StoreError.corrupt(path: "/srv/tracedesk.sqlite")
         let desk = LocalDesk(
-            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start),
-            identity: DeskFixture.identity)
-        await #expect(throws: ServiceError.unavailable(failure.message)) { try await desk.status(of: "9K2RAY8UUQ") }
+            store: UnreachableStore(error: failure), clock: FixedClock(DeskFixture.start))
+        await #expect(throws: ServiceError.failed(failure.message)) {
+            try await desk.status(DeskFixture.strangerSession, of: "9K2RAY8UUQ")
+        }
     }
 
-    @Test("the desk reports its identity and its clock's time")
-    func identityAndNow() async throws {
+    @Test("the desk reports its store's location and its clock's time")
+    func locationAndNow() async throws {
         try await DeskFixture.with { fixture in
-            #expect(fixture.desk.identity == DeskFixture.identity)
+            #expect(fixture.desk.location == fixture.storePath)
             #expect(fixture.desk.now() == DeskFixture.start)
             fixture.clock.advance(seconds: 5)
             #expect(fixture.desk.now() == DeskFixture.start + 5)
@@ -91,11 +99,14 @@ import Testing
     func plainCodeNeverStored() async throws {
         try await DeskFixture.with { fixture in
             // Given a code authorised (typed two ways), looked up, re-authorised after expiry.
-            _ = try await fixture.desk.authorize(code: "9k2-ray8-uuq", symptomsStartedOn: DeskFixture.today)
-            _ = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
-            _ = try await fixture.desk.status(of: "9K2 RAY8 UUQ")
+            _ = try await fixture.desk.authorize(
+                fixture.rossi, code: "9k2-ray8-uuq", symptomsStartedOn: DeskFixture.today)
+            _ = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            _ = try await fixture.desk.status(fixture.rossi, of: "9K2 RAY8 UUQ")
             fixture.clock.advance(seconds: 200)
-            _ = try await fixture.desk.authorize(code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            _ = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
 
             // When the database file and its WAL are read as bytes.
             let files = [fixture.storePath, fixture.storePath + "-wal"]

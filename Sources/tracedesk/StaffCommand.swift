@@ -1,0 +1,377 @@
+import CivilCalendar
+import DeskCore
+import DeskCrypto
+import DeskService
+import Foundation
+
+/// `tracedesk staff …` and `tracedesk audit …`: accounts and the audit log, for admins.
+enum StaffCommand {
+    static let help = """
+        Usage:
+          tracedesk staff add NAME --role operator|tracer|supervisor|admin --user ADMIN
+              Adds an account. Asks for its password twice (without echo).
+              With no account in the store yet, the first admin is made this way without
+              --user (its role must be admin).
+          tracedesk staff list --user ADMIN [--json]
+              Every account: name, role, state (active, locked, disabled), failed sign-ins,
+              last sign-in, who made it.
+          tracedesk staff disable NAME --user ADMIN
+              Disables an account for good (it keeps its name) and ends its sessions.
+          tracedesk staff reset-password NAME --user ADMIN
+              Sets a new password (asked twice), unlocks the account, ends its sessions.
+
+        Every command acts for the person --user names (or TRACEDESK_USER) and asks for their
+        password on the terminal. --password-stdin reads passwords from stdin instead, one per
+        line: first the acting person's, then the new one (staff add, reset-password).
+        --store PATH|URL picks the embedded store; --server URL acts through a server's staff
+        API instead. Roles: operator (authorise codes), tracer (contact trace), supervisor
+        (monitor all), admin (accounts, audit). Names: a letter, then letters a-z, digits,
+        . - _ (at most 32). Passwords: at least 10 characters, not containing the name.
+
+        Exit status: 0 ok, 1 refused (bad name or password, name taken), 2 usage error,
+        4 store or server unavailable, 6 sign-in failed or not allowed for the role.
+        """
+
+    static let auditHelp = """
+        Usage:
+          tracedesk audit verify --user ADMIN [--json]
+              Checks the audit log's hash chain from the first entry to the last. Prints
+              "intact: N entries, head <hash>" and exits 0, or names the first broken entry
+              and why, and exits 7. Keep the head hash somewhere else: a later verify that
+              shows it again proves nothing was cut off the end.
+          tracedesk audit list --user ADMIN [--actor NAME] [--action ACTION]
+                  [--day YYYY-MM-DD] [--limit N] [--json]
+              Entries, newest first (default 50; --day is a day in local time).
+              Actions: \(AuditAction.known.map(\.rawValue).joined(separator: ", ")).
+
+        The options --user, --password-stdin, --store and --server work as for 'tracedesk staff'.
+        Exit status: 0 ok, 2 usage error, 4 store or server unavailable, 6 sign-in failed or
+        not allowed, 7 the chain is broken.
+        """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        guard let verb = words.first else {
+            throw UsageError("say what to do: add, list, disable or reset-password", command: "staff")
+        }
+        if ["--help", "-h", "help"].contains(verb) {
+            print(help)
+            return .success
+        }
+        let command = "staff \(verb)"
+        let arguments = try Arguments(
+            Array(words.dropFirst()), valueOptions: Set(["store", "role"]).union(PersonOptions.valueOptions),
+            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        let options = Globals.person.merged(with: arguments)
+        switch verb {
+        case "add": return try await add(arguments, options)
+        case "list":
+            guard arguments.positionals.isEmpty else { throw UsageError("list takes no names", command: command) }
+            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+                let accounts = try await desk.staff(session)
+                if arguments.has("json") {
+                    print(jsonLine(accounts.map(StaffJSON.init), fallback: "[]"))
+                } else {
+                    printTable(accounts)
+                }
+                return .success
+            }
+        case "disable":
+            let name = try oneName(arguments, command: command)
+            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+                let account = try await desk.disableStaff(session, name: name)
+                print("disabled \(account.name) (\(account.role.rawValue)); their sessions are ended")
+                return .success
+            }
+        case "reset-password":
+            let name = try oneName(arguments, command: command)
+            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+                guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
+                    return .refused
+                }
+                let account = try await desk.resetPassword(session, name: name, password: password)
+                print("new password set for \(account.name); the account is unlocked and its sessions are ended")
+                return .success
+            }
+        default:
+            throw UsageError(
+                "unknown command 'staff \(verb)': use add, list, disable or reset-password", command: "staff")
+        }
+    }
+
+    static func audit(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        guard let verb = words.first else { throw UsageError("say what to do: verify or list", command: "audit") }
+        if ["--help", "-h", "help"].contains(verb) {
+            print(auditHelp)
+            return .success
+        }
+        let command = "audit \(verb)"
+        let arguments = try Arguments(
+            Array(words.dropFirst()),
+            valueOptions: Set(["store", "actor", "action", "day", "limit"]).union(PersonOptions.valueOptions),
+            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
+        if arguments.has("help") {
+            print(auditHelp)
+            return .success
+        }
+        if let extra = arguments.positionals.first {
+            throw UsageError("unexpected argument '\(extra)'", command: command)
+        }
+        let options = Globals.person.merged(with: arguments)
+        switch verb {
+        case "verify":
+            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+                let result = try await desk.verifyAudit(session)
+                if arguments.has("json") {
+                    print(jsonLine(VerificationJSON(result), fallback: "{}"))
+                } else if let broken = result.firstBroken {
+                    print("BROKEN at entry \(broken.id): \(broken.reason)")
+                    print("entries before it verify (\(result.entries), up to id \(result.headID))")
+                } else {
+                    print("intact: \(result.entries) entries, head \(result.headHash) (entry \(result.headID))")
+                }
+                return result.firstBroken == nil ? .success : .auditBroken
+            }
+        case "list":
+            var query = AuditQuery(limit: 50)
+            if let actor = arguments.values["actor"] { query.actor = actor }
+            if let action = arguments.values["action"] {
+                guard AuditAction.known.map(\.rawValue).contains(action) else {
+                    throw UsageError(
+                        "unknown action '\(action.prefix(40))': use one of \(AuditAction.known.map(\.rawValue).joined(separator: ", "))",
+                        command: command)
+                }
+                query.action = AuditAction(rawValue: action)
+            }
+            if let text = arguments.values["day"] {
+                guard let day = CivilDay(iso: text) else {
+                    throw UsageError("--day takes a date as YYYY-MM-DD, e.g. 2026-11-29", command: command)
+                }
+                let bounds = localBounds(of: day)
+                query.from = bounds.from
+                query.until = bounds.until
+            }
+            if let text = arguments.values["limit"] {
+                guard let limit = Int(text), (1...1_000).contains(limit) else {
+                    throw UsageError("--limit takes a whole number from 1 to 1000", command: command)
+                }
+                query.limit = limit
+            }
+            let bounded = query
+            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+                let entries = try await desk.audit(session, query: bounded)
+                if arguments.has("json") {
+                    print(jsonLine(entries.map(AuditJSON.init), fallback: "[]"))
+                } else if entries.isEmpty {
+                    print("no entries match")
+                } else {
+                    for entry in entries {
+                        print(
+                            "\(entry.id)\t\(localTime(entry.at))\t\(entry.actor)\t\(entry.action)\t\(entry.target ?? "-")\t\(entry.detail)"
+                        )
+                    }
+                }
+                return .success
+            }
+        default:
+            throw UsageError("unknown command 'audit \(verb)': use verify or list", command: "audit")
+        }
+    }
+
+    // MARK: Acting for a person
+
+    /// Opens the desk, signs the person in, runs `body`, signs out. Errors become exit statuses.
+    private static func acting(
+        _ arguments: Arguments, _ options: PersonOptions, command: String,
+        _ body: (any DeskService, StaffSession) async throws(ServiceError) -> ExitStatus
+    ) async throws(UsageError) -> ExitStatus {
+        guard let desk = try Person.desk(options, store: arguments.values["store"], command: command) else {
+            return .storeUnavailable
+        }
+        guard let session = try await Person.signIn(desk, options, command: command) else { return .notAllowed }
+        let status: ExitStatus
+        do {
+            status = try await body(desk, session)
+        } catch {
+            printError(error.message)
+            status = ExitStatus(error)
+        }
+        await Person.signOut(desk, session)
+        return status
+    }
+
+    private static func add(_ arguments: Arguments, _ options: PersonOptions) async throws(UsageError) -> ExitStatus {
+        let name = try oneName(arguments, command: "staff add")
+        guard let roleText = arguments.values["role"] else {
+            throw UsageError("give the role: --role \(StaffRole.namesList)", command: "staff add")
+        }
+        guard let role = StaffRole(name: roleText) else {
+            throw UsageError(
+                "unknown role '\(roleText.prefix(20))': use \(StaffRole.namesList)", command: "staff add")
+        }
+        guard let desk = try Person.desk(options, store: arguments.values["store"], command: "staff add") else {
+            return .storeUnavailable
+        }
+        let empty: Bool
+        do {
+            empty = try await desk.needsFirstAdmin()
+        } catch {
+            printError(error.message)
+            return ExitStatus(error)
+        }
+        if empty {
+            guard role == .admin else {
+                printError(
+                    "the store has no accounts yet: the first one must be an admin (tracedesk staff add NAME --role admin)"
+                )
+                return .refused
+            }
+            guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
+                return .refused
+            }
+            do {
+                let session = try await desk.createFirstAdmin(name: name, password: password)
+                await Person.signOut(desk, session)
+                print("added \(session.user) (admin), the first account")
+                return .success
+            } catch {
+                printError(error.message)
+                return ExitStatus(error)
+            }
+        }
+        return try await acting(arguments, options, command: "staff add") { desk, session throws(ServiceError) in
+            guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
+                return .refused
+            }
+            let account = try await desk.addStaff(session, name: name, role: role, password: password)
+            print("added \(account.name) (\(account.role.rawValue))")
+            return .success
+        }
+    }
+
+    private static func oneName(_ arguments: Arguments, command: String) throws(UsageError) -> String {
+        guard arguments.positionals.count == 1, let name = arguments.positionals.first else {
+            throw UsageError(
+                arguments.positionals.isEmpty ? "give the account's name: tracedesk \(command) NAME" : "give one name",
+                command: command)
+        }
+        return name
+    }
+
+    // MARK: Output
+
+    private static func printTable(_ accounts: [StaffAccount]) {
+        guard !accounts.isEmpty else {
+            print("no accounts: add the first admin with 'tracedesk staff add NAME --role admin'")
+            return
+        }
+        let rows =
+            [["NAME", "ROLE", "STATE", "FAILED", "LAST SIGN-IN", "CREATED BY"]]
+            + accounts.map {
+                [
+                    $0.name, $0.role.rawValue, $0.stateName, String($0.failedSignIns),
+                    $0.lastSignInAt.map(localTime) ?? "never", $0.createdBy,
+                ]
+            }
+        let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            print(
+                row.enumerated().map { index, cell in
+                    index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                }.joined(separator: "  "))
+        }
+    }
+
+    static func localTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: date)
+    }
+
+    /// The instants a local calendar day starts and ends.
+    static func localBounds(of day: CivilDay) -> (from: Date, until: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = day.iso.split(separator: "-").compactMap { Int($0) }
+        let start =
+            calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+            ?? Date(timeIntervalSince1970: 0)
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        return (start, end)
+    }
+}
+
+struct StaffJSON: Encodable {
+    let name, role, state, createdBy, createdAt: String
+    let failedSignIns: Int
+    let lastSignInAt: String?
+
+    init(_ account: StaffAccount) {
+        let iso = ISO8601DateFormatter()
+        name = account.name
+        role = account.role.rawValue
+        state = account.stateName
+        createdBy = account.createdBy
+        createdAt = iso.string(from: account.createdAt)
+        failedSignIns = account.failedSignIns
+        lastSignInAt = account.lastSignInAt.map { iso.string(from: $0) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, role, state
+        case createdBy = "created_by"
+        case createdAt = "created_at"
+        case failedSignIns = "failed_sign_ins"
+        case lastSignInAt = "last_sign_in_at"
+    }
+}
+
+struct AuditJSON: Encodable {
+    let id: Int64
+    let at, actor, action, detail, previousHash, hash: String
+    let target: String?
+
+    init(_ entry: AuditEntry) {
+        id = entry.id
+        at = ISO8601DateFormatter().string(from: entry.at)
+        actor = entry.actor
+        action = entry.action.rawValue
+        target = entry.target
+        detail = entry.detail
+        previousHash = entry.previousHash
+        hash = entry.hash
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, at, actor, action, target, detail, hash
+        case previousHash = "previous_hash"
+    }
+}
+
+struct VerificationJSON: Encodable {
+    let intact: Bool
+    let entries: Int64
+    let headID: Int64
+    let headHash: String
+    let brokenAt: Int64?
+    let reason: String?
+
+    init(_ result: AuditVerification) {
+        intact = result.firstBroken == nil
+        entries = result.entries
+        headID = result.headID
+        headHash = result.headHash
+        brokenAt = result.firstBroken?.id
+        reason = result.firstBroken?.reason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case intact, entries, reason
+        case headID = "head_id"
+        case headHash = "head_hash"
+        case brokenAt = "broken_at"
+    }
+}
