@@ -47,8 +47,8 @@ import Testing
                     .invalid(.symptomOnset(.inFuture(today.adding(days: 1), today: today)))
                 ),
                 (
-                    "9K2RAY8UUQ", today.adding(days: -15),
-                    .invalid(.symptomOnset(.tooOld(today.adding(days: -15), daysAgo: 15)))
+                    "9K2RAY8UUQ", today.adding(days: -181),
+                    .invalid(.symptomOnset(.tooOld(today.adding(days: -181), daysAgo: 181)))
                 ),
             ]
             for (code, day, expected) in cases {
