@@ -232,6 +232,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     /// See ``HTTPServer/peakSuspended``.
     public var phonePeakSuspended: Int { phone.peakSuspended }
     public var internalPort: UInt16 { internalServer.port }
+    /// See ``HTTPServer/peakSuspended``: staff requests waiting on the desk's executors.
+    public var internalPeakSuspended: Int { internalServer.peakSuspended }
 
     /// Stops accepting on both listeners, lets in-flight requests finish (up to the grace), exits.
     public func stop(grace: Duration) {

@@ -1,0 +1,295 @@
+import DeskAPI
+import DeskServer
+import Foundation
+import Testing
+
+/// The staff API as raw HTTP: where it is served, what each malformed request gets, the
+/// headers of its answers, and that password hashing never holds a server thread.
+@Suite("Staff API over HTTP")
+struct StaffHTTPTests {
+    static let json = ["Content-Type": "application/json"]
+
+    static func body(_ object: [String: Any]) -> Data { try! JSONSerialization.data(withJSONObject: object) }
+
+    func staff(_ f: ServerFixture, _ path: String) -> URL {
+        URL(string: f.internalURL.absoluteString + "/staff/v1" + path)!
+    }
+
+    @Test("GET /staff/v1 identifies the service on the internal listener; the public listener has no staff API")
+    func identifies() async throws {
+        let f = try ServerFixture()
+
+        let reply = try await HTTP.send("GET", staff(f, ""))
+        let object = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
+        #expect(reply.status == 200)
+        #expect(object["service"] as? String == "tracedesk-staff")
+        #expect(object["version"] as? Int == 1)
+        #expect(reply.header("Cache-Control") == "no-store")
+        #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
+        for path in ["/staff/v1", "/staff/v1/setup", "/staff/v1/sessions", "/staff/v1/staff"] {
+            let phone = try await HTTP.send("GET", URL(string: f.phone.absoluteString + path)!)
+            #expect(phone.status == 404, "\(path)")
+            #expect(phone.errorCode == 1004, "\(path)")
+        }
+    }
+
+    @Test("unknown staff paths are 404 {1004}; wrong methods 405 {1005} with Allow")
+    func pathsAndMethods() async throws {
+        let f = try ServerFixture()
+        for path in ["/nope", "/staff/disable", "/staff//", "/sessions/other", "/audit/x", "/otp"] {
+            let reply = try await HTTP.send("GET", staff(f, path))
+            #expect(reply.status == 404, "\(path)")
+            #expect(reply.errorCode == 1004, "\(path)")
+            #expect(reply.detail == "no such path in the staff API: see docs/staff-api.yaml")
+        }
+        let cases: [(String, String, String)] = [
+            ("POST", "", "GET"), ("PUT", "/setup", "GET, POST"), ("GET", "/sessions", "POST"),
+            ("GET", "/sessions/current", "DELETE"), ("GET", "/otp/authorizations", "POST"),
+            ("GET", "/otp/status", "POST"), ("DELETE", "/staff", "GET, POST"), ("GET", "/staff/ana/disable", "POST"),
+            ("GET", "/staff/ana/password", "POST"), ("POST", "/audit", "GET"), ("POST", "/audit/verification", "GET"),
+        ]
+        for (method, path, allowed) in cases {
+            let reply = try await HTTP.send(method, staff(f, path))
+            #expect(reply.status == 405, "\(method) \(path)")
+            #expect(reply.errorCode == 1005, "\(method) \(path)")
+            #expect(reply.header("Allow") == allowed, "\(method) \(path)")
+        }
+    }
+
+    @Test("every signed-in route without a bearer token is 401 {2001} with WWW-Authenticate: Bearer")
+    func noToken() async throws {
+        let f = try ServerFixture()
+        let routes: [(String, String)] = [
+            ("DELETE", "/sessions/current"), ("POST", "/otp/authorizations"), ("POST", "/otp/status"),
+            ("GET", "/staff"), ("POST", "/staff"), ("POST", "/staff/ana/disable"), ("POST", "/staff/ana/password"),
+            ("GET", "/audit"), ("GET", "/audit/verification"),
+        ]
+        for (method, path) in routes {
+            for authorization in [nil, "Basic YWRtaW46YWRtaW4=", "Token abc"] {
+                var headers = Self.json
+                if let authorization { headers["Authorization"] = authorization }
+                let reply = try await HTTP.send(
+                    method, staff(f, path), headers: headers, body: method == "POST" ? Data("{}".utf8) : nil)
+                #expect(reply.status == 401, "\(method) \(path)")
+                #expect(reply.errorCode == 2001, "\(method) \(path)")
+                #expect(reply.header("WWW-Authenticate") == #"Bearer realm="tracedesk-staff""#)
+                #expect(reply.header("Cache-Control") == nil)
+                #expect(
+                    reply.detail
+                        == "not signed in: sign in with POST /staff/v1/sessions and send its token as Authorization: Bearer TOKEN"
+                )
+            }
+        }
+    }
+
+    @Test("a token the desk does not know is 401 {2001} with the desk's message")
+    func unknownToken() async throws {
+        let f = try ServerFixture()
+        let token = "tds_" + String(repeating: "A", count: 43)
+
+        let reply = try await HTTP.send("GET", staff(f, "/staff"), headers: ["Authorization": "Bearer \(token)"])
+
+        #expect(reply.status == 401)
+        #expect(reply.errorCode == 2001)
+        #expect(reply.detail == "this session is not known here: sign in again")
+        #expect(!reply.text.contains(token))
+    }
+
+    @Test(
+        "malformed bodies are 400 {2000} naming the field, never repeating a value",
+        arguments: [
+            ("/sessions", "{", "the body is not valid JSON"),
+            ("/sessions", "[]", "the body must be a JSON object, not a list"),
+            ("/sessions", #"{"name":"ana"}"#, "password is required"),
+            ("/sessions", #"{"name":"ana","password":12345}"#, "password must be a string, not a number"),
+            ("/sessions", #"{"name":"ana","password":"SECRET-VALUE","pin":"SECRET-VALUE"}"#, "pin is not a field"),
+            ("/sessions", #"{"name":"ana","SECRET-VALUE":"x","password":"y"}"#, "(an unexpected field name)"),
+            ("/setup", #"{"name":"ana","password":null}"#, "password may not be null"),
+            ("/sessions", #"{"name":"ana","password":"a","password":"b"}"#, "password appears more than once"),
+        ])
+    func malformedBodies(path: String, body: String, detail: String) async throws {
+        let f = try ServerFixture()
+
+        let reply = try await HTTP.send("POST", staff(f, path), headers: Self.json, body: Data(body.utf8))
+
+        #expect(reply.status == 400)
+        #expect(reply.errorCode == 2000)
+        #expect(reply.detail?.contains(detail) == true, "\(reply.detail ?? "")")
+        #expect(!reply.text.contains("SECRET-VALUE"))
+    }
+
+    @Test("a body that is not declared JSON is 400 {2000}")
+    func contentType() async throws {
+        let f = try ServerFixture()
+        let body = Data(#"{"name":"ana","password":"pass-pass-1"}"#.utf8)
+
+        let none = try await HTTP.send("POST", staff(f, "/sessions"), body: body)
+        let text = try await HTTP.send(
+            "POST", staff(f, "/sessions"), headers: ["Content-Type": "text/plain"], body: body)
+
+        #expect(none.errorCode == 2000)
+        #expect(text.errorCode == 2000)
+        #expect(text.detail == "Content-Type must be application/json (optionally ; charset=utf-8)")
+    }
+
+    @Test(
+        "bad audit queries are 400 {2000} naming the parameter",
+        arguments: [
+            ("limit=0", "limit must be a whole number from 1 to 1000"),
+            ("limit=1001", "limit must be a whole number from 1 to 1000"),
+            ("limit=ten", "limit must be a whole number from 1 to 1000"),
+            ("before=0", "before must be an entry id, a whole number from 1"),
+            ("from=yesterday", "from must be a UTC time written 2026-11-29T10:00:00.000Z"),
+            ("until=2026-11-29", "until must be a UTC time written 2026-11-29T10:00:00.000Z"),
+            ("action=Sign-In", "action must be an audit action"),
+            ("actor=a&actor=b", "actor may be given once"),
+            ("token=SECRET-VALUE", "token is not a parameter of this request"),
+        ])
+    func badAuditQuery(query: String, detail: String) async throws {
+        let f = try ServerFixture()
+        let token = "tds_" + String(repeating: "A", count: 43)
+
+        let reply = try await HTTP.send(
+            "GET", URL(string: staff(f, "/audit").absoluteString + "?" + query)!,
+            headers: ["Authorization": "Bearer \(token)"])
+
+        #expect(reply.status == 400)
+        #expect(reply.errorCode == 2000)
+        #expect(reply.detail?.hasPrefix(detail) == true, "\(reply.detail ?? "")")
+        #expect(!reply.text.contains("SECRET-VALUE"))
+    }
+
+    @Test(
+        "sign-in: 201 with the session; a wrong password is 401 {2002} with WWW-Authenticate; setup once, then 409 {2009}"
+    )
+    func signInAndSetup() async throws {
+        let f = try ServerFixture()
+        let credentials = Self.body(["name": "root", "password": "admin-pass-1234"])
+
+        let needs = try await HTTP.send("GET", staff(f, "/setup"))
+        let setup = try await HTTP.send("POST", staff(f, "/setup"), headers: Self.json, body: credentials)
+        let again = try await HTTP.send("POST", staff(f, "/setup"), headers: Self.json, body: credentials)
+        let signIn = try await HTTP.send("POST", staff(f, "/sessions"), headers: Self.json, body: credentials)
+        let wrong = try await HTTP.send(
+            "POST", staff(f, "/sessions"), headers: Self.json,
+            body: Self.body(["name": "root", "password": "not-the-pass"]))
+
+        #expect(needs.status == 200)
+        #expect(needs.text == #"{"needs_first_admin":true}"#)
+        #expect(setup.status == 201)
+        #expect(setup.header("Cache-Control") == "no-store")
+        let session = try #require(try JSONSerialization.jsonObject(with: signIn.body) as? [String: Any])
+        #expect(signIn.status == 201)
+        #expect(Set(session.keys) == ["token", "user", "role", "signed_in_at", "expires_at", "idle_seconds"])
+        #expect(session["user"] as? String == "root")
+        #expect(session["role"] as? String == "admin")
+        #expect(session["idle_seconds"] as? Int == 600)
+        #expect((session["token"] as? String)?.hasPrefix("tds_") == true)
+        #expect(again.status == 409)
+        #expect(again.errorCode == 2009)
+        #expect(wrong.status == 401)
+        #expect(wrong.errorCode == 2002)
+        #expect(wrong.header("WWW-Authenticate") == #"Bearer realm="tracedesk-staff""#)
+        #expect(wrong.detail == "wrong user name or password: check both and try again")
+        #expect(!wrong.text.contains("not-the-pass"))
+    }
+
+    @Test(
+        "an operator's authorisation: 201, then 200 already_authorized, a bad code 422 {2022} with its refusal; an admin gets 403 {2003}"
+    )
+    func authorizations() async throws {
+        let f = try ServerFixture()
+        let admin = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
+        let added = try await HTTP.send(
+            "POST", staff(f, "/staff"), headers: Self.json.merging(["Authorization": "Bearer \(admin)"]) { $1 },
+            body: Self.body(["name": "ana", "role": "operator", "password": "pass-pass-1"]))
+        #expect(added.status == 201)
+        let ana = try await Self.token(f, "/sessions", ["name": "ana", "password": "pass-pass-1"])
+        let headers = Self.json.merging(["Authorization": "Bearer \(ana)"]) { $1 }
+        let today = Date().utcDayISO
+        let good = Self.body(["code": "9k2-ray8-uuq", "symptoms_started_on": today])
+
+        let first = try await HTTP.send("POST", staff(f, "/otp/authorizations"), headers: headers, body: good)
+        let second = try await HTTP.send("POST", staff(f, "/otp/authorizations"), headers: headers, body: good)
+        let bad = try await HTTP.send(
+            "POST", staff(f, "/otp/authorizations"), headers: headers,
+            body: Self.body(["code": "9K2-BAY8-UUQ", "symptoms_started_on": today]))
+        let byAdmin = try await HTTP.send(
+            "POST", staff(f, "/otp/authorizations"),
+            headers: Self.json.merging(["Authorization": "Bearer \(admin)"]) { $1 },
+            body: good)
+
+        #expect(first.status == 201)
+        let record = try #require(try JSONSerialization.jsonObject(with: first.body) as? [String: Any])
+        #expect(record["result"] as? String == "authorized")
+        let fields = try #require(record["record"] as? [String: Any])
+        #expect(
+            Set(fields.keys) == [
+                "symptoms_started_on", "authorized_at", "expires_at", "authorized_by", "state", "consumed_at",
+            ])
+        #expect(!first.text.contains(Phone.hash("9K2RAY8UUQ")), "no code hash on the wire")
+        #expect(second.status == 200)
+        #expect(second.text.contains(#""result":"already_authorized""#))
+        #expect(bad.status == 422)
+        #expect(bad.errorCode == 2022)
+        #expect(bad.detail == "'B' at position 4 is never in a code: ask the citizen to read it again")
+        #expect(bad.text.contains(#""refusal":{"reason":"code_forbidden_character","character":"B","position":4}"#))
+        #expect(byAdmin.status == 403)
+        #expect(byAdmin.errorCode == 2003)
+    }
+
+    @Test("sign-ins wait on the KDF executor with their connections suspended: other requests go on meanwhile")
+    func kdfHoldsNoServerThread() async throws {
+        // One server thread: if a sign-in held it, nothing else could be answered meanwhile.
+        let f = try ServerFixture(configure: { $0.threads = 1 })
+        _ = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
+        let credentials = Self.body(["name": "root", "password": "wrong-pass-0"])
+        let clock = ContinuousClock()
+
+        let started = clock.now
+        async let signIns: [Int] = withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (try? await HTTP.send("POST", staff(f, "/sessions"), headers: Self.json, body: credentials).status)
+                        ?? 0
+                }
+            }
+            var statuses: [Int] = []
+            for await status in group { statuses.append(status) }
+            return statuses
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let pingStarted = clock.now
+        let ping = try await HTTP.send("GET", staff(f, ""))
+        let pinged = clock.now - pingStarted
+        let statuses = await signIns
+        let all = clock.now - started
+
+        #expect(ping.status == 200)
+        #expect(statuses.allSatisfy { $0 == 401 })
+        // More sign-ins waited at once than the server has threads: waiting held none.
+        #expect(f.server.internalPeakSuspended > 1)
+        // Eight scrypt checks, two at a time, take far longer than the ping that went between them.
+        #expect(pinged * 2 < all)
+        #expect(f.server.kdfExecutor.width == 2)
+    }
+
+    /// Signs in (or sets up) and returns the token.
+    static func token(_ f: ServerFixture, _ path: String, _ credentials: [String: String]) async throws -> String {
+        let reply = try await HTTP.send(
+            "POST", URL(string: f.internalURL.absoluteString + "/staff/v1" + path)!, headers: json,
+            body: body(credentials))
+        let object = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
+        return try #require(object["token"] as? String)
+    }
+}
+
+extension Date {
+    fileprivate var utcDayISO: String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        return formatter.string(from: self)
+    }
+}
