@@ -28,9 +28,13 @@ enum BenchCommand {
                tracedesk bench publish [--keys 100000] [--json]
                Seeds a fresh store with that many keys, then times one publishing run (signed,
                zipped chunks of 10 000 keys) against building the same chunks without a store.
+               tracedesk bench staff [--hashes 20] [--authorizations 200] [--sign-ins 10] [--json]
+               Times the sign-in KDF, and authorisations through the staff API on loopback
+               against the same calls in-process.
         """
 
-    static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        if words.first == "staff" { return try await staff(Array(words.dropFirst())) }
         if words.first == "seed" { return try seed(Array(words.dropFirst())) }
         if words.first == "keys" { return try seedKeys(Array(words.dropFirst())) }
         if words.first == "publish" { return try publish(Array(words.dropFirst())) }
@@ -40,7 +44,8 @@ enum BenchCommand {
                 return .success
             }
             throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render' or 'tracedesk bench seed'", command: "bench")
+                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish' or 'staff'",
+                command: "bench")
         }
         let arguments = try Arguments(
             Array(words.dropFirst()), valueOptions: ["width", "height", "frames"], flagOptions: ["json"],

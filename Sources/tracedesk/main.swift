@@ -31,6 +31,8 @@ let mainHelp = """
           Measures rendering and diffing of full frames.
       tracedesk bench seed --store PATH --count N --tokens FILE
           Authorises N codes for the upload load test (Benchmarks/http.sh).
+      tracedesk bench staff [--hashes N] [--authorizations N]
+          Measures the sign-in KDF and authorisations through the staff API on loopback.
       tracedesk --version | --help
 
     Options:
@@ -84,7 +86,7 @@ func runMain() async -> Int32 {
         case "store":
             return try StoreCommand.run(Array(words.dropFirst())).rawValue
         case "bench":
-            return try BenchCommand.run(Array(words.dropFirst())).rawValue
+            return try await BenchCommand.run(Array(words.dropFirst())).rawValue
         case let word? where !word.hasPrefix("-"):
             throw UsageError("unknown command '\(word)'", command: "tracedesk")
         default:
