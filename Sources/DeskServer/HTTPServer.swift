@@ -43,7 +43,8 @@ public struct ExchangeSummary: Sendable {
 /// A thread pool with epoll; requests are read whole (up to `maxBodyBytes`, refused with 413
 /// as soon as the declared or received size goes over, without reading the rest), handed to
 /// the handler on an MHD thread, and answered. A `.after` result suspends the connection and
-/// resumes it from a timer, so slow answers hold no thread.
+/// resumes it from a timer, a `.suspended` one when the handler's own work answers, so slow
+/// answers hold no thread.
 public final class HTTPServer: @unchecked Sendable {
     public struct Options: Sendable {
         public var name: String
