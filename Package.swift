@@ -55,7 +55,8 @@ let package = Package(
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(
-            name: "DeskStoreTests", dependencies: ["DeskStore", "DeskCore", "CivilCalendar", "CSQLite", "CLibpq"]),
+            name: "DeskStoreTests",
+            dependencies: ["DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
         .testTarget(
             name: "DeskServiceTests",
             dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto"]

@@ -97,7 +97,8 @@ public struct LocalDesk: DeskService {
                 let rehash = hasher.isWeaker(credentials.passwordHash) ? hasher.hash(password) : nil
                 let finish = try storeCall { () throws(StoreError) in
                     try store.finishSignIn(
-                        name: name, attempt: number, session: new, rehash: rehash, now: now, policy: policy)
+                        name: name, attempt: number, checkedAgainst: credentials.passwordHash, session: new,
+                        rehash: rehash, now: now, policy: policy)
                 }
                 switch finish {
                 case .signedIn(let account):
@@ -111,7 +112,9 @@ public struct LocalDesk: DeskService {
                 }
             }
             let finish = try storeCall { () throws(StoreError) in
-                try store.finishSignIn(name: name, attempt: number, session: nil, rehash: nil, now: now, policy: policy)
+                try store.finishSignIn(
+                    name: name, attempt: number, checkedAgainst: credentials.passwordHash, session: nil, rehash: nil,
+                    now: now, policy: policy)
             }
             if case .failed(let failures, let locked) = finish {
                 if locked {
@@ -120,6 +123,12 @@ public struct LocalDesk: DeskService {
                     )
                 }
                 let left = policy.failuresBeforeLock - failures
+                if left <= 0 {
+                    // Another attempt locked it meanwhile.
+                    throw .signInFailed(
+                        "wrong password: the account \(name) is locked after \(policy.failuresBeforeLock) failed sign-ins; ask an admin to reset its password"
+                    )
+                }
                 if left <= 3 {
                     throw .signInFailed(
                         "\(Self.wrongNameOrPassword) (\(left) \(left == 1 ? "try" : "tries") left before the account locks)"
@@ -211,15 +220,7 @@ public struct LocalDesk: DeskService {
         let person = try authenticate(session, for: .disableStaff)
         let name = try Self.checkedName(name)
         if name == person.user { throw .invalid("you cannot disable your own account: ask another admin") }
-        let accounts = try storeCall { () throws(StoreError) in try store.staffAccounts() }
-        guard let target = accounts.first(where: { $0.name == name }) else {
-            throw .invalid("there is no account named \(name): see the staff list")
-        }
-        if target.role == .admin, !target.disabled,
-            accounts.filter({ $0.role == .admin && !$0.disabled }).count <= 1
-        {
-            throw .invalid("\(name) is the last active admin: add another admin first")
-        }
+        // Admins cannot disable themselves, so at least one active admin always remains.
         guard
             let account = try storeCall({ () throws(StoreError) in
                 try store.disableStaff(name: name, by: person.user, now: clock.now())

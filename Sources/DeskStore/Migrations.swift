@@ -137,6 +137,57 @@ enum Migrations {
                 CREATE INDEX otp_authorizations_by_expiry ON otp_authorizations (expires_at_ms);
                 """
         ),
+        // Staff accounts, their sessions, and the audit log. Audit ids are given by the store
+        // (last id + 1 under the log's lock), not by AUTOINCREMENT: they stay gapless, so a
+        // deleted entry shows. The triggers make the log append-only for every connection.
+        Migration(
+            version: 4, name: "0004_staff_sessions_audit",
+            sql: """
+                CREATE TABLE staff (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('operator', 'tracer', 'supervisor', 'admin')),
+                    password_hash TEXT NOT NULL,
+                    disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+                    locked INTEGER NOT NULL DEFAULT 0 CHECK (locked IN (0, 1)),
+                    failed_sign_ins INTEGER NOT NULL DEFAULT 0 CHECK (failed_sign_ins >= 0),
+                    last_failed_at_ms INTEGER,
+                    created_at_ms INTEGER NOT NULL,
+                    created_by TEXT NOT NULL,
+                    password_changed_at_ms INTEGER NOT NULL,
+                    last_sign_in_at_ms INTEGER
+                );
+                CREATE TABLE staff_sessions (
+                    token_hash TEXT PRIMARY KEY NOT NULL CHECK (length(token_hash) = 64),
+                    staff_name TEXT NOT NULL REFERENCES staff (name),
+                    created_at_ms INTEGER NOT NULL,
+                    last_seen_at_ms INTEGER NOT NULL,
+                    expires_at_ms INTEGER NOT NULL CHECK (expires_at_ms >= created_at_ms),
+                    ended_at_ms INTEGER
+                );
+                CREATE INDEX staff_sessions_by_staff ON staff_sessions (staff_name);
+                CREATE TABLE audit_log (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id >= 1),
+                    at_ms INTEGER NOT NULL,
+                    actor TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    target TEXT,
+                    detail TEXT NOT NULL DEFAULT '{}',
+                    previous_hash TEXT NOT NULL CHECK (length(previous_hash) = 64),
+                    hash TEXT NOT NULL CHECK (length(hash) = 64)
+                );
+                CREATE INDEX audit_log_by_actor ON audit_log (actor, id);
+                CREATE INDEX audit_log_by_action ON audit_log (action, id);
+                CREATE INDEX audit_log_by_time ON audit_log (at_ms);
+                CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+                BEGIN
+                    SELECT RAISE(ABORT, 'the audit log is append-only');
+                END;
+                CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+                BEGIN
+                    SELECT RAISE(ABORT, 'the audit log is append-only');
+                END;
+                """
+        ),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

@@ -130,5 +130,56 @@ enum PostgresMigrations {
                 CREATE INDEX otp_authorizations_by_expiry ON otp_authorizations (expires_at_ms);
                 """
         ),
+        // Row triggers refuse UPDATE and DELETE on the audit log, a statement trigger TRUNCATE:
+        // only the table's owner, by dropping them first, can change it (and the chain shows it).
+        Migration(
+            version: 4, name: "0004_staff_sessions_audit",
+            sql: """
+                CREATE TABLE staff (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('operator', 'tracer', 'supervisor', 'admin')),
+                    password_hash TEXT NOT NULL,
+                    disabled BIGINT NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+                    locked BIGINT NOT NULL DEFAULT 0 CHECK (locked IN (0, 1)),
+                    failed_sign_ins BIGINT NOT NULL DEFAULT 0 CHECK (failed_sign_ins >= 0),
+                    last_failed_at_ms BIGINT,
+                    created_at_ms BIGINT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    password_changed_at_ms BIGINT NOT NULL,
+                    last_sign_in_at_ms BIGINT
+                );
+                CREATE TABLE staff_sessions (
+                    token_hash TEXT PRIMARY KEY NOT NULL CHECK (length(token_hash) = 64),
+                    staff_name TEXT NOT NULL REFERENCES staff (name),
+                    created_at_ms BIGINT NOT NULL,
+                    last_seen_at_ms BIGINT NOT NULL,
+                    expires_at_ms BIGINT NOT NULL CHECK (expires_at_ms >= created_at_ms),
+                    ended_at_ms BIGINT
+                );
+                CREATE INDEX staff_sessions_by_staff ON staff_sessions (staff_name);
+                CREATE TABLE audit_log (
+                    id BIGINT PRIMARY KEY NOT NULL CHECK (id >= 1),
+                    at_ms BIGINT NOT NULL,
+                    actor TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    target TEXT,
+                    detail TEXT NOT NULL DEFAULT '{}',
+                    previous_hash TEXT NOT NULL CHECK (length(previous_hash) = 64),
+                    hash TEXT NOT NULL CHECK (length(hash) = 64)
+                );
+                CREATE INDEX audit_log_by_actor ON audit_log (actor, id);
+                CREATE INDEX audit_log_by_action ON audit_log (action, id);
+                CREATE INDEX audit_log_by_time ON audit_log (at_ms);
+                CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    RAISE EXCEPTION 'the audit log is append-only';
+                END;
+                $$;
+                CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
+                    FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+                CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+                    FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+                """
+        ),
     ]
 }

@@ -20,8 +20,10 @@ enum PGSQL {
     /// The first key of every advisory lock: "TD" and a hash of the schema, so stores in two
     /// schemas of one database never share a lock.
     static let lockClass = "hashtext('tracedesk:' || current_schema())"
-    /// Second keys: 0 migrations, 1 publishing transactions, 100 + job for the job locks.
+    /// Second keys: 0 migrations, 1 publishing transactions, 2 appending to the audit log,
+    /// 100 + job for the job locks.
     static let publishLock = 1
+    static let auditLock = 2
     static let jobLockBase = 100
 
     static let countTables = """

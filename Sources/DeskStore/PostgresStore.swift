@@ -107,6 +107,9 @@ public final class PostgresStore: Store, @unchecked Sendable {
                     detail:
                         #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#
                 )
+                // Then the log's lock, and its entry. Waiting for it holds only this code's row,
+                // which no holder of the log's lock waits for.
+                try Self.staffWork(connection).auditAuthorization(record)
                 return .authorized(record)
             }
         }

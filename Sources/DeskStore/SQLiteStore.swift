@@ -70,6 +70,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     detail:
                         #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#
                 )
+                try staffWork.auditAuthorization(record)
                 return .authorized(record)
             }
         }

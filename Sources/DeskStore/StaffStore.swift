@@ -55,15 +55,20 @@ public protocol StaffStore: Sendable {
     ///   and the attempt's number (the failure count after this one).
     func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt
 
-    /// The second half, after the password check, in one transaction:
+    /// The second half, after the password check, in one transaction. `checkedAgainst` is the
+    /// password hash the password was checked against (the credentials `.verify` returned).
     /// - success (`session` given): resets the failure count, records the last sign-in, stores the
     ///   session, replaces the password hash with `rehash` when given, audits `sign_in` (detail
     ///   has no token). If the account was disabled, locked or given a new password since
-    ///   ``beginSignIn(name:now:policy:)``, nothing is stored and `.refused` is returned.
+    ///   ``beginSignIn(name:now:policy:)`` (its hash is no longer `checkedAgainst`), nothing is
+    ///   stored and `.refused` is returned.
     /// - failure (`session` nil): audits `sign_in_failed` with the count; when `attempt` reached
-    ///   `policy.failuresBeforeLock`, locks the account and audits `account_locked` too.
+    ///   `policy.failuresBeforeLock`, locks the account and audits `account_locked` too (once:
+    ///   not when it is locked already, nor when its password was reset since: that guess was
+    ///   at the old one).
     func finishSignIn(
-        name: String, attempt: Int, session: NewStaffSession?, rehash: String?, now: Date, policy: SignInPolicy
+        name: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?, rehash: String?, now: Date,
+        policy: SignInPolicy
     ) throws(StoreError) -> SignInFinish
 
     /// The session with this token hash, with its account's current role and state; nil if unknown.

@@ -51,12 +51,19 @@ fi
 psql_() { psql "$url" -XAtq -c "$1"; }
 
 check "tracedesk migrate applies the schema and prints its version" \
-  bash -c "'$bin' migrate --store '$url' | grep -q 'schema version 3'"
+  bash -c "'$bin' migrate --store '$url' | grep -q 'schema version 4'"
 check "tracedesk store info names PostgreSQL and the tables" \
   bash -c "'$bin' store info --store '$url' | grep -q '^adapter *PostgreSQL [0-9]' &&
            '$bin' store info --store '$url' | grep -q '^exposure_keys '"
 check "TRACEDESK_STORE selects the store too" \
   bash -c "TRACEDESK_STORE='$url' '$bin' store info --json | grep -q '\"adapter\":\"PostgreSQL'"
+
+# Staff accounts on PostgreSQL: the first admin, an operator for the console below.
+admin_pw="chief-key-8734" oper_pw="operator-secret-2"
+check "the first admin is made on PostgreSQL" \
+  bash -c "printf '%s\n' '$admin_pw' | '$bin' staff add boss --role admin --password-stdin --store '$url' | grep -q 'first account'"
+check "the admin adds an operator on PostgreSQL" \
+  bash -c "printf '%s\n%s\n' '$admin_pw' '$oper_pw' | '$bin' staff add ana --role operator --user boss --password-stdin --store '$url' | grep -q 'added ana'"
 
 # Two servers on the one database.
 start_server "$url" && mv "$work/serve.log" "$work/a.log"
@@ -107,6 +114,22 @@ tmux -L "$socket" send-keys -t app k j 2 3 i w y 5 u j y Enter Enter
 check "the console authorises KJ2-3IWY-5UJ on PostgreSQL" wait_screen "Authorised"
 tmux -L "$socket" send-keys -t app C-c
 check "server B takes that code's upload" test "$(upload "$b_phone" "$(hash KJ23IWY5UJ)")" = 204
+
+# The audit log on PostgreSQL: intact, guarded by triggers, and an edit is named.
+verify() { printf '%s\n' "$admin_pw" | "$bin" audit verify --user boss --password-stdin --store "$url" "$@"; }
+verify >"$work/verify" 2>&1
+check "audit verify on PostgreSQL: intact" grep -q '^intact: ' "$work/verify"
+check "the console's authorisation is in the audit log, by ana" \
+  test "$(psql_ "SELECT count(*) FROM audit_log WHERE action = 'otp_authorized' AND actor = 'ana'")" = 1
+check "PostgreSQL refuses to edit or delete an audit entry" bash -c "
+  ! psql '$url' -XAtq -c \"UPDATE audit_log SET detail = '{}' WHERE id = 2\" 2>/dev/null &&
+  ! psql '$url' -XAtq -c 'DELETE FROM audit_log WHERE id = 2' 2>/dev/null &&
+  ! psql '$url' -XAtq -c 'TRUNCATE audit_log' 2>/dev/null"
+psql_ "ALTER TABLE audit_log DISABLE TRIGGER USER; UPDATE audit_log SET actor = 'mallory' WHERE id = 2; ALTER TABLE audit_log ENABLE TRIGGER USER" >/dev/null
+verify >"$work/verify" 2>&1
+verify_status=$?
+check "after an edit through psql, audit verify names entry 2 and exits 7" \
+  bash -c "[ $verify_status -eq 7 ] && grep -q '^BROKEN at entry 2:' '$work/verify'"
 
 # Under load, the database stops and comes back.
 codes=120

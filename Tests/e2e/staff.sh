@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 
 store="$work/desk.sqlite"
 today=$(date -u +%F)
-admin_pw="boss-password-1"
+admin_pw="chief-key-8734"
 oper_pw="operator-secret-2"
 super_pw="supervisor-pass-3"
 
@@ -85,9 +85,9 @@ check "a disabled account cannot sign in: exit 6, says so" \
   bash -c "[ $rc -eq 6 ] && grep -q 'the account ana is disabled' '$work/out'"
 td "$admin_pw\n" staff disable boss --user boss --password-stdin
 check "an admin cannot disable themself" bash -c "[ $rc -eq 1 ] && grep -q 'cannot disable your own account' '$work/out'"
-td "$admin_pw\nsara-new-password\n" staff reset-password sara --user boss --password-stdin
+td "$admin_pw\nfresh-pass-for-her\n" staff reset-password sara --user boss --password-stdin
 check "reset-password sets a new one" bash -c "[ $rc -eq 0 ] && grep -q 'new password set for sara' '$work/out'"
-td "sara-new-password\n" otp status KJ23IWY5UJ --user sara --password-stdin
+td "fresh-pass-for-her\n" otp status KJ23IWY5UJ --user sara --password-stdin
 check "the new password works" test "$rc" -eq 0
 
 td "$admin_pw\n" audit list --user boss --password-stdin --actor ana
@@ -101,7 +101,7 @@ check "an unknown action is a usage error listing the actions" \
   bash -c "[ $rc -eq 2 ] && grep -q 'sign_in_failed' '$work/out'"
 td "$admin_pw\n" audit verify --user boss --password-stdin
 check "audit verify: intact, exit 0" bash -c "[ $rc -eq 0 ] && grep -q '^intact: [0-9]* entries, head [0-9a-f]\{64\}' '$work/out'"
-td "sara-new-password\n" audit verify --user sara --password-stdin
+td "fresh-pass-for-her\n" audit verify --user sara --password-stdin
 check "a supervisor cannot verify the audit log: exit 6" test "$rc" -eq 6
 
 check "the database refuses to edit an audit entry" \
@@ -120,7 +120,7 @@ check "audit verify --json says where it broke" \
   bash -c "grep -q '\"intact\":false' '$work/out' && grep -q '\"broken_at\":3' '$work/out'"
 
 check "no password and no code in any output" bash -c "
-  ! grep -qE -- '$admin_pw|$oper_pw|$super_pw|sara-new-password|KJ23IWY5UJ|9K2RAY8UUQ' '$work/all-output'"
+  ! grep -qE -- '$admin_pw|$oper_pw|$super_pw|fresh-pass-for-her|KJ23IWY5UJ|9K2RAY8UUQ' '$work/all-output'"
 check "no password in the store file" bash -c "! grep -qaE -- '$admin_pw|$oper_pw|$super_pw' '$store'*"
 
 echo "e2e-staff: $passed passed, $failed failed"

@@ -1,0 +1,365 @@
+import DeskCore
+import DeskCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The statements of staff accounts, sessions and the audit log, in one adapter's dialect.
+struct StaffStatements: Sendable {
+    var countStaff, selectAccounts, selectAccount, insertStaff, disable, resetPassword, rehash: String
+    var countAttempt, signedIn, lockAccount: String
+    var insertSession, selectSession, touchSession, endSession, endSessionsOf: String
+    var lastAudit, insertAudit, auditAfter: String
+    /// Taken before the log's last entry is read: PostgreSQL's transaction-level advisory lock,
+    /// which also orders every audited transaction of every server. Nil for SQLite, whose write
+    /// transaction is exclusive already.
+    var lockAudit: String?
+    /// Whether placeholders are numbered (`$1`…): the audit browse is built per query.
+    var numbered: Bool
+
+    static let sqlite = StaffStatements(
+        countStaff: StaffSQL.countStaff, selectAccounts: StaffSQL.selectAccounts,
+        selectAccount: StaffSQL.selectAccount, insertStaff: StaffSQL.insertStaff, disable: StaffSQL.disable,
+        resetPassword: StaffSQL.resetPassword, rehash: StaffSQL.rehash, countAttempt: StaffSQL.countAttempt,
+        signedIn: StaffSQL.signedIn, lockAccount: StaffSQL.lockAccount, insertSession: StaffSQL.insertSession,
+        selectSession: StaffSQL.selectSession, touchSession: StaffSQL.touchSession, endSession: StaffSQL.endSession,
+        endSessionsOf: StaffSQL.endSessionsOf, lastAudit: StaffSQL.lastAudit, insertAudit: StaffSQL.insertAudit,
+        auditAfter: StaffSQL.auditAfter, lockAudit: nil, numbered: false)
+
+    static let postgres = StaffStatements(
+        countStaff: StaffSQL.countStaff, selectAccounts: StaffSQL.selectAccounts,
+        selectAccount: PGSQL.numbered(StaffSQL.selectAccount), insertStaff: PGSQL.numbered(StaffSQL.insertStaff),
+        disable: PGSQL.numbered(StaffSQL.disable), resetPassword: PGSQL.numbered(StaffSQL.resetPassword),
+        rehash: PGSQL.numbered(StaffSQL.rehash), countAttempt: PGSQL.numbered(StaffSQL.countAttempt),
+        signedIn: PGSQL.numbered(StaffSQL.signedIn), lockAccount: PGSQL.numbered(StaffSQL.lockAccount),
+        insertSession: PGSQL.numbered(StaffSQL.insertSession), selectSession: PGSQL.numbered(StaffSQL.selectSession),
+        touchSession: PGSQL.numbered(StaffSQL.touchSession), endSession: PGSQL.numbered(StaffSQL.endSession),
+        endSessionsOf: PGSQL.numbered(StaffSQL.endSessionsOf), lastAudit: StaffSQL.lastAudit,
+        insertAudit: PGSQL.numbered(StaffSQL.insertAudit), auditAfter: PGSQL.numbered(StaffSQL.auditAfter),
+        lockAudit: "SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.auditLock))", numbered: true)
+}
+
+/// Staff accounts, sessions and the audit log: one implementation for every adapter, run inside
+/// the transaction the adapter opened (one per public method).
+///
+/// Lock order on PostgreSQL: a transaction that will append to the log takes the log's lock
+/// before it touches any row, so no transaction holds a row another one waits for while it
+/// waits for the log (``Store/authorize(otpHash:symptomsStartedOn:by:now:lifetime:)`` locks
+/// only its code's row first, which no holder of the log's lock ever waits for).
+///
+/// Privacy rule: no password hash, token hash or code reaches an error or an audit entry;
+/// a code appears in the log only as the first 12 hex digits of its hash.
+struct StaffWork<DB: SQLRunning> {
+    let db: DB
+    let sql: StaffStatements
+
+    /// Sign-in attempts that lost a race to count themselves before one gives up.
+    static var attemptRounds: Int { 64 }
+    /// How long a session's last record stands before activity is written again.
+    static var touchIntervalMilliseconds: Int64 { 30_000 }
+
+    // MARK: Accounts
+
+    func staffCount() throws(StoreError) -> Int {
+        Int(try db.query(sql.countStaff, operation: "count staff") { $0.integer(0) }.first ?? 0)
+    }
+
+    func staffAccounts() throws(StoreError) -> [StaffAccount] {
+        try db.query(sql.selectAccounts, operation: "list staff") { StaffRow($0) }.compactMap { $0?.account }
+    }
+
+    func credentials(name: String) throws(StoreError) -> StaffCredentials? {
+        try row(name: name, operation: "read staff account")?.credentials
+    }
+
+    /// In a write transaction.
+    func addStaff(
+        name: String, role: StaffRole, passwordHash: String, by actor: String, now: Date, onlyIfEmpty: Bool
+    ) throws(StoreError) -> AddStaffOutcome {
+        let op = "add staff account"
+        // First, so that the count below sees every account committed before (PostgreSQL).
+        try lockAudit(operation: op)
+        if onlyIfEmpty, try staffCount() > 0 { return .notEmpty }
+        let nowMs = now.unixMilliseconds
+        let added = try db.run(
+            sql.insertStaff,
+            [.text(name), .text(role.rawValue), .text(passwordHash), .integer(nowMs), .text(actor), .integer(nowMs)],
+            operation: op)
+        guard added == 1 else { return .nameTaken }
+        try appendAudit(
+            actor: actor, action: .staffAdded, target: name, detail: #"{"role":"\#(role.rawValue)"}"#, at: nowMs)
+        let at = Date(unixMilliseconds: nowMs)
+        return .added(StaffAccount(name: name, role: role, createdAt: at, createdBy: actor, passwordChangedAt: at))
+    }
+
+    /// In a write transaction.
+    func disableStaff(name: String, by actor: String, now: Date) throws(StoreError) -> StaffAccount? {
+        let op = "disable staff account"
+        try lockAudit(operation: op)
+        guard let before = try row(name: name, operation: op) else { return nil }
+        if before.account.disabled { return before.account }
+        let nowMs = now.unixMilliseconds
+        try db.run(sql.disable, [.text(name)], operation: op)
+        let ended = try db.run(sql.endSessionsOf, [.integer(nowMs), .text(name)], operation: op)
+        try appendAudit(
+            actor: actor, action: .staffDisabled, target: name, detail: #"{"sessions_ended":\#(ended)}"#, at: nowMs)
+        return try row(name: name, operation: op)?.account
+    }
+
+    /// In a write transaction.
+    func setPassword(
+        name: String, passwordHash: String, by actor: String, now: Date, reason: PasswordChange
+    ) throws(StoreError) -> StaffAccount? {
+        let nowMs = now.unixMilliseconds
+        switch reason {
+        case .rehash:
+            let changed = try db.run(sql.rehash, [.text(passwordHash), .text(name)], operation: "rehash password")
+            guard changed == 1 else { return nil }
+        case .reset:
+            let op = "reset password"
+            try lockAudit(operation: op)
+            guard let before = try row(name: name, operation: op) else { return nil }
+            try db.run(sql.resetPassword, [.text(passwordHash), .integer(nowMs), .text(name)], operation: op)
+            let ended = try db.run(sql.endSessionsOf, [.integer(nowMs), .text(name)], operation: op)
+            try appendAudit(
+                actor: actor, action: .passwordReset, target: name,
+                detail: #"{"sessions_ended":\#(ended),"was_locked":\#(before.account.locked)}"#, at: nowMs)
+        }
+        return try row(name: name, operation: "read staff account")?.account
+    }
+
+    // MARK: Signing in
+
+    /// In a write transaction. The attempt is counted by a conditional update of the account's
+    /// row, so attempts racing on several servers each count once: one that finds the row
+    /// changed since it was read decides again on what it reads now.
+    func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt {
+        let op = "begin sign-in"
+        let nowMs = now.unixMilliseconds
+        for _ in 0..<Self.attemptRounds {
+            guard let found = try row(name: name, operation: op) else {
+                // The typed name is not recorded: people type passwords into name fields.
+                try appendAudit(
+                    actor: "-", action: .signInFailed, target: nil, detail: #"{"reason":"unknown account"}"#,
+                    at: nowMs)
+                return .unknownAccount
+            }
+            if found.account.disabled || found.account.locked {
+                let reason = found.account.disabled ? "disabled" : "locked"
+                try appendAudit(
+                    actor: name, action: .signInRefused, target: nil, detail: #"{"reason":"\#(reason)"}"#, at: nowMs)
+                return found.account.disabled ? .disabled : .locked
+            }
+            let delayMs = Int64(policy.delaySeconds(afterFailures: found.account.failedSignIns)) * 1000
+            if delayMs > 0, let last = found.lastFailedMs {
+                let remaining = min(delayMs, last + delayMs - nowMs)
+                if remaining > 0 { return .wait(seconds: Int((remaining + 999) / 1000)) }
+            }
+            let counted = try db.query(
+                sql.countAttempt,
+                [
+                    .integer(nowMs), .text(name), .integer(Int64(found.account.failedSignIns)),
+                    .integer(found.lastFailedMs ?? -1),
+                ], operation: op
+            ) { StaffRow($0) }
+            if let counted = counted.first ?? nil {
+                return .verify(counted.credentials, attempt: counted.account.failedSignIns)
+            }
+        }
+        throw StoreError.conflict(operation: op, reason: "too many sign-ins for one account at once")
+    }
+
+    /// In a write transaction. `checkedHash` is the password hash the password was checked against.
+    func finishSignIn(
+        name: String, attempt: Int, checkedAgainst checkedHash: String, session: NewStaffSession?, rehash: String?,
+        now: Date, policy: SignInPolicy
+    ) throws(StoreError) -> SignInFinish {
+        let op = "finish sign-in"
+        let nowMs = now.unixMilliseconds
+        try lockAudit(operation: op)
+        guard let session else {
+            try appendAudit(
+                actor: name, action: .signInFailed, target: nil, detail: #"{"failures":\#(attempt)}"#, at: nowMs)
+            var locked = false
+            if attempt >= policy.failuresBeforeLock {
+                // Not when an admin reset the password meanwhile: this guess was at the old one.
+                locked = try db.run(sql.lockAccount, [.text(name), .text(checkedHash)], operation: op) == 1
+                if locked {
+                    try appendAudit(
+                        actor: name, action: .accountLocked, target: name, detail: #"{"failures":\#(attempt)}"#,
+                        at: nowMs)
+                }
+            }
+            return .failed(failures: attempt, locked: locked)
+        }
+        let updated = try db.query(
+            sql.signedIn, [.integer(nowMs), rehash.map { .text($0) } ?? .null, .text(name), .text(checkedHash)],
+            operation: op
+        ) { StaffRow($0) }
+        guard let account = (updated.first ?? nil)?.account else { return .refused }
+        let createdMs = session.createdAt.unixMilliseconds
+        let expiresMs = session.expiresAt.unixMilliseconds
+        try db.run(
+            sql.insertSession,
+            [.text(session.tokenHash), .text(name), .integer(createdMs), .integer(createdMs), .integer(expiresMs)],
+            operation: op)
+        try appendAudit(
+            actor: name, action: .signIn, target: nil,
+            detail: #"{"expires_at_ms":\#(expiresMs),"password_rehashed":\#(rehash != nil)}"#, at: nowMs)
+        return .signedIn(account)
+    }
+
+    // MARK: Sessions
+
+    func session(tokenHash: String) throws(StoreError) -> StoredSession? {
+        let rows = try db.query(sql.selectSession, [.text(tokenHash)], operation: "read session") {
+            row -> StoredSession? in
+            // A role this version does not know (a newer TraceDesk's) grants nothing here.
+            guard let role = StaffRole(rawValue: row.text(1)) else { return nil }
+            return StoredSession(
+                user: row.text(0), role: role, accountDisabled: row.integer(2) != 0,
+                createdAt: Date(unixMilliseconds: row.integer(3)), lastSeenAt: Date(unixMilliseconds: row.integer(4)),
+                expiresAt: Date(unixMilliseconds: row.integer(5)),
+                endedAt: row.optionalInteger(6).map(Date.init(unixMilliseconds:)))
+        }
+        return rows.first ?? nil
+    }
+
+    /// One statement: writes only when the last record is older than 30 s.
+    func touchSession(tokenHash: String, now: Date) throws(StoreError) {
+        let nowMs = now.unixMilliseconds
+        try db.run(
+            sql.touchSession, [.integer(nowMs), .text(tokenHash), .integer(nowMs - Self.touchIntervalMilliseconds)],
+            operation: "record session activity")
+    }
+
+    /// In a write transaction.
+    func endSession(tokenHash: String, now: Date) throws(StoreError) -> Bool {
+        let op = "end session"
+        let nowMs = now.unixMilliseconds
+        try lockAudit(operation: op)
+        let ended = try db.query(sql.endSession, [.integer(nowMs), .text(tokenHash)], operation: op) { $0.text(0) }
+        guard let user = ended.first else { return false }
+        try appendAudit(actor: user, action: .signOut, target: nil, detail: "{}", at: nowMs)
+        return true
+    }
+
+    // MARK: The audit log
+
+    /// Takes the log's lock (PostgreSQL; held to the end of the transaction, and taking it
+    /// again is free). Call it before touching any row in a transaction that will append.
+    func lockAudit(operation: String) throws(StoreError) {
+        guard let lockAudit = sql.lockAudit else { return }
+        _ = try db.query(lockAudit, operation: operation) { _ in 0 }
+    }
+
+    /// In a write transaction: the next entry, chained to the last one.
+    @discardableResult
+    func appendAudit(
+        actor: String, action: AuditAction, target: String?, detail: String, at ms: Int64
+    ) throws(StoreError) -> AuditEntry {
+        let op = "append to the audit log"
+        try lockAudit(operation: op)
+        let last = try db.query(sql.lastAudit, operation: op) { (id: $0.integer(0), hash: $0.text(1)) }.first
+        let id = (last?.id ?? 0) + 1
+        let previous = last?.hash ?? AuditChain.genesis
+        let hash = AuditChain.hash(
+            id: id, atMilliseconds: ms, actor: actor, action: action.rawValue, target: target, detail: detail,
+            previousHash: previous)
+        try db.run(
+            sql.insertAudit,
+            [
+                .integer(id), .integer(ms), .text(actor), .text(action.rawValue), target.map { .text($0) } ?? .null,
+                .text(detail), .text(previous), .text(hash),
+            ], operation: op)
+        return AuditEntry(
+            id: id, at: Date(unixMilliseconds: ms), actor: actor, action: action, target: target, detail: detail,
+            previousHash: previous, hash: hash)
+    }
+
+    /// The `otp_authorized` entry of an authorisation, in its transaction.
+    func auditAuthorization(_ record: OtpAuthorization) throws(StoreError) {
+        try appendAudit(
+            actor: record.authorizedBy, action: .otpAuthorized, target: String(record.otpHash.hex.prefix(12)),
+            detail:
+                #"{"symptoms_started_on":"\#(record.symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#,
+            at: record.authorizedAt.unixMilliseconds)
+    }
+
+    func auditEntries(after afterID: Int64, limit: Int) throws(StoreError) -> [AuditEntry] {
+        try db.query(
+            sql.auditAfter, [.integer(afterID), .integer(Int64(max(0, limit)))], operation: "read the audit log"
+        ) { AuditEntry(auditRow: $0) }
+    }
+
+    func auditEntries(matching query: AuditQuery) throws(StoreError) -> [AuditEntry] {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        if let actor = query.actor {
+            conditions.append("actor = ?")
+            values.append(.text(actor))
+        }
+        if let action = query.action {
+            conditions.append("action = ?")
+            values.append(.text(action.rawValue))
+        }
+        if let from = query.from {
+            conditions.append("at_ms >= ?")
+            values.append(.integer(from.unixMilliseconds))
+        }
+        if let until = query.until {
+            conditions.append("at_ms < ?")
+            values.append(.integer(until.unixMilliseconds))
+        }
+        if let beforeID = query.beforeID {
+            conditions.append("id < ?")
+            values.append(.integer(beforeID))
+        }
+        values.append(.integer(Int64(max(0, query.limit))))
+        let text = StaffSQL.auditMatching(conditions)
+        return try db.query(
+            sql.numbered ? PGSQL.numbered(text) : text, values, operation: "read the audit log"
+        ) { AuditEntry(auditRow: $0) }
+    }
+
+    // MARK: Internals
+
+    private func row(name: String, operation: String) throws(StoreError) -> StaffRow? {
+        try db.query(sql.selectAccount, [.text(name)], operation: operation) { StaffRow($0) }.first ?? nil
+    }
+}
+
+/// An account row (``StaffSQL/accountColumns``) with what only the store needs.
+struct StaffRow {
+    var account: StaffAccount
+    var passwordHash: String
+    var lastFailedMs: Int64?
+
+    var credentials: StaffCredentials { StaffCredentials(account: account, passwordHash: passwordHash) }
+
+    /// Nil for a role this version does not know (a newer TraceDesk's): such an account is
+    /// neither listed nor able to sign in here.
+    init?(_ row: some SQLRowReading) {
+        guard let role = StaffRole(rawValue: row.text(1)) else { return nil }
+        account = StaffAccount(
+            name: row.text(0), role: role, disabled: row.integer(2) != 0, locked: row.integer(3) != 0,
+            failedSignIns: Int(row.integer(4)), createdAt: Date(unixMilliseconds: row.integer(5)),
+            createdBy: row.text(6), passwordChangedAt: Date(unixMilliseconds: row.integer(7)),
+            lastSignInAt: row.optionalInteger(8).map(Date.init(unixMilliseconds:)))
+        passwordHash = row.text(9)
+        lastFailedMs = row.optionalInteger(10)
+    }
+}
+
+extension AuditEntry {
+    /// An entry from a row of ``StaffSQL/auditColumns``.
+    init(auditRow row: some SQLRowReading) {
+        self.init(
+            id: row.integer(0), at: Date(unixMilliseconds: row.integer(1)), actor: row.text(2),
+            action: AuditAction(rawValue: row.text(3)), target: row.optionalText(4), detail: row.text(5),
+            previousHash: row.text(6), hash: row.text(7))
+    }
+}

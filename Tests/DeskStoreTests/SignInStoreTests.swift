@@ -1,0 +1,310 @@
+import DeskCore
+import Foundation
+import Testing
+
+@testable import DeskStore
+
+/// The two halves of a sign-in, against every adapter: refusals, counting every attempt
+/// before the (slow) password check, waits, the lock, and what happens when the account
+/// changes during the check or attempts race on several servers.
+@Suite("Store contract: signing in")
+struct SignInStoreTests {
+    @Test(
+        "unknown, disabled and locked accounts are refused and audited; the typed name of an unknown one is not kept",
+        arguments: StoreKind.testable)
+    func refusals(_ kind: StoreKind) throws {
+        try withSpace(kind) { space in
+            let store = try space.open()
+            let policy = SignInPolicy(failuresBeforeLock: 1, maximumDelaySeconds: 0)
+            try Staff.add(store, "rossi")
+            try Staff.add(store, "bianchi")
+            _ = try store.disableStaff(name: "bianchi", by: "admin1", now: Fixture.now)
+            _ = try Staff.fail(store, "rossi", at: Fixture.now, policy: policy)
+            let seen = try store.auditEntries(after: 0, limit: 100).count
+
+            #expect(
+                try store.beginSignIn(name: "hunter2-password", now: Fixture.now, policy: policy) == .unknownAccount)
+            #expect(try store.beginSignIn(name: "bianchi", now: Fixture.now, policy: policy) == .disabled)
+            #expect(try store.beginSignIn(name: "rossi", now: Fixture.now, policy: policy) == .locked)
+
+            let audit = Array(try store.auditEntries(after: 0, limit: 100).dropFirst(seen))
+            #expect(audit.map(\.action) == [.signInFailed, .signInRefused, .signInRefused])
+            #expect(audit.map(\.actor) == ["-", "bianchi", "rossi"])
+            #expect(audit.map(\.target) == [nil, nil, nil])
+            #expect(
+                audit.map(\.detail) == [
+                    #"{"reason":"unknown account"}"#, #"{"reason":"disabled"}"#, #"{"reason":"locked"}"#,
+                ])
+            let everything = try store.auditEntries(after: 0, limit: 100)
+            #expect(!everything.contains { "\($0)".contains("hunter2") })
+            #expect(try space.scalar("SELECT count(*) FROM audit_log WHERE detail LIKE '%hunter2%'") == 0)
+            // A refusal counts no failure.
+            #expect(try store.staffCredentials(name: "bianchi")?.account.failedSignIns == 0)
+            #expect(try store.staffCredentials(name: "rossi")?.account.failedSignIns == 1)
+        }
+    }
+
+    @Test(
+        "every attempt is counted before the password check, with a rising number; a success resets the count",
+        arguments: StoreKind.testable)
+    func attemptsAndSuccess(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            let policy = SignInPolicy()
+            guard
+                case .verify(let first, attempt: 1) = try store.beginSignIn(
+                    name: "rossi", now: Fixture.now, policy: policy)
+            else {
+                Issue.record("the first attempt was not taken")
+                return
+            }
+            #expect(first.passwordHash == Staff.hashA)
+            #expect(first.account.failedSignIns == 1)
+            #expect(try store.staffCredentials(name: "rossi") == first)
+            #expect(try store.beginSignIn(name: "rossi", now: Fixture.now + 1, policy: policy).attempt == 2)
+            #expect(try store.auditEntries(after: 0, limit: 10).map(\.action) == [.staffAdded])
+
+            let at = Fixture.now + 2
+            let token = Staff.token(7)
+            let finish = try store.finishSignIn(
+                name: "rossi", attempt: 2, checkedAgainst: Staff.hashA,
+                session: NewStaffSession(tokenHash: token, createdAt: at, expiresAt: at + 43_200), rehash: nil, now: at,
+                policy: policy)
+
+            guard case .signedIn(let account) = finish else {
+                Issue.record("not signed in: \(finish)")
+                return
+            }
+            #expect(account.failedSignIns == 0 && account.lastSignInAt == at)
+            #expect(try store.staffCredentials(name: "rossi")?.account == account)
+            #expect(
+                try store.session(tokenHash: token)
+                    == StoredSession(
+                        user: "rossi", role: .operator, accountDisabled: false, createdAt: at, lastSeenAt: at,
+                        expiresAt: at + 43_200, endedAt: nil))
+            let entry = try #require(try store.auditEntries(after: 0, limit: 10).last)
+            #expect(entry.action == .signIn && entry.actor == "rossi" && entry.target == nil)
+            #expect(entry.detail == #"{"expires_at_ms":\#((at + 43_200).unixMilliseconds),"password_rehashed":false}"#)
+            try Staff.expectNoSecrets(in: try store.auditEntries(after: 0, limit: 10))
+        }
+    }
+
+    @Test(
+        "after the third failure an attempt waits 2, 4, 8… s since the last one; waiting writes nothing",
+        arguments: StoreKind.testable)
+    func waits(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            let policy = SignInPolicy(failuresBeforeLock: 8, maximumDelaySeconds: 60)
+            let start = Fixture.now
+            for _ in 1...3 { _ = try store.beginSignIn(name: "rossi", now: start, policy: policy) }
+            let counted = try store.staffCredentials(name: "rossi")
+            let audit = try store.auditEntries(after: 0, limit: 100)
+
+            // 3 failures: 2 s from the last one, rounded up.
+            #expect(try store.beginSignIn(name: "rossi", now: start + 0.5, policy: policy) == .wait(seconds: 2))
+            #expect(try store.beginSignIn(name: "rossi", now: start + 1.999, policy: policy) == .wait(seconds: 1))
+            #expect(try store.staffCredentials(name: "rossi") == counted)
+            #expect(try store.auditEntries(after: 0, limit: 100) == audit)
+            #expect(try store.beginSignIn(name: "rossi", now: start + 2, policy: policy).attempt == 4)
+            // 4 failures: 4 s.
+            #expect(try store.beginSignIn(name: "rossi", now: start + 3, policy: policy) == .wait(seconds: 3))
+            #expect(try store.beginSignIn(name: "rossi", now: start + 6, policy: policy).attempt == 5)
+            // 5 failures: 8 s; capped by the policy's maximum.
+            let capped = SignInPolicy(failuresBeforeLock: 8, maximumDelaySeconds: 5)
+            #expect(try store.beginSignIn(name: "rossi", now: start + 6, policy: capped) == .wait(seconds: 5))
+            #expect(try store.beginSignIn(name: "rossi", now: start + 11, policy: capped).attempt == 6)
+        }
+    }
+
+    @Test(
+        "twenty attempts at once through two stores are each counted: numbers 1…20, 20 failures",
+        arguments: StoreKind.testable)
+    func concurrentAttempts(_ kind: StoreKind) throws {
+        try withSpace(kind) { space in
+            let stores = [try space.open(), try space.open()]
+            try Staff.add(stores[0], "rossi")
+            let policy = SignInPolicy(failuresBeforeLock: 100, maximumDelaySeconds: 0)
+
+            let outcomes = onThreads(20) { index in
+                Result { () throws(StoreError) in
+                    try stores[index % 2].beginSignIn(name: "rossi", now: Fixture.now, policy: policy)
+                }
+            }
+
+            let attempts = try outcomes.map { try $0.get().attempt }
+            #expect(attempts.compactMap { $0 }.sorted() == Array(1...20), "\(attempts)")
+            #expect(try stores[1].staffCredentials(name: "rossi")?.account.failedSignIns == 20)
+        }
+    }
+
+    @Test(
+        "the failure that reaches the policy's limit locks the account, once, whatever finishes after it",
+        arguments: StoreKind.testable)
+    func lockOnLimit(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            let policy = SignInPolicy(failuresBeforeLock: 3, maximumDelaySeconds: 0)
+            let before = try store.auditEntries(after: 0, limit: 100).count
+
+            #expect(
+                try Staff.fail(store, "rossi", at: Fixture.now, policy: policy) == .failed(failures: 1, locked: false))
+            #expect(
+                try Staff.fail(store, "rossi", at: Fixture.now + 1, policy: policy)
+                    == .failed(failures: 2, locked: false))
+            // Two guesses under way at once: the third and the fourth failure.
+            let third = try store.beginSignIn(name: "rossi", now: Fixture.now + 2, policy: policy)
+            let fourth = try store.beginSignIn(name: "rossi", now: Fixture.now + 2, policy: policy)
+            #expect(third.attempt == 3 && fourth.attempt == 4)
+            let finishThird = try store.finishSignIn(
+                name: "rossi", attempt: 3, checkedAgainst: Staff.hashA, session: nil, rehash: nil, now: Fixture.now + 3,
+                policy: policy)
+            let finishFourth = try store.finishSignIn(
+                name: "rossi", attempt: 4, checkedAgainst: Staff.hashA, session: nil, rehash: nil, now: Fixture.now + 3,
+                policy: policy)
+
+            #expect(finishThird == .failed(failures: 3, locked: true))
+            #expect(finishFourth == .failed(failures: 4, locked: false))
+            let account = try #require(try store.staffCredentials(name: "rossi")?.account)
+            #expect(account.locked && account.failedSignIns == 4 && account.stateName == "locked")
+            let audit = Array(try store.auditEntries(after: 0, limit: 100).dropFirst(before))
+            #expect(
+                audit.map(\.action) == [.signInFailed, .signInFailed, .signInFailed, .accountLocked, .signInFailed])
+            #expect(
+                audit.map(\.detail) == [
+                    #"{"failures":1}"#, #"{"failures":2}"#, #"{"failures":3}"#, #"{"failures":3}"#,
+                    #"{"failures":4}"#,
+                ])
+            #expect(audit[3].actor == "rossi" && audit[3].target == "rossi")
+            #expect(try store.beginSignIn(name: "rossi", now: Fixture.now + 60, policy: policy) == .locked)
+        }
+    }
+
+    @Test(
+        "a sign-in is refused, storing nothing, when the account changed during the password check",
+        arguments: StoreKind.testable, AccountChange.allCases)
+    func changedDuringCheck(_ kind: StoreKind, change: AccountChange) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            let policy = SignInPolicy(failuresBeforeLock: 2, maximumDelaySeconds: 0)
+            let attempt = try store.beginSignIn(name: "rossi", now: Fixture.now, policy: policy)
+            guard case .verify(let credentials, let number) = attempt else {
+                Issue.record("not taken: \(attempt)")
+                return
+            }
+            switch change {
+            case .passwordReset:
+                _ = try store.setPassword(
+                    name: "rossi", passwordHash: Staff.hashB, by: "admin1", now: Fixture.now, reason: .reset)
+            case .passwordRehashed:
+                _ = try store.setPassword(
+                    name: "rossi", passwordHash: Staff.hashB, by: "rossi", now: Fixture.now, reason: .rehash)
+            case .disabled:
+                _ = try store.disableStaff(name: "rossi", by: "admin1", now: Fixture.now)
+            case .locked:
+                _ = try Staff.fail(store, "rossi", at: Fixture.now, policy: policy)
+            }
+            let before = try store.staffCredentials(name: "rossi")
+            let audit = try store.auditEntries(after: 0, limit: 100)
+            let token = Staff.token(9)
+
+            let finish = try store.finishSignIn(
+                name: "rossi", attempt: number, checkedAgainst: credentials.passwordHash,
+                session: NewStaffSession(tokenHash: token, createdAt: Fixture.now, expiresAt: Fixture.now + 3_600),
+                rehash: Staff.hashC, now: Fixture.now + 1, policy: policy)
+
+            #expect(finish == .refused)
+            #expect(try store.session(tokenHash: token) == nil)
+            #expect(try store.staffCredentials(name: "rossi") == before)
+            #expect(try store.auditEntries(after: 0, limit: 100) == audit)
+        }
+    }
+
+    @Test(
+        "a wrong guess at the old password after a reset is audited but does not lock the new one",
+        arguments: StoreKind.testable)
+    func staleFailureDoesNotLock(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            let policy = SignInPolicy(failuresBeforeLock: 1, maximumDelaySeconds: 0)
+            _ = try store.beginSignIn(name: "rossi", now: Fixture.now, policy: policy)
+            _ = try store.setPassword(
+                name: "rossi", passwordHash: Staff.hashB, by: "admin1", now: Fixture.now, reason: .reset)
+
+            let finish = try store.finishSignIn(
+                name: "rossi", attempt: 1, checkedAgainst: Staff.hashA, session: nil, rehash: nil, now: Fixture.now + 1,
+                policy: policy)
+
+            #expect(finish == .failed(failures: 1, locked: false))
+            #expect(try store.staffCredentials(name: "rossi")?.account.locked == false)
+            #expect(try store.auditEntries(after: 0, limit: 100).last?.action == .signInFailed)
+        }
+    }
+
+    @Test("a success with a stronger hash stores it without auditing a reset", arguments: StoreKind.testable)
+    func rehashAtSignIn(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            let changed = try #require(try store.staffCredentials(name: "rossi")?.account.passwordChangedAt)
+            let attempt = try store.beginSignIn(name: "rossi", now: Fixture.now + 5, policy: SignInPolicy())
+            let finish = try store.finishSignIn(
+                name: "rossi", attempt: try #require(attempt.attempt), checkedAgainst: Staff.hashA,
+                session: NewStaffSession(
+                    tokenHash: Staff.token(1), createdAt: Fixture.now + 5, expiresAt: Fixture.now + 3_605),
+                rehash: Staff.hashC, now: Fixture.now + 5, policy: SignInPolicy())
+
+            guard case .signedIn = finish else {
+                Issue.record("not signed in: \(finish)")
+                return
+            }
+            let credentials = try #require(try store.staffCredentials(name: "rossi"))
+            #expect(credentials.passwordHash == Staff.hashC)
+            #expect(credentials.account.passwordChangedAt == changed)
+            let audit = try store.auditEntries(after: 0, limit: 10)
+            #expect(audit.map(\.action) == [.staffAdded, .signIn])
+            #expect(audit.last?.detail.contains(#""password_rehashed":true"#) == true)
+            try Staff.expectNoSecrets(in: audit)
+        }
+    }
+
+    @Test(
+        "a session whose token hash is taken fails as a whole, and the error shows no token",
+        arguments: StoreKind.testable)
+    func takenToken(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            try Staff.add(store, "bianchi")
+            let token = try Staff.signIn(store, "rossi", token: 5, at: Fixture.now)
+            let attempt = try #require(
+                try store.beginSignIn(name: "bianchi", now: Fixture.now, policy: SignInPolicy()).attempt)
+            let audit = try store.auditEntries(after: 0, limit: 100)
+
+            #expect {
+                try store.finishSignIn(
+                    name: "bianchi", attempt: attempt, checkedAgainst: Staff.hashA,
+                    session: NewStaffSession(tokenHash: token, createdAt: Fixture.now, expiresAt: Fixture.now + 60),
+                    rehash: nil, now: Fixture.now, policy: SignInPolicy())
+            } throws: { error in
+                guard let error = error as? StoreError else { return false }
+                return !error.message.contains(token) && !error.message.contains(Staff.hashA)
+            }
+            #expect(try store.session(tokenHash: token)?.user == "rossi")
+            #expect(try store.staffCredentials(name: "bianchi")?.account.failedSignIns == 1)
+            #expect(try store.auditEntries(after: 0, limit: 100) == audit)
+        }
+    }
+}
+
+/// What can happen to an account while its password is being checked.
+enum AccountChange: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case passwordReset, passwordRehashed, disabled, locked
+    var testDescription: String { rawValue }
+}
+
+extension SignInAttempt {
+    /// The attempt's number when it was taken, nil otherwise.
+    var attempt: Int? {
+        if case .verify(_, let number) = self { return number }
+        return nil
+    }
+}
