@@ -73,7 +73,7 @@ public final class Program {
         repeat {
             while inbox.pending > 0 && Date() < deadline { try? await Task.sleep(for: .milliseconds(2)) }
             step(timeoutMilliseconds: 0)
-        } while inbox.pending > 0 && Date() < deadline
+        } while (inbox.pending > 0 || inbox.queued > 0) && Date() < deadline
     }
 
     /// After the loop: gives calls still running (the sign-out that quitting starts) at most
@@ -261,6 +261,8 @@ final class Inbox: @unchecked Sendable {
     private var running = 0
 
     var pending: Int { lock.withLock { running } }
+    /// Answers delivered and not drained yet.
+    var queued: Int { lock.withLock { messages.count } }
 
     func started() { lock.withLock { running += 1 } }
 
