@@ -215,7 +215,7 @@ extension AuditScreen {
             placeholder: "any day (t today, y yesterday)")
         if form.focus == .day {
             buffer.put(
-                "local day; t, y, ←/→, or type 2026-11-27, -3; Bksp: any", x: fieldX, y: y + 1, style: Style(.muted),
+                "t, y, ←/→, 2026-11-27 or -3 (local day); Bksp: any", x: fieldX, y: y + 1, style: Style(.muted),
                 clip: text)
         }
         y += 3
