@@ -111,7 +111,7 @@ struct StaffScreenTests {
         #expect(app.staff.notice == .ok("bianchi is disabled: they cannot sign in, and their sessions have ended"))
     }
 
-    @Test("the desk's refusal is shown plainly (disabling oneself, the last admin)")
+    @Test("the desk's refusal is shown plainly (disabling oneself)")
     func refusalShown() {
         var app = loaded()
         _ = Fixture.press(.char("d"), .char("y"), into: &app)
