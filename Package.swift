@@ -85,7 +85,9 @@ let package = Package(
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
         .testTarget(
             name: "DeskConsoleTests",
-            dependencies: ["DeskConsole", "TerminalKit", "DeskService", "DeskStore", "DeskCore", "CivilCalendar"],
+            dependencies: [
+                "DeskConsole", "TerminalKit", "DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskCrypto",
+            ],
             exclude: ["Snapshots"]
         ),
     ],

@@ -1,60 +1,274 @@
+import CivilCalendar
 import DeskCore
 import DeskService
 import Foundation
 import TerminalKit
 
-/// The console's frame around the current screen: title bar, footer, `?` help, the
-/// too-small-terminal message, and mouse hit-testing.
+/// The console's frame around the current screen: who is signed in, which screen their role
+/// gets, the idle lock, title bar, footer, `?` help, the too-small-terminal message, and mouse
+/// hit-testing.
 ///
-/// Pure like the screens: ``update(_:_:)`` returns commands, ``render(_:into:)`` draws.
+/// Pure like the screens: ``update(_:_:)`` returns commands, ``render(_:into:)`` draws. The
+/// session is part of the state: the program performs every command with it, and a call that
+/// finds it ended comes back as ``Msg/sessionEnded(_:)``, which locks the console without
+/// touching the screen underneath. Roles are enforced by the desk; the frame only chooses the
+/// screens a role can use.
+/// Privacy: the state holds the session token and typed passwords; never log it.
 public enum ConsoleApp {
     public static let minimumSize = TerminalSize(width: 80, height: 24)
 
+    /// The screen in front (the lock screen, when set, covers it).
+    public enum Page: Hashable, Sendable {
+        case signIn, firstAdmin, authorize, staff, audit, roleNotice
+    }
+
     public struct State: Hashable, Sendable {
         public var size: TerminalSize
-        public var identity: DeskIdentity
+        /// Where the data lives (``DeskService/location``), for the title bar.
+        public var location: String
+        /// The desk's clock at the last tick.
+        public var now: Date
+        public var timeZone: TimeZone
+        public var page: Page = .signIn
+        public var session: StaffSession?
+        public var signIn: SignInScreen.State
+        public var firstAdmin: FirstAdminScreen.State
         public var authorize: AuthorizeScreen.State
+        public var staff: StaffScreen.State
+        public var audit: AuditScreen.State
+        /// Covers the page while set; the page's state stays as it was.
+        public var lock: LockScreen.State?
         public var help: HelpOverlayState?
+        /// What the desk says is wrong with the connection (title bar); nil when fine.
+        public var connectionProblem: String?
+        /// Lock after this many seconds without a key or a click (at most the session's idle
+        /// limit); nil: the session's limit.
+        public var idleLockSeconds: Int?
+        /// When the last key or click arrived (the desk's clock).
+        public var lastActivity: Date
+        /// The name given at start (`--user`), filled in again after a sign-out.
+        public var startName: String
+        /// Whether the desk answered "are there accounts?" (asked again after a failure).
+        public var accountsKnown = false
+        /// Changes at every sign-in and sign-out: answers to calls made for an earlier person are
+        /// dropped by the program.
+        public var generation = 0
 
-        public init(size: TerminalSize, identity: DeskIdentity, now: Date, timeZone: TimeZone = .current) {
+        public init(
+            size: TerminalSize, location: String, now: Date, timeZone: TimeZone = .current, userName: String = "",
+            idleLockSeconds: Int? = nil
+        ) {
             self.size = size
-            self.identity = identity
-            authorize = AuthorizeScreen.State(now: now)
-            authorize.timeZone = timeZone
+            self.location = location
+            self.now = now
+            self.timeZone = timeZone
+            self.idleLockSeconds = idleLockSeconds
+            lastActivity = now
+            startName = userName
+            signIn = SignInScreen.State(name: userName)
+            firstAdmin = FirstAdminScreen.State(name: userName)
+            authorize = ConsoleApp.freshAuthorize(now: now, timeZone: timeZone)
+            staff = StaffScreen.State(timeZone: timeZone)
+            audit = AuditScreen.State(now: now, timeZone: timeZone)
         }
 
         public var isTooSmall: Bool { size.width < minimumSize.width || size.height < minimumSize.height }
         var body: Rect { Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2)) }
+
+        /// Seconds without a key before the console locks: the session's idle limit, or less.
+        public var idleLimit: Int? {
+            guard let session else { return nil }
+            return min(idleLockSeconds ?? session.idleSeconds, session.idleSeconds)
+        }
+
+        /// Whether keys are being typed into free text (a name, a password): `?` and `q` are
+        /// then characters, and help is on F1.
+        public var isTypingText: Bool {
+            if lock != nil { return true }
+            switch page {
+            case .signIn, .firstAdmin: return true
+            case .staff: return staff.form != nil
+            case .audit: return audit.filterForm != nil
+            case .authorize, .roleNotice: return false
+            }
+        }
     }
 
     public enum Msg: Hashable, Sendable {
         case keyPressed(Key)
         case mouse(MouseEvent)
         case resized(TerminalSize)
+        case ticked(Date)
+        case connectionChanged(String?)
+        case accountsChecked(needsFirstAdmin: Bool)
+        case accountsCheckFailed(String)
+        /// A sign-in (or the first admin's creation) succeeded.
+        case signedIn(StaffSession)
+        /// The lock screen's sign-in succeeded: the new session replaces the old.
+        case unlocked(StaffSession)
+        /// A call found the session over (ended, idle on the desk, 12 h, password reset).
+        case sessionEnded(String)
+        /// Someone made the first admin meanwhile: sign in instead.
+        case firstAdminExists(String)
+        case signInScreen(SignInScreen.Msg)
+        case firstAdminScreen(FirstAdminScreen.Msg)
+        case lockScreen(LockScreen.Msg)
         case authorize(AuthorizeScreen.Msg)
+        case staff(StaffScreen.Msg)
+        case audit(AuditScreen.Msg)
     }
 
     public enum Command: Hashable, Sendable {
+        case checkAccounts
+        case signIn(name: String, password: String)
+        case createFirstAdmin(name: String, password: String)
+        case unlock(name: String, password: String)
+        /// Ends a session, best effort, in the background (nothing comes back).
+        case signOut(StaffSession)
         case authorize(AuthorizeScreen.Command)
+        case staff(StaffScreen.Command)
+        case audit(AuditScreen.Command)
+        case quit
     }
 
-    /// Keys the frame takes before the screen (`?` is never part of a code or a date).
-    public static let globalKeyMap = KeyMap<String>([
-        Binding([.char("?"), .function(1)], "help", help: "Help", group: "global"),
-        Binding([.ctrl("c"), .ctrl("q"), .function(10)], "quit", help: "Quit", group: "global"),
-        Binding([.ctrl("l")], "redraw", help: "Redraw the screen", group: "global", shownInFooter: false),
+    public enum GlobalAction: Hashable, Sendable { case help, quit, redraw, signOut, staff, audit, switchScreen }
+
+    /// Keys the frame takes before the screen.
+    public static let globalKeyMap = KeyMap<GlobalAction>([
+        Binding([.char("?"), .function(1)], .help, help: "Help (F1 while typing a name or password)", group: "global"),
+        Binding([.ctrl("o"), .function(12)], .signOut, help: "Sign out", group: "global"),
+        Binding([.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit (signs out)", group: "global"),
+        Binding([.ctrl("l")], .redraw, help: "Redraw the screen", group: "global", shownInFooter: false),
     ])
+
+    /// The admin's screens.
+    public static let adminKeyMap = KeyMap<GlobalAction>([
+        Binding([.function(2)], .staff, help: "Staff", group: "screens"),
+        Binding([.function(3)], .audit, help: "Audit", group: "screens"),
+        Binding([.tab], .switchScreen, help: "The other screen", group: "screens", shownInFooter: false),
+    ])
+
+    static let quitKeys: [Key] = [.ctrl("c"), .ctrl("q"), .function(10)]
+
+    /// What the console does first: ask whether any account exists.
+    public static func start(_ state: inout State) -> [Command] {
+        state.signIn.checking = true
+        return [.checkAccounts]
+    }
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
         case .resized(let size):
             state.size = size
             return []
+        case .ticked(let now):
+            return tick(&state, now)
+        case .connectionChanged(let problem):
+            state.connectionProblem = problem
+            return []
+        case .accountsChecked(let needsFirstAdmin):
+            state.signIn.checking = false
+            state.accountsKnown = true
+            if needsFirstAdmin, state.session == nil, state.page == .signIn {
+                state.firstAdmin = FirstAdminScreen.State(name: state.signIn.name.text)
+                state.page = .firstAdmin
+            }
+            return []
+        case .accountsCheckFailed(let message):
+            state.signIn.checking = false
+            if state.signIn.notice == nil { state.signIn.notice = .error("cannot reach the desk: \(message)") }
+            return []
+        case .signedIn(let session):
+            return signedIn(&state, session)
+        case .unlocked(let session):
+            return unlocked(&state, session)
+        case .sessionEnded(let message):
+            return sessionEnded(&state, message)
+        case .firstAdminExists(let message):
+            state.signIn = SignInScreen.State(name: state.firstAdmin.normalizedName ?? state.firstAdmin.name.text)
+            state.signIn.notice = .error(message)
+            state.firstAdmin = FirstAdminScreen.State()
+            state.page = .signIn
+            state.accountsKnown = true
+            return []
+        case .signInScreen(let inner):
+            let commands = SignInScreen.update(&state.signIn, inner).map(command)
+            if case .failed = inner, !state.accountsKnown { return commands + [.checkAccounts] }
+            return commands
+        case .firstAdminScreen(let inner):
+            return FirstAdminScreen.update(&state.firstAdmin, inner).map(command)
+        case .lockScreen(let inner):
+            guard var lock = state.lock else { return [] }
+            let commands = LockScreen.update(&lock, inner).map(command)
+            state.lock = lock
+            return commands
         case .authorize(let inner):
-            return AuthorizeScreen.update(&state.authorize, inner).map(Command.authorize)
+            return AuthorizeScreen.update(&state.authorize, inner).flatMap { command($0, &state) }
+        case .staff(let inner):
+            return StaffScreen.update(&state.staff, inner).flatMap { command($0, &state) }
+        case .audit(let inner):
+            return AuditScreen.update(&state.audit, inner).flatMap { command($0, &state) }
         case .mouse(let event):
-            guard event.kind == .press, state.help == nil, !state.isTooSmall else { return [] }
-            let regions = AuthorizeScreen.regions(in: state.body)
+            if state.session != nil { state.lastActivity = state.now }
+            return mouse(&state, event)
+        case .keyPressed(let key):
+            if state.session != nil { state.lastActivity = state.now }
+            return handleKey(&state, key)
+        }
+    }
+
+    private static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
+        if quitKeys.contains(key) { return quit(state) }
+        if var help = state.help {
+            if help.handle(key, area: state.body) == .closed { state.help = nil } else { state.help = help }
+            return []
+        }
+        if state.isTooSmall { return [.char("q"), .escape].contains(key) ? quit(state) : [] }
+        let global = globalKeyMap.action(for: key)
+        if global == .signOut, state.session != nil { return signOut(&state) }
+        if global == .help, key == .function(1) || !state.isTypingText {
+            state.help = HelpOverlayState(title: "Help: " + title(state), sections: helpSections(state))
+            return []
+        }
+        if state.lock != nil { return update(&state, .lockScreen(.keyPressed(key))) }
+        if state.session?.role == .admin, !state.staff.isModal, !state.audit.isModal,
+            let action = adminKeyMap.action(for: key)
+        {
+            switch action {
+            case .staff: return show(.staff, &state)
+            case .audit: return show(.audit, &state)
+            default: return show(state.page == .staff ? .audit : .staff, &state)
+            }
+        }
+        switch state.page {
+        case .signIn: return update(&state, .signInScreen(.keyPressed(key)))
+        case .firstAdmin: return update(&state, .firstAdminScreen(.keyPressed(key)))
+        case .authorize: return update(&state, .authorize(.keyPressed(key)))
+        case .staff: return update(&state, .staff(.keyPressed(key)))
+        case .audit: return update(&state, .audit(.keyPressed(key)))
+        case .roleNotice: return RoleNoticeScreen.keyMap.action(for: key) == .quit ? quit(state) : []
+        }
+    }
+
+    /// Switches between the admin's screens; a screen loads the first time it is shown.
+    private static func show(_ page: Page, _ state: inout State) -> [Command] {
+        guard state.page != page else { return [] }
+        state.page = page
+        if page == .audit, !state.audit.loaded, !state.audit.loading {
+            return AuditScreen.reload(&state.audit).map(Command.audit)
+        }
+        if page == .staff, !state.staff.loaded, !state.staff.loading {
+            return StaffScreen.reload(&state.staff).map(Command.staff)
+        }
+        return []
+    }
+
+    private static func mouse(_ state: inout State, _ event: MouseEvent) -> [Command] {
+        guard state.help == nil, state.lock == nil, !state.isTooSmall else { return [] }
+        let body = state.body
+        switch (state.page, event.kind) {
+        case (.authorize, .press):
+            let regions = AuthorizeScreen.regions(in: body)
             if regions.codeField.contains(x: event.x, y: event.y)
                 || (regions.form.contains(x: event.x, y: event.y) && event.y < regions.onsetField.y - 1)
             {
@@ -63,139 +277,67 @@ public enum ConsoleApp {
             if regions.form.contains(x: event.x, y: event.y) || regions.calendar.contains(x: event.x, y: event.y) {
                 return update(&state, .authorize(.fieldClicked(.onset)))
             }
-            return []
-        case .keyPressed(let key):
-            if var help = state.help {
-                if [.ctrl("c"), .ctrl("q"), .function(10)].contains(key) { return [.authorize(.quit)] }
-                if help.handle(key, area: state.body) == .closed {
-                    state.help = nil
-                } else {
-                    state.help = help
-                }
-                return []
+        case (.signIn, .press):
+            let regions = SignInScreen.regions(in: body)
+            if regions.nameField.y == event.y, regions.panel.contains(x: event.x, y: event.y) {
+                return update(&state, .signInScreen(.fieldClicked(.name)))
             }
-            if state.isTooSmall {
-                return [.ctrl("c"), .ctrl("q"), .function(10), .char("q"), .escape].contains(key)
-                    ? [.authorize(.quit)] : []
+            if regions.passwordField.y == event.y, regions.panel.contains(x: event.x, y: event.y) {
+                return update(&state, .signInScreen(.fieldClicked(.password)))
             }
-            if globalKeyMap.action(for: key) == "quit" { return [.authorize(.quit)] }
-            if globalKeyMap.action(for: key) == "help" {
-                state.help = HelpOverlayState(title: "Help: authorise an upload", sections: helpSections(state))
-                return []
+        case (.firstAdmin, .press):
+            let regions = FirstAdminScreen.regions(in: body)
+            for (field, rect) in regions.fields
+            where rect.y == event.y && regions.panel.contains(x: event.x, y: event.y) {
+                return update(&state, .firstAdminScreen(.fieldClicked(field)))
             }
-            return update(&state, .authorize(.keyPressed(key)))
-        }
-    }
-
-    /// Every binding of the current context, grouped: what `?` shows.
-    static func helpSections(_ state: State) -> [HelpSection] {
-        var sections: [HelpSection] = []
-        func add<A>(_ map: KeyMap<A>, as name: String? = nil) {
-            for section in map.helpSections {
-                let rows = section.rows.map { HelpRow(keys: $0.keys, help: $0.help) }
-                let group = name ?? section.group
-                if let index = sections.firstIndex(where: { $0.group == group }) {
-                    sections[index].rows += rows.filter { row in !sections[index].rows.contains(row) }
-                } else {
-                    sections.append(HelpSection(group: group, rows: rows))
-                }
+        case (.staff, .press):
+            if let row = StaffScreen.account(at: event.y, state.staff, in: body) {
+                return update(&state, .staff(.rowClicked(row)))
             }
-        }
-        switch state.authorize.phase {
-        case .finished: add(AuthorizeScreen.resultKeyMap, as: "result")
-        case .reviewing: if let dialog = state.authorize.review { add(dialog.keyMap, as: "review") }
+        case (.staff, .wheelUp), (.staff, .wheelDown):
+            return update(&state, .staff(.scrolled(event.kind == .wheelUp ? -3 : 3)))
+        case (.audit, .press):
+            if let row = AuditScreen.entry(at: event.y, state.audit, in: body) {
+                return update(&state, .audit(.rowClicked(row)))
+            }
+        case (.audit, .wheelUp), (.audit, .wheelDown):
+            return update(&state, .audit(.scrolled(event.kind == .wheelUp ? -3 : 3)))
         default:
-            add(AuthorizeScreen.formKeyMap, as: "form")
-            sections.append(
-                HelpSection(
-                    group: "code", rows: [HelpRow(keys: "A…9", help: "Type it: \(OtpRules.alphabetDescription)")]))
-            add(AuthorizeScreen.codeFieldHelp, as: "code")
-            add(AuthorizeScreen.onsetFooter, as: "symptom onset")
-            add(DateFieldState.keyMap, as: "symptom onset")
-            add(TextFieldState.keyMap, as: "editing text")
+            break
         }
-        add(globalKeyMap, as: "global")
-        return sections
+        return []
     }
 
-    /// The footer's key hints for the current context.
-    static func footerHints(_ state: State) -> [(keys: String, help: String)] {
-        if state.help != nil { return HelpOverlayState.keyMap.footerHints }
-        var hints: [(keys: String, help: String)]
-        switch state.authorize.phase {
-        case .finished: hints = AuthorizeScreen.resultKeyMap.footerHints
-        case .reviewing: hints = state.authorize.review?.keyMap.footerHints ?? []
-        case .submitting: hints = []
-        case .editing:
-            hints = AuthorizeScreen.formKeyMap.footerHints.filter { $0.help != "Quit" }
+    // MARK: Commands from screens
+
+    private static func command(_ inner: SignInScreen.Command) -> Command {
+        switch inner {
+        case .signIn(let name, let password): return .signIn(name: name, password: password)
         }
-        hints.append((keys: "?", help: "Help"))
-        if !hints.contains(where: { $0.help == "Quit" }) { hints.append((keys: "^C", help: "Quit")) }
-        if state.authorize.phase == .editing, state.authorize.focus == .onset {
-            hints += AuthorizeScreen.onsetFooter.footerHints
-        }
-        return hints
     }
 
-    public static func render(_ state: State, into buffer: inout Buffer) {
-        let area = buffer.area
-        if state.isTooSmall {
-            let text =
-                "terminal too small: have \(state.size.width)×\(state.size.height), need \(minimumSize.width)×\(minimumSize.height)"
-            let lines = TextWrap.wrap(text, width: max(1, area.width))
-            let top = max(0, (area.height - lines.count) / 2)
-            for (offset, line) in lines.enumerated() {
-                let width = DisplayWidth.of(line)
-                buffer.put(line, x: max(0, (area.width - width) / 2), y: top + offset, style: Style(.warning))
-            }
-            return
+    private static func command(_ inner: FirstAdminScreen.Command) -> Command {
+        switch inner {
+        case .createFirstAdmin(let name, let password): return .createFirstAdmin(name: name, password: password)
         }
-        renderTitle(state, into: &buffer)
-        AuthorizeScreen.render(state.authorize, into: &buffer, area: state.body)
-        if let help = state.help {
-            buffer.cursor = nil
-            help.render(into: &buffer, area: state.body)
-        }
-        if state.authorize.phase != .editing { buffer.cursor = nil }
-        Footer.render(
-            footerHints(state), status: footerStatus(state),
-            into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }
 
-    /// The countdown stays in the corner whatever else is on screen.
-    static func footerStatus(_ state: State) -> String {
-        guard let left = state.authorize.secondsLeft else { return "" }
-        return left > 0 ? "code valid " + AuthorizeScreen.countdown(left) + " " : "code expired "
+    private static func command(_ inner: LockScreen.Command) -> Command {
+        switch inner {
+        case .unlock(let name, let password): return .unlock(name: name, password: password)
+        }
     }
 
-    private static func renderTitle(_ state: State, into buffer: inout Buffer) {
-        let row = Rect(x: 0, y: 0, width: buffer.width, height: 1)
-        buffer.fill(row, with: Cell(" ", style: Style(.title)))
-        let left = " TraceDesk · Authorise an upload"
-        let leftWidth = buffer.put(left, x: 0, y: 0, style: Style(.title, .bold), clip: row)
-        let clock = AuthorizeScreen.clock(state.authorize.now, state.authorize.timeZone)
-        let room = row.width - leftWidth - 3
-        var right = "\(state.identity.user) · \(state.identity.location) · \(clock) "
-        if DisplayWidth.of(right) > room {
-            let fixed = "\(state.identity.user) ·  · \(clock) "
-            let pathRoom = max(1, room - DisplayWidth.of(fixed))
-            right = "\(state.identity.user) · " + leftTruncate(state.identity.location, to: pathRoom) + " · \(clock) "
-        }
-        let width = DisplayWidth.of(right)
-        buffer.put(right, x: max(leftWidth + 1, row.width - width), y: 0, style: Style(.title), clip: row)
+    static func command(_ inner: AuthorizeScreen.Command, _ state: inout State) -> [Command] {
+        inner == .quit ? quit(state) : [.authorize(inner)]
     }
 
-    /// Keeps the end of a path, which is the part that tells files apart: `…/tracedesk.sqlite`.
-    public static func leftTruncate(_ text: String, to columns: Int) -> String {
-        guard DisplayWidth.of(text) > columns, columns > 0 else { return text }
-        var result = ""
-        var width = 1
-        for character in text.reversed() {
-            let w = DisplayWidth.of(character)
-            if width + w > columns { break }
-            result.insert(character, at: result.startIndex)
-            width += w
-        }
-        return "…" + result
+    private static func command(_ inner: StaffScreen.Command, _ state: inout State) -> [Command] {
+        inner == .quit ? quit(state) : [.staff(inner)]
+    }
+
+    private static func command(_ inner: AuditScreen.Command, _ state: inout State) -> [Command] {
+        inner == .quit ? quit(state) : [.audit(inner)]
     }
 }

@@ -6,8 +6,11 @@ import TerminalKit
 /// Runs the console: render → diff → draw → wait for input or a result → update.
 ///
 /// Threading rule: `run`/`step` are called on one thread (the backend's). Commands run as
-/// tasks against the ``DeskService``; their results come back through a locked inbox that
-/// the loop drains on every step, so the screen never blocks on the store or the network.
+/// tasks against the ``DeskService`` with the session in the state when they start; their
+/// results come back through a locked inbox that the loop drains on every step, so the screen
+/// never blocks on the store or the network. Answers to calls made for an earlier sign-in are
+/// dropped (``ConsoleApp/State/generation``), and any call that finds the session over also
+/// reports ``ConsoleApp/Msg/sessionEnded(_:)``, which brings up the lock screen.
 public final class Program {
     private let backend: TerminalBackend
     private let service: any DeskService
@@ -16,39 +19,47 @@ public final class Program {
     /// The state the screen shows; nil forces the next draw (start, resize, ^L).
     private var drawnState: ConsoleApp.State?
     private var lastTick = Date.distantPast
+    private var started = false
     public private(set) var state: ConsoleApp.State
     public private(set) var finished = false
     /// How long one step waits for input before ticking (countdowns refresh at least this often).
     public var pollMilliseconds = 100
 
-    private let session: StaffSession
-
+    /// - Parameters:
+    ///   - userName: fills in the sign-in's name (`--user NAME`).
+    ///   - idleLockSeconds: locks sooner than the session's idle limit (tests, busy desks).
     public init(
-        backend: TerminalBackend, service: any DeskService, session: StaffSession, timeZone: TimeZone = .current
+        backend: TerminalBackend, service: any DeskService, userName: String = "", idleLockSeconds: Int? = nil,
+        timeZone: TimeZone = .current
     ) {
         self.backend = backend
         self.service = service
-        self.session = session
         state = ConsoleApp.State(
-            size: backend.size, identity: DeskIdentity(user: session.user, location: service.location),
-            now: service.now(), timeZone: timeZone)
+            size: backend.size, location: service.location, now: service.now(), timeZone: timeZone,
+            userName: userName, idleLockSeconds: idleLockSeconds)
         previous = Buffer(size: backend.size)
     }
 
     /// Loops until the operator quits.
     public func run() {
+        startIfNeeded()
         draw()
         while !finished { step(timeoutMilliseconds: pollMilliseconds) }
     }
 
     /// One turn of the loop: wait for at most one event, apply it and any results, redraw.
     public func step(timeoutMilliseconds: Int) {
+        startIfNeeded()
         if let event = backend.nextEvent(timeoutMilliseconds: timeoutMilliseconds) { handle(event) }
-        for message in inbox.drain() { apply(.authorize(message)) }
+        for (generation, message) in inbox.drain() where generation == state.generation {
+            apply(message)
+        }
+        let problem = service.connectionProblem
+        if problem != state.connectionProblem { apply(.connectionChanged(problem)) }
         let now = service.now()
         if now.timeIntervalSince(lastTick) >= 0.25 {
             lastTick = now
-            apply(.authorize(.ticked(now)))
+            apply(.ticked(now))
         }
         if !finished { draw() }
     }
@@ -56,10 +67,26 @@ public final class Program {
     /// Waits (up to `seconds`) until every started command has reported back; for tests.
     /// It sleeps without holding a thread: the commands run on the same cooperative pool, which
     /// has as many threads as cores, so a blocked waiter could starve the very work it waits for.
+    /// Answers that start further calls (a sign-in loads the staff list) are waited for too.
     public func settle(seconds: Double = 30) async {
         let deadline = Date().addingTimeInterval(seconds)
-        while inbox.pending > 0 && Date() < deadline { try? await Task.sleep(for: .milliseconds(2)) }
-        step(timeoutMilliseconds: 0)
+        repeat {
+            while inbox.pending > 0 && Date() < deadline { try? await Task.sleep(for: .milliseconds(2)) }
+            step(timeoutMilliseconds: 0)
+        } while (inbox.pending > 0 || inbox.queued > 0) && Date() < deadline
+    }
+
+    /// After the loop: gives calls still running (the sign-out that quitting starts) at most
+    /// `seconds` to finish, blocking this thread (not a task's), so quitting never hangs.
+    public func finishCalls(within seconds: Double = 1) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while inbox.pending > 0 && Date() < deadline { usleep(5_000) }
+    }
+
+    private func startIfNeeded() {
+        guard !started else { return }
+        started = true
+        for command in ConsoleApp.start(&state) { perform(command) }
     }
 
     private func handle(_ event: InputEvent) {
@@ -83,24 +110,134 @@ public final class Program {
     }
 
     private func perform(_ command: ConsoleApp.Command) {
+        let service = self.service
         switch command {
+        case .quit:
+            finished = true
+        case .checkAccounts:
+            call(
+                { () async throws(ServiceError) in try await service.needsFirstAdmin() },
+                then: { .accountsChecked(needsFirstAdmin: $0) }, failed: { .accountsCheckFailed($0.message) })
+        case .signIn(let name, let password):
+            call(
+                { () async throws(ServiceError) in try await service.signIn(name: name, password: password) },
+                then: { .signedIn($0) }, failed: { .signInScreen(.failed($0.message)) })
+        case .createFirstAdmin(let name, let password):
+            call(
+                { () async throws(ServiceError) in try await service.createFirstAdmin(name: name, password: password) },
+                then: { .signedIn($0) },
+                failed: { error in
+                    if case .conflict(let message) = error { return .firstAdminExists(message) }
+                    return .firstAdminScreen(.failed(error.message))
+                })
+        case .unlock(let name, let password):
+            call(
+                { () async throws(ServiceError) in try await service.signIn(name: name, password: password) },
+                then: { .unlocked($0) }, failed: { .lockScreen(.failed($0.message)) })
+        case .signOut(let session):
+            call(
+                { () async throws(ServiceError) in try await service.signOut(session) }, then: { _ in nil },
+                failed: { _ in nil }
+            )
         case .authorize(.quit):
             finished = true
         case .authorize(.authorize(let code, let day)):
-            let service = self.service
-            let session = self.session
-            let inbox = self.inbox
-            inbox.started()
-            Task.detached {
-                do {
-                    let result = try await service.authorize(session, code: code, symptomsStartedOn: day)
-                    inbox.deliver(.authorizeFinished(result))
-                } catch let error as ServiceError {
-                    inbox.deliver(.authorizeFailed(error.message))
-                } catch {
-                    inbox.deliver(.authorizeFailed("unexpected error: \(type(of: error))"))
-                }
+            withSession { session in
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.authorize(session, code: code, symptomsStartedOn: day)
+                    },
+                    then: { .authorize(.authorizeFinished($0)) }, failed: { .authorize(.authorizeFailed($0.message)) },
+                    session: true)
             }
+        case .staff(let inner):
+            perform(inner)
+        case .audit(let inner):
+            perform(inner)
+        }
+    }
+
+    private func perform(_ command: StaffScreen.Command) {
+        let service = self.service
+        withSession { session in
+            switch command {
+            case .quit:
+                self.finished = true
+            case .load:
+                self.call(
+                    { () async throws(ServiceError) in try await service.staff(session) },
+                    then: { .staff(.loaded($0)) }, failed: { .staff(.loadFailed($0.message)) }, session: true)
+            case .add(let name, let role, let password):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.addStaff(session, name: name, role: role, password: password)
+                    },
+                    then: { .staff(.added($0)) }, failed: { .staff(.changeFailed($0.message)) }, session: true)
+            case .disable(let name):
+                self.call(
+                    { () async throws(ServiceError) in try await service.disableStaff(session, name: name) },
+                    then: { .staff(.disabled($0)) }, failed: { .staff(.changeFailed($0.message)) }, session: true)
+            case .resetPassword(let name, let password):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.resetPassword(session, name: name, password: password)
+                    },
+                    then: { .staff(.passwordReset($0)) }, failed: { .staff(.changeFailed($0.message)) }, session: true)
+            }
+        }
+    }
+
+    private func perform(_ command: AuditScreen.Command) {
+        let service = self.service
+        withSession { session in
+            switch command {
+            case .quit:
+                self.finished = true
+            case .load(let query):
+                self.call(
+                    { () async throws(ServiceError) in try await service.audit(session, query: query) },
+                    then: { .audit(.loaded($0, for: query)) }, failed: { .audit(.loadFailed($0.message, for: query)) },
+                    session: true)
+            case .verify:
+                self.call(
+                    { () async throws(ServiceError) in try await service.verifyAudit(session) },
+                    then: { .audit(.verified($0)) }, failed: { .audit(.verifyFailed($0.message)) }, session: true)
+            }
+        }
+    }
+
+    /// Runs `body` with the current session; with none (signed out meanwhile) the console locks
+    /// or stays on the sign-in, as the state decides.
+    private func withSession(_ body: (StaffSession) -> Void) {
+        guard let session = state.session else {
+            apply(.sessionEnded("not signed in: sign in first"))
+            return
+        }
+        body(session)
+    }
+
+    /// Starts `work` as a task; its answer comes back as a message through the inbox, tagged with
+    /// the sign-in it was made for. With `session`, a `.notSignedIn` answer also reports
+    /// ``ConsoleApp/Msg/sessionEnded(_:)`` (first, so the lock is up before the screen reacts).
+    private func call<T: Sendable>(
+        _ work: @escaping @Sendable () async throws(ServiceError) -> T,
+        then success: @escaping @Sendable (T) -> ConsoleApp.Msg?,
+        failed failure: @escaping @Sendable (ServiceError) -> ConsoleApp.Msg?,
+        session: Bool = false
+    ) {
+        let inbox = self.inbox
+        let generation = state.generation
+        inbox.started()
+        Task.detached {
+            var messages: [ConsoleApp.Msg] = []
+            do throws(ServiceError) {
+                let value = try await work()
+                if let message = success(value) { messages.append(message) }
+            } catch {
+                if session, case .notSignedIn(let text) = error { messages.append(.sessionEnded(text)) }
+                if let message = failure(error) { messages.append(message) }
+            }
+            inbox.deliver(messages, generation: generation)
         }
     }
 
@@ -116,24 +253,27 @@ public final class Program {
     }
 }
 
-/// Results of commands, handed from tasks to the program loop.
+/// Results of commands, handed from tasks to the program loop, each with the sign-in
+/// generation it belongs to.
 final class Inbox: @unchecked Sendable {
     private let lock = SimpleLock()
-    private var messages: [AuthorizeScreen.Msg] = []
+    private var messages: [(Int, ConsoleApp.Msg)] = []
     private var running = 0
 
     var pending: Int { lock.withLock { running } }
+    /// Answers delivered and not drained yet.
+    var queued: Int { lock.withLock { messages.count } }
 
     func started() { lock.withLock { running += 1 } }
 
-    func deliver(_ message: AuthorizeScreen.Msg) {
+    func deliver(_ batch: [ConsoleApp.Msg], generation: Int) {
         lock.withLock {
-            messages.append(message)
+            messages += batch.map { (generation, $0) }
             running -= 1
         }
     }
 
-    func drain() -> [AuthorizeScreen.Msg] {
+    func drain() -> [(Int, ConsoleApp.Msg)] {
         lock.withLock {
             let out = messages
             messages.removeAll()

@@ -66,10 +66,17 @@ enum BenchCommand {
         let height = try number("height", 60)
         let frames = try number("frames", 2000)
 
+        let now = Date(timeIntervalSince1970: 1_796_000_000)
         var state = ConsoleApp.State(
-            size: TerminalSize(width: width, height: height),
-            identity: DeskIdentity(user: "bench", location: "/tmp/bench.sqlite"),
-            now: Date(timeIntervalSince1970: 1_796_000_000), timeZone: TimeZone(identifier: "UTC") ?? .current)
+            size: TerminalSize(width: width, height: height), location: "/tmp/bench.sqlite", now: now,
+            timeZone: TimeZone(identifier: "UTC") ?? .current)
+        // The operator's screen, as after a sign-in (the session is never sent anywhere).
+        _ = ConsoleApp.update(
+            &state,
+            .signedIn(
+                StaffSession(
+                    token: "bench", user: "bench", role: .operator, signedInAt: now,
+                    expiresAt: now.addingTimeInterval(43_200), idleSeconds: 600)))
         for character in "9K2RAY8UUQ" { _ = ConsoleApp.update(&state, .keyPressed(.char(character))) }
         _ = ConsoleApp.update(&state, .keyPressed(.char("y")))
         let record = OtpAuthorization(

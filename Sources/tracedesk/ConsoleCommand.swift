@@ -8,7 +8,9 @@ import TerminalNcurses
 /// `tracedesk` with no subcommand: the full-screen console.
 ///
 /// Everything that can fail (options, theme, store) is checked before the screen opens, so a
-/// problem is one clear line on a normal terminal, never a garbled screen.
+/// problem is one clear line on a normal terminal, never a garbled screen. Signing in happens
+/// on the console's own sign-in screen (`--user NAME` fills in the name), through the desk, so
+/// it is the same on the embedded store and against a server.
 enum ConsoleCommand {
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
@@ -31,36 +33,41 @@ enum ConsoleCommand {
             return .refused
         }
         if noColor { theme = theme.withoutColor }
-        let lifetime = try StoreLocation.otpLifetime()
-        let busyTimeout = try StoreLocation.busyTimeout()
+        let idleLock = try idleLockSeconds()
+        let person = Globals.person.merged(with: arguments)
+        if person.passwordStdin {
+            throw UsageError(
+                "the console asks for the password on its sign-in screen: --password-stdin is for otp commands",
+                command: "tracedesk")
+        }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             printError("the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts")
             return .usage
         }
-        let desk: any DeskService
-        if let server = Globals.person.merged(with: arguments).server {
-            if arguments.values["store"] != nil {
-                throw UsageError(
-                    "give --store or --server, not both: a server uses its own store", command: "tracedesk")
-            }
-            desk = try Person.remoteDesk(server, command: "tracedesk")
-        } else {
-            let store: any Store
-            do {
-                store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout)
-            } catch {
-                printError(error.message)
-                return .storeUnavailable
-            }
-            desk = LocalDesk(store: store, otpLifetime: lifetime)
+        guard let desk = try Person.desk(person, store: arguments.values["store"], command: "tracedesk") else {
+            return .storeUnavailable
         }
-        // Interim: the sign-in screen replaces this terminal prompt.
-        guard let session = try await Person.signIn(desk, Globals.person.merged(with: arguments), command: "tracedesk")
-        else { return .notAllowed }
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
-        let program = Program(backend: backend, service: desk, session: session)
+        let program = Program(
+            backend: backend, service: desk, userName: person.userName ?? "", idleLockSeconds: idleLock)
         program.run()
         backend.stop()
+        // Quitting signed out in the background: give it a moment, never more.
+        program.finishCalls(within: 1)
         return .success
+    }
+
+    /// `TRACEDESK_IDLE_LOCK_SECONDS`: lock the console sooner than the session's idle limit
+    /// (tests; desks in busy rooms). 2...86400 accepted; nil when unset.
+    static func idleLockSeconds() throws(UsageError) -> Int? {
+        guard let text = ProcessInfo.processInfo.environment["TRACEDESK_IDLE_LOCK_SECONDS"], !text.isEmpty else {
+            return nil
+        }
+        guard let seconds = Int(text), (2...86_400).contains(seconds) else {
+            throw UsageError(
+                "TRACEDESK_IDLE_LOCK_SECONDS must be a whole number of seconds from 2 to 86400, got '\(text.prefix(20))'",
+                command: "tracedesk")
+        }
+        return seconds
     }
 }

@@ -37,7 +37,9 @@ let mainHelp = """
 
     Options:
       --user NAME     who acts (default TRACEDESK_USER); the password is asked without echo
+                      (the console fills in its sign-in screen's name and asks there)
       --password-stdin  read passwords from stdin, one per line, instead of the terminal
+                      (subcommands only)
       --server URL    act through a server's staff API (its internal listener, e.g.
                       http://127.0.0.1:8081) instead of opening a store
       --store PATH    the SQLite store (default $XDG_DATA_HOME/tracedesk/tracedesk.sqlite,
@@ -50,7 +52,9 @@ let mainHelp = """
     Environment: TRACEDESK_STORE (the store when --store is not given), NO_COLOR (monochrome),
     TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime, default 150), TRACEDESK_THEMES (extra
     theme folder), TRACEDESK_BUSY_TIMEOUT_MS (how long to wait for another process's write
-    lock or a free database connection, default 5000).
+    lock or a free database connection, default 5000), TRACEDESK_IDLE_LOCK_SECONDS (lock the
+    console after this many seconds without a key, 2 to 86400; default and upper limit: the
+    session's idle limit, 10 min).
 
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
     4 store or server unavailable, 5 cannot listen (serve), 6 sign-in failed or not allowed

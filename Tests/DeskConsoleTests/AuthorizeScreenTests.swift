@@ -169,13 +169,14 @@ struct AuthorizeScreenTests {
         #expect(state == before)
     }
 
-    @Test("quit keys work in every phase", arguments: [Key.ctrl("c"), .ctrl("q"), .function(10)])
+    @Test("quit keys work in every phase, signing out first", arguments: [Key.ctrl("c"), .ctrl("q"), .function(10)])
     func quit(_ key: Key) {
         var app = Fixture.app()
-        #expect(ConsoleApp.update(&app, .keyPressed(key)) == [.authorize(.quit)])
+        let signOutThenQuit: [ConsoleApp.Command] = [.signOut(Fixture.session()), .quit]
+        #expect(ConsoleApp.update(&app, .keyPressed(key)) == signOutThenQuit)
         Fixture.type("9K2RAY8UUQ", into: &app)
         _ = Fixture.press(.char("y"), .enter, into: &app)
-        #expect(ConsoleApp.update(&app, .keyPressed(key)) == [.authorize(.quit)])
+        #expect(ConsoleApp.update(&app, .keyPressed(key)) == signOutThenQuit)
     }
 
     @Test("the date rolls over at midnight UTC: today and the limits follow the clock")

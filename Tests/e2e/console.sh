@@ -58,11 +58,68 @@ check() {
 modes() { tm display -p -t app 2>/dev/null '#{alternate_on} #{mouse_any_flag} #{cursor_flag}'; }
 restored() { [ "$(modes)" = "0 0 1" ]; }
 
-store="$work/desk.sqlite"
+absent() { ! screen | grep -qF -- "$1"; }
+# type_secret TEXT: types TEXT literally (a password: never passed through a shell word list).
+type_secret() { tm send-keys -t app -l -- "$1"; }
 
-# 1. The phone-call flow: code, yesterday, review, authorise.
+store="$work/desk.sqlite"
+admin_pw="chief-key-8734"
+oper_pw="operator-secret-2"
+super_pw="supervisor-pass-3"
+# cli STDIN ARGS…: the CLI on $store with STDIN piped in; output in $work/out.
+cli() { local input=$1; shift; printf '%b' "$input" | "$bin" "$@" --store "$store" >"$work/out" 2>&1; }
+
+# sign_in PASSWORD: on the sign-in screen with the name filled in (--user), types the password.
+sign_in() {
+  wait_for "TraceDesk · Sign in" >/dev/null
+  type_secret "$1"
+  tm send-keys -t app Enter
+}
+
+# 1. An empty store: the first admin is made on the console, who then adds an operator.
 start 80 24 -- --store "$store"
-check "console opens on the authorise screen" wait_for "Authorise an upload"
+check "an empty store opens on the first-admin setup" wait_for "No staff account exists yet"
+tm send-keys -t app -l boss
+tm send-keys -t app Tab
+type_secret "$admin_pw"
+tm send-keys -t app Tab
+type_secret "$admin_pw"
+check "the passwords show as bullets, never as typed" absent "$admin_pw"
+check "the second password is checked as typed" wait_for "✓ the passwords match"
+tm send-keys -t app Enter
+check "Enter creates the first admin and opens the staff screen" wait_for "Staff accounts (1)"
+check "the title shows the admin and their role" wait_for "boss (admin)"
+tm send-keys -t app a
+wait_for "Add a staff account" >/dev/null
+tm send-keys -t app -l ana
+tm send-keys -t app Enter Enter
+type_secret "$oper_pw"
+tm send-keys -t app Enter
+type_secret "$oper_pw"
+tm send-keys -t app Enter
+check "the staff screen adds an operator" wait_for "added ana as operator"
+check "and lists it" wait_for "ana             operator    active         0  never"
+tm send-keys -t app F3
+check "F3 opens the audit log, newest first, with the addition" wait_for "staff_added      ana"
+tm send-keys -t app v
+check "v checks the chain: intact, in words" wait_for "✓ chain intact:"
+tm send-keys -t app C-c
+check "Ctrl-C exits with status 0" wait_for "__EXIT=0"
+check "terminal restored" restored
+cli "$admin_pw\n" audit list --user boss --password-stdin --actor boss --action sign_out
+check "quitting signed the admin out (audited)" grep -q sign_out "$work/out"
+cli "$admin_pw\n$super_pw\n" staff add sara --role supervisor --user boss --password-stdin
+
+# 2. Signing in: a wrong password, then the phone-call flow: code, yesterday, review, authorise.
+start 80 24 -- --store "$store" --user ana
+check "the console opens on the sign-in with --user's name filled in" wait_for "User name  ana"
+sign_in "wrong-password-1"
+check "a wrong password is refused with the desk's message" wait_for "✗ wrong user name or password"
+check "the name stays" wait_for "User name  ana"
+check "the wrong password is not on screen" absent "wrong-password-1"
+sign_in "$oper_pw"
+check "the right password opens the authorise screen" wait_for "Authorise an upload"
+check "the title shows who is signed in" wait_for "ana (operator)"
 tm send-keys -t app 9 k 2 - r a y 8 - u u q
 check "typed code is grouped 3-4-3 and the check character passes" wait_for "9K2-RAY8-UUQ    ✓ check character matches"
 tm send-keys -t app y
@@ -78,10 +135,11 @@ check "the countdown runs" test "$first" != "$second"
 tm send-keys -t app q
 check "q on the result quits with status 0" wait_for "__EXIT=0"
 check "terminal restored after quitting (no alternate screen, mouse off, cursor on)" restored
-check "otp status agrees" bash -c "'$bin' otp status 9K2RAY8UUQ --store '$store' | grep -q '^authorized'"
+check "otp status agrees" bash -c "printf '%s\n' '$oper_pw' | '$bin' otp status 9K2RAY8UUQ --store '$store' --user ana --password-stdin | grep -q '^authorized'"
 
-# 2. Already authorised, bad characters, bad check character.
-start 80 24 -- --store "$store"
+# 3. Already authorised, bad characters, bad check character.
+start 80 24 -- --store "$store" --user ana
+sign_in "$oper_pw"
 wait_for "Authorise an upload" >/dev/null
 tm send-keys -t app 9 K 2 R A Y 8 U U Q t Enter Enter
 check "authorising again says already authorised" wait_for "Already authorised: nothing was changed"
@@ -92,9 +150,11 @@ check "a character outside the alphabet is refused and named" wait_for "'B' at p
 tm send-keys -t app 2 R A Y 8 U U A
 check "a wrong check character is reported" wait_for "check character does not match: ask the citizen"
 
-# 3. Help, resize, mouse.
+# Help, resize, mouse.
 tm send-keys -t app '?'
 check "? opens help generated from the key maps" wait_for "Previous week"
+tm send-keys -t app G
+check "help lists the sign-out key (at its end)" wait_for "^O/F12     Sign out"
 tm send-keys -t app Escape
 tm resize-window -t app -x 70 -y 20
 check "below 80x24 the console says so" wait_for "terminal too small: have 70×20, need 80×24"
@@ -110,11 +170,46 @@ tm send-keys -t app C-c
 check "Ctrl-C exits cleanly" wait_for "__EXIT=0"
 check "terminal restored after Ctrl-C" restored
 
-# 4. Signals and crashes restore the terminal.
+# 4. The idle lock (3 s here): it covers the screen, keeps the half-typed code, and lets the same
+# person back in; ^O signs out instead.
+start 80 24 TRACEDESK_IDLE_LOCK_SECONDS=3 -- --store "$store" --user ana
+sign_in "$oper_pw"
+wait_for "Authorise an upload" >/dev/null
+tm send-keys -t app 9 K 2 R A
+wait_for "9K2-RA" >/dev/null
+check "after 3 s without a key the lock screen covers the console" wait_for "TraceDesk · Locked" 10
+check "it says who is signed in" wait_for "Signed in as ana (operator)"
+check "nothing of the screen underneath shows" absent "9K2-RA"
+sign_in_lock() { type_secret "$1"; tm send-keys -t app Enter; }
+sign_in_lock "not-her-password"
+check "a wrong password on the lock screen is refused" wait_for "✗ wrong user name or password"
+sign_in_lock "$oper_pw"
+check "the right password brings back the half-typed code" wait_for "9K2-RA"
+tm send-keys -t app Y 8 U U Q
+check "and typing goes on where it stopped" wait_for "9K2-RAY8-UUQ    ✓ check character matches"
+sleep 3.5
+check "idle again: locked again" wait_for "TraceDesk · Locked" 10
+tm send-keys -t app C-o
+check "^O on the lock screen signs out to the sign-in" wait_for "ana signed out."
+check "the screen's state is gone after signing out" bash -c "! tmux -L '$socket' capture-pane -p -t app | grep -q 9K2"
+tm send-keys -t app C-c
+check "Ctrl-C on the sign-in exits with status 0" wait_for "__EXIT=0"
+cli "$admin_pw\n" audit list --user boss --password-stdin --actor ana --action sign_out
+check "the idle locks ended the sessions (audited sign-outs)" bash -c "[ \$(grep -c sign_out '$work/out') -ge 2 ]"
+
+# 5. A supervisor's screen says what they can do in this version.
+start 80 24 -- --store "$store" --user sara
+sign_in "$super_pw"
+check "a supervisor is told their screens are not in this version" wait_for "dashboard (statistics) are not in"
+check "and what they can do now" wait_for "tracedesk otp status CODE --user sara"
+tm send-keys -t app q
+check "q quits" wait_for "__EXIT=0"
+
+# 6. Signals and crashes restore the terminal.
 # signal_exits SIGNAL EXPECTED-EXIT-TEXT NAME
 signal_exits() {
   start 80 24 -- --store "$store"
-  wait_for "Authorise an upload" >/dev/null
+  wait_for "TraceDesk · Sign in" >/dev/null
   kill "-$1" "$(pgrep -n -f "$bin --store $store")"
   check "$3 exits" wait_for "$2"
   check "terminal restored after $3" restored
@@ -123,16 +218,23 @@ signal_exits TERM "__EXIT=" "SIGTERM"
 signal_exits SEGV "__EXIT=139" "a crash (SIGSEGV)"
 signal_exits ABRT "__EXIT=134" "an abort (SIGABRT)"
 
-# 5. Monochrome, themes.
-start 80 24 NO_COLOR=1 -- --store "$store"
-wait_for "Authorise an upload" >/dev/null
-check "NO_COLOR draws without colours" bash -c "! tmux -L '$socket' capture-pane -e -p -t app | grep -qE $'\e\\\\[[0-9;]*(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)m'"
+# 7. Monochrome, themes.
+no_colours() { ! tm capture-pane -e -p -t app | grep -qE $'\e\\[[0-9;]*(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)m'; }
+start 80 24 NO_COLOR=1 -- --store "$store" --user boss
+wait_for "TraceDesk · Sign in" >/dev/null
+check "NO_COLOR: the sign-in draws without colours" no_colours
+sign_in "$admin_pw"
+wait_for "Staff accounts" >/dev/null
+check "NO_COLOR: the staff screen draws without colours" no_colours
+tm send-keys -t app F3
+wait_for "Audit log, newest first" >/dev/null
+check "NO_COLOR: the audit screen draws without colours" no_colours
 tm send-keys -t app C-c
 start 80 24 -- --store "$store" --theme high-contrast
-check "--theme high-contrast opens" wait_for "Authorise an upload"
+check "--theme high-contrast opens" wait_for "TraceDesk · Sign in"
 tm send-keys -t app C-c
 
-# 6. Bad stores are reported before the screen opens.
+# 8. Bad stores are reported before the screen opens.
 printf 'this is not a database' > "$work/garbage.sqlite"
 start 80 24 -- --store "$work/garbage.sqlite"
 check "a damaged store gives one clear line" wait_for "is not a database or is damaged"
@@ -141,18 +243,47 @@ check "and the terminal is untouched" restored
 start 80 24 -- --theme no-such-theme --store "$store"
 check "an unknown theme is named" wait_for "no theme named 'no-such-theme'"
 
-# 7. The CLI: exit statuses and no code printed back.
-cli="$work/cli.sqlite"
+# 9. The CLI: exit statuses and no code printed back (ana acts, password on stdin).
+cli_store="$work/cli.sqlite"
+printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$cli_store" >/dev/null 2>&1
+printf '%s\n%s\n' "$admin_pw" "$oper_pw" |
+  "$bin" staff add ana --role operator --user boss --password-stdin --store "$cli_store" >/dev/null 2>&1
 exits() { local want=$1; shift; "$bin" "$@" >/dev/null 2>&1; [ $? -eq "$want" ]; }
+# as_ana WANT ARGS…: the command as ana, her password on stdin; exit status WANT.
+as_ana() {
+  local want=$1; shift
+  printf '%s\n' "$oper_pw" | "$bin" "$@" --user ana --password-stdin >/dev/null 2>&1
+  [ $? -eq "$want" ]
+}
 check "otp check: valid code exits 0" exits 0 otp check 9k2-ray8-uuq
 check "otp check: wrong check character exits 1" exits 1 otp check 9K2RAY8UUA
-check "otp authorize exits 0" exits 0 otp authorize KJ23IWY5UJ --symptoms "$(date -u +%F)" --store "$cli"
-check "otp authorize again exits 3" exits 3 otp authorize KJ23IWY5UJ --symptoms "$(date -u +%F)" --store "$cli"
-check "otp authorize with a future day exits 1" exits 1 otp authorize 59FU36KR46 --symptoms 2999-01-01 --store "$cli"
-check "otp status on a damaged store exits 4" exits 4 otp status KJ23IWY5UJ --store "$work/garbage.sqlite"
+check "otp authorize exits 0" as_ana 0 otp authorize KJ23IWY5UJ --symptoms "$(date -u +%F)" --store "$cli_store"
+check "otp authorize again exits 3" as_ana 3 otp authorize KJ23IWY5UJ --symptoms "$(date -u +%F)" --store "$cli_store"
+check "otp authorize with a future day exits 1" \
+  as_ana 1 otp authorize 59FU36KR46 --symptoms 2999-01-01 --store "$cli_store"
+check "otp status on a damaged store exits 4" as_ana 4 otp status KJ23IWY5UJ --store "$work/garbage.sqlite"
 check "an unknown option exits 2" exits 2 otp status KJ23IWY5UJ --frobnicate
-check "otp output never contains the code" bash -c "! '$bin' otp status KJ23IWY5UJ --store '$cli' --json 2>&1 | grep -q KJ23IWY5UJ"
+check "otp output never contains the code" bash -c "! printf '%s\n' '$oper_pw' |
+  '$bin' otp status KJ23IWY5UJ --store '$cli_store' --user ana --password-stdin --json 2>&1 | grep -q KJ23IWY5UJ"
 check "every subcommand has --help" bash -c "'$bin' otp --help | grep -q Usage && '$bin' bench --help | grep -q Usage && '$bin' --help | grep -q Usage"
+check "--help documents TRACEDESK_IDLE_LOCK_SECONDS" bash -c "'$bin' --help | grep -q TRACEDESK_IDLE_LOCK_SECONDS"
+check "a bad TRACEDESK_IDLE_LOCK_SECONDS is a usage error" \
+  bash -c "TRACEDESK_IDLE_LOCK_SECONDS=soon '$bin' --store '$store' >/dev/null 2>&1; [ \$? -eq 2 ]"
+
+# 10. An edited audit log: the console's check says BROKEN and where.
+triggers=$(sqlite3 "$store" "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'")
+for trigger in $triggers; do sqlite3 "$store" "DROP TRIGGER $trigger"; done
+sqlite3 "$store" "UPDATE audit_log SET detail = '{\"role\":\"admin\"}' WHERE id = 3"
+start 80 24 -- --store "$store" --user boss
+sign_in "$admin_pw"
+wait_for "Staff accounts" >/dev/null
+tm send-keys -t app F3
+wait_for "Audit log, newest first" >/dev/null
+tm send-keys -t app v
+check "v on an edited log says BROKEN at entry 3" wait_for "✗ BROKEN at entry 3:"
+tm send-keys -t app C-c
+check "no password ever reached the screen's scrollback" bash -c "! tmux -L '$socket' capture-pane -p -S - -t app |
+  grep -qE -- '$admin_pw|$oper_pw|$super_pw'"
 
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

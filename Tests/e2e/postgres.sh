@@ -100,7 +100,7 @@ check "a second upload through server A: 401" test "$(upload "$a_phone" "$(hash 
 # The operator's console on the same database, in tmux: it authorises, server B takes the upload.
 socket="tracedesk-pg-e2e-$$"
 tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
-  -e TRACEDESK_THEMES="$root/themes" "$bin --store '$url'; sleep 30"
+  -e TRACEDESK_THEMES="$root/themes" "$bin --store '$url' --user ana; sleep 30"
 wait_screen() {
   local deadline=$((SECONDS + 5))
   while [ $SECONDS -le $deadline ]; do
@@ -110,6 +110,10 @@ wait_screen() {
   return 1
 }
 check "the console opens on PostgreSQL and names it in the title bar" wait_screen "127.0.0.1:$port/postgres"
+wait_screen "TraceDesk · Sign in" >/dev/null
+tmux -L "$socket" send-keys -t app -l -- "$oper_pw"
+tmux -L "$socket" send-keys -t app Enter
+check "ana signs in on the console's sign-in screen" wait_screen "Authorise an upload"
 tmux -L "$socket" send-keys -t app k j 2 3 i w y 5 u j y Enter Enter
 check "the console authorises KJ2-3IWY-5UJ on PostgreSQL" wait_screen "Authorised"
 tmux -L "$socket" send-keys -t app C-c

@@ -42,9 +42,14 @@ check "the same code again: 409 with error 1409" \
 check "POST /v1/otp is not on the public listener" \
   test "$(status_of -X POST "http://$phone/v1/otp" -H 'Content-Type: application/json' -d "$otp_body")" = 404
 
-# The operator authorises another code in the console, in tmux, on the same store.
+# The operator authorises another code in the console, in tmux, on the same store (signing in
+# on the console's sign-in screen; the accounts are made with the CLI).
+admin_pw="chief-key-8734" oper_pw="operator-secret-2"
+printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$work/desk.sqlite" >/dev/null 2>&1
+printf '%s\n%s\n' "$admin_pw" "$oper_pw" |
+  "$bin" staff add ana --role operator --user boss --password-stdin --store "$work/desk.sqlite" >/dev/null 2>&1
 tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
-  "$bin --store $work/desk.sqlite; sleep 30"
+  "$bin --store $work/desk.sqlite --user ana; sleep 30"
 wait_screen() {
   local deadline=$((SECONDS + 5))
   while [ $SECONDS -le $deadline ]; do
@@ -53,7 +58,10 @@ wait_screen() {
   done
   return 1
 }
-wait_screen "Authorise an upload"
+wait_screen "TraceDesk · Sign in"
+tmux -L "$socket" send-keys -t app -l -- "$oper_pw"
+tmux -L "$socket" send-keys -t app Enter
+check "the operator signs in on the console" wait_screen "Authorise an upload"
 tmux -L "$socket" send-keys -t app 9 k 2 r a y 8 u u q y Enter Enter
 check "the console authorises 9K2-RAY8-UUQ" wait_screen "Authorised"
 tmux -L "$socket" send-keys -t app C-c
@@ -80,7 +88,7 @@ check "upload of 14 keys: 204" test "$(status_of -X POST "http://$phone/v1/inges
 check "a second upload with the same code: 401" test "$(status_of -X POST "http://$phone/v1/ingestion/upload" \
   "${phone_headers[@]}" -H "Immuni-Client-Clock: $now" -d "$upload_body")" = 401
 check "the CLI sees the code consumed" \
-  bash -c "'$bin' otp status 9K2RAY8UUQ --store '$work/desk.sqlite' | grep -q consumed"
+  bash -c "printf '%s\n' '$oper_pw' | '$bin' otp status 9K2RAY8UUQ --store '$work/desk.sqlite' --user ana --password-stdin | grep -q consumed"
 check "bad input gets the error body with a detail" bash -c "
   code=\$(curl -s -o '$work/bad' -w '%{http_code}' -X POST http://$phone/v1/ingestion/upload -H 'Content-Type: application/json' \
     -H 'Authorization: Bearer $token' -H 'Immuni-Dummy-Data: 0' -H 'Immuni-Client-Clock: x' -d '{}')

@@ -1,0 +1,168 @@
+import DeskCore
+import Foundation
+import TerminalKit
+
+extension ConsoleApp {
+    /// The screen's name in the title bar and the help title.
+    public static func title(_ state: State) -> String {
+        if state.lock != nil { return "Locked" }
+        switch state.page {
+        case .signIn: return "Sign in"
+        case .firstAdmin: return "First admin"
+        case .authorize: return "Authorise an upload"
+        case .staff: return "Staff accounts"
+        case .audit: return "Audit log"
+        case .roleNotice: return "Signed in"
+        }
+    }
+
+    public static func render(_ state: State, into buffer: inout Buffer) {
+        let area = buffer.area
+        if state.isTooSmall {
+            let text =
+                "terminal too small: have \(state.size.width)×\(state.size.height), need \(minimumSize.width)×\(minimumSize.height)"
+            let lines = TextWrap.wrap(text, width: max(1, area.width))
+            let top = max(0, (area.height - lines.count) / 2)
+            for (offset, line) in lines.enumerated() {
+                let width = DisplayWidth.of(line)
+                buffer.put(line, x: max(0, (area.width - width) / 2), y: top + offset, style: Style(.warning))
+            }
+            return
+        }
+        renderTitle(state, into: &buffer)
+        let body = state.body
+        if let lock = state.lock {
+            LockScreen.render(lock, into: &buffer, area: body)
+        } else {
+            switch state.page {
+            case .signIn: SignInScreen.render(state.signIn, location: state.location, into: &buffer, area: body)
+            case .firstAdmin:
+                FirstAdminScreen.render(state.firstAdmin, location: state.location, into: &buffer, area: body)
+            case .authorize:
+                AuthorizeScreen.render(state.authorize, into: &buffer, area: body)
+                if state.authorize.phase != .editing { buffer.cursor = nil }
+            case .staff: StaffScreen.render(state.staff, into: &buffer, area: body)
+            case .audit: AuditScreen.render(state.audit, into: &buffer, area: body)
+            case .roleNotice:
+                if let session = state.session {
+                    RoleNoticeScreen.render(user: session.user, role: session.role, into: &buffer, area: body)
+                }
+                buffer.cursor = nil
+            }
+        }
+        if let help = state.help {
+            buffer.cursor = nil
+            help.render(into: &buffer, area: body)
+        }
+        Footer.render(
+            footerHints(state), status: footerStatus(state),
+            into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
+    }
+
+    /// The countdown stays in the corner whatever else is on screen (the lock included: it
+    /// shows no code).
+    static func footerStatus(_ state: State) -> String {
+        guard state.page == .authorize, let left = state.authorize.secondsLeft else { return "" }
+        return left > 0 ? "code valid " + AuthorizeScreen.countdown(left) + " " : "code expired "
+    }
+
+    /// A key map's footer hints with the first key of each binding ("a Add account").
+    static func shortHints<A>(_ map: KeyMap<A>) -> [(keys: String, help: String)] {
+        map.bindings.filter(\.shownInFooter).map { (keys: $0.keys.first?.description ?? "", help: $0.help) }
+    }
+
+    /// The footer's key hints for the current context.
+    static func footerHints(_ state: State) -> [(keys: String, help: String)] {
+        if state.help != nil { return HelpOverlayState.keyMap.footerHints }
+        let signOut = (keys: "^O", help: "Sign out")
+        let quit = (keys: "^C", help: "Quit")
+        let help = (keys: state.isTypingText ? "F1" : "?", help: "Help")
+        if state.isTooSmall { return [quit] }
+        if state.lock != nil { return shortHints(LockScreen.keyMap) + [signOut, help, quit] }
+        switch state.page {
+        case .signIn: return shortHints(SignInScreen.keyMap) + [help, quit]
+        case .firstAdmin: return shortHints(FirstAdminScreen.keyMap) + [help, quit]
+        case .roleNotice: return [help, signOut, (keys: "q", help: "Quit")]
+        case .authorize: return authorizeHints(state, signOut: signOut)
+        case .staff:
+            if let dialog = state.staff.confirm { return dialog.keyMap.footerHints }
+            if let form = state.staff.form {
+                let role = form.focus == .role ? shortHints(StaffScreen.Form.roleKeyMap) : []
+                return shortHints(StaffScreen.Form.keyMap) + role + [help]
+            }
+            return shortHints(StaffScreen.keyMap) + [(keys: "F3", help: "Audit"), help, signOut, quit]
+        case .audit:
+            if state.audit.filterForm != nil { return shortHints(AuditScreen.FilterForm.keyMap) + [help] }
+            return shortHints(AuditScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
+        }
+    }
+
+    private static func authorizeHints(
+        _ state: State, signOut: (keys: String, help: String)
+    ) -> [(keys: String, help: String)] {
+        var hints: [(keys: String, help: String)]
+        switch state.authorize.phase {
+        case .finished: hints = AuthorizeScreen.resultKeyMap.footerHints
+        case .reviewing: hints = state.authorize.review?.keyMap.footerHints ?? []
+        case .submitting: hints = []
+        case .editing:
+            hints = AuthorizeScreen.formKeyMap.footerHints.filter { $0.help != "Quit" }
+        }
+        hints.append((keys: "?", help: "Help"))
+        hints.append(signOut)
+        if !hints.contains(where: { $0.help == "Quit" }) { hints.append((keys: "^C", help: "Quit")) }
+        if state.authorize.phase == .editing, state.authorize.focus == .onset {
+            hints += AuthorizeScreen.onsetFooter.footerHints
+        }
+        return hints
+    }
+
+    /// Left: "TraceDesk · screen". Right: a connection problem (in words, first), then
+    /// "user (role) · location · clock". When space is short the location shrinks from the left,
+    /// then goes, then "TraceDesk · ", then the clock: the problem and the person stay.
+    private static func renderTitle(_ state: State, into buffer: inout Buffer) {
+        let row = Rect(x: 0, y: 0, width: buffer.width, height: 1)
+        buffer.fill(row, with: Cell(" ", style: Style(.title)))
+        let who = state.session.map { "\($0.user) (\($0.role.rawValue))" }
+        let problem = state.connectionProblem.map { " ! " + $0 + " " } ?? ""
+        let problemWidth = DisplayWidth.of(problem)
+        var left = " TraceDesk · " + title(state)
+        func right(location: String?, clock: Bool) -> String {
+            ([who, location, clock ? AuthorizeScreen.clock(state.now, state.timeZone) : nil].compactMap { $0 })
+                .joined(separator: " · ") + " "
+        }
+        func room() -> Int { row.width - DisplayWidth.of(left) - 2 - (problem.isEmpty ? 0 : problemWidth + 1) }
+        var shown = right(location: state.location, clock: true)
+        if DisplayWidth.of(shown) > room() {
+            let pathRoom = room() - 1 - DisplayWidth.of(right(location: "", clock: true))
+            shown =
+                pathRoom >= 8
+                ? right(location: leftTruncate(state.location, to: pathRoom), clock: true)
+                : right(location: nil, clock: true)
+        }
+        if DisplayWidth.of(shown) > room() { left = " " + title(state) }
+        if DisplayWidth.of(shown) > room() { shown = right(location: nil, clock: false) }
+        let leftWidth = buffer.put(left, x: 0, y: 0, style: Style(.title, .bold), clip: row)
+        let x = max(leftWidth + 1 + (problem.isEmpty ? 0 : problemWidth + 1), row.width - DisplayWidth.of(shown))
+        buffer.put(shown, x: x, y: 0, style: Style(.title), clip: row)
+        if !problem.isEmpty {
+            buffer.put(
+                problem, x: max(leftWidth + 1, x - problemWidth - 1), y: 0, style: Style(.error, [.bold, .underline]),
+                clip: row)
+        }
+    }
+
+    /// Keeps the end of a path, which is the part that tells files apart: `…/tracedesk.sqlite`.
+    public static func leftTruncate(_ text: String, to columns: Int) -> String {
+        guard DisplayWidth.of(text) > columns, columns > 0 else { return text }
+        var result = ""
+        var width = 1
+        for character in text.reversed() {
+            let w = DisplayWidth.of(character)
+            if width + w > columns { break }
+            result.insert(character, at: result.startIndex)
+            width += w
+        }
+        return "…" + result
+    }
+}

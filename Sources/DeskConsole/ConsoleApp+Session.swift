@@ -1,0 +1,109 @@
+import DeskCore
+import Foundation
+import TerminalKit
+
+extension ConsoleApp {
+    /// The screen a role starts on.
+    public static func home(for role: StaffRole) -> Page {
+        switch role {
+        case .operator: return .authorize
+        case .admin: return .staff
+        case .tracer, .supervisor: return .roleNotice
+        }
+    }
+
+    static func freshAuthorize(now: Date, timeZone: TimeZone) -> AuthorizeScreen.State {
+        var state = AuthorizeScreen.State(now: now)
+        state.timeZone = timeZone
+        return state
+    }
+
+    /// Every screen back to empty (a new person, or nobody).
+    static func clearScreens(_ state: inout State) {
+        state.authorize = freshAuthorize(now: state.now, timeZone: state.timeZone)
+        state.staff = StaffScreen.State(timeZone: state.timeZone)
+        state.audit = AuditScreen.State(now: state.now, timeZone: state.timeZone)
+        state.firstAdmin = FirstAdminScreen.State()
+        state.help = nil
+        state.lock = nil
+    }
+
+    /// A person signed in: their role's first screen, everything else empty.
+    static func signedIn(_ state: inout State, _ session: StaffSession) -> [Command] {
+        state.session = session
+        state.generation += 1
+        state.lastActivity = state.now
+        state.accountsKnown = true
+        clearScreens(&state)
+        state.signIn = SignInScreen.State(name: state.startName)
+        state.page = home(for: session.role)
+        if state.page == .staff { return StaffScreen.reload(&state.staff).map(Command.staff) }
+        return []
+    }
+
+    /// The lock screen's sign-in worked: the new session replaces the old, the screen comes back
+    /// as it was (for the same person and role; anything else starts afresh).
+    static func unlocked(_ state: inout State, _ session: StaffSession) -> [Command] {
+        guard state.lock != nil, let old = state.session, old.user == session.user, old.role == session.role else {
+            return signedIn(&state, session)
+        }
+        state.session = session
+        state.lock = nil
+        state.lastActivity = state.now
+        return []
+    }
+
+    /// A call found the session over: lock, keeping the screen, with the desk's message.
+    static func sessionEnded(_ state: inout State, _ message: String) -> [Command] {
+        guard let session = state.session else { return [] }
+        if var lock = state.lock {
+            if !lock.unlocking { lock.reason = message }
+            state.lock = lock
+            return []
+        }
+        state.lock = LockScreen.State(user: session.user, role: session.role, reason: message)
+        state.help = nil
+        return []
+    }
+
+    /// Every tick: the clock, countdowns, and the idle lock.
+    static func tick(_ state: inout State, _ now: Date) -> [Command] {
+        state.now = now
+        state.audit.now = now
+        var commands = AuthorizeScreen.update(&state.authorize, .ticked(now)).flatMap { command($0, &state) }
+        if let session = state.session, state.lock == nil, let limit = state.idleLimit,
+            now.timeIntervalSince(state.lastActivity) >= Double(limit)
+        {
+            state.lock = LockScreen.State(
+                user: session.user, role: session.role,
+                reason: "Locked after \(Self.duration(limit)) without a key; the session was ended.")
+            state.help = nil
+            // The session ends now rather than when the desk notices: a locked desk holds no
+            // live token.
+            commands.append(.signOut(session))
+        }
+        return commands
+    }
+
+    /// The sign-out key: end the session, back to the sign-in with every screen cleared.
+    static func signOut(_ state: inout State) -> [Command] {
+        guard let session = state.session else { return [] }
+        state.session = nil
+        state.generation += 1
+        clearScreens(&state)
+        state.signIn = SignInScreen.State(name: state.startName)
+        state.signIn.notice = .info("\(session.user) signed out.")
+        state.page = .signIn
+        return [.signOut(session)]
+    }
+
+    /// Quitting signs out first (the program waits for that at most about a second).
+    static func quit(_ state: State) -> [Command] {
+        (state.session.map { [Command.signOut($0)] } ?? []) + [.quit]
+    }
+
+    /// "10 min", "90 s".
+    static func duration(_ seconds: Int) -> String {
+        seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
+    }
+}

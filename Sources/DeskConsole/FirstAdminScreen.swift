@@ -1,0 +1,214 @@
+import DeskCore
+import DeskService
+import TerminalKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The first-admin setup, shown instead of the sign-in when the desk has no staff account yet
+/// (``DeskService/needsFirstAdmin()``): a name and a password typed twice.
+///
+/// The name (``StaffName``), the password (``PasswordRules``) and the match are checked as they
+/// are typed, so Enter only sends a form the desk will take. The desk refuses a second first
+/// admin (`.conflict`): the console then shows the sign-in with that message.
+/// Privacy: the state holds typed passwords; never log it.
+public enum FirstAdminScreen {
+    public enum Field: Hashable, Sendable, CaseIterable { case name, password, again }
+
+    public struct State: Hashable, Sendable {
+        public var name: TextFieldState
+        public var password: TextFieldState
+        public var again: TextFieldState
+        public var focus: Field
+        public var creating = false
+        public var notice: Notice?
+
+        public init(name: String = "") {
+            self.name = ConsoleText.nameField(name)
+            password = ConsoleText.passwordField()
+            again = ConsoleText.passwordField()
+            focus = name.isEmpty ? .name : .password
+        }
+
+        /// What is wrong with the typed name; nil while it is empty or when it is fine.
+        public var nameProblem: String? {
+            guard !name.text.isEmpty, case .failure(let problem) = StaffName.normalize(name.text) else { return nil }
+            return problem.message
+        }
+
+        /// The name as it will be stored (lowercase), when it is acceptable.
+        public var normalizedName: String? {
+            guard case .success(let normalized) = StaffName.normalize(name.text) else { return nil }
+            return normalized
+        }
+
+        /// What is wrong with the password; nil while it is empty or when it is fine.
+        public var passwordProblem: String? {
+            guard !password.text.isEmpty else { return nil }
+            return PasswordRules.problem(password.text, user: normalizedName ?? name.text)?.message
+        }
+
+        /// "the two passwords differ" once something is typed in the second field.
+        public var againProblem: String? {
+            guard !again.text.isEmpty, again.text != password.text else { return nil }
+            return again.text.count < password.text.count && password.text.hasPrefix(again.text)
+                ? nil : "the two passwords differ"
+        }
+    }
+
+    public enum Msg: Hashable, Sendable {
+        case keyPressed(Key)
+        case fieldClicked(Field)
+        case failed(String)
+    }
+
+    public enum Command: Hashable, Sendable {
+        case createFirstAdmin(name: String, password: String)
+    }
+
+    public enum Action: Hashable, Sendable { case submit, nextField, previousField }
+
+    public static let keyMap = KeyMap<Action>([
+        Binding([.enter], .submit, help: "Next field, then create"),
+        Binding([.tab, .down], .nextField, help: "Next field"),
+        Binding([.backTab, .up], .previousField, help: "Previous field", shownInFooter: false),
+    ])
+
+    public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
+        switch msg {
+        case .fieldClicked(let field):
+            if !state.creating { state.focus = field }
+            return []
+        case .failed(let message):
+            state.creating = false
+            state.notice = .error(message)
+            return []
+        case .keyPressed(let key):
+            guard !state.creating else { return [] }
+            if let action = keyMap.action(for: key) {
+                switch action {
+                case .nextField: state.focus = step(state.focus, by: 1)
+                case .previousField: state.focus = step(state.focus, by: -1)
+                case .submit: return submit(&state)
+                }
+                return []
+            }
+            switch state.focus {
+            case .name: _ = state.name.handle(key)
+            case .password: _ = state.password.handle(key)
+            case .again: _ = state.again.handle(key)
+            }
+            if state.notice?.kind == .error { state.notice = nil }
+            return []
+        }
+    }
+
+    private static func step(_ field: Field, by offset: Int) -> Field {
+        let all = Field.allCases
+        let index = all.firstIndex(of: field) ?? 0
+        return all[(index + offset + all.count) % all.count]
+    }
+
+    /// Enter: moves to the next field until the last; there, sends the form or says what to fix
+    /// (with the focus on that field).
+    private static func submit(_ state: inout State) -> [Command] {
+        if state.focus != .again {
+            state.focus = step(state.focus, by: 1)
+            return []
+        }
+        guard let name = state.normalizedName else {
+            state.focus = .name
+            if case .failure(let problem) = StaffName.normalize(state.name.text) {
+                state.notice = .error(problem.message)
+            }
+            return []
+        }
+        if let problem = PasswordRules.problem(state.password.text, user: name) {
+            state.focus = .password
+            state.notice = .error(problem.message)
+            return []
+        }
+        guard state.again.text == state.password.text else {
+            state.focus = .again
+            state.notice = .error("the two passwords differ: type the same password twice")
+            return []
+        }
+        state.creating = true
+        state.notice = .working("creating the first admin…")
+        return [.createFirstAdmin(name: name, password: state.password.text)]
+    }
+
+    // MARK: Drawing
+
+    public struct Regions: Hashable, Sendable {
+        public var panel: Rect
+        public var fields: [Field: Rect]
+        public var notice: Rect
+    }
+
+    public static func regions(in area: Rect) -> Regions {
+        let panel = area.centered(width: min(72, area.width), height: min(20, area.height))
+        let inner = panel.inset(horizontal: 2, vertical: 1)
+        let fieldX = inner.x + 13
+        let fieldWidth = max(0, min(34, inner.maxX - fieldX))
+        func row(_ offset: Int) -> Rect { Rect(x: fieldX, y: inner.y + offset, width: fieldWidth, height: 1) }
+        return Regions(
+            panel: panel, fields: [.name: row(5), .password: row(8), .again: row(11)],
+            notice: Rect(x: inner.x, y: inner.y + 14, width: inner.width, height: max(0, inner.maxY - inner.y - 14)))
+    }
+
+    public static func render(_ state: State, location: String, into buffer: inout Buffer, area: Rect) {
+        let regions = regions(in: area)
+        let inner = Panel(title: "First admin", focused: true).render(into: &buffer, area: regions.panel)
+        guard inner.width > 4 else { return }
+        let text = inner.inset(horizontal: 1, vertical: 0)
+        let intro =
+            "No staff account exists yet in \(location). This creates the first admin: the account that adds staff accounts and reads the audit log. It cannot authorise uploads; add operators from the Staff screen afterwards."
+        ConsoleText.putWrapped(
+            intro, style: Style(.normal), into: &buffer, x: text.x, y: text.y, width: text.width, rows: 4)
+        let editing = !state.creating
+        let labels: [(Field, String)] = [(.name, "User name"), (.password, "Password"), (.again, "Again")]
+        for (field, label) in labels {
+            guard let rect = regions.fields[field] else { continue }
+            let focused = editing && state.focus == field
+            ConsoleText.putLabel(label, focused: focused, into: &buffer, x: text.x, y: rect.y, clip: text)
+            switch field {
+            case .name: state.name.render(into: &buffer, area: rect, focused: focused, placeholder: "e.g. admin")
+            case .password: ConsoleText.renderSecret(state.password, into: &buffer, area: rect, focused: focused)
+            case .again: ConsoleText.renderSecret(state.again, into: &buffer, area: rect, focused: focused)
+            }
+            let verdictWidth = text.maxX - rect.x
+            switch field {
+            case .name:
+                ConsoleText.putVerdict(
+                    state.nameProblem, ok: state.normalizedName.map { "stored as \($0)" } ?? "", into: &buffer,
+                    x: rect.x, y: rect.y + 1, width: verdictWidth)
+            case .password:
+                let rule =
+                    "at least \(PasswordRules.minimumLength) characters, not the name"
+                if state.password.text.isEmpty {
+                    buffer.put(rule, x: rect.x, y: rect.y + 1, style: Style(.muted), maxWidth: verdictWidth)
+                } else {
+                    ConsoleText.putVerdict(
+                        state.passwordProblem, ok: "password accepted", into: &buffer, x: rect.x, y: rect.y + 1,
+                        width: verdictWidth)
+                }
+            case .again:
+                ConsoleText.putVerdict(
+                    state.againProblem,
+                    ok: !state.again.text.isEmpty && state.again.text == state.password.text
+                        ? "the passwords match" : "",
+                    into: &buffer, x: rect.x, y: rect.y + 1, width: verdictWidth)
+            }
+        }
+        if let notice = state.notice {
+            notice.render(
+                into: &buffer, x: regions.notice.x, y: regions.notice.y, width: regions.notice.width,
+                rows: max(1, regions.notice.height))
+        }
+        if !editing { buffer.cursor = nil }
+    }
+}

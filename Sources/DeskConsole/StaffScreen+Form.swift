@@ -1,0 +1,170 @@
+import DeskCore
+import TerminalKit
+
+extension StaffScreen {
+    /// The add-account form (name, role, password twice) or the new-password form (password
+    /// twice), checked as typed with the same rules the desk applies.
+    /// Privacy: holds typed passwords; never log it.
+    public struct Form: Hashable, Sendable {
+        public enum Kind: Hashable, Sendable {
+            case add
+            /// A new password for the named account.
+            case resetPassword(String)
+        }
+
+        public enum Field: Hashable, Sendable { case name, role, password, again }
+
+        public enum Edit: Hashable, Sendable {
+            case edited
+            case cancelled
+            case submit(Command)
+        }
+
+        public var kind: Kind
+        public var name: TextFieldState
+        public var role: StaffRole = .operator
+        public var password: TextFieldState
+        public var again: TextFieldState
+        public var focus: Field
+        /// Sent to the desk, not answered yet.
+        public var submitting = false
+        /// What the desk said, or what to fix before sending.
+        public var notice: Notice?
+
+        public init(kind: Kind) {
+            self.kind = kind
+            name = ConsoleText.nameField()
+            password = ConsoleText.passwordField()
+            again = ConsoleText.passwordField()
+            focus = kind == .add ? .name : .password
+        }
+
+        public var fields: [Field] { kind == .add ? [.name, .role, .password, .again] : [.password, .again] }
+
+        public var title: String {
+            switch kind {
+            case .add: return "Add a staff account"
+            case .resetPassword(let name): return "New password for \(name)"
+            }
+        }
+
+        /// The account name as it will be stored, when acceptable.
+        public var accountName: String? {
+            switch kind {
+            case .resetPassword(let name): return name
+            case .add:
+                guard case .success(let normalized) = StaffName.normalize(name.text) else { return nil }
+                return normalized
+            }
+        }
+
+        public var nameProblem: String? {
+            guard kind == .add, !name.text.isEmpty, case .failure(let problem) = StaffName.normalize(name.text)
+            else { return nil }
+            return problem.message
+        }
+
+        public var passwordProblem: String? {
+            guard !password.text.isEmpty else { return nil }
+            return PasswordRules.problem(password.text, user: accountName ?? name.text)?.message
+        }
+
+        /// "the two passwords differ", but not while the second is still a prefix of the first.
+        public var againProblem: String? {
+            guard !again.text.isEmpty, again.text != password.text else { return nil }
+            return again.text.count < password.text.count && password.text.hasPrefix(again.text)
+                ? nil : "the two passwords differ"
+        }
+
+        public static let keyMap = KeyMap<FormAction>([
+            Binding([.enter], .submit, help: "Next field, then save", group: "form"),
+            Binding([.tab, .down], .nextField, help: "Next field", group: "form"),
+            Binding([.backTab, .up], .previousField, help: "Previous field", group: "form", shownInFooter: false),
+            Binding([.escape], .cancel, help: "Cancel", group: "form"),
+        ])
+
+        /// Keys of the role picker (when it has the focus).
+        public static let roleKeyMap = KeyMap<RoleAction>([
+            Binding([.right, .char(" "), .char("l")], .next, help: "Next role", group: "role"),
+            Binding([.left, .char("h")], .previous, help: "Previous role", group: "role"),
+            Binding([.char("o")], .pick(.operator), help: "Operator", group: "role", shownInFooter: false),
+            Binding([.char("t")], .pick(.tracer), help: "Tracer", group: "role", shownInFooter: false),
+            Binding([.char("s")], .pick(.supervisor), help: "Supervisor", group: "role", shownInFooter: false),
+            Binding([.char("a")], .pick(.admin), help: "Admin", group: "role", shownInFooter: false),
+        ])
+
+        public mutating func handle(_ key: Key) -> Edit {
+            if submitting { return .edited }
+            if let action = Self.keyMap.action(for: key) {
+                switch action {
+                case .cancel: return .cancelled
+                case .nextField: focus = step(by: 1)
+                case .previousField: focus = step(by: -1)
+                case .submit: return submit()
+                }
+                return .edited
+            }
+            switch focus {
+            case .name: _ = name.handle(key)
+            case .password: _ = password.handle(key)
+            case .again: _ = again.handle(key)
+            case .role:
+                let roles = StaffRole.allCases
+                let index = roles.firstIndex(of: role) ?? 0
+                switch Self.roleKeyMap.action(for: key) {
+                case .next: role = roles[(index + 1) % roles.count]
+                case .previous: role = roles[(index + roles.count - 1) % roles.count]
+                case .pick(let picked): role = picked
+                case nil: break
+                }
+            }
+            if notice?.kind == .error { notice = nil }
+            return .edited
+        }
+
+        private func step(by offset: Int) -> Field {
+            let all = fields
+            let index = all.firstIndex(of: focus) ?? 0
+            return all[(index + offset + all.count) % all.count]
+        }
+
+        /// Enter: the next field until the last; there, the command, or what to fix first.
+        private mutating func submit() -> Edit {
+            if focus != fields.last {
+                focus = step(by: 1)
+                return .edited
+            }
+            if kind == .add, case .failure(let problem) = StaffName.normalize(name.text) {
+                focus = .name
+                notice = .error(problem.message)
+                return .edited
+            }
+            let account = accountName ?? ""
+            if let problem = PasswordRules.problem(password.text, user: account) {
+                focus = .password
+                notice = .error(problem.message)
+                return .edited
+            }
+            guard again.text == password.text else {
+                focus = .again
+                notice = .error("the two passwords differ: type the same password twice")
+                return .edited
+            }
+            submitting = true
+            switch kind {
+            case .add:
+                notice = .working("adding \(account)…")
+                return .submit(.add(name: account, role: role, password: password.text))
+            case .resetPassword(let target):
+                notice = .working("setting a new password for \(target)…")
+                return .submit(.resetPassword(name: target, password: password.text))
+            }
+        }
+    }
+
+    public enum FormAction: Hashable, Sendable { case submit, nextField, previousField, cancel }
+    public enum RoleAction: Hashable, Sendable {
+        case next, previous
+        case pick(StaffRole)
+    }
+}

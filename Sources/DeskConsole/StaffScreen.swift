@@ -1,0 +1,235 @@
+import DeskCore
+import TerminalKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The admin's staff accounts: a table (name, role, state, failed sign-ins, last sign-in,
+/// created by), and keys to add an account, disable one (after a confirm dialog that names it)
+/// and reset a password.
+///
+/// The desk enforces every rule (roles, the last admin, one's own account); this screen shows
+/// its messages as they are. The selection follows the account's name across reloads.
+/// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``.
+/// Privacy: a form holds typed passwords; never log the state.
+public enum StaffScreen {
+    public struct State: Hashable, Sendable {
+        public var accounts: [StaffAccount] = []
+        /// Index into ``accounts``.
+        public var selected = 0
+        public var loading = false
+        public var loaded = false
+        /// The last outcome: added, disabled, reset, or what went wrong.
+        public var notice: Notice?
+        /// The add-account or new-password form, when open.
+        public var form: Form?
+        /// The disable confirmation, when open, and the account it names.
+        public var confirm: DialogState?
+        public var confirmTarget: String?
+        /// A disable sent to the desk and not answered yet.
+        public var disabling: String?
+        /// The account to select once the next load arrives (one just added).
+        public var selectAfterLoad: String?
+        /// Zone for the times shown.
+        public var timeZone: TimeZone
+
+        public init(timeZone: TimeZone = .current) {
+            self.timeZone = timeZone
+        }
+
+        public var selectedAccount: StaffAccount? {
+            accounts.indices.contains(selected) ? accounts[selected] : nil
+        }
+
+        /// A form or a dialog is open: it takes every key.
+        public var isModal: Bool { form != nil || confirm != nil }
+    }
+
+    public enum Msg: Hashable, Sendable {
+        case keyPressed(Key)
+        case rowClicked(Int)
+        case scrolled(Int)
+        case loaded([StaffAccount])
+        case loadFailed(String)
+        case added(StaffAccount)
+        case disabled(StaffAccount)
+        case passwordReset(StaffAccount)
+        /// An add, disable or reset the desk refused or could not run.
+        case changeFailed(String)
+    }
+
+    public enum Command: Hashable, Sendable {
+        case load
+        case add(name: String, role: StaffRole, password: String)
+        case disable(name: String)
+        case resetPassword(name: String, password: String)
+        case quit
+    }
+
+    public enum Action: Hashable, Sendable {
+        case up, down, pageUp, pageDown, top, bottom
+        case add, disable, resetPassword, reload, quit
+    }
+
+    public static let keyMap = KeyMap<Action>([
+        Binding([.char("a"), .insert], .add, help: "Add account"),
+        Binding([.char("d"), .delete], .disable, help: "Disable"),
+        Binding([.char("p")], .resetPassword, help: "New password"),
+        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false),
+        Binding([.up, .char("k")], .up, help: "Previous account", shownInFooter: false),
+        Binding([.down, .char("j")], .down, help: "Next account", shownInFooter: false),
+        Binding([.pageUp], .pageUp, help: "Page up", shownInFooter: false),
+        Binding([.pageDown], .pageDown, help: "Page down", shownInFooter: false),
+        Binding([.home, .char("g")], .top, help: "First account", shownInFooter: false),
+        Binding([.end, .char("G")], .bottom, help: "Last account", shownInFooter: false),
+        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+    ])
+
+    /// Rows a page key moves.
+    static let page = 10
+
+    public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
+        switch msg {
+        case .keyPressed(let key):
+            if state.confirm != nil { return handleConfirmKey(&state, key) }
+            if state.form != nil { return handleFormKey(&state, key) }
+            guard let action = keyMap.action(for: key) else { return [] }
+            return perform(&state, action)
+        case .rowClicked(let row):
+            guard !state.isModal, state.accounts.indices.contains(row) else { return [] }
+            state.selected = row
+            return []
+        case .scrolled(let rows):
+            guard !state.isModal else { return [] }
+            move(&state, by: rows)
+            return []
+        case .loaded(let accounts):
+            let keep = state.selectAfterLoad ?? state.selectedAccount?.name
+            state.selectAfterLoad = nil
+            state.accounts = accounts
+            state.loading = false
+            state.loaded = true
+            state.selected = keep.flatMap { name in accounts.firstIndex { $0.name == name } } ?? 0
+            if state.notice?.kind == .working { state.notice = nil }
+            return []
+        case .loadFailed(let message):
+            state.loading = false
+            state.notice = .error("could not load the accounts: \(message) (r to try again)")
+            return []
+        case .added(let account):
+            state.form = nil
+            state.notice = .ok("added \(account.name) as \(account.role.rawValue): they can sign in now")
+            state.selectAfterLoad = account.name
+            return reload(&state)
+        case .disabled(let account):
+            state.disabling = nil
+            state.notice = .ok("\(account.name) is disabled: they cannot sign in, and their sessions have ended")
+            return reload(&state)
+        case .passwordReset(let account):
+            state.form = nil
+            state.notice = .ok(
+                "new password set for \(account.name): the account is unlocked and its open sessions have ended")
+            return reload(&state)
+        case .changeFailed(let message):
+            if var form = state.form, form.submitting {
+                form.submitting = false
+                form.notice = .error(message)
+                state.form = form
+            } else {
+                state.disabling = nil
+                state.notice = .error(message)
+            }
+            return []
+        }
+    }
+
+    /// Loading on entering the screen (and on `r`).
+    public static func reload(_ state: inout State) -> [Command] {
+        state.loading = true
+        return [.load]
+    }
+
+    private static func perform(_ state: inout State, _ action: Action) -> [Command] {
+        switch action {
+        case .up: move(&state, by: -1)
+        case .down: move(&state, by: 1)
+        case .pageUp: move(&state, by: -page)
+        case .pageDown: move(&state, by: page)
+        case .top: state.selected = 0
+        case .bottom: state.selected = max(0, state.accounts.count - 1)
+        case .reload:
+            state.notice = nil
+            return reload(&state)
+        case .quit:
+            return [.quit]
+        case .add:
+            state.form = Form(kind: .add)
+        case .resetPassword:
+            guard let account = state.selectedAccount else {
+                state.notice = .error("no account selected: add one first (a)")
+                return []
+            }
+            state.form = Form(kind: .resetPassword(account.name))
+        case .disable:
+            guard let account = state.selectedAccount else {
+                state.notice = .error("no account selected")
+                return []
+            }
+            if account.disabled {
+                state.notice = .info("\(account.name) is disabled already")
+                return []
+            }
+            state.confirmTarget = account.name
+            state.confirm = DialogState.confirm(
+                title: "Disable \(account.name)?",
+                message:
+                    "\(account.name) (\(account.role.rawValue)) will no longer be able to sign in, and their open sessions end now.\n\nThis cannot be undone: to let them back in, add a new account.",
+                confirm: "Disable \(account.name)", cancel: "Keep")
+        }
+        return []
+    }
+
+    private static func move(_ state: inout State, by rows: Int) {
+        guard !state.accounts.isEmpty else { return }
+        state.selected = min(max(0, state.selected + rows), state.accounts.count - 1)
+    }
+
+    private static func handleConfirmKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard var dialog = state.confirm else { return [] }
+        let outcome = dialog.handle(key)
+        state.confirm = dialog
+        switch outcome {
+        case .chosen(0):
+            let name = state.confirmTarget ?? ""
+            state.confirm = nil
+            state.confirmTarget = nil
+            state.disabling = name
+            state.notice = .working("disabling \(name)…")
+            return [.disable(name: name)]
+        case .chosen, .cancelled:
+            state.confirm = nil
+            state.confirmTarget = nil
+            return []
+        case .changed, .unchanged, .notHandled:
+            return []
+        }
+    }
+
+    private static func handleFormKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard var form = state.form else { return [] }
+        switch form.handle(key) {
+        case .cancelled:
+            state.form = nil
+            return []
+        case .submit(let command):
+            state.form = form
+            return [command]
+        case .edited:
+            state.form = form
+            return []
+        }
+    }
+}
