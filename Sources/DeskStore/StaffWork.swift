@@ -51,7 +51,7 @@ struct StaffStatements: Sendable {
 /// only its code's row first, which no holder of the log's lock ever waits for).
 ///
 /// Privacy rule: no password hash, token hash or code reaches an error or an audit entry;
-/// a code appears in the log only as the first 12 hex digits of its hash.
+/// a code appears in the log only as the first 6 hex digits of its hash (the tag the console shows: 24 bits, far too few to find the code from, where 12 digits would single it out).
 struct StaffWork<DB: SQLRunning> {
     let db: DB
     let sql: StaffStatements
@@ -283,7 +283,7 @@ struct StaffWork<DB: SQLRunning> {
     /// The `otp_authorized` entry of an authorisation, in its transaction.
     func auditAuthorization(_ record: OtpAuthorization) throws(StoreError) {
         try appendAudit(
-            actor: record.authorizedBy, action: .otpAuthorized, target: String(record.otpHash.hex.prefix(12)),
+            actor: record.authorizedBy, action: .otpAuthorized, target: String(record.otpHash.hex.prefix(6)),
             detail:
                 #"{"symptoms_started_on":"\#(record.symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#,
             at: record.authorizedAt.unixMilliseconds)

@@ -33,7 +33,7 @@ public protocol Store: StaffStore {
     /// Records a new authorisation of `otpHash`, unless an earlier one is still usable at
     /// `now` (then nothing changes and that one is returned). Appends an `otp_authorized` event
     /// and, in the same transaction, an `otp_authorized` audit entry (actor `actor`, target the
-    /// first 12 hex digits of the hash, detail the symptom-onset day and expiry).
+    /// first 6 hex digits of the hash, the tag the console shows; detail the symptom-onset day and expiry).
     func authorize(
         otpHash: OtpHash, symptomsStartedOn: CivilDay, by actor: String, now: Date, lifetime: Duration
     ) throws(StoreError) -> AuthorizeOutcome

@@ -97,3 +97,5 @@ extension ExitStatus {
         }
     }
 }
+
+extension ExitStatus: Error {}

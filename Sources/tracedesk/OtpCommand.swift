@@ -89,8 +89,10 @@ enum OtpCommand {
         guard let desk = try Person.desk(options, store: arguments.values["store"], command: "otp authorize") else {
             return .storeUnavailable
         }
-        guard let session = try await Person.signIn(desk, options, command: "otp authorize") else {
-            return .notAllowed
+        let session: StaffSession
+        switch try await Person.signIn(desk, options, command: "otp authorize") {
+        case .success(let signedIn): session = signedIn
+        case .failure(let status): return status
         }
         let result: AuthorizeResult
         do {
@@ -123,8 +125,10 @@ enum OtpCommand {
         guard let desk = try Person.desk(options, store: arguments.values["store"], command: "otp status") else {
             return .storeUnavailable
         }
-        guard let session = try await Person.signIn(desk, options, command: "otp status") else {
-            return .notAllowed
+        let session: StaffSession
+        switch try await Person.signIn(desk, options, command: "otp status") {
+        case .success(let signedIn): session = signedIn
+        case .failure(let status): return status
         }
         let status: OtpStatus
         do {

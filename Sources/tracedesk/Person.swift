@@ -102,10 +102,10 @@ enum Person {
         }
     }
 
-    /// Signs in as the person `options` name, asking for the password. Prints why not and
-    /// returns nil when that fails.
+    /// Signs in as the person `options` name, asking for the password. When that fails, prints
+    /// why and returns the exit status (6 refused, 4 store or server unavailable).
     static func signIn(_ desk: any DeskService, _ options: PersonOptions, command: String) async throws(UsageError)
-        -> StaffSession?
+        -> Result<StaffSession, ExitStatus>
     {
         guard let user = options.userName else {
             throw UsageError(
@@ -113,13 +113,14 @@ enum Person {
                 command: command)
         }
         guard let password = readPassword(prompt: "password for \(user): ", fromStdin: options.passwordStdin) else {
-            return nil
+            return .failure(.notAllowed)
         }
         do {
-            return try await desk.signIn(name: user, password: password)
+            return .success(try await desk.signIn(name: user, password: password))
         } catch {
             printError(error.message)
-            return nil
+            // A server that cannot be reached is exit 4, not "not allowed".
+            return .failure(ExitStatus(error))
         }
     }
 

@@ -191,7 +191,11 @@ enum StaffCommand {
         guard let desk = try Person.desk(options, store: arguments.values["store"], command: command) else {
             return .storeUnavailable
         }
-        guard let session = try await Person.signIn(desk, options, command: command) else { return .notAllowed }
+        let session: StaffSession
+        switch try await Person.signIn(desk, options, command: command) {
+        case .success(let signedIn): session = signedIn
+        case .failure(let status): return status
+        }
         let status: ExitStatus
         do {
             status = try await body(desk, session)

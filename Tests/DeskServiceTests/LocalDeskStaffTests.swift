@@ -202,7 +202,7 @@ import Testing
                 summary == [
                     "setup staff_added admin", "admin sign_in -", "admin staff_added rossi",
                     "admin staff_added bianchi", "admin staff_added sara", "rossi sign_in -",
-                    "bianchi sign_in -", "sara sign_in -", "rossi otp_authorized b39e0733843b",
+                    "bianchi sign_in -", "sara sign_in -", "rossi otp_authorized b39e07",
                     "- sign_in_failed -", "rossi sign_out -",
                 ])
             let verification = try await fixture.desk.verifyAudit(fixture.admin)

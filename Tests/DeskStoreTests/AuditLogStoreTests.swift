@@ -177,7 +177,7 @@ struct AuditLogStoreTests {
             #expect(audit.count == 1)
             let entry = try #require(audit.first)
             #expect(entry.action == .otpAuthorized && entry.actor == "rossi" && entry.at == Fixture.now)
-            #expect(entry.target == "b39e0733843b")
+            #expect(entry.target == "b39e07")
             #expect(
                 entry.detail
                     == #"{"symptoms_started_on":"2026-11-27","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#)

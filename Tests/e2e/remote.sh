@@ -70,9 +70,8 @@ check "a URL that is not http(s): usage error, exit 2" bash -c "[ $rc -eq 2 ] &&
 td "" --server "$url" --store "$work/desk.sqlite" otp status KJ23IWY5UJ --user ana --password-stdin
 check "--store and --server together: usage error, exit 2" bash -c "[ $rc -eq 2 ]"
 td "$oper_pw\n" --server "http://$phone" --user ana --password-stdin otp status KJ23IWY5UJ
-# (The exit status here is sign-in's: Person.signIn reports every failure as "not allowed", 6.)
-check "the public listener by mistake: says it is not the staff API" \
-  bash -c "[ $rc -ne 0 ] && grep -q 'is not a TraceDesk server' '$work/out' && grep -q 'internal listener' '$work/out'"
+check "the public listener by mistake: exit 4, says it is not the staff API" \
+  bash -c "[ $rc -eq 4 ] && grep -q 'is not a TraceDesk server' '$work/out' && grep -q 'internal listener' '$work/out'"
 
 if ! grep -qF -- "$oper_pw" "$work/serve.log" && ! grep -qF -- "KJ23" "$work/serve.log" && ! grep -q "tds_" "$work/serve.log"; then
   no_secrets=0
@@ -86,8 +85,8 @@ kill -TERM "$server" 2>/dev/null
 wait "$server" 2>/dev/null
 server=""
 td "$oper_pw\n" --server "$url" --user ana --password-stdin otp status KJ23IWY5UJ
-check "a server that is down: says so, naming the URL" \
-  bash -c "[ $rc -ne 0 ] && grep -q 'cannot be reached (connection refused)' '$work/out' && grep -qF '$url' '$work/out'"
+check "a server that is down: exit 4, says so, naming the URL" \
+  bash -c "[ $rc -eq 4 ] && grep -q 'cannot be reached (connection refused)' '$work/out' && grep -qF '$url' '$work/out'"
 
 echo "e2e-remote: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
