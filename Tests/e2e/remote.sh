@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The real CLI through a real `tracedesk serve` (--server URL, the staff API on the internal
 # listener): the first admin, an operator, an authorisation and its status, role refusals, a
-# wrong URL, the public listener by mistake, and a server that is down.
+# wrong URL, the public listener by mistake, a server that is down; and the console in tmux
+# signed in to the server: an authorisation found in the server's store and audit log, the
+# server going away mid-call and coming back.
 # Usage: Tests/e2e/remote.sh PATH/TO/tracedesk
 # Prints one line per check and ends with "e2e-remote: N passed, N failed".
 set -uo pipefail
@@ -14,8 +16,10 @@ failed=0
 server=""
 export SWIFT_BACKTRACE=enable=no TRACEDESK_SIGNING_KEY_REQUIRED=false
 
+socket="tracedesk-remote-e2e-$$"
 cleanup() {
   [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
+  tmux -L "$socket" kill-server 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -80,6 +84,64 @@ else
 fi
 check "the server's log has no password, code or token" test "$no_secrets" -eq 0
 check "its access log shows the staff routes as templates" grep -q "internal POST /staff/v1/otp/authorizations 201" "$work/serve.log"
+
+# The console over the network, in tmux: ana signs in to the running server and authorises a
+# code; the server's store has it, and so has its audit log, by ana.
+hash() { printf %s "$1" | sha256sum | cut -c1-64; }
+tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
+  -e TRACEDESK_THEMES="$root/themes" "$bin --server '$url' --user ana; sleep 30"
+wait_screen() {
+  local deadline=$((SECONDS + ${2:-5}))
+  while [ $SECONDS -le $deadline ]; do
+    tmux -L "$socket" capture-pane -p -t app | grep -qF -- "$1" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+wait_screen "TraceDesk · Sign in" >/dev/null
+check "the console opens on the server's sign-in screen, naming the server" wait_screen "$internal"
+tmux -L "$socket" send-keys -t app -l -- "not-her-password"
+tmux -L "$socket" send-keys -t app Enter
+check "a wrong password over the network: the desk's message on the screen" wait_screen "wrong user name or password"
+tmux -L "$socket" send-keys -t app -l -- "$oper_pw"
+tmux -L "$socket" send-keys -t app Enter
+check "ana signs in over the network" wait_screen "Authorise an upload"
+check "the title bar names ana, her role and the server" wait_screen "ana (operator)"
+tmux -L "$socket" send-keys -t app 5 9 f u 3 6 k r 4 6 y Enter Enter
+check "the console authorises 59F-U36K-R46 through the server" wait_screen "Authorised"
+check "the server's store has it, authorised by ana" test \
+  "$(sqlite3 "$work/desk.sqlite" "SELECT authorized_by FROM otp_authorizations WHERE otp_hash = '$(hash 59FU36KR46)'")" = ana
+check "the server's audit log has it, by ana" test \
+  "$(sqlite3 "$work/desk.sqlite" "SELECT count(*) FROM audit_log WHERE action = 'otp_authorized' AND actor = 'ana' AND target = '$(hash 59FU36KR46 | cut -c1-6)'")" = 1
+
+# The server goes away during the next call: the console says so and keeps what was typed; when
+# the server is back on the same address, r retries and it goes through.
+tmux -L "$socket" send-keys -t app n
+wait_screen "Authorise an upload" >/dev/null
+kill -TERM "$server" 2>/dev/null
+wait "$server" 2>/dev/null
+server=""
+tmux -L "$socket" send-keys -t app 9 k 2 r a y 8 u u q y Enter Enter
+check "with the server gone, the console says it cannot be reached" wait_screen "Could not authorise: the TraceDesk server at $url" 20
+check "... and the title bar says the server is unreachable" wait_screen "! server unreachable"
+check "... and keeps the typed code" wait_screen "9K2-RAY8-UUQ"
+check "serve starts again on the same internal address" \
+  start_server "$work/desk.sqlite" --internal-listen "$internal"
+tmux -L "$socket" send-keys -t app r
+check "r retries, and the authorisation goes through" wait_screen "Authorised" 10
+tmux -L "$socket" send-keys -t app C-c
+gone() {
+  local deadline=$((SECONDS + 5))
+  while [ $SECONDS -le $deadline ]; do
+    tmux -L "$socket" capture-pane -p -t app | grep -qF "Authorise an upload" || return 0
+    sleep 0.05
+  done
+  return 1
+}
+check "^C signs out and leaves the console" gone
+check "the sign-out is in the server's audit log" test \
+  "$(sqlite3 "$work/desk.sqlite" "SELECT count(*) FROM audit_log WHERE action = 'sign_out' AND actor = 'ana'")" -ge 1
+
 
 kill -TERM "$server" 2>/dev/null
 wait "$server" 2>/dev/null
