@@ -20,8 +20,8 @@ start_server() {
   server=$!
   local deadline=$((SECONDS + 10))
   while [ $SECONDS -le $deadline ]; do
-    phone=$(sed -nE 's|.*phone API on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
-    internal=$(sed -nE 's|.*internal API .* on http://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
+    phone=$(sed -nE 's|.*phone API on https?://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
+    internal=$(sed -nE 's|.*internal API .* on https?://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
     [ -n "$phone" ] && [ -n "$internal" ] && return 0
     kill -0 "$server" 2>/dev/null || return 1
     sleep 0.05

@@ -150,5 +150,24 @@ td "$oper_pw\n" --server "$url" --user ana --password-stdin otp status KJ23IWY5U
 check "a server that is down: exit 4, says so, naming the URL" \
   bash -c "[ $rc -eq 4 ] && grep -q 'cannot be reached (connection refused)' '$work/out' && grep -qF '$url' '$work/out'"
 
+# A server with a certificate this machine does not trust: a clear TLS message, in the CLI and
+# on the console's sign-in screen.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/tls-key.pem" \
+  -out "$work/tls-cert.pem" -days 2 -subj /CN=localhost >/dev/null 2>&1
+check "serve starts with TLS (a self-signed certificate)" \
+  start_server "$work/tls.sqlite" --tls-cert "$work/tls-cert.pem" --tls-key "$work/tls-key.pem"
+td "$admin_pw\n" --server "https://$internal" --user boss --password-stdin staff list
+check "an untrusted certificate: exit 4, the TLS reason, what to check" \
+  bash -c "[ $rc -eq 4 ] && grep -q 'a TLS connection to https://$internal could not be made (self-signed certificate)' '$work/out'"
+tmux -L "$socket" kill-server 2>/dev/null
+tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
+  -e TRACEDESK_THEMES="$root/themes" "$bin --server 'https://$internal' --user boss; sleep 30"
+check "the console says so on its first screen, without crashing" wait_screen "(self-signed" 15
+check "... and its title bar says TLS failed" wait_screen "! TLS failed"
+tmux -L "$socket" send-keys -t app C-c
+kill -TERM "$server" 2>/dev/null
+wait "$server" 2>/dev/null
+server=""
+
 echo "e2e-remote: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
