@@ -20,6 +20,8 @@ public enum CryptoError: Error, Hashable, Sendable {
     case unreadableCertificate(index: Int)
     /// A setting that cannot work, named with the reason ("apkCertificateDigestSha256 is empty").
     case invalidSetting(String)
+    /// scrypt could not run (OpenSSL could not allocate its memory).
+    case kdfFailed
 
     /// One sentence: what is wrong, then what to do.
     public var message: String {
@@ -37,6 +39,8 @@ public enum CryptoError: Error, Hashable, Sendable {
                 + "(openssl pkey -in KEY -pubout prints one)."
         case .unreadablePublicKey:
             return "The public key block does not parse; check that the file is complete and was not edited."
+        case .kdfFailed:
+            return "The password could not be hashed: the system refused scrypt's 32 MiB; try again in a moment."
         case .notP256(let found):
             return "The key is \(found), but ECDSA P-256 (prime256v1) is required; generate one with "
                 + "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256."

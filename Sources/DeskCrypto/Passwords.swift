@@ -37,10 +37,13 @@ public struct PasswordHasher: Hashable, Sendable {
         self.p = p
     }
 
-    /// The stored form of `password` with a fresh random salt.
-    public func hash(_ password: String) -> String {
+    /// The stored form of `password` with a fresh random salt. Throws when OpenSSL refuses the
+    /// work (it cannot allocate scrypt's memory): nothing that cannot verify is ever returned.
+    public func hash(_ password: String) throws(CryptoError) -> String {
         let salt = SecureRandom.bytes(Self.saltBytes)
-        let key = Self.derive(password, salt: salt, logN: logN, r: r, p: p, length: Self.keyBytes) ?? []
+        guard let key = Self.derive(password, salt: salt, logN: logN, r: r, p: p, length: Self.keyBytes) else {
+            throw .kdfFailed
+        }
         return "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Base64.encodeURL(salt))$\(Base64.encodeURL(key))"
     }
 

@@ -51,7 +51,7 @@ public struct LocalDesk: DeskService {
     public func createFirstAdmin(name: String, password: String) async throws(ServiceError) -> StaffSession {
         let name = try Self.checkedName(name)
         if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
-        let hash = hasher.hash(password)
+        let hash = try hashed(password)
         let outcome = try storeCall { () throws(StoreError) in
             try store.addStaff(
                 name: name, role: .admin, passwordHash: hash, by: "setup", now: clock.now(), onlyIfEmpty: true)
@@ -68,6 +68,9 @@ public struct LocalDesk: DeskService {
             throw .signInFailed(Self.wrongNameOrPassword)
         }
         if password.isEmpty { throw .signInFailed("type your password") }
+        // No password is that long: refused before any store or KDF work (a huge one would cost
+        // the KDF's first pass over every byte).
+        if password.count > PasswordRules.maximumLength { throw .signInFailed(Self.wrongNameOrPassword) }
         let policy = signIns
         let attempt = try storeCall { () throws(StoreError) in
             try store.beginSignIn(name: name, now: clock.now(), policy: policy)
@@ -94,7 +97,7 @@ public struct LocalDesk: DeskService {
                 let new = NewStaffSession(
                     tokenHash: SessionToken.hash(token), createdAt: now,
                     expiresAt: now.addingTimeInterval(Double(sessions.maximumSeconds)))
-                let rehash = hasher.isWeaker(credentials.passwordHash) ? hasher.hash(password) : nil
+                let rehash = hasher.isWeaker(credentials.passwordHash) ? try? hasher.hash(password) : nil
                 let finish = try storeCall { () throws(StoreError) in
                     try store.finishSignIn(
                         name: name, attempt: number, checkedAgainst: credentials.passwordHash, session: new,
@@ -171,7 +174,10 @@ public struct LocalDesk: DeskService {
                 lifetime: lifetime)
         }) {
         case .authorized(let record): return .authorized(record)
-        case .alreadyAuthorized(let record): return .alreadyAuthorized(record)
+        case .alreadyAuthorized(var record):
+            // Operators follow only their own codes: another's is reported without their name.
+            if record.authorizedBy != person.user { record.authorizedBy = Self.anotherOperator }
+            return .alreadyAuthorized(record)
         }
     }
 
@@ -204,7 +210,7 @@ public struct LocalDesk: DeskService {
         let person = try authenticate(session, for: .addStaff)
         let name = try Self.checkedName(name)
         if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
-        let hash = hasher.hash(password)
+        let hash = try hashed(password)
         let outcome = try storeCall { () throws(StoreError) in
             try store.addStaff(
                 name: name, role: role, passwordHash: hash, by: person.user, now: clock.now(), onlyIfEmpty: false)
@@ -235,7 +241,7 @@ public struct LocalDesk: DeskService {
         let person = try authenticate(session, for: .resetPassword)
         let name = try Self.checkedName(name)
         if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
-        let hash = hasher.hash(password)
+        let hash = try hashed(password)
         guard
             let account = try storeCall({ () throws(StoreError) in
                 try store.setPassword(name: name, passwordHash: hash, by: person.user, now: clock.now(), reason: .reset)
@@ -265,9 +271,13 @@ public struct LocalDesk: DeskService {
         while true {
             let page = try store.auditEntries(after: last?.id ?? 0, limit: pageSize)
             if let broken = AuditChain.check(page, after: last) {
+                // The entries of this page before the break verified: count them, and report the
+                // last of them as the head of the good part.
+                let good = page.prefix { $0.id != broken.id }
+                if let tail = good.last { last = (id: tail.id, hash: tail.hash) }
                 return AuditVerification(
-                    entries: count, headHash: last?.hash ?? AuditChain.genesis, headID: last?.id ?? 0,
-                    firstBroken: broken)
+                    entries: count + Int64(good.count), headHash: last?.hash ?? AuditChain.genesis,
+                    headID: last?.id ?? 0, firstBroken: broken)
             }
             guard let tail = page.last else { break }
             count += Int64(page.count)
@@ -312,6 +322,14 @@ public struct LocalDesk: DeskService {
         return (stored.user, stored.role)
     }
 
+    private func hashed(_ password: String) throws(ServiceError) -> String {
+        do {
+            return try hasher.hash(password)
+        } catch {
+            throw .unavailable(error.message)
+        }
+    }
+
     private func storeCall<T>(_ body: () throws(StoreError) -> T) throws(ServiceError) -> T {
         do {
             return try body()
@@ -327,10 +345,15 @@ public struct LocalDesk: DeskService {
         }
     }
 
+    /// Who authorised a code, as shown to an operator who did not.
+    public static let anotherOperator = "another operator"
+
     static let wrongNameOrPassword = "wrong user name or password: check both and try again"
 
     /// A valid hash of a random password: checked against when the account does not exist.
-    static let decoyHash = PasswordHasher().hash(Base64.encodeURL(SecureRandom.bytes(24)))
+    static let decoyHash =
+        (try? PasswordHasher().hash(Base64.encodeURL(SecureRandom.bytes(24))))
+        ?? "$scrypt$ln=15,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 
     static func minutes(_ seconds: Int) -> String {
         seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"

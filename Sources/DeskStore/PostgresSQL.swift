@@ -24,6 +24,8 @@ enum PGSQL {
     /// 100 + job for the job locks.
     static let publishLock = 1
     static let auditLock = 2
+    /// Transactions whose statements must each see the latest commits (the audit log's appends).
+    static let beginReadCommitted = "BEGIN ISOLATION LEVEL READ COMMITTED"
     static let jobLockBase = 100
 
     static let countTables = """

@@ -117,7 +117,11 @@ extension PostgresStore {
         _ operation: String, _ body: (StaffWork<PGConnection>) throws(StoreError) -> T
     ) throws(StoreError) -> T {
         try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(operation: operation) { () throws(StoreError) -> T in
+            // READ COMMITTED whatever the server's default: each statement must see what the
+            // holder of the log's lock committed before it (a repeatable-read snapshot taken at
+            // BEGIN would read a stale last id).
+            try connection.transaction(begin: PGSQL.beginReadCommitted, operation: operation) {
+                () throws(StoreError) -> T in
                 try body(Self.staffWork(connection))
             }
         }

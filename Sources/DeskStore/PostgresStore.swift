@@ -86,7 +86,8 @@ public final class PostgresStore: Store, @unchecked Sendable {
             otpHash: otpHash, symptomsStartedOn: symptomsStartedOn, authorizedAt: Date(unixMilliseconds: nowMs),
             expiresAt: Date(unixMilliseconds: nowMs + max(1, lifetimeMs)), authorizedBy: actor)
         return try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(operation: "authorize") { () throws(StoreError) -> AuthorizeOutcome in
+            try connection.transaction(begin: PGSQL.beginReadCommitted, operation: "authorize") {
+                () throws(StoreError) -> AuthorizeOutcome in
                 // One statement decides: it writes unless a usable authorisation is there, so two
                 // servers authorising one code at once cannot both think they made it.
                 let written = try connection.query(

@@ -139,6 +139,10 @@ struct StaffWork<DB: SQLRunning> {
     func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt {
         let op = "begin sign-in"
         let nowMs = now.unixMilliseconds
+        // The log's lock first, as every appending transaction does: a conditional update below
+        // that loses a race keeps the row locked, and taking the log's lock after it could
+        // deadlock against a transaction that holds the log's lock and waits for this row.
+        try lockAudit(operation: op)
         for _ in 0..<Self.attemptRounds {
             guard let found = try row(name: name, operation: op) else {
                 // The typed name is not recorded: people type passwords into name fields.

@@ -46,7 +46,7 @@ extension BenchCommand {
         var kdf: [Double] = []
         for i in 0..<hashes {
             let started = DispatchTime.now().uptimeNanoseconds
-            _ = hasher.hash("bench password \(i)")
+            _ = try? hasher.hash("bench password \(i)")
             kdf.append(milliseconds(since: started))
         }
 

@@ -137,11 +137,17 @@ enum Person {
     /// without echo. Nil (with the reason printed) when neither is possible.
     static func readPassword(prompt: String, fromStdin: Bool) -> String? {
         if fromStdin {
-            guard let line = readLine(strippingNewline: true) else {
+            switch Terminal.readLine(fd: STDIN_FILENO, limit: Terminal.passwordLimit) {
+            case .line(let line): return line
+            case .end:
                 printError("--password-stdin: stdin is empty: pipe the password in, one line")
                 return nil
+            case .tooLong:
+                printError(
+                    "--password-stdin: the line is longer than \(Terminal.passwordLimit) bytes: a password has at most \(PasswordRules.maximumLength) characters"
+                )
+                return nil
             }
-            return line
         }
         guard let line = Terminal.readHidden(prompt: prompt) else {
             printError(
@@ -171,8 +177,42 @@ enum Person {
 
 /// Reading from the controlling terminal without echo.
 enum Terminal {
+    /// The longest line read as a password (256 characters of up to 4 bytes, with room to spare).
+    static let passwordLimit = 4_096
+
+    enum Line {
+        case line(String)
+        case end
+        case tooLong
+    }
+
+    /// One line from `fd`, a byte at a time (so nothing after it is consumed), without its
+    /// newline; at most `limit` bytes (a longer line is refused, and reading stops there).
+    static func readLine(fd: Int32, limit: Int) -> Line {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        var sawAny = false
+        var overflow = false
+        while read(fd, &byte, 1) == 1 {
+            sawAny = true
+            if byte == 0x0A || byte == 0x0D { break }
+            if bytes.count < limit {
+                bytes.append(byte)
+            } else {
+                overflow = true
+                break
+            }
+        }
+        if overflow { return .tooLong }
+        if !sawAny { return .end }
+        return .line(String(decoding: bytes, as: UTF8.self))
+    }
+
     nonisolated(unsafe) static var hiddenFD: Int32 = -1
     nonisolated(unsafe) static var hiddenSaved = termios()
+    nonisolated(unsafe) static var hiddenQuiet = termios()
+    /// The stop handler, reinstalled by itself after the process is continued.
+    nonisolated(unsafe) static var stopHandler: sig_t?
 
     /// Asks on /dev/tty with echo off; restores the terminal whatever happens. Nil without a terminal.
     static func readHidden(prompt: String) -> String? {
@@ -184,27 +224,71 @@ enum Terminal {
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         quiet.c_lflag |= tcflag_t(ICANON)
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
-        guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { return nil }
-        // ^C while typing: put echo back before the process ends.
         hiddenFD = fd
         hiddenSaved = saved
-        let previous = signal(SIGINT) { _ in
-            if Terminal.hiddenFD >= 0 { _ = tcsetattr(Terminal.hiddenFD, TCSAFLUSH, &Terminal.hiddenSaved) }
-            _ = "\n".withCString { write(2, $0, 1) }
-            _exit(130)
+        hiddenQuiet = quiet
+        // Handlers first, then echo off: no signal can leave the terminal silent.
+        // ^C, ^\, a hangup or a kill: echo back on, then end as the signal would.
+        let ending: [Int32] = [SIGINT, SIGQUIT, SIGHUP, SIGTERM]
+        // ^Z (and background reads/writes): echo back on while stopped, off again on `fg`
+        // (a shell puts its own terminal modes back when a job stops).
+        let stopping: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU]
+        var previous: [(Int32, sig_t?)] = []
+        for number in ending {
+            previous.append(
+                (
+                    number,
+                    signal(number) { number in
+                        if Terminal.hiddenFD >= 0 {
+                            _ = tcsetattr(Terminal.hiddenFD, TCSAFLUSH, &Terminal.hiddenSaved)
+                        }
+                        _ = "\n".withCString { write(2, $0, 1) }
+                        _exit(128 + number)
+                    }
+                ))
         }
+        for number in stopping {
+            previous.append(
+                (
+                    number,
+                    signal(number) { number in
+                        let fd = Terminal.hiddenFD
+                        if fd >= 0 { _ = tcsetattr(fd, TCSAFLUSH, &Terminal.hiddenSaved) }
+                        signal(number, SIG_DFL)
+                        // The signal is blocked while its handler runs: unblock it, so raising it
+                        // stops the process here and now.
+                        var unblock = sigset_t()
+                        sigemptyset(&unblock)
+                        sigaddset(&unblock, number)
+                        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+                        raise(number)
+                        // Continued: silent again, and ready for the next ^Z. What was typed before
+                        // the stop was discarded with the line (it must not reach the shell), so say so.
+                        if fd >= 0 {
+                            _ = tcsetattr(fd, TCSAFLUSH, &Terminal.hiddenQuiet)
+                            _ = "password (type it again from the start): ".withCString { write(fd, $0, strlen($0)) }
+                        }
+                        signal(number, Terminal.stopHandler)
+                    }
+                ))
+        }
+        stopHandler = previous.isEmpty ? nil : signal(SIGTSTP, SIG_IGN)
+        signal(SIGTSTP, stopHandler)
         defer {
-            signal(SIGINT, previous)
+            for (number, handler) in previous { signal(number, handler) }
             hiddenFD = -1
         }
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(fd, &byte, 1) == 1, byte != 0x0A, byte != 0x0D {
-            if bytes.count < 4096 { bytes.append(byte) }
-        }
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
+        guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { return nil }
+        let result = readLine(fd: fd, limit: passwordLimit)
         _ = tcsetattr(fd, TCSAFLUSH, &saved)
         _ = "\n".withCString { write(fd, $0, 1) }
-        return String(decoding: bytes, as: UTF8.self)
+        switch result {
+        case .line(let line): return line
+        case .end: return ""
+        case .tooLong:
+            // Longer than any password can be: refuse rather than cut it (a cut one could match another).
+            return String(repeating: "x", count: PasswordRules.maximumLength + 1)
+        }
     }
 }

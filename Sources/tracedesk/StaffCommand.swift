@@ -2,6 +2,7 @@ import CivilCalendar
 import DeskCore
 import DeskCrypto
 import DeskService
+import DeskStore
 import Foundation
 
 /// `tracedesk staff …` and `tracedesk audit …`: accounts and the audit log, for admins.
@@ -19,6 +20,11 @@ enum StaffCommand {
               Disables an account for good (it keeps its name) and ends its sessions.
           tracedesk staff reset-password NAME --user ADMIN
               Sets a new password (asked twice), unlocks the account, ends its sessions.
+          tracedesk staff recover NAME [--store PATH|URL]
+              Break-glass, for whoever can write the store itself (not through --server): when
+              every admin is locked or gone. Gives NAME a new password (asked twice) and unlocks
+              it, or, if there is no such account, adds NAME as an admin. Audited with the
+              actor "store-access:<your OS user>".
 
         Every command acts for the person --user names (or TRACEDESK_USER) and asks for their
         password on the terminal. --password-stdin reads passwords from stdin instead, one per
@@ -86,6 +92,8 @@ enum StaffCommand {
                 print("disabled \(account.name) (\(account.role.rawValue)); their sessions are ended")
                 return .success
             }
+        case "recover":
+            return try await recover(arguments, options)
         case "reset-password":
             let name = try oneName(arguments, command: command)
             return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
@@ -98,7 +106,7 @@ enum StaffCommand {
             }
         default:
             throw UsageError(
-                "unknown command 'staff \(verb)': use add, list, disable or reset-password", command: "staff")
+                "unknown command 'staff \(verb)': use add, list, disable, reset-password or recover", command: "staff")
         }
     }
 
@@ -256,6 +264,68 @@ enum StaffCommand {
         }
     }
 
+    /// Break-glass recovery straight on the store: no sign-in, audited as store access.
+    private static func recover(_ arguments: Arguments, _ options: PersonOptions) async throws(UsageError)
+        -> ExitStatus
+    {
+        let command = "staff recover"
+        let typed = try oneName(arguments, command: command)
+        if options.server != nil {
+            throw UsageError(
+                "recover works on the store itself (--store), not through a server: run it where the store is",
+                command: command)
+        }
+        guard case .success(let name) = StaffName.normalize(typed) else {
+            printError(StaffName.normalize(typed).failureMessage ?? "not a user name")
+            return .refused
+        }
+        let busyTimeout = try StoreLocation.busyTimeout()
+        let store: any Store
+        do {
+            store = try StoreLocation.open(arguments.values["store"], busyTimeoutMilliseconds: busyTimeout, poolSize: 1)
+        } catch {
+            printError(error.message)
+            return .storeUnavailable
+        }
+        let actor = "store-access:\(StoreLocation.userName)"
+        do {
+            let existing = try store.staffAccounts().first { $0.name == name }
+            if let existing, existing.disabled {
+                printError("\(name) is disabled for good: recover a new name instead (it is added as an admin)")
+                return .refused
+            }
+            guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
+                return .refused
+            }
+            let hash: String
+            do {
+                hash = try PasswordHasher().hash(password)
+            } catch {
+                printError(error.message)
+                return .storeUnavailable
+            }
+            if existing != nil {
+                _ = try store.setPassword(name: name, passwordHash: hash, by: actor, now: Date(), reason: .reset)
+                print(
+                    "new password set for \(name); the account is unlocked and its sessions are ended (audited as \(actor))"
+                )
+            } else {
+                switch try store.addStaff(
+                    name: name, role: .admin, passwordHash: hash, by: actor, now: Date(), onlyIfEmpty: false)
+                {
+                case .added: print("added \(name) (admin) (audited as \(actor))")
+                case .nameTaken, .notEmpty:
+                    printError("the name \(name) was taken meanwhile: try again")
+                    return .refused
+                }
+            }
+            return .success
+        } catch {
+            printError(error.message)
+            return .storeUnavailable
+        }
+    }
+
     private static func oneName(_ arguments: Arguments, command: String) throws(UsageError) -> String {
         guard arguments.positionals.count == 1, let name = arguments.positionals.first else {
             throw UsageError(
@@ -377,5 +447,12 @@ struct VerificationJSON: Encodable {
         case headID = "head_id"
         case headHash = "head_hash"
         case brokenAt = "broken_at"
+    }
+}
+
+extension Result where Failure == StaffInputError {
+    var failureMessage: String? {
+        if case .failure(let error) = self { return error.message }
+        return nil
     }
 }

@@ -18,9 +18,9 @@ import Testing
     }
 
     @Test("a hash carries its parameters and a fresh salt, and verifies only its password")
-    func roundTrip() {
-        let first = cheap.hash("correct horse battery")
-        let second = cheap.hash("correct horse battery")
+    func roundTrip() throws {
+        let first = try cheap.hash("correct horse battery")
+        let second = try cheap.hash("correct horse battery")
         #expect(first.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
         #expect(first != second, "salts differ")
         #expect(PasswordHasher.verify("correct horse battery", against: first))
@@ -31,8 +31,8 @@ import Testing
     }
 
     @Test("weaker parameters are noticed, so the next sign-in rehashes")
-    func weaker() {
-        let old = cheap.hash("correct horse battery")
+    func weaker() throws {
+        let old = try cheap.hash("correct horse battery")
         #expect(PasswordHasher(logN: 11, r: 8, p: 1).isWeaker(old))
         #expect(!cheap.isWeaker(old))
         #expect(PasswordHasher().isWeaker("not a hash"))

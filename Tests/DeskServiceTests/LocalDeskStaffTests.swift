@@ -162,6 +162,15 @@ import Testing
                 throws: ServiceError.forbidden(
                     "this code was authorised by another operator: only they and supervisors can follow it")
             ) { try await fixture.desk.status(fixture.bianchi, of: "9K2RAY8UUQ") }
+            // Authorising it again tells bianchi it is running, but not whose it is.
+            var redacted = record
+            redacted.authorizedBy = "another operator"
+            let again = try await fixture.desk.authorize(
+                fixture.bianchi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            #expect(again == .alreadyAuthorized(redacted))
+            let mine = try await fixture.desk.authorize(
+                fixture.rossi, code: "9K2RAY8UUQ", symptomsStartedOn: DeskFixture.today)
+            #expect(mine == .alreadyAuthorized(record))
             await #expect(
                 throws: ServiceError.forbidden(
                     "your role (supervisor) cannot authorise codes: that needs the operator role")

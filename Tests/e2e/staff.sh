@@ -90,6 +90,19 @@ check "reset-password sets a new one" bash -c "[ $rc -eq 0 ] && grep -q 'new pas
 td "fresh-pass-for-her\n" otp status KJ23IWY5UJ --user sara --password-stdin
 check "the new password works" test "$rc" -eq 0
 
+# Break glass, for when every admin is locked out or disabled: straight on the store, audited.
+td "$admin_pw\n" staff recover boss --server http://127.0.0.1:9
+check "recover refuses --server: it works on the store itself" bash -c "[ $rc -eq 2 ] && grep -q 'not through a server' '$work/out'"
+td "another-key-5521\n" staff recover root --password-stdin
+check "recover adds an admin when the name is new" bash -c "[ $rc -eq 0 ] && grep -q 'added root (admin) (audited as store-access:' '$work/out'"
+td "another-key-5521\n" staff list --user root --password-stdin
+check "the recovered admin signs in" test "$rc" -eq 0
+td "$admin_pw\n" staff recover boss --password-stdin
+check "recover on an existing account sets its password and unlocks it" \
+  bash -c "[ $rc -eq 0 ] && grep -q 'new password set for boss' '$work/out'"
+td "$admin_pw\n" staff recover ana --password-stdin
+check "recover refuses a disabled account" bash -c "[ $rc -eq 1 ] && grep -q 'ana is disabled for good' '$work/out'"
+
 td "$admin_pw\n" audit list --user boss --password-stdin --actor ana
 check "audit list --actor shows the operator's sign-ins and authorisation" \
   bash -c "grep -q 'otp_authorized' '$work/out' && grep -q 'sign_in' '$work/out'"
@@ -115,6 +128,7 @@ sqlite3 "$store" "UPDATE audit_log SET detail = '{\"role\":\"admin\"}' WHERE id 
 td "$admin_pw\n" audit verify --user boss --password-stdin
 check "after an edit, audit verify names entry 3 and exits 7" \
   bash -c "[ $rc -eq 7 ] && grep -q '^BROKEN at entry 3: its contents do not match its hash' '$work/out'"
+check "... and says the two entries before it verify" grep -q 'entries before it verify (2, up to id 2)' "$work/out"
 td "$admin_pw\n" audit verify --user boss --password-stdin --json
 check "audit verify --json says where it broke" \
   bash -c "grep -q '\"intact\":false' '$work/out' && grep -q '\"broken_at\":3' '$work/out'"
