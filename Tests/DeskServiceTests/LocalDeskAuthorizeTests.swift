@@ -42,9 +42,12 @@ import Testing
             let second = try await colleague.authorize(
                 fixture.bianchi, code: "9k2-ray8-uuq", symptomsStartedOn: DeskFixture.today.adding(days: -1))
 
-            // Then the first authorisation stands.
-            #expect(second == .alreadyAuthorized(original))
+            // Then the first authorisation stands, reported without its operator's name.
+            var seenByColleague = original
+            seenByColleague.authorizedBy = "another operator"
+            #expect(second == .alreadyAuthorized(seenByColleague))
             #expect(try fixture.events().count == 1)
+            #expect(try fixture.store.authorization(for: original.otpHash) == original)
         }
     }
 
