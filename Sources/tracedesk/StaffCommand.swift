@@ -57,7 +57,7 @@ enum StaffCommand {
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else {
-            throw UsageError("say what to do: add, list, disable or reset-password", command: "staff")
+            throw UsageError("say what to do: add, list, disable, reset-password or recover", command: "staff")
         }
         if ["--help", "-h", "help"].contains(verb) {
             print(help)
