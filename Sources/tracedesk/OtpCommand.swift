@@ -17,11 +17,11 @@ enum OtpCommand {
           tracedesk otp authorize CODE --symptoms YYYY-MM-DD --user NAME [--store PATH|URL | --server URL] [--json]
               Authorises the app showing CODE to upload its keys for 150 s.
               Exit 0 authorised, 3 already authorised (nothing changed),
-              1 refused (reason on stderr), 4 store unavailable.
-          tracedesk otp status CODE [--store PATH|URL] [--json]
+              1 refused (reason on stderr), 4 store or server unavailable, 6 not allowed.
+          tracedesk otp status CODE --user NAME [--store PATH|URL | --server URL] [--json]
               Shows what the store knows about CODE: unknown, authorized, expired
               or consumed. Exit 0, 1 for an invalid code, 4 store or server unavailable,
-      6 not allowed (an operator follows only the codes they authorised).
+              6 not allowed (an operator follows only the codes they authorised).
 
         authorize and status act for a person: --user NAME (or TRACEDESK_USER) and their
         password (asked without echo, or the first line of stdin with --password-stdin);
