@@ -14,23 +14,14 @@ extension AuditScreen {
 
     public static func regions(in area: Rect) -> Regions {
         let parts = Layout(.vertical, [.length(1), .length(1), .fill(), .length(7)]).split(area)
-        let inner = Panel.inner(parts[2])
         return Regions(
-            status: parts[0], verdict: parts[1], table: parts[2],
-            rows: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1), detail: parts[3])
-    }
-
-    public static func firstShown(_ state: State, rows: Int) -> Int {
-        guard rows > 0 else { return 0 }
-        return max(0, min(state.selected - rows + 1, state.entries.count - rows))
+            status: parts[0], verdict: parts[1], table: parts[2], rows: Table.rowsArea(in: Panel.inner(parts[2])),
+            detail: parts[3])
     }
 
     /// The entry index at a screen row, if any.
     public static func entry(at y: Int, _ state: State, in area: Rect) -> Int? {
-        let rows = regions(in: area).rows
-        guard y >= rows.y, y < rows.maxY else { return nil }
-        let index = firstShown(state, rows: rows.height) + (y - rows.y)
-        return state.entries.indices.contains(index) ? index : nil
+        table(state).row(at: y, in: Panel.inner(regions(in: area).table))
     }
 
     /// The verdict line of a chain check, in words: "✓ chain intact: …" or "✗ BROKEN at entry N: …".
@@ -61,7 +52,7 @@ extension AuditScreen {
         renderStatus(state, into: &buffer, regions: regions)
         let title = "Audit log, newest first"
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
-        renderTable(state, into: &buffer, inner: inner, rows: regions.rows)
+        table(state).render(into: &buffer, area: inner) { cells(state.entries[$0], state.timeZone) }
         renderDetail(state, into: &buffer, area: regions.detail)
         if let form = state.filterForm { renderFilter(form, into: &buffer, area: area) } else { buffer.cursor = nil }
     }
@@ -88,66 +79,32 @@ extension AuditScreen {
         }
     }
 
-    struct Column {
-        var title: String
-        var width: Int
-        var value: (AuditEntry, TimeZone) -> String
-    }
-
-    static func columns(width: Int) -> [Column] {
-        let fixed = 19 + 10 + 15 + 10 + 4 * 2 + 2
-        return [
-            Column(title: "Time (local)", width: 19) { entry, zone in
-                ConsoleText.dateTime(entry.at, zone, seconds: true)
-            },
-            Column(title: "Actor", width: 10) { entry, _ in entry.actor },
-            Column(title: "Action", width: 15) { entry, _ in entry.action.rawValue },
-            Column(title: "Target", width: 10) { entry, _ in entry.target ?? "" },
-            Column(title: "Detail", width: max(4, width - fixed)) { entry, _ in entry.detail == "{}" ? "" : entry.detail
-            },
-        ]
-    }
-
-    private static func renderTable(_ state: State, into buffer: inout Buffer, inner: Rect, rows: Rect) {
-        guard inner.width > 4, inner.height > 0 else { return }
-        let columns = columns(width: inner.width)
-        var x = inner.x + 2
-        for column in columns {
-            buffer.put(column.title, x: x, y: inner.y, style: Style(.header), maxWidth: column.width, clip: inner)
-            x += column.width + 2
-        }
-        if state.entries.isEmpty {
-            let text =
-                state.loading
+    /// The log as a table; "Detail" takes the width the others leave.
+    static func table(_ state: State) -> Table {
+        Table(
+            columns: [
+                TableColumn("Time (local)", width: .length(19)),
+                TableColumn("Actor", width: .length(10)),
+                TableColumn("Action", width: .length(15)),
+                TableColumn("Target", width: .length(10)),
+                TableColumn("Detail", width: .min(4)),
+            ],
+            rowCount: state.entries.count, selected: state.selected, focused: !state.isModal,
+            emptyText: state.loading
                 ? "… reading the audit log"
-                : state.loaded ? "no entries" + (state.filter.isEmpty ? "" : " for this filter (x clears it)") : ""
-            buffer.put(text, x: inner.x + 2, y: rows.y, style: Style(.muted), clip: rows)
-            return
-        }
-        let first = firstShown(state, rows: rows.height)
-        for (offset, entry) in state.entries.dropFirst(first).prefix(rows.height).enumerated() {
-            let index = first + offset
-            let y = rows.y + offset
-            let selected = index == state.selected && !state.isModal
-            let rowStyle = Style(selected ? .selection : .normal)
-            if selected {
-                buffer.fill(Rect(x: rows.x, y: y, width: rows.width, height: 1), with: Cell(" ", style: rowStyle))
-            }
-            buffer.put(
-                index == state.selected ? "›" : " ", x: rows.x, y: y, style: Style(rowStyle.role, .bold), clip: rows)
-            var x = rows.x + 2
-            for column in columns {
-                var style = rowStyle
-                if !selected, column.title == "Action", Self.isWarning(entry.action) { style = Style(.warning) }
-                let text = StaffScreen.fit(column.value(entry, state.timeZone), column.width)
-                buffer.put(text, x: x, y: y, style: style, maxWidth: column.width, clip: rows)
-                x += column.width + 2
-            }
-        }
-        if first > 0 { buffer.put("▲", x: inner.maxX - 1, y: inner.y - 1, style: Style(.borderFocused, .bold)) }
-        if first + rows.height < state.entries.count || state.hasMore {
-            buffer.put("▼", x: inner.maxX - 1, y: inner.maxY, style: Style(.borderFocused, .bold))
-        }
+                : state.loaded ? "no entries" + (state.filter.isEmpty ? "" : " for this filter (x clears it)") : "",
+            moreBelow: state.hasMore)
+    }
+
+    /// One entry's cells; warning actions stand out.
+    static func cells(_ entry: AuditEntry, _ zone: TimeZone) -> [TableCell] {
+        [
+            TableCell(ConsoleText.dateTime(entry.at, zone, seconds: true)),
+            TableCell(entry.actor),
+            TableCell(entry.action.rawValue, style: isWarning(entry.action) ? Style(.warning) : nil),
+            TableCell(entry.target ?? ""),
+            TableCell(entry.detail == "{}" ? "" : entry.detail),
+        ]
     }
 
     /// Actions worth a second look (failed and refused sign-ins, locks).

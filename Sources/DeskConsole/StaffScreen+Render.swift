@@ -18,104 +18,57 @@ extension StaffScreen {
 
     public static func regions(in area: Rect) -> Regions {
         let parts = Layout(.vertical, [.fill(), .length(6)]).split(area)
-        let inner = Panel.inner(parts[0])
-        return Regions(
-            table: parts[0], rows: Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1),
-            detail: parts[1])
-    }
-
-    /// The index of the first account shown when `rows` rows fit: the selection stays in view.
-    public static func firstShown(_ state: State, rows: Int) -> Int {
-        guard rows > 0 else { return 0 }
-        return max(0, min(state.selected - rows + 1, state.accounts.count - rows))
+        return Regions(table: parts[0], rows: Table.rowsArea(in: Panel.inner(parts[0])), detail: parts[1])
     }
 
     /// The account index at a screen row, if any.
     public static func account(at y: Int, _ state: State, in area: Rect) -> Int? {
-        let rows = regions(in: area).rows
-        guard y >= rows.y, y < rows.maxY else { return nil }
-        let index = firstShown(state, rows: rows.height) + (y - rows.y)
-        return state.accounts.indices.contains(index) ? index : nil
+        let inner = Panel.inner(regions(in: area).table)
+        return table(state, width: inner.width).row(at: y, in: inner)
     }
 
-    struct Column {
-        var title: String
-        var width: Int
-        var rightAligned = false
-        var value: (StaffAccount, TimeZone) -> String
-    }
-
-    static func columns(width: Int) -> [Column] {
+    /// The accounts table drawn `width` cells wide; "Created" only from 100 on.
+    static func table(_ state: State, width: Int) -> Table {
         var columns = [
-            Column(title: "Name", width: 14) { account, _ in account.name },
-            Column(title: "Role", width: 10) { account, _ in account.role.rawValue },
-            Column(title: "State", width: 8) { account, _ in account.stateName },
-            Column(title: "Failed", width: 6, rightAligned: true) { account, _ in String(account.failedSignIns) },
-            Column(title: "Last sign-in", width: 16) { account, zone in
-                account.lastSignInAt.map { ConsoleText.dateTime($0, zone) } ?? "never"
-            },
-            Column(title: "Created by", width: 12) { account, _ in account.createdBy },
+            TableColumn("Name", width: .length(14)),
+            TableColumn("Role", width: .length(10)),
+            TableColumn("State", width: .length(8)),
+            TableColumn("Failed", width: .length(6), alignment: .trailing),
+            TableColumn("Last sign-in", width: .length(16)),
+            TableColumn("Created by", width: .length(12)),
         ]
-        if width >= 100 {
-            columns.append(
-                Column(title: "Created", width: 16) { account, zone in ConsoleText.dateTime(account.createdAt, zone) })
-        }
-        return columns
+        if width >= 100 { columns.append(TableColumn("Created", width: .length(16))) }
+        return Table(
+            columns: columns, rowCount: state.accounts.count, selected: state.selected, focused: !state.isModal,
+            emptyText: state.loading ? "… loading the accounts" : state.loaded ? "no accounts" : "")
+    }
+
+    /// One account's cells, "Created" last (dropped by a narrow table).
+    static func cells(_ account: StaffAccount, _ zone: TimeZone) -> [TableCell] {
+        [
+            TableCell(account.name),
+            TableCell(account.role.rawValue),
+            TableCell(
+                account.stateName,
+                style: account.disabled ? Style(.muted) : account.locked ? Style(.warning, .bold) : nil),
+            TableCell(String(account.failedSignIns), style: account.failedSignIns > 0 ? Style(.warning) : nil),
+            TableCell(account.lastSignInAt.map { ConsoleText.dateTime($0, zone) } ?? "never"),
+            TableCell(account.createdBy),
+            TableCell(ConsoleText.dateTime(account.createdAt, zone)),
+        ]
     }
 
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         let regions = regions(in: area)
         let title = "Staff accounts" + (state.loaded ? " (\(state.accounts.count))" : "")
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
-        renderTable(state, into: &buffer, inner: inner, rows: regions.rows)
+        table(state, width: inner.width).render(into: &buffer, area: inner) {
+            cells(state.accounts[$0], state.timeZone)
+        }
         renderDetail(state, into: &buffer, area: regions.detail)
         if let form = state.form { renderForm(form, state: state, into: &buffer, area: area) }
         if let dialog = state.confirm { dialog.render(into: &buffer, area: area) }
         if state.form == nil { buffer.cursor = nil }
-    }
-
-    private static func renderTable(_ state: State, into buffer: inout Buffer, inner: Rect, rows: Rect) {
-        guard inner.width > 4, inner.height > 0 else { return }
-        let columns = columns(width: inner.width)
-        var x = inner.x + 2
-        for column in columns {
-            let text = column.rightAligned ? pad(column.title, column.width, right: true) : column.title
-            buffer.put(text, x: x, y: inner.y, style: Style(.header), maxWidth: column.width, clip: inner)
-            x += column.width + 2
-        }
-        if state.accounts.isEmpty {
-            let text = state.loading ? "… loading the accounts" : state.loaded ? "no accounts" : ""
-            buffer.put(text, x: inner.x + 2, y: rows.y, style: Style(.muted), clip: rows)
-            return
-        }
-        let first = firstShown(state, rows: rows.height)
-        for (offset, account) in state.accounts.dropFirst(first).prefix(rows.height).enumerated() {
-            let index = first + offset
-            let y = rows.y + offset
-            let selected = index == state.selected && !state.isModal
-            let rowStyle = Style(selected ? .selection : .normal)
-            if selected {
-                buffer.fill(Rect(x: rows.x, y: y, width: rows.width, height: 1), with: Cell(" ", style: rowStyle))
-            }
-            buffer.put(
-                index == state.selected ? "›" : " ", x: rows.x, y: y, style: Style(rowStyle.role, .bold), clip: rows)
-            var x = rows.x + 2
-            for column in columns {
-                let value = column.value(account, state.timeZone)
-                var style = rowStyle
-                if !selected, column.title == "State" {
-                    style = account.disabled ? Style(.muted) : account.locked ? Style(.warning, .bold) : Style(.normal)
-                }
-                if !selected, column.title == "Failed", account.failedSignIns > 0 { style = Style(.warning) }
-                let text = column.rightAligned ? pad(value, column.width, right: true) : fit(value, column.width)
-                buffer.put(text, x: x, y: y, style: style, maxWidth: column.width, clip: rows)
-                x += column.width + 2
-            }
-        }
-        if first > 0 { buffer.put("▲", x: inner.maxX - 1, y: inner.y - 1, style: Style(.borderFocused, .bold)) }
-        if first + rows.height < state.accounts.count {
-            buffer.put("▼", x: inner.maxX - 1, y: inner.maxY, style: Style(.borderFocused, .bold))
-        }
     }
 
     private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {
@@ -210,15 +163,5 @@ extension StaffScreen {
             "Enter next / save · Tab next field · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted),
             clip: text)
         if !editing { buffer.cursor = nil }
-    }
-
-    static func fit(_ text: String, _ width: Int) -> String {
-        DisplayWidth.of(text) > width ? DisplayWidth.truncate(text, to: width) : text
-    }
-
-    static func pad(_ text: String, _ width: Int, right: Bool) -> String {
-        let shown = fit(text, width)
-        let space = String(repeating: " ", count: max(0, width - DisplayWidth.of(shown)))
-        return right ? space + shown : shown + space
     }
 }
