@@ -139,7 +139,8 @@ public struct StaffAccount: Hashable, Sendable {
     public var disabled: Bool
     /// Locked after too many failed sign-ins, until an admin resets the password.
     public var locked: Bool
-    /// Failed sign-ins since the last success (counted before the password is checked).
+    /// Failed sign-ins since the last success, attempts whose password is still being checked
+    /// included (each attempt is counted before the password is checked).
     public var failedSignIns: Int
     public var createdAt: Date
     public var createdBy: String
@@ -167,19 +168,31 @@ public struct StaffAccount: Hashable, Sendable {
 
 /// How failed sign-ins slow down and lock an account (per account, not per address: an attacker
 /// with many addresses gets no more tries).
+///
+/// The wait follows confirmed failures only (attempts whose password turned out wrong), so
+/// sign-ins running side by side do not slow one another down. The lock counts every attempt
+/// from the moment it is taken: no more passwords than `failuresBeforeLock` are ever checked
+/// before the lock, however many are tried at once (the store answers "busy" to the rest
+/// until one of them finishes).
 public struct SignInPolicy: Hashable, Sendable {
     /// The failure that locks the account (consecutive, since the last success).
     public var failuresBeforeLock: Int
     /// The longest wait between two attempts.
     public var maximumDelaySeconds: Int
+    /// An attempt still unfinished this long after the latest attempt was taken is taken to
+    /// be abandoned (its process died during the password check): it no longer counts towards
+    /// the lock, and no longer holds other attempts back. Far longer than any password check.
+    public var abandonedAfterSeconds: Int
 
-    public init(failuresBeforeLock: Int = 8, maximumDelaySeconds: Int = 60) {
+    public init(failuresBeforeLock: Int = 8, maximumDelaySeconds: Int = 60, abandonedAfterSeconds: Int = 60) {
         self.failuresBeforeLock = failuresBeforeLock
         self.maximumDelaySeconds = maximumDelaySeconds
+        self.abandonedAfterSeconds = abandonedAfterSeconds
     }
 
-    /// Seconds to wait after `failures` consecutive failures before the next attempt is taken:
-    /// none for the first two (typos happen), then 2, 4, 8… up to the maximum.
+    /// Seconds to wait after `failures` consecutive confirmed failures, since the last of them,
+    /// before the next attempt is taken: none for the first two (typos happen), then 2, 4, 8…
+    /// up to the maximum.
     public func delaySeconds(afterFailures failures: Int) -> Int {
         guard failures >= 3 else { return 0 }
         let exponent = min(failures - 2, 20)

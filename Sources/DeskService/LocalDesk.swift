@@ -72,9 +72,7 @@ public struct LocalDesk: DeskService {
         // the KDF's first pass over every byte).
         if password.count > PasswordRules.maximumLength { throw .signInFailed(Self.wrongNameOrPassword) }
         let policy = signIns
-        let attempt = try storeCall { () throws(StoreError) in
-            try store.beginSignIn(name: name, now: clock.now(), policy: policy)
-        }
+        let attempt = try await beginSignIn(name: name, policy: policy)
         switch attempt {
         case .unknownAccount:
             // The same work as a real check, so the time taken does not tell which names exist.
@@ -89,6 +87,8 @@ public struct LocalDesk: DeskService {
         case .wait(let seconds):
             throw .signInFailed(
                 "too many failed sign-ins for \(name): wait \(seconds) s, then try again")
+        case .busy:
+            throw .signInFailed("sign-ins for \(name) are being checked: try again in a moment")
         case .verify(let credentials, let number):
             let matches = PasswordHasher.verify(password, against: credentials.passwordHash)
             let now = clock.now()
@@ -139,6 +139,30 @@ public struct LocalDesk: DeskService {
                 }
             }
             throw .signInFailed(Self.wrongNameOrPassword)
+        }
+    }
+
+    /// How long a sign-in waits, at most, for one of the attempts the store reports in flight
+    /// (``SignInAttempt/busy``) to finish before it gives up.
+    static let busyPatience: Duration = .seconds(5)
+
+    /// The first half of a sign-in. When as many attempts as the lock allows are being checked
+    /// (someone running several commands at once, each signing in), waits for one of them to
+    /// finish (a password check: a fraction of a second) and asks again, for a few seconds.
+    private func beginSignIn(name: String, policy: SignInPolicy) async throws(ServiceError) -> SignInAttempt {
+        let giveUp = ContinuousClock.now + Self.busyPatience
+        var pause = Duration.milliseconds(10)
+        while true {
+            let attempt = try storeCall { () throws(StoreError) in
+                try store.beginSignIn(name: name, now: clock.now(), policy: policy)
+            }
+            guard attempt == .busy, ContinuousClock.now + pause < giveUp else { return attempt }
+            do {
+                try await Task.sleep(for: pause)
+            } catch {
+                return attempt
+            }
+            pause = min(pause * 2, .milliseconds(200))
         }
     }
 

@@ -140,6 +140,9 @@ enum Migrations {
         // Staff accounts, their sessions, and the audit log. Audit ids are given by the store
         // (last id + 1 under the log's lock), not by AUTOINCREMENT: they stay gapless, so a
         // deleted entry shows. The triggers make the log append-only for every connection.
+        // `failed_sign_ins` counts the attempts whose password is being checked too
+        // (`sign_ins_in_flight` of them, begun last at `last_attempt_at_ms`);
+        // `last_failed_at_ms` is the time of the last confirmed failure (StaffWork.beginSignIn).
         Migration(
             version: 4, name: "0004_staff_sessions_audit",
             sql: """
@@ -150,11 +153,14 @@ enum Migrations {
                     disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
                     locked INTEGER NOT NULL DEFAULT 0 CHECK (locked IN (0, 1)),
                     failed_sign_ins INTEGER NOT NULL DEFAULT 0 CHECK (failed_sign_ins >= 0),
+                    sign_ins_in_flight INTEGER NOT NULL DEFAULT 0 CHECK (sign_ins_in_flight >= 0),
                     last_failed_at_ms INTEGER,
+                    last_attempt_at_ms INTEGER,
                     created_at_ms INTEGER NOT NULL,
                     created_by TEXT NOT NULL,
                     password_changed_at_ms INTEGER NOT NULL,
-                    last_sign_in_at_ms INTEGER
+                    last_sign_in_at_ms INTEGER,
+                    CHECK (sign_ins_in_flight <= failed_sign_ins)
                 );
                 CREATE TABLE staff_sessions (
                     token_hash TEXT PRIMARY KEY NOT NULL CHECK (length(token_hash) = 64),

@@ -142,11 +142,14 @@ enum PostgresMigrations {
                     disabled BIGINT NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
                     locked BIGINT NOT NULL DEFAULT 0 CHECK (locked IN (0, 1)),
                     failed_sign_ins BIGINT NOT NULL DEFAULT 0 CHECK (failed_sign_ins >= 0),
+                    sign_ins_in_flight BIGINT NOT NULL DEFAULT 0 CHECK (sign_ins_in_flight >= 0),
                     last_failed_at_ms BIGINT,
+                    last_attempt_at_ms BIGINT,
                     created_at_ms BIGINT NOT NULL,
                     created_by TEXT NOT NULL,
                     password_changed_at_ms BIGINT NOT NULL,
-                    last_sign_in_at_ms BIGINT
+                    last_sign_in_at_ms BIGINT,
+                    CHECK (sign_ins_in_flight <= failed_sign_ins)
                 );
                 CREATE TABLE staff_sessions (
                     token_hash TEXT PRIMARY KEY NOT NULL CHECK (length(token_hash) = 64),

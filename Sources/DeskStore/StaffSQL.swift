@@ -4,7 +4,7 @@ enum StaffSQL {
     /// The columns every account read selects, in the order ``StaffRow`` reads them.
     static let accountColumns = """
         name, role, disabled, locked, failed_sign_ins, created_at_ms, created_by, password_changed_at_ms,
-            last_sign_in_at_ms, password_hash, last_failed_at_ms
+            last_sign_in_at_ms, password_hash, last_failed_at_ms, sign_ins_in_flight, last_attempt_at_ms
         """
     static let countStaff = "SELECT count(*) FROM staff"
     static let selectAccounts = "SELECT \(accountColumns) FROM staff ORDER BY name"
@@ -17,23 +17,37 @@ enum StaffSQL {
         """
     static let disable = "UPDATE staff SET disabled = 1 WHERE name = ? AND disabled = 0"
     static let resetPassword = """
-        UPDATE staff SET password_hash = ?, password_changed_at_ms = ?, failed_sign_ins = 0, last_failed_at_ms = NULL,
-            locked = 0
+        UPDATE staff SET password_hash = ?, password_changed_at_ms = ?, failed_sign_ins = 0, sign_ins_in_flight = 0,
+            last_failed_at_ms = NULL, last_attempt_at_ms = NULL, locked = 0
         WHERE name = ?
         """
     static let rehash = "UPDATE staff SET password_hash = ? WHERE name = ?"
-    /// Counts a sign-in attempt as a failure, only if the account is still as it was read
-    /// (enabled, unlocked, the same failures at the same instant): the wait was decided on that.
-    /// No row when another attempt (or an admin) changed it first; the caller reads again.
+    /// Counts a sign-in attempt as a failure and as in flight (the new counts and the attempt's
+    /// time are bound: the caller computed them), only if the account is still as it was read
+    /// (enabled, unlocked, the same counts, last failure and last attempt): the wait was decided
+    /// on that. No row when another attempt (or an admin) changed it first; the caller reads again.
     static let countAttempt = """
-        UPDATE staff SET failed_sign_ins = failed_sign_ins + 1, last_failed_at_ms = ?
-        WHERE name = ? AND disabled = 0 AND locked = 0 AND failed_sign_ins = ? AND coalesce(last_failed_at_ms, -1) = ?
+        UPDATE staff SET failed_sign_ins = ?, sign_ins_in_flight = ?, last_attempt_at_ms = ?
+        WHERE name = ? AND disabled = 0 AND locked = 0 AND failed_sign_ins = ? AND sign_ins_in_flight = ?
+            AND coalesce(last_failed_at_ms, -1) = ? AND coalesce(last_attempt_at_ms, -1) = ?
         RETURNING \(accountColumns)
         """
+    /// A wrong password: the attempt is no longer in flight, its failure is confirmed now.
+    /// Only while the account has the password hash that was checked and attempts in flight:
+    /// no row when a reset, a success or the abandoning of attempts took this one off the count.
+    /// Returns the confirmed failures. (The count cannot tell attempts apart: a wrong guess begun
+    /// before a success and finished while newer attempts are in flight confirms one of theirs
+    /// early, which makes the wait and the lock stricter, never laxer.)
+    static let failedAttempt = """
+        UPDATE staff SET sign_ins_in_flight = sign_ins_in_flight - 1, last_failed_at_ms = ?
+        WHERE name = ? AND password_hash = ? AND sign_ins_in_flight > 0
+        RETURNING failed_sign_ins - sign_ins_in_flight
+        """
     /// A successful sign-in, only if the account is enabled, unlocked and has the password hash
-    /// the password was checked against; the hash is replaced by a stronger one when given.
+    /// the password was checked against; the hash is replaced by a stronger one when given. It
+    /// ends the episode: no failures, none in flight.
     static let signedIn = """
-        UPDATE staff SET failed_sign_ins = 0, last_failed_at_ms = NULL, last_sign_in_at_ms = ?,
+        UPDATE staff SET failed_sign_ins = 0, sign_ins_in_flight = 0, last_failed_at_ms = NULL, last_sign_in_at_ms = ?,
             password_hash = coalesce(?, password_hash)
         WHERE name = ? AND disabled = 0 AND locked = 0 AND password_hash = ?
         RETURNING \(accountColumns)

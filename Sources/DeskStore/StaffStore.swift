@@ -35,8 +35,9 @@ public protocol StaffStore: Sendable {
     func disableStaff(name: String, by actor: String, now: Date) throws(StoreError) -> StaffAccount?
 
     /// Sets a new password hash.
-    /// - `.reset`: an admin's reset: clears the failure count and the lock, ends the account's
-    ///   sessions, audits `password_reset`. Does not re-enable a disabled account.
+    /// - `.reset`: an admin's reset: clears the failure count (attempts in flight included) and
+    ///   the lock, ends the account's sessions, audits `password_reset`. Does not re-enable a
+    ///   disabled account.
     /// - `.rehash`: the same password under stronger KDF parameters after a successful sign-in:
     ///   changes nothing else and is not audited.
     /// Nil when there is no such account.
@@ -48,24 +49,34 @@ public protocol StaffStore: Sendable {
     /// - no such account: audits `sign_in_failed` with actor "-" (the typed name is not recorded:
     ///   people type passwords into name fields), returns `.unknownAccount`;
     /// - disabled or locked: audits `sign_in_refused`, returns `.disabled` / `.locked`;
-    /// - an earlier failure asks for a wait (``SignInPolicy/delaySeconds(afterFailures:)``, since
-    ///   the last failure) that has not passed: `.wait(seconds)`, nothing written;
-    /// - otherwise counts the attempt as a failure now (failures + 1, last failure = now), so
-    ///   concurrent guesses cannot slip past the count, and returns `.verify` with the credentials
-    ///   and the attempt's number (the failure count after this one).
+    /// - the confirmed failures (those whose password turned out wrong; attempts in flight do
+    ///   not count here) ask for a wait (``SignInPolicy/delaySeconds(afterFailures:)``, since the
+    ///   last confirmed failure) that has not passed: `.wait(seconds)`, nothing written;
+    /// - the failure count, attempts in flight included, has reached
+    ///   `policy.failuresBeforeLock` while attempts are in flight: `.busy`, nothing written (no
+    ///   more passwords than the limit are checked before the lock);
+    /// - otherwise counts the attempt as a failure now, and as in flight, so concurrent guesses
+    ///   cannot slip past the lock, and returns `.verify` with the credentials and the attempt's
+    ///   number (the failure count after this one).
+    /// Attempts left in flight by a process that died are dropped from both counts once the
+    /// latest attempt is ``SignInPolicy/abandonedAfterSeconds`` old: they never lock an account
+    /// or hold its sign-ins back for good.
     func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt
 
     /// The second half, after the password check, in one transaction. `checkedAgainst` is the
     /// password hash the password was checked against (the credentials `.verify` returned).
-    /// - success (`session` given): resets the failure count, records the last sign-in, stores the
+    /// - success (`session` given): resets the failure count (attempts in flight included: a
+    ///   success ends the episode), records the last sign-in, stores the
     ///   session, replaces the password hash with `rehash` when given, audits `sign_in` (detail
     ///   has no token). If the account was disabled, locked or given a new password since
     ///   ``beginSignIn(name:now:policy:)`` (its hash is no longer `checkedAgainst`), nothing is
     ///   stored and `.refused` is returned.
-    /// - failure (`session` nil): audits `sign_in_failed` with the count; when `attempt` reached
-    ///   `policy.failuresBeforeLock`, locks the account and audits `account_locked` too (once:
-    ///   not when it is locked already, nor when its password was reset since: that guess was
-    ///   at the old one).
+    /// - failure (`session` nil): the attempt is no longer in flight and its failure is confirmed
+    ///   (the time of the last confirmed failure is now); audits `sign_in_failed` with the
+    ///   confirmed failures; when they reached `policy.failuresBeforeLock`, locks the account and
+    ///   audits `account_locked` too (once: not when it is locked already). An attempt no longer
+    ///   counted (the password was reset since: that guess was at the old one; a success since;
+    ///   or abandoned) is audited with `attempt` and changes nothing else.
     func finishSignIn(
         name: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?, rehash: String?, now: Date,
         policy: SignInPolicy
@@ -125,8 +136,11 @@ public enum SignInAttempt: Hashable, Sendable {
     case unknownAccount
     case disabled
     case locked
-    /// Too soon after the last failure: try again in this many seconds.
+    /// Too soon after the last confirmed failure: try again in this many seconds.
     case wait(seconds: Int)
+    /// As many attempts as the lock allows are being checked: try again when one has finished
+    /// (a moment: one password check).
+    case busy
     /// Check the password; `attempt` is the failure count if it turns out wrong.
     case verify(StaffCredentials, attempt: Int)
 }
@@ -134,7 +148,8 @@ public enum SignInAttempt: Hashable, Sendable {
 /// What the second half of a sign-in stored.
 public enum SignInFinish: Hashable, Sendable {
     case signedIn(StaffAccount)
-    /// A wrong password; `locked` when this failure locked the account.
+    /// A wrong password: `failures`, the confirmed failures with this one (or the attempt's
+    /// number, when it was no longer counted); `locked` when this failure locked the account.
     case failed(failures: Int, locked: Bool)
     /// The account changed while the password was checked (disabled, locked, new password).
     case refused

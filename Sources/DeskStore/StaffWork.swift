@@ -10,7 +10,7 @@ import DeskCrypto
 /// The statements of staff accounts, sessions and the audit log, in one adapter's dialect.
 struct StaffStatements: Sendable {
     var countStaff, selectAccounts, selectAccount, insertStaff, disable, resetPassword, rehash: String
-    var countAttempt, signedIn, lockAccount: String
+    var countAttempt, failedAttempt, signedIn, lockAccount: String
     var insertSession, selectSession, touchSession, endSession, endSessionsOf: String
     var lastAudit, insertAudit, auditAfter: String
     /// Taken before the log's last entry is read: PostgreSQL's transaction-level advisory lock,
@@ -24,7 +24,8 @@ struct StaffStatements: Sendable {
         countStaff: StaffSQL.countStaff, selectAccounts: StaffSQL.selectAccounts,
         selectAccount: StaffSQL.selectAccount, insertStaff: StaffSQL.insertStaff, disable: StaffSQL.disable,
         resetPassword: StaffSQL.resetPassword, rehash: StaffSQL.rehash, countAttempt: StaffSQL.countAttempt,
-        signedIn: StaffSQL.signedIn, lockAccount: StaffSQL.lockAccount, insertSession: StaffSQL.insertSession,
+        failedAttempt: StaffSQL.failedAttempt, signedIn: StaffSQL.signedIn, lockAccount: StaffSQL.lockAccount,
+        insertSession: StaffSQL.insertSession,
         selectSession: StaffSQL.selectSession, touchSession: StaffSQL.touchSession, endSession: StaffSQL.endSession,
         endSessionsOf: StaffSQL.endSessionsOf, lastAudit: StaffSQL.lastAudit, insertAudit: StaffSQL.insertAudit,
         auditAfter: StaffSQL.auditAfter, lockAudit: nil, numbered: false)
@@ -34,7 +35,8 @@ struct StaffStatements: Sendable {
         selectAccount: PGSQL.numbered(StaffSQL.selectAccount), insertStaff: PGSQL.numbered(StaffSQL.insertStaff),
         disable: PGSQL.numbered(StaffSQL.disable), resetPassword: PGSQL.numbered(StaffSQL.resetPassword),
         rehash: PGSQL.numbered(StaffSQL.rehash), countAttempt: PGSQL.numbered(StaffSQL.countAttempt),
-        signedIn: PGSQL.numbered(StaffSQL.signedIn), lockAccount: PGSQL.numbered(StaffSQL.lockAccount),
+        failedAttempt: PGSQL.numbered(StaffSQL.failedAttempt), signedIn: PGSQL.numbered(StaffSQL.signedIn),
+        lockAccount: PGSQL.numbered(StaffSQL.lockAccount),
         insertSession: PGSQL.numbered(StaffSQL.insertSession), selectSession: PGSQL.numbered(StaffSQL.selectSession),
         touchSession: PGSQL.numbered(StaffSQL.touchSession), endSession: PGSQL.numbered(StaffSQL.endSession),
         endSessionsOf: PGSQL.numbered(StaffSQL.endSessionsOf), lastAudit: StaffSQL.lastAudit,
@@ -136,6 +138,17 @@ struct StaffWork<DB: SQLRunning> {
     /// In a write transaction. The attempt is counted by a conditional update of the account's
     /// row, so attempts racing on several servers each count once: one that finds the row
     /// changed since it was read decides again on what it reads now.
+    ///
+    /// Two counts decide: `failed_sign_ins` (F) counts every attempt taken since the last success
+    /// or reset, those still in flight (`sign_ins_in_flight`, I) included; F − I are the
+    /// confirmed failures. The wait follows the confirmed failures and the time of the last one,
+    /// so attempts in flight (most of them right, when someone runs a few commands at once) do
+    /// not slow the others down. The lock follows F: once F reaches the policy's limit while
+    /// attempts are in flight, further attempts are answered `.busy` until one finishes, so no
+    /// more passwords than the limit are ever checked before the lock. Attempts in flight when
+    /// the latest one was taken more than ``SignInPolicy/abandonedAfterSeconds`` ago are
+    /// abandoned (their process died): they leave F and I, so they cannot lock the account or
+    /// hold sign-ins back for good; while they last they only make the wait laxer.
     func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt {
         let op = "begin sign-in"
         let nowMs = now.unixMilliseconds
@@ -157,16 +170,25 @@ struct StaffWork<DB: SQLRunning> {
                     actor: name, action: .signInRefused, target: nil, detail: #"{"reason":"\#(reason)"}"#, at: nowMs)
                 return found.account.disabled ? .disabled : .locked
             }
-            let delayMs = Int64(policy.delaySeconds(afterFailures: found.account.failedSignIns)) * 1000
+            let abandonedMs = Int64(policy.abandonedAfterSeconds) * 1000
+            let abandoned = found.inFlight > 0 && (found.lastAttemptMs.map { nowMs - $0 >= abandonedMs } ?? true)
+            let inFlight = abandoned ? 0 : found.inFlight
+            let attempts = found.account.failedSignIns - (abandoned ? found.inFlight : 0)
+            let confirmed = attempts - inFlight
+            let delayMs = Int64(policy.delaySeconds(afterFailures: confirmed)) * 1000
             if delayMs > 0, let last = found.lastFailedMs {
                 let remaining = min(delayMs, last + delayMs - nowMs)
                 if remaining > 0 { return .wait(seconds: Int((remaining + 999) / 1000)) }
             }
+            // With none in flight, the attempts were all confirmed (a higher limit elsewhere, say):
+            // this one is taken, and locks if wrong.
+            if inFlight > 0 && attempts >= policy.failuresBeforeLock { return .busy }
             let counted = try db.query(
                 sql.countAttempt,
                 [
-                    .integer(nowMs), .text(name), .integer(Int64(found.account.failedSignIns)),
-                    .integer(found.lastFailedMs ?? -1),
+                    .integer(Int64(attempts + 1)), .integer(Int64(inFlight + 1)), .integer(nowMs), .text(name),
+                    .integer(Int64(found.account.failedSignIns)), .integer(Int64(found.inFlight)),
+                    .integer(found.lastFailedMs ?? -1), .integer(found.lastAttemptMs ?? -1),
                 ], operation: op
             ) { StaffRow($0) }
             if let counted = counted.first ?? nil {
@@ -185,19 +207,26 @@ struct StaffWork<DB: SQLRunning> {
         let nowMs = now.unixMilliseconds
         try lockAudit(operation: op)
         guard let session else {
+            // The confirmed failures now; nil when this attempt is no longer counted (a reset, a
+            // success or abandoned attempts since): then it is audited with its number, and can
+            // neither lock nor delay anything.
+            let confirmed = try db.query(
+                sql.failedAttempt, [.integer(nowMs), .text(name), .text(checkedHash)], operation: op
+            ) { Int($0.integer(0)) }.first
+            let failures = confirmed ?? attempt
             try appendAudit(
-                actor: name, action: .signInFailed, target: nil, detail: #"{"failures":\#(attempt)}"#, at: nowMs)
+                actor: name, action: .signInFailed, target: nil, detail: #"{"failures":\#(failures)}"#, at: nowMs)
             var locked = false
-            if attempt >= policy.failuresBeforeLock {
-                // Not when an admin reset the password meanwhile: this guess was at the old one.
+            if let confirmed, confirmed >= policy.failuresBeforeLock {
+                // Not when locked already, nor when an admin reset the password meanwhile.
                 locked = try db.run(sql.lockAccount, [.text(name), .text(checkedHash)], operation: op) == 1
                 if locked {
                     try appendAudit(
-                        actor: name, action: .accountLocked, target: name, detail: #"{"failures":\#(attempt)}"#,
+                        actor: name, action: .accountLocked, target: name, detail: #"{"failures":\#(failures)}"#,
                         at: nowMs)
                 }
             }
-            return .failed(failures: attempt, locked: locked)
+            return .failed(failures: failures, locked: locked)
         }
         let updated = try db.query(
             sql.signedIn, [.integer(nowMs), rehash.map { .text($0) } ?? .null, .text(name), .text(checkedHash)],
@@ -340,7 +369,12 @@ struct StaffWork<DB: SQLRunning> {
 struct StaffRow {
     var account: StaffAccount
     var passwordHash: String
+    /// The last confirmed failure.
     var lastFailedMs: Int64?
+    /// Attempts whose password is being checked (counted in `account.failedSignIns` too).
+    var inFlight: Int
+    /// The latest attempt taken.
+    var lastAttemptMs: Int64?
 
     var credentials: StaffCredentials { StaffCredentials(account: account, passwordHash: passwordHash) }
 
@@ -355,6 +389,8 @@ struct StaffRow {
             lastSignInAt: row.optionalInteger(8).map(Date.init(unixMilliseconds:)))
         passwordHash = row.text(9)
         lastFailedMs = row.optionalInteger(10)
+        inFlight = Int(row.integer(11))
+        lastAttemptMs = row.optionalInteger(12)
     }
 }
 

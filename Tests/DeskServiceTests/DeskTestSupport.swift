@@ -143,3 +143,80 @@ extension AuthorizeResult {
         }
     }
 }
+
+/// Runs `body` in `count` tasks at once, each on a thread of its own (not the cooperative pool,
+/// which has as many threads as cores and would run the calls a few at a time), released
+/// together; returns what each produced, in index order.
+func onOwnThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) async -> T) async -> [T] {
+    let executors = (0..<count).map { _ in ThreadExecutor() }
+    defer { for executor in executors { executor.stop() } }
+    let gate = StartGate(count)
+    return await withTaskGroup(of: (Int, T).self) { group in
+        for (index, executor) in executors.enumerated() {
+            group.addTask(executorPreference: executor) {
+                gate.arriveAndWait()
+                return (index, await body(index))
+            }
+        }
+        var results: [Int: T] = [:]
+        for await (index, value) in group { results[index] = value }
+        return (0..<count).map { results[$0]! }
+    }
+}
+
+/// Holds its callers (each on a thread of its own) until all `count` have arrived.
+final class StartGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var waiting: Int
+
+    init(_ count: Int) { waiting = count }
+
+    func arriveAndWait() {
+        condition.lock()
+        defer { condition.unlock() }
+        waiting -= 1
+        if waiting == 0 { condition.broadcast() }
+        while waiting > 0 { condition.wait() }
+    }
+}
+
+/// A task executor with one thread of its own, which runs the jobs given to it in turn.
+final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var stopped = false
+
+    init() {
+        let thread = Thread { [self] in run() }
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopped { condition.wait() }
+            if jobs.isEmpty {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}

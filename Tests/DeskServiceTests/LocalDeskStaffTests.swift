@@ -87,6 +87,76 @@ import Testing
         }
     }
 
+    @Test("twelve sign-ins at once with the right password all succeed, and leave no failure behind")
+    func concurrentSignIns() async throws {
+        try await DeskFixture.with { fixture in
+            let desk = fixture.desk
+            let outcomes = await onOwnThreads(12) { _ -> Result<String, ServiceError> in
+                do throws(ServiceError) {
+                    return .success(
+                        try await desk.signIn(name: "rossi", password: DeskFixture.password).user)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let failures = outcomes.compactMap { outcome -> ServiceError? in
+                if case .failure(let error) = outcome { return error }
+                return nil
+            }
+            #expect(failures.isEmpty, "\(failures)")
+            #expect(outcomes.count == 12)
+            let account = try #require(try fixture.store.staffCredentials(name: "rossi")?.account)
+            #expect(account.failedSignIns == 0 && !account.locked)
+            let actions = try fixture.store.auditEntries(matching: AuditQuery(actor: "rossi", limit: 100)).map(\.action)
+            #expect(actions.filter { $0 == .signIn }.count == 13)
+            #expect(!actions.contains(.signInFailed) && !actions.contains(.accountLocked))
+        }
+    }
+
+    @Test(
+        "while as many sign-ins as the lock allows are being checked, a sign-in waits for a place, a few seconds at most"
+    )
+    func busySignIn() async throws {
+        try await DeskFixture.with { fixture in
+            let policy = fixture.desk.signIns
+            // Other processes are checking 8 passwords for rossi.
+            var taken: [(StaffCredentials, Int)] = []
+            for _ in 1...policy.failuresBeforeLock {
+                let attempt = try fixture.store.beginSignIn(name: "rossi", now: fixture.clock.now(), policy: policy)
+                guard case .verify(let credentials, let number) = attempt else {
+                    Issue.record("not taken: \(attempt)")
+                    return
+                }
+                taken.append((credentials, number))
+            }
+            let started = ContinuousClock.now
+            await #expect(
+                throws: ServiceError.signInFailed("sign-ins for rossi are being checked: try again in a moment")
+            ) { try await fixture.desk.signIn(name: "rossi", password: DeskFixture.password) }
+            let waited = ContinuousClock.now - started
+            #expect(waited >= .seconds(4) && waited < .seconds(10), "\(waited)")
+
+            // One of them turns out right while a sign-in waits: that one gets its place.
+            let store = fixture.store
+            let now = fixture.clock.now()
+            let (credentials, number) = taken[0]
+            let finisher = Task {
+                try await Task.sleep(for: .milliseconds(300))
+                return try store.finishSignIn(
+                    name: "rossi", attempt: number, checkedAgainst: credentials.passwordHash,
+                    session: NewStaffSession(
+                        tokenHash: String(repeating: "ab", count: 32), createdAt: now, expiresAt: now + 3_600),
+                    rehash: nil, now: now, policy: policy)
+            }
+            let session = try await fixture.desk.signIn(name: "rossi", password: DeskFixture.password)
+            #expect(session.user == "rossi")
+            guard case .signedIn = try await finisher.value else {
+                Issue.record("the other sign-in did not finish")
+                return
+            }
+        }
+    }
+
     @Test("a session ends 12 h after sign-in, after 10 min idle, at sign-out, and at a password reset")
     func sessionEnds() async throws {
         try await DeskFixture.with { fixture in
