@@ -1,6 +1,9 @@
 import CivilCalendar
 import DeskCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -31,11 +34,24 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) {
         self.path = path
         connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try checkIdentity()
-        try connection.execute("PRAGMA journal_mode = WAL", operation: "enable WAL")
-        try connection.execute(
-            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384", operation: "configure")
-        try migrate()
+        // Several processes opening a new file at once can meet SQLite's immediate SQLITE_BUSY
+        // (a read lock that would have to become a write lock, a journal-mode switch), which the
+        // busy handler does not wait out. Every step here is idempotent, so wait and start over,
+        // within the same busy timeout.
+        let deadline = Date().addingTimeInterval(Double(busyTimeoutMilliseconds) / 1000)
+        while true {
+            do {
+                try checkIdentity()
+                try connection.execute("PRAGMA journal_mode = WAL", operation: "enable WAL")
+                try connection.execute(
+                    "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384",
+                    operation: "configure")
+                try migrate()
+                return
+            } catch .locked where Date() < deadline {
+                usleep(20_000)
+            }
+        }
     }
 
     /// The schema version the file is at.
