@@ -12,12 +12,50 @@ import Foundation
 public final class DeskExecutor: TaskExecutor, @unchecked Sendable {
     private let queue: OperationQueue
     public let width: Int
+    /// Calls admitted and not yet answered, at most ``limit``: beyond it a caller is answered 503
+    /// at once instead of waiting (a flood of sign-ins must not queue without bound, hold
+    /// connections for minutes, or keep a stopping server busy).
+    public let limit: Int
+    private let lock = NSLock()
+    private var admitted = 0
+    private var stopping = false
 
-    public init(name: String, width: Int) {
+    public init(name: String, width: Int, limit: Int? = nil) {
         self.width = max(1, width)
+        self.limit = max(self.width, limit ?? self.width * 8)
         queue = OperationQueue()
         queue.name = name
         queue.maxConcurrentOperationCount = self.width
+    }
+
+    /// Takes a place for one call; false when ``limit`` calls are admitted already or the
+    /// server is stopping. Every true is paired with one ``release()``.
+    public func admit() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopping, admitted < limit else { return false }
+        admitted += 1
+        return true
+    }
+
+    public func release() {
+        lock.lock()
+        admitted = max(0, admitted - 1)
+        lock.unlock()
+    }
+
+    /// From now on no call is admitted, and admitted calls that have not started are answered
+    /// without their work (``isStopping``).
+    public func beginStopping() {
+        lock.lock()
+        stopping = true
+        lock.unlock()
+    }
+
+    public var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopping
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -206,9 +206,25 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
 
     /// Suspends the connection and runs `call` on `executor`; its error is answered from the table.
     func run(on executor: DeskExecutor, _ call: @escaping DeskCall) -> HandlerResult {
+        // Admission first: a full queue (a flood of sign-ins) or a stopping server is answered
+        // 503 with Retry-After now, before the connection is suspended.
+        guard executor.admit() else {
+            return .now(
+                .error(
+                    .unavailable(
+                        executor.isStopping
+                            ? "the server is stopping; retry in a few seconds"
+                            : "too many requests are waiting for this kind of work; retry in a few seconds")))
+        }
         let desk = self.desk
         return .suspended { [self] answer in
             Task(executorPreference: executor) {
+                defer { executor.release() }
+                // Queued before a stop and started after it: answered without the work.
+                if executor.isStopping {
+                    answer(.error(.unavailable("the server is stopping; retry in a few seconds")))
+                    return
+                }
                 do throws(ServiceError) {
                     answer(try await call(desk))
                 } catch {

@@ -46,8 +46,10 @@ public final class TraceDeskServer: @unchecked Sendable {
         staffDesk = LocalDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), sessions: config.sessionPolicy,
             signIns: config.signInPolicy)
-        kdfExecutor = DeskExecutor(name: "tracedesk.staff.kdf", width: 2)
-        staffExecutor = DeskExecutor(name: "tracedesk.staff.work", width: config.threads)
+        // Sign-ins: two hashes at a time, at most 16 admitted (under a second of queue) before
+        // more are answered 503. Other staff calls: as wide as the HTTP threads, 64 deep each.
+        kdfExecutor = DeskExecutor(name: "tracedesk.staff.kdf", width: 2, limit: 16)
+        staffExecutor = DeskExecutor(name: "tracedesk.staff.work", width: config.threads, limit: config.threads * 64)
         chunkFiles = ChunkFiles(store: store, clock: clock, lifetimeDays: config.publishingPolicy.chunkLifetimeDays)
         jobs = ServerJobs(
             publisher: ChunkPublisher(store: store, clock: clock, signing: signing, policy: config.publishingPolicy),
@@ -239,6 +241,10 @@ public final class TraceDeskServer: @unchecked Sendable {
     public func stop(grace: Duration) {
         watcher?.cancel()
         watcher = nil
+        // Queued staff calls (a sign-in flood) are answered 503 instead of run: a stop waits for
+        // the calls running now, not for a queue.
+        kdfExecutor.beginStopping()
+        staffExecutor.beginStopping()
         jobs.stop()
         let phone = self.phone
         let internalServer = self.internalServer

@@ -51,6 +51,11 @@ public struct LocalDesk: DeskService {
     public func createFirstAdmin(name: String, password: String) async throws(ServiceError) -> StaffSession {
         let name = try Self.checkedName(name)
         if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
+        // Refused before the KDF when accounts exist: this call needs no sign-in, so it must not
+        // be a way to make the server hash passwords at will. (The store checks again, atomically.)
+        if try storeCall({ () throws(StoreError) in try store.staffCount() }) > 0 {
+            throw .conflict("staff accounts exist already: sign in, or ask an admin for an account")
+        }
         let hash = try hashed(password)
         let outcome = try storeCall { () throws(StoreError) in
             try store.addStaff(

@@ -47,6 +47,8 @@ final class RemoteTransport: @unchecked Sendable {
     static let busyRetrying = "server unavailable, retrying"
     static let unavailable = "server unavailable"
     static let wrongServer = "not a TraceDesk server"
+    /// The largest answer accepted (an audit page of 1 000 entries is well under 1 MiB).
+    static let maximumAnswerBytes = 16 << 20
 
     init(base: URL, options: RemoteDesk.Options) {
         self.base = base
@@ -153,13 +155,32 @@ final class RemoteTransport: @unchecked Sendable {
         }
         if let token = call.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let session = self.session
+        // URLSession on Linux times out only after a silence; a server that trickles a byte a
+        // second would hold the call for ever. Our own deadline cancels the whole call.
+        let expired = Flag()
         let (data, response, error) = await withCheckedContinuation {
             (continuation: CheckedContinuation<(Data?, URLResponse?, (any Error)?), Never>) in
-            session.dataTask(with: request) { data, response, error in
+            let task = session.dataTask(with: request) { data, response, error in
                 continuation.resume(returning: (data, response, error))
-            }.resume()
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak task] in
+                guard let task, task.state == .running else { return }
+                expired.set()
+                task.cancel()
+            }
+            task.resume()
         }
-        if let error { return classify(error as NSError, timeout: timeout) }
+        if let error {
+            if expired.isSet {
+                return .unreachable(unreachable("no complete answer within \(Int(timeout.seconds.rounded())) s"))
+            }
+            return classify(error as NSError, timeout: timeout)
+        }
+        if let data, data.count > Self.maximumAnswerBytes {
+            return .refused(
+                notTraceDesk("it answered \(data.count) bytes, more than any staff API answer"),
+                problem: Self.wrongServer)
+        }
         guard let http = response as? HTTPURLResponse else {
             return .refused(notTraceDesk("it did not answer in HTTP"), problem: Self.wrongServer)
         }
@@ -319,6 +340,22 @@ final class RemoteTransport: @unchecked Sendable {
 
 /// Redirects are not followed: a redirected POST could carry a password to another host. A 3xx
 /// then reaches ``RemoteTransport/judge(_:_:)``, which says the URL is not the staff API.
+/// A flag set once, from any thread.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

@@ -78,6 +78,9 @@ enum StaffSQL {
 
     static let auditColumns = "id, at_ms, actor, action, target, detail, previous_hash, hash"
     static let lastAudit = "SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1"
+    /// When `actor` last had an entry with `action` (the (actor, id) index finds it at once).
+    static let lastAuditOf =
+        "SELECT at_ms FROM audit_log WHERE actor = ? AND action = ? ORDER BY id DESC LIMIT 1"
     static let insertAudit = "INSERT INTO audit_log (\(auditColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     static let auditAfter = "SELECT \(auditColumns) FROM audit_log WHERE id > ? ORDER BY id LIMIT ?"
 

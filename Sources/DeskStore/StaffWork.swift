@@ -12,7 +12,7 @@ struct StaffStatements: Sendable {
     var countStaff, selectAccounts, selectAccount, insertStaff, disable, resetPassword, rehash: String
     var countAttempt, failedAttempt, signedIn, lockAccount: String
     var insertSession, selectSession, touchSession, endSession, endSessionsOf: String
-    var lastAudit, insertAudit, auditAfter: String
+    var lastAudit, lastAuditOf, insertAudit, auditAfter: String
     /// Taken before the log's last entry is read: PostgreSQL's transaction-level advisory lock,
     /// which also orders every audited transaction of every server. Nil for SQLite, whose write
     /// transaction is exclusive already.
@@ -27,7 +27,8 @@ struct StaffStatements: Sendable {
         failedAttempt: StaffSQL.failedAttempt, signedIn: StaffSQL.signedIn, lockAccount: StaffSQL.lockAccount,
         insertSession: StaffSQL.insertSession,
         selectSession: StaffSQL.selectSession, touchSession: StaffSQL.touchSession, endSession: StaffSQL.endSession,
-        endSessionsOf: StaffSQL.endSessionsOf, lastAudit: StaffSQL.lastAudit, insertAudit: StaffSQL.insertAudit,
+        endSessionsOf: StaffSQL.endSessionsOf, lastAudit: StaffSQL.lastAudit, lastAuditOf: StaffSQL.lastAuditOf,
+        insertAudit: StaffSQL.insertAudit,
         auditAfter: StaffSQL.auditAfter, lockAudit: nil, numbered: false)
 
     static let postgres = StaffStatements(
@@ -40,6 +41,7 @@ struct StaffStatements: Sendable {
         insertSession: PGSQL.numbered(StaffSQL.insertSession), selectSession: PGSQL.numbered(StaffSQL.selectSession),
         touchSession: PGSQL.numbered(StaffSQL.touchSession), endSession: PGSQL.numbered(StaffSQL.endSession),
         endSessionsOf: PGSQL.numbered(StaffSQL.endSessionsOf), lastAudit: StaffSQL.lastAudit,
+        lastAuditOf: PGSQL.numbered(StaffSQL.lastAuditOf),
         insertAudit: PGSQL.numbered(StaffSQL.insertAudit), auditAfter: PGSQL.numbered(StaffSQL.auditAfter),
         lockAudit: "SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.auditLock))", numbered: true)
 }
@@ -158,16 +160,24 @@ struct StaffWork<DB: SQLRunning> {
         try lockAudit(operation: op)
         for _ in 0..<Self.attemptRounds {
             guard let found = try row(name: name, operation: op) else {
-                // The typed name is not recorded: people type passwords into name fields.
-                try appendAudit(
-                    actor: "-", action: .signInFailed, target: nil, detail: #"{"reason":"unknown account"}"#,
-                    at: nowMs)
+                // The typed name is not recorded: people type passwords into name fields. At most
+                // one such entry a second: the log cannot be pruned, and this path needs no account.
+                if try !audited(actor: "-", action: .signInFailed, within: 1_000, of: nowMs, operation: op) {
+                    try appendAudit(
+                        actor: "-", action: .signInFailed, target: nil, detail: #"{"reason":"unknown account"}"#,
+                        at: nowMs)
+                }
                 return .unknownAccount
             }
             if found.account.disabled || found.account.locked {
+                // Refused without a password check, so anyone can ask again and again: one entry
+                // per account a minute says it happened without letting a flood fill the log.
                 let reason = found.account.disabled ? "disabled" : "locked"
-                try appendAudit(
-                    actor: name, action: .signInRefused, target: nil, detail: #"{"reason":"\#(reason)"}"#, at: nowMs)
+                if try !audited(actor: name, action: .signInRefused, within: 60_000, of: nowMs, operation: op) {
+                    try appendAudit(
+                        actor: name, action: .signInRefused, target: nil, detail: #"{"reason":"\#(reason)"}"#,
+                        at: nowMs)
+                }
                 return found.account.disabled ? .disabled : .locked
             }
             let abandonedMs = Int64(policy.abandonedAfterSeconds) * 1000
@@ -196,6 +206,17 @@ struct StaffWork<DB: SQLRunning> {
             }
         }
         throw StoreError.conflict(operation: op, reason: "too many sign-ins for one account at once")
+    }
+
+    /// Whether `actor` has an entry with `action` less than `milliseconds` before `nowMs`.
+    func audited(
+        actor: String, action: AuditAction, within milliseconds: Int64, of nowMs: Int64, operation: String
+    ) throws(StoreError) -> Bool {
+        let last = try db.query(
+            sql.lastAuditOf, [.text(actor), .text(action.rawValue)], operation: operation
+        ) { $0.integer(0) }.first
+        guard let last else { return false }
+        return nowMs - last < milliseconds
     }
 
     /// In a write transaction. `checkedHash` is the password hash the password was checked against.

@@ -161,7 +161,7 @@ enum OtpCommand {
         _ arguments: Arguments, outcome: String, record: OtpAuthorization?, now: Date, line: () -> String
     ) {
         guard arguments.has("json") else {
-            print(line())
+            say(line())
             return
         }
         print(StatusJSON(outcome: outcome, record: record, now: now).encoded())
@@ -227,5 +227,23 @@ func jsonLine(_ value: some Encodable, fallback: String) -> String {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("tracedesk: " + message + "\n").utf8))
+    FileHandle.standardError.write(Data(("tracedesk: " + terminalSafe(message) + "\n").utf8))
+}
+
+/// `text` with control characters (C0, DEL, C1) shown as "?": text from a server or a store
+/// (a message, an audit detail) must not drive the terminal with escape sequences.
+func terminalSafe(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars { out.append(isControl(scalar) ? "?" : scalar) }
+    return String(out)
+}
+
+private func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+}
+
+/// One line on stdout, made safe for the terminal (see ``terminalSafe(_:)``).
+func say(_ text: String) {
+    print(terminalSafe(text))
 }

@@ -89,7 +89,7 @@ enum StaffCommand {
             let name = try oneName(arguments, command: command)
             return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let account = try await desk.disableStaff(session, name: name)
-                print("disabled \(account.name) (\(account.role.rawValue)); their sessions are ended")
+                say("disabled \(account.name) (\(account.role.rawValue)); their sessions are ended")
                 return .success
             }
         case "recover":
@@ -101,7 +101,7 @@ enum StaffCommand {
                     return .refused
                 }
                 let account = try await desk.resetPassword(session, name: name, password: password)
-                print("new password set for \(account.name); the account is unlocked and its sessions are ended")
+                say("new password set for \(account.name); the account is unlocked and its sessions are ended")
                 return .success
             }
         default:
@@ -136,10 +136,10 @@ enum StaffCommand {
                 if arguments.has("json") {
                     print(jsonLine(VerificationJSON(result), fallback: "{}"))
                 } else if let broken = result.firstBroken {
-                    print("BROKEN at entry \(broken.id): \(broken.reason)")
-                    print("entries before it verify (\(result.entries), up to id \(result.headID))")
+                    say("BROKEN at entry \(broken.id): \(broken.reason)")
+                    say("entries before it verify (\(result.entries), up to id \(result.headID))")
                 } else {
-                    print("intact: \(result.entries) entries, head \(result.headHash) (entry \(result.headID))")
+                    say("intact: \(result.entries) entries, head \(result.headHash) (entry \(result.headID))")
                 }
                 return result.firstBroken == nil ? .success : .auditBroken
             }
@@ -174,10 +174,10 @@ enum StaffCommand {
                 if arguments.has("json") {
                     print(jsonLine(entries.map(AuditJSON.init), fallback: "[]"))
                 } else if entries.isEmpty {
-                    print("no entries match")
+                    say("no entries match")
                 } else {
                     for entry in entries {
-                        print(
+                        say(
                             "\(entry.id)\t\(localTime(entry.at))\t\(entry.actor)\t\(entry.action)\t\(entry.target ?? "-")\t\(entry.detail)"
                         )
                     }
@@ -247,7 +247,7 @@ enum StaffCommand {
             do {
                 let session = try await desk.createFirstAdmin(name: name, password: password)
                 await Person.signOut(desk, session)
-                print("added \(session.user) (admin), the first account")
+                say("added \(session.user) (admin), the first account")
                 return .success
             } catch {
                 printError(error.message)
@@ -259,7 +259,7 @@ enum StaffCommand {
                 return .refused
             }
             let account = try await desk.addStaff(session, name: name, role: role, password: password)
-            print("added \(account.name) (\(account.role.rawValue))")
+            say("added \(account.name) (\(account.role.rawValue))")
             return .success
         }
     }
@@ -306,14 +306,14 @@ enum StaffCommand {
             }
             if existing != nil {
                 _ = try store.setPassword(name: name, passwordHash: hash, by: actor, now: Date(), reason: .reset)
-                print(
+                say(
                     "new password set for \(name); the account is unlocked and its sessions are ended (audited as \(actor))"
                 )
             } else {
                 switch try store.addStaff(
                     name: name, role: .admin, passwordHash: hash, by: actor, now: Date(), onlyIfEmpty: false)
                 {
-                case .added: print("added \(name) (admin) (audited as \(actor))")
+                case .added: say("added \(name) (admin) (audited as \(actor))")
                 case .nameTaken, .notEmpty:
                     printError("the name \(name) was taken meanwhile: try again")
                     return .refused
@@ -339,7 +339,7 @@ enum StaffCommand {
 
     private static func printTable(_ accounts: [StaffAccount]) {
         guard !accounts.isEmpty else {
-            print("no accounts: add the first admin with 'tracedesk staff add NAME --role admin'")
+            say("no accounts: add the first admin with 'tracedesk staff add NAME --role admin'")
             return
         }
         let rows =
@@ -352,7 +352,7 @@ enum StaffCommand {
             }
         let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
-            print(
+            say(
                 row.enumerated().map { index, cell in
                     index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
                 }.joined(separator: "  "))

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskCrypto
 import Foundation
 import Testing
 
@@ -374,6 +375,35 @@ struct SignInStoreTests {
             #expect(reset?.failedSignIns == 0)
             #expect(try inFlight() == 0)
             #expect(try store.beginSignIn(name: "rossi", now: start + 403, policy: policy).attempt == 1)
+        }
+    }
+
+    @Test(
+        "sign-ins refused without a password check fill the audit log at most once a minute per account, once a second for unknown names",
+        arguments: StoreKind.testable)
+    func refusalsDoNotFloodTheLog(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            _ = try store.disableStaff(name: "rossi", by: "admin1", now: Fixture.now)
+            let policy = SignInPolicy()
+            func count(_ action: AuditAction) throws -> Int {
+                try store.auditEntries(after: 0, limit: 10_000).filter { $0.action == action }.count
+            }
+            for second in 0..<50 {
+                #expect(
+                    try store.beginSignIn(name: "rossi", now: Fixture.now + Double(second), policy: policy)
+                        == .disabled)
+                for _ in 0..<4 {
+                    #expect(
+                        try store.beginSignIn(name: "nobody", now: Fixture.now + Double(second), policy: policy)
+                            == .unknownAccount)
+                }
+            }
+            #expect(try count(.signInRefused) == 1)
+            #expect(try count(.signInFailed) == 50)
+            _ = try store.beginSignIn(name: "rossi", now: Fixture.now + 61, policy: policy)
+            #expect(try count(.signInRefused) == 2)
+            #expect(AuditChain.check(try store.auditEntries(after: 0, limit: 10_000), after: nil) == nil)
         }
     }
 
