@@ -274,6 +274,38 @@ struct StaffHTTPTests {
         #expect(f.server.kdfExecutor.width == 2)
     }
 
+    @Test(
+        "a sign-in flood past the KDF executor's limit is answered 503 with Retry-After at once, not queued; the others still get their answer"
+    )
+    func signInFloodIsBounded() async throws {
+        let f = try ServerFixture()
+        _ = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
+        let credentials = Self.body(["name": "nobody", "password": "wrong-pass-0"])
+        let limit = f.server.kdfExecutor.limit
+        let sent = limit * 3
+        let answers: [(status: Int, retryAfter: Bool)] = await withTaskGroup(of: (Int, Bool).self) { group in
+            for _ in 0..<sent {
+                group.addTask {
+                    guard
+                        let reply = try? await HTTP.send(
+                            "POST", staff(f, "/sessions"), headers: Self.json, body: credentials)
+                    else { return (0, false) }
+                    return (reply.status, reply.header("Retry-After") == "5")
+                }
+            }
+            var out: [(Int, Bool)] = []
+            for await answer in group { out.append(answer) }
+            return out
+        }
+        let refused = answers.filter { $0.status == 503 }
+        let checked = answers.filter { $0.status == 401 }
+        #expect(refused.count + checked.count == sent, "every request answered: \(answers.map(\.status))")
+        #expect(!refused.isEmpty, "more than \(limit) at once must be refused")
+        #expect(refused.allSatisfy { $0.retryAfter })
+        #expect(checked.count >= limit)
+        #expect(f.server.kdfExecutor.backlog == 0)
+    }
+
     /// Signs in (or sets up) and returns the token.
     static func token(_ f: ServerFixture, _ path: String, _ credentials: [String: String]) async throws -> String {
         let reply = try await HTTP.send(
