@@ -19,7 +19,8 @@ export SWIFT_BACKTRACE=enable=no TRACEDESK_SIGNING_KEY_REQUIRED=false
 socket="tracedesk-remote-e2e-$$"
 cleanup() {
   [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  tmux -L "$socket" kill-server 2>/dev/null
+  tmux -L "tracedesk-remote-e2e-$$" kill-server 2>/dev/null
+  tmux -L "tracedesk-remote-e2e-$$-tls" kill-server 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -159,7 +160,9 @@ check "serve starts with TLS (a self-signed certificate)" \
 td "$admin_pw\n" --server "https://$internal" --user boss --password-stdin staff list
 check "an untrusted certificate: exit 4, the TLS reason, what to check" \
   bash -c "[ $rc -eq 4 ] && grep -q 'a TLS connection to https://$internal could not be made (self-signed certificate)' '$work/out'"
+# A tmux server of its own: starting one on a socket whose server was just killed can race.
 tmux -L "$socket" kill-server 2>/dev/null
+socket="$socket-tls"
 tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
   -e TRACEDESK_THEMES="$root/themes" "$bin --server 'https://$internal' --user boss; sleep 30"
 check "the console says so on its first screen, without crashing" wait_screen "(self-signed" 15
