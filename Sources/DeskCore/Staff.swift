@@ -180,8 +180,9 @@ public struct SignInPolicy: Hashable, Sendable {
     /// The longest wait between two attempts.
     public var maximumDelaySeconds: Int
     /// An attempt still unfinished this long after the latest attempt was taken is taken to
-    /// be abandoned (its process died during the password check): it no longer counts towards
-    /// the lock, and no longer holds other attempts back. Far longer than any password check.
+    /// be abandoned (its process died during the password check, or the servers' clocks
+    /// differ): it stops holding other attempts back and counts as a failure from then on, so
+    /// neither a crash nor a clock can buy more checks than the limit. Far longer than any check.
     public var abandonedAfterSeconds: Int
 
     public init(failuresBeforeLock: Int = 8, maximumDelaySeconds: Int = 60, abandonedAfterSeconds: Int = 60) {

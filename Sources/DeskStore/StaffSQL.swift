@@ -54,6 +54,12 @@ enum StaffSQL {
         """
     /// Locks after a wrong password, unless locked already or given a new password meanwhile.
     static let lockAccount = "UPDATE staff SET locked = 1 WHERE name = ? AND locked = 0 AND password_hash = ?"
+    /// Locks when abandoned attempts, counted as failures, reach the limit; only if the counts
+    /// are still the ones the decision read.
+    static let lockAbandoned = """
+        UPDATE staff SET locked = 1, sign_ins_in_flight = 0
+        WHERE name = ? AND locked = 0 AND failed_sign_ins = ? AND sign_ins_in_flight = ?
+        """
 
     static let insertSession = """
         INSERT INTO staff_sessions (token_hash, staff_name, created_at_ms, last_seen_at_ms, expires_at_ms, ended_at_ms)

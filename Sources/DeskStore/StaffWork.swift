@@ -10,7 +10,7 @@ import DeskCrypto
 /// The statements of staff accounts, sessions and the audit log, in one adapter's dialect.
 struct StaffStatements: Sendable {
     var countStaff, selectAccounts, selectAccount, insertStaff, disable, resetPassword, rehash: String
-    var countAttempt, failedAttempt, signedIn, lockAccount: String
+    var countAttempt, failedAttempt, signedIn, lockAccount, lockAbandoned: String
     var insertSession, selectSession, touchSession, endSession, endSessionsOf: String
     var lastAudit, lastAuditOf, insertAudit, auditAfter: String
     /// Taken before the log's last entry is read: PostgreSQL's transaction-level advisory lock,
@@ -25,6 +25,7 @@ struct StaffStatements: Sendable {
         selectAccount: StaffSQL.selectAccount, insertStaff: StaffSQL.insertStaff, disable: StaffSQL.disable,
         resetPassword: StaffSQL.resetPassword, rehash: StaffSQL.rehash, countAttempt: StaffSQL.countAttempt,
         failedAttempt: StaffSQL.failedAttempt, signedIn: StaffSQL.signedIn, lockAccount: StaffSQL.lockAccount,
+        lockAbandoned: StaffSQL.lockAbandoned,
         insertSession: StaffSQL.insertSession,
         selectSession: StaffSQL.selectSession, touchSession: StaffSQL.touchSession, endSession: StaffSQL.endSession,
         endSessionsOf: StaffSQL.endSessionsOf, lastAudit: StaffSQL.lastAudit, lastAuditOf: StaffSQL.lastAuditOf,
@@ -37,7 +38,7 @@ struct StaffStatements: Sendable {
         disable: PGSQL.numbered(StaffSQL.disable), resetPassword: PGSQL.numbered(StaffSQL.resetPassword),
         rehash: PGSQL.numbered(StaffSQL.rehash), countAttempt: PGSQL.numbered(StaffSQL.countAttempt),
         failedAttempt: PGSQL.numbered(StaffSQL.failedAttempt), signedIn: PGSQL.numbered(StaffSQL.signedIn),
-        lockAccount: PGSQL.numbered(StaffSQL.lockAccount),
+        lockAccount: PGSQL.numbered(StaffSQL.lockAccount), lockAbandoned: PGSQL.numbered(StaffSQL.lockAbandoned),
         insertSession: PGSQL.numbered(StaffSQL.insertSession), selectSession: PGSQL.numbered(StaffSQL.selectSession),
         touchSession: PGSQL.numbered(StaffSQL.touchSession), endSession: PGSQL.numbered(StaffSQL.endSession),
         endSessionsOf: PGSQL.numbered(StaffSQL.endSessionsOf), lastAudit: StaffSQL.lastAudit,
@@ -149,8 +150,9 @@ struct StaffWork<DB: SQLRunning> {
     /// attempts are in flight, further attempts are answered `.busy` until one finishes, so no
     /// more passwords than the limit are ever checked before the lock. Attempts in flight when
     /// the latest one was taken more than ``SignInPolicy/abandonedAfterSeconds`` ago are
-    /// abandoned (their process died): they leave F and I, so they cannot lock the account or
-    /// hold sign-ins back for good; while they last they only make the wait laxer.
+    /// abandoned (their process died, or a server's clock runs ahead): they leave I but stay in
+    /// F, as failures. Failing closed so, no clock or crash can widen the limit: if they bring
+    /// the confirmed failures to the limit, the account is locked there and then.
     func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt {
         let op = "begin sign-in"
         let nowMs = now.unixMilliseconds
@@ -183,10 +185,24 @@ struct StaffWork<DB: SQLRunning> {
             let abandonedMs = Int64(policy.abandonedAfterSeconds) * 1000
             let abandoned = found.inFlight > 0 && (found.lastAttemptMs.map { nowMs - $0 >= abandonedMs } ?? true)
             let inFlight = abandoned ? 0 : found.inFlight
-            let attempts = found.account.failedSignIns - (abandoned ? found.inFlight : 0)
+            // Abandoned attempts stay counted, now as failures (fail closed).
+            let attempts = found.account.failedSignIns
             let confirmed = attempts - inFlight
+            if abandoned && confirmed >= policy.failuresBeforeLock {
+                let changed = try db.run(
+                    sql.lockAbandoned,
+                    [.text(name), .integer(Int64(found.account.failedSignIns)), .integer(Int64(found.inFlight))],
+                    operation: op)
+                guard changed == 1 else { continue }
+                try appendAudit(
+                    actor: name, action: .accountLocked, target: name,
+                    detail: #"{"failures":\#(confirmed),"abandoned":\#(found.inFlight)}"#, at: nowMs)
+                return .locked
+            }
+            // An abandoned attempt failed, as far as anyone knows, when it was taken.
+            let lastFailure = abandoned ? max(found.lastFailedMs ?? 0, found.lastAttemptMs ?? 0) : found.lastFailedMs
             let delayMs = Int64(policy.delaySeconds(afterFailures: confirmed)) * 1000
-            if delayMs > 0, let last = found.lastFailedMs {
+            if delayMs > 0, let last = lastFailure {
                 let remaining = min(delayMs, last + delayMs - nowMs)
                 if remaining > 0 { return .wait(seconds: Int((remaining + 999) / 1000)) }
             }

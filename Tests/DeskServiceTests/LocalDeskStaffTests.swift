@@ -134,7 +134,10 @@ import Testing
                 throws: ServiceError.signInFailed("sign-ins for rossi are being checked: try again in a moment")
             ) { try await fixture.desk.signIn(name: "rossi", password: DeskFixture.password) }
             let waited = ContinuousClock.now - started
-            #expect(waited >= .seconds(4) && waited < .seconds(10), "\(waited)")
+            // It waited (about 5 s) and then gave up: bounded, not for ever. The upper bound is
+            // generous on purpose: on 2 busy cores the pool's sleeps can run late (10 s was missed
+            // once with the contract suite's scrypt work in the same run).
+            #expect(waited >= .seconds(4) && waited < .seconds(30), "\(waited)")
 
             // One of them turns out right while a sign-in waits: that one gets its place.
             let store = fixture.store

@@ -321,7 +321,7 @@ struct SignInStoreTests {
     }
 
     @Test(
-        "attempts whose process died never lock the account nor keep it from signing in; a success or a reset clears them",
+        "attempts whose process died count as failures once abandoned, so neither a crash nor a clock widens the limit; a success or a reset clears them",
         arguments: StoreKind.testable)
     func abandonedAttempts(_ kind: StoreKind) throws {
         try withSpace(kind) { space in
@@ -332,49 +332,87 @@ struct SignInStoreTests {
             func inFlight() throws -> Int64 {
                 try space.scalar("SELECT sign_ins_in_flight FROM staff WHERE name = 'rossi'")
             }
+            func account() throws -> StaffAccount? { try store.staffCredentials(name: "rossi")?.account }
 
             // Two attempts taken and never finished, then a wrong password: one confirmed failure,
             // no lock, though it was the third attempt.
             for _ in 1...2 { _ = try store.beginSignIn(name: "rossi", now: start, policy: policy) }
             #expect(
                 try Staff.fail(store, "rossi", at: start + 1, policy: policy) == .failed(failures: 1, locked: false))
-            #expect(try store.staffCredentials(name: "rossi")?.account.locked == false)
+            #expect(try account()?.locked == false)
             #expect(try inFlight() == 2)
             // The dead ones hold places under the limit a while: a fourth attempt is not taken yet.
             #expect(try store.beginSignIn(name: "rossi", now: start + 30, policy: policy) == .busy)
-            // A minute after the latest attempt they are abandoned; the right password signs in.
-            let token = try Staff.signIn(store, "rossi", token: 1, at: start + 61)
-            #expect(try store.session(tokenHash: token)?.user == "rossi")
-            #expect(try store.staffCredentials(name: "rossi")?.account.failedSignIns == 0)
+            // A minute after the latest attempt they are abandoned and count as failures: with the
+            // wrong password that makes three, the limit, so the account locks there and then.
+            #expect(try store.beginSignIn(name: "rossi", now: start + 61, policy: policy) == .locked)
+            #expect(try account()?.locked == true)
             #expect(try inFlight() == 0)
+            let locks = try store.auditEntries(after: 0, limit: 100).filter { $0.action == .accountLocked }
+            #expect(locks.map(\.detail) == [#"{"failures":3,"abandoned":2}"#])
 
-            // Abandoned attempts leave the count: three confirmed failures lock, not fewer.
-            for _ in 1...2 { _ = try store.beginSignIn(name: "rossi", now: start + 100, policy: policy) }
-            #expect(
-                try Staff.fail(store, "rossi", at: start + 200, policy: policy) == .failed(failures: 1, locked: false))
-            #expect(try store.staffCredentials(name: "rossi")?.account.failedSignIns == 1)
-            #expect(try inFlight() == 0)
-            #expect(
-                try Staff.fail(store, "rossi", at: start + 201, policy: policy) == .failed(failures: 2, locked: false))
-            #expect(
-                try Staff.fail(store, "rossi", at: start + 202, policy: policy) == .failed(failures: 3, locked: true))
-
-            // A success clears a dead attempt at once (above: a success after they were abandoned).
+            // A reset clears it all; a success clears a dead attempt at once.
             _ = try store.setPassword(
-                name: "rossi", passwordHash: Staff.hashA, by: "admin1", now: start, reason: .reset)
+                name: "rossi", passwordHash: Staff.hashA, by: "admin1", now: start + 299, reason: .reset)
             _ = try store.beginSignIn(name: "rossi", now: start + 300, policy: policy)
             _ = try Staff.signIn(store, "rossi", token: 2, at: start + 301)
             #expect(try inFlight() == 0)
-            #expect(try store.staffCredentials(name: "rossi")?.account.failedSignIns == 0)
+            #expect(try account()?.failedSignIns == 0)
 
-            // So does an admin's reset.
-            for _ in 1...3 { _ = try store.beginSignIn(name: "rossi", now: start + 400, policy: policy) }
-            #expect(try store.beginSignIn(name: "rossi", now: start + 401, policy: policy) == .busy)
+            // Below the limit an abandoned attempt is one failure, no more: two real wrong
+            // passwords after it lock, not one.
+            _ = try store.beginSignIn(name: "rossi", now: start + 400, policy: policy)
+            #expect(
+                try Staff.fail(store, "rossi", at: start + 461, policy: policy) == .failed(failures: 2, locked: false))
+            #expect(try inFlight() == 0)
+            #expect(
+                try Staff.fail(store, "rossi", at: start + 462, policy: policy) == .failed(failures: 3, locked: true))
+
+            // An admin's reset clears attempts in flight too.
+            _ = try store.setPassword(
+                name: "rossi", passwordHash: Staff.hashB, by: "admin1", now: start + 499, reason: .reset)
+            for _ in 1...3 { _ = try store.beginSignIn(name: "rossi", now: start + 500, policy: policy) }
+            #expect(try store.beginSignIn(name: "rossi", now: start + 501, policy: policy) == .busy)
             let reset = try store.setPassword(
-                name: "rossi", passwordHash: Staff.hashB, by: "admin1", now: start + 402, reason: .reset)
+                name: "rossi", passwordHash: Staff.hashA, by: "admin1", now: start + 502, reason: .reset)
             #expect(reset?.failedSignIns == 0)
             #expect(try inFlight() == 0)
-            #expect(try store.beginSignIn(name: "rossi", now: start + 403, policy: policy).attempt == 1)
+            #expect(try store.beginSignIn(name: "rossi", now: start + 503, policy: policy).attempt == 1)
+        }
+    }
+
+    @Test(
+        "two servers whose clocks differ by more than the abandonment time get no more checks than the limit",
+        arguments: StoreKind.testable)
+    func clockSkewGainsNothing(_ kind: StoreKind) throws {
+        try withSpace(kind) { space in
+            let a = try space.open()
+            let b = try space.open()
+            try Staff.add(a, "rossi")
+            let policy = SignInPolicy(failuresBeforeLock: 8, maximumDelaySeconds: 0, abandonedAfterSeconds: 60)
+            // Server B's clock is 61 s ahead of A's. Guesses alternate, two in flight on each.
+            var checks = 0
+            var locked = false
+            for round in 0..<40 where !locked {
+                let aNow = Fixture.now + Double(round)
+                let bNow = aNow + 61
+                var taken: [(store: any Store, attempt: SignInAttempt, now: Date)] = []
+                for (store, now) in [(a, aNow), (a, aNow), (b, bNow), (b, bNow)] {
+                    let attempt = try store.beginSignIn(name: "rossi", now: now, policy: policy)
+                    if attempt == .locked { locked = true }
+                    if case .verify = attempt { taken.append((store, attempt, now)) }
+                }
+                for (store, attempt, now) in taken {
+                    guard case .verify(let credentials, let number) = attempt else { continue }
+                    checks += 1
+                    let finish = try store.finishSignIn(
+                        name: "rossi", attempt: number, checkedAgainst: credentials.passwordHash, session: nil,
+                        rehash: nil, now: now, policy: policy)
+                    if case .failed(_, true) = finish { locked = true }
+                }
+            }
+            #expect(locked)
+            #expect(checks <= policy.failuresBeforeLock, "\(checks) wrong passwords were checked")
         }
     }
 
@@ -432,8 +470,8 @@ struct SignInStoreTests {
                 // While this attempt is counted, failures cannot lock the account at this limit (it
                 // holds one of the limit's places): only once it is taken for abandoned, its check
                 // having outlasted `abandonedAfterSeconds`.
+                // Abandoned, it counts as a failure: one more wrong password reaches the limit.
                 let later = Fixture.now + Double(policy.abandonedAfterSeconds)
-                _ = try Staff.fail(store, "rossi", at: later, policy: policy)
                 _ = try Staff.fail(store, "rossi", at: later, policy: policy)
                 #expect(try store.staffCredentials(name: "rossi")?.account.locked == true)
             }
