@@ -87,73 +87,46 @@ enum OtpCommand {
             return .refused
         }
         let options = Globals.person.merged(with: arguments)
-        guard let desk = try Person.desk(options, store: arguments.values["store"], command: "otp authorize") else {
-            return .storeUnavailable
-        }
-        let session: StaffSession
-        switch try await Person.signIn(desk, options, command: "otp authorize") {
-        case .success(let signedIn): session = signedIn
-        case .failure(let status): return status
-        }
-        let result: AuthorizeResult
-        do {
-            result = try await desk.authorize(session, code: code, symptomsStartedOn: day)
-        } catch {
-            await Person.signOut(desk, session)
-            printError(error.message)
-            return ExitStatus(error)
-        }
-        await Person.signOut(desk, session)
-        switch result {
-        case .authorized(let record):
-            emit(arguments, outcome: "authorized", record: record, now: desk.now()) {
-                "authorized \(record.otpHash.shortTag) until \(clockTime(record.expiresAt)) (\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded())) s)"
+        return try await Person.acting(arguments, options, command: "otp authorize") {
+            desk, session throws(ServiceError) in
+            switch try await desk.authorize(session, code: code, symptomsStartedOn: day) {
+            case .authorized(let record):
+                emit(arguments, outcome: "authorized", record: record, now: desk.now()) {
+                    "authorized \(record.otpHash.shortTag) until \(clockTime(record.expiresAt)) (\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded())) s)"
+                }
+                return .success
+            case .alreadyAuthorized(let record):
+                emit(arguments, outcome: "already_authorized", record: record, now: desk.now()) {
+                    "already authorized \(record.otpHash.shortTag) by \(record.authorizedBy) until \(clockTime(record.expiresAt)): nothing changed"
+                }
+                return .alreadyAuthorized
+            case .invalid(let refusal):
+                printError(refusal.message)
+                return .refused
             }
-            return .success
-        case .alreadyAuthorized(let record):
-            emit(arguments, outcome: "already_authorized", record: record, now: desk.now()) {
-                "already authorized \(record.otpHash.shortTag) by \(record.authorizedBy) until \(clockTime(record.expiresAt)): nothing changed"
-            }
-            return .alreadyAuthorized
-        case .invalid(let refusal):
-            printError(refusal.message)
-            return .refused
         }
     }
 
     private static func status(_ code: String, _ arguments: Arguments) async throws(UsageError) -> ExitStatus {
         let options = Globals.person.merged(with: arguments)
-        guard let desk = try Person.desk(options, store: arguments.values["store"], command: "otp status") else {
-            return .storeUnavailable
-        }
-        let session: StaffSession
-        switch try await Person.signIn(desk, options, command: "otp status") {
-        case .success(let signedIn): session = signedIn
-        case .failure(let status): return status
-        }
-        let status: OtpStatus
-        do {
-            status = try await desk.status(session, of: code)
-        } catch {
-            await Person.signOut(desk, session)
-            printError(error.message)
-            return ExitStatus(error)
-        }
-        await Person.signOut(desk, session)
-        emit(arguments, outcome: status.name, record: status.record, now: desk.now()) {
-            guard let record = status.record else { return "unknown: this code was never authorised here" }
-            switch status {
-            case .authorized:
-                return
-                    "authorized \(record.otpHash.shortTag) by \(record.authorizedBy), symptoms \(record.symptomsStartedOn.iso), "
-                    + "\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded(.up))) s left"
-            case .expired:
-                return "expired \(record.otpHash.shortTag) at \(clockTime(record.expiresAt)) without an upload"
-            default:
-                return "consumed \(record.otpHash.shortTag): the app uploaded with it"
+        return try await Person.acting(arguments, options, command: "otp status") {
+            desk, session throws(ServiceError) in
+            let status = try await desk.status(session, of: code)
+            emit(arguments, outcome: status.name, record: status.record, now: desk.now()) {
+                guard let record = status.record else { return "unknown: this code was never authorised here" }
+                switch status {
+                case .authorized:
+                    return
+                        "authorized \(record.otpHash.shortTag) by \(record.authorizedBy), symptoms \(record.symptomsStartedOn.iso), "
+                        + "\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded(.up))) s left"
+                case .expired:
+                    return "expired \(record.otpHash.shortTag) at \(clockTime(record.expiresAt)) without an upload"
+                default:
+                    return "consumed \(record.otpHash.shortTag): the app uploaded with it"
+                }
             }
+            return .success
         }
-        return .success
     }
 
     /// Prints one line, or a JSON object with `--json`.

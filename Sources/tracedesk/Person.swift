@@ -37,11 +37,10 @@ struct PersonOptions {
 enum Globals {
     nonisolated(unsafe) static var person = PersonOptions()
 
-    /// Takes `--server`, `--user`, `--password-stdin` (and `--store`, kept for the subcommand)
-    /// off the front of `words`; returns the rest.
+    /// Takes `--server`, `--user` and `--password-stdin` off the front of `words`; returns the
+    /// rest (from the first other word on, `--store` included, for the subcommand).
     static func extract(_ words: [String]) throws(UsageError) -> [String] {
         var rest = words[...]
-        var kept: [String] = []
         while let word = rest.first, word.hasPrefix("--") {
             var name = String(word.dropFirst(2))
             var inline: String?
@@ -63,9 +62,7 @@ enum Globals {
                 break
             }
         }
-        _ = kept
-        kept = Array(rest)
-        return kept
+        return Array(rest)
     }
 }
 
@@ -122,6 +119,30 @@ enum Person {
             // A server that cannot be reached is exit 4, not "not allowed".
             return .failure(ExitStatus(error))
         }
+    }
+
+    /// Opens the desk, signs the person in, runs `body`, signs out. Errors become exit statuses.
+    static func acting(
+        _ arguments: Arguments, _ options: PersonOptions, command: String,
+        _ body: (any DeskService, StaffSession) async throws(ServiceError) -> ExitStatus
+    ) async throws(UsageError) -> ExitStatus {
+        guard let desk = try Person.desk(options, store: arguments.values["store"], command: command) else {
+            return .storeUnavailable
+        }
+        let session: StaffSession
+        switch try await Person.signIn(desk, options, command: command) {
+        case .success(let signedIn): session = signedIn
+        case .failure(let status): return status
+        }
+        let status: ExitStatus
+        do {
+            status = try await body(desk, session)
+        } catch {
+            printError(error.message)
+            status = ExitStatus(error)
+        }
+        await Person.signOut(desk, session)
+        return status
     }
 
     /// Ends the command's session; a failure here is only reported.
@@ -211,8 +232,36 @@ enum Terminal {
     nonisolated(unsafe) static var hiddenFD: Int32 = -1
     nonisolated(unsafe) static var hiddenSaved = termios()
     nonisolated(unsafe) static var hiddenQuiet = termios()
-    /// The stop handler, reinstalled by itself after the process is continued.
-    nonisolated(unsafe) static var stopHandler: sig_t?
+
+    /// ^C, ^\, a hangup or a kill while the password is typed: echo back on, then end as the
+    /// signal would.
+    static let endingHandler: @convention(c) (Int32) -> Void = { number in
+        if hiddenFD >= 0 { _ = tcsetattr(hiddenFD, TCSAFLUSH, &hiddenSaved) }
+        _ = "\n".withCString { write(2, $0, 1) }
+        _exit(128 + number)
+    }
+
+    /// ^Z (and background reads/writes): echo back on while stopped, off again on `fg` (a shell
+    /// puts its own terminal modes back when a job stops).
+    static let stoppingHandler: @convention(c) (Int32) -> Void = { number in
+        let fd = hiddenFD
+        if fd >= 0 { _ = tcsetattr(fd, TCSAFLUSH, &hiddenSaved) }
+        signal(number, SIG_DFL)
+        // The signal is blocked while its handler runs: unblock it, so raising it stops the
+        // process here and now.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, number)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+        raise(number)
+        // Continued: silent again, and ready for the next ^Z. What was typed before the stop was
+        // discarded with the line (it must not reach the shell), so say so.
+        if fd >= 0 {
+            _ = tcsetattr(fd, TCSAFLUSH, &hiddenQuiet)
+            _ = "password (type it again from the start): ".withCString { write(fd, $0, strlen($0)) }
+        }
+        signal(number, stoppingHandler)
+    }
 
     /// Asks on /dev/tty with echo off; restores the terminal whatever happens. Nil without a terminal.
     static func readHidden(prompt: String) -> String? {
@@ -228,52 +277,9 @@ enum Terminal {
         hiddenSaved = saved
         hiddenQuiet = quiet
         // Handlers first, then echo off: no signal can leave the terminal silent.
-        // ^C, ^\, a hangup or a kill: echo back on, then end as the signal would.
-        let ending: [Int32] = [SIGINT, SIGQUIT, SIGHUP, SIGTERM]
-        // ^Z (and background reads/writes): echo back on while stopped, off again on `fg`
-        // (a shell puts its own terminal modes back when a job stops).
-        let stopping: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU]
         var previous: [(Int32, sig_t?)] = []
-        for number in ending {
-            previous.append(
-                (
-                    number,
-                    signal(number) { number in
-                        if Terminal.hiddenFD >= 0 {
-                            _ = tcsetattr(Terminal.hiddenFD, TCSAFLUSH, &Terminal.hiddenSaved)
-                        }
-                        _ = "\n".withCString { write(2, $0, 1) }
-                        _exit(128 + number)
-                    }
-                ))
-        }
-        for number in stopping {
-            previous.append(
-                (
-                    number,
-                    signal(number) { number in
-                        let fd = Terminal.hiddenFD
-                        if fd >= 0 { _ = tcsetattr(fd, TCSAFLUSH, &Terminal.hiddenSaved) }
-                        signal(number, SIG_DFL)
-                        // The signal is blocked while its handler runs: unblock it, so raising it
-                        // stops the process here and now.
-                        var unblock = sigset_t()
-                        sigemptyset(&unblock)
-                        sigaddset(&unblock, number)
-                        sigprocmask(SIG_UNBLOCK, &unblock, nil)
-                        raise(number)
-                        // Continued: silent again, and ready for the next ^Z. What was typed before
-                        // the stop was discarded with the line (it must not reach the shell), so say so.
-                        if fd >= 0 {
-                            _ = tcsetattr(fd, TCSAFLUSH, &Terminal.hiddenQuiet)
-                            _ = "password (type it again from the start): ".withCString { write(fd, $0, strlen($0)) }
-                        }
-                        signal(number, Terminal.stopHandler)
-                    }
-                ))
-        }
-        stopHandler = previous.isEmpty ? nil : signal(SIGTSTP, SIG_IGN)
-        signal(SIGTSTP, stopHandler)
+        for number in [SIGINT, SIGQUIT, SIGHUP, SIGTERM] { previous.append((number, signal(number, endingHandler))) }
+        for number in [SIGTSTP, SIGTTIN, SIGTTOU] { previous.append((number, signal(number, stoppingHandler))) }
         defer {
             for (number, handler) in previous { signal(number, handler) }
             hiddenFD = -1

@@ -76,7 +76,7 @@ enum StaffCommand {
         case "add": return try await add(arguments, options)
         case "list":
             guard arguments.positionals.isEmpty else { throw UsageError("list takes no names", command: command) }
-            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+            return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let accounts = try await desk.staff(session)
                 if arguments.has("json") {
                     print(jsonLine(accounts.map(StaffJSON.init), fallback: "[]"))
@@ -87,7 +87,7 @@ enum StaffCommand {
             }
         case "disable":
             let name = try oneName(arguments, command: command)
-            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+            return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let account = try await desk.disableStaff(session, name: name)
                 say("disabled \(account.name) (\(account.role.rawValue)); their sessions are ended")
                 return .success
@@ -96,7 +96,7 @@ enum StaffCommand {
             return try await recover(arguments, options)
         case "reset-password":
             let name = try oneName(arguments, command: command)
-            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+            return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
                     return .refused
                 }
@@ -131,7 +131,7 @@ enum StaffCommand {
         let options = Globals.person.merged(with: arguments)
         switch verb {
         case "verify":
-            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+            return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let result = try await desk.verifyAudit(session)
                 if arguments.has("json") {
                     print(jsonLine(VerificationJSON(result), fallback: "{}"))
@@ -169,7 +169,7 @@ enum StaffCommand {
                 query.limit = limit
             }
             let bounded = query
-            return try await acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+            return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let entries = try await desk.audit(session, query: bounded)
                 if arguments.has("json") {
                     print(jsonLine(entries.map(AuditJSON.init), fallback: "[]"))
@@ -187,32 +187,6 @@ enum StaffCommand {
         default:
             throw UsageError("unknown command 'audit \(verb)': use verify or list", command: "audit")
         }
-    }
-
-    // MARK: Acting for a person
-
-    /// Opens the desk, signs the person in, runs `body`, signs out. Errors become exit statuses.
-    private static func acting(
-        _ arguments: Arguments, _ options: PersonOptions, command: String,
-        _ body: (any DeskService, StaffSession) async throws(ServiceError) -> ExitStatus
-    ) async throws(UsageError) -> ExitStatus {
-        guard let desk = try Person.desk(options, store: arguments.values["store"], command: command) else {
-            return .storeUnavailable
-        }
-        let session: StaffSession
-        switch try await Person.signIn(desk, options, command: command) {
-        case .success(let signedIn): session = signedIn
-        case .failure(let status): return status
-        }
-        let status: ExitStatus
-        do {
-            status = try await body(desk, session)
-        } catch {
-            printError(error.message)
-            status = ExitStatus(error)
-        }
-        await Person.signOut(desk, session)
-        return status
     }
 
     private static func add(_ arguments: Arguments, _ options: PersonOptions) async throws(UsageError) -> ExitStatus {
@@ -254,7 +228,7 @@ enum StaffCommand {
                 return ExitStatus(error)
             }
         }
-        return try await acting(arguments, options, command: "staff add") { desk, session throws(ServiceError) in
+        return try await Person.acting(arguments, options, command: "staff add") { desk, session throws(ServiceError) in
             guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
                 return .refused
             }
