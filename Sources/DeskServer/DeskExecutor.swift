@@ -1,3 +1,4 @@
+import DeskCore
 import Foundation
 
 /// A task executor over a few threads of its own, for async code that blocks inside: the desk's
@@ -16,7 +17,7 @@ public final class DeskExecutor: TaskExecutor, @unchecked Sendable {
     /// at once instead of waiting (a flood of sign-ins must not queue without bound, hold
     /// connections for minutes, or keep a stopping server busy).
     public let limit: Int
-    private let lock = NSLock()
+    private let lock = SimpleLock()
     private var admitted = 0
     private var stopping = false
 
@@ -31,32 +32,24 @@ public final class DeskExecutor: TaskExecutor, @unchecked Sendable {
     /// Takes a place for one call; false when ``limit`` calls are admitted already or the
     /// server is stopping. Every true is paired with one ``release()``.
     public func admit() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopping, admitted < limit else { return false }
-        admitted += 1
-        return true
+        lock.withLock {
+            guard !stopping, admitted < limit else { return false }
+            admitted += 1
+            return true
+        }
     }
 
     public func release() {
-        lock.lock()
-        admitted = max(0, admitted - 1)
-        lock.unlock()
+        lock.withLock { admitted = max(0, admitted - 1) }
     }
 
     /// From now on no call is admitted, and admitted calls that have not started are answered
     /// without their work (``isStopping``).
     public func beginStopping() {
-        lock.lock()
-        stopping = true
-        lock.unlock()
+        lock.withLock { stopping = true }
     }
 
-    public var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopping
-    }
+    public var isStopping: Bool { lock.withLock { stopping } }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

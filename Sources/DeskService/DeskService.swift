@@ -85,16 +85,6 @@ extension DeskService {
     public var connectionProblem: String? { nil }
 }
 
-/// Who is acting, and where the data lives (the console's title bar).
-public struct DeskIdentity: Hashable, Sendable {
-    public var user: String
-    public var location: String
-    public init(user: String, location: String) {
-        self.user = user
-        self.location = location
-    }
-}
-
 /// The answer to an authorisation request.
 public enum AuthorizeResult: Hashable, Sendable {
     /// Authorised: the app must upload before `record.expiresAt`.

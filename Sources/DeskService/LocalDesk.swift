@@ -53,9 +53,7 @@ public struct LocalDesk: DeskService {
         if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
         // Refused before the KDF when accounts exist: this call needs no sign-in, so it must not
         // be a way to make the server hash passwords at will. (The store checks again, atomically.)
-        if try storeCall({ () throws(StoreError) in try store.staffCount() }) > 0 {
-            throw .conflict("staff accounts exist already: sign in, or ask an admin for an account")
-        }
+        if try storeCall({ () throws(StoreError) in try store.staffCount() }) > 0 { throw Self.accountsExist }
         let hash = try hashed(password)
         let outcome = try storeCall { () throws(StoreError) in
             try store.addStaff(
@@ -63,8 +61,7 @@ public struct LocalDesk: DeskService {
         }
         switch outcome {
         case .added: return try await signIn(name: name, password: password)
-        case .nameTaken, .notEmpty:
-            throw .conflict("staff accounts exist already: sign in, or ask an admin for an account")
+        case .nameTaken, .notEmpty: throw Self.accountsExist
         }
     }
 
@@ -255,7 +252,6 @@ public struct LocalDesk: DeskService {
         let person = try authenticate(session, for: .disableStaff)
         let name = try Self.checkedName(name)
         if name == person.user { throw .invalid("you cannot disable your own account: ask another admin") }
-        // Admins cannot disable themselves, so at least one active admin always remains.
         guard
             let account = try storeCall({ () throws(StoreError) in
                 try store.disableStaff(name: name, by: person.user, now: clock.now())
@@ -373,6 +369,9 @@ public struct LocalDesk: DeskService {
         case .failure(let problem): throw .invalid(problem.message)
         }
     }
+
+    static let accountsExist = ServiceError.conflict(
+        "staff accounts exist already: sign in, or ask an admin for an account")
 
     /// Who authorised a code, as shown to an operator who did not.
     public static let anotherOperator = "another operator"

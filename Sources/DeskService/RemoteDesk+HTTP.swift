@@ -342,18 +342,10 @@ final class RemoteTransport: @unchecked Sendable {
 /// then reaches ``RemoteTransport/judge(_:_:)``, which says the URL is not the staff API.
 /// A flag set once, from any thread.
 private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = SimpleLock()
     private var value = false
-    func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
-    }
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
