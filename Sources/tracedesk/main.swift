@@ -12,7 +12,7 @@ let mainHelp = """
           app's upload during a phone call; an admin manages staff and reads the audit log).
       tracedesk [--server URL] [--user NAME] otp check|authorize|status CODE [...]
           The operator's flow from the command line (tracedesk otp --help).
-      tracedesk staff add|list|disable|reset-password [...]
+      tracedesk staff add|list|disable|reset-password|recover [...]
           Staff accounts and roles (tracedesk staff --help); the first admin is made here
           or by the console when the store has no account.
       tracedesk audit verify|list [...]
