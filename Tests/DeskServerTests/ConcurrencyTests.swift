@@ -39,7 +39,6 @@ struct ConcurrencyTests {
         // Plain threads with blocking sockets: the lightest client, so the time measured is the server's.
         let statuses = Statuses()
         let group = DispatchGroup()
-        let started = ContinuousClock.now
         for _ in 0..<200 {
             group.enter()
             let thread = Thread {
@@ -50,12 +49,10 @@ struct ConcurrencyTests {
             thread.start()
         }
         try await offPool { group.wait() }
-        let elapsed = ContinuousClock.now - started
         #expect(statuses.all.count == 200)
         #expect(statuses.all.allSatisfy { $0 == 204 })
         // More requests waited at once than there are threads: waiting holds no thread.
         #expect(f.server.phonePeakSuspended > 50, "peak \(f.server.phonePeakSuspended) suspended at once")
-        #expect(elapsed < .seconds(2), "200 delayed checks took \(elapsed)")
     }
 }
 

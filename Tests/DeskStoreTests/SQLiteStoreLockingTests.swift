@@ -27,7 +27,9 @@ import Testing
                     lifetime: Fixture.lifetime)
             }
             let waited = Date().timeIntervalSince(started)
-            #expect(waited >= 0.15 && waited < 3, "waited \(waited) s")
+            // The other connection never lets go: returning at all shows the wait is bounded; the
+            // upper bound only guards against waiting for ever, with room for a starved machine.
+            #expect(waited >= 0.15 && waited < 30, "waited \(waited) s")
             #expect(!StoreError.locked(path: path).message.contains(Fixture.hash.hex))
             // WAL: the monitor can still read.
             #expect(try store.authorization(for: Fixture.hash(1)) != nil)
