@@ -20,7 +20,10 @@ public struct OtpHash: Hashable, Sendable, CustomStringConvertible {
 
     /// A short, non-reversible tag for logs and screens ("b39e07…"): enough to tell two
     /// authorisations apart, far too little to use the code.
-    public var shortTag: String { String(hex.prefix(6)) + "…" }
+    public var shortTag: String { tag + "…" }
+
+    /// The first 6 hex digits: how the monitor, the watch and the audit log name a code.
+    public var tag: String { String(hex.prefix(6)) }
 
     public var description: String { shortTag }
 }
@@ -114,6 +117,9 @@ public struct DeskEvent: Hashable, Sendable {
         case uploadRefused = "upload_refused"
         case analyticsReceived = "analytics_received"
         case chunkPublished = "chunk_published"
+        /// A staff action from the audit log (sign-in, staff change…): `detail` names the
+        /// ``AuditAction`` (`{"action":"sign_in"}`) and, for staff changes, the account.
+        case staffAction = "staff_action"
     }
 
     /// Strictly increasing across the whole store.

@@ -50,11 +50,17 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
     case resetPassword = "reset_password"
     case readAudit = "read_audit"
     case verifyAudit = "verify_audit"
+    /// The live activity feed and its traffic share; an operator sees only their own codes
+    /// (and published chunks), a supervisor everything.
+    case monitorEvents = "monitor_events"
+    /// The watch of one code (authorised → checked → uploaded → published); an operator
+    /// watches only codes they authorised.
+    case watchCode = "watch_code"
 
     public var roles: Set<StaffRole> {
         switch self {
         case .authorizeCode: return [.operator]
-        case .codeStatus: return [.operator, .supervisor]
+        case .codeStatus, .monitorEvents, .watchCode: return [.operator, .supervisor]
         case .listStaff, .addStaff, .disableStaff, .resetPassword, .readAudit, .verifyAudit: return [.admin]
         }
     }
@@ -70,6 +76,8 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
         case .resetPassword: return "reset passwords"
         case .readAudit: return "read the audit log"
         case .verifyAudit: return "verify the audit log"
+        case .monitorEvents: return "watch the activity feed"
+        case .watchCode: return "watch codes"
         }
     }
 }

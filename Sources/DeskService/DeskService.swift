@@ -56,6 +56,25 @@ public protocol DeskService: Sendable {
     /// (another's code: `.forbidden`); a supervisor sees every code.
     func status(_ session: StaffSession, of code: String) async throws(ServiceError) -> OtpStatus
 
+    // MARK: Monitor (operator: own codes; supervisor: everything)
+
+    /// Events with an id above `after`, oldest first, at most `limit` (1…1000). When there are
+    /// none yet, waits up to `wait` for one (zero: answers at once), then answers, possibly
+    /// with an empty page. Locally the store is polled a few times a second; remotely this is
+    /// a long poll (`GET /staff/v1/events?after=…&wait=…`). An operator's page holds only their
+    /// own codes' events, their own staff actions and published chunks; its cursor still moves
+    /// past what they may not see.
+    func events(
+        _ session: StaffSession, after: Int64, limit: Int, wait: Duration
+    ) async throws(ServiceError) -> EventPage
+
+    /// Real and dummy phone requests since the start of the hour `since` falls in.
+    func traffic(_ session: StaffSession, since: Date) async throws(ServiceError) -> TrafficShare
+
+    /// The watch of one code. An operator watches only codes they authorised (another's:
+    /// `.forbidden`); an unknown code or an event about no code: `.invalid` saying so.
+    func watch(_ session: StaffSession, _ target: WatchTarget) async throws(ServiceError) -> CodeWatch
+
     // MARK: Admin
 
     /// Every staff account.

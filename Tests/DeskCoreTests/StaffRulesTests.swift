@@ -7,7 +7,7 @@ import Testing
         let expected: [DeskUseCase: Set<StaffRole>] = [
             .authorizeCode: [.operator], .codeStatus: [.operator, .supervisor], .listStaff: [.admin],
             .addStaff: [.admin], .disableStaff: [.admin], .resetPassword: [.admin], .readAudit: [.admin],
-            .verifyAudit: [.admin],
+            .verifyAudit: [.admin], .monitorEvents: [.operator, .supervisor], .watchCode: [.operator, .supervisor],
         ]
         #expect(Set(expected.keys) == Set(DeskUseCase.allCases))
         for useCase in DeskUseCase.allCases {

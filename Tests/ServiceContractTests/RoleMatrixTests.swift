@@ -9,7 +9,8 @@ import Testing
 @Suite struct RoleMatrixTests {
     /// Runs `useCase` for `session` with arguments that succeed for an allowed role.
     static func run(
-        _ useCase: DeskUseCase, _ f: ContractFixture, _ session: StaffSession, role: StaffRole
+        _ useCase: DeskUseCase, _ f: ContractFixture, _ session: StaffSession, role: StaffRole,
+        sessions: [StaffRole: StaffSession]
     ) async -> ServiceError? {
         let desk = f.desk
         switch useCase {
@@ -38,6 +39,19 @@ import Testing
             return await failure { () async throws(ServiceError) in try await desk.audit(session, query: AuditQuery()) }
         case .verifyAudit:
             return await failure { () async throws(ServiceError) in try await desk.verifyAudit(session) }
+        case .monitorEvents:
+            return await failure { () async throws(ServiceError) in
+                _ = try await desk.events(session, after: 0, limit: 10, wait: .zero)
+                _ = try await desk.traffic(session, since: ContractFixture.start)
+            }
+        case .watchCode:
+            // A code the operator authorised: theirs to watch, and any supervisor's.
+            let code = Codes.fresh()
+            guard let operatorSession = sessions[.operator],
+                (try? await desk.authorize(operatorSession, code: code, symptomsStartedOn: ContractFixture.today))
+                    != nil
+            else { return .failed("the fixture could not authorise a code") }
+            return await failure { () async throws(ServiceError) in try await desk.watch(session, .code(code)) }
         }
     }
 
@@ -52,7 +66,7 @@ import Testing
             for useCase in DeskUseCase.allCases {
                 for role in StaffRole.allCases {
                     let session = try #require(sessions[role])
-                    let error = await Self.run(useCase, f, session, role: role)
+                    let error = await Self.run(useCase, f, session, role: role, sessions: sessions)
                     if role.may(useCase) {
                         #expect(error == nil, "\(kind): \(role) may \(useCase.phrase)")
                     } else {

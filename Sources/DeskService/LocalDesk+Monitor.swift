@@ -1,0 +1,24 @@
+import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// SCAFFOLD(issue 7): replaced by the store-backed implementation before the issue lands.
+extension LocalDesk {
+    public func events(
+        _ session: StaffSession, after: Int64, limit: Int, wait: Duration
+    ) async throws(ServiceError) -> EventPage {
+        throw .unavailable("SCAFFOLD: events not built yet")
+    }
+
+    public func traffic(_ session: StaffSession, since: Date) async throws(ServiceError) -> TrafficShare {
+        throw .unavailable("SCAFFOLD: traffic not built yet")
+    }
+
+    public func watch(_ session: StaffSession, _ target: WatchTarget) async throws(ServiceError) -> CodeWatch {
+        throw .unavailable("SCAFFOLD: watch not built yet")
+    }
+}
