@@ -21,13 +21,22 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     let kdf: DeskExecutor
     let work: DeskExecutor
     let log: @Sendable (String) -> Void
+    /// The long polls of `GET /staff/v1/events` that wait for an event.
+    private(set) var waits: EventWaits!
 
     public init(desk: LocalDesk, kdf: DeskExecutor, work: DeskExecutor, log: @escaping @Sendable (String) -> Void) {
         self.desk = desk
         self.kdf = kdf
         self.work = work
         self.log = log
+        waits = EventWaits(desk: desk, executor: work, failure: { [unowned self] in self.failure($0) })
     }
+
+    /// Answers every waiting long poll now (a stopping server must not wait for them).
+    public func stopWaiting() { waits.stop() }
+
+    /// Long polls waiting now.
+    public var waitingPolls: Int { waits.count }
 
     static let prefix = StaffWire.prefix
 
@@ -48,6 +57,9 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         Route(template: prefix + "/staff/{name}/password", methods: ["POST"]),
         Route(template: prefix + "/audit", methods: ["GET"]),
         Route(template: prefix + "/audit/verification", methods: ["GET"]),
+        Route(template: prefix + "/events", methods: ["GET"]),
+        Route(template: prefix + "/traffic", methods: ["GET"]),
+        Route(template: prefix + "/watch", methods: ["POST"]),
     ]
 
     /// Whether `path` is under the staff API (its 404s are worded for it).
@@ -95,6 +107,9 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case ("POST", Self.prefix + "/staff/{name}/password"): return resetPassword(request)
         case ("GET", Self.prefix + "/audit"): return audit(request)
         case ("GET", Self.prefix + "/audit/verification"): return verifyAudit(request)
+        case ("GET", Self.prefix + "/events"): return events(request)
+        case ("GET", Self.prefix + "/traffic"): return traffic(request)
+        case ("POST", Self.prefix + "/watch"): return watch(request)
         default: return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
         }
     }
@@ -200,6 +215,41 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         }
     }
 
+    // MARK: Monitor
+
+    /// A page of events at once when there is one (or no wait was asked for); otherwise the
+    /// request waits in ``EventWaits`` with its connection suspended, holding no thread and no
+    /// place on the staff executor, until an event arrives or the wait ends.
+    func events(_ request: HTTPRequest) -> HandlerResult {
+        guard let session = Self.session(request) else { return .now(.error(Self.noToken)) }
+        let query: StaffRequests.EventsQuery
+        switch StaffRequests.eventsQuery(request) {
+        case .failure(let error): return .now(.error(error))
+        case .success(let value): query = value
+        }
+        let waits = self.waits!
+        return handOff(on: work) { desk, answer throws(ServiceError) in
+            let page = try await desk.events(session, after: query.after, limit: query.limit, wait: .zero)
+            guard page.events.isEmpty, query.waitSeconds > 0 else { return EventWaits.page(page) }
+            let waiting = waits.add(
+                session: session, after: page.cursor, limit: query.limit, wait: .seconds(query.waitSeconds),
+                answer: answer)
+            return waiting ? nil : EventWaits.page(page)
+        }
+    }
+
+    func traffic(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work, body: StaffRequests.trafficSince) { desk, session, since throws(ServiceError) in
+            ok(200, StaffWire.traffic(try await desk.traffic(session, since: since)))
+        }
+    }
+
+    func watch(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work, body: StaffRequests.watchTarget) { desk, session, target throws(ServiceError) in
+            ok(200, StaffWire.watch(try await desk.watch(session, target)))
+        }
+    }
+
     // MARK: Running desk calls
 
     typealias DeskCall = @Sendable (LocalDesk) async throws(ServiceError) -> HTTPResponse
@@ -227,6 +277,39 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
                 }
                 do throws(ServiceError) {
                     answer(try await call(desk))
+                } catch {
+                    answer(self.failure(error))
+                }
+            }
+        }
+    }
+
+    /// As ``run(on:_:)``, for a call that may hand the answer to someone else: it returns the
+    /// response, or nil after giving `answer` away (it must then be called once, later).
+    func handOff(
+        on executor: DeskExecutor,
+        _ call: @escaping @Sendable (LocalDesk, @escaping EventWaits.Answer) async throws(ServiceError) -> HTTPResponse?
+    ) -> HandlerResult {
+        guard executor.admit() else {
+            return .now(
+                .error(
+                    .unavailable(
+                        executor.isStopping
+                            ? "the server is stopping; retry in a few seconds"
+                            : "too many requests are waiting for this kind of work; retry in a few seconds")))
+        }
+        let desk = self.desk
+        return .suspended { [self] answer in
+            Task(executorPreference: executor) {
+                // The place on the executor is given back as soon as the call returns, also when
+                // the answer waits on: a long poll holds no place.
+                defer { executor.release() }
+                if executor.isStopping {
+                    answer(.error(.unavailable("the server is stopping; retry in a few seconds")))
+                    return
+                }
+                do throws(ServiceError) {
+                    if let response = try await call(desk, answer) { answer(response) }
                 } catch {
                     answer(self.failure(error))
                 }

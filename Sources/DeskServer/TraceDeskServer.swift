@@ -19,6 +19,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     /// Where the staff API hashes passwords (two at a time) and runs its store calls.
     public let kdfExecutor: DeskExecutor
     public let staffExecutor: DeskExecutor
+    /// The staff API (its long polls are answered first when the server stops).
+    public let staffAPI: StaffAPI
     public let chunkFiles: ChunkFiles
     /// Publishing and retention; run on timers once started.
     public let jobs: ServerJobs
@@ -89,13 +91,14 @@ public final class TraceDeskServer: @unchecked Sendable {
                 dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
                 attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles, log: log),
             completed: completed)
+        staffAPI = StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)
         internalServer = HTTPServer(
             options: options("internal", config.internalListen),
             handler: InternalRoutes(
                 immuni: ImmuniAPI(
                     listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
                     dummyErrorPercent: config.dummyErrorPercent, log: log),
-                staff: StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)),
+                staff: staffAPI),
             completed: completed)
     }
 
@@ -245,6 +248,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         // the calls running now, not for a queue.
         kdfExecutor.beginStopping()
         staffExecutor.beginStopping()
+        staffAPI.stopWaiting()
         jobs.stop()
         let phone = self.phone
         let internalServer = self.internalServer

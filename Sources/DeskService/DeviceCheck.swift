@@ -334,11 +334,3 @@ private struct YearMonth: Comparable {
         (lhs.year, lhs.month) < (rhs.year, rhs.month)
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as `TimeInterval`.
-    fileprivate var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -355,7 +355,7 @@ public struct LocalDesk: DeskService {
         }
     }
 
-    private func storeCall<T>(_ body: () throws(StoreError) -> T) throws(ServiceError) -> T {
+    func storeCall<T>(_ body: () throws(StoreError) -> T) throws(ServiceError) -> T {
         do {
             return try body()
         } catch {

@@ -27,6 +27,8 @@ final class RemoteTransport: @unchecked Sendable {
         var slow = false
         /// Statuses whose body the caller reads; anything else is an error.
         var accept: Set<Int> = [200]
+        /// Added to the call's deadline: a long poll's wait.
+        var longPoll: Duration = .zero
     }
 
     struct Reply: Sendable {
@@ -55,7 +57,9 @@ final class RemoteTransport: @unchecked Sendable {
         self.options = options
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.requestTimeout.seconds
-        configuration.timeoutIntervalForResource = options.requestTimeout.seconds
+        // Long polls wait up to a minute before their answer; every call has its own, shorter
+        // deadline below, so this only has to be out of the way.
+        configuration.timeoutIntervalForResource = (options.requestTimeout + .seconds(StaffWire.maximumWaitSeconds)).seconds
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
@@ -145,7 +149,7 @@ final class RemoteTransport: @unchecked Sendable {
             return .refused(
                 .invalid("the server URL \(location) cannot be combined with a path"), problem: Self.wrongServer)
         }
-        let timeout = call.slow ? options.requestTimeout : options.connectTimeout
+        let timeout = (call.slow ? options.requestTimeout : options.connectTimeout) + call.longPoll
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout.seconds)
         request.httpMethod = call.method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -354,13 +358,5 @@ private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Se
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as `TimeInterval`.
-    fileprivate var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

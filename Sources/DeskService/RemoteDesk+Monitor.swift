@@ -1,24 +1,44 @@
+import DeskAPI
 import DeskCore
+import Foundation
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
-// SCAFFOLD(issue 7): replaced by the staff API client before the issue lands.
+/// The monitor over the staff API: the event feed as a long poll, the traffic share, the watch.
 extension RemoteDesk {
     public func events(
         _ session: StaffSession, after: Int64, limit: Int, wait: Duration
     ) async throws(ServiceError) -> EventPage {
-        throw .unavailable("SCAFFOLD: events not built yet")
+        // The same refusals as the desk's, before anything is sent.
+        guard (1...1_000).contains(limit) else { throw .invalid("ask for 1 to 1000 events at a time") }
+        guard wait >= .zero else { throw .invalid("the wait for new events cannot be negative") }
+        // Whole seconds on the wire, rounded up (a wait asked for is never shortened to none).
+        let seconds = min(StaffWire.maximumWaitSeconds, Int64((wait.seconds).rounded(.up)))
+        let reply = try await transport.perform(
+            .init(
+                method: "GET", path: "/events",
+                query: StaffWire.eventsQueryItems(after: max(0, after), limit: limit, waitSeconds: seconds),
+                token: session.token, what: "events", idempotent: true, longPoll: .seconds(seconds)))
+        let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readEventPage(bytes) }
+        // A cursor that goes back, or events not after the one asked for, would repeat rows.
+        guard page.cursor >= after, page.events.allSatisfy({ $0.id > after && $0.id <= page.cursor }),
+            zip(page.events, page.events.dropFirst()).allSatisfy({ $0.id < $1.id })
+        else { throw transport.notTraceDesk("its events are not in order after the one asked for") }
+        return page
     }
 
     public func traffic(_ session: StaffSession, since: Date) async throws(ServiceError) -> TrafficShare {
-        throw .unavailable("SCAFFOLD: traffic not built yet")
+        let reply = try await transport.perform(
+            .init(
+                method: "GET", path: "/traffic", query: [("since", StaffWire.time(since))], token: session.token,
+                what: "traffic", idempotent: true))
+        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readTraffic(bytes) }
     }
 
     public func watch(_ session: StaffSession, _ target: WatchTarget) async throws(ServiceError) -> CodeWatch {
-        throw .unavailable("SCAFFOLD: watch not built yet")
+        // A POST, so a typed code stays out of URLs and access logs; it changes nothing.
+        let reply = try await transport.perform(
+            .init(
+                method: "POST", path: "/watch", body: StaffWire.watchRequest(target), token: session.token,
+                what: "watch", idempotent: true))
+        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readWatch(bytes) }
     }
 }
