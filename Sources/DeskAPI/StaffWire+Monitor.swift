@@ -85,7 +85,8 @@ extension StaffWire {
     }
 
     /// The query of `GET /staff/v1/events`.
-    public static func eventsQueryItems(after: Int64, limit: Int, waitSeconds: Int64) -> [(name: String, value: String)] {
+    public static func eventsQueryItems(after: Int64, limit: Int, waitSeconds: Int64) -> [(name: String, value: String)]
+    {
         [("after", String(after)), ("limit", String(limit)), ("wait", String(waitSeconds))]
     }
 
@@ -115,7 +116,8 @@ extension StaffWire {
     public static func readTraffic(_ bytes: [UInt8]) throws(FieldProblem) -> TrafficShare {
         let reader = try document(bytes)
         return TrafficShare(
-            since: try requiredTime(reader, "since"), realRequests: try reader.integer("real_requests", in: 0...Int64.max)!,
+            since: try requiredTime(reader, "since"),
+            realRequests: try reader.integer("real_requests", in: 0...Int64.max)!,
             dummyRequests: try reader.integer("dummy_requests", in: 0...Int64.max)!)
     }
 

@@ -112,7 +112,8 @@ final class EventWaits: @unchecked Sendable {
             seen = latest
             for (key, waiter) in current where waiter.deadline > now && waiter.after < latest {
                 do throws(ServiceError) {
-                    let page = try await desk.events(waiter.session, after: waiter.after, limit: waiter.limit, wait: .zero)
+                    let page = try await desk.events(
+                        waiter.session, after: waiter.after, limit: waiter.limit, wait: .zero)
                     if page.events.isEmpty {
                         // Nothing this person may see: keep waiting, past what was examined.
                         lock.withLock { waiters[key]?.after = max(waiter.after, page.cursor) }

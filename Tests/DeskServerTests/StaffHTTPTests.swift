@@ -47,6 +47,7 @@ struct StaffHTTPTests {
             ("GET", "/sessions/current", "DELETE"), ("GET", "/otp/authorizations", "POST"),
             ("GET", "/otp/status", "POST"), ("DELETE", "/staff", "GET, POST"), ("GET", "/staff/ana/disable", "POST"),
             ("GET", "/staff/ana/password", "POST"), ("POST", "/audit", "GET"), ("POST", "/audit/verification", "GET"),
+            ("POST", "/events", "GET"), ("POST", "/traffic", "GET"), ("GET", "/watch", "POST"),
         ]
         for (method, path, allowed) in cases {
             let reply = try await HTTP.send(method, staff(f, path))
@@ -62,7 +63,8 @@ struct StaffHTTPTests {
         let routes: [(String, String)] = [
             ("DELETE", "/sessions/current"), ("POST", "/otp/authorizations"), ("POST", "/otp/status"),
             ("GET", "/staff"), ("POST", "/staff"), ("POST", "/staff/ana/disable"), ("POST", "/staff/ana/password"),
-            ("GET", "/audit"), ("GET", "/audit/verification"),
+            ("GET", "/audit"), ("GET", "/audit/verification"), ("GET", "/events"), ("GET", "/traffic"),
+            ("POST", "/watch"),
         ]
         for (method, path) in routes {
             for authorization in [nil, "Basic YWRtaW46YWRtaW4=", "Token abc"] {

@@ -1,0 +1,164 @@
+import DeskServer
+import Foundation
+import Testing
+
+/// `GET /staff/v1/events` as raw HTTP: the query's refusals, the long poll woken by an event,
+/// long polls holding no thread and no place on the staff executor, and a stop that answers
+/// them at once.
+@Suite("Event feed over HTTP")
+struct EventFeedHTTPTests {
+    func staff(_ f: ServerFixture, _ path: String) -> URL {
+        URL(string: f.internalURL.absoluteString + "/staff/v1" + path)!
+    }
+
+    /// A supervisor's token (the first admin adds the supervisor).
+    func supervisor(_ f: ServerFixture) async throws -> String {
+        let admin = try await StaffHTTPTests.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
+        let added = try await HTTP.send(
+            "POST", staff(f, "/staff"),
+            headers: StaffHTTPTests.json.merging(["Authorization": "Bearer \(admin)"]) { $1 },
+            body: StaffHTTPTests.body(["name": "sara", "role": "supervisor", "password": "super-pass-1"]))
+        #expect(added.status == 201)
+        return try await StaffHTTPTests.token(f, "/sessions", ["name": "sara", "password": "super-pass-1"])
+    }
+
+    func get(_ f: ServerFixture, _ token: String, _ query: String) async throws -> Reply {
+        try await HTTP.send(
+            "GET", URL(string: staff(f, "/events").absoluteString + "?" + query)!,
+            headers: ["Authorization": "Bearer \(token)"])
+    }
+
+    func events(_ f: ServerFixture, _ token: String, _ query: String) async throws -> (Reply, [String: Any]) {
+        let reply = try await get(f, token, query)
+        return (reply, Self.object(reply))
+    }
+
+    static func object(_ reply: Reply) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any]) ?? [:]
+    }
+
+    @Test(
+        "a bad events query is 400 {2000} naming the parameter, never echoing it",
+        arguments: [
+            ("after=-1", "after must be an event id, a whole number from 0"),
+            ("after=x", "after must be an event id, a whole number from 0"),
+            ("limit=0", "limit must be a whole number from 1 to 1000"),
+            ("limit=1001", "limit must be a whole number from 1 to 1000"),
+            ("wait=61", "wait must be whole seconds from 0 to 60"),
+            ("wait=1.5", "wait must be whole seconds from 0 to 60"),
+            ("wait=1&wait=2", "wait may be given once"),
+            ("token=SECRET-VALUE", "token is not a parameter of this request"),
+        ])
+    func badQuery(query: String, detail: String) async throws {
+        let f = try ServerFixture()
+        let token = "tds_" + String(repeating: "A", count: 43)
+
+        let (reply, _) = try await events(f, token, query)
+
+        #expect(reply.status == 400)
+        #expect(reply.errorCode == 2000)
+        #expect(reply.detail?.hasPrefix(detail) == true, "\(reply.detail ?? "")")
+        #expect(!reply.text.contains("SECRET-VALUE"))
+    }
+
+    @Test("a page: events after the cursor, oldest first, with the tag only; a wait that ends answers an empty page")
+    func page() async throws {
+        let f = try ServerFixture()
+        let token = try await supervisor(f)
+        try f.authorize("9K2RAY8UUQ")
+
+        let (first, body) = try await events(f, token, "after=0&limit=1000")
+        let list = try #require(body["events"] as? [[String: Any]])
+        let cursor = try #require(body["cursor"] as? Int)
+        let (quiet, after) = try await events(f, token, "after=\(cursor)&wait=1")
+
+        #expect(first.status == 200)
+        #expect(first.header("Cache-Control") == "no-store")
+        let authorized = try #require(list.first { $0["kind"] as? String == "otp_authorized" })
+        #expect(Set(authorized.keys) == ["id", "at", "kind", "actor", "code_tag", "detail"])
+        #expect(authorized["code_tag"] as? String == String(Phone.hash("9K2RAY8UUQ").prefix(6)))
+        #expect(!first.text.contains(Phone.hash("9K2RAY8UUQ")), "no code hash on the wire")
+        let ids = list.compactMap { $0["id"] as? Int }
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count)
+        #expect(cursor >= ids.last ?? 0)
+        #expect(quiet.status == 200)
+        #expect((after["events"] as? [Any])?.isEmpty == true)
+        #expect(after["cursor"] as? Int == cursor)
+    }
+
+    @Test("a long poll is answered by the event that arrives while it waits, not by the end of its wait")
+    func longPollWakes() async throws {
+        let f = try ServerFixture()
+        let token = try await supervisor(f)
+        let (_, start) = try await events(f, token, "after=0&limit=1000")
+        let cursor = try #require(start["cursor"] as? Int)
+
+        let started = Date()
+        let poll = Task { try await get(f, token, "after=\(cursor)&wait=30") }
+        for _ in 0..<500 where f.server.staffAPI.waitingPolls == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(f.server.staffAPI.waitingPolls == 1, "the poll waits on the server")
+        try f.authorize("9K2RAY8UUQ")
+        let reply = try await poll.value
+        let body = Self.object(reply)
+
+        #expect(reply.status == 200)
+        let list = try #require(body["events"] as? [[String: Any]])
+        #expect(list.map { $0["kind"] as? String } == ["otp_authorized"])
+        // Woken by the event: long before its 30 s wait (the bound only tells the two apart).
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(f.server.staffAPI.waitingPolls == 0)
+    }
+
+    @Test("more long polls wait at once than the staff executor admits: waiting holds no place and no thread")
+    func pollsHoldNothing() async throws {
+        // One thread per listener; the staff executor admits threads × 64 = 64 calls at once.
+        let f = try ServerFixture(configure: { $0.threads = 1 })
+        let token = try await supervisor(f)
+        let (_, start) = try await events(f, token, "after=0&limit=1000")
+        let cursor = try #require(start["cursor"] as? Int)
+        let count = 80
+        #expect(count > f.server.staffExecutor.limit)
+
+        let polls = (0..<count).map { _ in Task { try await get(f, token, "after=\(cursor)&wait=30") } }
+        for _ in 0..<1_000 where f.server.staffAPI.waitingPolls < count {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(f.server.staffAPI.waitingPolls == count)
+        // The one server thread still answers, and the executor still admits other calls.
+        let identify = try await HTTP.send("GET", staff(f, ""))
+        #expect(identify.status == 200)
+        let (other, _) = try await events(f, token, "after=0&limit=1")
+        #expect(other.status == 200)
+        try f.authorize("9K2RAY8UUQ")
+        var woken = 0
+        for poll in polls {
+            let reply = try await poll.value
+            let body = Self.object(reply)
+            if reply.status == 200, (body["events"] as? [[String: Any]])?.count == 1 { woken += 1 }
+        }
+        #expect(woken == count)
+    }
+
+    @Test("a stopping server answers its waiting long polls at once with an empty page at their cursor")
+    func stopAnswersPolls() async throws {
+        let f = try ServerFixture()
+        let token = try await supervisor(f)
+        let (_, start) = try await events(f, token, "after=0&limit=1000")
+        let cursor = try #require(start["cursor"] as? Int)
+        let poll = Task { try await get(f, token, "after=\(cursor)&wait=60") }
+        for _ in 0..<500 where f.server.staffAPI.waitingPolls == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(f.server.staffAPI.waitingPolls == 1)
+
+        let server = f.server
+        let started = Date()
+        try await offPool { server.stop(grace: .seconds(5)) }
+        let reply = try await poll.value
+        let body = Self.object(reply)
+
+        // The poll would wait a minute: a stop well before that did not wait for it.
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(reply.status == 200)
+        #expect((body["events"] as? [Any])?.isEmpty == true)
+        #expect(body["cursor"] as? Int == cursor)
+    }
+}
