@@ -139,7 +139,8 @@ public struct WatchedUpload: Hashable, Sendable {
     public var droppedReasons: [String: Int]
     /// The province the app reported (two letters), if any.
     public var province: String?
-    /// The phone's clock minus the server's, in seconds.
+    /// The server's clock minus the phone's, in seconds, as the upload rules measure it
+    /// (positive: the phone is behind).
     public var clockSkewSeconds: Int64
     /// The chunks that carried its keys, in order; empty until published.
     public var publishedInChunks: [Int64]
