@@ -107,7 +107,8 @@ extension AuthorizeScreen {
     }
 
     private static func renderResult(_ state: State, into buffer: inout Buffer, area: Rect) {
-        let inner = Panel(title: "Result").render(into: &buffer, area: area)
+        let title = state.watchedRecord.map { "Watch · code \(state.groupedCode) · tag \($0.otpHash.tag)" } ?? "Result"
+        let inner = Panel(title: title).render(into: &buffer, area: area)
         guard inner.width > 4, inner.height > 0 else { return }
         var lines: [(String, Style)] = []
         switch state.phase {
@@ -122,49 +123,15 @@ extension AuthorizeScreen {
         case .finished(let outcome):
             lines = resultLines(state, outcome)
         }
-        var y = inner.y
-        for (text, style) in lines {
-            for line in TextWrap.wrap(text, width: inner.width) {
-                guard y < inner.maxY else { return }
-                buffer.put(line, x: inner.x, y: y, style: style, clip: inner)
-                y += 1
-            }
-        }
+        WatchPane.draw(lines, into: &buffer, area: inner)
     }
 
     private static func resultLines(_ state: State, _ outcome: Outcome) -> [(String, Style)] {
         switch outcome {
         case .authorized(let record):
-            let left = state.secondsLeft ?? 0
-            let facts =
-                "Code \(state.groupedCode) · symptoms from \(record.symptomsStartedOn.iso) · authorised at \(clock(record.authorizedAt, state.timeZone)) by \(record.authorizedBy)"
-            if left == 0 {
-                return [
-                    (
-                        "✗ Expired at \(clock(record.expiresAt, state.timeZone)): the code can no longer be used.",
-                        Style(.error, .bold)
-                    ),
-                    (facts, Style(.muted)),
-                    ("If the app did not upload in time, ask the citizen for a new code and press n.", Style(.normal)),
-                ]
-            }
-            return [
-                (
-                    "✓ Authorised: the app must upload within \(countdown(left))",
-                    Style(left <= 30 ? .warning : .ok, .bold)
-                ),
-                (facts, Style(.muted)),
-                ("Tell the citizen to confirm the upload in the app now.", Style(.normal)),
-            ]
+            return watchLines(state, record, already: false)
         case .alreadyAuthorized(let record):
-            let left = state.secondsLeft ?? 0
-            return [
-                ("! Already authorised: nothing was changed.", Style(.warning, .bold)),
-                (
-                    "This code was authorised at \(clock(record.authorizedAt, state.timeZone)) by \(record.authorizedBy) and can still be used for \(countdown(left)); the citizen can upload now.",
-                    Style(.normal)
-                ),
-            ]
+            return watchLines(state, record, already: true)
         case .refused(let message):
             return [
                 ("✗ Not authorised: \(message)", Style(.error, .bold)),
@@ -176,6 +143,83 @@ extension AuthorizeScreen {
                 ("r retry, e back to the form, n new call", Style(.muted)),
             ]
         }
+    }
+
+    /// The watch of an authorised code: a headline (countdown, upload received, or expired with
+    /// what to do), the steps as they stand, a problem reaching the desk, and what to tell the
+    /// citizen while the app still has to act.
+    static func watchLines(_ state: State, _ record: OtpAuthorization, already: Bool) -> [(String, Style)] {
+        let zone = state.timeZone
+        let left = state.secondsLeft ?? 0
+        var lines: [(String, Style)] = []
+        let steps: [WatchPane.Step]
+        var citizenMustAct = false
+        var advice: String?
+        if let watch = state.watch {
+            steps = WatchPane.steps(watch, now: state.now, zone: zone)
+            if let upload = watch.upload {
+                lines.append(
+                    upload.keysAccepted > 0
+                        ? ("✓ Upload received: the citizen's part is done.", Style(.ok, .bold))
+                        : ("! Upload received, but no key could be kept (why: below).", Style(.warning, .bold)))
+            } else if watch.expiredWithoutUpload(at: state.now) {
+                lines.append(
+                    (
+                        "✗ Expired at \(clock(watch.expiresAt, zone)) without an upload: ask the citizen to create a new code in the app, then press n for a new call.",
+                        Style(.error, .bold)
+                    ))
+            } else {
+                citizenMustAct = true
+            }
+        } else {
+            // No answer yet: what the authorisation itself tells.
+            steps =
+                [
+                    WatchPane.Step(
+                        .done,
+                        "authorised by \(record.authorizedBy) at \(clock(record.authorizedAt, zone)) (symptoms from \(record.symptomsStartedOn.iso))"
+                    )
+                ]
+                + (left > 0
+                    ? [
+                        WatchPane.Step(.waiting, "waiting for the app to check the code"),
+                        WatchPane.Step(.waiting, "waiting for the upload"),
+                    ] : [])
+            if left == 0 {
+                lines.append(
+                    (
+                        "✗ Expired at \(clock(record.expiresAt, zone)): the code can no longer be used.",
+                        Style(.error, .bold)
+                    ))
+                advice = "If the app did not upload in time, ask the citizen for a new code and press n."
+            } else {
+                citizenMustAct = true
+            }
+        }
+        if citizenMustAct {
+            lines.append(
+                already
+                    ? (
+                        "! Already authorised: nothing was changed; it can be used for \(countdown(left)) more.",
+                        Style(.warning, .bold)
+                    )
+                    : (
+                        "✓ Authorised: the app must upload within \(countdown(left))",
+                        Style(left <= 30 ? .warning : .ok, .bold)
+                    ))
+        }
+        lines += steps.map { ($0.line, $0.mark.style) }
+        if let error = state.watchError {
+            lines.append(
+                state.watchRefresh.stopped
+                    ? ("! cannot follow this code: \(error)", Style(.warning))
+                    : ("! could not follow the code: \(error) (asking again)", Style(.warning)))
+        }
+        if citizenMustAct {
+            advice = already ? "The citizen can upload now." : "Tell the citizen to confirm the upload in the app now."
+        }
+        if let advice { lines.append((advice, Style(.normal))) }
+        return lines
     }
 
     /// The review dialog: what will be authorised, with any warning, before it is sent.

@@ -13,8 +13,14 @@ import TerminalKit
 ///
 /// The citizen reads out the 10-character code their app shows; the operator types it (the
 /// alphabet and the check character are checked as they type), picks the symptom-onset day,
-/// reviews and confirms. The result panel then counts down the code's lifetime. From an empty
-/// form to authorised takes 13 keys: ten characters, `y` (or `t`, `-3`…), Enter, Enter.
+/// reviews and confirms. The result panel then counts down the code's lifetime and becomes a
+/// live watch of the code: the app checked it, the upload arrived (keys accepted, dropped and
+/// why), the keys were published (or what they wait for). From an empty form to authorised
+/// takes 13 keys: ten characters, `y` (or `t`, `-3`…), Enter, Enter.
+///
+/// The watch is asked for right after authorising, again whenever the frame passes on feed
+/// events about the code (or a chunk while its keys wait), and every few seconds as a fallback
+/// until nothing more can happen (``WatchRefresh``).
 ///
 /// Pure: ``update(_:_:)`` changes state and returns commands as data; the program performs
 /// them through a ``DeskService`` and feeds the result back as a message.
@@ -55,6 +61,14 @@ public enum AuthorizeScreen {
         public var review: DialogState?
         /// Zone for clock times shown to the operator (instants are UTC inside).
         public var timeZone: TimeZone = .current
+        /// What the desk knows about the authorised code; nil until its first answer.
+        public var watch: CodeWatch?
+        /// Why the last ask for the watch failed or was refused; nil after a good answer.
+        public var watchError: String?
+        /// When to ask for the watch again.
+        public var watchRefresh = WatchRefresh()
+        /// Set by the frame while the console is locked: asks for the watch wait for the unlock.
+        public var callsHeld = false
 
         public init(now: Date) {
             self.now = now
@@ -91,10 +105,14 @@ public enum AuthorizeScreen {
 
         /// Seconds left on an authorisation shown in the result panel.
         public var secondsLeft: Int? {
+            watchedRecord.map { max(0, Int($0.expiresAt.timeIntervalSince(now).rounded(.up))) }
+        }
+
+        /// The authorisation whose watch the result panel shows; nil while there is none.
+        public var watchedRecord: OtpAuthorization? {
             guard case .finished(let outcome) = phase else { return nil }
             switch outcome {
-            case .authorized(let record), .alreadyAuthorized(let record):
-                return max(0, Int(record.expiresAt.timeIntervalSince(now).rounded(.up)))
+            case .authorized(let record), .alreadyAuthorized(let record): return record
             default: return nil
             }
         }
@@ -113,10 +131,19 @@ public enum AuthorizeScreen {
         case ticked(Date)
         case authorizeFinished(AuthorizeResult)
         case authorizeFailed(String)
+        /// The feed delivered events (any: the screen picks those about its code).
+        case eventsArrived([MonitorEvent])
+        case watchLoaded(CodeWatch)
+        /// The ask failed (the desk unreachable): shown, and asked again later.
+        case watchFailed(String)
+        /// The desk will not show this code (another operator's, unknown): shown, not asked again.
+        case watchRefused(String)
     }
 
     public enum Command: Hashable, Sendable {
         case authorize(code: String, symptomsStartedOn: CivilDay)
+        /// Asks the desk for the watch of the authorised code.
+        case watch(WatchTarget)
         case quit
     }
 
@@ -131,7 +158,7 @@ public enum AuthorizeScreen {
                 state.onset.maximum = today
                 state.onset.minimum = SymptomOnset.earliest(today: today)
             }
-            return []
+            return askForWatch(&state)
         case .fieldClicked(let field):
             if state.phase == .editing { state.focus = field }
             return []
@@ -142,18 +169,56 @@ public enum AuthorizeScreen {
             state.onsetMessage = nil
             return []
         case .authorizeFinished(let result):
+            closeWatch(&state)
             switch result {
             case .authorized(let record): state.phase = .finished(.authorized(record))
             case .alreadyAuthorized(let record): state.phase = .finished(.alreadyAuthorized(record))
             case .invalid(let refusal): state.phase = .finished(.refused(refusal.message))
             }
-            return []
+            return askForWatch(&state)
         case .authorizeFailed(let message):
             state.phase = .finished(.failed(message))
+            return []
+        case .eventsArrived(let events):
+            guard let record = state.watchedRecord,
+                WatchRefresh.concerns(events, tag: record.otpHash.tag, watch: state.watch)
+            else { return [] }
+            state.watchRefresh.wanted = true
+            return askForWatch(&state)
+        case .watchLoaded(let watch):
+            guard let record = state.watchedRecord, watch.codeTag == record.otpHash.tag else { return [] }
+            state.watch = watch
+            state.watchError = nil
+            state.watchRefresh.answered()
+            return askForWatch(&state)
+        case .watchFailed(let message):
+            guard state.watchedRecord != nil else { return [] }
+            state.watchError = message
+            state.watchRefresh.answered()
+            return []
+        case .watchRefused(let message):
+            guard state.watchedRecord != nil else { return [] }
+            state.watchError = message
+            state.watchRefresh.answered()
+            state.watchRefresh.stopped = true
             return []
         case .keyPressed(let key):
             return handleKey(&state, key)
         }
+    }
+
+    /// Sends the ask for the watch when one is due (see ``WatchRefresh``).
+    public static func askForWatch(_ state: inout State) -> [Command] {
+        guard state.watchedRecord != nil, let submitted = state.submitted else { return [] }
+        let finished = WatchPane.isFinished(state.watch, now: state.now)
+        guard state.watchRefresh.ask(now: state.now, finished: finished, held: state.callsHeld) else { return [] }
+        return [.watch(.code(submitted.code))]
+    }
+
+    private static func closeWatch(_ state: inout State) {
+        state.watch = nil
+        state.watchError = nil
+        state.watchRefresh = WatchRefresh()
     }
 
     private static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
@@ -326,6 +391,7 @@ public enum AuthorizeScreen {
             case .edit:
                 state.phase = .editing
                 state.focus = .code
+                closeWatch(&state)
             case .retry:
                 guard case .failed = outcome, let submitted = state.submitted else { return [] }
                 state.phase = .submitting

@@ -43,6 +43,15 @@ extension ConsoleApp {
                     add(DateFieldState.keyMap, as: "symptom onset")
                     add(TextFieldState.keyMap, as: "editing text")
                 }
+                if state.authorize.phase != .reviewing { add(operatorKeyMap, as: "screens") }
+            case .monitor:
+                if state.monitor.filtering {
+                    add(MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
+                    add(TextFieldState.keyMap, as: "editing text")
+                } else {
+                    add(MonitorScreen.keyMap, as: "monitor")
+                }
+                if state.session?.role == .operator { add(operatorKeyMap, as: "screens") }
             case .staff:
                 if let dialog = state.staff.confirm {
                     add(dialog.keyMap, as: "confirm")

@@ -10,6 +10,7 @@ extension ConsoleApp {
         case .signIn: return "Sign in"
         case .firstAdmin: return "First admin"
         case .authorize: return "Authorise an upload"
+        case .monitor: return "Monitor"
         case .staff: return "Staff accounts"
         case .audit: return "Audit log"
         case .roleNotice: return "Signed in"
@@ -41,6 +42,7 @@ extension ConsoleApp {
             case .authorize:
                 AuthorizeScreen.render(state.authorize, into: &buffer, area: body)
                 if state.authorize.phase != .editing { buffer.cursor = nil }
+            case .monitor: MonitorScreen.render(state.monitor, into: &buffer, area: body)
             case .staff: StaffScreen.render(state.staff, into: &buffer, area: body)
             case .audit: AuditScreen.render(state.audit, into: &buffer, area: body)
             case .roleNotice:
@@ -59,10 +61,13 @@ extension ConsoleApp {
             into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }
 
-    /// The countdown stays in the corner whatever else is on screen (the lock included: it
-    /// shows no code).
+    /// The countdown stays in the corner whatever else is on screen (the lock and the monitor
+    /// included: it shows no code) until the upload arrives.
     static func footerStatus(_ state: State) -> String {
-        guard state.page == .authorize, let left = state.authorize.secondsLeft else { return "" }
+        guard state.page == .authorize || state.page == .monitor, let left = state.authorize.secondsLeft else {
+            return ""
+        }
+        if state.authorize.watch?.upload != nil { return "code used by an upload " }
         return left > 0 ? "code valid " + AuthorizeScreen.countdown(left) + " " : "code expired "
     }
 
@@ -84,6 +89,16 @@ extension ConsoleApp {
         case .firstAdmin: return shortHints(FirstAdminScreen.keyMap) + [help, quit]
         case .roleNotice: return [help, signOut, (keys: "q", help: "Quit")]
         case .authorize: return authorizeHints(state, signOut: signOut)
+        case .monitor:
+            if state.monitor.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }
+            // Shorter words than help's, so the way back (F2), help and sign-out fit in 80
+            // columns; the kinds' keys are in the header.
+            var hints: [(keys: String, help: String)] = [
+                (keys: "Space", help: state.monitor.paused ? "Resume" : "Pause"), (keys: "/", help: "Filter"),
+                (keys: "Enter", help: "Detail"), (keys: "w", help: "Watch"),
+            ]
+            if state.session?.role == .operator { hints.append((keys: "F2", help: "Authorise")) }
+            return hints + [help, signOut, quit, (keys: "1-7", help: "Kinds")]
         case .staff:
             if let dialog = state.staff.confirm { return dialog.keyMap.footerHints }
             if let form = state.staff.form {
@@ -114,6 +129,7 @@ extension ConsoleApp {
         if state.authorize.phase == .editing, state.authorize.focus == .onset {
             hints += AuthorizeScreen.onsetFooter.footerHints
         }
+        if state.authorize.phase != .reviewing { hints.append((keys: "F3", help: "Monitor")) }
         return hints
     }
 

@@ -7,10 +7,14 @@ extension ConsoleApp {
     public static func home(for role: StaffRole) -> Page {
         switch role {
         case .operator: return .authorize
+        case .supervisor: return .monitor
         case .admin: return .staff
-        case .tracer, .supervisor: return .roleNotice
+        case .tracer: return .roleNotice
         }
     }
+
+    /// Roles that follow the activity feed (the desk filters what each may see).
+    static func followsFeed(_ role: StaffRole) -> Bool { role == .operator || role == .supervisor }
 
     static func freshAuthorize(now: Date, timeZone: TimeZone) -> AuthorizeScreen.State {
         var state = AuthorizeScreen.State(now: now)
@@ -23,12 +27,15 @@ extension ConsoleApp {
         state.authorize = freshAuthorize(now: state.now, timeZone: state.timeZone)
         state.staff = StaffScreen.State(timeZone: state.timeZone)
         state.audit = AuditScreen.State(now: state.now, timeZone: state.timeZone)
+        state.monitor = MonitorScreen.State(now: state.now, timeZone: state.timeZone)
+        state.feedCursor = 0
         state.firstAdmin = FirstAdminScreen.State()
         state.help = nil
         state.lock = nil
     }
 
-    /// A person signed in: their role's first screen, everything else empty.
+    /// A person signed in: their role's first screen, everything else empty; the feed starts
+    /// afresh for roles that follow it (a new person reads from the start and keeps the newest).
     static func signedIn(_ state: inout State, _ session: StaffSession) -> [Command] {
         state.session = session
         state.generation += 1
@@ -37,8 +44,13 @@ extension ConsoleApp {
         clearScreens(&state)
         state.signIn = SignInScreen.State(name: state.startName)
         state.page = home(for: session.role)
-        if state.page == .staff { return StaffScreen.reload(&state.staff).map(Command.staff) }
-        return []
+        var commands: [Command] = [followsFeed(session.role) ? .startFeed(after: 0) : .stopFeed]
+        switch state.page {
+        case .staff: commands += StaffScreen.reload(&state.staff).map(Command.staff)
+        case .monitor: commands += MonitorScreen.opened(&state.monitor).map(Command.monitor)
+        default: break
+        }
+        return commands
     }
 
     /// The lock screen's sign-in worked: the new session replaces the old, the screen comes back
@@ -50,7 +62,12 @@ extension ConsoleApp {
         state.session = session
         state.lock = nil
         state.lastActivity = state.now
-        return []
+        guard followsFeed(session.role) else { return [] }
+        // The feed goes on where it stopped; held asks go out now.
+        var commands: [Command] = [.startFeed(after: state.feedCursor)]
+        commands += updateAuthorize(&state, .ticked(state.now))
+        if state.page == .monitor { commands += MonitorScreen.opened(&state.monitor).map(Command.monitor) }
+        return commands
     }
 
     /// A call found the session over: lock, keeping the screen, with the desk's message.
@@ -63,14 +80,15 @@ extension ConsoleApp {
         }
         state.lock = LockScreen.State(user: session.user, role: session.role, reason: message)
         state.help = nil
-        return []
+        return followsFeed(session.role) ? [.stopFeed] : []
     }
 
     /// Every tick: the clock, countdowns, and the idle lock.
     static func tick(_ state: inout State, _ now: Date) -> [Command] {
         state.now = now
         state.audit.now = now
-        var commands = AuthorizeScreen.update(&state.authorize, .ticked(now)).flatMap { command($0, &state) }
+        state.monitor.now = now
+        var commands: [Command] = []
         if let session = state.session, state.lock == nil, let limit = state.idleLimit,
             now.timeIntervalSince(state.lastActivity) >= Double(limit)
         {
@@ -79,8 +97,14 @@ extension ConsoleApp {
                 reason: "Locked after \(Self.duration(limit)) without a key; the session was ended.")
             state.help = nil
             // The session ends now rather than when the desk notices: a locked desk holds no
-            // live token.
+            // live token (and reads no feed).
+            if followsFeed(session.role) { commands.append(.stopFeed) }
             commands.append(.signOut(session))
+        }
+        // Countdowns tick under the lock too; asks wait for the unlock.
+        commands += updateAuthorize(&state, .ticked(now))
+        if state.page == .monitor, state.lock == nil, state.session != nil {
+            commands += update(&state, .monitor(.ticked(now)))
         }
         return commands
     }
@@ -94,10 +118,11 @@ extension ConsoleApp {
         state.signIn = SignInScreen.State(name: state.startName)
         state.signIn.notice = .info("\(session.user) signed out.")
         state.page = .signIn
-        return [.signOut(session)]
+        return (followsFeed(session.role) ? [.stopFeed] : []) + [.signOut(session)]
     }
 
-    /// Quitting signs out first (the program waits for that at most about a second).
+    /// Quitting signs out first (the program waits for that at most about a second); the
+    /// program ends the feed loop when it quits.
     static func quit(_ state: State) -> [Command] {
         (state.session.map { [Command.signOut($0)] } ?? []) + [.quit]
     }

@@ -13,14 +13,22 @@ import TerminalKit
 /// finds it ended comes back as ``Msg/sessionEnded(_:)``, which locks the console without
 /// touching the screen underneath. Roles are enforced by the desk; the frame only chooses the
 /// screens a role can use.
+///
+/// Operators and supervisors get the activity feed: the frame asks the program for one feed
+/// loop (``Command/startFeed(after:)``) while they are signed in and unlocked, keeps its
+/// position (``State/feedCursor``) so a restart after the lock neither loses nor repeats an
+/// event, and hands every page to both the monitor and the authorise screen's watch.
 /// Privacy: the state holds the session token and typed passwords; never log it.
 public enum ConsoleApp {
     public static let minimumSize = TerminalSize(width: 80, height: 24)
 
     /// The screen in front (the lock screen, when set, covers it).
     public enum Page: Hashable, Sendable {
-        case signIn, firstAdmin, authorize, staff, audit, roleNotice
+        case signIn, firstAdmin, authorize, monitor, staff, audit, roleNotice
     }
+
+    /// Events asked for per read of the feed.
+    public static let feedPageSize = 500
 
     public struct State: Hashable, Sendable {
         public var size: TerminalSize
@@ -36,6 +44,10 @@ public enum ConsoleApp {
         public var authorize: AuthorizeScreen.State
         public var staff: StaffScreen.State
         public var audit: AuditScreen.State
+        public var monitor: MonitorScreen.State
+        /// Where the feed goes on after: the cursor of the last page applied. Kept through the
+        /// lock; back to 0 for a new person.
+        public var feedCursor: Int64 = 0
         /// Covers the page while set; the page's state stays as it was.
         public var lock: LockScreen.State?
         public var help: HelpOverlayState?
@@ -70,6 +82,7 @@ public enum ConsoleApp {
             authorize = ConsoleApp.freshAuthorize(now: now, timeZone: timeZone)
             staff = StaffScreen.State(timeZone: timeZone)
             audit = AuditScreen.State(now: now, timeZone: timeZone)
+            monitor = MonitorScreen.State(now: now, timeZone: timeZone)
         }
 
         public var isTooSmall: Bool { size.width < minimumSize.width || size.height < minimumSize.height }
@@ -89,6 +102,7 @@ public enum ConsoleApp {
             case .signIn, .firstAdmin: return true
             case .staff: return staff.form != nil
             case .audit: return audit.filterForm != nil
+            case .monitor: return monitor.filtering
             case .authorize, .roleNotice: return false
             }
         }
@@ -114,8 +128,13 @@ public enum ConsoleApp {
         case firstAdminScreen(FirstAdminScreen.Msg)
         case lockScreen(LockScreen.Msg)
         case authorize(AuthorizeScreen.Msg)
+        case monitor(MonitorScreen.Msg)
         case staff(StaffScreen.Msg)
         case audit(AuditScreen.Msg)
+        /// A page of the activity feed (possibly empty: the cursor may still move).
+        case feed(EventPage)
+        /// A read of the feed failed; the program retries from the same cursor.
+        case feedFailed(String)
     }
 
     public enum Command: Hashable, Sendable {
@@ -126,12 +145,19 @@ public enum ConsoleApp {
         /// Ends a session, best effort, in the background (nothing comes back).
         case signOut(StaffSession)
         case authorize(AuthorizeScreen.Command)
+        case monitor(MonitorScreen.Command)
         case staff(StaffScreen.Command)
         case audit(AuditScreen.Command)
+        /// Runs the one feed loop (replacing any) from `after`, with the session then in the state.
+        case startFeed(after: Int64)
+        /// Ends the feed loop; nothing it read afterwards is delivered.
+        case stopFeed
         case quit
     }
 
-    public enum GlobalAction: Hashable, Sendable { case help, quit, redraw, signOut, staff, audit, switchScreen }
+    public enum GlobalAction: Hashable, Sendable {
+        case help, quit, redraw, signOut, staff, audit, switchScreen, authorize, monitor
+    }
 
     /// Keys the frame takes before the screen.
     public static let globalKeyMap = KeyMap<GlobalAction>([
@@ -146,6 +172,12 @@ public enum ConsoleApp {
         Binding([.function(2)], .staff, help: "Staff", group: "screens"),
         Binding([.function(3)], .audit, help: "Audit", group: "screens"),
         Binding([.tab], .switchScreen, help: "The other screen", group: "screens", shownInFooter: false),
+    ])
+
+    /// The operator's screens (Tab is the form's: it moves between the code and the date).
+    public static let operatorKeyMap = KeyMap<GlobalAction>([
+        Binding([.function(2)], .authorize, help: "Authorise", group: "screens"),
+        Binding([.function(3)], .monitor, help: "Monitor", group: "screens"),
     ])
 
     static let quitKeys: [Key] = [.ctrl("c"), .ctrl("q"), .function(10)]
@@ -203,7 +235,17 @@ public enum ConsoleApp {
             state.lock = lock
             return commands
         case .authorize(let inner):
-            return AuthorizeScreen.update(&state.authorize, inner).flatMap { command($0, &state) }
+            return updateAuthorize(&state, inner)
+        case .monitor(let inner):
+            return MonitorScreen.update(&state.monitor, inner).flatMap { command($0, &state) }
+        case .feed(let page):
+            state.feedCursor = max(state.feedCursor, page.cursor)
+            var commands = update(
+                &state, .monitor(.eventsArrived(page.events, moreWaiting: page.events.count >= feedPageSize)))
+            if !page.events.isEmpty { commands += updateAuthorize(&state, .eventsArrived(page.events)) }
+            return commands
+        case .feedFailed(let message):
+            return update(&state, .monitor(.feedFailed(message)))
         case .staff(let inner):
             return StaffScreen.update(&state.staff, inner).flatMap { command($0, &state) }
         case .audit(let inner):
@@ -240,20 +282,28 @@ public enum ConsoleApp {
             default: return show(state.page == .staff ? .audit : .staff, &state)
             }
         }
+        if state.session?.role == .operator, state.authorize.phase != .reviewing,
+            let action = operatorKeyMap.action(for: key)
+        {
+            return show(action == .monitor ? .monitor : .authorize, &state)
+        }
         switch state.page {
         case .signIn: return update(&state, .signInScreen(.keyPressed(key)))
         case .firstAdmin: return update(&state, .firstAdminScreen(.keyPressed(key)))
         case .authorize: return update(&state, .authorize(.keyPressed(key)))
+        case .monitor: return update(&state, .monitor(.keyPressed(key)))
         case .staff: return update(&state, .staff(.keyPressed(key)))
         case .audit: return update(&state, .audit(.keyPressed(key)))
         case .roleNotice: return RoleNoticeScreen.keyMap.action(for: key) == .quit ? quit(state) : []
         }
     }
 
-    /// Switches between the admin's screens; a screen loads the first time it is shown.
+    /// Switches between a role's screens; a screen loads the first time it is shown (the
+    /// monitor asks for the traffic share each time).
     private static func show(_ page: Page, _ state: inout State) -> [Command] {
         guard state.page != page else { return [] }
         state.page = page
+        if page == .monitor { return MonitorScreen.opened(&state.monitor).flatMap { command($0, &state) } }
         if page == .audit, !state.audit.loaded, !state.audit.loading {
             return AuditScreen.reload(&state.audit).map(Command.audit)
         }
@@ -303,6 +353,12 @@ public enum ConsoleApp {
             }
         case (.audit, .wheelUp), (.audit, .wheelDown):
             return update(&state, .audit(.scrolled(event.kind == .wheelUp ? -3 : 3)))
+        case (.monitor, .press):
+            if let position = MonitorScreen.position(at: event.y, state.monitor, in: body) {
+                return update(&state, .monitor(.rowClicked(position)))
+            }
+        case (.monitor, .wheelUp), (.monitor, .wheelDown):
+            return update(&state, .monitor(.scrolled(event.kind == .wheelUp ? -3 : 3)))
         default:
             break
         }
@@ -331,6 +387,17 @@ public enum ConsoleApp {
 
     static func command(_ inner: AuthorizeScreen.Command, _ state: inout State) -> [Command] {
         inner == .quit ? quit(state) : [.authorize(inner)]
+    }
+
+    /// Messages to the authorise screen go through here: while the console is locked the screen
+    /// holds its asks for the watch (the session is over; the unlock asks again).
+    static func updateAuthorize(_ state: inout State, _ msg: AuthorizeScreen.Msg) -> [Command] {
+        state.authorize.callsHeld = state.lock != nil || state.session == nil
+        return AuthorizeScreen.update(&state.authorize, msg).flatMap { command($0, &state) }
+    }
+
+    static func command(_ inner: MonitorScreen.Command, _ state: inout State) -> [Command] {
+        inner == .quit ? quit(state) : [.monitor(inner)]
     }
 
     private static func command(_ inner: StaffScreen.Command, _ state: inout State) -> [Command] {

@@ -11,6 +11,14 @@ import TerminalKit
 /// never blocks on the store or the network. Answers to calls made for an earlier sign-in are
 /// dropped (``ConsoleApp/State/generation``), and any call that finds the session over also
 /// reports ``ConsoleApp/Msg/sessionEnded(_:)``, which brings up the lock screen.
+///
+/// The activity feed is one long-running task (``ConsoleApp/Command/startFeed(after:)``): it
+/// reads pages of events with a long poll and posts each as ``ConsoleApp/Msg/feed(_:)`` through
+/// the same inbox, but uncounted, so ``settle(seconds:)`` and ``finishCalls(within:)`` never wait
+/// for it. On a failure it posts ``ConsoleApp/Msg/feedFailed(_:)`` and asks again from the same
+/// cursor after 0.5 s, 1 s, 2 s… (at most 5 s); on `.notSignedIn` it stops and reports
+/// ``ConsoleApp/Msg/sessionEnded(_:)``. Stopping it (sign-out, lock, quit) cancels the task,
+/// and anything a stopped loop still posts is dropped.
 public final class Program {
     private let backend: TerminalBackend
     private let service: any DeskService
@@ -20,6 +28,9 @@ public final class Program {
     private var drawnState: ConsoleApp.State?
     private var lastTick = Date.distantPast
     private var started = false
+    /// The feed loop, while one runs; posts of any loop but the current one are dropped.
+    private var feedTask: Task<Void, Never>?
+    private var feedEpoch = 0
     public private(set) var state: ConsoleApp.State
     public private(set) var finished = false
     /// How long one step waits for input before ticking (countdowns refresh at least this often).
@@ -40,6 +51,8 @@ public final class Program {
         previous = Buffer(size: backend.size)
     }
 
+    deinit { feedTask?.cancel() }
+
     /// Loops until the operator quits.
     public func run() {
         startIfNeeded()
@@ -51,7 +64,8 @@ public final class Program {
     public func step(timeoutMilliseconds: Int) {
         startIfNeeded()
         if let event = backend.nextEvent(timeoutMilliseconds: timeoutMilliseconds) { handle(event) }
-        for (generation, message) in inbox.drain() where generation == state.generation {
+        for (generation, feed, message) in inbox.drain()
+        where generation == state.generation && (feed == nil || feed == feedEpoch) {
             apply(message)
         }
         let problem = service.connectionProblem
@@ -114,6 +128,11 @@ public final class Program {
         switch command {
         case .quit:
             finished = true
+            stopFeed()
+        case .startFeed(let cursor):
+            startFeed(after: cursor)
+        case .stopFeed:
+            stopFeed()
         case .checkAccounts:
             call(
                 { () async throws(ServiceError) in try await service.needsFirstAdmin() },
@@ -150,11 +169,125 @@ public final class Program {
                     then: { .authorize(.authorizeFinished($0)) }, failed: { .authorize(.authorizeFailed($0.message)) },
                     session: true)
             }
+        case .authorize(.watch(let target)):
+            withSession { session in
+                self.call(
+                    { () async throws(ServiceError) in try await service.watch(session, target) },
+                    then: { .authorize(.watchLoaded($0)) },
+                    failed: { error in
+                        Self.isRefusal(error)
+                            ? .authorize(.watchRefused(error.message)) : .authorize(.watchFailed(error.message))
+                    }, session: true)
+            }
+        case .monitor(let inner):
+            perform(inner)
         case .staff(let inner):
             perform(inner)
         case .audit(let inner):
             perform(inner)
         }
+    }
+
+    private func perform(_ command: MonitorScreen.Command) {
+        let service = self.service
+        withSession { session in
+            switch command {
+            case .quit:
+                self.finished = true
+                self.stopFeed()
+            case .traffic(let since):
+                self.call(
+                    { () async throws(ServiceError) in try await service.traffic(session, since: since) },
+                    then: { .monitor(.trafficLoaded($0)) }, failed: { .monitor(.trafficFailed($0.message)) },
+                    session: true)
+            case .watch(let target):
+                self.call(
+                    { () async throws(ServiceError) in try await service.watch(session, target) },
+                    then: { .monitor(.watchLoaded($0, for: target)) },
+                    failed: { error in
+                        Self.isRefusal(error)
+                            ? .monitor(.watchRefused(error.message, for: target))
+                            : .monitor(.watchFailed(error.message, for: target))
+                    }, session: true)
+            }
+        }
+    }
+
+    /// The desk will not show this code whatever we do (not the operator's, no such code):
+    /// asking again is pointless.
+    private static func isRefusal(_ error: ServiceError) -> Bool {
+        switch error {
+        case .forbidden, .invalid: return true
+        default: return false
+        }
+    }
+
+    // MARK: The feed
+
+    /// Pause before the n-th consecutive retry: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
+    public static func feedBackoff(failures: Int) -> Duration {
+        let milliseconds = 500 * (1 << min(max(0, failures - 1), 4))
+        return .milliseconds(min(5_000, milliseconds))
+    }
+
+    /// Starts the feed loop from `cursor` with the current session, ending any other.
+    private func startFeed(after cursor: Int64) {
+        stopFeed()
+        guard let session = state.session else { return }
+        let service = self.service
+        let inbox = self.inbox
+        let generation = state.generation
+        let epoch = feedEpoch
+        feedTask = Task.detached {
+            await Program.readFeed(
+                service: service, session: session, from: cursor, inbox: inbox, generation: generation, epoch: epoch)
+        }
+    }
+
+    /// The feed loop's body: read, post, and on failure wait and read again from the same cursor.
+    private static func readFeed(
+        service: any DeskService, session: StaffSession, from start: Int64, inbox: Inbox, generation: Int, epoch: Int
+    ) async {
+        var cursor = start
+        var failures = 0
+        while !Task.isCancelled {
+            let result: Result<EventPage, ServiceError>
+            do throws(ServiceError) {
+                result = .success(
+                    try await service.events(session, after: cursor, limit: ConsoleApp.feedPageSize, wait: .seconds(10))
+                )
+            } catch {
+                result = .failure(error)
+            }
+            if Task.isCancelled { return }
+            switch result {
+            case .success(let page):
+                let moved = page.cursor != cursor
+                // The cursor never goes back, whatever a desk answers: no repeats.
+                cursor = max(cursor, page.cursor)
+                if !page.events.isEmpty || moved || failures > 0 {
+                    inbox.post([.feed(page)], generation: generation, feed: epoch)
+                }
+                failures = 0
+                // An empty answer came after the desk's wait; a short pause keeps a desk that
+                // answers at once from being asked in a tight loop.
+                if page.events.isEmpty { try? await Task.sleep(for: .milliseconds(250)) }
+            case .failure(.notSignedIn(let text)):
+                inbox.post([.sessionEnded(text)], generation: generation, feed: epoch)
+                return
+            case .failure(let error):
+                failures += 1
+                inbox.post([.feedFailed(error.message)], generation: generation, feed: epoch)
+                try? await Task.sleep(for: feedBackoff(failures: failures))
+            }
+        }
+    }
+
+    /// Ends the feed loop; what it still posts is dropped.
+    private func stopFeed() {
+        feedTask?.cancel()
+        feedTask = nil
+        feedEpoch += 1
     }
 
     private func perform(_ command: StaffScreen.Command) {
@@ -254,10 +387,10 @@ public final class Program {
 }
 
 /// Results of commands, handed from tasks to the program loop, each with the sign-in
-/// generation it belongs to.
+/// generation it belongs to (and, for the feed, the loop that read it).
 final class Inbox: @unchecked Sendable {
     private let lock = SimpleLock()
-    private var messages: [(Int, ConsoleApp.Msg)] = []
+    private var messages: [(Int, Int?, ConsoleApp.Msg)] = []
     private var running = 0
 
     var pending: Int { lock.withLock { running } }
@@ -268,12 +401,17 @@ final class Inbox: @unchecked Sendable {
 
     func deliver(_ batch: [ConsoleApp.Msg], generation: Int) {
         lock.withLock {
-            messages += batch.map { (generation, $0) }
+            messages += batch.map { (generation, nil, $0) }
             running -= 1
         }
     }
 
-    func drain() -> [(Int, ConsoleApp.Msg)] {
+    /// From the feed loop `feed`: not a call, so nothing waits for it.
+    func post(_ batch: [ConsoleApp.Msg], generation: Int, feed: Int) {
+        lock.withLock { messages += batch.map { (generation, feed, $0) } }
+    }
+
+    func drain() -> [(Int, Int?, ConsoleApp.Msg)] {
         lock.withLock {
             let out = messages
             messages.removeAll()

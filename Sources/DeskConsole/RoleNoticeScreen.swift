@@ -1,8 +1,9 @@
 import DeskCore
 import TerminalKit
 
-/// What tracers and supervisors see after signing in, until their screens exist: who they are
-/// signed in as, that their screens are not in this version, and what they can do now.
+/// What tracers see after signing in, until their screens exist: who they are signed in as, that
+/// their screens are not in this version, and what they can do now. (Supervisors have the
+/// monitor.)
 ///
 /// Honest rather than empty: no menu of things that do not work.
 public enum RoleNoticeScreen {
@@ -26,21 +27,7 @@ public enum RoleNoticeScreen {
                 ("", Style(.normal)),
                 ("What you can do now: nothing in this console. Sign out (^O) so the desk is free.", Style(.normal)),
             ]
-        case .supervisor:
-            return [
-                ("Signed in as \(user) (supervisor).", Style(.header)),
-                ("", Style(.normal)),
-                (
-                    "The monitor (live activity) and the dashboard (statistics) are not in this version of TraceDesk yet.",
-                    Style(.normal)
-                ),
-                ("", Style(.normal)),
-                ("What you can do now: follow any code from a terminal:", Style(.normal)),
-                ("    tracedesk otp status CODE --user \(user)", Style(.accent, .bold)),
-                ("", Style(.normal)),
-                ("Sign out (^O) when you leave the desk.", Style(.normal)),
-            ]
-        case .operator, .admin:
+        case .operator, .supervisor, .admin:
             return nil
         }
     }

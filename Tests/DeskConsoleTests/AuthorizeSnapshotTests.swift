@@ -7,7 +7,8 @@ import TerminalKit
 import Testing
 
 /// The authorise screen as text, at the minimum size and at a large one, for every state an
-/// operator meets during a call. Record with RECORD_SNAPSHOTS=1 (the run then fails).
+/// operator meets during a call, the watch's steps included. Record with RECORD_SNAPSHOTS=1 (the
+/// run then fails).
 @Suite("Authorise screen snapshots")
 struct AuthorizeSnapshotTests {
     enum Scenario: String, CaseIterable {
@@ -19,6 +20,26 @@ struct AuthorizeSnapshotTests {
         case alreadyAuthorized = "already-authorized"
         case oldOnsetWarning = "old-onset-warning"
         case help
+        case watchChecked = "watch-checked"
+        case watchUpload = "watch-upload"
+        case watchNextRun = "watch-next-run"
+        case watchNoRun = "watch-no-run"
+        case watchPublished = "watch-published"
+        case watchExpired = "watch-expired"
+        case watchUnreachable = "watch-unreachable"
+    }
+
+    /// Authorised at ``Fixture/now`` for yesterday, the desk's `watch` answer, then `seconds` on.
+    static func watching(_ watch: CodeWatch?, after seconds: Double, width: Int, height: Int) -> ConsoleApp.State {
+        var state = Fixture.app(width: width, height: height)
+        Fixture.type(Fixture.code, into: &state)
+        _ = Fixture.press(.char("y"), .enter, .enter, into: &state)
+        _ = ConsoleApp.update(
+            &state,
+            .authorize(.authorizeFinished(.authorized(Fixture.record(day: Fixture.now.utcDay.adding(days: -1))))))
+        if let watch { _ = ConsoleApp.update(&state, .authorize(.watchLoaded(watch))) }
+        _ = ConsoleApp.update(&state, .authorize(.ticked(Fixture.now.addingTimeInterval(seconds))))
+        return state
     }
 
     static func state(_ scenario: Scenario, width: Int, height: Int) -> ConsoleApp.State {
@@ -38,14 +59,35 @@ struct AuthorizeSnapshotTests {
         case .review:
             Fixture.type(Fixture.code, into: &state)
             _ = Fixture.press(.char("y"), .enter, into: &state)
-        case .authorized, .expired:
-            Fixture.type(Fixture.code, into: &state)
-            _ = Fixture.press(.char("y"), .enter, .enter, into: &state)
-            _ = ConsoleApp.update(
-                &state,
-                .authorize(.authorizeFinished(.authorized(Fixture.record(day: Fixture.now.utcDay.adding(days: -1))))))
-            let later = scenario == .authorized ? 23.0 : 151.0
-            _ = ConsoleApp.update(&state, .authorize(.ticked(Fixture.now.addingTimeInterval(later))))
+        case .authorized:
+            return watching(Fixture.codeWatch(), after: 23, width: width, height: height)
+        case .expired:
+            // No answer from the desk: the authorisation alone cannot tell whether an upload came.
+            return watching(nil, after: 151, width: width, height: height)
+        case .watchChecked:
+            return watching(Fixture.codeWatch(checks: [12, 19]), after: 23, width: width, height: height)
+        case .watchUpload:
+            let upload = Fixture.upload(embargo: Fixture.now.addingTimeInterval(30 * 60))
+            return watching(
+                Fixture.codeWatch(checks: [12, 19, 35], upload: upload), after: 45, width: width, height: height)
+        case .watchNextRun:
+            return watching(
+                Fixture.codeWatch(checks: [12], upload: Fixture.upload()), after: 45, width: width, height: height)
+        case .watchNoRun:
+            return watching(
+                Fixture.codeWatch(checks: [12], upload: Fixture.upload(), nextRun: nil), after: 45, width: width,
+                height: height)
+        case .watchPublished:
+            let upload = Fixture.upload(chunks: [42, 43], waiting: 0)
+            return watching(Fixture.codeWatch(checks: [12], upload: upload), after: 900, width: width, height: height)
+        case .watchExpired:
+            return watching(
+                Fixture.codeWatch(checks: [12], refused: 1, lastRefusal: "expired"), after: 151, width: width,
+                height: height)
+        case .watchUnreachable:
+            var state = watching(Fixture.codeWatch(checks: [12]), after: 23, width: width, height: height)
+            _ = ConsoleApp.update(&state, .authorize(.watchFailed("server unreachable, retrying")))
+            return state
         case .alreadyAuthorized:
             Fixture.type(Fixture.code, into: &state)
             _ = Fixture.press(.char("t"), .enter, .enter, into: &state)

@@ -6,7 +6,7 @@ import Foundation
 import TerminalKit
 import Testing
 
-/// Sign-in, first admin, lock, staff, audit and the other roles' screen as text, at the minimum
+/// Sign-in, first admin, lock, staff, audit and the tracer's notice as text, at the minimum
 /// size and at a large one. Record with RECORD_SNAPSHOTS=1 (the run then fails).
 @Suite("Console snapshots")
 struct ConsoleSnapshotTests {
@@ -22,7 +22,7 @@ struct ConsoleSnapshotTests {
         case audit
         case auditFilter = "audit-filter"
         case auditBroken = "audit-broken"
-        case supervisor
+        case tracer
         case connectionProblem = "connection-problem"
         case staffHelp = "staff-help"
     }
@@ -122,8 +122,8 @@ struct ConsoleSnapshotTests {
                             entries: 16, headHash: String(repeating: "10", count: 32), headID: 16,
                             firstBroken: AuditBreak(id: 17, reason: "its hash does not match its contents")))))
             return state
-        case .supervisor:
-            return Fixture.app(width: width, height: height, session: Fixture.session("sara", role: .supervisor))
+        case .tracer:
+            return Fixture.app(width: width, height: height, session: Fixture.session("verdi", role: .tracer))
         case .connectionProblem:
             var state = Fixture.app(width: width, height: height)
             Fixture.type("9K2RA", into: &state)

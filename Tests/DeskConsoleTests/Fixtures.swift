@@ -109,3 +109,85 @@ extension Fixture {
         }
     }
 }
+
+/// Feed events and watches as a desk would return them.
+extension Fixture {
+    /// The tag of ``record(authorizedAt:lifetime:day:)``'s code.
+    static let tag = "b3b3b3"
+
+    static func event(
+        _ id: Int64, _ kind: String, at: Date, actor: String? = nil, tag: String? = nil, _ detail: String = "{}"
+    ) -> MonitorEvent {
+        MonitorEvent(id: id, at: at, kind: kind, actor: actor, codeTag: tag, detail: detail)
+    }
+
+    /// A morning's activity, oldest first, ids 1…12, ending at ``now``: rossi's call (authorised,
+    /// checked, uploaded, published), bianchi's code refused after expiry, analytics, staff
+    /// actions, a kind this build does not know and a detail that is not JSON.
+    static func feed() -> [MonitorEvent] {
+        func ago(_ seconds: Double) -> Date { now.addingTimeInterval(-seconds) }
+        let expires = (now.addingTimeInterval(-500 + 150)).unixMilliseconds
+        return [
+            event(1, "staff_action", at: ago(900), actor: "rossi", #"{"action":"sign_in"}"#),
+            event(
+                2, "otp_authorized", at: ago(500), actor: "rossi", tag: tag,
+                #"{"symptoms_started_on":"2026-11-28","expires_at_ms":\#(expires)}"#),
+            event(3, "otp_checked", at: ago(470), tag: tag, #"{"status":"authorized"}"#),
+            event(
+                4, "analytics_received", at: ago(460),
+                #"{"platform":"android","province":"RM","exposure_notification":false}"#),
+            event(
+                5, "upload_accepted", at: ago(440), tag: tag,
+                #"{"upload_id":7,"keys_accepted":12,"keys_dropped":2,"dropped":{"too_old":2},"province":"RM","clock_skew_s":3,"clock_skew_flagged":false,"summaries":0}"#
+            ),
+            event(
+                6, "otp_authorized", at: ago(400), actor: "bianchi", tag: "4f2a91",
+                #"{"symptoms_started_on":"2026-11-27"}"#),
+            event(7, "upload_refused", at: ago(200), tag: "4f2a91", #"{"reason":"expired"}"#),
+            event(
+                8, "chunk_published", at: ago(120),
+                #"{"chunk":42,"keys":12,"padding":88,"copies_skipped":0,"window_start_s":1795957200,"window_end_s":1795960800,"upload_ids":[7]}"#
+            ),
+            event(9, "staff_action", at: ago(90), #"{"action":"sign_in_failed","unknown_name":true}"#),
+            event(10, "apricot_registered", at: ago(60), #"{"province":"MI"}"#),
+            event(11, "otp_checked", at: ago(30), tag: "4f2a91", "status=expired (not json"),
+            event(
+                12, "analytics_received", at: now, #"{"platform":"ios","province":"MI","exposure_notification":true}"#),
+        ]
+    }
+
+    /// `count` uploads, ids from `first`, one a second before ``now``.
+    static func uploads(count: Int, first: Int64 = 1) -> [MonitorEvent] {
+        (0..<count).map { index in
+            let id = first + Int64(index)
+            return event(
+                id, "upload_accepted", at: now.addingTimeInterval(Double(index - count)),
+                tag: String(format: "%06x", id),
+                #"{"keys_accepted":\#(index % 14),"keys_dropped":0}"#)
+        }
+    }
+
+    /// The watch of ``record(authorizedAt:lifetime:day:)`` (authorised at ``now``, symptoms
+    /// yesterday), with what happened since.
+    static func codeWatch(
+        checks: [Double] = [], upload: WatchedUpload? = nil, nextRun: Date? = now.addingTimeInterval(13 * 60),
+        refused: Int = 0, lastRefusal: String? = nil
+    ) -> CodeWatch {
+        CodeWatch(
+            codeTag: tag, authorizedBy: "rossi", authorizedAt: now, expiresAt: now.addingTimeInterval(150),
+            symptomsStartedOn: now.utcDay.adding(days: -1), checks: checks.count,
+            firstCheckedAt: checks.first.map { now.addingTimeInterval($0) },
+            lastCheckedAt: checks.last.map { now.addingTimeInterval($0) }, refusedUploads: refused,
+            lastRefusal: lastRefusal, upload: upload, nextPublishingRun: nextRun, asOf: 5)
+    }
+
+    /// An upload 40 s after ``now``: 12 keys kept, 3 dropped for two reasons, from Rome.
+    static func upload(
+        chunks: [Int64] = [], waiting: Int = 12, embargo: Date? = nil, accepted: Int = 12
+    ) -> WatchedUpload {
+        WatchedUpload(
+            receivedAt: now.addingTimeInterval(40), keysAccepted: accepted, keysDropped: 3,
+            droppedReasons: ["too_old": 2, "before_risk_window": 1], province: "RM", clockSkewSeconds: 3,
+            publishedInChunks: chunks, keysWaiting: waiting, embargoEndsAt: embargo)
+    }
+}

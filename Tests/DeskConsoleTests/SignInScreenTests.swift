@@ -113,28 +113,31 @@ struct SignInScreenTests {
         #expect(commands == [.checkAccounts])
     }
 
-    @Test("a signed-in operator gets the authorise screen; an admin the staff screen, which loads")
+    @Test(
+        "a signed-in operator gets the authorise screen and the feed; an admin the staff screen, which loads; a supervisor the monitor"
+    )
     func homeByRole() {
         var app = Fixture.signedOut()
-        #expect(ConsoleApp.update(&app, .signedIn(Fixture.session())).isEmpty)
+        #expect(ConsoleApp.update(&app, .signedIn(Fixture.session())) == [.startFeed(after: 0)])
         #expect(app.page == .authorize)
         var admin = Fixture.signedOut()
         let commands = ConsoleApp.update(&admin, .signedIn(Fixture.session("admin", role: .admin)))
         #expect(admin.page == .staff)
-        #expect(commands == [.staff(.load)])
-        for role in [StaffRole.tracer, .supervisor] {
-            var other = Fixture.signedOut()
-            _ = ConsoleApp.update(&other, .signedIn(Fixture.session("sara", role: role)))
-            #expect(other.page == .roleNotice)
-        }
+        #expect(commands == [.stopFeed, .staff(.load)])
+        var tracer = Fixture.signedOut()
+        _ = ConsoleApp.update(&tracer, .signedIn(Fixture.session("verdi", role: .tracer)))
+        #expect(tracer.page == .roleNotice)
+        var supervisor = Fixture.signedOut()
+        let asked = ConsoleApp.update(&supervisor, .signedIn(Fixture.session("sara", role: .supervisor)))
+        #expect(supervisor.page == .monitor)
+        #expect(asked == [.startFeed(after: 0), .monitor(.traffic(since: Fixture.now))])
     }
 
-    @Test("a supervisor is told what they can do now: otp status from a terminal")
-    func supervisorNotice() {
-        let app = Fixture.app(session: Fixture.session("sara", role: .supervisor))
+    @Test("a tracer is told their screens are not in this version")
+    func tracerNotice() {
+        let app = Fixture.app(session: Fixture.session("verdi", role: .tracer))
         let text = Fixture.prose(app)
-        #expect(text.contains("Signed in as sara (supervisor)."))
-        #expect(text.contains("tracedesk otp status CODE --user sara"))
+        #expect(text.contains("Signed in as verdi (tracer)."))
         #expect(text.contains("not in this version"))
     }
 }

@@ -197,12 +197,17 @@ check "Ctrl-C on the sign-in exits with status 0" wait_for "__EXIT=0"
 cli "$admin_pw\n" audit list --user boss --password-stdin --actor ana --action sign_out
 check "the idle locks ended the sessions (audited sign-outs)" bash -c "[ \$(grep -c sign_out '$work/out') -ge 2 ]"
 
-# 5. A supervisor's screen says what they can do in this version.
+# 5. A supervisor gets the monitor: every operator's activity, newest first, live.
 start 80 24 -- --store "$store" --user sara
 sign_in "$super_pw"
-check "a supervisor is told their screens are not in this version" wait_for "dashboard (statistics) are not in"
-check "and what they can do now" wait_for "tracedesk otp status CODE --user sara"
-tm send-keys -t app q
+check "a supervisor gets the monitor" wait_for "TraceDesk · Monitor"
+check "it lists ana's authorisation" wait_for "authorised     ana"
+tm send-keys -t app Space
+check "Space pauses it" wait_for "‖ paused, 0 new"
+tm send-keys -t app /
+tm send-keys -t app -l "ana"
+check "/ filters as you type" wait_for "Filter: ana"
+tm send-keys -t app Escape q
 check "q quits" wait_for "__EXIT=0"
 
 # 6. Signals and crashes restore the terminal.

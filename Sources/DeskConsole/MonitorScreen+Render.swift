@@ -1,0 +1,270 @@
+import DeskCore
+import Foundation
+import TerminalKit
+
+extension MonitorScreen {
+    /// Where each part goes in a body area; shared by drawing and mouse hit-tests.
+    public struct Regions: Hashable, Sendable {
+        public var status: Rect
+        public var kinds: Rect
+        public var filter: Rect
+        public var table: Rect
+        public var pane: Rect
+    }
+
+    public static func regions(_ state: State, in area: Rect) -> Regions {
+        let kindRows = kindLines(state, width: area.width - 2).count
+        let pane = state.pane == .none ? 0 : (area.height >= 34 ? 13 : 8)
+        let parts = Layout(.vertical, [.length(1), .length(kindRows), .length(1), .fill(), .length(pane)]).split(area)
+        return Regions(status: parts[0], kinds: parts[1], filter: parts[2], table: parts[3], pane: parts[4])
+    }
+
+    /// The position among the rows shown at a screen row, if any (for clicks).
+    public static func position(at y: Int, _ state: State, in area: Rect) -> Int? {
+        let shown = state.visible
+        return table(state, shown).row(at: y, in: Panel.inner(regions(state, in: area).table))
+    }
+
+    public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
+        let regions = regions(state, in: area)
+        let shown = state.visible
+        renderStatus(state, into: &buffer, area: regions.status)
+        renderKinds(state, into: &buffer, area: regions.kinds)
+        renderFilter(state, into: &buffer, area: regions.filter)
+        var title = state.paused ? "Activity, paused" : "Activity, newest first"
+        title += shown.count == state.rows.count ? " · \(state.rows.count)" : " · \(shown.count) of \(state.rows.count)"
+        let inner = Panel(title: title, focused: !state.filtering).render(into: &buffer, area: regions.table)
+        table(state, shown).render(into: &buffer, area: inner) { cells(state.rows[shown[$0]], state.timeZone) }
+        switch state.pane {
+        case .none: break
+        case .detail: renderDetail(state, into: &buffer, area: regions.pane)
+        case .watch: renderWatch(state, into: &buffer, area: regions.pane)
+        }
+    }
+
+    // MARK: Header
+
+    /// "● live", "‖ paused: 12 new (Space resumes)", "… reconnecting…", with its style.
+    static func feedState(_ state: State) -> (String, Style) {
+        if state.paused {
+            return ("‖ paused, \(state.newWhilePaused) new", Style(.warning, .bold))
+        }
+        switch state.connection {
+        case .starting: return ("… connecting to the feed", Style(.accent))
+        case .reconnecting(let message): return ("… reconnecting… (\(message))", Style(.warning, .bold))
+        case .live:
+            if state.catchingUp { return ("… catching up with earlier activity", Style(.accent)) }
+            return ("● live", Style(.ok, .bold))
+        }
+    }
+
+    /// "dummy traffic 62% of phone requests since 14:00", "no phone requests yet"; nil before
+    /// the first answer.
+    public static func trafficText(_ state: State) -> String? {
+        guard let share = state.traffic else {
+            return state.trafficError.map { "dummy traffic unknown: \($0)" }
+        }
+        guard let dummy = share.dummyShare else { return "no phone requests yet" }
+        let percent = Int((dummy * 100).rounded())
+        let since = String(AuthorizeScreen.clock(share.since, state.timeZone).prefix(5))
+        return "dummy traffic \(percent)% of phone requests since \(since)"
+    }
+
+    private static func renderStatus(_ state: State, into buffer: inout Buffer, area: Rect) {
+        let (text, style) = feedState(state)
+        let row = area.inset(horizontal: 1, vertical: 0)
+        let width = buffer.put(DisplayWidth.truncate(text, to: row.width), x: row.x, y: row.y, style: style, clip: row)
+        if let traffic = trafficText(state), row.width - width > 4 {
+            buffer.put(
+                DisplayWidth.truncate(" · " + traffic, to: row.width - width), x: row.x + width, y: row.y,
+                style: Style(.normal), clip: row)
+        }
+    }
+
+    /// The kind toggles with their counts, flowed into as many lines as the width needs:
+    /// "1 authorised 3  2 checked 5 …"; a hidden kind says "off" instead of its count.
+    static func kindLines(_ state: State, width: Int) -> [[(String, Style)]] {
+        let counts = state.counts
+        var items: [(String, Style)] = Kind.allCases.map { kind in
+            state.hidden.contains(kind)
+                ? ("\(kind.rawValue) \(kind.word) off", Style(.muted))
+                : ("\(kind.rawValue) \(kind.word) \(counts.perKind[kind] ?? 0)", Style(.normal))
+        }
+        if counts.unknown > 0 { items.append(("unknown \(counts.unknown)", Style(.warning))) }
+        var lines: [[(String, Style)]] = [[]]
+        var used = 0
+        for item in items {
+            let w = DisplayWidth.of(item.0)
+            if used > 0, used + 2 + w > width {
+                lines.append([])
+                used = 0
+            }
+            used += (used > 0 ? 2 : 0) + w
+            lines[lines.count - 1].append(item)
+        }
+        return lines
+    }
+
+    private static func renderKinds(_ state: State, into buffer: inout Buffer, area: Rect) {
+        let row = area.inset(horizontal: 1, vertical: 0)
+        for (offset, line) in kindLines(state, width: row.width).enumerated() {
+            var x = row.x
+            for (text, style) in line {
+                // The key in bold, so "1" reads as the key and not as part of the count.
+                let key = String(text.prefix(1))
+                buffer.put(key, x: x, y: row.y + offset, style: Style(style.role, .bold), clip: row)
+                buffer.put(String(text.dropFirst()), x: x + 1, y: row.y + offset, style: style, clip: row)
+                x += DisplayWidth.of(text) + 2
+            }
+        }
+    }
+
+    private static func renderFilter(_ state: State, into buffer: inout Buffer, area: Rect) {
+        let row = area.inset(horizontal: 1, vertical: 0)
+        var x = row.x
+        if state.filtering {
+            x += buffer.put("Filter: ", x: x, y: row.y, style: Style(.header), clip: row)
+            let field = Rect(x: x, y: row.y, width: min(32, max(0, row.maxX - x)), height: 1)
+            state.filter.render(into: &buffer, area: field, focused: true, placeholder: "kind, who, code or summary")
+            x = field.maxX
+            buffer.put("  Enter keep · Esc clear", x: x, y: row.y, style: Style(.muted), clip: row)
+            return
+        }
+        buffer.cursor = nil
+        if !state.filter.text.isEmpty {
+            x += buffer.put(
+                "Filter: \(state.filter.text) (/ edit, Esc clears)", x: x, y: row.y, style: Style(.accent), clip: row)
+        } else if state.notice == nil {
+            buffer.put("/ filters by kind, who, code or summary", x: x, y: row.y, style: Style(.muted), clip: row)
+        }
+        if let notice = state.notice {
+            if x > row.x { x += 3 }
+            notice.render(into: &buffer, x: x, y: row.y, width: row.maxX - x, rows: 1)
+        }
+    }
+
+    // MARK: Table
+
+    static func table(_ state: State, _ shown: [Int]) -> Table {
+        let empty: String
+        if state.rows.isEmpty {
+            empty =
+                state.connection == .live
+                ? "no activity yet: events appear here as they happen" : "… reading the activity feed"
+        } else {
+            empty = "no event matches (x clears the filter and shows every kind)"
+        }
+        return Table(
+            columns: [
+                TableColumn("Time", width: .length(8)),
+                TableColumn("Kind", width: .length(13)),
+                TableColumn("Who", width: .length(10)),
+                TableColumn("Code", width: .length(6)),
+                TableColumn("Summary", width: .min(8)),
+            ],
+            rowCount: shown.count, selected: state.selectedPosition(in: shown), focused: !state.filtering,
+            emptyText: empty)
+    }
+
+    static func cells(_ row: Row, _ zone: TimeZone) -> [TableCell] {
+        let kindStyle: Style? =
+            switch row.kind {
+            case .refused: Style(.warning)
+            case nil: Style(.warning)
+            default: nil
+            }
+        return [
+            TableCell(AuthorizeScreen.clock(row.event.at, zone)),
+            TableCell(row.kindWord, style: kindStyle),
+            TableCell(row.who),
+            TableCell(row.event.codeTag ?? ""),
+            TableCell(row.summary),
+        ]
+    }
+
+    // MARK: Panes
+
+    /// Every field of the selected event: when, what, who, which code, and its detail as
+    /// `key: value` (in two columns when one does not fit).
+    private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {
+        let row = state.selectedRow
+        let title = (row.map { "Event #\($0.event.id)" } ?? "Event") + " · Esc closes"
+        let inner = Panel(title: title, focused: true).render(into: &buffer, area: area)
+        let text = inner.inset(horizontal: 1, vertical: 0)
+        guard text.width > 0, text.height > 0 else { return }
+        guard let row else {
+            buffer.put("no event selected", x: text.x, y: text.y, style: Style(.muted), clip: text)
+            return
+        }
+        let event = row.event
+        let utc = TimeZone(identifier: "UTC") ?? state.timeZone
+        var head: [(String, Style)] = [
+            (
+                "\(ConsoleText.dateTime(event.at, state.timeZone, seconds: true)) local · \(ConsoleText.dateTime(event.at, utc, seconds: true)) UTC",
+                Style(.normal)
+            ),
+            (
+                "\(row.kindWord) (\(event.kind)) · who: \(row.who)" + (event.codeTag.map { " · code tag \($0)" } ?? ""),
+                Style(.normal, .bold)
+            ),
+        ]
+        var fields: [String] = []
+        if let parsed = EventDetail.fields(event.detail) {
+            fields = parsed.map { "\($0.key): \($0.value)" }
+            if fields.isEmpty { head.append(("no details", Style(.muted))) }
+        } else {
+            head.append(("detail (not JSON, shown as sent): " + event.detail, Style(.normal)))
+        }
+        let used = WatchPane.draw(head, into: &buffer, area: text)
+        let rest = Rect(x: text.x, y: text.y + used, width: text.width, height: max(0, text.height - used))
+        guard !fields.isEmpty, rest.height > 0 else { return }
+        let columns = fields.count > rest.height && rest.width >= 60 ? 2 : 1
+        let columnWidth = (rest.width - (columns - 1) * 2) / columns
+        let perColumn = (fields.count + columns - 1) / columns
+        for (index, field) in fields.enumerated() {
+            let column = index / perColumn
+            let y = rest.y + index % perColumn
+            guard y < rest.maxY else { continue }
+            buffer.put(
+                DisplayWidth.truncate(field, to: columnWidth), x: rest.x + column * (columnWidth + 2), y: y,
+                style: Style(.normal), clip: rest)
+        }
+    }
+
+    /// The code the selected event was about, followed live like the operator's watch.
+    private static func renderWatch(_ state: State, into buffer: inout Buffer, area: Rect) {
+        let title = "Watch · code tag " + (state.watchTag ?? "?") + " · Esc closes"
+        let inner = Panel(title: title, focused: true).render(into: &buffer, area: area)
+        let text = inner.inset(horizontal: 1, vertical: 0)
+        guard text.width > 0, text.height > 0 else { return }
+        var lines: [(String, Style)] = []
+        if let watch = state.watch {
+            if watch.upload == nil {
+                if watch.expiredWithoutUpload(at: state.now) {
+                    lines.append(
+                        (
+                            "✗ expired at \(AuthorizeScreen.clock(watch.expiresAt, state.timeZone)) without an upload",
+                            Style(.error, .bold)
+                        ))
+                } else {
+                    let left = max(0, Int(watch.expiresAt.timeIntervalSince(state.now).rounded(.up)))
+                    lines.append(
+                        (
+                            "code valid until \(AuthorizeScreen.clock(watch.expiresAt, state.timeZone)) (\(AuthorizeScreen.countdown(left)) left)",
+                            Style(.accent, .bold)
+                        ))
+                }
+            }
+            lines += WatchPane.steps(watch, now: state.now, zone: state.timeZone).map { ($0.line, $0.mark.style) }
+        } else if state.watchError == nil {
+            lines.append(("… asking the desk about this code", Style(.accent)))
+        }
+        if let error = state.watchError {
+            lines.append(
+                state.watchRefresh.stopped
+                    ? ("✗ cannot watch this code: \(error)", Style(.error, .bold))
+                    : ("! could not follow the code: \(error) (asking again)", Style(.warning)))
+        }
+        WatchPane.draw(lines, into: &buffer, area: text)
+    }
+}

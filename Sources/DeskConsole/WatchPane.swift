@@ -1,0 +1,207 @@
+import DeskCore
+import Foundation
+import TerminalKit
+
+/// When to ask the desk again for a code's ``CodeWatch``: at once when the watch opens, when
+/// an event about the code (or a chunk its waiting keys may be in) arrives, and every
+/// ``fallbackSeconds`` while the watch is not finished; never two asks at a time.
+///
+/// Pure bookkeeping, shared by the authorise screen's watch and the monitor's watch pane: the
+/// screen calls ``ask(now:finished:held:)`` and sends its watch command when it says so.
+public struct WatchRefresh: Hashable, Sendable {
+    /// Seconds between asks when nothing else prompts one (a missed event, a publishing run
+    /// that the feed has not shown yet).
+    public static let fallbackSeconds: Double = 5
+
+    /// An ask is on its way; its answer clears this.
+    public var asking = false
+    /// Something changed since the last ask: ask again as soon as none is on its way.
+    public var wanted = true
+    /// When the last ask left.
+    public var askedAt: Date?
+    /// The desk refused to show the code (not the operator's, unknown): no more asks.
+    public var stopped = false
+
+    public init() {}
+
+    /// Whether `events` may change the watch of the code tagged `tag`: one is about the code, or
+    /// a chunk was published while its upload still has keys waiting.
+    public static func concerns(_ events: [MonitorEvent], tag: String?, watch: CodeWatch?) -> Bool {
+        let tag = watch?.codeTag ?? tag
+        let waiting = (watch?.upload?.keysWaiting ?? 0) > 0
+        return events.contains { event in
+            if let tag, event.codeTag == tag { return true }
+            return waiting && event.known == .chunkPublished
+        }
+    }
+
+    /// Starts an ask if one is due at `now` (the caller then sends it). A finished watch is
+    /// asked for only when an event wants it; `held` (the console is locked) postpones any ask.
+    public mutating func ask(now: Date, finished: Bool, held: Bool) -> Bool {
+        guard !stopped, !asking, !held else { return false }
+        if !wanted, !finished, let askedAt, now.timeIntervalSince(askedAt) >= Self.fallbackSeconds { wanted = true }
+        guard wanted else { return false }
+        wanted = false
+        asking = true
+        askedAt = now
+        return true
+    }
+
+    /// The answer (or the failure) of the ask on its way came back.
+    public mutating func answered() { asking = false }
+}
+
+/// The steps of a code's watch as lines of text, each starting with a mark that says its state
+/// in a symbol, not only a colour: ✓ done, … waiting, ✗ did not happen, – nothing to do.
+///
+/// Shared by the authorise screen (the operator's own code, after authorising) and the
+/// monitor's watch pane (any code the person may see).
+public enum WatchPane {
+    public enum Mark: String, Hashable, Sendable {
+        case done = "✓"
+        case waiting = "…"
+        case failed = "✗"
+        case none = "–"
+
+        var style: Style {
+            switch self {
+            case .done: return Style(.ok)
+            case .waiting: return Style(.accent)
+            case .failed: return Style(.error)
+            case .none: return Style(.muted)
+            }
+        }
+    }
+
+    public struct Step: Hashable, Sendable {
+        public var mark: Mark
+        public var text: String
+
+        public init(_ mark: Mark, _ text: String) {
+            self.mark = mark
+            self.text = text
+        }
+
+        public var line: String { mark.rawValue + " " + text }
+    }
+
+    /// Nothing more will happen to the code: its upload's keys are all published (or none was
+    /// accepted), or it expired with no upload. Nil (no answer yet) is not finished.
+    public static func isFinished(_ watch: CodeWatch?, now: Date) -> Bool {
+        guard let watch else { return false }
+        if let upload = watch.upload { return upload.keysWaiting == 0 }
+        return watch.expiredWithoutUpload(at: now)
+    }
+
+    /// authorised → checked by the app → upload received → published, as they stand at `now`.
+    public static func steps(_ watch: CodeWatch, now: Date, zone: TimeZone) -> [Step] {
+        func clock(_ date: Date) -> String { AuthorizeScreen.clock(date, zone) }
+        let expired = watch.expiredWithoutUpload(at: now)
+        var steps = [
+            Step(
+                .done,
+                "authorised by \(watch.authorizedBy) at \(clock(watch.authorizedAt)) (symptoms from \(watch.symptomsStartedOn.iso))"
+            )
+        ]
+        if watch.checks > 0 {
+            let last = watch.lastCheckedAt.map { clock($0) }
+            let times =
+                watch.checks == 1
+                ? "once" + (last.map { ", at \($0)" } ?? "")
+                : "\(watch.checks) times" + (last.map { ", last at \($0)" } ?? "")
+            steps.append(Step(.done, "the app checked the code (\(times))"))
+        } else {
+            steps.append(
+                expired
+                    ? Step(.failed, "the app never checked the code")
+                    : Step(.waiting, "waiting for the app to check the code"))
+        }
+        if let upload = watch.upload {
+            steps.append(Step(.done, uploadText(upload, zone: zone)))
+            steps.append(publishing(upload, next: watch.nextPublishingRun, now: now, zone: zone))
+        } else if expired {
+            steps.append(Step(.failed, "no upload before the code expired at \(clock(watch.expiresAt))"))
+        } else {
+            steps.append(Step(.waiting, "waiting for the upload"))
+            steps.append(Step(.none, "publishing follows the upload"))
+        }
+        if watch.refusedUploads > 0 {
+            let count =
+                watch.refusedUploads == 1
+                ? "an upload with this code was" : "\(watch.refusedUploads) uploads with this code were"
+            steps.append(Step(.failed, "\(count) refused" + (watch.lastRefusal.map { " (\($0))" } ?? "")))
+        }
+        return steps
+    }
+
+    /// "upload received at 14:02:40: 12 keys accepted, 2 dropped (too_old: 2), province RM,
+    /// phone clock +3 s".
+    static func uploadText(_ upload: WatchedUpload, zone: TimeZone) -> String {
+        var text =
+            "upload received at \(AuthorizeScreen.clock(upload.receivedAt, zone)): "
+            + EventDetail.count(upload.keysAccepted, "key") + " accepted, \(upload.keysDropped) dropped"
+        if !upload.droppedReasons.isEmpty { text += " (" + EventDetail.droppedText(upload.droppedReasons) + ")" }
+        if let province = upload.province { text += ", province \(province)" }
+        return text + ", phone clock \(EventDetail.signed(upload.clockSkewSeconds)) s"
+    }
+
+    /// Where the upload's keys are: published in chunks, or waiting (for what, until when).
+    static func publishing(_ upload: WatchedUpload, next: Date?, now: Date, zone: TimeZone) -> Step {
+        func hm(_ date: Date) -> String { String(AuthorizeScreen.clock(date, zone).prefix(5)) }
+        let chunks = chunkText(upload.publishedInChunks)
+        if upload.keysWaiting == 0 {
+            if let chunks { return Step(.done, "published in \(chunks)") }
+            return Step(.none, "nothing to publish: no key was accepted")
+        }
+        var parts: [String] = []
+        if let chunks {
+            parts.append(
+                "published in \(chunks) so far, " + EventDetail.count(upload.keysWaiting, "key") + " still wait")
+        }
+        if let embargo = upload.embargoEndsAt, embargo > now {
+            parts.append("keys wait for the embargo until \(hm(embargo))")
+        }
+        if let next {
+            if now.timeIntervalSince(next) > 120 {
+                parts.append("the publishing run due at \(hm(next)) has not run: is `tracedesk serve` running?")
+            } else {
+                parts.append("next publishing run at \(hm(next))")
+            }
+        } else {
+            parts.append("no publishing run scheduled: is `tracedesk serve` running?")
+        }
+        return Step(.waiting, parts.joined(separator: "; "))
+    }
+
+    /// "chunk 42", "chunks 42–44" (consecutive), "chunks 42, 45"; nil for none.
+    static func chunkText(_ chunks: [Int64]) -> String? {
+        guard let first = chunks.first, let last = chunks.last else { return nil }
+        if chunks.count == 1 { return "chunk \(first)" }
+        if last - first == Int64(chunks.count - 1) { return "chunks \(first)–\(last)" }
+        return "chunks " + chunks.map(String.init).joined(separator: ", ")
+    }
+
+    /// Draws `lines` word-wrapped from the top of `area`, continuation rows indented under the
+    /// text after the mark; stops at the bottom. Returns the rows used.
+    @discardableResult
+    static func draw(_ lines: [(String, Style)], into buffer: inout Buffer, area: Rect, indent: Int = 2) -> Int {
+        var y = area.y
+        for (text, style) in lines {
+            let rows = TextWrap.wrap(text, width: max(1, area.width))
+            guard let first = rows.first else { continue }
+            var wrapped = [first]
+            if rows.count > 1 {
+                let rest = String(text.dropFirst(first.count)).trimmingCharacters(in: .whitespaces)
+                wrapped += TextWrap.wrap(rest, width: max(1, area.width - indent)).map {
+                    String(repeating: " ", count: indent) + $0
+                }
+            }
+            for row in wrapped {
+                guard y < area.maxY else { return y - area.y }
+                buffer.put(row, x: area.x, y: y, style: style, clip: area)
+                y += 1
+            }
+        }
+        return y - area.y
+    }
+}

@@ -1,0 +1,82 @@
+import DeskConsole
+import DeskCore
+import Foundation
+import Testing
+
+/// Event details in words: the table's summary per kind, the detail pane's fields, and
+/// details that are not what this build expects.
+@Suite("Event detail")
+struct EventDetailTests {
+    static func summary(_ kind: String, _ detail: String, actor: String? = nil) -> String {
+        EventDetail.summary(
+            Fixture.event(1, kind, at: Fixture.now, actor: actor, tag: "b3b3b3", detail), zone: Fixture.utc)
+    }
+
+    @Test(
+        "one line per kind, from what the store writes",
+        arguments: [
+            (
+                "otp_authorized", #"{"symptoms_started_on":"2026-11-28","expires_at_ms":1795961070000}"#,
+                "symptoms from 2026-11-28, valid until 14:04:30"
+            ),
+            ("otp_checked", #"{"status":"authorized"}"#, "status: authorized"),
+            ("upload_refused", #"{"reason":"consumed"}"#, "refused: consumed"),
+            (
+                "upload_accepted",
+                #"{"upload_id":7,"keys_accepted":12,"keys_dropped":3,"dropped":{"too_old":2,"future":1},"province":"RM","clock_skew_s":-4,"clock_skew_flagged":false,"summaries":0}"#,
+                "12 accepted, 3 dropped (future: 1, too_old: 2), province RM, clock -4 s"
+            ),
+            (
+                "upload_accepted", #"{"keys_accepted":1,"keys_dropped":0,"dropped":{},"province":null}"#,
+                "1 accepted, 0 dropped"
+            ),
+            (
+                "analytics_received", #"{"platform":"android","province":"RM","exposure_notification":true}"#,
+                "android, province RM, exposure notified"
+            ),
+            ("chunk_published", #"{"chunk":42,"keys":1,"padding":0,"upload_ids":[7]}"#, "chunk 42: 1 key"),
+            ("staff_action", #"{"action":"staff_added","target":"neri"}"#, "staff_added → neri"),
+            ("staff_action", #"{"action":"sign_in_failed","unknown_name":true}"#, "sign_in_failed (unknown name)"),
+            ("apricot_registered", #"{"province":"MI"}"#, #"apricot_registered {"province":"MI"}"#),
+            ("apricot_registered", "{}", "apricot_registered"),
+        ])
+    func summaries(_ kind: String, _ detail: String, _ expected: String) {
+        #expect(Self.summary(kind, detail) == expected)
+    }
+
+    @Test(
+        "a detail that is not what this build expects is shown as it came, never a crash",
+        arguments: [
+            "", "not json", "[1,2]", "42", "\"text\"", "{", #"{"status":5}"#, #"{"keys_accepted":"many"}"#, "{}",
+            #"{"chunk":1e400}"#, "\u{0}",
+        ])
+    func garbage(_ detail: String) {
+        for kind in DeskEvent.Kind.allCases {
+            _ = Self.summary(kind.rawValue, detail)
+        }
+        _ = EventDetail.fields(detail)
+        #expect(Self.summary("otp_checked", "not json") == "not json")
+        #expect(Self.summary("otp_checked", #"{"status":5}"#) == #"{"status":5}"#)
+        #expect(Self.summary("upload_accepted", "{}") == "")
+    }
+
+    @Test("fields: sorted, nested objects and arrays in words, booleans as true/false, null as none")
+    func fields() throws {
+        let fields = try #require(
+            EventDetail.fields(
+                #"{"upload_ids":[7,8],"dropped":{"too_old":2},"flagged":false,"one":1,"province":null,"skew":2.5}"#))
+        #expect(
+            fields.map { "\($0.key): \($0.value)" } == [
+                "dropped: too_old 2", "flagged: false", "one: 1", "province: none", "skew: 2.5", "upload_ids: 7, 8",
+            ])
+        #expect(EventDetail.fields("not json") == nil)
+        #expect(EventDetail.fields("[1]") == nil)
+    }
+
+    @Test("dropped reasons in the upload rules' order, unknown ones last")
+    func droppedOrder() {
+        #expect(
+            EventDetail.droppedText(["too_old": 2, "key_length": 1, "zzz_new": 4, "future": 1])
+                == "key_length: 1, future: 1, too_old: 2, zzz_new: 4")
+    }
+}
