@@ -69,12 +69,14 @@ import Testing
                 _ = try await desk.authorize(rossi, code: Self.code, symptomsStartedOn: DeskFixture.today)
             }
             let began = ContinuousClock.now
-            let page = try await fixture.desk.events(fixture.rossi, after: start, limit: 10, wait: .seconds(30))
+            let page = try await fixture.desk.events(fixture.rossi, after: start, limit: 10, wait: .seconds(60))
             let took = ContinuousClock.now - began
             try await writer.value
+            // A page ends its wait with an event only when one came: a wait that ran out answers
+            // empty. The bound is loose on purpose (a loaded machine can starve both tasks).
             #expect(page.events.map(\.kind) == ["otp_authorized"])
             #expect(page.cursor == page.events.last?.id)
-            #expect(took < .seconds(10), "answered when the event came, not when the wait ran out")
+            #expect(took < .seconds(50), "answered when the event came, not when the wait ran out")
         }
     }
 
