@@ -122,7 +122,8 @@ public struct DeskEvent: Hashable, Sendable {
         case staffAction = "staff_action"
     }
 
-    /// Strictly increasing across the whole store.
+    /// The event's position in the stream: strictly increasing across the whole store, in the
+    /// order events were committed (the same number as ``MonitorEvent/id``).
     public var id: Int64
     public var at: Date
     public var kind: Kind

@@ -11,7 +11,8 @@ import Dispatch
 /// The server's scheduled jobs: publishing chunks (every `publish_interval_seconds`) and
 /// retention (every `cleanup_interval_seconds`), both first run right after start. They run
 /// one at a time on one queue, never in a request thread; each run logs one line and updates
-/// `/metrics`.
+/// `/metrics`. A publishing run that this server made records in the store when it ran and
+/// when it runs next, for the watch of a code ("published at the next run, 14:05").
 public final class ServerJobs: @unchecked Sendable {
     public let publisher: ChunkPublisher
     public let retention: RetentionJob
@@ -63,6 +64,7 @@ public final class ServerJobs: @unchecked Sendable {
     /// One publishing run now (the timer's job; tests call it directly).
     @discardableResult
     public func publishNow() -> PublishRun? {
+        let started = publisher.clock.now()
         do {
             let run = try publisher.run(shouldStop: { self.stopping.withLock { self.stopRequested } })
             let result = run.skipped ? "skipped" : run.unsigned ? "unsigned" : run.failure == nil ? "ok" : "failed"
@@ -79,12 +81,29 @@ public final class ServerJobs: @unchecked Sendable {
             }
             log("publishing: \(run.summary)")
             if run.failure != nil { retry { self.publishNow() } }
+            // A skipped run was another server's to make (it records its own); an unsigned
+            // server publishes nothing, so it has no next run to tell.
+            if !run.skipped && !run.unsigned { recordPublishingRun(started: started, failed: run.failure != nil) }
             return run
         } catch {
             metrics.count("tracedesk_publishing_runs_total", #"result="failed""#)
             log("publishing FAILED (tried again in \(Self.retrySeconds) s): \(error.message)")
             retry { self.publishNow() }
+            recordPublishingRun(started: started, failed: true)
             return nil
+        }
+    }
+
+    /// Records the run that started at `started`: the timer fires again an interval after it,
+    /// a failed run is tried again sooner.
+    private func recordPublishingRun(started: Date, failed: Bool) {
+        let ended = publisher.clock.now()
+        var next = started.addingTimeInterval(Double(publishInterval))
+        if failed { next = min(next, ended.addingTimeInterval(Double(Self.retrySeconds))) }
+        do {
+            try publisher.store.recordJobRun(.publishing, ranAt: started, nextRunAt: max(next, ended))
+        } catch {
+            log("publishing: the run was not recorded for the watch: \(error.message)")
         }
     }
 

@@ -1,4 +1,6 @@
 import DeskCore
+import DeskStore
+import JSONText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -6,19 +8,137 @@ import DeskCore
     import Foundation
 #endif
 
-// SCAFFOLD(issue 7): replaced by the store-backed implementation before the issue lands.
+// The monitor over the store: the event feed (long-polled by polling the store's latest
+// position), the traffic share, and the watch of one code.
+//
+// Privacy rule: a code's hash never leaves here; events and watches name a code by its tag.
 extension LocalDesk {
+    /// The most events one page holds.
+    public static let maximumPageSize = 1_000
+    /// The longest a page waits for an event.
+    public static let maximumWait: Duration = .seconds(60)
+    /// How often a waiting page looks for a new event: one indexed query each time.
+    static let pollInterval: Duration = .milliseconds(100)
+
     public func events(
         _ session: StaffSession, after: Int64, limit: Int, wait: Duration
     ) async throws(ServiceError) -> EventPage {
-        throw .unavailable("SCAFFOLD: events not built yet")
+        let person = try authenticate(session, for: .monitorEvents)
+        guard (1...Self.maximumPageSize).contains(limit) else {
+            throw .invalid("ask for 1 to \(Self.maximumPageSize) events per page (not \(limit))")
+        }
+        guard after >= 0 else { throw .invalid("an event position is 0 or more: start from 0") }
+        guard wait >= .zero else { throw .invalid("a wait cannot be negative: give 0 to 60 seconds") }
+        let deadline = ContinuousClock.now + min(wait, Self.maximumWait)
+        // An operator sees their own codes, their own actions and published chunks; a supervisor everything.
+        let viewer = person.role == .operator ? person.user : nil
+        var cursor = after
+        while true {
+            let page = try storeCall { () throws(StoreError) in
+                try store.eventPage(after: cursor, limit: limit, visibleTo: viewer)
+            }
+            cursor = page.cursor
+            if !page.events.isEmpty { return EventPage(events: page.events.map(Self.monitorEvent), cursor: cursor) }
+            // Nothing for this caller up to the cursor: wait for an event past it, then look
+            // again (it may be one this caller may not see, and the wait goes on).
+            guard try await waitForEvent(after: cursor, until: deadline) else {
+                return EventPage(events: [], cursor: cursor)
+            }
+        }
     }
 
     public func traffic(_ session: StaffSession, since: Date) async throws(ServiceError) -> TrafficShare {
-        throw .unavailable("SCAFFOLD: traffic not built yet")
+        _ = try authenticate(session, for: .monitorEvents)
+        return try storeCall { () throws(StoreError) in try store.traffic(since: since) }
     }
 
     public func watch(_ session: StaffSession, _ target: WatchTarget) async throws(ServiceError) -> CodeWatch {
-        throw .unavailable("SCAFFOLD: watch not built yet")
+        let person = try authenticate(session, for: .watchCode)
+        let hash: OtpHash
+        switch target {
+        case .code(let text):
+            do {
+                hash = try Otp(operatorInput: text).hash
+            } catch {
+                throw .invalid(error.message)
+            }
+        case .event(let id):
+            switch try storeCall({ () throws(StoreError) in try store.code(ofEvent: id) }) {
+            case .noSuchEvent: throw .invalid("there is no event \(id): retention may have deleted it")
+            case .notAboutACode: throw .invalid("event \(id) is not about a code")
+            case .code(let found): hash = found
+            }
+        }
+        let now = clock.now()
+        let policy = publishing
+        guard
+            let stored = try storeCall({ () throws(StoreError) in
+                try store.codeWatch(otpHash: hash, now: now, policy: policy)
+            })
+        else { throw .invalid(Self.noAuthorization) }
+        // Operators follow only their own codes, as with `status`.
+        if person.role == .operator, stored.authorization.authorizedBy != person.user {
+            throw .forbidden(Self.anotherOperatorsCode)
+        }
+        let publishingRun = try storeCall { () throws(StoreError) in try store.jobRun(.publishing) }
+        return Self.codeWatch(stored, nextPublishingRun: publishingRun?.nextRun)
+    }
+
+    static let noAuthorization = "no authorisation for this code: check the code the citizen reads out"
+
+    /// Polls the latest position until one past `cursor` is visible (true) or `deadline`
+    /// passes (false). Sleeps suspended, holding no thread.
+    private func waitForEvent(
+        after cursor: Int64, until deadline: ContinuousClock.Instant
+    ) async throws(ServiceError) -> Bool {
+        while true {
+            if try storeCall({ () throws(StoreError) in try store.latestEventID() }) > cursor { return true }
+            let now = ContinuousClock.now
+            guard now < deadline else { return false }
+            do {
+                try await Task.sleep(for: min(Self.pollInterval, deadline - now))
+            } catch {
+                // Cancelled: answer with what there is.
+                return false
+            }
+        }
+    }
+
+    static func monitorEvent(_ event: StoredEvent) -> MonitorEvent {
+        MonitorEvent(
+            id: event.position, at: event.at, kind: event.kind, actor: event.actor, codeTag: event.otpHash?.tag,
+            detail: event.detail)
+    }
+
+    static func codeWatch(_ stored: StoredCodeWatch, nextPublishingRun: Date?) -> CodeWatch {
+        let record = stored.authorization
+        let upload = stored.upload.map { upload in
+            WatchedUpload(
+                receivedAt: upload.receivedAt, keysAccepted: upload.keysAccepted, keysDropped: upload.keysDropped,
+                droppedReasons: counts(upload.droppedReasons), province: upload.province,
+                clockSkewSeconds: upload.clockSkewSeconds, publishedInChunks: upload.publishedInChunks,
+                keysWaiting: upload.keysWaiting, embargoEndsAt: upload.embargoEndsAt)
+        }
+        var lastRefusal: String?
+        if let detail = stored.lastRefusalDetail, case .string(let reason)? = (try? JSONReader.parse(detail))?["reason"]
+        {
+            lastRefusal = reason
+        }
+        return CodeWatch(
+            codeTag: record.otpHash.tag, authorizedBy: record.authorizedBy, authorizedAt: record.authorizedAt,
+            expiresAt: record.expiresAt, symptomsStartedOn: record.symptomsStartedOn, checks: stored.checks,
+            firstCheckedAt: stored.firstCheckedAt, lastCheckedAt: stored.lastCheckedAt,
+            refusedUploads: stored.refusedUploads, lastRefusal: lastRefusal, upload: upload,
+            nextPublishingRun: nextPublishingRun, asOf: stored.asOf)
+    }
+
+    /// `{"reason": count}` as the upload stored it; what cannot be read is left out.
+    static func counts(_ json: String) -> [String: Int] {
+        guard case .object(let members)? = try? JSONReader.parse(json) else { return [:] }
+        var counts: [String: Int] = [:]
+        for member in members {
+            if case .number(let text) = member.value, let count = Int(text) { counts[member.key, default: 0] += count }
+        }
+        return counts
     }
 }

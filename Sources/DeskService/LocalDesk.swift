@@ -24,11 +24,14 @@ public struct LocalDesk: DeskService {
     /// New passwords are hashed with these parameters; older, weaker hashes are replaced at the
     /// next successful sign-in.
     public let hasher: PasswordHasher
+    /// The publishing rules the watch of a code tells waiting keys by (their embargo, the age
+    /// past which they are never published): the server's, where there is one.
+    public let publishing: PublishingPolicy
 
     public init(
         store: any Store, clock: any Clock = SystemClock(), otpLifetime: Duration = .seconds(150),
         sessions: SessionPolicy = SessionPolicy(), signIns: SignInPolicy = SignInPolicy(),
-        hasher: PasswordHasher = PasswordHasher()
+        hasher: PasswordHasher = PasswordHasher(), publishing: PublishingPolicy = PublishingPolicy()
     ) {
         self.store = store
         self.clock = clock
@@ -36,6 +39,7 @@ public struct LocalDesk: DeskService {
         self.sessions = sessions
         self.signIns = signIns
         self.hasher = hasher
+        self.publishing = publishing
     }
 
     public var location: String { store.location }
@@ -217,8 +221,7 @@ public struct LocalDesk: DeskService {
         }
         let record = try storeCall { () throws(StoreError) in try store.authorization(for: otp.hash) }
         if person.role == .operator, let record, record.authorizedBy != person.user {
-            throw .forbidden(
-                "this code was authorised by another operator: only they and supervisors can follow it")
+            throw .forbidden(Self.anotherOperatorsCode)
         }
         return OtpStatus(record, now: clock.now())
     }
@@ -380,6 +383,10 @@ public struct LocalDesk: DeskService {
 
     static let accountsExist = ServiceError.conflict(
         "staff accounts exist already: sign in, or ask an admin for an account")
+
+    /// Why an operator cannot follow a code (its status, its watch).
+    static let anotherOperatorsCode =
+        "this code was authorised by another operator: only they and supervisors can follow it"
 
     /// Who authorised a code, as shown to an operator who did not.
     public static let anotherOperator = "another operator"

@@ -184,5 +184,27 @@ enum PostgresMigrations {
                     FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
                 """
         ),
+        // Identity values are taken before commit, so ids are not commit order: readers give
+        // committed rows their positions (`seq`) from `event_positions`, in id order, one reader
+        // at a time (PGSQL.assignPositions). Rows written before this migration keep their id,
+        // and the sequence continues after the highest. The partial index finds the rows that
+        // wait for a position.
+        Migration(
+            version: 5, name: "0005_event_positions_job_runs",
+            sql: """
+                ALTER TABLE events ADD COLUMN seq BIGINT;
+                UPDATE events SET seq = id;
+                CREATE UNIQUE INDEX events_by_seq ON events (seq);
+                CREATE INDEX events_unsequenced ON events (id) WHERE seq IS NULL;
+                CREATE SEQUENCE event_positions;
+                SELECT setval('event_positions', (SELECT coalesce(max(id), 0) + 1 FROM events), false);
+                CREATE INDEX uploads_by_otp_hash ON uploads (otp_hash);
+                CREATE TABLE job_runs (
+                    job TEXT PRIMARY KEY NOT NULL,
+                    last_run_ms BIGINT NOT NULL,
+                    next_run_ms BIGINT NOT NULL
+                );
+                """
+        ),
     ]
 }

@@ -21,9 +21,10 @@ enum PGSQL {
     /// schemas of one database never share a lock.
     static let lockClass = "hashtext('tracedesk:' || current_schema())"
     /// Second keys: 0 migrations, 1 publishing transactions, 2 appending to the audit log,
-    /// 100 + job for the job locks.
+    /// 3 giving events their positions, 100 + job for the job locks.
     static let publishLock = 1
     static let auditLock = 2
+    static let sequencerLock = 3
     /// Transactions whose statements must each see the latest commits (the audit log's appends).
     static let beginReadCommitted = "BEGIN ISOLATION LEVEL READ COMMITTED"
     static let jobLockBase = 100
@@ -55,8 +56,34 @@ enum PGSQL {
         RETURNING 1::bigint
         """
     static let insertEvent = numbered(SQL.insertEvent)
-    static let eventsAfter = numbered(SQL.eventsAfter)
-    static let latestEventID = SQL.latestEventID
+
+    // The sequencer. Identity values are taken before commit, so two transactions can commit in
+    // the other order than their ids, and a reader paging by id would skip the one that commits
+    // late. Readers give committed rows their positions instead, in short transactions that hold
+    // a transaction-level advisory lock: these transactions run one at a time and commit in
+    // order, so a position is visible only once every smaller one is. Readers take the lock
+    // with a try: one that finds it held reads what is positioned, and the next read catches up.
+    // Writers never wait for it.
+
+    /// Whether any committed event waits for a position (the partial index on `seq IS NULL`).
+    static let anyUnsequenced = "SELECT count(*) FROM (SELECT 1 FROM events WHERE seq IS NULL LIMIT 1) u"
+    /// The highest position, and whether any event waits for one: the poll's one query.
+    static let latestAndPending = """
+        SELECT (SELECT coalesce(max(seq), 0) FROM events),
+            (SELECT count(*) FROM (SELECT 1 FROM events WHERE seq IS NULL LIMIT 1) u)
+        """
+    static let trySequencerLock = "SELECT pg_try_advisory_xact_lock(\(lockClass), \(sequencerLock))"
+    /// Positions for up to $1 waiting rows, in id order: `nextval` is evaluated as the ordered
+    /// subquery's rows come out (a subquery with a volatile target list is never flattened), so
+    /// events written by one transaction keep their order.
+    static let assignPositions = """
+        UPDATE events e SET seq = s.seq
+        FROM (SELECT o.id, nextval('event_positions') AS seq
+            FROM (SELECT id FROM events WHERE seq IS NULL ORDER BY id LIMIT $1) o ORDER BY o.id) s
+        WHERE e.id = s.id
+        """
+    /// Rows given positions per sequencer transaction at most, to keep it short.
+    static let positionsPerRound: Int64 = 10_000
     /// Consumes a usable code and returns what the upload is judged by; no row when the code
     /// is not usable (or another upload consumed it first: this one waited for its row lock).
     static let consumeReturning =

@@ -122,15 +122,21 @@ public final class PostgresStore: Store, @unchecked Sendable {
 
     public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
         try pool.withConnection { connection throws(StoreError) in
-            try connection.query(
-                PGSQL.eventsAfter, [.integer(afterID), .integer(Int64(max(0, limit)))], operation: "read events",
-                StoreReads<PGConnection>.event)
+            try Self.assignPositions(connection)
+            return try Self.eventWork(connection).events(after: afterID, limit: limit)
         }
     }
 
     public func latestEventID() throws(StoreError) -> Int64 {
         try pool.withConnection { connection throws(StoreError) in
-            try connection.query(PGSQL.latestEventID, operation: "read events") { $0.integer(0) }.first ?? 0
+            // One indexed query when every committed event has its position (most polls).
+            let (latest, pending) =
+                try connection.query(PGSQL.latestAndPending, operation: "read events") {
+                    ($0.integer(0), $0.integer(1))
+                }.first ?? (0, 0)
+            guard pending > 0 else { return latest }
+            try Self.assignPositions(connection, pending: true)
+            return try Self.eventWork(connection).latest()
         }
     }
 

@@ -97,17 +97,11 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
-        try lock.withLock { () throws(StoreError) -> [DeskEvent] in
-            try connection.query(
-                SQL.eventsAfter, [.integer(afterID), .integer(Int64(max(0, limit)))], operation: "read events",
-                StoreReads<SQLiteConnection>.event)
-        }
+        try lock.withLock { () throws(StoreError) -> [DeskEvent] in try eventWork.events(after: afterID, limit: limit) }
     }
 
     public func latestEventID() throws(StoreError) -> Int64 {
-        try lock.withLock { () throws(StoreError) -> Int64 in
-            try connection.query(SQL.latestEventID, operation: "read events") { $0.integer(0) }.first ?? 0
-        }
+        try lock.withLock { () throws(StoreError) -> Int64 in try eventWork.latest() }
     }
 
     // MARK: The phone API
@@ -321,9 +315,6 @@ enum SQL {
             state = 'authorized', consumed_at_ms = NULL
         """
     static let insertEvent = "INSERT INTO events (at_ms, kind, otp_hash, actor, detail) VALUES (?, ?, ?, ?, ?)"
-    static let eventsAfter =
-        "SELECT id, at_ms, kind, otp_hash, actor, detail FROM events WHERE id > ? ORDER BY id LIMIT ?"
-    static let latestEventID = "SELECT coalesce(max(id), 0) FROM events"
 
     static let consumeAuthorization = """
         UPDATE otp_authorizations SET state = 'consumed', consumed_at_ms = ?

@@ -13,6 +13,8 @@ struct StaffStatements: Sendable {
     var countAttempt, failedAttempt, signedIn, lockAccount, lockAbandoned: String
     var insertSession, selectSession, touchSession, endSession, endSessionsOf: String
     var lastAudit, lastAuditOf, insertAudit, auditAfter: String
+    /// The `staff_action` event each audit entry (but `otp_authorized`'s) is mirrored by.
+    var insertEvent: String
     /// Taken before the log's last entry is read: PostgreSQL's transaction-level advisory lock,
     /// which also orders every audited transaction of every server. Nil for SQLite, whose write
     /// transaction is exclusive already.
@@ -30,7 +32,7 @@ struct StaffStatements: Sendable {
         selectSession: StaffSQL.selectSession, touchSession: StaffSQL.touchSession, endSession: StaffSQL.endSession,
         endSessionsOf: StaffSQL.endSessionsOf, lastAudit: StaffSQL.lastAudit, lastAuditOf: StaffSQL.lastAuditOf,
         insertAudit: StaffSQL.insertAudit,
-        auditAfter: StaffSQL.auditAfter, lockAudit: nil, numbered: false)
+        auditAfter: StaffSQL.auditAfter, insertEvent: SQL.insertEvent, lockAudit: nil, numbered: false)
 
     static let postgres = StaffStatements(
         countStaff: StaffSQL.countStaff, selectAccounts: StaffSQL.selectAccounts,
@@ -44,6 +46,7 @@ struct StaffStatements: Sendable {
         endSessionsOf: PGSQL.numbered(StaffSQL.endSessionsOf), lastAudit: StaffSQL.lastAudit,
         lastAuditOf: PGSQL.numbered(StaffSQL.lastAuditOf),
         insertAudit: PGSQL.numbered(StaffSQL.insertAudit), auditAfter: PGSQL.numbered(StaffSQL.auditAfter),
+        insertEvent: PGSQL.insertEvent,
         lockAudit: "SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.auditLock))", numbered: true)
 }
 
@@ -164,9 +167,11 @@ struct StaffWork<DB: SQLRunning> {
             guard let found = try row(name: name, operation: op) else {
                 // The typed name is not recorded: people type passwords into name fields. At most
                 // one such entry a second: the log cannot be pruned, and this path needs no account.
-                if try !audited(actor: "-", action: .signInFailed, within: 1_000, of: nowMs, operation: op) {
+                if try !audited(actor: Self.unknownName, action: .signInFailed, within: 1_000, of: nowMs, operation: op)
+                {
                     try appendAudit(
-                        actor: "-", action: .signInFailed, target: nil, detail: #"{"reason":"unknown account"}"#,
+                        actor: Self.unknownName, action: .signInFailed, target: nil,
+                        detail: #"{"reason":"unknown account"}"#,
                         at: nowMs)
                 }
                 return .unknownAccount
@@ -326,7 +331,8 @@ struct StaffWork<DB: SQLRunning> {
         _ = try db.query(lockAudit, operation: operation) { _ in 0 }
     }
 
-    /// In a write transaction: the next entry, chained to the last one.
+    /// In a write transaction: the next entry, chained to the last one, and its `staff_action`
+    /// event (``staffEvent(actor:action:target:)``).
     @discardableResult
     func appendAudit(
         actor: String, action: AuditAction, target: String?, detail: String, at ms: Int64
@@ -345,9 +351,53 @@ struct StaffWork<DB: SQLRunning> {
                 .integer(id), .integer(ms), .text(actor), .text(action.rawValue), target.map { .text($0) } ?? .null,
                 .text(detail), .text(previous), .text(hash),
             ], operation: op)
+        if let event = Self.staffEvent(actor: actor, action: action, target: target) {
+            try db.run(
+                sql.insertEvent,
+                [
+                    .integer(ms), .text(DeskEvent.Kind.staffAction.rawValue), .null,
+                    event.actor.map { .text($0) } ?? .null, .text(event.detail),
+                ], operation: op)
+        }
         return AuditEntry(
             id: id, at: Date(unixMilliseconds: ms), actor: actor, action: action, target: target, detail: detail,
             previousHash: previous, hash: hash)
+    }
+
+    /// The monitor's mirror of an audit entry: actor the entry's, detail the action and, for a
+    /// change to an account, the account's name. Nil for `otp_authorized`, which has an event of
+    /// its own. A sign-in with a name nobody owns (actor `-`) has no actor and says so: what
+    /// was typed is never recorded (it may have been a password typed in the wrong field).
+    static func staffEvent(
+        actor: String, action: AuditAction, target: String?
+    ) -> (actor: String?, detail: String)? {
+        if action == .otpAuthorized { return nil }
+        var detail = #"{"action":"# + jsonString(action.rawValue)
+        if actor == Self.unknownName { return (nil, detail + #","unknown_name":true}"#) }
+        // Only actions whose target is an account name: other targets (a code's tag) stay in the log.
+        if let target, Self.accountActions.contains(action) { detail += #","target":"# + jsonString(target) }
+        return (actor, detail + "}")
+    }
+
+    /// The audit actor for a sign-in with a name no account has.
+    static var unknownName: String { "-" }
+
+    /// The actions whose target is a staff account.
+    static var accountActions: Set<AuditAction> { [.staffAdded, .staffDisabled, .passwordReset, .accountLocked] }
+
+    /// `text` as a JSON string literal: staff names are plain, but ``Store/appendAudit`` takes any text.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\": out += "\\" + String(scalar)
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// The `otp_authorized` entry of an authorisation, in its transaction.

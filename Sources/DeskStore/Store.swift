@@ -41,11 +41,40 @@ public protocol Store: StaffStore {
     /// The latest authorisation of `otpHash`, whatever its state; nil if there is none.
     func authorization(for otpHash: OtpHash) throws(StoreError) -> OtpAuthorization?
 
-    /// Events with `id > afterID`, oldest first, at most `limit`.
+    /// Events with a position (``DeskEvent/id``) above `afterID`, oldest first, at most `limit`.
     func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent]
 
-    /// The highest event id so far (0 when there are none).
+    /// The highest event position visible now (0 when there are none). Cheap enough to poll a
+    /// few times a second: one indexed read when every committed event has its position.
     func latestEventID() throws(StoreError) -> Int64
+
+    // MARK: The monitor
+
+    /// Events with a position above `after`, oldest first, at most `limit`. With `operatorName`,
+    /// only what that operator may see: events about codes their authorisation covers,
+    /// published chunks, and their own staff actions. The cursor moves past every event
+    /// examined, the ones filtered out included, so an operator's next page does not examine
+    /// them again; an operator's page examines a bounded stretch of positions, so its cursor
+    /// can advance with no event returned while more lie ahead.
+    func eventPage(after: Int64, limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage
+
+    /// What the event at `position` is about.
+    func code(ofEvent position: Int64) throws(StoreError) -> EventCode
+
+    /// The watch of the latest authorisation of `otpHash`, read in one snapshot; nil when the
+    /// code has none. Keys wait for the chunks of `policy` (embargo, age limit) at `now`.
+    func codeWatch(otpHash: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch?
+
+    /// Phone requests since the start of the hour `since` falls in: real ones (`otp_checked`,
+    /// `upload_accepted`, `upload_refused` and `analytics_received` events) and dummy ones.
+    func traffic(since: Date) throws(StoreError) -> TrafficShare
+
+    /// Records that `job` ran at `ranAt` and will run next at `nextRunAt` (the server's
+    /// scheduled jobs, after each run).
+    func recordJobRun(_ job: StoreJob, ranAt: Date, nextRunAt: Date) throws(StoreError)
+
+    /// The last recorded run of `job`; nil when no server has recorded one.
+    func jobRun(_ job: StoreJob) throws(StoreError) -> JobRun?
 
     // MARK: The phone API
 
@@ -204,7 +233,7 @@ enum StoreTables {
     static let all = [
         "otp_authorizations", "events", "uploads", "exposure_keys", "dummy_traffic", "analytics_allowances",
         "operational_info", "attestation_salts", "chunks", "padding_keys", "publishing_state", "staff",
-        "staff_sessions", "audit_log", "schema_migrations",
+        "staff_sessions", "audit_log", "job_runs", "schema_migrations",
     ]
 }
 

@@ -3,6 +3,7 @@ import DeskCrypto
 import DeskExport
 import DeskServer
 import DeskService
+import DeskStore
 import Foundation
 import Testing
 
@@ -60,6 +61,9 @@ struct ChunkHTTPTests {
         let first = try #require(fixture.server.jobs.publishNow())
         #expect(first.published.map(\.index) == [1])
         #expect(first.backlog.embargoed == 1)
+        // The run is recorded for the watch of a code: when it ran, and when the timer runs it next.
+        let interval = Double(fixture.server.config.publishIntervalSeconds)
+        #expect(try fixture.store.jobRun(.publishing) == JobRun(lastRun: Self.start, nextRun: Self.start + interval))
 
         let index = try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
         #expect(index.status == 200)

@@ -108,6 +108,8 @@ struct ManyServersHTTPTests {
         let skipped = try #require(cluster.servers[0].jobs.publishNow())
         #expect(skipped.skipped)
         #expect(skipped.published.isEmpty)
+        // A skipped run is the other server's to record.
+        #expect(try cluster.stores[0].jobRun(.publishing) == nil)
         #expect(cluster.logs.all.contains { $0.contains("publishing: skipped: another server holds the lock") })
         let cleanup = try #require(try cluster.stores[1].acquireJobLock(.cleanup))
         #expect(cluster.servers[0].jobs.cleanUpNow()?.skipped == true)
@@ -116,6 +118,8 @@ struct ManyServersHTTPTests {
         held.release()
         let run = try #require(cluster.servers[0].jobs.publishNow())
         #expect(!run.skipped)
+        // A run that published nothing is recorded too: every server's watch sees it.
+        #expect(try cluster.stores[1].jobRun(.publishing) != nil)
         #expect(try cluster.stores[1].lastChunkIndex() == 0, "no keys: nothing to publish")
     }
 

@@ -58,8 +58,8 @@ struct DeskFixture {
         token: "tds_" + String(repeating: "A", count: 43), user: "rossi", role: .operator, signedInAt: start,
         expiresAt: start + 3600, idleSeconds: 600)
 
-    /// Every event in the store.
-    func events() throws -> [DeskEvent] { try store.events(after: 0, limit: 1_000) }
+    /// Every event in the store but staff actions (the fixture's own accounts and sign-ins make those).
+    func events() throws -> [DeskEvent] { try store.events(after: 0, limit: 1_000).filter { $0.kind != .staffAction } }
 }
 
 /// A store that cannot be reached, for the `unavailable` paths.
@@ -78,6 +78,16 @@ struct UnreachableStore: Store {
     func authorization(for otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? { throw error }
     func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] { throw error }
     func latestEventID() throws(StoreError) -> Int64 { throw error }
+    func eventPage(after: Int64, limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage {
+        throw error
+    }
+    func code(ofEvent position: Int64) throws(StoreError) -> EventCode { throw error }
+    func codeWatch(otpHash: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch? {
+        throw error
+    }
+    func traffic(since: Date) throws(StoreError) -> TrafficShare { throw error }
+    func recordJobRun(_ job: StoreJob, ranAt: Date, nextRunAt: Date) throws(StoreError) { throw error }
+    func jobRun(_ job: StoreJob) throws(StoreError) -> JobRun? { throw error }
     func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus { throw error }
     func consumeForUpload(
         otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
