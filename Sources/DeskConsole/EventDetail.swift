@@ -133,7 +133,7 @@ public enum EventDetail {
             text += " (" + droppedText(counts) + ")"
         }
         if let province = string(object, "province") { text += ", province \(province)" }
-        if let skew = int(object, "clock_skew_s") { text += ", clock \(signed(skew)) s" }
+        if let skew = int(object, "clock_skew_s") { text += ", phone " + clockOffset(skew: skew) }
         return text
     }
 
@@ -148,6 +148,13 @@ public enum EventDetail {
 
     /// "+3", "-12", "0".
     static func signed(_ value: Int64) -> String { value > 0 ? "+\(value)" : String(value) }
+
+    /// The phone's clock against the server's, from the upload rules' skew (server minus
+    /// phone): "3 s behind", "4 s ahead", "on time".
+    static func clockOffset(skew: Int64) -> String {
+        if skew == 0 { return "on time" }
+        return skew > 0 ? "\(skew) s behind" : "\(-skew) s ahead"
+    }
 
     /// "1 key", "3 keys".
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }

@@ -135,14 +135,14 @@ public enum WatchPane {
     }
 
     /// "upload received at 14:02:40: 12 keys accepted, 2 dropped (too_old: 2), province RM,
-    /// phone clock +3 s".
+    /// phone clock 3 s behind".
     static func uploadText(_ upload: WatchedUpload, zone: TimeZone) -> String {
         var text =
             "upload received at \(AuthorizeScreen.clock(upload.receivedAt, zone)): "
             + EventDetail.count(upload.keysAccepted, "key") + " accepted, \(upload.keysDropped) dropped"
         if !upload.droppedReasons.isEmpty { text += " (" + EventDetail.droppedText(upload.droppedReasons) + ")" }
         if let province = upload.province { text += ", province \(province)" }
-        return text + ", phone clock \(EventDetail.signed(upload.clockSkewSeconds)) s"
+        return text + ", phone clock " + EventDetail.clockOffset(skew: upload.clockSkewSeconds)
     }
 
     /// Where the upload's keys are: published in chunks, or waiting (for what, until when).

@@ -24,11 +24,7 @@ extension LocalDesk {
         _ session: StaffSession, after: Int64, limit: Int, wait: Duration
     ) async throws(ServiceError) -> EventPage {
         let person = try authenticate(session, for: .monitorEvents)
-        guard (1...Self.maximumPageSize).contains(limit) else {
-            throw .invalid("ask for 1 to \(Self.maximumPageSize) events per page (not \(limit))")
-        }
-        guard after >= 0 else { throw .invalid("an event position is 0 or more: start from 0") }
-        guard wait >= .zero else { throw .invalid("a wait cannot be negative: give 0 to 60 seconds") }
+        if let problem = Self.pageProblem(after: after, limit: limit, wait: wait) { throw problem }
         let deadline = ContinuousClock.now + min(wait, Self.maximumWait)
         // An operator sees their own codes, their own actions and published chunks; a supervisor everything.
         let viewer = person.role == .operator ? person.user : nil
@@ -82,6 +78,17 @@ extension LocalDesk {
         }
         let publishingRun = try storeCall { () throws(StoreError) in try store.jobRun(.publishing) }
         return Self.codeWatch(stored, nextPublishingRun: publishingRun?.nextRun)
+    }
+
+    /// What is wrong with a page request, in the words both desks use (RemoteDesk checks before
+    /// sending, so a console gets the same message in either mode); nil when nothing is.
+    static func pageProblem(after: Int64, limit: Int, wait: Duration) -> ServiceError? {
+        guard (1...maximumPageSize).contains(limit) else {
+            return .invalid("ask for 1 to \(maximumPageSize) events per page (not \(limit))")
+        }
+        guard after >= 0 else { return .invalid("an event position is 0 or more: start from 0") }
+        guard wait >= .zero else { return .invalid("a wait cannot be negative: give 0 to 60 seconds") }
+        return nil
     }
 
     static let noAuthorization = "no authorisation for this code: check the code the citizen reads out"

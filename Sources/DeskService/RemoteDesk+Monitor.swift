@@ -7,15 +7,14 @@ extension RemoteDesk {
     public func events(
         _ session: StaffSession, after: Int64, limit: Int, wait: Duration
     ) async throws(ServiceError) -> EventPage {
-        // The same refusals as the desk's, before anything is sent.
-        guard (1...1_000).contains(limit) else { throw .invalid("ask for 1 to 1000 events at a time") }
-        guard wait >= .zero else { throw .invalid("the wait for new events cannot be negative") }
+        // The same refusals as the desk's, in its words, before anything is sent.
+        if let problem = LocalDesk.pageProblem(after: after, limit: limit, wait: wait) { throw problem }
         // Whole seconds on the wire, rounded up (a wait asked for is never shortened to none).
         let seconds = min(StaffWire.maximumWaitSeconds, Int64((wait.seconds).rounded(.up)))
         let reply = try await transport.perform(
             .init(
                 method: "GET", path: "/events",
-                query: StaffWire.eventsQueryItems(after: max(0, after), limit: limit, waitSeconds: seconds),
+                query: StaffWire.eventsQueryItems(after: after, limit: limit, waitSeconds: seconds),
                 token: session.token, what: "events", idempotent: true, longPoll: .seconds(seconds)))
         let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readEventPage(bytes) }
         // A cursor that goes back, or events not after the one asked for, would repeat rows.

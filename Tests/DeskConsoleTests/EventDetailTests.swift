@@ -24,7 +24,7 @@ struct EventDetailTests {
             (
                 "upload_accepted",
                 #"{"upload_id":7,"keys_accepted":12,"keys_dropped":3,"dropped":{"too_old":2,"future":1},"province":"RM","clock_skew_s":-4,"clock_skew_flagged":false,"summaries":0}"#,
-                "12 accepted, 3 dropped (future: 1, too_old: 2), province RM, clock -4 s"
+                "12 accepted, 3 dropped (future: 1, too_old: 2), province RM, phone 4 s ahead"
             ),
             (
                 "upload_accepted", #"{"keys_accepted":1,"keys_dropped":0,"dropped":{},"province":null}"#,

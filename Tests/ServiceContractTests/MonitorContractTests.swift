@@ -195,12 +195,12 @@ import Testing
                 let error = await failure { () async throws(ServiceError) in
                     try await f.desk.events(sara, after: 0, limit: limit, wait: .zero)
                 }
-                #expect(error == .invalid("ask for 1 to 1000 events at a time"), "\(kind) \(limit)")
+                #expect(error == .invalid("ask for 1 to 1000 events per page (not \(limit))"), "\(kind) \(limit)")
             }
             let negative = await failure { () async throws(ServiceError) in
                 try await f.desk.events(sara, after: 0, limit: 10, wait: .seconds(-1))
             }
-            #expect(negative == .invalid("the wait for new events cannot be negative"), "\(kind)")
+            #expect(negative == .invalid("a wait cannot be negative: give 0 to 60 seconds"), "\(kind)")
         }
     }
 }
