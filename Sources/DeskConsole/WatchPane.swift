@@ -156,7 +156,8 @@ public enum WatchPane {
         var parts: [String] = []
         if let chunks {
             parts.append(
-                "published in \(chunks) so far, " + EventDetail.count(upload.keysWaiting, "key") + " still wait")
+                "published in \(chunks) so far, " + EventDetail.count(upload.keysWaiting, "key")
+                    + (upload.keysWaiting == 1 ? " still waits" : " still wait"))
         }
         if let embargo = upload.embargoEndsAt, embargo > now {
             parts.append("keys wait for the embargo until \(hm(embargo))")
