@@ -31,10 +31,14 @@ enum BenchCommand {
                tracedesk bench staff [--hashes 20] [--authorizations 200] [--sign-ins 10] [--json]
                Times the sign-in KDF, and authorisations through the staff API on loopback
                against the same calls in-process.
+               tracedesk bench monitor [--seconds 10] [--rate 1000] [--polls 50] [--width 120] [--height 40] [--json]
+               The monitor's keystroke-to-screen time and memory while --rate events a second
+               are written, and how soon a long poll delivers a new event.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         if words.first == "staff" { return try await staff(Array(words.dropFirst())) }
+        if words.first == "monitor" { return try await monitor(Array(words.dropFirst())) }
         if words.first == "seed" { return try seed(Array(words.dropFirst())) }
         if words.first == "keys" { return try seedKeys(Array(words.dropFirst())) }
         if words.first == "publish" { return try publish(Array(words.dropFirst())) }
@@ -44,7 +48,7 @@ enum BenchCommand {
                 return .success
             }
             throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish' or 'staff'",
+                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff' or 'monitor'",
                 command: "bench")
         }
         let arguments = try Arguments(
