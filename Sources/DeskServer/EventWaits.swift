@@ -84,7 +84,6 @@ final class EventWaits: @unchecked Sendable {
     static func page(_ page: EventPage) -> HTTPResponse { ok(200, StaffWire.eventPage(page)) }
 
     private func loop() async {
-        var seen: Int64 = -1
         while true {
             try? await Task.sleep(for: interval)
             let now = ContinuousClock.now
@@ -108,8 +107,10 @@ final class EventWaits: @unchecked Sendable {
                 // turn tries again.
                 continue
             }
-            if latest == seen { continue }
-            seen = latest
+            // Only waiters whose cursor the latest position passed are read for. (No "nothing
+            // changed since the last turn" shortcut: a waiter added after an event arrived, but
+            // before that turn, would sleep through it.) A waiter that may not see what arrived
+            // gets its cursor moved past it, so it is not read for again.
             for (key, waiter) in current where waiter.deadline > now && waiter.after < latest {
                 do throws(ServiceError) {
                     let page = try await desk.events(
