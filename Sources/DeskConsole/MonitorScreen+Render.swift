@@ -210,7 +210,14 @@ extension MonitorScreen {
         ]
         var fields: [String] = []
         if let parsed = EventDetail.fields(event.detail) {
-            fields = parsed.map { "\($0.key): \($0.value)" }
+            fields = parsed.map { field in
+                // Instants the store writes in milliseconds ("expires_at_ms") read as times.
+                if field.key.hasSuffix("_ms"), let ms = Int64(field.value), ms > 0, ms < 32_503_680_000_000 {
+                    let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+                    return "\(field.key): \(ConsoleText.dateTime(date, state.timeZone, seconds: true)) local"
+                }
+                return "\(field.key): \(field.value)"
+            }
             if fields.isEmpty { head.append(("no details", Style(.muted))) }
         } else {
             head.append(("detail (not JSON, shown as sent): " + event.detail, Style(.normal)))
