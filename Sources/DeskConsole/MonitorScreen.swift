@@ -158,10 +158,14 @@ public enum MonitorScreen {
 
         /// Indices into ``rows`` shown by the table: the kinds not hidden, matching the filter.
         /// Unknown kinds are always shown: there is no key to hide them, and they are worth a look.
+        /// (Runs at every draw over the whole window: the query is made once, and rows are read
+        /// in place rather than copied.)
         public var visible: [Int] {
-            rows.indices.filter { index in
-                let row = rows[index]
-                return (row.kind.map { !hidden.contains($0) } ?? true) && matchesText(row)
+            let query = self.query
+            let hidden = self.hidden
+            return rows.indices.filter { index in
+                (rows[index].kind.map { !hidden.contains($0) } ?? true)
+                    && (query.isEmpty || rows[index].search.contains(query))
             }
         }
 
@@ -183,8 +187,9 @@ public enum MonitorScreen {
         public var counts: (perKind: [Kind: Int], unknown: Int) {
             var perKind: [Kind: Int] = [:]
             var unknown = 0
-            for row in rows where matchesText(row) {
-                if let kind = row.kind { perKind[kind, default: 0] += 1 } else { unknown += 1 }
+            let query = self.query
+            for index in rows.indices where query.isEmpty || rows[index].search.contains(query) {
+                if let kind = rows[index].kind { perKind[kind, default: 0] += 1 } else { unknown += 1 }
             }
             return (perKind, unknown)
         }
