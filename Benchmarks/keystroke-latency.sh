@@ -9,7 +9,8 @@ bin=$(realpath "${1:-.build/release/tracedesk}")
 samples=${2:-40}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-sock="tracedesk-latency-$$"
+base_sock="tracedesk-latency-$$"
+sock="$base_sock-0"
 trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$work"' EXIT
 export TRACEDESK_THEMES="$root/themes"
 
@@ -21,6 +22,9 @@ now_ns() { date +%s%N; }
 measure() {
   local name=$1 command=$2 reset=$3 range=$4 prepare=${5:-}
   tmux -L "$sock" kill-server 2>/dev/null || true
+  # A tmux server of its own per measurement: a new one on a just-killed socket can race.
+  measured=$((${measured:-0} + 1))
+  sock="$base_sock-$measured"
   tmux -L "$sock" -f /dev/null new-session -d -s m -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 "$command"
   sleep 0.5
   [ -n "$prepare" ] && eval "$prepare"
@@ -47,11 +51,28 @@ measure() {
 }
 
 echo "keystroke → screen under tmux, $samples samples each"
-measure "baseline: cat (tty echo)" "cat" "tmux -L $sock send-keys -t m Enter" ""
+# (Reset and prepare commands are evaluated at use, in single quotes: each measurement has
+# its own tmux socket.)
+measure "baseline: cat (tty echo)" "cat" 'tmux -L $sock send-keys -t m Enter' ""
 # The console needs a signed-in operator: accounts made with the CLI, the password typed on
 # the sign-in screen before measuring (the idle lock is far off: 10 min).
 printf '%s\n' "bench-admin-pass" | "$bin" staff add boss --role admin --password-stdin --store "$work/l.sqlite" >/dev/null
 printf '%s\n%s\n' "bench-admin-pass" "bench-operator-pass" |
   "$bin" staff add ana --role operator --user boss --password-stdin --store "$work/l.sqlite" >/dev/null
-sign_in="tmux -L $sock send-keys -t m -l bench-operator-pass; tmux -L $sock send-keys -t m Enter; sleep 0.8"
-measure "tracedesk console" "$bin --store $work/l.sqlite --user ana" "tmux -L $sock send-keys -t m Escape" "-S 3 -E 3" "$sign_in"
+sign_in='tmux -L $sock send-keys -t m -l bench-operator-pass; tmux -L $sock send-keys -t m Enter; sleep 0.8'
+measure "tracedesk console" "$bin --store $work/l.sqlite --user ana" 'tmux -L $sock send-keys -t m Escape' "-S 3 -E 3" "$sign_in"
+
+# The supervisor's monitor while 1 000 events a second are written to its store: keys go to
+# the monitor's filter (opened with /), which shows what is typed on its own line.
+printf '%s\n%s\n' "bench-admin-pass" "bench-super-pass" |
+  "$bin" staff add sara --role supervisor --user boss --password-stdin --store "$work/l.sqlite" >/dev/null
+"$bin" bench events --store "$work/l.sqlite" --rate 1000 --seconds 600 >"$work/events.out" 2>&1 &
+writer=$!
+trap 'kill "$writer" 2>/dev/null; tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$work"' EXIT
+sleep 2
+# The same baseline under the same load: what the writer's CPU alone costs the terminal.
+measure "baseline: cat, same load" "cat" 'tmux -L $sock send-keys -t m Enter' ""
+monitor_in='tmux -L $sock send-keys -t m -l bench-super-pass; tmux -L $sock send-keys -t m Enter; sleep 1.5; tmux -L $sock send-keys -t m /; sleep 0.3'
+measure "monitor, 1 000 events/s" "$bin --store $work/l.sqlite --user sara" \
+  'tmux -L $sock send-keys -t m Escape; tmux -L $sock send-keys -t m /' "-S 4 -E 4" "$monitor_in"
+kill "$writer" 2>/dev/null

@@ -136,6 +136,66 @@ extension BenchCommand {
         return .success
     }
 
+    static let eventsHelp = """
+        Usage: tracedesk bench events --store PATH [--rate 1000] [--seconds 60]
+               Writes --rate events a second (app checks of 100 codes it authorises) into the
+               store for --seconds: load for watching the monitor in a real terminal.
+        """
+
+    /// `tracedesk bench events`: a steady stream of events into a store, nothing else.
+    static func events(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(
+            words, valueOptions: ["store", "rate", "seconds"], flagOptions: [], command: "bench events")
+        if arguments.has("help") {
+            print(eventsHelp)
+            return .success
+        }
+        guard let path = arguments.values["store"] else {
+            throw UsageError("--store PATH is required: the store to write events into", command: "bench events")
+        }
+        func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+            guard let text = arguments.values[name] else { return fallback }
+            guard let value = Int(text), range.contains(value) else {
+                throw UsageError(
+                    "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
+                    command: "bench events")
+            }
+            return value
+        }
+        let rate = try number("rate", 1_000, 1...100_000)
+        let seconds = try number("seconds", 60, 1...3_600)
+        do {
+            let store = try SQLiteStore(path: path)
+            let today = Date().utcDay
+            var hashes: [OtpHash] = []
+            for i in 0..<100 {
+                let hash = try benchCode(200_000 + i)
+                _ = try store.authorize(
+                    otpHash: hash, symptomsStartedOn: today, by: "bench-op", now: Date(), lifetime: .seconds(86_400))
+                hashes.append(hash)
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            let end = start + UInt64(seconds) * 1_000_000_000
+            var n = 0
+            while DispatchTime.now().uptimeNanoseconds < end {
+                let due = Int(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 * Double(rate))
+                while n < due {
+                    _ = try store.recordCheck(otpHash: hashes[n % hashes.count], now: Date())
+                    n += 1
+                }
+                usleep(10_000)
+            }
+            print("wrote \(n) events in \(seconds) s")
+            return .success
+        } catch let error as StoreError {
+            printError("bench events: \(error.message)")
+            return .storeUnavailable
+        } catch {
+            printError("bench events: \(error)")
+            return .refused
+        }
+    }
+
     struct BenchFailure: Error {
         let message: String
     }

@@ -34,11 +34,14 @@ enum BenchCommand {
                tracedesk bench monitor [--seconds 10] [--rate 1000] [--polls 50] [--width 120] [--height 40] [--json]
                The monitor's keystroke-to-screen time and memory while --rate events a second
                are written, and how soon a long poll delivers a new event.
+               tracedesk bench events --store PATH [--rate 1000] [--seconds 60]
+               Writes that many events a second into the store (load for the monitor).
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         if words.first == "staff" { return try await staff(Array(words.dropFirst())) }
         if words.first == "monitor" { return try await monitor(Array(words.dropFirst())) }
+        if words.first == "events" { return try events(Array(words.dropFirst())) }
         if words.first == "seed" { return try seed(Array(words.dropFirst())) }
         if words.first == "keys" { return try seedKeys(Array(words.dropFirst())) }
         if words.first == "publish" { return try publish(Array(words.dropFirst())) }
@@ -48,7 +51,7 @@ enum BenchCommand {
                 return .success
             }
             throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff' or 'monitor'",
+                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'monitor' or 'events'",
                 command: "bench")
         }
         let arguments = try Arguments(
