@@ -87,6 +87,7 @@ let package = Package(
             name: "DeskConsoleTests",
             dependencies: [
                 "DeskConsole", "TerminalKit", "DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskCrypto",
+                "DeskServer",
             ],
             exclude: ["Snapshots"]
         ),
