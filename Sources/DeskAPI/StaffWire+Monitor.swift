@@ -167,15 +167,17 @@ extension StaffRequests {
         public var after: Int64 = 0
         public var limit = 100
         public var waitSeconds: Int64 = 0
+        /// `newest=N`: the newest N events instead of those after a cursor.
+        public var newest: Int?
     }
 
     public static func eventsQuery(_ request: HTTPRequest) -> Result<EventsQuery, APIError> {
-        let allowed: Set<String> = ["after", "limit", "wait"]
+        let allowed: Set<String> = ["after", "limit", "wait", "newest"]
         var query = EventsQuery()
         do throws(FieldProblem) {
             if let extra = request.query.first(where: { !allowed.contains($0.name) }) {
                 throw FieldProblem(
-                    "\(Fields.safeName(extra.name)) is not a parameter of this request (allowed: after, limit, wait)")
+                    "\(Fields.safeName(extra.name)) is not a parameter of this request (allowed: after, limit, wait, newest)")
             }
             func number(_ name: String, _ range: ClosedRange<Int64>, _ meaning: String) throws(FieldProblem) -> Int64? {
                 let values = request.queryValues(name)
@@ -194,6 +196,12 @@ extension StaffRequests {
                 "wait", 0...StaffWire.maximumWaitSeconds, "whole seconds from 0 to \(StaffWire.maximumWaitSeconds)")
             {
                 query.waitSeconds = wait
+            }
+            if let newest = try number("newest", 1...1_000, "a whole number from 1 to 1000") {
+                guard request.queryValues("after").isEmpty, request.queryValues("wait").isEmpty,
+                    request.queryValues("limit").isEmpty
+                else { throw FieldProblem("newest asks for the newest events: give it without after, limit or wait") }
+                query.newest = Int(newest)
             }
             return .success(query)
         } catch {

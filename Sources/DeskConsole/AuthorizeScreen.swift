@@ -103,6 +103,9 @@ public enum AuthorizeScreen {
             }
         }
 
+        /// What the watch asks the desk about: the code of this call.
+        public var watchTarget: WatchTarget? { submitted.map { .code($0.code) } }
+
         /// Seconds left on an authorisation shown in the result panel.
         public var secondsLeft: Int? {
             watchedRecord.map { max(0, Int($0.expiresAt.timeIntervalSince(now).rounded(.up))) }
@@ -135,9 +138,9 @@ public enum AuthorizeScreen {
         case eventsArrived([MonitorEvent])
         case watchLoaded(CodeWatch)
         /// The ask failed (the desk unreachable): shown, and asked again later.
-        case watchFailed(String)
+        case watchFailed(String, for: WatchTarget)
         /// The desk will not show this code (another operator's, unknown): shown, not asked again.
-        case watchRefused(String)
+        case watchRefused(String, for: WatchTarget)
     }
 
     public enum Command: Hashable, Sendable {
@@ -191,13 +194,14 @@ public enum AuthorizeScreen {
             state.watchError = nil
             state.watchRefresh.answered()
             return askForWatch(&state)
-        case .watchFailed(let message):
-            guard state.watchedRecord != nil else { return [] }
+        case .watchFailed(let message, let target):
+            // A late answer about an earlier call's code must not land on this one.
+            guard state.watchedRecord != nil, target == state.watchTarget else { return [] }
             state.watchError = message
             state.watchRefresh.answered()
             return []
-        case .watchRefused(let message):
-            guard state.watchedRecord != nil else { return [] }
+        case .watchRefused(let message, let target):
+            guard state.watchedRecord != nil, target == state.watchTarget else { return [] }
             state.watchError = message
             state.watchRefresh.answered()
             state.watchRefresh.stopped = true
@@ -212,7 +216,8 @@ public enum AuthorizeScreen {
         guard state.watchedRecord != nil, let submitted = state.submitted else { return [] }
         let finished = WatchPane.isFinished(state.watch, now: state.now)
         guard state.watchRefresh.ask(now: state.now, finished: finished, held: state.callsHeld) else { return [] }
-        return [.watch(.code(submitted.code))]
+        _ = submitted
+        return state.watchTarget.map { [.watch($0)] } ?? []
     }
 
     private static func closeWatch(_ state: inout State) {

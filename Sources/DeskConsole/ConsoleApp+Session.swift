@@ -44,7 +44,7 @@ extension ConsoleApp {
         clearScreens(&state)
         state.signIn = SignInScreen.State(name: state.startName)
         state.page = home(for: session.role)
-        var commands: [Command] = [followsFeed(session.role) ? .startFeed(after: 0) : .stopFeed]
+        var commands: [Command] = [followsFeed(session.role) ? .startFeed(after: nil) : .stopFeed]
         switch state.page {
         case .staff: commands += StaffScreen.reload(&state.staff).map(Command.staff)
         case .monitor: commands += MonitorScreen.opened(&state.monitor).map(Command.monitor)
@@ -64,7 +64,8 @@ extension ConsoleApp {
         state.lastActivity = state.now
         guard followsFeed(session.role) else { return [] }
         // The feed goes on where it stopped; held asks go out now.
-        var commands: [Command] = [.startFeed(after: state.feedCursor)]
+        // Where the feed stopped; from the newest when it never read anything.
+        var commands: [Command] = [.startFeed(after: state.feedCursor > 0 ? state.feedCursor : nil)]
         commands += updateAuthorize(&state, .ticked(state.now))
         if state.page == .monitor { commands += MonitorScreen.opened(&state.monitor).map(Command.monitor) }
         return commands

@@ -149,7 +149,9 @@ public enum ConsoleApp {
         case staff(StaffScreen.Command)
         case audit(AuditScreen.Command)
         /// Runs the one feed loop (replacing any) from `after`, with the session then in the state.
-        case startFeed(after: Int64)
+        /// Follows the feed after a position; nil: from the newest events (a sign-in shows the
+        /// last page of activity, it does not read the whole history).
+        case startFeed(after: Int64?)
         /// Ends the feed loop; nothing it read afterwards is delivered.
         case stopFeed
         case quit

@@ -151,9 +151,9 @@ public enum EventDetail {
 
     /// The phone's clock against the server's, from the upload rules' skew (server minus
     /// phone): "3 s behind", "4 s ahead", "on time".
-    static func clockOffset(skew: Int64) -> String {
+    public static func clockOffset(skew: Int64) -> String {
         if skew == 0 { return "on time" }
-        return skew > 0 ? "\(skew) s behind" : "\(-skew) s ahead"
+        return skew > 0 ? "\(skew) s behind" : "\(skew.magnitude) s ahead"
     }
 
     /// "1 key", "3 keys".

@@ -176,7 +176,8 @@ public final class Program {
                     then: { .authorize(.watchLoaded($0)) },
                     failed: { error in
                         Self.isRefusal(error)
-                            ? .authorize(.watchRefused(error.message)) : .authorize(.watchFailed(error.message))
+                            ? .authorize(.watchRefused(error.message, for: target))
+                            : .authorize(.watchFailed(error.message, for: target))
                     }, session: true)
             }
         case .monitor(let inner):
@@ -231,7 +232,7 @@ public final class Program {
     }
 
     /// Starts the feed loop from `cursor` with the current session, ending any other.
-    private func startFeed(after cursor: Int64) {
+    private func startFeed(after cursor: Int64?) {
         stopFeed()
         guard let session = state.session else { return }
         let service = self.service
@@ -246,26 +247,34 @@ public final class Program {
 
     /// The feed loop's body: read, post, and on failure wait and read again from the same cursor.
     private static func readFeed(
-        service: any DeskService, session: StaffSession, from start: Int64, inbox: Inbox, generation: Int, epoch: Int
+        service: any DeskService, session: StaffSession, from start: Int64?, inbox: Inbox, generation: Int, epoch: Int
     ) async {
         var cursor = start
         var failures = 0
         while !Task.isCancelled {
+            // One page at a time: the next is read once the screen has taken the last, so a
+            // slow screen slows the reading instead of piling pages up in memory.
+            while inbox.feedQueued > 0 && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             let result: Result<EventPage, ServiceError>
             do throws(ServiceError) {
-                result = .success(
-                    try await service.events(session, after: cursor, limit: ConsoleApp.feedPageSize, wait: .seconds(10))
-                )
+                if let after = cursor {
+                    result = .success(
+                        try await service.events(
+                            session, after: after, limit: ConsoleApp.feedPageSize, wait: .seconds(10)))
+                } else {
+                    // The first read: the newest page, and the latest position to follow from.
+                    result = .success(try await service.newestEvents(session, limit: ConsoleApp.feedPageSize))
+                }
             } catch {
                 result = .failure(error)
             }
             if Task.isCancelled { return }
             switch result {
             case .success(let page):
-                let moved = page.cursor != cursor
+                let previous = cursor
                 // The cursor never goes back, whatever a desk answers: no repeats.
-                cursor = max(cursor, page.cursor)
-                if !page.events.isEmpty || moved || failures > 0 {
+                cursor = max(cursor ?? page.cursor, page.cursor)
+                if !page.events.isEmpty || cursor != previous || failures > 0 {
                     inbox.post([.feed(page)], generation: generation, feed: epoch)
                 }
                 failures = 0
@@ -408,13 +417,21 @@ final class Inbox: @unchecked Sendable {
 
     /// From the feed loop `feed`: not a call, so nothing waits for it.
     func post(_ batch: [ConsoleApp.Msg], generation: Int, feed: Int) {
-        lock.withLock { messages += batch.map { (generation, feed, $0) } }
+        lock.withLock {
+            messages += batch.map { (generation, feed, $0) }
+            feedPosts += batch.count
+        }
     }
+
+    /// Messages from the feed loop not drained yet.
+    var feedQueued: Int { lock.withLock { feedPosts } }
+    private var feedPosts = 0
 
     func drain() -> [(Int, Int?, ConsoleApp.Msg)] {
         lock.withLock {
             let out = messages
             messages.removeAll()
+            feedPosts = 0
             return out
         }
     }

@@ -69,8 +69,10 @@ public struct TrafficShare: Hashable, Sendable {
 
     /// Dummy requests as a share of all (0…1); nil when there were none at all.
     public var dummyShare: Double? {
-        let all = realRequests + dummyRequests
-        return all > 0 ? Double(dummyRequests) / Double(all) : nil
+        // In Double: counts from a server are not trusted not to overflow a sum.
+        let real = Double(max(0, realRequests))
+        let dummy = Double(max(0, dummyRequests))
+        return real + dummy > 0 ? dummy / (real + dummy) : nil
     }
 }
 

@@ -228,6 +228,11 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case .success(let value): query = value
         }
         let waits = self.waits!
+        if let newest = query.newest {
+            return signedIn(request, on: work) { desk, session throws(ServiceError) in
+                EventWaits.page(try await desk.newestEvents(session, limit: newest))
+            }
+        }
         return handOff(on: work) { desk, answer throws(ServiceError) in
             let page = try await desk.events(session, after: query.after, limit: query.limit, wait: .zero)
             guard page.events.isEmpty, query.waitSeconds > 0 else { return EventWaits.page(page) }

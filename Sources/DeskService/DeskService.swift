@@ -68,6 +68,11 @@ public protocol DeskService: Sendable {
         _ session: StaffSession, after: Int64, limit: Int, wait: Duration
     ) async throws(ServiceError) -> EventPage
 
+    /// The newest `limit` (1…1000) events the person may see, oldest first, with the latest
+    /// position as the cursor: where a console starts following, so that signing in never
+    /// reads the whole history. Remotely `GET /staff/v1/events?newest=N`.
+    func newestEvents(_ session: StaffSession, limit: Int) async throws(ServiceError) -> EventPage
+
     /// Real and dummy phone requests since the start of the hour `since` falls in.
     func traffic(_ session: StaffSession, since: Date) async throws(ServiceError) -> TrafficShare
 

@@ -24,6 +24,19 @@ extension RemoteDesk {
         return page
     }
 
+    public func newestEvents(_ session: StaffSession, limit: Int) async throws(ServiceError) -> EventPage {
+        if let problem = LocalDesk.pageProblem(after: 0, limit: limit, wait: .zero) { throw problem }
+        let reply = try await transport.perform(
+            .init(
+                method: "GET", path: "/events", query: [("newest", String(limit))], token: session.token,
+                what: "events", idempotent: true))
+        let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readEventPage(bytes) }
+        guard page.events.allSatisfy({ $0.id <= page.cursor }),
+            zip(page.events, page.events.dropFirst()).allSatisfy({ $0.id < $1.id })
+        else { throw transport.notTraceDesk("its newest events are not in order") }
+        return page
+    }
+
     public func traffic(_ session: StaffSession, since: Date) async throws(ServiceError) -> TrafficShare {
         let reply = try await transport.perform(
             .init(

@@ -21,14 +21,26 @@ enum EventSQL {
     /// that retention left.
     static let firstAfter = "SELECT min(seq) FROM events WHERE seq > ?"
     static let page = "SELECT \(columns) FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
-    /// What an operator may see: their codes' events (by the code's authorisation), published
-    /// chunks, their own staff actions.
+    /// What an operator may see: the events of codes their current authorisation covers (from
+    /// its moment on, and its own `otp_authorized` only: a code authorised again by another
+    /// operator after it expired keeps its earlier events with no one), published chunks, their
+    /// own staff actions.
+    static let visibleTo = """
+        (e.kind = 'chunk_published' OR (e.kind = 'staff_action' AND e.actor = ?)
+            OR EXISTS (SELECT 1 FROM otp_authorizations a WHERE a.otp_hash = e.otp_hash AND a.authorized_by = ?
+                AND e.at_ms >= a.authorized_at_ms AND (e.kind <> 'otp_authorized' OR e.actor = a.authorized_by)))
+        """
     static let pageVisibleTo = """
         SELECT e.seq, e.at_ms, e.kind, e.otp_hash, e.actor, e.detail FROM events e
-        WHERE e.seq > ? AND e.seq <= ?
-            AND (e.kind = 'chunk_published' OR (e.kind = 'staff_action' AND e.actor = ?)
-                OR EXISTS (SELECT 1 FROM otp_authorizations a WHERE a.otp_hash = e.otp_hash AND a.authorized_by = ?))
+        WHERE e.seq > ? AND e.seq <= ? AND \(visibleTo)
         ORDER BY e.seq LIMIT ?
+        """
+    /// The newest events (newest first), above a lower bound.
+    static let tail = "SELECT \(columns) FROM events WHERE seq > ? ORDER BY seq DESC LIMIT ?"
+    static let tailVisibleTo = """
+        SELECT e.seq, e.at_ms, e.kind, e.otp_hash, e.actor, e.detail FROM events e
+        WHERE e.seq > ? AND \(visibleTo)
+        ORDER BY e.seq DESC LIMIT ?
         """
     static let codeOfEvent = "SELECT otp_hash FROM events WHERE seq = ?"
 
@@ -74,7 +86,7 @@ enum EventSQL {
 
 /// The statements of ``EventWork`` in one adapter's dialect.
 struct EventStatements: Sendable {
-    var latest, eventsAfter, firstAfter, page, pageVisibleTo, codeOfEvent: String
+    var latest, eventsAfter, firstAfter, page, pageVisibleTo, tail, tailVisibleTo, codeOfEvent: String
     var latestAbout, checks, refusals, lastRefusal, watchedUpload, keysWaiting: String
     var realRequests, dummyRequests, recordJobRun, jobRun: String
 
@@ -87,6 +99,8 @@ struct EventStatements: Sendable {
         firstAfter = dialect(EventSQL.firstAfter)
         page = dialect(EventSQL.page)
         pageVisibleTo = dialect(EventSQL.pageVisibleTo)
+        tail = dialect(EventSQL.tail)
+        tailVisibleTo = dialect(EventSQL.tailVisibleTo)
         codeOfEvent = dialect(EventSQL.codeOfEvent)
         latestAbout = dialect(EventSQL.latestAbout)
         checks = dialect(EventSQL.checks)
@@ -152,6 +166,34 @@ struct EventWork<DB: SQLRunning> {
         let cursor = events.count == limit ? (events.last?.position ?? end) : end
         return StoredEventPage(events: events, cursor: max(after, cursor))
     }
+
+    /// The newest `limit` events (oldest first) and the latest position as the cursor: where a
+    /// console starts following, instead of reading the whole history to show its last page.
+    /// An operator's are looked for among the newest ``operatorTail`` positions only.
+    func tail(limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage {
+        let visible = try latest()
+        guard limit > 0, visible > 0 else { return StoredEventPage(events: [], cursor: visible) }
+        let events: [StoredEvent]
+        if let operatorName {
+            events = try db.query(
+                sql.tailVisibleTo,
+                [
+                    .integer(max(0, visible - Self.operatorTail)), .text(operatorName), .text(operatorName),
+                    .integer(Int64(limit)),
+                ], operation: "read events", Self.storedEvent)
+        } else {
+            events = try db.query(
+                sql.tail, [.integer(0), .integer(Int64(limit))], operation: "read events", Self.storedEvent)
+        }
+        // Positions above `visible` may have come meanwhile (SQLite outside a transaction):
+        // the cursor is the newest returned or `visible`, whichever is higher, never past what
+        // was read.
+        let newest = events.first?.position ?? 0
+        return StoredEventPage(events: events.reversed(), cursor: max(visible, newest))
+    }
+
+    /// How far back an operator's first page looks for their events.
+    static var operatorTail: Int64 { 100_000 }
 
     func code(ofEvent position: Int64) throws(StoreError) -> EventCode {
         let rows = try db.query(sql.codeOfEvent, [.integer(position)], operation: "read event") { $0.optionalText(0) }

@@ -21,6 +21,13 @@ extension PostgresStore {
         }
     }
 
+    public func eventTail(limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage {
+        try pool.withConnection { connection throws(StoreError) in
+            try Self.assignPositions(connection)
+            return try Self.eventWork(connection).tail(limit: limit, visibleTo: operatorName)
+        }
+    }
+
     public func code(ofEvent position: Int64) throws(StoreError) -> EventCode {
         try pool.withConnection { connection throws(StoreError) in
             try Self.eventWork(connection).code(ofEvent: position)

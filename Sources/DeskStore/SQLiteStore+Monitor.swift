@@ -21,6 +21,15 @@ extension SQLiteStore {
         }
     }
 
+    public func eventTail(limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage {
+        try lock.withLock { () throws(StoreError) -> StoredEventPage in
+            try connection.transaction(immediate: false, operation: "read events") {
+                () throws(StoreError) -> StoredEventPage in
+                try eventWork.tail(limit: limit, visibleTo: operatorName)
+            }
+        }
+    }
+
     public func code(ofEvent position: Int64) throws(StoreError) -> EventCode {
         try lock.withLock { () throws(StoreError) -> EventCode in try eventWork.code(ofEvent: position) }
     }

@@ -58,6 +58,11 @@ public protocol Store: StaffStore {
     /// can advance with no event returned while more lie ahead.
     func eventPage(after: Int64, limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage
 
+    /// The newest `limit` events (oldest first; with `operatorName`, what that operator may
+    /// see, among the newest 100 000 positions) and the latest position as the cursor: where a
+    /// console starts following without reading the whole history.
+    func eventTail(limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage
+
     /// What the event at `position` is about.
     func code(ofEvent position: Int64) throws(StoreError) -> EventCode
 

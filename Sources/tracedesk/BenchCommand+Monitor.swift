@@ -111,6 +111,7 @@ extension BenchCommand {
                     "\"feed_cursor\":\(console.feedCursor)", "\"latest_position\":\(console.latest)",
                     "\"rss_before_mib\":\(f3m(console.rssBefore))",
                     "\"rss_after_mib\":\(f3m(console.rssAfter))", "\"polls\":\(polls)",
+                    "\"rss_samples_mib\":[\(console.rssSamples.map { f3m($0) }.joined(separator: ","))]",
                 ]
             print("{" + members.joined(separator: ",") + "}")
         } else {
@@ -124,6 +125,10 @@ extension BenchCommand {
             print("  longest step (a key may wait for it): p99 \(f3m(stats[3].1)) ms, max \(f3m(stats[4].1)) ms")
             print(
                 "  memory: resident \(f3m(console.rssBefore)) MiB before, \(f3m(console.rssAfter)) MiB after; window \(console.windowRows) rows"
+            )
+            print(
+                "  resident after each sixth of the run: "
+                    + console.rssSamples.map { f3m($0) }.joined(separator: ", ") + " MiB (the store's page cache is 16 MiB)"
             )
             print("a new event delivered to a waiting feed, \(polls) times:")
             print(
@@ -210,6 +215,9 @@ extension BenchCommand {
         var windowRows = 0
         var rssBefore = 0.0
         var rssAfter = 0.0
+        /// Resident size after each sixth of the run: flat once the store's page cache (16 MiB)
+        /// has filled means bounded.
+        var rssSamples: [Double] = []
     }
 
     /// The console on the monitor while a thread writes `rate` events a second.
@@ -254,8 +262,14 @@ extension BenchCommand {
         let end = started + UInt64(seconds) * 1_000_000_000
         var nextKey = started
         var down = true
+        let sampleEvery = UInt64(seconds) * 1_000_000_000 / 6
+        var nextSample = started + sampleEvery
         while DispatchTime.now().uptimeNanoseconds < end {
             let now = DispatchTime.now().uptimeNanoseconds
+            if now >= nextSample {
+                run.rssSamples.append(residentMiB())
+                nextSample += sampleEvery
+            }
             if now >= nextKey {
                 backend.events.append(.key(down ? .down : .up))
                 down.toggle()

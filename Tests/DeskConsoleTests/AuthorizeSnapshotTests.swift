@@ -86,7 +86,9 @@ struct AuthorizeSnapshotTests {
                 height: height)
         case .watchUnreachable:
             var state = watching(Fixture.codeWatch(checks: [12]), after: 23, width: width, height: height)
-            _ = ConsoleApp.update(&state, .authorize(.watchFailed("server unreachable, retrying")))
+            _ = ConsoleApp.update(
+                &state,
+                .authorize(.watchFailed("server unreachable, retrying", for: state.authorize.watchTarget ?? .code(""))))
             return state
         case .alreadyAuthorized:
             Fixture.type(Fixture.code, into: &state)

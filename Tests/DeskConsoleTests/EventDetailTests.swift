@@ -79,4 +79,10 @@ struct EventDetailTests {
             EventDetail.droppedText(["too_old": 2, "key_length": 1, "zzz_new": 4, "future": 1])
                 == "key_length: 1, future: 1, too_old: 2, zzz_new: 4")
     }
+
+    @Test("extreme numbers from a server read as text, never a trap")
+    func extremes() {
+        #expect(EventDetail.clockOffset(skew: Int64.min) == "9223372036854775808 s ahead")
+        #expect(TrafficShare(since: Fixture.now, realRequests: Int64.max, dummyRequests: Int64.max).dummyShare == 0.5)
+    }
 }

@@ -67,7 +67,7 @@ struct LockFlowTests {
         #expect(commands == [.unlock(name: "rossi", password: Fixture.password)])
         var renewed = Fixture.session()
         renewed.token = "test-token-renewed"
-        #expect(ConsoleApp.update(&app, .unlocked(renewed)) == [.startFeed(after: 0)])
+        #expect(ConsoleApp.update(&app, .unlocked(renewed)) == [.startFeed(after: nil)])
         #expect(app.lock == nil)
         #expect(app.session == renewed)
         #expect(app.authorize.code.text == "9K2RA")

@@ -325,7 +325,7 @@ struct MonitorScreenTests {
         #expect(app.monitor.rows.count == 12)
         _ = ConsoleApp.update(&app, .sessionEnded("this session has ended"))
         let other = ConsoleApp.update(&app, .unlocked(Fixture.session("neri", role: .supervisor)))
-        #expect(other.first == .startFeed(after: 0))
+        #expect(other.first == .startFeed(after: nil))
         #expect(app.monitor.rows.isEmpty)
         #expect(Fixture.press(.ctrl("o"), into: &app).first == .stopFeed)
     }

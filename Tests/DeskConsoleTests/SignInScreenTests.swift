@@ -118,7 +118,7 @@ struct SignInScreenTests {
     )
     func homeByRole() {
         var app = Fixture.signedOut()
-        #expect(ConsoleApp.update(&app, .signedIn(Fixture.session())) == [.startFeed(after: 0)])
+        #expect(ConsoleApp.update(&app, .signedIn(Fixture.session())) == [.startFeed(after: nil)])
         #expect(app.page == .authorize)
         var admin = Fixture.signedOut()
         let commands = ConsoleApp.update(&admin, .signedIn(Fixture.session("admin", role: .admin)))
@@ -130,7 +130,7 @@ struct SignInScreenTests {
         var supervisor = Fixture.signedOut()
         let asked = ConsoleApp.update(&supervisor, .signedIn(Fixture.session("sara", role: .supervisor)))
         #expect(supervisor.page == .monitor)
-        #expect(asked == [.startFeed(after: 0), .monitor(.traffic(since: Fixture.now))])
+        #expect(asked == [.startFeed(after: nil), .monitor(.traffic(since: Fixture.now))])
     }
 
     @Test("a tracer is told their screens are not in this version")

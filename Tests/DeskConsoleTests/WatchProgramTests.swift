@@ -164,7 +164,7 @@ struct WatchProgramTests {
             try await select(c, tag: old.tag)
             await c.press(.char("w"))
             #expect(c.state.monitor.watch == nil)
-            let refusal = "this code was authorised by another operator: only they and supervisors can follow it"
+            let refusal = "you can watch only events about codes you authorised"
             #expect(c.state.monitor.watchError == refusal)
             #expect(c.prose.contains("✗ cannot watch this code: \(refusal)"))
             #expect(c.state.monitor.watchRefresh.stopped, "a refusal is not asked again")

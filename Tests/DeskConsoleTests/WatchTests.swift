@@ -76,7 +76,8 @@ struct WatchTests {
         #expect(tick(&app, after: 4).isEmpty)
         #expect(tick(&app, after: 5) == [Self.ask])
         #expect(tick(&app, after: 11).isEmpty, "the ask is on its way")
-        _ = ConsoleApp.update(&app, .authorize(.watchFailed("server unreachable")))
+        _ = ConsoleApp.update(
+            &app, .authorize(.watchFailed("server unreachable", for: app.authorize.watchTarget ?? .code(""))))
         #expect(tick(&app, after: 11) == [Self.ask], "a failure is asked again")
         let published = Fixture.codeWatch(upload: Fixture.upload(chunks: [42], waiting: 0))
         _ = ConsoleApp.update(&app, .authorize(.watchLoaded(published)))
@@ -122,7 +123,10 @@ struct WatchTests {
         var app = Fixture.app()
         _ = authorised(&app, already: true)
         _ = ConsoleApp.update(
-            &app, .authorize(.watchRefused("you can follow only the codes you authorised")))
+            &app,
+            .authorize(
+                .watchRefused(
+                    "you can follow only the codes you authorised", for: app.authorize.watchTarget ?? .code(""))))
         #expect(Fixture.prose(app).contains("! cannot follow this code: you can follow only the codes you authorised"))
         #expect(tick(&app, after: 30).isEmpty)
     }
@@ -137,9 +141,21 @@ struct WatchTests {
         #expect(app.authorize.watch == nil)
         _ = Fixture.press(.char("n"), into: &app)
         _ = ConsoleApp.update(&app, .authorize(.watchLoaded(Fixture.codeWatch())))
-        _ = ConsoleApp.update(&app, .authorize(.watchFailed("late")))
+        _ = ConsoleApp.update(&app, .authorize(.watchFailed("late", for: .code("9K2RAY8UUQ"))))
         #expect(app.authorize.watch == nil)
         #expect(app.authorize.watchError == nil)
+    }
+
+    @Test("a late refusal about the previous call's code neither shows nor stops this call's watch")
+    func lateRefusalOfAnotherCode() {
+        var app = Fixture.app()
+        _ = authorised(&app)
+        let current = app.authorize.watchTarget
+        _ = ConsoleApp.update(&app, .authorize(.watchRefused("another operator's", for: .code("KJ23IWY5UJ"))))
+        _ = ConsoleApp.update(&app, .authorize(.watchFailed("late failure", for: .code("KJ23IWY5UJ"))))
+        #expect(current != .code("KJ23IWY5UJ"))
+        #expect(app.authorize.watchError == nil)
+        #expect(!app.authorize.watchRefresh.stopped)
     }
 
     @Test("back to the form closes the watch")

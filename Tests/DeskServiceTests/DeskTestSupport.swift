@@ -81,6 +81,7 @@ struct UnreachableStore: Store {
     func eventPage(after: Int64, limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage {
         throw error
     }
+    func eventTail(limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage { throw error }
     func code(ofEvent position: Int64) throws(StoreError) -> EventCode { throw error }
     func codeWatch(otpHash: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch? {
         throw error

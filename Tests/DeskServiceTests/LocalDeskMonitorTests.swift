@@ -169,16 +169,18 @@ import Testing
 
             let watch = try await fixture.desk.watch(fixture.rossi, .event(authorised.id))
             #expect(watch == (try await fixture.desk.watch(fixture.rossi, .code(Self.code))))
+            // A supervisor is told what the event is; an operator gets one answer for every
+            // event that is not about their own code (walking ids tells nothing about others).
             await #expect(throws: ServiceError.invalid("event \(signIn.id) is not about a code")) {
-                try await fixture.desk.watch(fixture.rossi, .event(signIn.id))
+                try await fixture.desk.watch(fixture.supervisor, .event(signIn.id))
             }
             await #expect(throws: ServiceError.invalid("there is no event 999999: retention may have deleted it")) {
-                try await fixture.desk.watch(fixture.rossi, .event(999_999))
+                try await fixture.desk.watch(fixture.supervisor, .event(999_999))
             }
-            await #expect(
-                throws: ServiceError.forbidden(
-                    "this code was authorised by another operator: only they and supervisors can follow it")
-            ) {
+            let uniform = ServiceError.forbidden("you can watch only events about codes you authorised")
+            await #expect(throws: uniform) { try await fixture.desk.watch(fixture.rossi, .event(signIn.id)) }
+            await #expect(throws: uniform) { try await fixture.desk.watch(fixture.rossi, .event(999_999)) }
+            await #expect(throws: uniform) {
                 try await fixture.desk.watch(fixture.bianchi, .event(authorised.id))
             }
         }
@@ -247,6 +249,28 @@ import Testing
             #expect(share == TrafficShare(since: DeskFixture.start, realRequests: 1, dummyRequests: 2))
             #expect(share.dummyShare == 2.0 / 3.0)
             #expect(try await fixture.desk.traffic(fixture.supervisor, since: DeskFixture.start) == share)
+        }
+    }
+
+    @Test("an operator's wait ends at its deadline while events they may not see keep coming")
+    func waitEndsWhileOthersWrite() async throws {
+        try await DeskFixture.with { fixture in
+            let start = try await fixture.desk.events(fixture.rossi, after: 0, limit: 100, wait: .zero).cursor
+            _ = try await fixture.desk.authorize(fixture.bianchi, code: Self.code, symptomsStartedOn: DeskFixture.today)
+            let hash = try Otp(operatorInput: Self.code).hash
+            let store = fixture.store
+            let writing = Task.detached {
+                // bianchi's code is checked without pause: nothing rossi may see.
+                for _ in 0..<100_000 where !Task.isCancelled { _ = try? store.recordCheck(otpHash: hash, now: Date()) }
+            }
+            let began = ContinuousClock.now
+            let page = try await fixture.desk.events(fixture.rossi, after: start, limit: 100, wait: .seconds(1))
+            let took = ContinuousClock.now - began
+            writing.cancel()
+            #expect(page.events.isEmpty)
+            #expect(page.cursor > start, "the cursor moved past what rossi may not see")
+            // Ends by its deadline, not when the writer stops (it would write for much longer).
+            #expect(took < .seconds(20), "\(took)")
         }
     }
 }

@@ -216,6 +216,61 @@ struct EventStreamStoreTests {
         }
     }
 
+    @Test(
+        "a code authorised again by another operator: its earlier events are no one's, the new ones theirs",
+        arguments: StoreKind.testable)
+    func reauthorised(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            try Staff.add(store, "bianchi")
+            _ = try store.authorize(
+                otpHash: Fixture.hash(1), symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
+                lifetime: Fixture.lifetime)
+            _ = try store.recordCheck(otpHash: Fixture.hash(1), now: Fixture.now + 1)
+            // Expired unused; bianchi authorises the same code later.
+            let later = Fixture.now + 3_600
+            _ = try store.authorize(
+                otpHash: Fixture.hash(1), symptomsStartedOn: Fixture.onset, by: "bianchi", now: later,
+                lifetime: Fixture.lifetime)
+            _ = try store.recordCheck(otpHash: Fixture.hash(1), now: later + 1)
+
+            let theirs = try store.eventPage(after: 0, limit: 100, visibleTo: "bianchi").events
+                .filter { $0.otpHash != nil }
+            #expect(theirs.map(\.kind) == ["otp_authorized", "otp_checked"])
+            #expect(theirs.first?.actor == "bianchi")
+            #expect(theirs.allSatisfy { $0.at >= later }, "nothing of rossi's call")
+            let tail = try store.eventTail(limit: 100, visibleTo: "bianchi").events.filter { $0.otpHash != nil }
+            #expect(tail == theirs)
+        }
+    }
+
+    @Test(
+        "the tail: the newest events oldest first, the latest position as cursor; an operator's are theirs",
+        arguments: StoreKind.testable)
+    func tail(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            try Staff.add(store, "rossi")
+            try Staff.add(store, "bianchi")
+            for n in 1...6 {
+                _ = try store.authorize(
+                    otpHash: Fixture.hash(n), symptomsStartedOn: Fixture.onset, by: n % 2 == 0 ? "rossi" : "bianchi",
+                    now: Fixture.now + Double(n), lifetime: Fixture.lifetime)
+            }
+            let latest = try store.latestEventID()
+            let all = try store.eventPage(after: 0, limit: 1_000, visibleTo: nil).events
+
+            let newest = try store.eventTail(limit: 4, visibleTo: nil)
+            let rossis = try store.eventTail(limit: 2, visibleTo: "rossi")
+
+            #expect(newest.events == Array(all.suffix(4)))
+            #expect(newest.cursor == latest)
+            #expect(rossis.events.map(\.otpHash) == [Fixture.hash(4), Fixture.hash(6)])
+            #expect(rossis.cursor == latest)
+            #expect(try store.eventPage(after: newest.cursor, limit: 10, visibleTo: nil).events.isEmpty)
+            #expect(try store.eventTail(limit: 0, visibleTo: nil).events.isEmpty)
+        }
+    }
+
     @Test("the watch follows a code: authorised, checked, uploaded, published", arguments: StoreKind.testable)
     func watchSteps(_ kind: StoreKind) throws {
         try withStore(kind) { store in

@@ -186,6 +186,30 @@ import Testing
         }
     }
 
+    @Test("the newest events start a feed: the last page, and the cursor to follow from", arguments: DeskKind.allCases)
+    func newest(kind: DeskKind) async throws {
+        try await ContractFixture.with(kind) { f in
+            let admin = try await f.admin()
+            let ana = try await f.person("ana", .operator, by: admin)
+            let sara = try await f.person("sara", .supervisor, by: admin)
+            for _ in 0..<5 {
+                _ = try await f.desk.authorize(ana, code: Codes.fresh(), symptomsStartedOn: ContractFixture.today)
+            }
+            let all = try await Self.all(f.desk, sara, limit: 100)
+
+            let newest = try await f.desk.newestEvents(sara, limit: 3)
+            let anas = try await f.desk.newestEvents(ana, limit: 1_000)
+
+            #expect(newest.events == Array(all.suffix(3)), "\(kind)")
+            #expect(newest.cursor == all.last?.id, "\(kind)")
+            #expect(try await f.desk.events(sara, after: newest.cursor, limit: 10, wait: .zero).events.isEmpty)
+            #expect(anas.events.filter { $0.known == .otpAuthorized }.count == 5, "\(kind)")
+            #expect(anas.events.allSatisfy { $0.actor == "ana" || $0.known == .chunkPublished }, "\(kind)")
+            let refused = await failure { () async throws(ServiceError) in try await f.desk.newestEvents(sara, limit: 0) }
+            #expect(refused == .invalid("ask for 1 to 1000 events per page (not 0)"), "\(kind)")
+        }
+    }
+
     @Test("bad limits and waits are refused with the same words by both desks", arguments: DeskKind.allCases)
     func refusals(kind: DeskKind) async throws {
         try await ContractFixture.with(kind) { f in
