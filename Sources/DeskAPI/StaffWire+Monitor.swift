@@ -177,7 +177,8 @@ extension StaffRequests {
         do throws(FieldProblem) {
             if let extra = request.query.first(where: { !allowed.contains($0.name) }) {
                 throw FieldProblem(
-                    "\(Fields.safeName(extra.name)) is not a parameter of this request (allowed: after, limit, wait, newest)")
+                    "\(Fields.safeName(extra.name)) is not a parameter of this request (allowed: after, limit, wait, newest)"
+                )
             }
             func number(_ name: String, _ range: ClosedRange<Int64>, _ meaning: String) throws(FieldProblem) -> Int64? {
                 let values = request.queryValues(name)

@@ -59,7 +59,8 @@ final class RemoteTransport: @unchecked Sendable {
         configuration.timeoutIntervalForRequest = options.requestTimeout.seconds
         // Long polls wait up to a minute before their answer; every call has its own, shorter
         // deadline below, so this only has to be out of the way.
-        configuration.timeoutIntervalForResource = (options.requestTimeout + .seconds(StaffWire.maximumWaitSeconds)).seconds
+        configuration.timeoutIntervalForResource =
+            (options.requestTimeout + .seconds(StaffWire.maximumWaitSeconds)).seconds
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil

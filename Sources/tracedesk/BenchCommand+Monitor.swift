@@ -128,7 +128,8 @@ extension BenchCommand {
             )
             print(
                 "  resident after each sixth of the run: "
-                    + console.rssSamples.map { f3m($0) }.joined(separator: ", ") + " MiB (the store's page cache is 16 MiB)"
+                    + console.rssSamples.map { f3m($0) }.joined(separator: ", ")
+                    + " MiB (the store's page cache is 16 MiB)"
             )
             print("a new event delivered to a waiting feed, \(polls) times:")
             print(

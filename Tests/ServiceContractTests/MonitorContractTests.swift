@@ -205,7 +205,8 @@ import Testing
             #expect(try await f.desk.events(sara, after: newest.cursor, limit: 10, wait: .zero).events.isEmpty)
             #expect(anas.events.filter { $0.known == .otpAuthorized }.count == 5, "\(kind)")
             #expect(anas.events.allSatisfy { $0.actor == "ana" || $0.known == .chunkPublished }, "\(kind)")
-            let refused = await failure { () async throws(ServiceError) in try await f.desk.newestEvents(sara, limit: 0) }
+            let refused = await failure { () async throws(ServiceError) in try await f.desk.newestEvents(sara, limit: 0)
+            }
             #expect(refused == .invalid("ask for 1 to 1000 events per page (not 0)"), "\(kind)")
         }
     }
