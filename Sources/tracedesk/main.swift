@@ -33,6 +33,8 @@ let mainHelp = """
           Authorises N codes for the upload load test (Benchmarks/http.sh).
       tracedesk bench staff [--hashes N] [--authorizations N]
           Measures the sign-in KDF and authorisations through the staff API on loopback.
+      tracedesk bench monitor [--seconds N] [--rate N] | bench events --store PATH [--rate N]
+          Measures the monitor under a stream of events; writes such a stream into a store.
       tracedesk --version | --help
 
     Options:
