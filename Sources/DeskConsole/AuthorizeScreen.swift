@@ -103,8 +103,13 @@ public enum AuthorizeScreen {
             }
         }
 
-        /// What the watch asks the desk about: the code of this call.
-        public var watchTarget: WatchTarget? { submitted.map { .code($0.code) } }
+        /// What the watch asks the desk about: the code of this call the first time, then an
+        /// event about it (the watch's `asOf`), so the typed code crosses the wire once, not
+        /// every few seconds for as long as the keys wait to be published.
+        public var watchTarget: WatchTarget? {
+            if let watch, watch.asOf > 0 { return .event(watch.asOf) }
+            return submitted.map { .code($0.code) }
+        }
 
         /// Seconds left on an authorisation shown in the result panel.
         public var secondsLeft: Int? {
