@@ -169,7 +169,7 @@ public enum WatchPane {
                 parts.append("next publishing run at \(hm(next))")
             }
         } else {
-            parts.append("no publishing run scheduled: is `tracedesk serve` running?")
+            parts.append("no publishing run scheduled: is `tracedesk serve` running, with a signing key?")
         }
         return Step(.waiting, parts.joined(separator: "; "))
     }

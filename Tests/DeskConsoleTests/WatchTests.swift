@@ -208,7 +208,7 @@ struct WatchTests {
     func noRun() {
         let none = WatchPane.steps(
             Fixture.codeWatch(upload: Fixture.upload(), nextRun: nil), now: Fixture.now, zone: Fixture.utc)
-        #expect(none.last?.line == "… no publishing run scheduled: is `tracedesk serve` running?")
+        #expect(none.last?.line == "… no publishing run scheduled: is `tracedesk serve` running, with a signing key?")
         let overdue = WatchPane.steps(
             Fixture.codeWatch(upload: Fixture.upload(), nextRun: Fixture.now), now: Fixture.now.addingTimeInterval(600),
             zone: Fixture.utc)
