@@ -261,36 +261,13 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
 
     /// Suspends the connection and runs `call` on `executor`; its error is answered from the table.
     func run(on executor: DeskExecutor, _ call: @escaping DeskCall) -> HandlerResult {
-        // Admission first: a full queue (a flood of sign-ins) or a stopping server is answered
-        // 503 with Retry-After now, before the connection is suspended.
-        guard executor.admit() else {
-            return .now(
-                .error(
-                    .unavailable(
-                        executor.isStopping
-                            ? "the server is stopping; retry in a few seconds"
-                            : "too many requests are waiting for this kind of work; retry in a few seconds")))
-        }
-        let desk = self.desk
-        return .suspended { [self] answer in
-            Task(executorPreference: executor) {
-                defer { executor.release() }
-                // Queued before a stop and started after it: answered without the work.
-                if executor.isStopping {
-                    answer(.error(.unavailable("the server is stopping; retry in a few seconds")))
-                    return
-                }
-                do throws(ServiceError) {
-                    answer(try await call(desk))
-                } catch {
-                    answer(self.failure(error))
-                }
-            }
-        }
+        handOff(on: executor) { desk, _ throws(ServiceError) in try await call(desk) }
     }
 
-    /// As ``run(on:_:)``, for a call that may hand the answer to someone else: it returns the
-    /// response, or nil after giving `answer` away (it must then be called once, later).
+    /// Suspends the connection and runs `call` on `executor`, which returns the response, or nil
+    /// after giving `answer` away (a long poll: it must then be called once, later). Admission
+    /// first: a full queue (a flood of sign-ins) or a stopping server is answered 503 with
+    /// Retry-After now, before the connection is suspended.
     func handOff(
         on executor: DeskExecutor,
         _ call: @escaping @Sendable (LocalDesk, @escaping EventWaits.Answer) async throws(ServiceError) -> HTTPResponse?
