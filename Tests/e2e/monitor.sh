@@ -187,6 +187,8 @@ sleep 0.3
 check "and nothing from before the restart is repeated" \
   test "$(rows e2e:sup authorised "$(tag 9K2RAY8UUQ)") $(rows e2e:sup upload "$(tag 9K2RAY8UUQ)")" = "1 1"
 keys e2e:sup C-c
+kill -TERM "$server" 2>/dev/null && wait "$server" 2>/dev/null
+server=""
 
 echo "e2e-monitor: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
