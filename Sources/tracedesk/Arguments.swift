@@ -58,6 +58,20 @@ struct Arguments {
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The whole number given to `--name` (inside `range`), or `fallback` when the option is
+    /// absent; anything else is a usage error naming the range.
+    func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String) throws(UsageError)
+        -> Int
+    {
+        guard let text = values[name] else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(
+                "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
+                command: command)
+        }
+        return value
+    }
 }
 
 /// A mistake on the command line; printed with a pointer to `--help`, exit status 2.

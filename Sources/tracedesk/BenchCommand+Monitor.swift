@@ -37,13 +37,7 @@ extension BenchCommand {
             return .success
         }
         func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            guard let text = arguments.values[name] else { return fallback }
-            guard let value = Int(text), range.contains(value) else {
-                throw UsageError(
-                    "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
-                    command: "bench monitor")
-            }
-            return value
+            try arguments.integer(name, default: fallback, in: range, command: "bench monitor")
         }
         let seconds = try number("seconds", 10, 1...600)
         let rate = try number("rate", 1_000, 1...100_000)
@@ -92,51 +86,51 @@ extension BenchCommand {
         let keys = console.keystrokes
         let steps = console.steps
         let stats = [
-            ("key_p50_ms", monitorPercentile(keys, 0.5)), ("key_p95_ms", monitorPercentile(keys, 0.95)),
-            ("key_max_ms", keys.max() ?? 0), ("step_p99_ms", monitorPercentile(steps, 0.99)),
+            ("key_p50_ms", staffPercentile(keys, 0.5)), ("key_p95_ms", staffPercentile(keys, 0.95)),
+            ("key_max_ms", keys.max() ?? 0), ("step_p99_ms", staffPercentile(steps, 0.99)),
             ("step_max_ms", steps.max() ?? 0),
-            ("remote_delivery_p50_ms", monitorPercentile(delivery.remote, 0.5)),
-            ("remote_delivery_p95_ms", monitorPercentile(delivery.remote, 0.95)),
+            ("remote_delivery_p50_ms", staffPercentile(delivery.remote, 0.5)),
+            ("remote_delivery_p95_ms", staffPercentile(delivery.remote, 0.95)),
             ("remote_delivery_max_ms", delivery.remote.max() ?? 0),
-            ("local_delivery_p50_ms", monitorPercentile(delivery.local, 0.5)),
-            ("local_delivery_p95_ms", monitorPercentile(delivery.local, 0.95)),
+            ("local_delivery_p50_ms", staffPercentile(delivery.local, 0.5)),
+            ("local_delivery_p95_ms", staffPercentile(delivery.local, 0.95)),
         ]
         let written = Double(console.eventsWritten) / console.writeSeconds
         if arguments.has("json") {
             let members =
-                stats.map { "\"\($0.0)\":\(f3m($0.1))" }
+                stats.map { "\"\($0.0)\":\(f3($0.1))" }
                 + [
-                    "\"seconds\":\(seconds)", "\"rate_asked\":\(rate)", "\"rate_written\":\(f3m(written))",
+                    "\"seconds\":\(seconds)", "\"rate_asked\":\(rate)", "\"rate_written\":\(f3(written))",
                     "\"keystrokes\":\(keys.count)", "\"window_rows\":\(console.windowRows)",
                     "\"feed_cursor\":\(console.feedCursor)", "\"latest_position\":\(console.latest)",
-                    "\"rss_before_mib\":\(f3m(console.rssBefore))",
-                    "\"rss_after_mib\":\(f3m(console.rssAfter))", "\"polls\":\(polls)",
-                    "\"rss_samples_mib\":[\(console.rssSamples.map { f3m($0) }.joined(separator: ","))]",
+                    "\"rss_before_mib\":\(f3(console.rssBefore))",
+                    "\"rss_after_mib\":\(f3(console.rssAfter))", "\"polls\":\(polls)",
+                    "\"rss_samples_mib\":[\(console.rssSamples.map { f3($0) }.joined(separator: ","))]",
                 ]
             print("{" + members.joined(separator: ",") + "}")
         } else {
             print("monitor at \(width)×\(height), supervisor, SQLite store, \(seconds) s:")
             print(
-                "  events written: \(console.eventsWritten) (\(f3m(written)) a second; asked \(rate)); the feed reached position \(console.feedCursor) of \(console.latest)"
+                "  events written: \(console.eventsWritten) (\(f3(written)) a second; asked \(rate)); the feed reached position \(console.feedCursor) of \(console.latest)"
             )
             print(
-                "  keystroke → screen (\(keys.count) keys, ↓/↑): median \(f3m(stats[0].1)) ms, p95 \(f3m(stats[1].1)) ms, max \(f3m(stats[2].1)) ms"
+                "  keystroke → screen (\(keys.count) keys, ↓/↑): median \(f3(stats[0].1)) ms, p95 \(f3(stats[1].1)) ms, max \(f3(stats[2].1)) ms"
             )
-            print("  longest step (a key may wait for it): p99 \(f3m(stats[3].1)) ms, max \(f3m(stats[4].1)) ms")
+            print("  longest step (a key may wait for it): p99 \(f3(stats[3].1)) ms, max \(f3(stats[4].1)) ms")
             print(
-                "  memory: resident \(f3m(console.rssBefore)) MiB before, \(f3m(console.rssAfter)) MiB after; window \(console.windowRows) rows"
+                "  memory: resident \(f3(console.rssBefore)) MiB before, \(f3(console.rssAfter)) MiB after; window \(console.windowRows) rows"
             )
             print(
                 "  resident after each sixth of the run: "
-                    + console.rssSamples.map { f3m($0) }.joined(separator: ", ")
+                    + console.rssSamples.map { f3($0) }.joined(separator: ", ")
                     + " MiB (the store's page cache is 16 MiB)"
             )
             print("a new event delivered to a waiting feed, \(polls) times:")
             print(
-                "  RemoteDesk long poll (staff API on 127.0.0.1): median \(f3m(stats[5].1)) ms, p95 \(f3m(stats[6].1)) ms, max \(f3m(stats[7].1)) ms"
+                "  RemoteDesk long poll (staff API on 127.0.0.1): median \(f3(stats[5].1)) ms, p95 \(f3(stats[6].1)) ms, max \(f3(stats[7].1)) ms"
             )
             print(
-                "  LocalDesk wait (store poll):                  median \(f3m(stats[8].1)) ms, p95 \(f3m(stats[9].1)) ms"
+                "  LocalDesk wait (store poll):                  median \(f3(stats[8].1)) ms, p95 \(f3(stats[9].1)) ms"
             )
         }
         return .success
@@ -160,13 +154,7 @@ extension BenchCommand {
             throw UsageError("--store PATH is required: the store to write events into", command: "bench events")
         }
         func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            guard let text = arguments.values[name] else { return fallback }
-            guard let value = Int(text), range.contains(value) else {
-                throw UsageError(
-                    "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
-                    command: "bench events")
-            }
-            return value
+            try arguments.integer(name, default: fallback, in: range, command: "bench events")
         }
         let rate = try number("rate", 1_000, 1...100_000)
         let seconds = try number("seconds", 60, 1...3_600)
@@ -180,18 +168,10 @@ extension BenchCommand {
                     otpHash: hash, symptomsStartedOn: today, by: "bench-op", now: Date(), lifetime: .seconds(86_400))
                 hashes.append(hash)
             }
-            let start = DispatchTime.now().uptimeNanoseconds
-            let end = start + UInt64(seconds) * 1_000_000_000
-            var n = 0
-            while DispatchTime.now().uptimeNanoseconds < end {
-                let due = Int(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 * Double(rate))
-                while n < due {
-                    _ = try store.recordCheck(otpHash: hashes[n % hashes.count], now: Date())
-                    n += 1
-                }
-                usleep(10_000)
-            }
-            print("wrote \(n) events in \(seconds) s")
+            let writer = EventWriter(store: store, hashes: hashes, rate: rate)
+            writer.run(for: seconds)
+            if let failure = writer.firstFailure { throw failure }
+            print("wrote \(writer.written) events in \(seconds) s")
             return .success
         } catch let error as StoreError {
             printError("bench events: \(error.message)")
@@ -237,27 +217,8 @@ extension BenchCommand {
         }
         run.rssBefore = residentMiB()
 
-        // The writer: every 10 ms, the events due by then.
-        let stop = Flag()
-        let written = Counter()
-        let failure = Counter()
-        let writer = Thread {
-            let start = DispatchTime.now().uptimeNanoseconds
-            var n = 0
-            while !stop.isSet {
-                let due = Int(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 * Double(rate))
-                while n < due {
-                    do {
-                        _ = try store.recordCheck(otpHash: hashes[n % hashes.count], now: Date())
-                    } catch {
-                        failure.add(1)
-                    }
-                    n += 1
-                }
-                written.set(n)
-                usleep(10_000)
-            }
-        }
+        let events = EventWriter(store: store, hashes: hashes, rate: rate)
+        let writer = Thread { events.run(for: seconds + 60) }
         writer.start()
         let started = DispatchTime.now().uptimeNanoseconds
         let end = started + UInt64(seconds) * 1_000_000_000
@@ -286,10 +247,10 @@ extension BenchCommand {
                 usleep(5_000)
             }
         }
-        stop.set()
+        events.stop()
         while writer.isExecuting { usleep(1_000) }
         run.writeSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        run.eventsWritten = written.value
+        run.eventsWritten = events.written
         // Let the feed catch up before counting what it took in.
         let catchUp = Date().addingTimeInterval(10)
         let latest = try store.latestEventID()
@@ -301,7 +262,7 @@ extension BenchCommand {
         run.windowRows = program.state.monitor.rows.count
         run.feedCursor = program.state.feedCursor
         run.latest = latest
-        if failure.value > 0 { throw BenchFailure(message: "\(failure.value) event writes failed") }
+        if events.failures > 0 { throw BenchFailure(message: "\(events.failures) event writes failed") }
         return run
     }
 
@@ -377,27 +338,54 @@ extension BenchCommand {
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
     }
 
-    private static func monitorPercentile(_ values: [Double], _ p: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+/// App checks of `hashes` (one `otp_checked` event each) at `rate` a second: every 10 ms, the
+/// events due by then. Shared by `bench monitor` (on a thread of its own, stopped from outside)
+/// and `bench events` (for a fixed time).
+private final class EventWriter: @unchecked Sendable {
+    let store: SQLiteStore
+    let hashes: [OtpHash]
+    let rate: Int
+    private let lock = SimpleLock()
+    private var stopped = false
+    private var count = 0
+    private var failed = 0
+    private var failure: StoreError?
+
+    init(store: SQLiteStore, hashes: [OtpHash], rate: Int) {
+        self.store = store
+        self.hashes = hashes
+        self.rate = rate
     }
 
-    private static func f3m(_ value: Double) -> String { String(format: "%.3f", value) }
-}
+    var written: Int { lock.withLock { count } }
+    var failures: Int { lock.withLock { failed } }
+    var firstFailure: StoreError? { lock.withLock { failure } }
+    func stop() { lock.withLock { stopped = true } }
 
-/// A flag and a counter shared with the writer thread.
-private final class Flag: @unchecked Sendable {
-    private let lock = SimpleLock()
-    private var on = false
-    func set() { lock.withLock { on = true } }
-    var isSet: Bool { lock.withLock { on } }
-}
-
-private final class Counter: @unchecked Sendable {
-    private let lock = SimpleLock()
-    private var n = 0
-    func add(_ k: Int) { lock.withLock { n += k } }
-    func set(_ k: Int) { lock.withLock { n = k } }
-    var value: Int { lock.withLock { n } }
+    /// Writes until `stop()`, `seconds` have passed, or a write fails.
+    func run(for seconds: Int) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let end = start + UInt64(seconds) * 1_000_000_000
+        var n = 0
+        while !lock.withLock({ stopped }) && DispatchTime.now().uptimeNanoseconds < end {
+            let due = Int(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 * Double(rate))
+            while n < due {
+                do {
+                    _ = try store.recordCheck(otpHash: hashes[n % hashes.count], now: Date())
+                } catch {
+                    // The first failure ends the run; the caller reports it.
+                    lock.withLock {
+                        failed += 1
+                        if failure == nil { failure = error }
+                    }
+                    return
+                }
+                n += 1
+            }
+            lock.withLock { count = n }
+            usleep(10_000)
+        }
+    }
 }

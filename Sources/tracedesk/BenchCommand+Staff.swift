@@ -30,12 +30,7 @@ extension BenchCommand {
             return .success
         }
         func number(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
-            guard let text = arguments.values[name] else { return fallback }
-            guard let value = Int(text), (1...100_000).contains(value) else {
-                throw UsageError(
-                    "--\(name) must be a whole number from 1 to 100000, got '\(text)'", command: "bench staff")
-            }
-            return value
+            try arguments.integer(name, default: fallback, in: 1...100_000, command: "bench staff")
         }
         let hashes = try number("hashes", 20)
         let authorizations = try number("authorizations", 200)
@@ -149,11 +144,12 @@ extension BenchCommand {
         Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
-    private static func staffPercentile(_ values: [Double], _ p: Double) -> Double {
+    /// The nearest-rank percentile (0 for no values); also used by `bench monitor`.
+    static func staffPercentile(_ values: [Double], _ p: Double) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
 
-    private static func f3(_ value: Double) -> String { String(format: "%.3f", value) }
+    static func f3(_ value: Double) -> String { String(format: "%.3f", value) }
 }

@@ -62,12 +62,7 @@ enum BenchCommand {
             return .success
         }
         func number(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
-            guard let text = arguments.values[name] else { return fallback }
-            guard let value = Int(text), value > 0, value <= 100_000 else {
-                throw UsageError(
-                    "--\(name) must be a whole number from 1 to 100000, got '\(text)'", command: "bench render")
-            }
-            return value
+            try arguments.integer(name, default: fallback, in: 1...100_000, command: "bench render")
         }
         let width = try number("width", 200)
         let height = try number("height", 60)
