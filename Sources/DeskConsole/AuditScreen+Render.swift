@@ -117,12 +117,8 @@ extension AuditScreen {
         let inner = Panel(title: entry.map { "Entry #\($0.id)" } ?? "Entry").render(into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard let entry, text.width > 0, text.height > 0 else { return }
-        let utc = TimeZone(identifier: "UTC") ?? state.timeZone
         var lines: [(String, Style)] = [
-            (
-                "\(ConsoleText.dateTime(entry.at, state.timeZone, seconds: true)) local · \(ConsoleText.dateTime(entry.at, utc, seconds: true)) UTC",
-                Style(.normal)
-            ),
+            (ConsoleText.localAndUTC(entry.at, state.timeZone), Style(.normal)),
             (
                 "\(entry.actor) · \(entry.action.rawValue)" + (entry.target.map { " → \($0)" } ?? ""),
                 Style(.normal, .bold)

@@ -53,7 +53,7 @@ extension AuthorizeScreen {
         let verdictX = regions.codeField.maxX + 2
         let verdictWidth = inner.maxX - verdictX
         if let message = state.codeMessage {
-            putMessage(
+            ConsoleText.putWrapped(
                 "✗ " + message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
                 width: inner.width - 2, rows: 2)
         } else if let verdict = state.codeVerdict {
@@ -63,7 +63,7 @@ extension AuthorizeScreen {
                     "✓ check character matches", x: verdictX, y: inner.y + 1, style: Style(.ok), maxWidth: verdictWidth,
                     clip: inner)
             case .failure(let error):
-                putMessage(
+                ConsoleText.putWrapped(
                     "✗ " + error.message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
                     width: inner.width - 2, rows: 2)
             }
@@ -85,11 +85,11 @@ extension AuthorizeScreen {
             buffer.put(relative, x: regions.onsetField.maxX + 1, y: inner.y + 6, style: Style(.muted), clip: inner)
         }
         if let message = state.onsetMessage {
-            putMessage(
+            ConsoleText.putWrapped(
                 "✗ " + message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 7,
                 width: inner.width - 2, rows: 2)
         } else if case .success(let verdict) = state.onsetVerdict, let warning = verdict.warning {
-            putMessage(
+            ConsoleText.putWrapped(
                 "! " + warning, style: Style(.warning), into: &buffer, x: inner.x + 2, y: inner.y + 7,
                 width: inner.width - 2, rows: 2)
         }
@@ -241,25 +241,8 @@ extension AuthorizeScreen {
         return "\(s / 60):" + (s % 60 < 10 ? "0" : "") + String(s % 60)
     }
 
+    /// `14:02:00` in `zone`.
     static func clock(_ date: Date, _ zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        func two(_ n: Int?) -> String {
-            let v = n ?? 0
-            return v < 10 ? "0\(v)" : "\(v)"
-        }
-        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
-    }
-
-    private static func putMessage(
-        _ text: String, style: Style, into buffer: inout Buffer, x: Int, y: Int, width: Int, rows: Int
-    ) {
-        let lines = TextWrap.wrap(text, width: max(1, width))
-        for (offset, line) in lines.prefix(rows).enumerated() {
-            var shown = line
-            if offset == rows - 1, lines.count > rows { shown = DisplayWidth.truncate(line + " …", to: width) }
-            buffer.put(shown, x: x, y: y + offset, style: style, maxWidth: width)
-        }
+        String(ConsoleText.dateTime(date, zone, seconds: true).suffix(8))
     }
 }

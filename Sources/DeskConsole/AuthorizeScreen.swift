@@ -218,11 +218,10 @@ public enum AuthorizeScreen {
 
     /// Sends the ask for the watch when one is due (see ``WatchRefresh``).
     public static func askForWatch(_ state: inout State) -> [Command] {
-        guard state.watchedRecord != nil, let submitted = state.submitted else { return [] }
+        guard state.watchedRecord != nil, let target = state.watchTarget else { return [] }
         let finished = WatchPane.isFinished(state.watch, now: state.now)
         guard state.watchRefresh.ask(now: state.now, finished: finished, held: state.callsHeld) else { return [] }
-        _ = submitted
-        return state.watchTarget.map { [.watch($0)] } ?? []
+        return [.watch(target)]
     }
 
     private static func closeWatch(_ state: inout State) {

@@ -13,7 +13,11 @@ extension MonitorScreen {
     }
 
     public static func regions(_ state: State, in area: Rect) -> Regions {
-        let kindRows = kindLines(state, width: area.width - 2).count
+        regions(state, in: area, kindRows: kindLines(state, width: area.width - 2).count)
+    }
+
+    /// With the kind lines already laid out (they count every row of the window).
+    private static func regions(_ state: State, in area: Rect, kindRows: Int) -> Regions {
         let pane = state.pane == .none ? 0 : (area.height >= 34 ? 13 : 8)
         let parts = Layout(.vertical, [.length(1), .length(kindRows), .length(1), .fill(), .length(pane)]).split(area)
         return Regions(status: parts[0], kinds: parts[1], filter: parts[2], table: parts[3], pane: parts[4])
@@ -26,10 +30,12 @@ extension MonitorScreen {
     }
 
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
-        let regions = regions(state, in: area)
+        // Each a pass over the whole window: made once per frame.
+        let kinds = kindLines(state, width: area.width - 2)
+        let regions = regions(state, in: area, kindRows: kinds.count)
         let shown = state.visible
         renderStatus(state, into: &buffer, area: regions.status)
-        renderKinds(state, into: &buffer, area: regions.kinds)
+        renderKinds(kinds, into: &buffer, area: regions.kinds)
         renderFilter(state, into: &buffer, area: regions.filter)
         var title = state.paused ? "Activity, paused" : "Activity, newest first"
         title += shown.count == state.rows.count ? " · \(state.rows.count)" : " · \(shown.count) of \(state.rows.count)"
@@ -37,7 +43,7 @@ extension MonitorScreen {
         table(state, shown).render(into: &buffer, area: inner) { cells(state.rows[shown[$0]], state.timeZone) }
         switch state.pane {
         case .none: break
-        case .detail: renderDetail(state, into: &buffer, area: regions.pane)
+        case .detail: renderDetail(state, shown, into: &buffer, area: regions.pane)
         case .watch: renderWatch(state, into: &buffer, area: regions.pane)
         }
     }
@@ -105,9 +111,11 @@ extension MonitorScreen {
         return lines
     }
 
-    private static func renderKinds(_ state: State, into buffer: inout Buffer, area: Rect) {
+    private static func renderKinds(
+        _ lines: [[(String, Style)]], into buffer: inout Buffer, area: Rect
+    ) {
         let row = area.inset(horizontal: 1, vertical: 0)
-        for (offset, line) in kindLines(state, width: row.width).enumerated() {
+        for (offset, line) in lines.enumerated() {
             var x = row.x
             for (text, style) in line {
                 // The key in bold, so "1" reads as the key and not as part of the count.
@@ -186,8 +194,8 @@ extension MonitorScreen {
 
     /// Every field of the selected event: when, what, who, which code, and its detail as
     /// `key: value` (in two columns when one does not fit).
-    private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {
-        let row = state.selectedRow
+    private static func renderDetail(_ state: State, _ shown: [Int], into buffer: inout Buffer, area: Rect) {
+        let row = state.selectedPosition(in: shown).map { state.rows[shown[$0]] }
         let title = (row.map { "Event #\($0.event.id)" } ?? "Event") + " · Esc closes"
         let inner = Panel(title: title, focused: true).render(into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
@@ -197,12 +205,8 @@ extension MonitorScreen {
             return
         }
         let event = row.event
-        let utc = TimeZone(identifier: "UTC") ?? state.timeZone
         var head: [(String, Style)] = [
-            (
-                "\(ConsoleText.dateTime(event.at, state.timeZone, seconds: true)) local · \(ConsoleText.dateTime(event.at, utc, seconds: true)) UTC",
-                Style(.normal)
-            ),
+            (ConsoleText.localAndUTC(event.at, state.timeZone), Style(.normal)),
             (
                 "\(row.kindWord) (\(event.kind)) · who: \(row.who)" + (event.codeTag.map { " · code tag \($0)" } ?? ""),
                 Style(.normal, .bold)
@@ -213,7 +217,7 @@ extension MonitorScreen {
             fields = parsed.map { field in
                 // Instants the store writes in milliseconds ("expires_at_ms") read as times.
                 if field.key.hasSuffix("_ms"), let ms = Int64(field.value), ms > 0, ms < 32_503_680_000_000 {
-                    let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+                    let date = Date(unixMilliseconds: ms)
                     return "\(field.key): \(ConsoleText.dateTime(date, state.timeZone, seconds: true)) local"
                 }
                 return "\(field.key): \(field.value)"

@@ -106,9 +106,6 @@ public enum MonitorScreen {
             case .otpAuthorized, .staffAction, nil: return "–"
             }
         }
-
-        /// The watch pane can follow the code of this event.
-        public var canWatch: Bool { event.codeTag != nil }
     }
 
     public struct State: Hashable, Sendable {
@@ -153,8 +150,6 @@ public enum MonitorScreen {
 
         /// The filter as typed, trimmed and lowercased.
         var query: String { filter.text.trimmingCharacters(in: .whitespaces).lowercased() }
-
-        func matchesText(_ row: Row) -> Bool { query.isEmpty || row.search.contains(query) }
 
         /// Indices into ``rows`` shown by the table: the kinds not hidden, matching the filter.
         /// Unknown kinds are always shown: there is no key to hide them, and they are worth a look.

@@ -66,6 +66,12 @@ enum ConsoleText {
         return text
     }
 
+    /// "2026-11-29 14:02:00 local · 2026-11-29 13:02:00 UTC": the detail panes' first line.
+    static func localAndUTC(_ date: Date, _ zone: TimeZone) -> String {
+        let utc = TimeZone(identifier: "UTC") ?? zone
+        return "\(dateTime(date, zone, seconds: true)) local · \(dateTime(date, utc, seconds: true)) UTC"
+    }
+
     /// The calendar day `date` falls on in `zone`.
     static func day(of date: Date, in zone: TimeZone) -> CivilDay {
         CivilDay(

@@ -158,8 +158,9 @@ public final class Program {
                 { () async throws(ServiceError) in try await service.signOut(session) }, then: { _ in nil },
                 failed: { _ in nil }
             )
-        case .authorize(.quit):
-            finished = true
+        case .authorize(.quit), .monitor(.quit), .staff(.quit), .audit(.quit):
+            // Never here: ConsoleApp turns a screen's quit into its own `.quit` (which signs out).
+            break
         case .authorize(.authorize(let code, let day)):
             withSession { session in
                 self.call(
@@ -194,8 +195,7 @@ public final class Program {
         withSession { session in
             switch command {
             case .quit:
-                self.finished = true
-                self.stopFeed()
+                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
             case .traffic(let since):
                 self.call(
                     { () async throws(ServiceError) in try await service.traffic(session, since: since) },
@@ -304,7 +304,7 @@ public final class Program {
         withSession { session in
             switch command {
             case .quit:
-                self.finished = true
+                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
             case .load:
                 self.call(
                     { () async throws(ServiceError) in try await service.staff(session) },
@@ -334,7 +334,7 @@ public final class Program {
         withSession { session in
             switch command {
             case .quit:
-                self.finished = true
+                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
             case .load(let query):
                 self.call(
                     { () async throws(ServiceError) in try await service.audit(session, query: query) },
