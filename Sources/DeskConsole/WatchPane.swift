@@ -188,16 +188,7 @@ public enum WatchPane {
     static func draw(_ lines: [(String, Style)], into buffer: inout Buffer, area: Rect, indent: Int = 2) -> Int {
         var y = area.y
         for (text, style) in lines {
-            let rows = TextWrap.wrap(text, width: max(1, area.width))
-            guard let first = rows.first else { continue }
-            var wrapped = [first]
-            if rows.count > 1 {
-                let rest = String(text.dropFirst(first.count)).trimmingCharacters(in: .whitespaces)
-                wrapped += TextWrap.wrap(rest, width: max(1, area.width - indent)).map {
-                    String(repeating: " ", count: indent) + $0
-                }
-            }
-            for row in wrapped {
+            for row in TextWrap.wrap(text, width: max(1, area.width), continuationIndent: indent) {
                 guard y < area.maxY else { return y - area.y }
                 buffer.put(row, x: area.x, y: y, style: style, clip: area)
                 y += 1

@@ -25,4 +25,16 @@ import Testing
             #expect(TextWrap.wrap(text, width: width).allSatisfy { DisplayWidth.of($0) <= width })
         }
     }
+
+    @Test("a hanging indent: lines after the first are narrower and indented, runs of spaces and newlines included")
+    func hangingIndent() {
+        #expect(
+            TextWrap.wrap("✗   cannot watch this code: forbidden here", width: 16, continuationIndent: 2) == [
+                "✗ cannot watch", "  this code:", "  forbidden here",
+            ])
+        #expect(
+            TextWrap.wrap("x: first\nsecond line", width: 13, continuationIndent: 2) == ["x: first", "  second line"])
+        #expect(TextWrap.wrap("abcdefghij", width: 6, continuationIndent: 2) == ["abcdef", "  ghij"])
+        #expect(TextWrap.wrap("short", width: 10, continuationIndent: 2) == ["short"])
+    }
 }
