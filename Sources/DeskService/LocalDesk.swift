@@ -320,9 +320,6 @@ public struct LocalDesk: DeskService {
 
     /// The person behind `session`, if the session is valid now and their role may run `useCase`.
     /// Records activity on the session.
-    /// A session's last activity is written at most this often.
-    static let touchEverySeconds: TimeInterval = 5
-
     func authenticate(_ session: StaffSession, for useCase: DeskUseCase) throws(ServiceError) -> (
         user: String, role: StaffRole
     ) {
@@ -349,10 +346,10 @@ public struct LocalDesk: DeskService {
             throw .forbidden(
                 "your role (\(stored.role.rawValue)) cannot \(useCase.phrase): that needs the \(allowed) role")
         }
-        // Every call is activity, but a session seen in the last few seconds is not written
-        // again: a console's event feed polls many times a minute, and a write per poll would
-        // compete with the phones' uploads for the store. (The idle limit is 10 minutes.)
-        if now.timeIntervalSince(stored.lastSeenAt) >= Self.touchEverySeconds || now < stored.lastSeenAt {
+        // Every call is activity, but the store writes it only when its record is older than
+        // ``SessionActivity``'s interval: the UPDATE that would change nothing is not even sent
+        // (on SQLite it would still take the write lock, against the phones' uploads).
+        if now.unixMilliseconds - stored.lastSeenAt.unixMilliseconds > SessionActivity.writtenEveryMilliseconds {
             try storeCall { () throws(StoreError) in try store.touchSession(tokenHash: tokenHash, now: now) }
         }
         return (stored.user, stored.role)

@@ -192,3 +192,9 @@ public struct StoredSession: Hashable, Sendable {
         self.endedAt = endedAt
     }
 }
+
+/// How often a session's activity is written: a record younger than this stands (a console's
+/// feed polls many times a minute; the idle limit is minutes).
+public enum SessionActivity {
+    public static let writtenEveryMilliseconds: Int64 = 30_000
+}

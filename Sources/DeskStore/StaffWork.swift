@@ -67,7 +67,7 @@ struct StaffWork<DB: SQLRunning> {
     /// Sign-in attempts that lost a race to count themselves before one gives up.
     static var attemptRounds: Int { 64 }
     /// How long a session's last record stands before activity is written again.
-    static var touchIntervalMilliseconds: Int64 { 30_000 }
+    static var touchIntervalMilliseconds: Int64 { SessionActivity.writtenEveryMilliseconds }
 
     // MARK: Accounts
 
