@@ -196,18 +196,15 @@ enum Migrations {
         ),
         // The event stream's positions (`seq`, what the monitor pages by) and the scheduled jobs'
         // last and next runs. SQLite's writes are serialised, so a row's id is already its place
-        // in commit order: a trigger copies it (PostgreSQL's readers assign positions instead,
-        // PGSQL.assignPositions). Uploads gain an index by code, for the watch.
+        // in commit order: the position is a virtual column computed from it, which costs an
+        // insert nothing (a trigger copying it made every upload's event a second write).
+        // PostgreSQL's readers assign positions instead (PGSQL.assignPositions). Uploads gain an
+        // index by code, for the watch.
         Migration(
             version: 5, name: "0005_event_positions_job_runs",
             sql: """
-                ALTER TABLE events ADD COLUMN seq INTEGER;
-                UPDATE events SET seq = id;
+                ALTER TABLE events ADD COLUMN seq INTEGER GENERATED ALWAYS AS (id) VIRTUAL;
                 CREATE UNIQUE INDEX events_by_seq ON events (seq);
-                CREATE TRIGGER events_position AFTER INSERT ON events WHEN NEW.seq IS NULL
-                BEGIN
-                    UPDATE events SET seq = NEW.id WHERE id = NEW.id;
-                END;
                 CREATE INDEX uploads_by_otp_hash ON uploads (otp_hash);
                 CREATE TABLE job_runs (
                     job TEXT PRIMARY KEY NOT NULL,

@@ -7,7 +7,7 @@ import DeskCore
 #endif
 
 // The monitor's reads and the job runs on the embedded store. Writes are serialised by the
-// file's write lock and each event's position is its id (migration 5's trigger), so positions
+// file's write lock and each event's position is its id (migration 5's virtual column), so positions
 // are in commit order already: nothing to assign before reading.
 extension SQLiteStore {
     public func eventPage(
