@@ -6,7 +6,7 @@
 
 /// What a staff account may do. One role per account; roles do not include one another
 /// (least privilege: an admin manages accounts but does not read codes or contacts).
-public enum StaffRole: String, Hashable, Sendable, CaseIterable, Codable, Comparable {
+public enum StaffRole: String, Hashable, Sendable, CaseIterable, Comparable {
     /// HIS operator: authorises uploads during a call and watches their own codes.
     case `operator`
     /// Contact tracer: looks up positive patients and their contacts.
@@ -130,11 +130,10 @@ public enum PasswordRules {
 public enum StaffInputError: Error, Hashable, Sendable {
     case name(String)
     case password(String)
-    case role(String)
 
     public var message: String {
         switch self {
-        case .name(let text), .password(let text), .role(let text): return text
+        case .name(let text), .password(let text): return text
         }
     }
 }

@@ -439,14 +439,7 @@ public final class HTTPServer: @unchecked Sendable {
             return true
         }
         guard mine else { return }
-        let response = produce()
-        lock.withLock {
-            exchange.ready = response
-            exchange.suspended = false
-            suspendedNow -= 1
-        }
-        MHD_resume_connection(handle.pointer)
-        lock.withLock { claimed -= 1 }
+        resume(exchange, handle, produce())
     }
 
     private func queue(_ connection: OpaquePointer, _ exchange: Exchange, _ response: HTTPResponse) -> MHD_Result {

@@ -22,14 +22,14 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     let work: DeskExecutor
     let log: @Sendable (String) -> Void
     /// The long polls of `GET /staff/v1/events` that wait for an event.
-    private(set) var waits: EventWaits!
+    let waits: EventWaits
 
     public init(desk: LocalDesk, kdf: DeskExecutor, work: DeskExecutor, log: @escaping @Sendable (String) -> Void) {
         self.desk = desk
         self.kdf = kdf
         self.work = work
         self.log = log
-        waits = EventWaits(desk: desk, executor: work, failure: { [unowned self] in self.failure($0) })
+        waits = EventWaits(desk: desk, executor: work, failure: { Self.failure($0, log: log) })
     }
 
     /// Answers every waiting long poll now (a stopping server must not wait for them).
@@ -227,9 +227,9 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case .failure(let error): return .now(.error(error))
         case .success(let value): query = value
         }
-        let waits = self.waits!
+        let waits = self.waits
         if let newest = query.newest {
-            return signedIn(request, on: work) { desk, session throws(ServiceError) in
+            return run(on: work) { desk throws(ServiceError) in
                 EventWaits.page(try await desk.newestEvents(session, limit: newest))
             }
         }
@@ -293,7 +293,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
                 do throws(ServiceError) {
                     if let response = try await call(desk, answer) { answer(response) }
                 } catch {
-                    answer(self.failure(error))
+                    answer(Self.failure(error, log: self.log))
                 }
             }
         }
@@ -338,7 +338,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
 
     /// An error from the desk, from the one table. Store trouble is logged under an incident id
     /// and answered with the id only (store messages can name files and hosts).
-    func failure(_ error: ServiceError) -> HTTPResponse {
+    static func failure(_ error: ServiceError, log: (String) -> Void) -> HTTPResponse {
         switch error {
         case .unavailable(let text):
             let incident = Incident.next()

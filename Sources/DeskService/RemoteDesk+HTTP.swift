@@ -343,8 +343,6 @@ final class RemoteTransport: @unchecked Sendable {
     }
 }
 
-/// Redirects are not followed: a redirected POST could carry a password to another host. A 3xx
-/// then reaches ``RemoteTransport/judge(_:_:)``, which says the URL is not the staff API.
 /// A flag set once, from any thread.
 private final class Flag: @unchecked Sendable {
     private let lock = SimpleLock()
@@ -353,6 +351,8 @@ private final class Flag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
 }
 
+/// Redirects are not followed: a redirected POST could carry a password to another host. A 3xx
+/// then reaches ``RemoteTransport/judge(_:_:)``, which says the URL is not the staff API.
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

@@ -85,11 +85,7 @@ public struct RemoteDesk: DeskService {
     }
 
     /// The URL as given, without a trailing slash.
-    public var location: String {
-        var text = url.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        return text
-    }
+    public var location: String { transport.location }
 
     public func now() -> Date { clock.now() }
 
@@ -247,9 +243,6 @@ public struct RemoteDesk: DeskService {
 
     /// A name as one path segment: everything but unreserved characters percent-encoded, so a
     /// name with `/` or `?` in it reaches the desk whole (and is refused there, by its rules).
-    static func pathSegment(_ name: String) -> String {
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
+    static func pathSegment(_ name: String) -> String { RemoteTransport.escape(name) }
 
 }

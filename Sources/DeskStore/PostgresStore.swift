@@ -105,9 +105,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 }
                 try appendEvent(
                     connection, kind: .otpAuthorized, at: nowMs, otpHash: otpHash, actor: actor,
-                    detail:
-                        #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#
-                )
+                    detail: record.storedDetail)
                 // Then the log's lock, and its entry. Waiting for it holds only this code's row,
                 // which no holder of the log's lock waits for.
                 try Self.staffWork(connection).auditAuthorization(record)

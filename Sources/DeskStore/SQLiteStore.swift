@@ -83,9 +83,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     ], operation: "authorize")
                 try appendEvent(
                     kind: .otpAuthorized, at: nowMs, otpHash: otpHash, actor: actor,
-                    detail:
-                        #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#
-                )
+                    detail: record.storedDetail)
                 try staffWork.auditAuthorization(record)
                 return .authorized(record)
             }

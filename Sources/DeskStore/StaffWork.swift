@@ -403,10 +403,8 @@ struct StaffWork<DB: SQLRunning> {
     /// The `otp_authorized` entry of an authorisation, in its transaction.
     func auditAuthorization(_ record: OtpAuthorization) throws(StoreError) {
         try appendAudit(
-            actor: record.authorizedBy, action: .otpAuthorized, target: String(record.otpHash.hex.prefix(6)),
-            detail:
-                #"{"symptoms_started_on":"\#(record.symptomsStartedOn.iso)","expires_at_ms":\#(record.expiresAt.unixMilliseconds)}"#,
-            at: record.authorizedAt.unixMilliseconds)
+            actor: record.authorizedBy, action: .otpAuthorized, target: record.otpHash.tag,
+            detail: record.storedDetail, at: record.authorizedAt.unixMilliseconds)
     }
 
     func auditEntries(after afterID: Int64, limit: Int) throws(StoreError) -> [AuditEntry] {
@@ -488,5 +486,12 @@ extension AuditEntry {
             id: row.integer(0), at: Date(unixMilliseconds: row.integer(1)), actor: row.text(2),
             action: AuditAction(rawValue: row.text(3)), target: row.optionalText(4), detail: row.text(5),
             previousHash: row.text(6), hash: row.text(7))
+    }
+}
+
+extension OtpAuthorization {
+    /// The detail of an authorisation's event and of its audit entry (the same text in both).
+    var storedDetail: String {
+        #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(expiresAt.unixMilliseconds)}"#
     }
 }

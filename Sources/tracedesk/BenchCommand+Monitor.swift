@@ -270,13 +270,7 @@ extension BenchCommand {
     static func timeDelivery(
         store: SQLiteStore, desk: LocalDesk, polls: Int
     ) async throws -> (remote: [Double], local: [Double]) {
-        var config = ServerConfig()
-        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
-        config.signingKeyRequired = false
-        let server = try TraceDeskServer(
-            config: config, store: store, appSettingsPath: nil, accessLog: nil, log: { _ in })
-        try server.start(runningJobs: false)
+        let server = try loopbackServer(store)
         defer { server.stop(grace: .seconds(2)) }
         guard let url = URL(string: "http://127.0.0.1:\(server.internalPort)") else {
             throw BenchFailure(message: "no URL for the server")
@@ -294,9 +288,8 @@ extension BenchCommand {
         {
             var out: [Double] = []
             for _ in 0..<polls {
-                let cursor = try await service.events(session, after: 0, limit: 1, wait: .zero).cursor
-                let latest = try store.latestEventID()
-                let after = max(cursor, latest)
+                // Every position up to the store's latest is visible to the desk too.
+                let after = try store.latestEventID()
                 let poll = Task { try await service.events(session, after: after, limit: 10, wait: .seconds(10)) }
                 // The poll is waiting (remotely: on the server; locally: give it a moment).
                 let deadline = Date().addingTimeInterval(5)

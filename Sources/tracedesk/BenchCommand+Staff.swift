@@ -55,13 +55,7 @@ extension BenchCommand {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let store = try SQLiteStore(path: directory.appendingPathComponent("bench.sqlite").path)
-            var config = ServerConfig()
-            config.listen = ListenAddress(host: "127.0.0.1", port: 0)
-            config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
-            config.signingKeyRequired = false
-            let server = try TraceDeskServer(
-                config: config, store: store, appSettingsPath: nil, accessLog: nil, log: { _ in })
-            try server.start(runningJobs: false)
+            let server = try loopbackServer(store)
             defer { server.stop(grace: .seconds(2)) }
             guard let url = URL(string: "http://127.0.0.1:\(server.internalPort)") else { return .refused }
             let desk = RemoteDesk(url: url)
@@ -118,6 +112,19 @@ extension BenchCommand {
             print("  median \(f3(signInMedian)) ms, p95 \(f3(signInP95)) ms")
         }
         return .success
+    }
+
+    /// An in-process `tracedesk serve` over `store` on 127.0.0.1 (ephemeral ports, no signing
+    /// key, no jobs, no logs), started.
+    static func loopbackServer(_ store: any Store) throws -> TraceDeskServer {
+        var config = ServerConfig()
+        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.signingKeyRequired = false
+        let server = try TraceDeskServer(
+            config: config, store: store, appSettingsPath: nil, accessLog: nil, log: { _ in })
+        try server.start(runningJobs: false)
+        return server
     }
 
     /// `count` authorisations of fresh valid codes (symptoms yesterday), each timed.

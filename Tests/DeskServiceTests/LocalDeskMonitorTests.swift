@@ -260,8 +260,12 @@ import Testing
             let hash = try Otp(operatorInput: Self.code).hash
             let store = fixture.store
             let writing = Task.detached {
-                // bianchi's code is checked without pause: nothing rossi may see.
-                for _ in 0..<100_000 where !Task.isCancelled { _ = try? store.recordCheck(otpHash: hash, now: Date()) }
+                // bianchi's code is checked every few milliseconds: nothing rossi may see, and
+                // more of it throughout the wait (paced, so reads still get the store's lock).
+                for _ in 0..<100_000 where !Task.isCancelled {
+                    _ = try? store.recordCheck(otpHash: hash, now: Date())
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
             }
             let began = ContinuousClock.now
             let page = try await fixture.desk.events(fixture.rossi, after: start, limit: 100, wait: .seconds(1))
