@@ -14,6 +14,8 @@ import JSONText
 extension StaffWire {
     /// The longest long poll a request may ask for, in seconds.
     public static let maximumWaitSeconds: Int64 = 60
+    /// The most events one page holds.
+    public static let maximumPageSize = 1_000
 
     // MARK: Writing
 
@@ -192,13 +194,15 @@ extension StaffRequests {
             if let after = try number("after", 0...Int64.max, "an event id, a whole number from 0") {
                 query.after = after
             }
-            if let limit = try number("limit", 1...1_000, "a whole number from 1 to 1000") { query.limit = Int(limit) }
+            let pageSizes = 1...Int64(StaffWire.maximumPageSize)
+            let sizeMeaning = "a whole number from 1 to \(StaffWire.maximumPageSize)"
+            if let limit = try number("limit", pageSizes, sizeMeaning) { query.limit = Int(limit) }
             if let wait = try number(
                 "wait", 0...StaffWire.maximumWaitSeconds, "whole seconds from 0 to \(StaffWire.maximumWaitSeconds)")
             {
                 query.waitSeconds = wait
             }
-            if let newest = try number("newest", 1...1_000, "a whole number from 1 to 1000") {
+            if let newest = try number("newest", pageSizes, sizeMeaning) {
                 guard request.queryValues("after").isEmpty, request.queryValues("wait").isEmpty,
                     request.queryValues("limit").isEmpty
                 else { throw FieldProblem("newest asks for the newest events: give it without after, limit or wait") }

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskAPI
 import DeskCore
 import Dispatch
 
@@ -224,16 +225,8 @@ public final class AccessLog: @unchecked Sendable {
 }
 
 enum Timestamp {
-    /// `2026-11-29T15:40:00.123Z`.
-    static func iso(_ date: Date) -> String {
-        let ms = date.unixMilliseconds
-        let day = CivilDay(unixSeconds: ms / 1000 >= 0 ? ms / 1000 : 0)
-        let secondOfDay = (ms / 1000) % 86_400
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let millis = ms % 1000
-        let m = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(day.iso)T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)).\(m)Z"
-    }
+    /// `2026-11-29T15:40:00.123Z`: the staff API's time format.
+    static func iso(_ date: Date) -> String { StaffWire.time(date) }
 
     static func milliseconds(_ ms: Double) -> String {
         let tenths = Int((ms * 100).rounded())

@@ -1,3 +1,4 @@
+import DeskAPI
 import DeskCore
 import DeskStore
 import JSONText
@@ -14,9 +15,9 @@ import JSONText
 // Privacy rule: a code's hash never leaves here; events and watches name a code by its tag.
 extension LocalDesk {
     /// The most events one page holds.
-    public static let maximumPageSize = 1_000
+    public static let maximumPageSize = StaffWire.maximumPageSize
     /// The longest a page waits for an event.
-    public static let maximumWait: Duration = .seconds(60)
+    public static let maximumWait: Duration = .seconds(StaffWire.maximumWaitSeconds)
     /// How often a waiting page looks for a new event: one indexed query each time.
     static let pollInterval: Duration = .milliseconds(100)
 
