@@ -64,7 +64,8 @@ struct WatchProgramTests {
                     "✓ upload received at 14:02:00: 2 keys accepted, 1 dropped (before_risk_window: 1), province RM, phone clock 3 s behind"
                 ))
             #expect(c.state.authorize.watch?.upload?.keysWaiting == 2)
-            #expect(c.prose.contains("… no publishing run scheduled: is `tracedesk serve` running, with a signing key?"))
+            #expect(
+                c.prose.contains("… no publishing run scheduled: is `tracedesk serve` running, with a signing key?"))
 
             // The publishing job runs: the chunk's event (every operator sees chunks) asks again.
             let publisher = ChunkPublisher(
