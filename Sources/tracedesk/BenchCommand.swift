@@ -229,7 +229,11 @@ extension BenchCommand {
 
     /// Uploads of 14 random daily keys (the last 14 days before today), under fresh codes.
     static func storeKeys(_ count: Int, in store: any Store, now: Date) throws(StoreError) {
-        let today = Int64(now.timeIntervalSince1970) / 86_400 * 144
+        let nowSeconds = Int64(now.timeIntervalSince1970)
+        let today = nowSeconds / 86_400 * 144
+        // Every key past its 2 h embargo at any hour: in the first hours after midnight UTC,
+        // yesterday's key ends 3 h before now instead of at midnight.
+        let lastEnd = min(today, (nowSeconds - 3 * 3_600) / 600)
         var generator = SystemRandomNumberGenerator()
         var left = count
         var code = 0
@@ -241,10 +245,11 @@ extension BenchCommand {
                 otpHash: hash, symptomsStartedOn: now.utcDay.adding(days: -14), by: "bench", now: now,
                 lifetime: .seconds(3600))
             let keys = (1...n).map { day in
-                AcceptedKey(
+                let start = today - Int64(day) * 144
+                return AcceptedKey(
                     key: TemporaryExposureKey(
                         keyData: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) },
-                        rollingStartNumber: today - Int64(day) * 144, rollingPeriod: 144),
+                        rollingStartNumber: start, rollingPeriod: max(1, min(144, lastEnd - start))),
                     transmissionRiskLevel: 8, reportType: .confirmedTest, daysSinceOnsetOfSymptoms: 14 - day)
             }
             _ = try store.consumeForUpload(otpHash: hash, now: now) { authorization in

@@ -54,20 +54,23 @@ within() {
 keys() { local window=$1; shift; tmux -L "$socket" send-keys -t "$window" "$@"; }
 
 # The phone's side, with curl: check-otp, then an upload of 14 daily keys (the newest one still
-# running today, so it waits for the embargo after the others are published).
+# running today, so it waits for the embargo after the others are published; yesterday's ends
+# 3 h before now at the latest, so it is past its 2 h embargo at any hour, midnight included).
 phone_check() {
   curl -s -o /dev/null -w '%{http_code}' -X POST "http://$phone/v1/ingestion/check-otp" \
     -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $(hash "$1")" \
     -H 'Immuni-Dummy-Data: 0' -d '{"padding":"00ff"}'
 }
 phone_upload() {
-  local now keys="" start byte data
+  local now keys="" start period byte data
   now=$(date -u +%s)
   for i in $(seq 0 13); do
     start=$(((now / 86400 - 13 + i) * 144))
+    period=144
+    if [ "$i" = 12 ] && [ $(((now - 10800) / 600 - start)) -lt 144 ]; then period=$(((now - 10800) / 600 - start)); fi
     byte=$(printf '\\x%02x' "$((i + 1 + $2))")
     data=$(for _ in $(seq 16); do printf "$byte"; done | base64)
-    keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":144},"
+    keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":$period},"
   done
   curl -s -o /dev/null -w '%{http_code}' -X POST "http://$phone/v1/ingestion/upload" \
     -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $(hash "$1")" \
