@@ -118,6 +118,8 @@ public enum EventDetail {
             if let target = string(object, "target") { text += " → \(target)" }
             if bool(object, "unknown_name") == true { text += " (unknown name)" }
             return text
+        case .apricotRegistered, .contactFileReceived:
+            return fallback(event.detail)
         }
     }
 

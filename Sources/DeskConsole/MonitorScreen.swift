@@ -34,6 +34,7 @@ public enum MonitorScreen {
             case .analyticsReceived: self = .analytics
             case .chunkPublished: self = .chunk
             case .staffAction: self = .staff
+            case .apricotRegistered, .contactFileReceived: return nil
             }
         }
 
@@ -101,7 +102,9 @@ public enum MonitorScreen {
         static func who(_ event: MonitorEvent) -> String {
             if let actor = event.actor, !actor.isEmpty { return actor }
             switch event.known {
-            case .otpChecked, .uploadAccepted, .uploadRefused, .analyticsReceived: return "phone"
+            case .otpChecked, .uploadAccepted, .uploadRefused, .analyticsReceived, .apricotRegistered,
+                .contactFileReceived:
+                return "phone"
             case .chunkPublished: return "server"
             case .otpAuthorized, .staffAction, nil: return "–"
             }

@@ -120,6 +120,12 @@ public struct DeskEvent: Hashable, Sendable {
         /// A staff action from the audit log (sign-in, staff change…): `detail` names the
         /// ``AuditAction`` (`{"action":"sign_in"}`) and, for staff changes, the account.
         case staffAction = "staff_action"
+        /// An APRICOT app registered (a new user; detail `{"pseudo_ids":N}`) or logged in again
+        /// (`{"pseudo_ids":N,"returning":true}`). Never the phone number.
+        case apricotRegistered = "apricot_registered"
+        /// An APRICOT contact file arrived (detail: day, records, distinct and unknown beacons,
+        /// skew, whether it replaced an earlier file).
+        case contactFileReceived = "contact_file_received"
     }
 
     /// The event's position in the stream: strictly increasing across the whole store, in the

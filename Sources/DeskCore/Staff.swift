@@ -56,12 +56,18 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
     /// The watch of one code (authorised → checked → uploaded → published); an operator
     /// watches only codes they authorised.
     case watchCode = "watch_code"
+    /// Look a patient up by phone number, export the lookup, record call outcomes (APRICOT).
+    case traceContacts = "trace_contacts"
+    /// Read the SMS outbox (messages with codes and phone numbers).
+    case readSmsOutbox = "read_sms_outbox"
 
     public var roles: Set<StaffRole> {
         switch self {
         case .authorizeCode: return [.operator]
         case .codeStatus, .monitorEvents, .watchCode: return [.operator, .supervisor]
-        case .listStaff, .addStaff, .disableStaff, .resetPassword, .readAudit, .verifyAudit: return [.admin]
+        case .listStaff, .addStaff, .disableStaff, .resetPassword, .readAudit, .verifyAudit, .readSmsOutbox:
+            return [.admin]
+        case .traceContacts: return [.tracer]
         }
     }
 
@@ -78,6 +84,8 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
         case .verifyAudit: return "verify the audit log"
         case .monitorEvents: return "watch the activity feed"
         case .watchCode: return "watch codes"
+        case .traceContacts: return "trace contacts"
+        case .readSmsOutbox: return "read the SMS outbox"
         }
     }
 }
@@ -262,11 +270,21 @@ public struct AuditAction: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let staffAdded = AuditAction(rawValue: "staff_added")
     public static let staffDisabled = AuditAction(rawValue: "staff_disabled")
     public static let passwordReset = AuditAction(rawValue: "password_reset")
+    /// A tracer looked a patient up (target `user N`, detail the purpose and counts).
+    public static let traceLookup = AuditAction(rawValue: "trace_lookup")
+    /// A tracer exported a lookup (target `user N`, detail the purpose, the kind and rows).
+    public static let traceExport = AuditAction(rawValue: "trace_export")
+    /// A tracer recorded a call outcome (target the contact's `user N`, detail the patient,
+    /// the outcome and the purpose; never the note's text).
+    public static let contactOutcome = AuditAction(rawValue: "contact_outcome")
+    /// An admin read the SMS outbox (the messages hold codes and phone numbers).
+    public static let smsOutboxRead = AuditAction(rawValue: "sms_outbox_read")
 
     /// The actions this version writes, for filters and help.
     public static let known: [AuditAction] = [
         .signIn, .signInFailed, .signInRefused, .accountLocked, .signOut, .otpAuthorized, .staffAdded,
-        .staffDisabled, .passwordReset,
+        .staffDisabled, .passwordReset, .traceLookup, .traceExport, .contactOutcome,
+        .smsOutboxRead,
     ]
 
     public var description: String { rawValue }

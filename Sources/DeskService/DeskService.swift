@@ -80,7 +80,39 @@ public protocol DeskService: Sendable {
     /// `.forbidden`); an unknown code or an event about no code: `.invalid` saying so.
     func watch(_ session: StaffSession, _ target: WatchTarget) async throws(ServiceError) -> CodeWatch
 
+    // MARK: Contact tracing (tracer; APRICOT)
+
+    /// Looks a patient up by phone number (typed: normalised with the configured default
+    /// country code) for a purpose / case reference (required). Audited (`trace_lookup`) with
+    /// the purpose. A number in a wrong format, an empty purpose, a phone that never registered:
+    /// `.invalid` saying what to do. A registered patient without uploads is an answer with
+    /// no contacts (`patient.daysUploaded == 0`).
+    func traceLookup(_ session: StaffSession, phone: String, purpose: String) async throws(ServiceError) -> TraceLookup
+
+    /// The raw sightings of a patient's kept files, oldest first: of one contact, or all of
+    /// them (unresolved included) when `contactUserID` is nil; `limit` (1…50 000) from `offset`.
+    func traceSightings(
+        _ session: StaffSession, patientUserID: Int64, contactUserID: Int64?, purpose: String, offset: Int, limit: Int
+    ) async throws(ServiceError) -> TraceSightingsPage
+
+    /// Records a call outcome with a note (at most 500 characters) for one contact of a
+    /// patient. Audited (`contact_outcome`) with the purpose; the note's text is not audited.
+    func recordOutcome(
+        _ session: StaffSession, patientUserID: Int64, contactUserID: Int64, outcome: ContactOutcome, note: String,
+        purpose: String
+    ) async throws(ServiceError) -> RecordedOutcome
+
+    /// Records that a lookup was exported (`kind`: "contacts_csv", "sightings_csv", "json"),
+    /// with how many rows: audited (`trace_export`) with the purpose. Call before writing the file.
+    func recordTraceExport(
+        _ session: StaffSession, patientUserID: Int64, purpose: String, kind: String, rows: Int
+    ) async throws(ServiceError)
+
     // MARK: Admin
+
+    /// The SMS outbox, newest first (admin): what the `outbox` gateway kept and what the
+    /// `http` gateway sent. Reading it is audited.
+    func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage]
 
     /// Every staff account.
     func staff(_ session: StaffSession) async throws(ServiceError) -> [StaffAccount]
@@ -107,6 +139,23 @@ public protocol DeskService: Sendable {
 
 extension DeskService {
     public var connectionProblem: String? { nil }
+}
+
+/// A page of raw sightings.
+public struct TraceSightingsPage: Hashable, Sendable {
+    public var sightings: [Sighting]
+    /// Sightings matching, all pages together.
+    public var total: Int
+    /// Where the next page starts; nil after the last.
+    public var nextOffset: Int?
+
+    public init(sightings: [Sighting], total: Int, nextOffset: Int?) {
+        self.sightings = sightings
+        self.total = total
+        self.nextOffset = nextOffset
+    }
+
+    public static let maximumLimit = 50_000
 }
 
 /// The answer to an authorisation request.
