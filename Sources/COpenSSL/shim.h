@@ -2,6 +2,7 @@
 #include <openssl/err.h>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
+#include <openssl/hmac.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 #include <openssl/x509_vfy.h>
