@@ -1,0 +1,221 @@
+import DeskCore
+import DeskStore
+import Dispatch
+import Foundation
+import JSONText
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where APRICOT's SMS codes go (spec/apricot-protocol.md, "Registration"). Every message is
+/// first put in the store's outbox; the gateway decides what happens next.
+///
+/// Threading rule: `send` is called from server threads and returns at once (it never waits
+/// for a provider). Privacy rule: neither the text (it holds the code) nor the phone number
+/// ever reaches a log line, a metric or an error message.
+public protocol SmsGateway: Sendable {
+    /// "outbox" or "http": what the outbox's `gateway` column says.
+    var name: String { get }
+
+    /// Hands one message over. Throws only when the store cannot take it.
+    func send(to phone: PhoneNumber, text: String) throws(ServiceError)
+}
+
+/// The default gateway: messages are stored with status `held` and shown to admins by
+/// `tracedesk sms outbox`; nothing leaves the machine (training and test deployments).
+public struct OutboxSmsGateway: SmsGateway {
+    public let store: any Store
+    public let clock: any Clock
+    public var name: String { "outbox" }
+
+    public init(store: any Store, clock: any Clock = SystemClock()) {
+        self.store = store
+        self.clock = clock
+    }
+
+    public func send(to phone: PhoneNumber, text: String) throws(ServiceError) {
+        do {
+            let now = clock.now()
+            let id = try store.enqueueSms(phone: phone, text: text, gateway: name, now: now)
+            try store.recordSmsDelivery(
+                id: id, status: .held, detail: "kept in the outbox (sms_gateway outbox): no SMS is sent", now: now)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+}
+
+/// A provider's HTTP API: each message is stored `pending`, then POSTed as JSON
+/// `{"to": "+39…", "text": "…"}` to `url` with `Authorization: Bearer <api key>` by a background
+/// sender. A 2xx answer marks it `sent`; a 5xx, a 429 or a connection failure is retried with
+/// doubling waits (`firstRetry`, 2×, 4×…) up to `maxAttempts` attempts, then `failed`; any other
+/// answer fails it at once (a request the provider will never accept). Every attempt's result is
+/// recorded with ``ApricotStore/recordSmsDelivery(id:status:detail:now:)``.
+public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
+    public struct Options: Sendable {
+        public var url: URL
+        public var apiKey: String
+        public var maxAttempts: Int
+        public var firstRetry: Duration
+        public var timeout: Duration
+        /// Messages waiting or being sent at once; past this a new message fails at once
+        /// (recorded `failed`): a provider that is down must not grow memory without bound.
+        public var maxQueued: Int
+
+        public init(
+            url: URL, apiKey: String, maxAttempts: Int = 5, firstRetry: Duration = .seconds(2),
+            timeout: Duration = .seconds(10), maxQueued: Int = 10_000
+        ) {
+            self.url = url
+            self.apiKey = apiKey
+            self.maxAttempts = maxAttempts
+            self.firstRetry = firstRetry
+            self.timeout = timeout
+            self.maxQueued = maxQueued
+        }
+    }
+
+    public let store: any Store
+    public let clock: any Clock
+    public let options: Options
+    let log: @Sendable (String) -> Void
+    private let session: URLSession
+    private let lock = SimpleLock()
+    private var queued = 0
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    public var name: String { "http" }
+
+    public init(
+        store: any Store, clock: any Clock = SystemClock(), options: Options,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.store = store
+        self.clock = clock
+        self.options = options
+        self.log = log
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = options.timeout.seconds
+        configuration.timeoutIntervalForResource = options.timeout.seconds
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    public func send(to phone: PhoneNumber, text: String) throws(ServiceError) {
+        let id: Int64
+        do {
+            id = try store.enqueueSms(phone: phone, text: text, gateway: name, now: clock.now())
+        } catch {
+            throw ServiceError(error)
+        }
+        let admitted = lock.withLock { () -> Bool in
+            guard queued < options.maxQueued else { return false }
+            queued += 1
+            return true
+        }
+        guard admitted else {
+            record(id, .failed, "not sent: \(options.maxQueued) messages were already waiting for the provider")
+            log("SMS message \(id) not sent: \(options.maxQueued) messages already wait for the provider")
+            return
+        }
+        var body = #"{"to":"#
+        JSONValue.writeString(phone.e164, into: &body)
+        body += #","text":"#
+        JSONValue.writeString(text, into: &body)
+        body += "}"
+        let payload = Array(body.utf8)
+        Task.detached { [self] in
+            await deliver(id, payload)
+            finished()
+        }
+    }
+
+    /// How many messages are waiting or being sent now.
+    public var pending: Int { lock.withLock { queued } }
+
+    /// Returns once no message is waiting or being sent (tests; a stopping server, with its grace).
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = lock.withLock { () -> Bool in
+                if queued == 0 { return true }
+                idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    private func finished() {
+        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            queued -= 1
+            guard queued == 0 else { return [] }
+            defer { idleWaiters = [] }
+            return idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The attempts of one message, each recorded; waits between them hold no thread.
+    private func deliver(_ id: Int64, _ payload: [UInt8]) async {
+        var wait = options.firstRetry
+        for attempt in 1...max(1, options.maxAttempts) {
+            let outcome = await post(payload)
+            switch outcome {
+            case .delivered(let status):
+                record(id, .sent, "provider answered \(status) (attempt \(attempt))")
+                return
+            case .refused(let status):
+                record(id, .failed, "provider refused the message with \(status) (attempt \(attempt)): not retried")
+                log("SMS message \(id) refused by the provider with HTTP \(status): check sms_http_url and the key")
+                return
+            case .retry(let reason):
+                if attempt == options.maxAttempts {
+                    record(id, .failed, "\(reason) (attempt \(attempt) of \(options.maxAttempts)): gave up")
+                    log("SMS message \(id) not delivered after \(attempt) attempts: \(reason)")
+                    return
+                }
+                record(id, .pending, "\(reason) (attempt \(attempt) of \(options.maxAttempts)): retrying")
+                try? await Task.sleep(for: wait)
+                wait = wait * 2
+            }
+        }
+    }
+
+    enum Outcome {
+        case delivered(Int)
+        case refused(Int)
+        case retry(String)
+    }
+
+    private func post(_ payload: [UInt8]) async -> Outcome {
+        var request = URLRequest(url: options.url)
+        request.httpMethod = "POST"
+        request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(options.apiKey)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(payload)
+        do {
+            let (_, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { return .retry("the provider's answer was not HTTP") }
+            switch http.statusCode {
+            case 200..<300: return .delivered(http.statusCode)
+            case 429, 500..<600: return .retry("provider answered \(http.statusCode)")
+            default: return .refused(http.statusCode)
+            }
+        } catch {
+            // The error's own words can name the URL, never the message: it is not in them.
+            return .retry("provider unreachable (\((error as NSError).localizedDescription))")
+        }
+    }
+
+    private func record(_ id: Int64, _ status: SmsDeliveryStatus, _ detail: String) {
+        do {
+            try store.recordSmsDelivery(id: id, status: status, detail: detail, now: clock.now())
+        } catch {
+            log("SMS message \(id): its delivery status could not be recorded: \(error.message)")
+        }
+    }
+}
