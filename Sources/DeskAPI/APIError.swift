@@ -90,13 +90,64 @@ public struct APIError: Error, Hashable, Sendable {
         APIError(code: 2022, status: 422, message: "Authorisation refused.", detail: detail)
     }
 
+    // The APRICOT phone API (docs/apricot-api.md). Like the Immuni API's, a detail names the
+    // field or the rule and never the value: no phone number, code or token is echoed.
+
+    /// 3000/400: a request that cannot be used: bad JSON, a missing or wrong field or header.
+    public static func apricotInvalid(_ detail: String) -> APIError {
+        APIError(code: 3000, status: 400, message: "Invalid request.", detail: detail)
+    }
+    /// 3001/401: a wrong code, or no code asked for this phone.
+    public static let apricotWrongCode = APIError(
+        code: 3001, status: 401, message: "Wrong code.",
+        detail: "the code does not match the last one sent to this phone: check it, or ask for a new one")
+    /// 3002/401: the code's lifetime is over.
+    public static let apricotExpiredCode = APIError(
+        code: 3002, status: 401, message: "Expired code.", detail: "the code is older than 5 minutes: ask for a new one"
+    )
+    /// 3003/429: the code took its 5 attempts.
+    public static let apricotTooManyAttempts = APIError(
+        code: 3003, status: 429, message: "Too many attempts.",
+        detail: "this code was tried 5 times: ask for a new one")
+    /// 3004/429: a new code too soon (30 s apart, 5 an hour); `Retry-After` says when.
+    public static func apricotTooSoon(retryAfter seconds: Int) -> APIError {
+        APIError(
+            code: 3004, status: 429, message: "Too many codes.",
+            detail: "a phone may ask for a code every 30 seconds and 5 times an hour: ask again in \(seconds) s")
+    }
+    /// 3005/401: no usable access token (unknown, expired, or issued to another app or device).
+    public static let apricotNotSignedIn = APIError(
+        code: 3005, status: 401, message: "Not signed in.",
+        detail:
+            "the access token is unknown, older than 30 days, or was issued to another app_id or device_id: sign in again"
+    )
+    /// 3006/422: a contact file (or its day) that breaks a rule; nothing was stored.
+    public static func apricotContactFileRefused(_ detail: String) -> APIError {
+        APIError(code: 3006, status: 422, message: "Contact file refused.", detail: detail)
+    }
+    /// 3007/429: more contact-file uploads from one token than the hour allows.
+    public static func apricotUploadsTooFrequent(perHour: Int, retryAfter seconds: Int) -> APIError {
+        APIError(
+            code: 3007, status: 429, message: "Too many uploads.",
+            detail: "at most \(perHour) contact-file uploads an hour per sign-in: upload again in \(seconds) s")
+    }
+    /// 3008/507: the pseudo-id space of the design (2^32) cannot hold another user. Not a
+    /// temporary state: no Retry-After.
+    public static let apricotRegistrationFull = APIError(
+        code: 3008, status: 507, message: "Registration closed.",
+        detail:
+            "the pseudo-id space is full: no new phone can register (the design allows 2^32 pseudo-ids); known phones still sign in"
+    )
+
     /// Every code with its status and message, for docs and the table test. Codes with a
     /// per-case detail are listed with an empty one.
     public static let table: [APIError] = [
         .unknown(), .unavailable(""), .notFound(""), .methodNotAllowed(allowed: []), .payloadTooLarge(limit: 0),
         .missingParameters(""), .unauthorizedOtp, .chunkNotFound, .noChunks, .emptyBody, .notCompliant(""),
         .alreadyAuthorized, .invalidRequest(""), .notSignedIn(""), .signInFailed(""), .forbidden(""),
-        .conflict(""), .authorizationRefused(""),
+        .conflict(""), .authorizationRefused(""), .apricotInvalid(""), .apricotWrongCode, .apricotExpiredCode,
+        .apricotTooManyAttempts, .apricotTooSoon(retryAfter: 0), .apricotNotSignedIn, .apricotContactFileRefused(""),
+        .apricotUploadsTooFrequent(perHour: 0, retryAfter: 0), .apricotRegistrationFull,
     ]
 
     /// The JSON body.

@@ -191,7 +191,9 @@ import Testing
         let codes = APIError.table.map(\.code)
         #expect(Set(codes).count == codes.count)
         let staff = Dictionary(
-            uniqueKeysWithValues: APIError.table.filter { $0.code >= 2000 }.map { ($0.code, ($0.status, $0.message)) })
+            uniqueKeysWithValues: APIError.table.filter { (2000..<3000).contains($0.code) }.map {
+                ($0.code, ($0.status, $0.message))
+            })
         #expect(staff[2000]! == (400, "Invalid request."))
         #expect(staff[2001]! == (401, "Not signed in."))
         #expect(staff[2002]! == (401, "Sign-in failed."))
