@@ -26,6 +26,13 @@ public protocol HTTPHandler: Sendable {
     /// The route template for `request` ("/v1/keys/{n}", "unmatched"): what logs and metrics show.
     func route(for request: HTTPRequest) -> String
     func handle(_ request: HTTPRequest, route: String) -> HandlerResult
+    /// The largest body `route` accepts, when it differs from the listener's `maxBodyBytes`
+    /// (APRICOT's contact files: up to 1 048 560 bytes). Refused with 413 unread past it.
+    func maxBodyBytes(route: String) -> Int?
+}
+
+extension HTTPHandler {
+    public func maxBodyBytes(route: String) -> Int? { nil }
 }
 
 /// One completed exchange, for the access log and metrics. Holds no header, query or body.
@@ -210,6 +217,7 @@ public final class HTTPServer: @unchecked Sendable {
         let method: String
         var path: String
         var route = "unmatched"
+        var maxBody = 0
         var headers: [(name: String, value: String)] = []
         var query: [(name: String, value: String)] = []
         var body: [UInt8] = []
@@ -312,6 +320,7 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, HTTPServer.collect, pointer)
             let request = HTTPRequest(method: exchange.method, path: exchange.path)
             exchange.route = handler.route(for: request)
+            exchange.maxBody = handler.maxBodyBytes(route: exchange.route) ?? options.maxBodyBytes
             if stopping {
                 exchange.answered = true
                 return queue(
@@ -322,11 +331,11 @@ public final class HTTPServer: @unchecked Sendable {
                 return queue(connection, exchange, .error(.missingParameters(problem)))
             }
             if let declared = exchange.headers.first(where: { $0.name == "content-length" }),
-                let size = Int(declared.value), size > options.maxBodyBytes
+                let size = Int(declared.value), size > exchange.maxBody
             {
                 // Refused before a byte of the body is read (curl's Expect: 100-continue is never answered).
                 exchange.answered = true
-                return queue(connection, exchange, .error(.payloadTooLarge(limit: options.maxBodyBytes)))
+                return queue(connection, exchange, .error(.payloadTooLarge(limit: exchange.maxBody)))
             }
             return .YES
         }
@@ -339,11 +348,11 @@ public final class HTTPServer: @unchecked Sendable {
             if exchange.refused != nil {
                 // MHD can only answer once the body has ended (a body without a declared length);
                 // past this much more, the client is not listening: close the connection.
-                return exchange.received > options.maxBodyBytes * 4 + 1_048_576 ? .NO : .YES
+                return exchange.received > exchange.maxBody * 4 + 1_048_576 ? .NO : .YES
             }
-            if exchange.body.count + size > options.maxBodyBytes {
+            if exchange.body.count + size > exchange.maxBody {
                 exchange.body = []
-                exchange.refused = .error(.payloadTooLarge(limit: options.maxBodyBytes))
+                exchange.refused = .error(.payloadTooLarge(limit: exchange.maxBody))
                 return .YES
             }
             if let uploadData {

@@ -32,8 +32,15 @@ public final class Metrics: @unchecked Sendable {
     private var counters: [String: Int] = [:]
     private var gauges: [String: Double] = [:]
     private let started = Date()
+    private var refreshers: [@Sendable (Metrics) -> Void] = []
 
     public init() {}
+
+    /// Adds work that sets gauges just before each render (a value read from the store, cached
+    /// by its owner).
+    public func refreshBeforeRender(_ refresh: @escaping @Sendable (Metrics) -> Void) {
+        lock.withLock { refreshers.append(refresh) }
+    }
 
     func recordExchange(_ exchange: ExchangeSummary) {
         let key = ExchangeKey(
@@ -86,9 +93,26 @@ public final class Metrics: @unchecked Sendable {
         ("tracedesk_last_chunk_index", "gauge", "Highest chunk index in the store after the last run."),
         ("tracedesk_cleanup_runs_total", "counter", "Retention runs by result (ok, skipped, failed)."),
         ("tracedesk_cleanup_deleted_total", "counter", "Records deleted by retention, by kind."),
+        ("tracedesk_apricot_codes_total", "counter", "APRICOT SMS code requests by result (sent, too_soon, invalid)."),
+        (
+            "tracedesk_apricot_logins_total", "counter",
+            "APRICOT sign-ins by result (new_user, returning, wrong_code, expired, too_many_attempts, full, invalid)."
+        ),
+        (
+            "tracedesk_apricot_contact_files_total", "counter",
+            "APRICOT contact-file uploads by result (stored, replaced, refused, not_signed_in, rate_limited, invalid)."
+        ),
+        ("tracedesk_apricot_contact_records_total", "counter", "Records in the contact files stored."),
+        ("tracedesk_apricot_pseudo_ids_used", "gauge", "Pseudo-ids that exist (of 4294967296 the design allows)."),
+        (
+            "tracedesk_apricot_pseudo_ids_used_ratio", "gauge",
+            "Share of the pseudo-id space used; registration warns past 0.5 and stops when a user no longer fits."
+        ),
+        ("tracedesk_sms_messages_total", "counter", "SMS messages handed to the gateway, by gateway."),
     ]
 
     public func render() -> String {
+        for refresh in lock.withLock({ refreshers }) { refresh(self) }
         let (requests, durations, counters, gauges) = lock.withLock {
             (self.requests, self.durations, self.counters, self.gauges)
         }

@@ -88,8 +88,35 @@ public struct ServerConfig: Hashable, Sendable {
     public var sessionIdleMinutes = 10
     public var sessionHours = 12
     public var signInFailuresBeforeLock = 8
+    public var numPseudoIDs = 1_000
+    public var beaconChangeInterval = 300
+    public var beaconDetectInterval = 60
+    public var contactTimestampOption = true
+    public var contactHistoryMax = 30
+    public var closeContactMinutes = 15
+    public var defaultCountryCode = "+39"
+    public var apricotUploadsPerHour = 60
+    public var apricotCodeSecretFile: String?
+    public var smsGateway = "outbox"
+    public var smsHTTPURL: String?
+    public var smsHTTPAPIKey: String?
+    public var smsHTTPMaxAttempts = 5
 
     public init() {}
+
+    /// The APRICOT settings (spec/apricot-protocol.md) the phone API serves and the tracing
+    /// desk applies.
+    public var apricotSettings: ApricotSettings {
+        var settings = ApricotSettings()
+        settings.pseudoIDsPerUser = numPseudoIDs
+        settings.beaconChangeSeconds = beaconChangeInterval
+        settings.beaconDetectSeconds = beaconDetectInterval
+        settings.contactTimestamps = contactTimestampOption
+        settings.contactHistoryDays = contactHistoryMax
+        settings.closeContactMinutes = closeContactMinutes
+        settings.defaultCountryCode = defaultCountryCode
+        return settings
+    }
 
     public var riskProfile: RiskProfile {
         RiskProfile(
@@ -251,6 +278,64 @@ public struct ServerConfig: Hashable, Sendable {
             "sign_in_failures_before_lock", \.signInFailuresBeforeLock, 3...100,
             "consecutive failed sign-ins that lock a staff account until an admin resets its password (slows guessing; waits grow after the third)"
         ),
+        integer(
+            "num_pseudo_ids", \.numPseudoIDs, 1...10_000,
+            "APRICOT NUM_PSEUDO_IDS: pseudo-ids made per registered user (the design's 1000: one per 5-minute beacon for about 3.5 days; 2^32 in all limit users to 2^32 / this)"
+        ),
+        integer(
+            "beacon_change_interval", \.beaconChangeInterval, 10...86_400,
+            "APRICOT BEACON_CHANGE_INTERVAL, seconds: how often apps change the beacon they broadcast (served to apps)"),
+        integer(
+            "beacon_detect_interval", \.beaconDetectInterval, 1...3_600,
+            "APRICOT BEACON_DETECT_INTERVAL, seconds: how often apps scan; one record counts as this much proximity"),
+        boolean(
+            "contact_timestamp_option", \.contactTimestampOption,
+            "APRICOT CONTACT_TIMESTAMP_OPTION: whether apps put a time in each record (served to apps; the server takes both)"
+        ),
+        integer(
+            "contact_history_max", \.contactHistoryMax, 1...90,
+            "APRICOT CONTACT_HISTORY_MAX, days: contact files for older days are refused, and deleted once older"),
+        integer(
+            "close_contact_minutes", \.closeContactMinutes, 1...1_440,
+            "APRICOT close-contact rule: at least this many minutes of proximity on one day (ECDC's 15)"),
+        Setting(
+            name: "default_country_code",
+            help:
+                "added to phone numbers staff type without a country code (+ and 1 to 3 digits, e.g. +39)",
+            apply: { config, raw in
+                switch raw {
+                case .json(.string(let s)), .text(let s):
+                    let digits = s.dropFirst()
+                    guard s.hasPrefix("+"), (1...3).contains(digits.count), digits.first != "0",
+                        digits.allSatisfy({ ("0"..."9").contains($0) })
+                    else { return "must be + and 1 to 3 digits, not starting with 0, such as +39" }
+                    config.defaultCountryCode = s
+                    return nil
+                default: return "must be a string such as \"+39\""
+                }
+            }, show: { $0.defaultCountryCode }),
+        integer(
+            "apricot_uploads_per_hour", \.apricotUploadsPerHour, 1...3_600,
+            "contact-file uploads one sign-in may make in an hour, per server (more: 429 with Retry-After)"),
+        path(
+            "apricot_code_secret_file", \.apricotCodeSecretFile,
+            "file with the secret (at least 32 bytes) that keys the HMAC of APRICOT SMS codes; unset: beside an SQLite store, made on first start; required with PostgreSQL (one secret for every server)"
+        ),
+        text(
+            "sms_gateway", \.smsGateway, ["outbox", "http"],
+            "where APRICOT SMS codes go: outbox keeps them for admins (tracedesk sms outbox), nothing is sent; http posts them to sms_http_url"
+        ),
+        path(
+            "sms_http_url", \.smsHTTPURL,
+            "the SMS provider's endpoint for sms_gateway http: POST {\"to\",\"text\"} as JSON"),
+        Setting(
+            name: "sms_http_api_key",
+            help: "the SMS provider's API key, sent as Authorization: Bearer KEY (shown redacted)",
+            apply: path("sms_http_api_key", \.smsHTTPAPIKey, "").apply,
+            show: { $0.smsHTTPAPIKey == nil ? "(unset)" : "(set, redacted)" }),
+        integer(
+            "sms_http_max_attempts", \.smsHTTPMaxAttempts, 1...10,
+            "attempts per SMS on 5xx, 429 or connection failures, 2 s apart and doubling, before it is marked failed"),
     ]
 
     /// Loads `file` (if any), then the environment, and checks the rules between settings.
@@ -318,6 +403,15 @@ public struct ServerConfig: Hashable, Sendable {
             problems.append(
                 "session_idle_minutes (\(sessionIdleMinutes)) must not exceed session_hours (\(sessionHours)) in minutes: the idle limit would never apply"
             )
+        }
+        if smsGateway == "http" {
+            let url = smsHTTPURL.flatMap { URL(string: $0) }
+            if smsHTTPURL == nil {
+                problems.append("sms_gateway http needs sms_http_url (the provider's endpoint)")
+            } else if url?.host == nil || !["http", "https"].contains(url?.scheme ?? "") {
+                problems.append("sms_http_url must be an http(s) URL such as https://sms.example.org/v1/messages")
+            }
+            if smsHTTPAPIKey == nil { problems.append("sms_gateway http needs sms_http_api_key") }
         }
         if chunkMinKeys > 0 && chunkMinKeys + chunkPaddingJitter > chunkMaxKeys {
             problems.append(

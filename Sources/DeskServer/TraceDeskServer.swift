@@ -13,6 +13,11 @@ public final class TraceDeskServer: @unchecked Sendable {
     public let config: ServerConfig
     public let metrics = Metrics()
     public let desk: PhoneDesk
+    /// The APRICOT use cases of the public listener; nil when no code secret is configured
+    /// (a PostgreSQL store without apricot_code_secret_file): `/apricot/…` then answers 503.
+    public let apricotDesk: ApricotDesk?
+    /// The SMS gateway of `apricotDesk` (``HTTPSmsGateway`` sends in the background).
+    public let smsGateway: any SmsGateway
     /// The staff use cases the staff API serves (internal listener), with the session and
     /// sign-in settings of `config`.
     public let staffDesk: LocalDesk
@@ -60,6 +65,16 @@ public final class TraceDeskServer: @unchecked Sendable {
             cleanupIntervalSeconds: config.cleanupIntervalSeconds,
             metrics: metrics, log: log)
         appSettings = try appSettingsPath.map { path throws(ConfigError) in try AppSettingsFile(path: path, log: log) }
+        let gateway = Self.smsGateway(config, store: store, clock: clock, log: log)
+        smsGateway = gateway
+        switch Self.apricotCodeSecret(config, store: store) {
+        case .failure(let error): throw error
+        case .success(let secret?):
+            apricotDesk = ApricotDesk(
+                store: store, clock: clock, settings: config.apricotSettings, codeSecret: secret, gateway: gateway,
+                log: log)
+        case .success(nil): apricotDesk = nil
+        }
         var tlsKey: String?
         var tlsCert: String?
         if let keyPath = config.tlsKey, let certPath = config.tlsCert {
@@ -86,10 +101,14 @@ public final class TraceDeskServer: @unchecked Sendable {
         }
         phone = HTTPServer(
             options: options("public", config.listen),
-            handler: ImmuniAPI(
-                listener: .phone, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
-                dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
-                attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles, log: log),
+            handler: PublicRoutes(
+                immuni: ImmuniAPI(
+                    listener: .phone, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
+                    dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
+                    attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles, log: log),
+                apricot: apricotDesk.map { desk in
+                    ApricotAPI(desk: desk, metrics: metrics, uploadsPerHour: config.apricotUploadsPerHour, log: log)
+                }),
             completed: completed)
         staffAPI = StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)
         internalServer = HTTPServer(
@@ -100,6 +119,64 @@ public final class TraceDeskServer: @unchecked Sendable {
                     dummyErrorPercent: config.dummyErrorPercent, log: log),
                 staff: staffAPI),
             completed: completed)
+    }
+
+    /// The SMS gateway `sms_gateway` names (the settings were checked: http has its URL and key).
+    public static func smsGateway(
+        _ config: ServerConfig, store: any Store, clock: any Clock, log: @escaping @Sendable (String) -> Void
+    ) -> any SmsGateway {
+        if config.smsGateway == "http", let text = config.smsHTTPURL, let url = URL(string: text),
+            let key = config.smsHTTPAPIKey
+        {
+            return HTTPSmsGateway(
+                store: store, clock: clock,
+                options: HTTPSmsGateway.Options(url: url, apiKey: key, maxAttempts: config.smsHTTPMaxAttempts),
+                log: log)
+        }
+        return OutboxSmsGateway(store: store, clock: clock)
+    }
+
+    /// The key of the APRICOT codes' HMAC: `apricot_code_secret_file`'s content (trimmed, at
+    /// least 32 bytes); unset, the file `<store>.code-secret` beside an SQLite store, made with
+    /// 32 random bytes (64 hex characters, mode 600) when missing. With PostgreSQL and no file:
+    /// nil (every server of a deployment must share the secret, so none is made up; APRICOT is
+    /// then off and the server says so).
+    public static func apricotCodeSecret(_ config: ServerConfig, store: any Store) -> Result<[UInt8]?, ConfigError> {
+        let make = "make one with: openssl rand -hex 32 > FILE; chmod 600 FILE"
+        if let path = config.apricotCodeSecretFile {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return .failure(
+                    ConfigError(problems: [
+                        "apricot_code_secret_file \(path) cannot be read: check the path and that this user may read it (\(make))"
+                    ]))
+            }
+            let secret = Array(
+                String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+            guard secret.count >= 32 else {
+                return .failure(
+                    ConfigError(problems: [
+                        "apricot_code_secret_file \(path) holds \(secret.count) bytes: at least 32 are needed (\(make))"
+                    ]))
+            }
+            return .success(secret)
+        }
+        guard let sqlite = store as? SQLiteStore else { return .success(nil) }
+        let path = sqlite.path + ".code-secret"
+        if !FileManager.default.fileExists(atPath: path) {
+            let text = Hex.encode(SecureRandom.bytes(32)) + "\n"
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            if fd >= 0 {
+                let written = text.withCString { write(fd, $0, strlen($0)) }
+                close(fd)
+                if written != text.utf8.count {
+                    try? FileManager.default.removeItem(atPath: path)
+                    return .failure(ConfigError(problems: ["the APRICOT code secret \(path) could not be written"]))
+                }
+            }
+        }
+        var fromStore = config
+        fromStore.apricotCodeSecretFile = path
+        return apricotCodeSecret(fromStore, store: store)
     }
 
     /// Problems with the files the settings name (app settings, TLS), all of them, without
@@ -250,6 +327,9 @@ public final class TraceDeskServer: @unchecked Sendable {
         staffExecutor.beginStopping()
         staffAPI.stopWaiting()
         jobs.stop()
+        if let http = smsGateway as? HTTPSmsGateway, http.pending > 0 {
+            log("\(http.pending) SMS messages were still being sent: they stay in the outbox as pending or failed")
+        }
         let phone = self.phone
         let internalServer = self.internalServer
         let group = DispatchGroup()

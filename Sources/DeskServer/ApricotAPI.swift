@@ -1,0 +1,274 @@
+import CivilCalendar
+import DeskAPI
+import DeskCore
+import DeskService
+import DeskStore
+import Foundation
+
+/// The APRICOT phone API (docs/apricot-api.md, spec/apricot-protocol.md) on the public
+/// listener, as an ``HTTPHandler``: validation in DeskAPI (``ApricotRequests``), rules in
+/// ``ApricotDesk``, answers here. Every answer is produced on the server thread (a sign-in is
+/// one store transaction; the SMS gateway never makes it wait).
+public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
+    let desk: ApricotDesk
+    let metrics: Metrics
+    let uploads: UploadLimiter
+    let log: @Sendable (String) -> Void
+
+    public init(
+        desk: ApricotDesk, metrics: Metrics, uploadsPerHour: Int, log: @escaping @Sendable (String) -> Void
+    ) {
+        self.desk = desk
+        self.metrics = metrics
+        self.uploads = UploadLimiter(perHour: uploadsPerHour)
+        self.log = log
+        let watch = desk.capacity
+        metrics.refreshBeforeRender { metrics in
+            guard let capacity = watch.known else { return }
+            metrics.set("tracedesk_apricot_pseudo_ids_used", to: Double(capacity.used))
+            metrics.set("tracedesk_apricot_pseudo_ids_used_ratio", to: capacity.fraction)
+        }
+    }
+
+    /// Whether a path is this API's (the rest of the public listener is the Immuni API's).
+    public static func owns(_ path: String) -> Bool { path.hasPrefix("/apricot/") }
+
+    static let routes: [(template: String, methods: [String])] = [
+        ("/apricot/v1/settings", ["GET", "HEAD"]),
+        ("/apricot/v1/otp", ["POST"]),
+        ("/apricot/v1/login", ["POST"]),
+        ("/apricot/v1/contacts/{day}", ["POST"]),
+    ]
+
+    public func route(for request: HTTPRequest) -> String {
+        let path = request.path
+        if let route = Self.routes.first(where: { $0.template == path }) { return route.template }
+        if path.hasPrefix(ApricotRequests.contactsPrefix),
+            !path.dropFirst(ApricotRequests.contactsPrefix.count).contains("/")
+        {
+            return "/apricot/v1/contacts/{day}"
+        }
+        return "unmatched"
+    }
+
+    public func maxBodyBytes(route: String) -> Int? {
+        switch route {
+        case "/apricot/v1/contacts/{day}": return ContactFile.maxBytes
+        case "/apricot/v1/otp", "/apricot/v1/login": return 16_384
+        default: return nil
+        }
+    }
+
+    public func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
+        guard let known = Self.routes.first(where: { $0.template == route }) else {
+            return .now(.error(.notFound("no such APRICOT path: see docs/apricot-api.md")))
+        }
+        guard known.methods.contains(request.method) else {
+            var response = HTTPResponse.error(.methodNotAllowed(allowed: known.methods))
+            response.headers.append(("Allow", known.methods.joined(separator: ", ")))
+            return .now(response)
+        }
+        switch route {
+        case "/apricot/v1/settings": return .now(settings())
+        case "/apricot/v1/otp": return .now(requestCode(request))
+        case "/apricot/v1/login": return .now(login(request))
+        default: return .now(contacts(request))
+        }
+    }
+
+    // MARK: Endpoints
+
+    /// The design's settings the apps use, as JSON.
+    func settings() -> HTTPResponse {
+        .json(200, Self.settingsJSON(desk.settings), cacheControl: "public, max-age=3600")
+    }
+
+    static func settingsJSON(_ settings: ApricotSettings) -> String {
+        #"{"num_pseudo_ids":\#(settings.pseudoIDsPerUser),"beacon_change_interval":\#(settings.beaconChangeSeconds),"beacon_detect_interval":\#(settings.beaconDetectSeconds),"contact_timestamp_option":\#(settings.contactTimestamps),"contact_history_max":\#(settings.contactHistoryDays)}"#
+    }
+
+    func requestCode(_ request: HTTPRequest) -> HTTPResponse {
+        let body: ApricotRequests.CodeRequest
+        switch ApricotRequests.codeRequest(request) {
+        case .failure(let error):
+            metrics.count("tracedesk_apricot_codes_total", #"result="invalid""#)
+            return .error(error)
+        case .success(let value): body = value
+        }
+        do throws(ServiceError) {
+            switch try desk.requestCode(phone: body.phone, appID: body.appID, deviceID: body.deviceID) {
+            case .issued:
+                metrics.count("tracedesk_apricot_codes_total", #"result="sent""#)
+                metrics.count("tracedesk_sms_messages_total", #"gateway="\#(desk.gateway.name)""#)
+                return .noContent
+            case .tooSoon(let seconds):
+                metrics.count("tracedesk_apricot_codes_total", #"result="too_soon""#)
+                return Self.tooMany(.apricotTooSoon(retryAfter: seconds), retryAfter: seconds)
+            }
+        } catch {
+            return unavailable(error)
+        }
+    }
+
+    func login(_ request: HTTPRequest) -> HTTPResponse {
+        let body: ApricotRequests.LoginRequest
+        switch ApricotRequests.login(request) {
+        case .failure(let error):
+            metrics.count("tracedesk_apricot_logins_total", #"result="invalid""#)
+            return .error(error)
+        case .success(let value): body = value
+        }
+        do throws(ServiceError) {
+            switch try desk.login(otp: body.otp, phone: body.phone, appID: body.appID, deviceID: body.deviceID) {
+            case .signedIn(let credentials):
+                metrics.count(
+                    "tracedesk_apricot_logins_total", credentials.isNew ? #"result="new_user""# : #"result="returning""#
+                )
+                var text = #"{"user_id":\#(credentials.userID),"access_token":""#
+                text += credentials.accessToken
+                text += #"","expires_at":\#(Int64(credentials.expiresAt.timeIntervalSince1970)),"pseudo_ids":["#
+                text.reserveCapacity(text.utf8.count + credentials.pseudoIDs.count * 43 + 2)
+                for (index, pseudoID) in credentials.pseudoIDs.enumerated() {
+                    if index > 0 { text += "," }
+                    text += "\""
+                    text += pseudoID.hex
+                    text += "\""
+                }
+                text += "]}"
+                return .json(200, text, cacheControl: "no-store")
+            case .wrongCode:
+                metrics.count("tracedesk_apricot_logins_total", #"result="wrong_code""#)
+                return .error(.apricotWrongCode)
+            case .expired:
+                metrics.count("tracedesk_apricot_logins_total", #"result="expired""#)
+                return .error(.apricotExpiredCode)
+            case .tooManyAttempts:
+                metrics.count("tracedesk_apricot_logins_total", #"result="too_many_attempts""#)
+                return .error(.apricotTooManyAttempts)
+            case .full:
+                metrics.count("tracedesk_apricot_logins_total", #"result="full""#)
+                return .error(.apricotRegistrationFull)
+            }
+        } catch {
+            return unavailable(error)
+        }
+    }
+
+    func contacts(_ request: HTTPRequest) -> HTTPResponse {
+        let upload: ApricotRequests.ContactUpload
+        switch ApricotRequests.contactUpload(request) {
+        case .failure(let error):
+            metrics.count("tracedesk_apricot_contact_files_total", #"result="invalid""#)
+            return .error(error)
+        case .success(let value): upload = value
+        }
+        let key = ApricotDesk.tokenHash(upload.token)
+        if let wait = uploads.admit(key, now: Date()) {
+            metrics.count("tracedesk_apricot_contact_files_total", #"result="rate_limited""#)
+            return Self.tooMany(
+                .apricotUploadsTooFrequent(perHour: uploads.perHour, retryAfter: wait), retryAfter: wait)
+        }
+        do throws(ServiceError) {
+            switch try desk.uploadContacts(
+                token: upload.token, appID: upload.appID, deviceID: upload.deviceID, day: upload.day,
+                bytes: upload.body, clientClock: upload.clientClock)
+            {
+            case .stored(let receipt, let skew):
+                metrics.count(
+                    "tracedesk_apricot_contact_files_total",
+                    receipt.replaced ? #"result="replaced""# : #"result="stored""#)
+                metrics.count("tracedesk_apricot_contact_records_total", by: receipt.records)
+                return .json(
+                    200,
+                    #"{"records":\#(receipt.records),"distinct_beacons":\#(receipt.distinctBeacons),"unknown_beacons":\#(receipt.unknownBeacons),"skew_seconds":\#(skew),"replaced":\#(receipt.replaced)}"#,
+                    cacheControl: "no-store")
+            case .notSignedIn:
+                metrics.count("tracedesk_apricot_contact_files_total", #"result="not_signed_in""#)
+                return .error(.apricotNotSignedIn)
+            case .refused(let problem):
+                metrics.count("tracedesk_apricot_contact_files_total", #"result="refused""#)
+                if case .tooLarge = problem { return .error(.payloadTooLarge(limit: ContactFile.maxBytes)) }
+                return .error(.apricotContactFileRefused(problem.message))
+            }
+        } catch {
+            return unavailable(error)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A 429 with `Retry-After`.
+    static func tooMany(_ error: APIError, retryAfter seconds: Int) -> HTTPResponse {
+        var response = HTTPResponse.error(error)
+        response.headers.append(("Retry-After", String(max(1, seconds))))
+        return response
+    }
+
+    /// A busy store: 503 with Retry-After; anything else 500. The log has the reason under an
+    /// incident id (a store message never holds a phone number, a code or a token).
+    func unavailable(_ error: ServiceError) -> HTTPResponse {
+        let incident = Incident.next()
+        log("incident \(incident): \(error.message)")
+        if case .unavailable = error {
+            return .error(.unavailable("storage is busy or unreachable (incident \(incident)); retry in a few seconds"))
+        }
+        return .error(.unknown(incident: incident))
+    }
+}
+
+/// At most `perHour` contact-file uploads per token in any hour, per server (in memory: a
+/// restart or a second server gives more; the limit only keeps one phone from flooding).
+final class UploadLimiter: @unchecked Sendable {
+    let perHour: Int
+    private let lock = SimpleLock()
+    private var recent: [String: [Date]] = [:]
+    static let window: TimeInterval = 3_600
+    /// Past this many tokens tracked, those with no upload in the window are forgotten.
+    static let pruneAbove = 50_000
+
+    init(perHour: Int) { self.perHour = perHour }
+
+    /// Nil when `key` may upload now (counted); otherwise the seconds until it may.
+    func admit(_ key: String, now: Date) -> Int? {
+        lock.withLock {
+            let start = now.addingTimeInterval(-Self.window)
+            var times = recent[key, default: []].filter { $0 > start }
+            if times.count >= perHour, let oldest = times.first {
+                recent[key] = times
+                return Int((oldest.timeIntervalSince(start)).rounded(.up))
+            }
+            times.append(now)
+            recent[key] = times
+            if recent.count > Self.pruneAbove {
+                recent = recent.filter { $0.value.last.map { $0 > start } ?? false }
+            }
+            return nil
+        }
+    }
+}
+
+/// The public listener: `/apricot/…` to APRICOT, everything else to the Immuni API. Without
+/// an APRICOT desk (no code secret), `/apricot/…` answers 503 saying what to configure.
+struct PublicRoutes: HTTPHandler {
+    let immuni: ImmuniAPI
+    let apricot: ApricotAPI?
+
+    func route(for request: HTTPRequest) -> String {
+        guard ApricotAPI.owns(request.path) else { return immuni.route(for: request) }
+        return apricot?.route(for: request) ?? "unmatched"
+    }
+
+    func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
+        guard ApricotAPI.owns(request.path) else { return immuni.handle(request, route: route) }
+        guard let apricot else {
+            return .now(
+                .error(
+                    .unavailable(
+                        "APRICOT is not configured on this server: it needs apricot_code_secret_file (docs/apricot-api.md)"
+                    )))
+        }
+        return apricot.handle(request, route: route)
+    }
+
+    func maxBodyBytes(route: String) -> Int? { apricot?.maxBodyBytes(route: route) }
+}

@@ -1,0 +1,151 @@
+import DeskAPI
+import DeskCore
+import DeskServer
+import DeskService
+import DeskStore
+import Foundation
+import Testing
+
+/// The `http` SMS gateway against a real provider stand-in: our own HTTPServer on 127.0.0.1
+/// that fails first and then accepts, over a real SQLite store.
+@Suite("SMS gateway over HTTP") struct SmsGatewayTests {
+    /// A provider that answers `failures` times with `failStatus`, then 202; it keeps what it got.
+    final class Provider: HTTPHandler, @unchecked Sendable {
+        let failures: Int
+        let failStatus: Int
+        private let lock = NSLock()
+        private(set) var received: [HTTPRequest] = []
+
+        init(failures: Int, failStatus: Int = 503) {
+            self.failures = failures
+            self.failStatus = failStatus
+        }
+
+        var count: Int { lock.withLock { received.count } }
+        var requests: [HTTPRequest] { lock.withLock { received } }
+
+        func route(for request: HTTPRequest) -> String { "/send" }
+
+        func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
+            let n = lock.withLock {
+                received.append(request)
+                return received.count
+            }
+            return .now(HTTPResponse(status: n <= failures ? failStatus : 202))
+        }
+    }
+
+    struct Setup {
+        let directory: URL
+        let store: SQLiteStore
+        let server: HTTPServer
+        let provider: Provider
+        let logs = LogLines()
+
+        init(failures: Int, failStatus: Int = 503) throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracedesk-sms-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            store = try SQLiteStore(path: directory.appendingPathComponent("s.sqlite").path)
+            provider = Provider(failures: failures, failStatus: failStatus)
+            server = HTTPServer(options: .init(name: "provider", port: 0), handler: provider)
+            try server.start()
+        }
+
+        func gateway(port: UInt16? = nil, attempts: Int = 5) -> HTTPSmsGateway {
+            let logs = self.logs
+            return HTTPSmsGateway(
+                store: store,
+                options: .init(
+                    url: URL(string: "http://127.0.0.1:\(port ?? server.port)/send")!, apiKey: "provider-key-123",
+                    maxAttempts: attempts, firstRetry: .milliseconds(20), timeout: .seconds(5)),
+                log: { logs.append($0) })
+        }
+
+        func finish() {
+            server.stop(grace: .zero)
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    static let phone = PhoneNumber(e164: "+393331234567")!
+    static let text = "Your APRICOT code is 424242. It expires in 5 minutes."
+
+    @Test("5xx twice, then accepted: three attempts, status sent, the JSON and the key as the provider got them")
+    func retriesThenSent() async throws {
+        let setup = try Setup(failures: 2)
+        defer { setup.finish() }
+        let gateway = setup.gateway()
+        try gateway.send(to: Self.phone, text: Self.text)
+        await gateway.waitUntilIdle()
+        #expect(setup.provider.count == 3)
+        let message = try #require(try setup.store.smsOutbox(limit: 10).first)
+        #expect(message.gateway == "http" && message.status == .sent)
+        #expect(message.attempts == 3)
+        #expect(message.detail.contains("202"))
+        let request = try #require(setup.provider.requests.last)
+        #expect(request.headerValues("authorization") == ["Bearer provider-key-123"])
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: String])
+        #expect(body == ["to": "+393331234567", "text": Self.text])
+        let lines = setup.logs.all.joined(separator: "\n")
+        #expect(!lines.contains("424242") && !lines.contains("3331234567"))
+    }
+
+    @Test("a provider that refuses (4xx) is not retried; one that stays down fails after the attempts")
+    func refusedAndGivenUp() async throws {
+        let refusing = try Setup(failures: 100, failStatus: 400)
+        defer { refusing.finish() }
+        let gateway = refusing.gateway()
+        try gateway.send(to: Self.phone, text: Self.text)
+        await gateway.waitUntilIdle()
+        #expect(refusing.provider.count == 1)
+        #expect(try refusing.store.smsOutbox(limit: 1).first?.status == .failed)
+
+        let down = try Setup(failures: 100)
+        defer { down.finish() }
+        let tries = down.gateway(attempts: 3)
+        try tries.send(to: Self.phone, text: Self.text)
+        await tries.waitUntilIdle()
+        #expect(down.provider.count == 3)
+        let message = try #require(try down.store.smsOutbox(limit: 1).first)
+        #expect(message.status == .failed && message.attempts == 3)
+        #expect(message.detail.contains("gave up"))
+        let lines = down.logs.all.joined(separator: "\n")
+        #expect(lines.contains("not delivered after 3 attempts"))
+        #expect(!lines.contains("424242") && !lines.contains("3331234567"))
+    }
+
+    @Test("no provider listening: connection failures are retried, then failed")
+    func unreachable() async throws {
+        let setup = try Setup(failures: 0)
+        defer { setup.finish() }
+        let port = setup.server.port
+        setup.server.stop(grace: .zero)
+        let gateway = setup.gateway(port: port, attempts: 2)
+        try gateway.send(to: Self.phone, text: Self.text)
+        await gateway.waitUntilIdle()
+        let message = try #require(try setup.store.smsOutbox(limit: 1).first)
+        #expect(message.status == .failed && message.attempts == 2)
+        #expect(message.detail.contains("unreachable"))
+    }
+
+    @Test("through the server: sms_gateway http sends the code of POST /apricot/v1/otp in the background")
+    func throughServer() async throws {
+        let setup = try Setup(failures: 1)
+        defer { setup.finish() }
+        let port = setup.server.port
+        let f = try ApricotFixture {
+            $0.smsGateway = "http"
+            $0.smsHTTPURL = "http://127.0.0.1:\(port)/send"
+            $0.smsHTTPAPIKey = "provider-key-123"
+        }
+        let asked = try await f.requestCode("+393331234567")
+        #expect(asked.status == 204)
+        let gateway = try #require(f.server.smsGateway as? HTTPSmsGateway)
+        await gateway.waitUntilIdle()
+        let message = try #require(try f.store.smsOutbox(limit: 1).first)
+        #expect(message.gateway == "http" && message.status == .sent && message.attempts == 2)
+        let lines = (f.logLines.all + f.accessLines.all).joined(separator: "\n")
+        #expect(!lines.contains("3331234567"))
+        #expect(!lines.contains("provider-key-123"))
+    }
+}
