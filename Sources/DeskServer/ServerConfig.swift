@@ -141,7 +141,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var signInPolicy: SignInPolicy { SignInPolicy(failuresBeforeLock: signInFailuresBeforeLock) }
 
     public var retentionPolicy: RetentionPolicy {
-        RetentionPolicy(days: retentionDays, analyticsDays: analyticsRetentionDays)
+        RetentionPolicy(
+            days: retentionDays, analyticsDays: analyticsRetentionDays, contactHistoryDays: contactHistoryMax)
     }
 
     /// One setting: its file key, what it is for, and how to apply a value.

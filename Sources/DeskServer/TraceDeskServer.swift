@@ -52,7 +52,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), risk: config.riskProfile)
         staffDesk = LocalDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), sessions: config.sessionPolicy,
-            signIns: config.signInPolicy, publishing: config.publishingPolicy)
+            signIns: config.signInPolicy, publishing: config.publishingPolicy, apricot: config.apricotSettings)
         // Sign-ins: two hashes at a time, at most 16 admitted (under a second of queue) before
         // more are answered 503. Other staff calls: as wide as the HTTP threads, 64 deep each.
         kdfExecutor = DeskExecutor(name: "tracedesk.staff.kdf", width: 2, limit: 16)

@@ -31,6 +31,9 @@ enum BenchCommand {
                tracedesk bench staff [--hashes 20] [--authorizations 200] [--sign-ins 10] [--json]
                Times the sign-in KDF, and authorisations through the staff API on loopback
                against the same calls in-process.
+               tracedesk bench apricot [--registrations 200] [--uploads 20] [--records 28800] [--store PATH|URL] [--json]
+               Times APRICOT sign-ins (1 000 pseudo-ids each) and full-day contact files
+               through the phone API on loopback.
                tracedesk bench monitor [--seconds 10] [--rate 1000] [--polls 50] [--width 120] [--height 40] [--json]
                The monitor's keystroke-to-screen time and memory while --rate events a second
                are written, and how soon a long poll delivers a new event.
@@ -40,6 +43,7 @@ enum BenchCommand {
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         if words.first == "staff" { return try await staff(Array(words.dropFirst())) }
+        if words.first == "apricot" { return try await apricot(Array(words.dropFirst())) }
         if words.first == "monitor" { return try await monitor(Array(words.dropFirst())) }
         if words.first == "events" { return try events(Array(words.dropFirst())) }
         if words.first == "seed" { return try seed(Array(words.dropFirst())) }
@@ -51,7 +55,7 @@ enum BenchCommand {
                 return .success
             }
             throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'monitor' or 'events'",
+                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'apricot', 'monitor' or 'events'",
                 command: "bench")
         }
         let arguments = try Arguments(

@@ -14,9 +14,10 @@ enum ServeCommand {
                                [--tls-cert FILE --tls-key FILE] [--signing-key FILE]
                tracedesk serve --settings
 
-        Serves the Immuni API (docs/api.md):
+        Serves the Immuni API (docs/api.md) and the APRICOT API (docs/apricot-api.md):
           public listener    phones: /v1/settings, /v1/ingestion/*, /v1/analytics/*,
-                             /v1/keys/index and /v1/keys/N (the published chunks)
+                             /v1/keys/index and /v1/keys/N (the published chunks);
+                             APRICOT apps: /apricot/v1/settings, otp, login, contacts/DAY
           internal listener  hospital systems and operations: POST /v1/otp, GET /metrics
         Both listen on loopback unless told otherwise; put the public one behind a proxy
         or give --tls-cert/--tls-key (docs/deployment.md).
@@ -33,6 +34,12 @@ enum ServeCommand {
         is false: then it publishes nothing and says so in the log and in /metrics. With
         several servers on one PostgreSQL, one runs each job at a time; the others log
         "skipped: another server holds the lock".
+
+        APRICOT SMS codes go through sms_gateway: outbox (default: kept for admins, read with
+        tracedesk sms outbox; nothing is sent) or http (sms_http_url, sms_http_api_key). Codes
+        are kept as HMACs keyed by a secret: beside an SQLite store it is made on first start
+        (STORE.code-secret); with PostgreSQL give every server the same apricot_code_secret_file,
+        or APRICOT answers 503 and says so.
 
         Settings come from the --config JSON file (or TRACEDESK_CONFIG), then environment
         variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these
@@ -179,6 +186,15 @@ enum ServeCommand {
             )
         } else {
             log("WARNING: no signing key (signing_key_required is false): NO chunks will be published")
+        }
+        if server.apricotDesk == nil {
+            log(
+                "WARNING: no apricot_code_secret_file with a PostgreSQL store: the APRICOT API is off (503); give every server the same secret file (docs/apricot-api.md)"
+            )
+        } else {
+            log(
+                "APRICOT on \(scheme)://\(config.listen.host):\(server.phonePort)/apricot/v1, SMS gateway \(server.smsGateway.name)\(config.smsGateway == "outbox" ? " (codes stay in the outbox: tracedesk sms outbox)" : "")"
+            )
         }
         if config.appleDeviceCheckURL == nil {
             log("WARNING: Apple DeviceCheck is not configured: iOS analytics tokens will be refused")

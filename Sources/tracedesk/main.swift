@@ -17,8 +17,10 @@ let mainHelp = """
           or by the console when the store has no account.
       tracedesk audit verify|list [...]
           Checks the audit log's hash chain; lists entries (tracedesk audit --help).
+      tracedesk sms outbox [--limit N] [--json]
+          The APRICOT SMS outbox, newest first (admin; tracedesk sms --help).
       tracedesk serve [--store PATH|URL] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
-          Serves the Immuni API to phones and hospital systems (tracedesk serve --help).
+          Serves the Immuni and APRICOT APIs to phones and hospital systems (tracedesk serve --help).
       tracedesk keys generate --out FILE | keys public --key FILE
           Makes the P-256 key that signs TEK chunks, or prints its public key.
       tracedesk chunks publish|list|show [...]
@@ -35,6 +37,8 @@ let mainHelp = """
           Measures the sign-in KDF and authorisations through the staff API on loopback.
       tracedesk bench monitor [--seconds N] [--rate N] | bench events --store PATH [--rate N]
           Measures the monitor under a stream of events; writes such a stream into a store.
+      tracedesk bench apricot [--registrations N] [--uploads N] [--store PATH|URL]
+          Measures APRICOT sign-ins (1 000 pseudo-ids) and full-day contact files over HTTP.
       tracedesk --version | --help
 
     Options:
@@ -79,6 +83,8 @@ func runMain() async -> Int32 {
             return try await StaffCommand.run(Array(words.dropFirst())).rawValue
         case "audit":
             return try await StaffCommand.audit(Array(words.dropFirst())).rawValue
+        case "sms":
+            return try await SmsCommand.run(Array(words.dropFirst())).rawValue
         case "serve":
             return try ServeCommand.run(Array(words.dropFirst()))
         case "keys":
