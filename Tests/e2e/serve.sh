@@ -99,6 +99,44 @@ check "settings for ios build 1 are served with an hour of caching" bash -c "
 check "metrics count the upload and the keys" bash -c "
   curl -s http://$internal/metrics | grep -q 'tracedesk_uploads_total{result=\"stored\"} 1'"
 
+# APRICOT: an app asks for a code, the admin reads it in the SMS outbox (tracedesk sms outbox),
+# the app signs in and uploads a day's contact file (docs/apricot-api.md).
+ap_phone="+393331234567"
+ap_ids='{"app_id":"e2e.app","device_id":"dev-1"'
+check "APRICOT settings: the design's values" bash -c "
+  curl -s http://$phone/apricot/v1/settings | grep -q '\"num_pseudo_ids\":1000'"
+check "POST /apricot/v1/otp: 204" test "$(status_of -X POST "http://$phone/apricot/v1/otp" \
+  -H 'Content-Type: application/json' -d "$ap_ids,\"phone\":\"$ap_phone\"}")" = 204
+ap_code=$(printf '%s\n' "$admin_pw" | "$bin" sms outbox --user boss --password-stdin --store "$work/desk.sqlite" \
+  --limit 1 --json 2>/dev/null | grep -oE 'code is [0-9]{6}' | grep -oE '[0-9]{6}')
+check "tracedesk sms outbox shows the code, held" test -n "$ap_code"
+check "a wrong code: 401 with error 3001" bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -X POST http://$phone/apricot/v1/login \
+  -H 'Content-Type: application/json' -d '$ap_ids,\"phone\":\"$ap_phone\",\"otp\":\"$(printf %06d $(( (10#$ap_code + 1) % 1000000 )))\"}')\" = 401 ]"
+ap_login=$(curl -s -X POST "http://$phone/apricot/v1/login" -H 'Content-Type: application/json' \
+  -d "$ap_ids,\"phone\":\"$ap_phone\",\"otp\":\"$ap_code\"}")
+ap_token=$(printf %s "$ap_login" | grep -oE '"access_token":"[A-Za-z0-9_-]{43}"' | cut -d'"' -f4)
+check "login: an access token and 1000 pseudo-ids" bash -c "
+  [ -n '$ap_token' ] && [ \$(printf %s '$ap_login' | grep -oE '\"(88){16}[0-9a-f]{8}\"' | wc -l) -eq 1000 ]"
+# Two records: one of the app's own pseudo-ids heard a minute ago, and a foreign beacon without a time.
+ap_id=$(printf %s "$ap_login" | grep -oE '"(88){16}[0-9a-f]{8}"' | head -n1 | tr -d '"')
+ap_now=$(date -u +%s)
+hexbytes() { printf "$(printf %s "$1" | sed 's/../\\x&/g')"; }
+{ hexbytes "$ap_id"; hexbytes "$(printf %08x $((ap_now - 60)))"; hexbytes "$(printf '07%.0s' $(seq 20))00000000"; } >"$work/contacts.bin"
+ap_upload() {
+  curl -s -o "$work/receipt" -w '%{http_code}' -X POST "http://$phone/apricot/v1/contacts/$1" \
+    -H 'Content-Type: application/octet-stream' -H "Authorization: Bearer $ap_token" \
+    -H 'Apricot-App-Id: e2e.app' -H "Apricot-Device-Id: $2" -H "Apricot-Client-Clock: $ap_now" \
+    --data-binary @"$work/contacts.bin"
+}
+ap_status=$(ap_upload "$today" dev-1)
+check "a day's contact file (48 bytes): 200 with its receipt" bash -c "
+  [ $ap_status = 200 ] && grep -q '\"records\":2' '$work/receipt' && grep -q '\"unknown_beacons\":1' '$work/receipt'"
+check "the token from another device: 401" test "$(ap_upload "$today" dev-2)" = 401
+ap_status=$(ap_upload "$(date -u -d tomorrow +%F)" dev-1)
+check "a day in the future: 422 saying so" bash -c "[ $ap_status = 422 ] && grep -q 'in the future' '$work/receipt'"
+check "metrics count the registration and the pseudo-ids" bash -c "
+  curl -s http://$internal/metrics | grep -q '^tracedesk_apricot_pseudo_ids_used 1000'"
+
 # SIGTERM: finish and exit 0.
 kill -TERM "$server"
 wait "$server"
@@ -108,6 +146,9 @@ check "the log says it stopped" grep -q "serve: stopped" "$work/serve.log"
 check "the access log (written out at the latest on stop) has routes and statuses, never the token or a code" bash -c "
   grep -q 'public POST /v1/ingestion/upload 204' '$work/serve.log' && ! grep -q '$token' '$work/serve.log' &&
   ! grep -q 'KJ23IWY5UJ' '$work/serve.log' && ! grep -q '9K2RAY8UUQ' '$work/serve.log'"
+check "nor an APRICOT phone number, code or token" bash -c "
+  grep -q 'public POST /apricot/v1/contacts/{day} 200' '$work/serve.log' && ! grep -q '3331234567' '$work/serve.log' &&
+  ! grep -q '$ap_token' '$work/serve.log' && ! grep -qw '$ap_code' '$work/serve.log'"
 
 # Bad settings: every problem at once, exit 2.
 echo '{"otp_ttl_secnds": 100, "max_body_bytes": "big"}' > "$work/config.json"
