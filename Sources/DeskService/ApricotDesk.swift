@@ -96,15 +96,14 @@ public struct ApricotDesk: Sendable {
     /// user with ``ApricotSettings/pseudoIDsPerUser`` new pseudo-ids, a known phone keeps its user
     /// and pseudo-ids; either way a new token (32 random bytes, base64url), valid 30 days and
     /// bound to (`appID`, `deviceID`). When the pseudo-id space cannot hold a new user, `.full`
-    /// (checked before the code is used up, when the watch already knows it).
+    /// (the code is used up: the phone cannot register anyway).
     public func login(otp: String, phone: PhoneNumber, appID: String, deviceID: String) throws(ServiceError)
         -> ApricotLoginResult
     {
         let count = settings.pseudoIDsPerUser
-        if let known = capacity.known, !known.fits(count) {
-            capacity.warnIfFull(known)
-            return .full(known)
-        }
+        // Read (at most once a minute) so that the warning past half full is logged; whether a
+        // new user fits is the store's decision, since a known phone signs in even when full.
+        _ = capacity.known
         let now = clock.now()
         do {
             switch try store.verifySmsCode(

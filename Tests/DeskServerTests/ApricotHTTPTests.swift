@@ -352,6 +352,48 @@ import Testing
         #expect(f.accessLines.all.contains { $0.contains("POST /apricot/v1/login 200") })
     }
 
+    @Test("16 phones registering at once get 16 000 different pseudo-ids")
+    func concurrentRegistrations() async throws {
+        let f = try ApricotFixture()
+        let all = try await withThrowingTaskGroup(of: [String].self) { group in
+            for index in 0..<16 {
+                group.addTask { try await f.register("+3933300000\(10 + index)", device: "device-\(index)").pseudoIDs }
+            }
+            var ids: [String] = []
+            for try await list in group { ids += list }
+            return ids
+        }
+        #expect(all.count == 16_000)
+        #expect(Set(all).count == 16_000)
+        #expect(try f.store.pseudoIDCapacity().used == 16_000)
+    }
+
+    @Test("past half the pseudo-id space the log warns (no number in it); when a user no longer fits: 507, nothing stored")
+    func capacity() async throws {
+        let clock = FixedClock(Date())
+        let f = try ApricotFixture(clock: clock)
+        let sqlite = try #require(f.store as? SQLiteStore)
+        let db = try SQLiteLockHolder(path: sqlite.path, lock: false)
+        #expect(db.execute("UPDATE apricot_counters SET value = 2147483648 WHERE name = 'pseudo_ids'"))
+        _ = try await f.register(Self.anna)
+        let warning = try #require(f.logLines.all.first { $0.contains("past half full") })
+        #expect(warning.contains("%") && !warning.contains("3331234567"))
+
+        #expect(db.execute("UPDATE apricot_counters SET value = 4294966796 WHERE name = 'pseudo_ids'"))
+        #expect(try await f.requestCode(Self.bruno).status == 204)
+        let full = try await f.login(Self.bruno, otp: try f.code(for: Self.bruno))
+        #expect(full.status == 507 && full.errorCode == 3008)
+        #expect(full.header("Retry-After") == nil)
+        #expect(f.logLines.all.contains { $0.contains("registration refused") && $0.contains("full") })
+        #expect(try f.store.tracePatient(phone: PhoneNumber(e164: Self.bruno)!) == nil)
+        // A known phone still signs in, with its pseudo-ids.
+        clock.advance(seconds: 31)
+        let again = try await f.register(Self.anna)
+        #expect(again.pseudoIDs.count == 1_000)
+        let metrics = try await HTTP.send("GET", f.internalURL.appendingPathComponent("metrics"))
+        #expect(metrics.text.contains("tracedesk_apricot_pseudo_ids_used_ratio 0.99"))
+    }
+
     @Test("the code secret: made once beside an SQLite store (mode 600) and kept; a short file is refused")
     func codeSecret() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apricot-secret-\(UUID())")

@@ -248,6 +248,10 @@ final class SQLiteLockHolder: @unchecked Sendable {
 
     func release() { sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
 
+    /// Runs one statement; whether it succeeded.
+    @discardableResult
+    func execute(_ sql: String) -> Bool { sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK }
+
     func integer(_ sql: String) -> Int64 {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { return -1 }
