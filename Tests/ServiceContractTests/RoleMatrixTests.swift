@@ -52,6 +52,26 @@ import Testing
                     != nil
             else { return .failed("the fixture could not authorise a code") }
             return await failure { () async throws(ServiceError) in try await desk.watch(session, .code(code)) }
+        case .traceContacts:
+            // A registered patient (signing in again keeps the same user): a tracer finds them.
+            let phone = PhoneNumber(e164: "+393330001111")!
+            var next: UInt32 = 1
+            guard
+                (try? f.store.login(
+                    phone: phone, appID: "it.test", deviceID: "d", tokenHash: "role-matrix-\(role.rawValue)",
+                    tokenExpiresAt: ContractFixture.start + 3_600, now: ContractFixture.start, count: 3,
+                    nextSuffix: {
+                        next += 1
+                        return next
+                    })) != nil
+            else { return .failed("the fixture could not register a patient") }
+            return await failure { () async throws(ServiceError) in
+                let lookup = try await desk.traceLookup(session, phone: phone.e164, purpose: "role matrix")
+                try await desk.recordTraceExport(
+                    session, patientUserID: lookup.patient.userID, purpose: "role matrix", kind: "json", rows: 0)
+            }
+        case .readSmsOutbox:
+            return await failure { () async throws(ServiceError) in _ = try await desk.smsOutbox(session, limit: 10) }
         }
     }
 
