@@ -163,7 +163,8 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         case .success(let value): upload = value
         }
         let key = ApricotDesk.tokenHash(upload.token)
-        if let wait = uploads.admit(key, now: Date()) {
+        let now = Date()
+        if let wait = uploads.wait(key, now: now) {
             metrics.count("tracedesk_apricot_contact_files_total", #"result="rate_limited""#)
             return Self.tooMany(
                 .apricotUploadsTooFrequent(perHour: uploads.perHour, retryAfter: wait), retryAfter: wait)
@@ -174,6 +175,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                 bytes: upload.body, clientClock: upload.clientClock)
             {
             case .stored(let receipt, let skew):
+                uploads.record(key, now: now)
                 metrics.count(
                     "tracedesk_apricot_contact_files_total",
                     receipt.replaced ? #"result="replaced""# : #"result="stored""#)
@@ -186,6 +188,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                 metrics.count("tracedesk_apricot_contact_files_total", #"result="not_signed_in""#)
                 return .error(.apricotNotSignedIn)
             case .refused(let problem):
+                uploads.record(key, now: now)
                 metrics.count("tracedesk_apricot_contact_files_total", #"result="refused""#)
                 if case .tooLarge = problem { return .error(.payloadTooLarge(limit: ContactFile.maxBytes)) }
                 return .error(.apricotContactFileRefused(problem.message))
@@ -217,7 +220,8 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
 }
 
 /// At most `perHour` contact-file uploads per token in any hour, per server (in memory: a
-/// restart or a second server gives more; the limit only keeps one phone from flooding).
+/// restart or a second server gives more; the limit only keeps one app from flooding). Only
+/// uploads with a valid token are recorded, so random tokens cannot fill the memory.
 final class UploadLimiter: @unchecked Sendable {
     let perHour: Int
     private let lock = SimpleLock()
@@ -228,21 +232,26 @@ final class UploadLimiter: @unchecked Sendable {
 
     init(perHour: Int) { self.perHour = perHour }
 
-    /// Nil when `key` may upload now (counted); otherwise the seconds until it may.
-    func admit(_ key: String, now: Date) -> Int? {
+    /// Nil when `key` may upload now; otherwise the seconds until it may.
+    func wait(_ key: String, now: Date) -> Int? {
+        lock.withLock {
+            let start = now.addingTimeInterval(-Self.window)
+            guard let times = recent[key]?.filter({ $0 > start }), times.count >= perHour, let oldest = times.first
+            else { return nil }
+            return Int(oldest.timeIntervalSince(start).rounded(.up))
+        }
+    }
+
+    /// Counts an upload of `key` (a signed-in app's: its token was valid).
+    func record(_ key: String, now: Date) {
         lock.withLock {
             let start = now.addingTimeInterval(-Self.window)
             var times = recent[key, default: []].filter { $0 > start }
-            if times.count >= perHour, let oldest = times.first {
-                recent[key] = times
-                return Int((oldest.timeIntervalSince(start)).rounded(.up))
-            }
             times.append(now)
             recent[key] = times
             if recent.count > Self.pruneAbove {
                 recent = recent.filter { $0.value.last.map { $0 > start } ?? false }
             }
-            return nil
         }
     }
 }
