@@ -368,7 +368,7 @@ import Testing
         #expect(try f.store.pseudoIDCapacity().used == 16_000)
     }
 
-    @Test("past half the pseudo-id space the log warns (no number in it); when a user no longer fits: 507, nothing stored")
+    @Test("past half the pseudo-id space the log warns; when a user no longer fits: 507, nothing stored")
     func capacity() async throws {
         let clock = FixedClock(Date())
         let f = try ApricotFixture(clock: clock)
