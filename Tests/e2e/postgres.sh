@@ -51,7 +51,7 @@ fi
 psql_() { psql "$url" -XAtq -c "$1"; }
 
 check "tracedesk migrate applies the schema and prints its version" \
-  bash -c "'$bin' migrate --store '$url' | grep -q 'schema version 5'"
+  bash -c "'$bin' migrate --store '$url' | grep -q 'schema version 6'"
 check "tracedesk store info names PostgreSQL and the tables" \
   bash -c "'$bin' store info --store '$url' | grep -q '^adapter *PostgreSQL [0-9]' &&
            '$bin' store info --store '$url' | grep -q '^exposure_keys '"
@@ -65,7 +65,9 @@ check "the first admin is made on PostgreSQL" \
 check "the admin adds an operator on PostgreSQL" \
   bash -c "printf '%s\n%s\n' '$admin_pw' '$oper_pw' | '$bin' staff add ana --role operator --user boss --password-stdin --store '$url' | grep -q 'added ana'"
 
-# Two servers on the one database.
+# Two servers on the one database, with one APRICOT code secret (PostgreSQL needs the file).
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$work/code-secret"
+export TRACEDESK_APRICOT_CODE_SECRET_FILE="$work/code-secret"
 start_server "$url" && mv "$work/serve.log" "$work/a.log"
 a_pid=$server a_phone=$phone a_internal=$internal
 servers+=("$a_pid")
@@ -96,6 +98,15 @@ check "POST /v1/otp on server A: 204" test "$(curl -s -o /dev/null -w '%{http_co
   -H 'Content-Type: application/json' -d "{\"otp\":\"9K2RAY8UUQ\",\"symptoms_started_on\":\"$today\"}")" = 204
 check "its upload through server B: 204" test "$(upload "$b_phone" "$(hash 9K2RAY8UUQ)")" = 204
 check "a second upload through server A: 401" test "$(upload "$a_phone" "$(hash 9K2RAY8UUQ)")" = 401
+
+# APRICOT across servers: a code sent by server A signs in on server B (the shared secret).
+ap='"app_id":"e2e.app","device_id":"dev-1","phone":"+393331234567"'
+check "APRICOT code asked on server A: 204" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST \
+  "http://$a_phone/apricot/v1/otp" -H 'Content-Type: application/json' -d "{$ap}")" = 204
+ap_code=$(psql_ "SELECT text FROM sms_messages ORDER BY id DESC LIMIT 1" | grep -oE '[0-9]{6}')
+check "... signed in on server B with it: 1000 pseudo-ids" bash -c "
+  curl -s -X POST http://$b_phone/apricot/v1/login -H 'Content-Type: application/json' \
+    -d '{$ap,\"otp\":\"$ap_code\"}' | grep -oE '\"(88){16}[0-9a-f]{8}\"' | wc -l | grep -qx 1000"
 
 # The operator's console on the same database, in tmux: it authorises, server B takes the upload.
 socket="tracedesk-pg-e2e-$$"
