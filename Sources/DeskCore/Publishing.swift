@@ -170,10 +170,13 @@ public struct RetentionPolicy: Hashable, Sendable {
     public var days: Int
     /// Operational info, analytics allowances' events, dummy-traffic counts.
     public var analyticsDays: Int
+    /// APRICOT contact files: the days of history kept (CONTACT_HISTORY_MAX; today counts as one).
+    public var contactHistoryDays: Int
 
-    public init(days: Int = 14, analyticsDays: Int = 30) {
+    public init(days: Int = 14, analyticsDays: Int = 30, contactHistoryDays: Int = 30) {
         self.days = days
         self.analyticsDays = analyticsDays
+        self.contactHistoryDays = contactHistoryDays
     }
 }
 
@@ -185,20 +188,31 @@ public struct CleanupReport: Hashable, Sendable {
     public var authorizations = 0
     public var events = 0
     public var operationalInfo = 0
+    /// APRICOT contact files older than the contact history.
+    public var contactFiles = 0
+    /// APRICOT SMS codes expired and out of the rate limit's hour.
+    public var smsCodes = 0
+    /// Expired APRICOT access tokens.
+    public var apricotTokens = 0
     public var other = 0
     /// Another server held the cleanup lock: nothing was done here.
     public var skipped = false
 
     public init() {}
 
-    public var total: Int { uploads + keys + chunks + authorizations + events + operationalInfo + other }
+    public var total: Int {
+        uploads + keys + chunks + authorizations + events + operationalInfo + contactFiles + smsCodes + apricotTokens
+            + other
+    }
 
     /// One line: "deleted 3 uploads, 42 keys, 1 chunk" (kinds with nothing deleted are left out).
     public var summary: String {
         let parts: [(Int, String, String)] = [
             (uploads, "upload", "uploads"), (keys, "key", "keys"), (chunks, "chunk", "chunks"),
             (authorizations, "authorisation", "authorisations"), (events, "event", "events"),
-            (operationalInfo, "analytics record", "analytics records"), (other, "other record", "other records"),
+            (operationalInfo, "analytics record", "analytics records"),
+            (contactFiles, "contact file", "contact files"), (smsCodes, "SMS code", "SMS codes"),
+            (apricotTokens, "app token", "app tokens"), (other, "other record", "other records"),
         ]
         if skipped { return "skipped: another server holds the lock" }
         let said = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }

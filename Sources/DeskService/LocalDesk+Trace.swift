@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -7,34 +8,243 @@ import DeskCore
     import Foundation
 #endif
 
-// PLACEHOLDER (issue 8 in progress): replaced by the real use cases.
+// Contact tracing over the store (APRICOT): a patient by phone number, their kept contact
+// files parsed and resolved to contact persons, call outcomes, exports; and the SMS outbox.
+//
+// Every call needs the tracer role and a purpose; lookups, exports and outcomes are audited
+// with it. Privacy rule: a phone number never reaches an error or an audit entry (users are
+// `user N` there).
 extension LocalDesk {
     public func traceLookup(_ session: StaffSession, phone: String, purpose: String) async throws(ServiceError)
         -> TraceLookup
     {
-        throw .unavailable("contact tracing is not built yet")
+        let person = try authenticate(session, for: .traceContacts)
+        let purpose = try Self.checkedPurpose(purpose)
+        let number: PhoneNumber
+        do {
+            number = try PhoneNumber.normalize(phone, defaultCountryCode: apricot.defaultCountryCode)
+        } catch {
+            throw .invalid(error.message)
+        }
+        guard let stored = try storeCall({ () throws(StoreError) in try store.tracePatient(phone: number) }) else {
+            throw .invalid(Self.unknownPatient)
+        }
+        let now = clock.now()
+        let resolved = try resolve(stored, today: now.utcDay)
+        let summaries = ContactAggregation.summarize(resolved.sightings, phones: resolved.phones, settings: apricot)
+        let outcomes = try storeCall { () throws(StoreError) in
+            try store.contactOutcomes(patientUserID: stored.userID)
+        }
+        let contacts = summaries.map { TraceContact(summary: $0, outcome: outcomes[$0.userID]) }
+        let total = resolved.sightings.count
+        let unresolved = resolved.sightings.reduce(0) { $0 + ($1.contactUserID == nil ? 1 : 0) }
+        let latest = resolved.files.max { $0.receivedAt < $1.receivedAt }
+        let patient = TracePatient(
+            userID: stored.userID, phone: stored.phone, registeredAt: stored.registeredAt,
+            daysUploaded: resolved.files.count, records: total, skewSeconds: latest?.skewSeconds ?? 0,
+            firstDay: resolved.files.first?.day, lastDay: resolved.files.last?.day, lastUploadAt: latest?.receivedAt)
+        let close = contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
+        try audit(
+            person.user, .traceLookup, target: "user \(stored.userID)",
+            detail:
+                #"{"purpose":\#(Self.json(purpose)),"days":\#(resolved.files.count),"sightings":\#(total),"contacts":\#(contacts.count),"close_contacts":\#(close),"unresolved":\#(unresolved)}"#,
+            now: now)
+        return TraceLookup(
+            patient: patient, contacts: contacts, unresolved: unresolved, totalSightings: total,
+            closeContactMinutes: apricot.closeContactMinutes, purpose: purpose,
+            lookedUpAt: Date(unixMilliseconds: now.unixMilliseconds))
     }
 
+    /// Pages are not audited one by one: the first page (offset 0) is, as a `trace_lookup` with
+    /// `"view":"sightings"`, so reading a patient's raw sightings always leaves an entry, while
+    /// scrolling through 864 000 of them does not fill the log (docs/decisions.md).
     public func traceSightings(
         _ session: StaffSession, patientUserID: Int64, contactUserID: Int64?, purpose: String, offset: Int, limit: Int
     ) async throws(ServiceError) -> TraceSightingsPage {
-        throw .unavailable("contact tracing is not built yet")
+        let person = try authenticate(session, for: .traceContacts)
+        let purpose = try Self.checkedPurpose(purpose)
+        guard (1...TraceSightingsPage.maximumLimit).contains(limit) else {
+            throw .invalid("a page holds 1 to \(TraceSightingsPage.maximumLimit) sightings: ask for fewer")
+        }
+        guard offset >= 0 else { throw .invalid("a page starts at offset 0 or later") }
+        let stored = try patient(userID: patientUserID)
+        let now = clock.now()
+        let resolved = try resolve(stored, today: now.utcDay)
+        var matching = resolved.sightings
+        if let contactUserID { matching = matching.filter { $0.contactUserID == contactUserID } }
+        if offset == 0 {
+            let whose = contactUserID.map { #""user \#($0)""# } ?? #""all""#
+            try audit(
+                person.user, .traceLookup, target: "user \(patientUserID)",
+                detail:
+                    #"{"purpose":\#(Self.json(purpose)),"view":"sightings","of":\#(whose),"sightings":\#(matching.count)}"#,
+                now: now)
+        }
+        let start = min(offset, matching.count)
+        let end = min(matching.count, start + limit)
+        return TraceSightingsPage(
+            sightings: Array(matching[start..<end]), total: matching.count,
+            nextOffset: end < matching.count ? end : nil)
     }
 
     public func recordOutcome(
         _ session: StaffSession, patientUserID: Int64, contactUserID: Int64, outcome: ContactOutcome, note: String,
         purpose: String
     ) async throws(ServiceError) -> RecordedOutcome {
-        throw .unavailable("contact tracing is not built yet")
+        let person = try authenticate(session, for: .traceContacts)
+        let purpose = try Self.checkedPurpose(purpose)
+        if let problem = Self.noteProblem(note) { throw .invalid(problem) }
+        let stored = try patient(userID: patientUserID)
+        let now = clock.now()
+        // A contact of this patient: one of the persons their kept files resolve to.
+        let resolved = try resolve(stored, today: now.utcDay)
+        guard contactUserID != patientUserID, resolved.phones[contactUserID] != nil else {
+            throw .invalid(
+                "user \(contactUserID) is not a contact of user \(patientUserID): look the patient up again and pick a row of the contacts table"
+            )
+        }
+        let recorded = RecordedOutcome(
+            outcome: outcome, note: note, by: person.user, at: Date(unixMilliseconds: now.unixMilliseconds))
+        try storeCall { () throws(StoreError) in
+            try store.recordContactOutcome(
+                patientUserID: patientUserID, contactUserID: contactUserID, outcome: recorded, purpose: purpose)
+        }
+        return recorded
     }
 
     public func recordTraceExport(
         _ session: StaffSession, patientUserID: Int64, purpose: String, kind: String, rows: Int
     ) async throws(ServiceError) {
-        throw .unavailable("contact tracing is not built yet")
+        let person = try authenticate(session, for: .traceContacts)
+        let purpose = try Self.checkedPurpose(purpose)
+        guard Self.exportKinds.contains(kind) else {
+            throw .invalid(
+                "unknown export kind: use one of \(Self.exportKinds.sorted().joined(separator: ", "))")
+        }
+        guard rows >= 0 else { throw .invalid("an export has 0 rows or more") }
+        try audit(
+            person.user, .traceExport, target: "user \(patientUserID)",
+            detail: #"{"purpose":\#(Self.json(purpose)),"kind":"\#(kind)","rows":\#(rows)}"#, now: clock.now())
     }
 
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
-        throw .unavailable("the SMS outbox is not built yet")
+        let person = try authenticate(session, for: .readSmsOutbox)
+        guard (1...Self.maximumOutboxPage).contains(limit) else {
+            throw .invalid("the outbox shows 1 to \(Self.maximumOutboxPage) messages: ask for fewer")
+        }
+        let messages = try storeCall { () throws(StoreError) in try store.smsOutbox(limit: limit) }
+        // The messages hold codes and phone numbers: reading them is audited (after the read,
+        // with how many were shown; a failed entry withholds them).
+        try audit(
+            person.user, .smsOutboxRead, target: nil, detail: #"{"messages":\#(messages.count)}"#, now: clock.now())
+        return messages
+    }
+
+    // MARK: Rules
+
+    /// The kinds ``recordTraceExport(_:patientUserID:purpose:kind:rows:)`` accepts.
+    public static let exportKinds: Set<String> = ["contacts_csv", "sightings_csv", "json"]
+    /// The most outbox messages one call returns.
+    public static let maximumOutboxPage = 1_000
+
+    /// What a tracer is told for a number no APRICOT user registered (the number is not repeated).
+    public static let unknownPatient =
+        "no APRICOT user has this number: check it with the patient, or ask them to register in the app"
+
+    /// What is wrong with an outcome's note; nil when it is fine.
+    public static func noteProblem(_ note: String) -> String? {
+        if note.count > RecordedOutcome.maximumNoteLength {
+            return
+                "the note has \(note.count) characters, at most \(RecordedOutcome.maximumNoteLength): shorten it"
+        }
+        if note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "the note may not contain control characters (line breaks, tabs): type it on one line"
+        }
+        return nil
+    }
+
+    static func checkedPurpose(_ text: String) throws(ServiceError) -> String {
+        switch TracePurpose.check(text) {
+        case .success(let purpose): return purpose
+        case .failure(let problem): throw .invalid(problem.message)
+        }
+    }
+
+    // MARK: Internals
+
+    /// Sightings of a patient's kept files with their owners, and the phones of those owners.
+    struct Resolved {
+        /// Files within the contact history, oldest day first.
+        var files: [StoredTracePatient.File]
+        /// File order, then record order.
+        var sightings: [Sighting]
+        var phones: [Int64: PhoneNumber]
+    }
+
+    /// Parses the files the contact history keeps (older ones wait for the cleanup, and are
+    /// not shown), resolves every pseudo-id in batches, and leaves unresolved the foreign
+    /// beacons, the pseudo-ids nobody owns and the patient's own.
+    func resolve(_ stored: StoredTracePatient, today: CivilDay) throws(ServiceError) -> Resolved {
+        let history = apricot.contactHistoryDays
+        let files = stored.files.filter { $0.day.days(since: today) > -history }
+        var parsed: [(day: CivilDay, records: [ContactRecord])] = []
+        parsed.reserveCapacity(files.count)
+        var suffixes = Set<UInt32>()
+        for file in files {
+            // Stored files passed the same parse on upload; one that does not parse now is skipped.
+            guard let records = try? ContactFile.parse(file.bytes) else { continue }
+            for record in records {
+                if let id = record.pseudoID, !stored.ownSuffixes.contains(id.suffix) { suffixes.insert(id.suffix) }
+            }
+            parsed.append((file.day, records))
+        }
+        let owners = try storeCall { () throws(StoreError) in try store.owners(ofSuffixes: Array(suffixes)) }
+        var phones: [Int64: PhoneNumber] = [:]
+        var sightings: [Sighting] = []
+        sightings.reserveCapacity(parsed.reduce(0) { $0 + $1.records.count })
+        for (day, records) in parsed {
+            for record in records {
+                var contact: Int64?
+                if let id = record.pseudoID, !stored.ownSuffixes.contains(id.suffix), let owner = owners[id.suffix],
+                    owner.userID != stored.userID
+                {
+                    contact = owner.userID
+                    phones[owner.userID] = owner.phone
+                }
+                sightings.append(
+                    Sighting(time: Int64(record.time), fileDay: day, beacon: record.beacon, contactUserID: contact))
+            }
+        }
+        return Resolved(files: files, sightings: sightings, phones: phones)
+    }
+
+    func patient(userID: Int64) throws(ServiceError) -> StoredTracePatient {
+        guard let stored = try storeCall({ () throws(StoreError) in try store.tracePatient(userID: userID) }) else {
+            throw .invalid("no APRICOT user \(userID): look the patient up by phone number first")
+        }
+        return stored
+    }
+
+    func audit(
+        _ actor: String, _ action: AuditAction, target: String?, detail: String, now: Date
+    ) throws(ServiceError) {
+        _ = try storeCall { () throws(StoreError) in
+            try store.appendAudit(actor: actor, action: action, target: target, detail: detail, now: now)
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\": out += "\\" + String(scalar)
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }

@@ -27,11 +27,15 @@ public struct LocalDesk: DeskService {
     /// The publishing rules the watch of a code tells waiting keys by (their embargo, the age
     /// past which they are never published): the server's, where there is one.
     public let publishing: PublishingPolicy
+    /// The APRICOT settings lookups follow: the default country code of typed numbers, the
+    /// contact history kept, how sightings become minutes and the close-contact threshold.
+    public let apricot: ApricotSettings
 
     public init(
         store: any Store, clock: any Clock = SystemClock(), otpLifetime: Duration = .seconds(150),
         sessions: SessionPolicy = SessionPolicy(), signIns: SignInPolicy = SignInPolicy(),
-        hasher: PasswordHasher = PasswordHasher(), publishing: PublishingPolicy = PublishingPolicy()
+        hasher: PasswordHasher = PasswordHasher(), publishing: PublishingPolicy = PublishingPolicy(),
+        apricot: ApricotSettings = ApricotSettings()
     ) {
         self.store = store
         self.clock = clock
@@ -40,6 +44,7 @@ public struct LocalDesk: DeskService {
         self.signIns = signIns
         self.hasher = hasher
         self.publishing = publishing
+        self.apricot = apricot
     }
 
     public var location: String { store.location }

@@ -61,6 +61,10 @@ public protocol ApricotStore: Sendable {
     /// never registered.
     func tracePatient(phone: PhoneNumber) throws(StoreError) -> StoredTracePatient?
 
+    /// The same for a user id (paging sightings, checking an outcome's contact); nil when no
+    /// user has it.
+    func tracePatient(userID: Int64) throws(StoreError) -> StoredTracePatient?
+
     /// Owners of pseudo-ids: suffix → (user id, phone). Suffixes nobody owns are absent.
     func owners(ofSuffixes suffixes: [UInt32]) throws(StoreError) -> [UInt32: (userID: Int64, phone: PhoneNumber)]
 

@@ -213,6 +213,86 @@ enum Migrations {
                 );
                 """
         ),
+        // APRICOT (spec/apricot-protocol.md). A pseudo-id is stored as its 4-byte suffix, the
+        // primary key (SQLite: the rowid itself), which is what keeps pseudo-ids unique across
+        // every server; `apricot_counters` counts them, so the capacity is one row, not a count
+        // over millions. A contact file is one row per (user, day), its records one blob: an
+        // upload is one write and a lookup reads 30 rows. SMS codes keep a row per code issued
+        // (the hourly limit counts them); outcomes one row per (patient, contact).
+        Migration(
+            version: 6, name: "0006_apricot",
+            sql: """
+                CREATE TABLE apricot_sms_codes (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    phone TEXT NOT NULL,
+                    code_hmac TEXT NOT NULL,
+                    created_at_ms INTEGER NOT NULL,
+                    expires_at_ms INTEGER NOT NULL CHECK (expires_at_ms > created_at_ms),
+                    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                    state TEXT NOT NULL CHECK (state IN ('active', 'used', 'replaced'))
+                );
+                CREATE INDEX apricot_sms_codes_by_phone ON apricot_sms_codes (phone, created_at_ms);
+                CREATE INDEX apricot_sms_codes_by_expiry ON apricot_sms_codes (expires_at_ms);
+                CREATE TABLE apricot_users (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    phone TEXT NOT NULL UNIQUE,
+                    app_id TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    registered_at_ms INTEGER NOT NULL
+                );
+                CREATE TABLE pseudo_ids (
+                    suffix INTEGER PRIMARY KEY NOT NULL CHECK (suffix BETWEEN 0 AND 4294967295),
+                    user_id INTEGER NOT NULL REFERENCES apricot_users (id)
+                );
+                CREATE INDEX pseudo_ids_by_user ON pseudo_ids (user_id);
+                CREATE TABLE apricot_counters (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL CHECK (value >= 0)
+                );
+                INSERT INTO apricot_counters (name, value) VALUES ('pseudo_ids', 0);
+                CREATE TABLE apricot_tokens (
+                    token_hash TEXT PRIMARY KEY NOT NULL,
+                    user_id INTEGER NOT NULL REFERENCES apricot_users (id),
+                    app_id TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    created_at_ms INTEGER NOT NULL,
+                    expires_at_ms INTEGER NOT NULL
+                );
+                CREATE INDEX apricot_tokens_by_expiry ON apricot_tokens (expires_at_ms);
+                CREATE TABLE contact_files (
+                    user_id INTEGER NOT NULL REFERENCES apricot_users (id),
+                    day TEXT NOT NULL CHECK (length(day) = 10),
+                    received_at_ms INTEGER NOT NULL,
+                    client_clock_s INTEGER NOT NULL,
+                    skew_s INTEGER NOT NULL,
+                    records INTEGER NOT NULL CHECK (records >= 1),
+                    bytes BLOB NOT NULL CHECK (length(bytes) = records * 24),
+                    PRIMARY KEY (user_id, day)
+                );
+                CREATE INDEX contact_files_by_day ON contact_files (day);
+                CREATE TABLE contact_outcomes (
+                    patient_user_id INTEGER NOT NULL REFERENCES apricot_users (id),
+                    contact_user_id INTEGER NOT NULL REFERENCES apricot_users (id),
+                    outcome TEXT NOT NULL CHECK (outcome IN ('not_yet_called', 'no_answer', 'reached_isolating',
+                        'reached_refused', 'wrong_number')),
+                    note TEXT NOT NULL DEFAULT '',
+                    recorded_by TEXT NOT NULL,
+                    recorded_at_ms INTEGER NOT NULL,
+                    PRIMARY KEY (patient_user_id, contact_user_id)
+                );
+                CREATE TABLE sms_messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    phone TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    gateway TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('held', 'pending', 'sent', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                    detail TEXT NOT NULL DEFAULT '',
+                    created_at_ms INTEGER NOT NULL,
+                    updated_at_ms INTEGER NOT NULL
+                );
+                """
+        ),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

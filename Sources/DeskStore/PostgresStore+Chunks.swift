@@ -78,7 +78,9 @@ extension PostgresStore {
     public func cleanup(now: Date, policy: RetentionPolicy) throws(StoreError) -> CleanupReport {
         try pool.withConnection { connection throws(StoreError) in
             try connection.transaction(operation: "clean up") { () throws(StoreError) -> CleanupReport in
-                try ChunkWork(db: connection, sql: .postgres).cleanup(now: now, policy: policy)
+                var report = try ChunkWork(db: connection, sql: .postgres).cleanup(now: now, policy: policy)
+                try apricotWork(connection).cleanup(now: now, policy: policy, into: &report)
+                return report
             }
         }
     }

@@ -23,6 +23,8 @@ import DeskCore
 public final class PostgresStore: Store, @unchecked Sendable {
     let pool: PGPool
     let target: PGTarget
+    /// How many pseudo-ids may exist: ``PseudoID/capacity``; lower only in tests of a full space.
+    let pseudoIDLimit: Int64
 
     /// Whether `text` names a PostgreSQL store (`postgres://` or `postgresql://`).
     public static func isURL(_ text: String) -> Bool {
@@ -56,9 +58,20 @@ public final class PostgresStore: Store, @unchecked Sendable {
     /// - Parameters:
     ///   - poolSize: connections kept open at most.
     ///   - waitMilliseconds: how long a caller waits for a free connection or a lock.
-    public init(
+    public convenience init(
         url: String, poolSize: Int = 8, connectTimeoutSeconds: Int = 5, waitMilliseconds: Int = 5_000
     ) throws(StoreError) {
+        try self.init(
+            url: url, poolSize: poolSize, connectTimeoutSeconds: connectTimeoutSeconds,
+            waitMilliseconds: waitMilliseconds, pseudoIDLimit: PseudoID.capacity)
+    }
+
+    /// As ``init(url:poolSize:connectTimeoutSeconds:waitMilliseconds:)``, with the pseudo-id
+    /// space cut to `pseudoIDLimit` (tests of registration refused when full).
+    init(
+        url: String, poolSize: Int, connectTimeoutSeconds: Int, waitMilliseconds: Int, pseudoIDLimit: Int64
+    ) throws(StoreError) {
+        self.pseudoIDLimit = pseudoIDLimit
         target = try PGTarget(url)
         pool = PGPool(
             target: target, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds,

@@ -75,7 +75,9 @@ extension SQLiteStore {
     public func cleanup(now: Date, policy: RetentionPolicy) throws(StoreError) -> CleanupReport {
         try lock.withLock { () throws(StoreError) -> CleanupReport in
             try connection.transaction(operation: "clean up") { () throws(StoreError) -> CleanupReport in
-                try ChunkWork(db: connection, sql: .sqlite).cleanup(now: now, policy: policy)
+                var report = try ChunkWork(db: connection, sql: .sqlite).cleanup(now: now, policy: policy)
+                try apricotWork.cleanup(now: now, policy: policy, into: &report)
+                return report
             }
         }
     }

@@ -28,11 +28,21 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     let jobs = SimpleLock()
     var jobsRunning = Set<StoreJob>()
 
+    /// How many pseudo-ids may exist: ``PseudoID/capacity``; lower only in tests of a full space.
+    let pseudoIDLimit: Int64
+
     /// Opens (creating if needed) the store at `path`.
     ///
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another process's write lock.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) {
+    public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) {
+        try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, pseudoIDLimit: PseudoID.capacity)
+    }
+
+    /// As ``init(path:busyTimeoutMilliseconds:)``, with the pseudo-id space cut to `pseudoIDLimit`
+    /// (tests of registration refused when full).
+    init(path: String, busyTimeoutMilliseconds: Int32, pseudoIDLimit: Int64) throws(StoreError) {
         self.path = path
+        self.pseudoIDLimit = pseudoIDLimit
         connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         // Several processes opening a new file at once can meet SQLite's immediate SQLITE_BUSY
         // (a read lock that would have to become a write lock, a journal-mode switch), which the

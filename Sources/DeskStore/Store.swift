@@ -238,7 +238,9 @@ enum StoreTables {
     static let all = [
         "otp_authorizations", "events", "uploads", "exposure_keys", "dummy_traffic", "analytics_allowances",
         "operational_info", "attestation_salts", "chunks", "padding_keys", "publishing_state", "staff",
-        "staff_sessions", "audit_log", "job_runs", "schema_migrations",
+        "staff_sessions", "audit_log", "job_runs", "apricot_sms_codes", "apricot_users", "pseudo_ids",
+        "apricot_counters", "apricot_tokens", "contact_files", "contact_outcomes", "sms_messages",
+        "schema_migrations",
     ]
 }
 

@@ -1,0 +1,553 @@
+import CivilCalendar
+import DeskCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The SQL of the APRICOT part of the store, written once with `?` placeholders. Lists of
+/// pseudo-id suffixes are bound as one text value: `IN_LIST` stands for the dialect's way of
+/// reading it (SQLite's `json_each` over `[1,2]`, PostgreSQL's array `{1,2}`).
+enum ApricotSQL {
+    // SMS codes: one row per code issued, so the hour's count survives a replaced code.
+    static let recentCodes = """
+        SELECT count(*), coalesce(min(created_at_ms), 0), coalesce(max(created_at_ms), 0) FROM apricot_sms_codes
+        WHERE phone = ? AND created_at_ms > ?
+        """
+    static let retireCodes = "UPDATE apricot_sms_codes SET state = 'replaced' WHERE phone = ? AND state = 'active'"
+    static let insertCode = """
+        INSERT INTO apricot_sms_codes (phone, code_hmac, created_at_ms, expires_at_ms, attempts, state)
+        VALUES (?, ?, ?, ?, 0, 'active')
+        """
+    static let currentCode = """
+        SELECT id, code_hmac, expires_at_ms, attempts FROM apricot_sms_codes
+        WHERE phone = ? AND state = 'active' ORDER BY id DESC LIMIT 1
+        """
+    /// Counts an attempt unless the code has had its share; returns a row when it counted.
+    static let countAttempt =
+        "UPDATE apricot_sms_codes SET attempts = attempts + 1 WHERE id = ? AND attempts < ? RETURNING attempts"
+    static let useCode = "UPDATE apricot_sms_codes SET state = 'used' WHERE id = ? AND state = 'active'"
+
+    // Users and pseudo-ids.
+    static let userByPhone = "SELECT id, registered_at_ms FROM apricot_users WHERE phone = ?"
+    static let insertUser = """
+        INSERT INTO apricot_users (phone, app_id, device_id, registered_at_ms) VALUES (?, ?, ?, ?)
+        ON CONFLICT (phone) DO NOTHING RETURNING id
+        """
+    static let suffixesOf = "SELECT suffix FROM pseudo_ids WHERE user_id = ? ORDER BY suffix"
+    /// Takes `count` pseudo-ids from the capacity, unless that would pass it (no row changed).
+    static let reserve = """
+        UPDATE apricot_counters SET value = value + ? WHERE name = 'pseudo_ids' AND value + ? <= ?
+        """
+    static let release = "UPDATE apricot_counters SET value = value - ? WHERE name = 'pseudo_ids'"
+    static let used = "SELECT value FROM apricot_counters WHERE name = 'pseudo_ids'"
+    static let insertToken = """
+        INSERT INTO apricot_tokens (token_hash, user_id, app_id, device_id, created_at_ms, expires_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """
+    static let tokenUser = """
+        SELECT user_id FROM apricot_tokens
+        WHERE token_hash = ? AND app_id = ? AND device_id = ? AND expires_at_ms > ?
+        """
+
+    // Contact files.
+    static let ownedAmong = "SELECT suffix FROM pseudo_ids WHERE suffix IN_LIST"
+    static let fileExists = "SELECT count(*) FROM contact_files WHERE user_id = ? AND day = ?"
+    static let upsertFile = """
+        INSERT INTO contact_files (user_id, day, received_at_ms, client_clock_s, skew_s, records, bytes)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (user_id, day) DO UPDATE SET received_at_ms = excluded.received_at_ms,
+            client_clock_s = excluded.client_clock_s, skew_s = excluded.skew_s, records = excluded.records,
+            bytes = excluded.bytes
+        """
+
+    // Tracing.
+    static let patient = "SELECT id, phone, registered_at_ms FROM apricot_users WHERE phone = ?"
+    static let patientByID = "SELECT id, phone, registered_at_ms FROM apricot_users WHERE id = ?"
+    static let files = """
+        SELECT day, received_at_ms, skew_s, bytes FROM contact_files WHERE user_id = ? ORDER BY day
+        """
+    static let owners = """
+        SELECT p.suffix, u.id, u.phone FROM pseudo_ids p JOIN apricot_users u ON u.id = p.user_id
+        WHERE p.suffix IN_LIST
+        """
+    static let outcomes = """
+        SELECT contact_user_id, outcome, note, recorded_by, recorded_at_ms FROM contact_outcomes
+        WHERE patient_user_id = ?
+        """
+    static let upsertOutcome = """
+        INSERT INTO contact_outcomes (patient_user_id, contact_user_id, outcome, note, recorded_by, recorded_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (patient_user_id, contact_user_id) DO UPDATE SET outcome = excluded.outcome,
+            note = excluded.note, recorded_by = excluded.recorded_by, recorded_at_ms = excluded.recorded_at_ms
+        """
+
+    // The SMS outbox.
+    static let enqueueSms = """
+        INSERT INTO sms_messages (phone, text, gateway, status, attempts, detail, created_at_ms, updated_at_ms)
+        VALUES (?, ?, ?, 'pending', 0, '', ?, ?) RETURNING id
+        """
+    static let recordDelivery = """
+        UPDATE sms_messages SET status = ?, detail = ?, attempts = attempts + 1, updated_at_ms = ? WHERE id = ?
+        """
+    static let outbox = """
+        SELECT id, phone, text, gateway, status, attempts, detail, created_at_ms, updated_at_ms FROM sms_messages
+        ORDER BY id DESC LIMIT ?
+        """
+
+    // Retention.
+    static let deleteOldFiles = "DELETE FROM contact_files WHERE day < ?"
+    /// Expired, and out of the hour the rate limit counts.
+    static let deleteOldCodes = "DELETE FROM apricot_sms_codes WHERE expires_at_ms <= ? AND created_at_ms <= ?"
+    static let deleteExpiredTokens = "DELETE FROM apricot_tokens WHERE expires_at_ms <= ?"
+}
+
+/// The statements of ``ApricotWork`` in one adapter's dialect.
+struct ApricotStatements: Sendable {
+    var recentCodes, retireCodes, insertCode, currentCode, countAttempt, useCode: String
+    var userByPhone, insertUser, suffixesOf, insertSuffixes, reserve, release, used, insertToken, tokenUser: String
+    var ownedAmong, fileExists, upsertFile, patient, patientByID, files, owners, outcomes, upsertOutcome: String
+    var enqueueSms, recordDelivery, outbox, deleteOldFiles, deleteOldCodes, deleteExpiredTokens: String
+    var insertEvent: String
+    /// Serialises the codes of one phone across servers (PostgreSQL's transaction-level advisory
+    /// lock, in the one-key space, which never meets the two-key locks of ``PGSQL``). Nil for
+    /// SQLite, whose write transaction is exclusive already.
+    var lockPhone: String?
+    /// A list of suffixes as the text `IN_LIST` reads.
+    var listOpen, listClose: String
+
+    static let sqlite = ApricotStatements(
+        dialect: { $0 }, inList: "IN (SELECT value FROM json_each(?))",
+        insertSuffixes: """
+            INSERT INTO pseudo_ids (suffix, user_id) SELECT value, ? FROM json_each(?) WHERE true
+            ON CONFLICT DO NOTHING RETURNING suffix
+            """, insertEvent: SQL.insertEvent, lockPhone: nil, listOpen: "[", listClose: "]")
+
+    static let postgres = ApricotStatements(
+        dialect: PGSQL.numbered, inList: "= ANY(?::text::bigint[])",
+        insertSuffixes: """
+            INSERT INTO pseudo_ids (suffix, user_id) SELECT s, ? FROM unnest(?::text::bigint[]) AS s
+            ON CONFLICT DO NOTHING RETURNING suffix
+            """, insertEvent: PGSQL.insertEvent,
+        lockPhone:
+            "SELECT pg_advisory_xact_lock(hashtextextended('tracedesk:apricot:' || current_schema() || ':' || ?, 0))",
+        listOpen: "{", listClose: "}")
+
+    private init(
+        dialect: (String) -> String, inList: String, insertSuffixes: String, insertEvent: String, lockPhone: String?,
+        listOpen: String, listClose: String
+    ) {
+        func list(_ sql: String) -> String { dialect(sql.replacing("IN_LIST", with: inList)) }
+        recentCodes = dialect(ApricotSQL.recentCodes)
+        retireCodes = dialect(ApricotSQL.retireCodes)
+        insertCode = dialect(ApricotSQL.insertCode)
+        currentCode = dialect(ApricotSQL.currentCode)
+        countAttempt = dialect(ApricotSQL.countAttempt)
+        useCode = dialect(ApricotSQL.useCode)
+        userByPhone = dialect(ApricotSQL.userByPhone)
+        insertUser = dialect(ApricotSQL.insertUser)
+        suffixesOf = dialect(ApricotSQL.suffixesOf)
+        self.insertSuffixes = dialect(insertSuffixes)
+        reserve = dialect(ApricotSQL.reserve)
+        release = dialect(ApricotSQL.release)
+        used = dialect(ApricotSQL.used)
+        insertToken = dialect(ApricotSQL.insertToken)
+        tokenUser = dialect(ApricotSQL.tokenUser)
+        ownedAmong = list(ApricotSQL.ownedAmong)
+        fileExists = dialect(ApricotSQL.fileExists)
+        upsertFile = dialect(ApricotSQL.upsertFile)
+        patient = dialect(ApricotSQL.patient)
+        patientByID = dialect(ApricotSQL.patientByID)
+        files = dialect(ApricotSQL.files)
+        owners = list(ApricotSQL.owners)
+        outcomes = dialect(ApricotSQL.outcomes)
+        upsertOutcome = dialect(ApricotSQL.upsertOutcome)
+        enqueueSms = dialect(ApricotSQL.enqueueSms)
+        recordDelivery = dialect(ApricotSQL.recordDelivery)
+        outbox = dialect(ApricotSQL.outbox)
+        deleteOldFiles = dialect(ApricotSQL.deleteOldFiles)
+        deleteOldCodes = dialect(ApricotSQL.deleteOldCodes)
+        deleteExpiredTokens = dialect(ApricotSQL.deleteExpiredTokens)
+        self.insertEvent = insertEvent
+        self.lockPhone = lockPhone.map(dialect)
+        self.listOpen = listOpen
+        self.listClose = listClose
+    }
+}
+
+/// SMS codes, users and pseudo-ids, tokens, contact files, outcomes and the SMS outbox: one
+/// implementation for every adapter, run inside the transaction the adapter opened.
+///
+/// Privacy rule: no phone number, code HMAC or token hash reaches an error, an event or an
+/// audit entry; users are named `user N`.
+struct ApricotWork<DB: SQLRunning> {
+    let db: DB
+    let sql: ApricotStatements
+    let staff: StaffWork<DB>
+    /// How many pseudo-ids may exist (``PseudoID/capacity``, lower in tests).
+    let capacity: Int64
+
+    /// Suffixes looked up per statement.
+    static var batchSize: Int { 10_000 }
+    /// Rounds of new suffixes a registration tries before giving up (each round retries only
+    /// the suffixes another user took meanwhile).
+    static var suffixRounds: Int { 1_000 }
+
+    // MARK: SMS codes
+
+    /// In a write transaction.
+    func issueSmsCode(
+        phone: PhoneNumber, codeHMAC: String, now: Date, policy: SmsCodePolicy
+    ) throws(StoreError) -> SmsCodeIssue {
+        let op = "issue SMS code"
+        let nowMs = now.unixMilliseconds
+        if let lockPhone = sql.lockPhone { _ = try db.query(lockPhone, [.text(phone.e164)], operation: op) { _ in 0 } }
+        let hourMs: Int64 = 3_600_000
+        let recent = try db.query(sql.recentCodes, [.text(phone.e164), .integer(nowMs - hourMs)], operation: op) {
+            (count: Int($0.integer(0)), oldest: $0.integer(1), newest: $0.integer(2))
+        }.first
+        if let recent, recent.count > 0 {
+            let intervalMs = policy.minimumInterval.milliseconds
+            if nowMs - recent.newest < intervalMs {
+                return .tooSoon(retryAfterSeconds: Self.seconds(recent.newest + intervalMs - nowMs))
+            }
+            if recent.count >= policy.perHour {
+                return .tooSoon(retryAfterSeconds: Self.seconds(recent.oldest + hourMs - nowMs))
+            }
+        }
+        try db.run(sql.retireCodes, [.text(phone.e164)], operation: op)
+        try db.run(
+            sql.insertCode,
+            [
+                .text(phone.e164), .text(codeHMAC), .integer(nowMs),
+                .integer(nowMs + max(1, policy.lifetime.milliseconds)),
+            ], operation: op)
+        return .issued
+    }
+
+    /// Whole seconds, rounded up, at least 1.
+    static func seconds(_ milliseconds: Int64) -> Int { Int(max(1, (milliseconds + 999) / 1000)) }
+
+    /// In a write transaction.
+    func verifySmsCode(
+        phone: PhoneNumber, codeHMAC: String, now: Date, policy: SmsCodePolicy
+    ) throws(StoreError) -> SmsCodeCheck {
+        let op = "verify SMS code"
+        let nowMs = now.unixMilliseconds
+        guard
+            let code = try db.query(
+                sql.currentCode, [.text(phone.e164)], operation: op,
+                {
+                    (id: $0.integer(0), hmac: $0.text(1), expiresMs: $0.integer(2), attempts: Int($0.integer(3)))
+                }
+            ).first
+        else { return .wrong }
+        if nowMs >= code.expiresMs { return .expired }
+        // Counted by a conditional update: attempts racing on several servers each count once.
+        let counted = try db.query(
+            sql.countAttempt, [.integer(code.id), .integer(Int64(policy.maxAttempts))], operation: op
+        ) { $0.integer(0) }
+        guard !counted.isEmpty else { return .tooManyAttempts }
+        guard Self.same(code.hmac, codeHMAC) else { return .wrong }
+        return try db.run(sql.useCode, [.integer(code.id)], operation: op) == 1 ? .verified : .wrong
+    }
+
+    /// Compares in time independent of where the texts differ.
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    // MARK: Registration
+
+    /// In a write transaction. The capacity is reserved first by a conditional update of the
+    /// counter row (on PostgreSQL that row's lock also orders registrations); suffixes are then
+    /// inserted in batches, and those another user holds (the primary key refuses them) are
+    /// replaced by new ones until `count` are this user's.
+    func login(
+        phone: PhoneNumber, appID: String, deviceID: String, tokenHash: String, tokenExpiresAt: Date, now: Date,
+        count: Int, nextSuffix: () -> UInt32
+    ) throws(StoreError) -> ApricotLogin {
+        let op = "sign in an APRICOT app"
+        let nowMs = now.unixMilliseconds
+        var isNew = false
+        var userID = try existingUser(phone, operation: op)
+        var suffixes: [UInt32] = []
+        if userID == nil {
+            let reserved = try db.run(
+                sql.reserve, [.integer(Int64(count)), .integer(Int64(count)), .integer(capacity)], operation: op)
+            guard reserved == 1 else { return .full(try pseudoIDCapacity()) }
+            let inserted = try db.query(
+                sql.insertUser, [.text(phone.e164), .text(appID), .text(deviceID), .integer(nowMs)], operation: op
+            ) { $0.integer(0) }.first
+            if let inserted {
+                userID = inserted
+                isNew = true
+                suffixes = try insertSuffixes(user: inserted, count: count, nextSuffix: nextSuffix, operation: op)
+            } else {
+                // Registered by another server meanwhile (it committed while this one waited):
+                // give the reservation back and sign in as that user.
+                try db.run(sql.release, [.integer(Int64(count))], operation: op)
+                userID = try existingUser(phone, operation: op)
+            }
+        }
+        guard let userID else {
+            throw StoreError.failed(operation: op, reason: "the user vanished while signing in")
+        }
+        if !isNew {
+            suffixes = try db.query(sql.suffixesOf, [.integer(userID)], operation: op) {
+                UInt32(truncatingIfNeeded: $0.integer(0))
+            }
+        }
+        try db.run(
+            sql.insertToken,
+            [
+                .text(tokenHash), .integer(userID), .text(appID), .text(deviceID), .integer(nowMs),
+                .integer(tokenExpiresAt.unixMilliseconds),
+            ], operation: op)
+        let detail =
+            isNew ? #"{"pseudo_ids":\#(suffixes.count)}"# : #"{"pseudo_ids":\#(suffixes.count),"returning":true}"#
+        try appendEvent(.apricotRegistered, at: nowMs, detail: detail)
+        return .signedIn(userID: userID, isNew: isNew, pseudoIDs: suffixes.sorted().map(PseudoID.init(suffix:)))
+    }
+
+    private func existingUser(_ phone: PhoneNumber, operation: String) throws(StoreError) -> Int64? {
+        try db.query(sql.userByPhone, [.text(phone.e164)], operation: operation) { $0.integer(0) }.first
+    }
+
+    private func insertSuffixes(
+        user: Int64, count: Int, nextSuffix: () -> UInt32, operation: String
+    ) throws(StoreError) -> [UInt32] {
+        var mine = Set<UInt32>()
+        mine.reserveCapacity(count)
+        for _ in 0..<Self.suffixRounds {
+            let missing = count - mine.count
+            if missing <= 0 { return Array(mine) }
+            var candidates = Set<UInt32>()
+            while candidates.count < min(missing, Self.batchSize) {
+                let suffix = nextSuffix()
+                if !mine.contains(suffix) { candidates.insert(suffix) }
+            }
+            let taken = try db.query(
+                sql.insertSuffixes, [.integer(user), .text(list(candidates))], operation: operation
+            ) { UInt32(truncatingIfNeeded: $0.integer(0)) }
+            mine.formUnion(taken)
+        }
+        throw StoreError.conflict(operation: operation, reason: "no free pseudo-ids found: the space is too full")
+    }
+
+    func apricotUser(tokenHash: String, appID: String, deviceID: String, now: Date) throws(StoreError) -> Int64? {
+        try db.query(
+            sql.tokenUser, [.text(tokenHash), .text(appID), .text(deviceID), .integer(now.unixMilliseconds)],
+            operation: "check an APRICOT token"
+        ) { $0.integer(0) }.first
+    }
+
+    func pseudoIDCapacity() throws(StoreError) -> PseudoIDCapacity {
+        let used = try db.query(sql.used, operation: "read pseudo-id capacity") { $0.integer(0) }.first ?? 0
+        var result = PseudoIDCapacity(used: used)
+        result.capacity = capacity
+        return result
+    }
+
+    // MARK: Contact files
+
+    /// In a write transaction.
+    func storeContactFile(
+        userID: Int64, day: CivilDay, records: [ContactRecord], receivedAt: Date, clientClock: Int64,
+        skewSeconds: Int64
+    ) throws(StoreError) -> ContactFileReceipt {
+        let op = "store contact file"
+        var distinct = Set<[UInt8]>()
+        var suffixes = Set<UInt32>()
+        for record in records where distinct.insert(record.beacon).inserted {
+            if let id = record.pseudoID { suffixes.insert(id.suffix) }
+        }
+        let owned = try ownedCount(Array(suffixes), operation: op)
+        let unknown = distinct.count - owned
+        let replaced =
+            (try db.query(sql.fileExists, [.integer(userID), .text(day.iso)], operation: op) { $0.integer(0) }.first
+                ?? 0) > 0
+        let receivedMs = receivedAt.unixMilliseconds
+        try db.run(
+            sql.upsertFile,
+            [
+                .integer(userID), .text(day.iso), .integer(receivedMs), .integer(clientClock), .integer(skewSeconds),
+                .integer(Int64(records.count)), .blob(ContactFile.encode(records)),
+            ], operation: op)
+        try appendEvent(
+            .contactFileReceived, at: receivedMs,
+            detail:
+                #"{"day":"\#(day.iso)","records":\#(records.count),"distinct_beacons":\#(distinct.count),"unknown_beacons":\#(unknown),"clock_skew_s":\#(skewSeconds),"replaced":\#(replaced)}"#
+        )
+        return ContactFileReceipt(
+            records: records.count, distinctBeacons: distinct.count, unknownBeacons: unknown, replaced: replaced)
+    }
+
+    private func ownedCount(_ suffixes: [UInt32], operation: String) throws(StoreError) -> Int {
+        var owned = 0
+        var start = 0
+        while start < suffixes.count {
+            let batch = suffixes[start..<min(suffixes.count, start + Self.batchSize)]
+            owned += try db.query(sql.ownedAmong, [.text(list(batch))], operation: operation) { _ in 1 }.count
+            start += Self.batchSize
+        }
+        return owned
+    }
+
+    // MARK: Tracing
+
+    /// In one read snapshot.
+    func tracePatient(phone: PhoneNumber) throws(StoreError) -> StoredTracePatient? {
+        try tracePatient(sql.patient, .text(phone.e164))
+    }
+
+    /// In one read snapshot.
+    func tracePatient(userID: Int64) throws(StoreError) -> StoredTracePatient? {
+        try tracePatient(sql.patientByID, .integer(userID))
+    }
+
+    private func tracePatient(_ statement: String, _ key: SQLValue) throws(StoreError) -> StoredTracePatient? {
+        let op = "read a patient"
+        guard
+            let user = try db.query(
+                statement, [key], operation: op,
+                { row -> (Int64, PhoneNumber, Int64)? in
+                    guard let phone = PhoneNumber(e164: row.text(1)) else { return nil }
+                    return (row.integer(0), phone, row.integer(2))
+                }
+            ).first ?? nil
+        else { return nil }
+        let own = try db.query(sql.suffixesOf, [.integer(user.0)], operation: op) {
+            UInt32(truncatingIfNeeded: $0.integer(0))
+        }
+        let files = try db.query(sql.files, [.integer(user.0)], operation: op) { row -> StoredTracePatient.File? in
+            guard let day = CivilDay(iso: row.text(0)) else { return nil }
+            return StoredTracePatient.File(
+                day: day, receivedAt: Date(unixMilliseconds: row.integer(1)), skewSeconds: row.integer(2),
+                bytes: row.blob(3))
+        }.compactMap { $0 }
+        return StoredTracePatient(
+            userID: user.0, phone: user.1, registeredAt: Date(unixMilliseconds: user.2), ownSuffixes: Set(own),
+            files: files)
+    }
+
+    func owners(ofSuffixes suffixes: [UInt32]) throws(StoreError) -> [UInt32: (userID: Int64, phone: PhoneNumber)] {
+        let op = "resolve pseudo-ids"
+        var found: [UInt32: (userID: Int64, phone: PhoneNumber)] = [:]
+        var start = 0
+        while start < suffixes.count {
+            let batch = suffixes[start..<min(suffixes.count, start + Self.batchSize)]
+            let rows = try db.query(sql.owners, [.text(list(batch))], operation: op) { row in
+                (UInt32(truncatingIfNeeded: row.integer(0)), row.integer(1), PhoneNumber(e164: row.text(2)))
+            }
+            for (suffix, user, phone) in rows {
+                if let phone { found[suffix] = (user, phone) }
+            }
+            start += Self.batchSize
+        }
+        return found
+    }
+
+    func contactOutcomes(patientUserID: Int64) throws(StoreError) -> [Int64: RecordedOutcome] {
+        let rows = try db.query(sql.outcomes, [.integer(patientUserID)], operation: "read call outcomes") {
+            row -> (Int64, RecordedOutcome)? in
+            guard let outcome = ContactOutcome(rawValue: row.text(1)) else { return nil }
+            return (
+                row.integer(0),
+                RecordedOutcome(
+                    outcome: outcome, note: row.text(2), by: row.text(3), at: Date(unixMilliseconds: row.integer(4)))
+            )
+        }
+        return Dictionary(rows.compactMap { $0 }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// In a write transaction: the outcome and its audit entry commit together.
+    func recordContactOutcome(
+        patientUserID: Int64, contactUserID: Int64, outcome: RecordedOutcome, purpose: String
+    ) throws(StoreError) {
+        let op = "record a call outcome"
+        // The log's lock before any row (StaffWork's lock order).
+        try staff.lockAudit(operation: op)
+        let atMs = outcome.at.unixMilliseconds
+        try db.run(
+            sql.upsertOutcome,
+            [
+                .integer(patientUserID), .integer(contactUserID), .text(outcome.outcome.rawValue), .text(outcome.note),
+                .text(outcome.by), .integer(atMs),
+            ], operation: op)
+        try staff.appendAudit(
+            actor: outcome.by, action: .contactOutcome, target: "user \(contactUserID)",
+            detail:
+                #"{"patient":"user \#(patientUserID)","outcome":"\#(outcome.outcome.rawValue)","purpose":\#(StaffWork<DB>.jsonString(purpose))}"#,
+            at: atMs)
+    }
+
+    // MARK: The SMS outbox
+
+    func enqueueSms(phone: PhoneNumber, text: String, gateway: String, now: Date) throws(StoreError) -> Int64 {
+        let nowMs = now.unixMilliseconds
+        guard
+            let id = try db.query(
+                sql.enqueueSms, [.text(phone.e164), .text(text), .text(gateway), .integer(nowMs), .integer(nowMs)],
+                operation: "queue an SMS", { $0.integer(0) }
+            ).first
+        else { throw StoreError.failed(operation: "queue an SMS", reason: "no id came back") }
+        return id
+    }
+
+    func recordSmsDelivery(id: Int64, status: SmsDeliveryStatus, detail: String, now: Date) throws(StoreError) {
+        try db.run(
+            sql.recordDelivery, [.text(status.rawValue), .text(detail), .integer(now.unixMilliseconds), .integer(id)],
+            operation: "record an SMS delivery")
+    }
+
+    func smsOutbox(limit: Int) throws(StoreError) -> [SmsMessage] {
+        try db.query(sql.outbox, [.integer(Int64(max(0, limit)))], operation: "read the SMS outbox") {
+            row -> SmsMessage? in
+            guard let phone = PhoneNumber(e164: row.text(1)) else { return nil }
+            return SmsMessage(
+                id: row.integer(0), phone: phone, text: row.text(2), gateway: row.text(3),
+                status: SmsDeliveryStatus(rawValue: row.text(4)) ?? .failed, attempts: Int(row.integer(5)),
+                detail: row.text(6), createdAt: Date(unixMilliseconds: row.integer(7)),
+                updatedAt: Date(unixMilliseconds: row.integer(8)))
+        }.compactMap { $0 }
+    }
+
+    // MARK: Retention
+
+    /// In the cleanup's transaction: contact files of days the history no longer accepts,
+    /// SMS codes expired and out of the rate limit's hour, expired tokens.
+    func cleanup(now: Date, policy: RetentionPolicy, into report: inout CleanupReport) throws(StoreError) {
+        let op = "clean up"
+        let nowMs = now.unixMilliseconds
+        // The oldest day kept: today counts as one of the history's days (ContactFile.checkDay).
+        let oldestKept = now.utcDay.adding(days: -(max(1, policy.contactHistoryDays) - 1))
+        report.contactFiles = try db.run(sql.deleteOldFiles, [.text(oldestKept.iso)], operation: op)
+        report.smsCodes = try db.run(sql.deleteOldCodes, [.integer(nowMs), .integer(nowMs - 3_600_000)], operation: op)
+        report.apricotTokens = try db.run(sql.deleteExpiredTokens, [.integer(nowMs)], operation: op)
+    }
+
+    // MARK: Internals
+
+    private func appendEvent(_ kind: DeskEvent.Kind, at ms: Int64, detail: String) throws(StoreError) {
+        try db.run(
+            sql.insertEvent, [.integer(ms), .text(kind.rawValue), .null, .null, .text(detail)],
+            operation: "append event")
+    }
+
+    private func list<S: Sequence>(_ suffixes: S) -> String where S.Element == UInt32 {
+        sql.listOpen + suffixes.map { String($0) }.joined(separator: ",") + sql.listClose
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
