@@ -32,7 +32,9 @@ extension RemoteDesk {
         let reply = try await transport.perform(
             .init(
                 method: "POST", path: "/trace/sightings", body: StaffWire.traceSightingsRequest(request),
-                token: session.token, what: "sightings", idempotent: true))
+                token: session.token, what: "sightings",
+                // The first page is audited: not sent twice.
+                idempotent: offset != 0))
         let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSightingsPage(bytes) }
         return TraceSightingsPage(sightings: page.sightings, total: page.total, nextOffset: page.nextOffset)
     }
