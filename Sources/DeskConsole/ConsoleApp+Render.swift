@@ -100,7 +100,7 @@ extension ConsoleApp {
                 (keys: "Enter", help: "Detail"), (keys: "w", help: "Watch"),
             ]
             if state.session?.role == .operator { hints.append((keys: "F2", help: "Authorise")) }
-            return hints + [help, signOut, quit, (keys: "1-7", help: "Kinds")]
+            return hints + [help, signOut, quit, (keys: "1-9", help: "Kinds")]
         case .staff:
             if let dialog = state.staff.confirm { return dialog.keyMap.footerHints }
             if let form = state.staff.form {

@@ -97,39 +97,38 @@ extension TraceScreen {
 
     // MARK: Summary and table
 
+    /// The patient's summary: who, since when, for what; the uploads and the time they cover;
+    /// the sightings and contacts. Short lines: each fits 80 columns.
     static func summaryLines(_ state: State) -> [(String, Style)] {
         guard let lookup = state.lookup else { return [] }
         let patient = lookup.patient
-        let zone = state.timeZone
         var uploads: String
         if patient.daysUploaded == 0 {
-            uploads = "No contact files uploaded"
+            uploads = "Uploads: none yet"
         } else {
-            uploads = "Uploaded \(patient.daysUploaded) day\(patient.daysUploaded == 1 ? "" : "s")"
-            if let first = patient.firstDay, let last = patient.lastDay { uploads += " (\(first.iso) – \(last.iso))" }
-            uploads += " · \(patient.records) records · clock skew \(skew(patient.skewSeconds))"
+            uploads = "Uploads: \(plural(patient.daysUploaded, "day"))"
+            if let first = patient.firstDay, let last = patient.lastDay {
+                uploads += ", \(first.iso) – \(last.iso) (\(plural(last.days(since: first) + 1, "day")) covered)"
+            }
+            uploads += " · clock skew \(skew(patient.skewSeconds))"
         }
-        let close = lookup.contacts.filter(\.summary.isCloseContact).count
-        let covered: String
-        if let first = patient.firstDay, let last = patient.lastDay {
-            let days = last.days(since: first) + 1
-            covered = " · covers \(days) day\(days == 1 ? "" : "s")"
-        } else {
-            covered = ""
-        }
+        let close = lookup.contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
         return [
             (
                 "Patient \(patient.phone.spaced) · user \(patient.userID) · registered since "
-                    + ConsoleText.dateTime(patient.registeredAt, zone) + " · purpose: \(lookup.purpose)",
+                    + ConsoleText.dateTime(patient.registeredAt, state.timeZone),
                 Style(.header)
             ),
-            (uploads + covered, Style(.normal)),
+            ("Purpose: \(lookup.purpose)", Style(.normal)),
+            (uploads, Style(.normal)),
             (
-                "\(lookup.contacts.count) contact\(lookup.contacts.count == 1 ? "" : "s") · \(close) close · unresolved sightings: \(lookup.unresolved) of \(lookup.totalSightings)",
+                "\(plural(lookup.totalSightings, "sighting")) · \(lookup.unresolved) unresolved · \(plural(lookup.contacts.count, "contact")), \(close) close",
                 Style(.normal)
             ),
         ]
     }
+
+    static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
 
     /// "+3 s", "−2 min 5 s".
     static func skew(_ seconds: Int64) -> String {
@@ -140,9 +139,10 @@ extension TraceScreen {
         return "\(sign)\(value / 3600) h \(value / 60 % 60) min"
     }
 
-    static func columns(_ state: State) -> [TableColumn] {
+    /// The columns for a table `width` wide: the last three only when there is room for them.
+    static func columns(_ state: State, width: Int) -> [TableColumn] {
         func arrow(_ sort: Sort) -> String { state.sort == sort ? " ▼" : "" }
-        return [
+        let all = [
             TableColumn("", width: .length(1)),
             TableColumn("Phone", width: .length(17)),
             TableColumn("Minutes", width: .length(9), alignment: .trailing, titleSuffix: arrow(.minutes)),
@@ -153,6 +153,7 @@ extension TraceScreen {
             TableColumn("Sightings", width: .length(9), alignment: .trailing),
             TableColumn("First seen", width: .length(13)),
         ]
+        return width >= 112 ? all : Array(all.prefix(6))
     }
 
     /// "11-28 14:05" in the tracer's zone; "no time" when every sighting lacked one.
@@ -180,9 +181,15 @@ extension TraceScreen {
         ]
     }
 
+    /// Rows the notice above the table takes: at most two.
+    static func noticeRows(_ state: State, width: Int) -> Int {
+        guard let notice = state.notice else { return 0 }
+        return min(2, TextWrap.wrap(notice.line, width: max(1, width - 2)).count)
+    }
+
     /// Where the table goes in `area` (for clicks as for drawing).
     static func tableArea(_ state: State, in area: Rect) -> Rect {
-        let summary = summaryLines(state).count + (state.notice == nil ? 0 : 1)
+        let summary = summaryLines(state).count + noticeRows(state, width: area.width)
         let top = Rect(x: area.x, y: area.y + summary + 1, width: area.width, height: max(0, area.height - summary - 1))
         return Panel.inner(top)
     }
@@ -190,10 +197,12 @@ extension TraceScreen {
     /// The position in the order of the row at line `y`, if one is there.
     public static func position(at y: Int, _ state: State, in area: Rect) -> Int? {
         guard state.phase == .result, state.detail == nil else { return nil }
-        return table(state).row(at: y, in: tableArea(state, in: area))
+        let place = tableArea(state, in: area)
+        return table(state, width: place.width).row(at: y, in: place)
     }
 
-    static func table(_ state: State) -> Table {
+    /// The contacts table for `state` (its rows are asked for only when drawn).
+    public static func table(_ state: State, width: Int) -> Table {
         let empty: String
         if state.lookup?.contacts.isEmpty ?? true {
             empty =
@@ -204,7 +213,8 @@ extension TraceScreen {
             empty = "no contact matches the filter: Esc clears it"
         }
         return Table(
-            columns: columns(state), rowCount: state.order.count, selected: state.order.isEmpty ? nil : state.selected,
+            columns: columns(state, width: width), rowCount: state.order.count,
+            selected: state.order.isEmpty ? nil : state.selected,
             focused: !state.isModal || state.filtering, emptyText: empty)
     }
 
@@ -217,8 +227,8 @@ extension TraceScreen {
             y += 1
         }
         if let notice = state.notice {
-            notice.render(into: &buffer, x: area.x + 1, y: y, width: area.width - 2, rows: 1)
-            y += 1
+            y += notice.render(
+                into: &buffer, x: area.x + 1, y: y, width: area.width - 2, rows: noticeRows(state, width: area.width))
         }
         // The filter line (or the legend) sits between the summary and the table.
         if state.filtering || !state.filter.text.isEmpty {
@@ -240,7 +250,7 @@ extension TraceScreen {
             into: &buffer, area: panelArea)
         let contacts = lookup.contacts
         let order = state.order
-        table(state).render(into: &buffer, area: inner) { position in
+        table(state, width: inner.width).render(into: &buffer, area: inner) { position in
             cells(contacts[order[position]], state: state)
         }
     }
@@ -264,8 +274,9 @@ extension TraceScreen {
             y += 1
         }
         line(
-            "\(summary.minutes) min over \(summary.days) day\(summary.days == 1 ? "" : "s") (most on one day: \(summary.mostMinutesOnOneDay)) · \(summary.sightings) sightings · first \(shortTime(summary.firstSeen, zone)) · last \(shortTime(summary.lastSeen, zone))",
+            "\(summary.minutes) min over \(plural(summary.days, "day")) · most on one day: \(summary.mostMinutesOnOneDay) min · \(plural(summary.sightings, "sighting"))",
             summary.isCloseContact ? Style(.normal, .bold) : Style(.normal))
+        line("First seen \(shortTime(summary.firstSeen, zone)) · last seen \(shortTime(summary.lastSeen, zone))")
         var outcome = "Outcome: \(contact.currentOutcome.label)"
         if let recorded = contact.outcome {
             outcome += " · by \(recorded.by) \(ConsoleText.dateTime(recorded.at, zone))"
