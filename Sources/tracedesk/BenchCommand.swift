@@ -36,6 +36,9 @@ enum BenchCommand {
                are written, and how soon a long poll delivers a new event.
                tracedesk bench events --store PATH [--rate 1000] [--seconds 60]
                Writes that many events a second into the store (load for the monitor).
+               tracedesk bench trace [--store PATH|postgres URL] [--users 10000] [--days 30] [--records 28800] [--runs 5] [--json]
+               Registers users of 1 000 pseudo-ids and one patient's contact files, then times
+               the contact-trace lookup in LocalDesk, a registration, and the size per user.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -45,13 +48,14 @@ enum BenchCommand {
         if words.first == "seed" { return try seed(Array(words.dropFirst())) }
         if words.first == "keys" { return try seedKeys(Array(words.dropFirst())) }
         if words.first == "publish" { return try publish(Array(words.dropFirst())) }
+        if words.first == "trace" { return try await trace(Array(words.dropFirst())) }
         guard words.first == "render" else {
             if words.first == "--help" || words.first == "-h" {
                 print(help)
                 return .success
             }
             throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'monitor' or 'events'",
+                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'monitor', 'events' or 'trace'",
                 command: "bench")
         }
         let arguments = try Arguments(

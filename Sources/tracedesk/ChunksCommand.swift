@@ -395,7 +395,7 @@ enum ChunksCommand {
                 return .storeUnavailable
             }
             print(
-                "cleanup: \(report.summary) (kept: \(config.retentionDays) days, analytics \(config.analyticsRetentionDays) days)"
+                "cleanup: \(report.summary) (kept: \(config.retentionDays) days, analytics \(config.analyticsRetentionDays) days, contact files \(config.retentionPolicy.contactHistoryDays) days)"
             )
             return .success
         } catch {

@@ -29,7 +29,8 @@ let mainHelp = """
       tracedesk migrate [--store PATH|URL] | store info [--store PATH|URL] [--json]
           Applies schema migrations; shows the adapter, schema version and sizes.
       tracedesk cleanup [--store PATH|URL]
-          Deletes what the retention rules no longer allow to keep (14 days; analytics 30).
+          Deletes what the retention rules no longer allow to keep (14 days; analytics and
+          APRICOT contact files 30).
       tracedesk bench render [--width W] [--height H] [--frames N]
           Measures rendering and diffing of full frames.
       tracedesk bench seed --store PATH --count N --tokens FILE
@@ -38,6 +39,8 @@ let mainHelp = """
           Measures the sign-in KDF and authorisations through the staff API on loopback.
       tracedesk bench monitor [--seconds N] [--rate N] | bench events --store PATH [--rate N]
           Measures the monitor under a stream of events; writes such a stream into a store.
+      tracedesk bench trace [--store PATH|URL] [--users N] [--days N] [--records N]
+          Measures the contact-trace lookup against N users of 1 000 pseudo-ids each.
       tracedesk --version | --help
 
     Options:

@@ -120,6 +120,41 @@ struct UnreachableStore: Store {
     func lastChunkIndex() throws(StoreError) -> Int64 { throw error }
     func cleanup(now: Date, policy: RetentionPolicy) throws(StoreError) -> CleanupReport { throw error }
 
+    func issueSmsCode(
+        phone: PhoneNumber, codeHMAC: String, now: Date, policy: SmsCodePolicy
+    ) throws(StoreError) -> SmsCodeIssue { throw error }
+    func verifySmsCode(
+        phone: PhoneNumber, codeHMAC: String, now: Date, policy: SmsCodePolicy
+    ) throws(StoreError) -> SmsCodeCheck { throw error }
+    func login(
+        phone: PhoneNumber, appID: String, deviceID: String, tokenHash: String, tokenExpiresAt: Date, now: Date,
+        count: Int, nextSuffix: () -> UInt32
+    ) throws(StoreError) -> ApricotLogin { throw error }
+    func apricotUser(tokenHash: String, appID: String, deviceID: String, now: Date) throws(StoreError) -> Int64? {
+        throw error
+    }
+    func pseudoIDCapacity() throws(StoreError) -> PseudoIDCapacity { throw error }
+    func storeContactFile(
+        userID: Int64, day: CivilDay, records: [ContactRecord], receivedAt: Date, clientClock: Int64,
+        skewSeconds: Int64
+    ) throws(StoreError) -> ContactFileReceipt { throw error }
+    func tracePatient(phone: PhoneNumber) throws(StoreError) -> StoredTracePatient? { throw error }
+    func tracePatient(userID: Int64) throws(StoreError) -> StoredTracePatient? { throw error }
+    func owners(ofSuffixes suffixes: [UInt32]) throws(StoreError) -> [UInt32: (userID: Int64, phone: PhoneNumber)] {
+        throw error
+    }
+    func contactOutcomes(patientUserID: Int64) throws(StoreError) -> [Int64: RecordedOutcome] { throw error }
+    func recordContactOutcome(
+        patientUserID: Int64, contactUserID: Int64, outcome: RecordedOutcome, purpose: String
+    ) throws(StoreError) { throw error }
+    func enqueueSms(phone: PhoneNumber, text: String, gateway: String, now: Date) throws(StoreError) -> Int64 {
+        throw error
+    }
+    func recordSmsDelivery(id: Int64, status: SmsDeliveryStatus, detail: String, now: Date) throws(StoreError) {
+        throw error
+    }
+    func smsOutbox(limit: Int) throws(StoreError) -> [SmsMessage] { throw error }
+
     func staffCount() throws(StoreError) -> Int { throw error }
     func staffAccounts() throws(StoreError) -> [StaffAccount] { throw error }
     func staffCredentials(name: String) throws(StoreError) -> StaffCredentials? { throw error }
