@@ -104,8 +104,6 @@ extension ConsoleApp {
                         add(TraceScreen.keyMap, as: "contacts")
                     }
                 }
-            case .roleNotice:
-                add(RoleNoticeScreen.keyMap, as: "this screen")
             }
         }
         var global = globalKeyMap.bindings

@@ -14,7 +14,6 @@ extension ConsoleApp {
         case .staff: return "Staff accounts"
         case .audit: return "Audit log"
         case .trace: return "Contact trace"
-        case .roleNotice: return "Signed in"
         }
     }
 
@@ -47,11 +46,6 @@ extension ConsoleApp {
             case .staff: StaffScreen.render(state.staff, into: &buffer, area: body)
             case .audit: AuditScreen.render(state.audit, into: &buffer, area: body)
             case .trace: TraceScreen.render(state.trace, into: &buffer, area: body)
-            case .roleNotice:
-                if let session = state.session {
-                    RoleNoticeScreen.render(user: session.user, role: session.role, into: &buffer, area: body)
-                }
-                buffer.cursor = nil
             }
         }
         if let help = state.help {
@@ -89,7 +83,6 @@ extension ConsoleApp {
         switch state.page {
         case .signIn: return shortHints(SignInScreen.keyMap) + [help, quit]
         case .firstAdmin: return shortHints(FirstAdminScreen.keyMap) + [help, quit]
-        case .roleNotice: return [help, signOut, (keys: "q", help: "Quit")]
         case .authorize: return authorizeHints(state, signOut: signOut)
         case .monitor:
             if state.monitor.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }

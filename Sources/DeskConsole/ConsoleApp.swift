@@ -24,7 +24,7 @@ public enum ConsoleApp {
 
     /// The screen in front (the lock screen, when set, covers it).
     public enum Page: Hashable, Sendable {
-        case signIn, firstAdmin, authorize, monitor, staff, audit, trace, roleNotice
+        case signIn, firstAdmin, authorize, monitor, staff, audit, trace
     }
 
     /// Events asked for per read of the feed.
@@ -109,7 +109,7 @@ public enum ConsoleApp {
             case .audit: return audit.filterForm != nil
             case .monitor: return monitor.filtering
             case .trace: return trace.isTyping
-            case .authorize, .roleNotice: return false
+            case .authorize: return false
             }
         }
     }
@@ -307,7 +307,6 @@ public enum ConsoleApp {
         case .staff: return update(&state, .staff(.keyPressed(key)))
         case .audit: return update(&state, .audit(.keyPressed(key)))
         case .trace: return update(&state, .trace(.keyPressed(key)))
-        case .roleNotice: return RoleNoticeScreen.keyMap.action(for: key) == .quit ? quit(state) : []
         }
     }
 
