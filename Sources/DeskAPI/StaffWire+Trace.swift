@@ -54,7 +54,7 @@ extension StaffWire {
     // MARK: Answers
 
     /// `POST /staff/v1/trace/lookup`. A contact's timeline lists only the hours with minutes,
-    /// as `[hour, minutes]` pairs (a lookup of 50 000 contacts stays a few MiB).
+    /// as `[hour, minutes]` pairs: about 300 bytes a contact plus 50 a day seen.
     public static func traceLookup(_ lookup: TraceLookup) -> JSONValue {
         let patient = lookup.patient
         return object([
