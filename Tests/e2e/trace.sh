@@ -21,7 +21,12 @@ passed=0
 failed=0
 export TRACEDESK_THEMES="$root/themes" SWIFT_BACKTRACE=enable=no
 
-cleanup() { tmux -L "$socket" kill-server 2>/dev/null; rm -rf "$work"; }
+server=""
+cleanup() {
+  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
+  tmux -L "$socket" kill-server 2>/dev/null
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 tm() { tmux -L "$socket" "$@"; }
@@ -181,6 +186,23 @@ check "an admin may not trace: exit 6" bash -c "[ $? -eq 6 ] && grep -q 'needs t
 "$bin" trace 3000000000 >/dev/null 2>&1
 check "no purpose is a usage error (exit 2)" bash -c "[ $? -eq 2 ]"
 check "trace --help documents the columns" bash -c "'$bin' trace --help | grep -q most_minutes_on_one_day"
+
+# 4. The same through a server's staff API (--server).
+source "$root/Tests/e2e/lib.sh"
+export TRACEDESK_SIGNING_KEY_REQUIRED=false
+if start_server "$store"; then
+  printf '%s\n' "$password" | "$bin" --server "http://$internal" trace 3000000000 --purpose "case e2e-4" --csv \
+    --user bench-tracer --password-stdin >"$work/remote.csv" 2>"$work/err"
+  check "tracedesk --server … trace --csv gives the same rows" \
+    bash -c "[ \$(wc -l <'$work/remote.csv') -eq \$(wc -l <'$work/cli.csv') ] && head -n1 '$work/remote.csv' | grep -q '^contact_user_id,'"
+  check "the server's logs hold no phone number or purpose" \
+    bash -c "! grep -qE '3000000000|300 000 0000|case e2e' '$work/serve.log'"
+  kill -TERM "$server" 2>/dev/null
+  wait "$server" 2>/dev/null
+  server=""
+else
+  failed=$((failed + 1)); echo "FAIL the server did not start"; tail -n 15 "$work/serve.log"
+fi
 
 echo "e2e-trace: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
