@@ -181,38 +181,53 @@ extension LocalDesk {
         var phones: [Int64: PhoneNumber]
     }
 
-    /// Parses the files the contact history keeps (older ones wait for the cleanup, and are
-    /// not shown), resolves every pseudo-id in batches, and leaves unresolved the foreign
-    /// beacons, the pseudo-ids nobody owns and the patient's own.
+    /// Walks the files the contact history keeps (older ones wait for the cleanup, and are not
+    /// shown), resolves every pseudo-id heard in batches, and leaves unresolved the foreign
+    /// beacons, the pseudo-ids nobody owns and the patient's own. Records are walked in place
+    /// (``ContactFile/scan(_:_:)``), and the sightings of one pseudo-id share one beacon array:
+    /// 864 000 records make 85 000 arrays, not 864 000.
     func resolve(_ stored: StoredTracePatient, today: CivilDay) throws(ServiceError) -> Resolved {
         let history = apricot.contactHistoryDays
-        let files = stored.files.filter { $0.day.days(since: today) > -history }
-        var parsed: [(day: CivilDay, records: [ContactRecord])] = []
-        parsed.reserveCapacity(files.count)
-        var suffixes = Set<UInt32>()
-        for file in files {
-            // Stored files passed the same parse on upload; one that does not parse now is skipped.
-            guard let records = try? ContactFile.parse(file.bytes) else { continue }
-            for record in records {
-                if let id = record.pseudoID, !stored.ownSuffixes.contains(id.suffix) { suffixes.insert(id.suffix) }
-            }
-            parsed.append((file.day, records))
+        let files = stored.files.filter {
+            $0.day.days(since: today) > -history && ContactFile.checkLength($0.bytes.count) == nil
         }
-        let owners = try storeCall { () throws(StoreError) in try store.owners(ofSuffixes: Array(suffixes)) }
+        let own = stored.ownSuffixes
+        var heard = Set<UInt32>()
+        var records = 0
+        for file in files {
+            records += file.bytes.count / ContactFile.recordSize
+            ContactFile.scan(file.bytes) { _, suffix, _ in
+                if let suffix, !own.contains(suffix) { heard.insert(suffix) }
+            }
+        }
+        let owners = try storeCall { () throws(StoreError) in try store.owners(ofSuffixes: heard.sorted()) }
         var phones: [Int64: PhoneNumber] = [:]
+        var contacts: [UInt32: Int64] = [:]
+        contacts.reserveCapacity(owners.count)
+        for (suffix, owner) in owners where owner.userID != stored.userID {
+            contacts[suffix] = owner.userID
+            phones[owner.userID] = owner.phone
+        }
+        var beacons: [UInt32: [UInt8]] = [:]
         var sightings: [Sighting] = []
-        sightings.reserveCapacity(parsed.reduce(0) { $0 + $1.records.count })
-        for (day, records) in parsed {
-            for record in records {
+        sightings.reserveCapacity(records)
+        for file in files {
+            let bytes = file.bytes
+            ContactFile.scan(bytes) { offset, suffix, time in
+                let beacon: [UInt8]
                 var contact: Int64?
-                if let id = record.pseudoID, !stored.ownSuffixes.contains(id.suffix), let owner = owners[id.suffix],
-                    owner.userID != stored.userID
-                {
-                    contact = owner.userID
-                    phones[owner.userID] = owner.phone
+                if let suffix {
+                    if let shared = beacons[suffix] {
+                        beacon = shared
+                    } else {
+                        beacon = Array(bytes[offset..<offset + PseudoID.byteCount])
+                        beacons[suffix] = beacon
+                    }
+                    if !own.contains(suffix) { contact = contacts[suffix] }
+                } else {
+                    beacon = Array(bytes[offset..<offset + PseudoID.byteCount])
                 }
-                sightings.append(
-                    Sighting(time: Int64(record.time), fileDay: day, beacon: record.beacon, contactUserID: contact))
+                sightings.append(Sighting(time: Int64(time), fileDay: file.day, beacon: beacon, contactUserID: contact))
             }
         }
         return Resolved(files: files, sightings: sightings, phones: phones)

@@ -69,10 +69,8 @@ enum ApricotSQL {
     static let files = """
         SELECT day, received_at_ms, skew_s, bytes FROM contact_files WHERE user_id = ? ORDER BY day
         """
-    static let owners = """
-        SELECT p.suffix, u.id, u.phone FROM pseudo_ids p JOIN apricot_users u ON u.id = p.user_id
-        WHERE p.suffix IN_LIST
-        """
+    static let owners = "SELECT suffix, user_id FROM pseudo_ids WHERE suffix IN_LIST"
+    static let phones = "SELECT id, phone FROM apricot_users WHERE id IN_LIST"
     static let outcomes = """
         SELECT contact_user_id, outcome, note, recorded_by, recorded_at_ms FROM contact_outcomes
         WHERE patient_user_id = ?
@@ -108,7 +106,7 @@ enum ApricotSQL {
 struct ApricotStatements: Sendable {
     var recentCodes, retireCodes, insertCode, currentCode, countAttempt, useCode: String
     var userByPhone, insertUser, suffixesOf, insertSuffixes, reserve, release, used, insertToken, tokenUser: String
-    var ownedAmong, fileExists, upsertFile, patient, patientByID, files, owners, outcomes, upsertOutcome: String
+    var ownedAmong, fileExists, upsertFile, patient, patientByID, files, owners, phones, outcomes, upsertOutcome: String
     var enqueueSms, recordDelivery, outbox, deleteOldFiles, deleteOldCodes, deleteExpiredTokens: String
     var insertEvent: String
     /// Serialises the codes of one phone across servers (PostgreSQL's transaction-level advisory
@@ -162,6 +160,7 @@ struct ApricotStatements: Sendable {
         patientByID = dialect(ApricotSQL.patientByID)
         files = dialect(ApricotSQL.files)
         owners = list(ApricotSQL.owners)
+        phones = list(ApricotSQL.phones)
         outcomes = dialect(ApricotSQL.outcomes)
         upsertOutcome = dialect(ApricotSQL.upsertOutcome)
         enqueueSms = dialect(ApricotSQL.enqueueSms)
@@ -438,19 +437,47 @@ struct ApricotWork<DB: SQLRunning> {
             files: files)
     }
 
+    /// Two reads: the owner of each suffix (batches of ``batchSize``, in suffix order, so
+    /// each batch walks one part of the primary key), then the phone of each distinct owner
+    /// (a few hundred, where a join would read one per sighting's pseudo-id).
     func owners(ofSuffixes suffixes: [UInt32]) throws(StoreError) -> [UInt32: (userID: Int64, phone: PhoneNumber)] {
         let op = "resolve pseudo-ids"
-        var found: [UInt32: (userID: Int64, phone: PhoneNumber)] = [:]
+        var users: [UInt32: Int64] = [:]
+        users.reserveCapacity(suffixes.count)
+        let sorted = suffixes.sorted()
         var start = 0
-        while start < suffixes.count {
-            let batch = suffixes[start..<min(suffixes.count, start + Self.batchSize)]
-            let rows = try db.query(sql.owners, [.text(list(batch))], operation: op) { row in
-                (UInt32(truncatingIfNeeded: row.integer(0)), row.integer(1), PhoneNumber(e164: row.text(2)))
-            }
-            for (suffix, user, phone) in rows {
-                if let phone { found[suffix] = (user, phone) }
+        while start < sorted.count {
+            let batch = sorted[start..<min(sorted.count, start + Self.batchSize)]
+            for (suffix, user) in try db.query(
+                sql.owners, [.text(list(batch))], operation: op,
+                {
+                    (UInt32(truncatingIfNeeded: $0.integer(0)), $0.integer(1))
+                })
+            {
+                users[suffix] = user
             }
             start += Self.batchSize
+        }
+        let ids = Array(Set(users.values)).sorted()
+        var phones: [Int64: PhoneNumber] = [:]
+        start = 0
+        while start < ids.count {
+            let batch = ids[start..<min(ids.count, start + Self.batchSize)]
+            let text = sql.listOpen + batch.map { String($0) }.joined(separator: ",") + sql.listClose
+            for (id, phone) in try db.query(
+                sql.phones, [.text(text)], operation: op,
+                {
+                    ($0.integer(0), PhoneNumber(e164: $0.text(1)))
+                })
+            {
+                phones[id] = phone
+            }
+            start += Self.batchSize
+        }
+        var found: [UInt32: (userID: Int64, phone: PhoneNumber)] = [:]
+        found.reserveCapacity(users.count)
+        for (suffix, user) in users {
+            if let phone = phones[user] { found[suffix] = (user, phone) }
         }
         return found
     }

@@ -110,6 +110,24 @@ struct ContactFileTests {
         #expect(try ContactFile.parse(bytes)[1].pseudoID == nil)
     }
 
+    @Test("scan walks the same records as parse, in place; a bad length walks nothing")
+    func scanAgrees() throws {
+        let records = [
+            ContactRecord(beacon: PseudoID(suffix: 0xDEAD_BEEF).bytes, time: 1_795_860_000),
+            ContactRecord(beacon: Array(repeating: 0x42, count: 20), time: 0),
+            ContactRecord(beacon: Array(repeating: 0x88, count: 15) + [0x87, 0, 0, 0, 1], time: 7),
+        ]
+        let bytes = ContactFile.encode(records)
+        var walked: [(Int, UInt32?, UInt32)] = []
+        ContactFile.scan(bytes) { walked.append(($0, $1, $2)) }
+        #expect(walked.map(\.0) == [0, 24, 48])
+        #expect(walked.map(\.1) == records.map { $0.pseudoID?.suffix })
+        #expect(walked.map(\.2) == records.map(\.time))
+        var none = 0
+        ContactFile.scan(Array(bytes.dropLast())) { _, _, _ in none += 1 }
+        #expect(none == 0)
+    }
+
     @Test(
         "a file's length must be 1 to 43 690 whole records",
         arguments: [
