@@ -17,10 +17,12 @@ struct TraceProgramTests {
 
     /// Registers the patient (+39 333 100 0001), Anna (…0002: 20 minutes, close) and Bruno
     /// (…0003: 3 minutes) and stores the patient's file of 2026-11-28.
-    static func seed(_ d: LocalConsole) throws -> (patient: Int64, anna: Int64) {
+    static func seed(_ d: LocalConsole) throws -> (patient: Int64, anna: Int64) { try seed(d.store) }
+
+    static func seed(_ store: any Store) throws -> (patient: Int64, anna: Int64) {
         var next: UInt32 = 0x2000
         func register(_ phone: String, _ name: String) throws -> (Int64, [PseudoID]) {
-            let login = try d.store.login(
+            let login = try store.login(
                 phone: PhoneNumber(e164: phone)!, appID: "it.test.apricot", deviceID: "device-\(name)",
                 tokenHash: "hash-\(name)", tokenExpiresAt: Fixture.now.addingTimeInterval(86_400), now: Fixture.now,
                 count: 2,
@@ -38,7 +40,7 @@ struct TraceProgramTests {
             ContactRecord(beacon: annaIDs[0].bytes, time: tenOClock + UInt32($0 * 60))
         }
         records += [120, 125, 130].map { ContactRecord(beacon: brunoIDs[0].bytes, time: tenOClock + UInt32($0 * 60)) }
-        _ = try d.store.storeContactFile(
+        _ = try store.storeContactFile(
             userID: patient, day: CivilDay(iso: "2026-11-28")!, records: records, receivedAt: Fixture.now,
             clientClock: Int64(Fixture.now.timeIntervalSince1970), skewSeconds: 0)
         return (patient, anna)
@@ -145,6 +147,37 @@ struct TraceProgramTests {
             #expect(c.prose.contains("uploaded no contact files yet"))
             #expect(c.prose.contains("no contact files uploaded: no contacts to show"))
         }
+    }
+}
+
+@Suite("Program: contact tracing over the network", .timeLimit(.minutes(1)))
+struct TraceRemoteProgramTests {
+    @Test(
+        "the same flow through RemoteDesk and a real server: lookup, detail, outcome, and no number in the access log")
+    func remote() async throws {
+        let r = try LoopbackDesk()
+        let admin = try await r.desk.createFirstAdmin(name: "admin", password: Fixture.password)
+        _ = try await r.desk.addStaff(admin, name: "tina", role: .tracer, password: Fixture.password)
+        let ids = try TraceProgramTests.seed(r.store)
+        let c = Console(r.desk)
+        await c.send([])
+        await c.signIn("tina")
+        #expect(await c.until { c.state.page == .trace })
+        await c.type("333 100 0001")
+        await c.press(.enter)
+        await c.type("case 2026-1234")
+        await c.press(.enter)
+        #expect(await c.until { c.state.trace.phase == .result })
+        #expect(c.prose.contains("23 sightings · 0 unresolved · 2 contacts, 1 close"))
+        await c.press(.enter)
+        #expect(await c.until { c.state.trace.detail?.sightings.count == 20 })
+        await c.press(.escape, .char("o"), .down)
+        await c.press(.enter)
+        #expect(await c.until { c.state.trace.outcomeForm == nil })
+        #expect(try r.store.contactOutcomes(patientUserID: ids.patient)[ids.anna]?.outcome == .noAnswer)
+        let log = r.access.all.joined(separator: "\n")
+        #expect(log.contains("POST /staff/v1/trace/lookup 200"))
+        #expect(!log.contains("3331000001") && !log.contains("333 100 0001") && !log.contains("case 2026"))
     }
 }
 
