@@ -122,7 +122,12 @@ extension ConsoleApp {
             }
             if trace.outcomeForm != nil { return TraceScreen.outcomeKeyMap.footerHints + [help] }
             if trace.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }
-            if trace.detail != nil { return shortHints(TraceScreen.detailKeyMap) + [help, signOut, quit] }
+            if trace.detail != nil {
+                return [
+                    (keys: "Esc", help: "Back"), (keys: "o", help: "Outcome"), (keys: "t", help: "Timeline"), help,
+                    signOut, quit,
+                ]
+            }
             return [
                 (keys: "Enter", help: "Detail"), (keys: "s", help: "Sort"), (keys: "/", help: "Filter"),
                 (keys: "o", help: "Outcome"), (keys: "e", help: "Export"), (keys: "n", help: "New"), help, signOut,

@@ -11,7 +11,7 @@ extension TraceScreen {
     public enum InputAction: Hashable, Sendable { case submit, back }
 
     public enum DetailAction: Hashable, Sendable {
-        case close, up, down, pageUp, pageDown, top, bottom, outcome, retry, quit
+        case close, up, down, pageUp, pageDown, top, bottom, outcome, timeline, retry, quit
     }
 
     public enum OutcomeAction: Hashable, Sendable { case previous, next, save, cancel }
@@ -48,8 +48,11 @@ extension TraceScreen {
     public static let detailKeyMap = KeyMap<DetailAction>([
         Binding([.escape, .enter], .close, help: "Back to the table"),
         Binding([.char("o")], .outcome, help: "Record the call's outcome"),
-        Binding([.up, .char("k")], .up, help: "Earlier sighting", shownInFooter: false),
-        Binding([.down, .char("j")], .down, help: "Later sighting", shownInFooter: false),
+        Binding([.char("t")], .timeline, help: "Whole timeline / timeline and sightings"),
+        Binding(
+            [.up, .char("k")], .up, help: "Earlier sighting (newer day in the whole timeline)", shownInFooter: false),
+        Binding(
+            [.down, .char("j")], .down, help: "Later sighting (older day in the whole timeline)", shownInFooter: false),
         Binding([.pageUp], .pageUp, help: "Page up", shownInFooter: false),
         Binding([.pageDown], .pageDown, help: "Page down (reads more as you go)", shownInFooter: false),
         Binding([.home, .char("g")], .top, help: "First sighting", shownInFooter: false),

@@ -285,8 +285,10 @@ extension TraceScreen {
         line(outcome, Style(.accent))
         if let notice = state.notice { line(notice.line, notice.style) }
         // The timeline: one row per day, one bar per UTC hour.
-        let days = summary.timeline
-        let timelineRows = min(days.count, max(1, (text.height - 6) / 2))
+        let days = detail.wholeTimeline ? Array(summary.timeline.dropFirst(detail.firstDay)) : summary.timeline
+        let timelineRows =
+            detail.wholeTimeline
+            ? min(days.count, max(1, text.height - 6)) : min(days.count, max(1, (text.height - 6) / 2))
         line("Timeline (UTC hours, one bar per hour: \(bar(60, ascii: state.ascii)) = 60 min)", Style(.header))
         line("            0     6     12    18   23")
         for day in days.prefix(timelineRows) {
@@ -305,9 +307,12 @@ extension TraceScreen {
             y += 1
         }
         if days.count > timelineRows {
+            let more = days.count - timelineRows
             line(
-                "… \(days.count - timelineRows) earlier day\(days.count - timelineRows == 1 ? "" : "s")", Style(.muted))
+                "… \(more) earlier day\(more == 1 ? "" : "s")"
+                    + (detail.wholeTimeline ? " (↓ scrolls)" : " (t: the whole timeline)"), Style(.muted))
         }
+        if detail.wholeTimeline { return }
         guard y < text.maxY else { return }
         var heading = "Sightings"
         if let total = detail.total {

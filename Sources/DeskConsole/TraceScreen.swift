@@ -59,6 +59,10 @@ public enum TraceScreen {
         public var error: String?
         /// The first sighting shown.
         public var scroll = 0
+        /// The whole timeline fills the pane (the sightings are hidden meanwhile); ↑ ↓ then
+        /// scroll its days from ``firstDay``.
+        public var wholeTimeline = false
+        public var firstDay = 0
 
         public init(contactUserID: Int64) { self.contactUserID = contactUserID }
     }
@@ -533,6 +537,7 @@ public enum TraceScreen {
         case .top: return scrollDetail(&state, by: Int.min / 2)
         case .bottom: return scrollDetail(&state, by: Int.max / 2)
         case .outcome: openOutcome(&state)
+        case .timeline: state.detail?.wholeTimeline.toggle()
         case .retry:
             state.detail?.error = nil
             return askSightings(&state)
@@ -543,6 +548,12 @@ public enum TraceScreen {
 
     static func scrollDetail(_ state: inout State, by rows: Int) -> [Command] {
         guard var detail = state.detail else { return [] }
+        if detail.wholeTimeline {
+            let days = state.detailContact?.summary.timeline.count ?? 0
+            detail.firstDay = max(0, min(detail.firstDay + rows, max(0, days - 1)))
+            state.detail = detail
+            return []
+        }
         detail.scroll = max(0, min(detail.scroll + rows, max(0, detail.sightings.count - 1)))
         state.detail = detail
         return askSightings(&state)

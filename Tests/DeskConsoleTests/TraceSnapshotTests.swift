@@ -1,3 +1,4 @@
+import CivilCalendar
 import DeskConsole
 import DeskCore
 import DeskService
@@ -21,6 +22,7 @@ struct TraceSnapshotTests {
         case sortDays = "sort-days"
         case filtered
         case detail
+        case wholeTimeline = "whole-timeline"
         case outcome
         case export
         case overwrite
@@ -77,6 +79,15 @@ struct TraceSnapshotTests {
                         TraceSightingsPage(
                             sightings: TraceFixture.sightings(11, count: 50), total: 50, nextOffset: nil),
                         contact: 11, offset: 0)))
+        case .wholeTimeline:
+            // Thirty days seen: the pane shows them all with t.
+            var lookup = TraceFixture.lookup()
+            let first = CivilDay(iso: "2026-11-29")!
+            lookup.contacts[0].summary.timeline = (0..<30).map { back in
+                DayHours(day: first.adding(days: -back), minutesByHour: TraceFixture.hours([back % 24: 10 + back]))
+            }
+            state = TraceFixture.looked(width: width, height: height, lookup)
+            _ = Fixture.press(.enter, .char("t"), .down, .down, into: &state)
         case .outcome:
             state = TraceFixture.looked(width: width, height: height)
             _ = Fixture.press(.char("o"), .down, .down, into: &state)
