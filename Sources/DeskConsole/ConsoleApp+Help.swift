@@ -81,8 +81,29 @@ extension ConsoleApp {
                     add(AuditScreen.keyMap, as: "audit log")
                     add(adminKeyMap, as: "screens")
                 }
-            case .roleNotice:
-                add(RoleNoticeScreen.keyMap, as: "this screen")
+            case .trace:
+                let trace = state.trace
+                switch trace.phase {
+                case .phone, .purpose, .loading:
+                    add(TraceScreen.inputKeyMap, as: "look up")
+                    add(TextFieldState.keyMap, as: "editing text")
+                case .result:
+                    if let export = trace.export {
+                        if let dialog = export.confirm { add(dialog.keyMap, as: "overwrite?") }
+                        add(TraceScreen.inputKeyMap, as: "export")
+                        add(TextFieldState.keyMap, as: "editing text")
+                    } else if trace.outcomeForm != nil {
+                        add(TraceScreen.outcomeKeyMap, as: "outcome")
+                        add(TextFieldState.keyMap, as: "editing the note")
+                    } else if trace.filtering {
+                        add(MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
+                        add(TextFieldState.keyMap, as: "editing text")
+                    } else if trace.detail != nil {
+                        add(TraceScreen.detailKeyMap, as: "contact detail")
+                    } else {
+                        add(TraceScreen.keyMap, as: "contacts")
+                    }
+                }
             }
         }
         var global = globalKeyMap.bindings

@@ -13,7 +13,7 @@ extension ConsoleApp {
         case .monitor: return "Monitor"
         case .staff: return "Staff accounts"
         case .audit: return "Audit log"
-        case .roleNotice: return "Signed in"
+        case .trace: return "Contact trace"
         }
     }
 
@@ -45,11 +45,7 @@ extension ConsoleApp {
             case .monitor: MonitorScreen.render(state.monitor, into: &buffer, area: body)
             case .staff: StaffScreen.render(state.staff, into: &buffer, area: body)
             case .audit: AuditScreen.render(state.audit, into: &buffer, area: body)
-            case .roleNotice:
-                if let session = state.session {
-                    RoleNoticeScreen.render(user: session.user, role: session.role, into: &buffer, area: body)
-                }
-                buffer.cursor = nil
+            case .trace: TraceScreen.render(state.trace, into: &buffer, area: body)
             }
         }
         if let help = state.help {
@@ -87,7 +83,6 @@ extension ConsoleApp {
         switch state.page {
         case .signIn: return shortHints(SignInScreen.keyMap) + [help, quit]
         case .firstAdmin: return shortHints(FirstAdminScreen.keyMap) + [help, quit]
-        case .roleNotice: return [help, signOut, (keys: "q", help: "Quit")]
         case .authorize: return authorizeHints(state, signOut: signOut)
         case .monitor:
             if state.monitor.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }
@@ -98,7 +93,7 @@ extension ConsoleApp {
                 (keys: "Enter", help: "Detail"), (keys: "w", help: "Watch"),
             ]
             if state.session?.role == .operator { hints.append((keys: "F2", help: "Authorise")) }
-            return hints + [help, signOut, quit, (keys: "1-7", help: "Kinds")]
+            return hints + [help, signOut, quit, (keys: "1-9", help: "Kinds")]
         case .staff:
             if let dialog = state.staff.confirm { return dialog.keyMap.footerHints }
             if let form = state.staff.form {
@@ -109,6 +104,35 @@ extension ConsoleApp {
         case .audit:
             if state.audit.filterForm != nil { return shortHints(AuditScreen.FilterForm.keyMap) + [help] }
             return shortHints(AuditScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
+        case .trace: return traceHints(state.trace, help: help, signOut: signOut, quit: quit)
+        }
+    }
+
+    private static func traceHints(
+        _ trace: TraceScreen.State, help: (keys: String, help: String), signOut: (keys: String, help: String),
+        quit: (keys: String, help: String)
+    ) -> [(keys: String, help: String)] {
+        switch trace.phase {
+        case .phone, .purpose: return TraceScreen.inputKeyMap.footerHints + [help, signOut, quit]
+        case .loading: return [help, signOut, quit]
+        case .result:
+            if let export = trace.export {
+                if let dialog = export.confirm { return dialog.keyMap.footerHints }
+                return [(keys: "Enter", help: "Write"), (keys: "Esc", help: "Cancel"), help]
+            }
+            if trace.outcomeForm != nil { return TraceScreen.outcomeKeyMap.footerHints + [help] }
+            if trace.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }
+            if trace.detail != nil {
+                return [
+                    (keys: "Esc", help: "Back"), (keys: "o", help: "Outcome"), (keys: "t", help: "Timeline"), help,
+                    signOut, quit,
+                ]
+            }
+            return [
+                (keys: "Enter", help: "Detail"), (keys: "s", help: "Sort"), (keys: "/", help: "Filter"),
+                (keys: "o", help: "Outcome"), (keys: "e", help: "Export"), (keys: "n", help: "New"), help, signOut,
+                quit,
+            ]
         }
     }
 

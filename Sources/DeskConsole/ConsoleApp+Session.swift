@@ -9,7 +9,7 @@ extension ConsoleApp {
         case .operator: return .authorize
         case .supervisor: return .monitor
         case .admin: return .staff
-        case .tracer: return .roleNotice
+        case .tracer: return .trace
         }
     }
 
@@ -28,6 +28,7 @@ extension ConsoleApp {
         state.staff = StaffScreen.State(timeZone: state.timeZone)
         state.audit = AuditScreen.State(now: state.now, timeZone: state.timeZone)
         state.monitor = MonitorScreen.State(now: state.now, timeZone: state.timeZone)
+        state.trace = TraceScreen.State(now: state.now, timeZone: state.timeZone, ascii: state.ascii)
         state.feedCursor = 0
         state.firstAdmin = FirstAdminScreen.State()
         state.help = nil
@@ -89,6 +90,7 @@ extension ConsoleApp {
         state.now = now
         state.audit.now = now
         state.monitor.now = now
+        state.trace.now = now
         var commands: [Command] = []
         if let session = state.session, state.lock == nil, let limit = state.idleLimit,
             now.timeIntervalSince(state.lastActivity) >= Double(limit)

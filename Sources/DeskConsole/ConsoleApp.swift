@@ -24,7 +24,7 @@ public enum ConsoleApp {
 
     /// The screen in front (the lock screen, when set, covers it).
     public enum Page: Hashable, Sendable {
-        case signIn, firstAdmin, authorize, monitor, staff, audit, roleNotice
+        case signIn, firstAdmin, authorize, monitor, staff, audit, trace
     }
 
     /// Events asked for per read of the feed.
@@ -45,6 +45,9 @@ public enum ConsoleApp {
         public var staff: StaffScreen.State
         public var audit: AuditScreen.State
         public var monitor: MonitorScreen.State
+        public var trace: TraceScreen.State
+        /// Symbols and bars in ASCII (a terminal without UTF-8).
+        public var ascii: Bool
         /// Where the feed goes on after: the cursor of the last page applied. Kept through the
         /// lock; back to 0 for a new person.
         public var feedCursor: Int64 = 0
@@ -68,7 +71,7 @@ public enum ConsoleApp {
 
         public init(
             size: TerminalSize, location: String, now: Date, timeZone: TimeZone = .current, userName: String = "",
-            idleLockSeconds: Int? = nil
+            idleLockSeconds: Int? = nil, ascii: Bool = false
         ) {
             self.size = size
             self.location = location
@@ -83,6 +86,8 @@ public enum ConsoleApp {
             staff = StaffScreen.State(timeZone: timeZone)
             audit = AuditScreen.State(now: now, timeZone: timeZone)
             monitor = MonitorScreen.State(now: now, timeZone: timeZone)
+            trace = TraceScreen.State(now: now, timeZone: timeZone, ascii: ascii)
+            self.ascii = ascii
         }
 
         public var isTooSmall: Bool { size.width < minimumSize.width || size.height < minimumSize.height }
@@ -103,7 +108,8 @@ public enum ConsoleApp {
             case .staff: return staff.form != nil
             case .audit: return audit.filterForm != nil
             case .monitor: return monitor.filtering
-            case .authorize, .roleNotice: return false
+            case .trace: return trace.isTyping
+            case .authorize: return false
             }
         }
     }
@@ -131,6 +137,7 @@ public enum ConsoleApp {
         case monitor(MonitorScreen.Msg)
         case staff(StaffScreen.Msg)
         case audit(AuditScreen.Msg)
+        case trace(TraceScreen.Msg)
         /// A page of the activity feed (possibly empty: the cursor may still move).
         case feed(EventPage)
         /// A read of the feed failed; the program retries from the same cursor.
@@ -148,6 +155,7 @@ public enum ConsoleApp {
         case monitor(MonitorScreen.Command)
         case staff(StaffScreen.Command)
         case audit(AuditScreen.Command)
+        case trace(TraceScreen.Command)
         /// Runs the one feed loop (replacing any) from `after`, with the session then in the state.
         /// Follows the feed after a position; nil: from the newest events (a sign-in shows the
         /// last page of activity, it does not read the whole history).
@@ -252,6 +260,8 @@ public enum ConsoleApp {
             return StaffScreen.update(&state.staff, inner).flatMap { command($0, &state) }
         case .audit(let inner):
             return AuditScreen.update(&state.audit, inner).flatMap { command($0, &state) }
+        case .trace(let inner):
+            return TraceScreen.update(&state.trace, inner).flatMap { command($0, &state) }
         case .mouse(let event):
             if state.session != nil { state.lastActivity = state.now }
             return mouse(&state, event)
@@ -296,7 +306,7 @@ public enum ConsoleApp {
         case .monitor: return update(&state, .monitor(.keyPressed(key)))
         case .staff: return update(&state, .staff(.keyPressed(key)))
         case .audit: return update(&state, .audit(.keyPressed(key)))
-        case .roleNotice: return RoleNoticeScreen.keyMap.action(for: key) == .quit ? quit(state) : []
+        case .trace: return update(&state, .trace(.keyPressed(key)))
         }
     }
 
@@ -361,6 +371,12 @@ public enum ConsoleApp {
             }
         case (.monitor, .wheelUp), (.monitor, .wheelDown):
             return update(&state, .monitor(.scrolled(event.kind == .wheelUp ? -3 : 3)))
+        case (.trace, .press):
+            if let position = TraceScreen.position(at: event.y, state.trace, in: body) {
+                return update(&state, .trace(.rowClicked(position)))
+            }
+        case (.trace, .wheelUp), (.trace, .wheelDown):
+            return update(&state, .trace(.scrolled(event.kind == .wheelUp ? -3 : 3)))
         default:
             break
         }
@@ -408,5 +424,9 @@ public enum ConsoleApp {
 
     private static func command(_ inner: AuditScreen.Command, _ state: inout State) -> [Command] {
         inner == .quit ? quit(state) : [.audit(inner)]
+    }
+
+    private static func command(_ inner: TraceScreen.Command, _ state: inout State) -> [Command] {
+        inner == .quit ? quit(state) : [.trace(inner)]
     }
 }

@@ -118,8 +118,22 @@ public enum EventDetail {
             if let target = string(object, "target") { text += " → \(target)" }
             if bool(object, "unknown_name") == true { text += " (unknown name)" }
             return text
-        case .apricotRegistered, .contactFileReceived:
-            return fallback(event.detail)
+        case .apricotRegistered:
+            guard let ids = int(object, "pseudo_ids") else { return fallback(event.detail) }
+            let who = bool(object, "returning") == true ? "returning app user" : "new app user"
+            return "\(who), \(count(Int(ids), "pseudo-id"))"
+        case .contactFileReceived:
+            guard let day = string(object, "day"), let records = int(object, "records") else {
+                return fallback(event.detail)
+            }
+            var text = "day \(day): \(count(Int(records), "record"))"
+            if let distinct = int(object, "distinct_beacons") {
+                text += ", \(count(Int(distinct), "beacon"))"
+                if let unknown = int(object, "unknown_beacons"), unknown > 0 { text += " (\(unknown) unknown)" }
+            }
+            if let skew = int(object, "clock_skew_s") { text += ", phone " + clockOffset(skew: skew) }
+            if bool(object, "replaced") == true { text += ", replaced the day's earlier file" }
+            return text
         }
     }
 

@@ -4,7 +4,7 @@ extension MonitorScreen {
     /// Keys of the filter field besides its editing keys: the table still moves under it.
     public enum FilterAction: Hashable, Sendable { case keep, clear, up, down, pageUp, pageDown }
 
-    /// The table's keys. `q` quits as on the other screens; 1–7 are listed one by one in help
+    /// The table's keys. `q` quits as on the other screens; 1–9 are listed one by one in help
     /// and as one hint in the footer.
     public static let keyMap = KeyMap<Action>(
         [

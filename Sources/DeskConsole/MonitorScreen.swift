@@ -14,16 +14,20 @@ import TerminalKit
 /// The frame hands it every page the program's one feed loop reads (``Msg/eventsArrived(_:moreWaiting:)``);
 /// the screen keeps only the newest ``State/windowSize`` events, so memory stays bounded
 /// whatever the rate. Space pauses: the table stops moving and new events are counted until it
-/// resumes. `/` filters as you type; 1–7 show or hide each kind. Operators see only their own
+/// resumes. `/` filters as you type; 1–9 show or hide each kind. Operators see only their own
 /// codes and everyone's published chunks: the desk filters, the screen shows what it gets.
 /// Dummy traffic is never a row: the header shows its share from ``TrafficShare``.
 ///
 /// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``.
 public enum MonitorScreen {
-    /// The kinds the screen knows, in the order of their toggle keys (1–7).
+    /// The kinds the screen knows, in the order of their toggle keys (1–9).
     public enum Kind: Int, Hashable, Sendable, CaseIterable {
         case authorised = 1
         case checked, upload, refused, analytics, chunk, staff
+        /// APRICOT: an app registered (or signed in again) and got its pseudo-ids.
+        case registered
+        /// APRICOT: a positive patient's app uploaded a day's contact file.
+        case contactFile
 
         public init?(_ kind: DeskEvent.Kind) {
             switch kind {
@@ -34,7 +38,8 @@ public enum MonitorScreen {
             case .analyticsReceived: self = .analytics
             case .chunkPublished: self = .chunk
             case .staffAction: self = .staff
-            case .apricotRegistered, .contactFileReceived: return nil
+            case .apricotRegistered: self = .registered
+            case .contactFileReceived: self = .contactFile
             }
         }
 
@@ -48,6 +53,8 @@ public enum MonitorScreen {
             case .analytics: return "analytics"
             case .chunk: return "chunk"
             case .staff: return "staff"
+            case .registered: return "registered"
+            case .contactFile: return "contacts"
             }
         }
 
@@ -61,6 +68,8 @@ public enum MonitorScreen {
             case .analytics: return "analytics from apps"
             case .chunk: return "published chunks"
             case .staff: return "staff actions"
+            case .registered: return "APRICOT registrations"
+            case .contactFile: return "APRICOT contact files"
             }
         }
     }

@@ -41,13 +41,13 @@ public final class Program {
     ///   - idleLockSeconds: locks sooner than the session's idle limit (tests, busy desks).
     public init(
         backend: TerminalBackend, service: any DeskService, userName: String = "", idleLockSeconds: Int? = nil,
-        timeZone: TimeZone = .current
+        timeZone: TimeZone = .current, ascii: Bool = false
     ) {
         self.backend = backend
         self.service = service
         state = ConsoleApp.State(
             size: backend.size, location: service.location, now: service.now(), timeZone: timeZone,
-            userName: userName, idleLockSeconds: idleLockSeconds)
+            userName: userName, idleLockSeconds: idleLockSeconds, ascii: ascii)
         previous = Buffer(size: backend.size)
     }
 
@@ -158,7 +158,7 @@ public final class Program {
                 { () async throws(ServiceError) in try await service.signOut(session) }, then: { _ in nil },
                 failed: { _ in nil }
             )
-        case .authorize(.quit), .monitor(.quit), .staff(.quit), .audit(.quit):
+        case .authorize(.quit), .monitor(.quit), .staff(.quit), .audit(.quit), .trace(.quit):
             // Never here: ConsoleApp turns a screen's quit into its own `.quit` (which signs out).
             break
         case .authorize(.authorize(let code, let day)):
@@ -186,6 +186,8 @@ public final class Program {
         case .staff(let inner):
             perform(inner)
         case .audit(let inner):
+            perform(inner)
+        case .trace(let inner):
             perform(inner)
         }
     }
@@ -344,6 +346,57 @@ public final class Program {
                 self.call(
                     { () async throws(ServiceError) in try await service.verifyAudit(session) },
                     then: { .audit(.verified($0)) }, failed: { .audit(.verifyFailed($0.message)) }, session: true)
+            }
+        }
+    }
+
+    private func perform(_ command: TraceScreen.Command) {
+        let service = self.service
+        withSession { session in
+            switch command {
+            case .quit:
+                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
+            case .lookup(let phone, let purpose):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.traceLookup(session, phone: phone, purpose: purpose)
+                    },
+                    then: { .trace(.lookupLoaded($0)) }, failed: { .trace(.lookupFailed($0.message)) }, session: true)
+            case .sightings(let patient, let contact, let purpose, let offset, let limit):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.traceSightings(
+                            session, patientUserID: patient, contactUserID: contact, purpose: purpose, offset: offset,
+                            limit: limit)
+                    },
+                    then: { .trace(.sightingsLoaded($0, contact: contact, offset: offset)) },
+                    failed: { .trace(.sightingsFailed($0.message, contact: contact)) }, session: true)
+            case .recordOutcome(let patient, let contact, let outcome, let note, let purpose):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.recordOutcome(
+                            session, patientUserID: patient, contactUserID: contact, outcome: outcome, note: note,
+                            purpose: purpose)
+                    },
+                    then: { .trace(.outcomeSaved($0, contact: contact)) },
+                    failed: { .trace(.outcomeFailed($0.message, contact: contact)) }, session: true)
+            case .export(let path, let csv, let patient, let purpose, let rows, let overwrite):
+                self.call(
+                    { () async throws(ServiceError) -> TraceScreen.Msg in
+                        // Asked first, so a refused overwrite records no export.
+                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
+                        // Audited before the file exists: an export is never unrecorded.
+                        try await service.recordTraceExport(
+                            session, patientUserID: patient, purpose: purpose, kind: "contacts_csv", rows: rows)
+                        do throws(AtomicFile.Failure) {
+                            try AtomicFile.write(Array(csv.utf8), to: path, overwrite: overwrite)
+                        } catch {
+                            if case .exists = error { return .exportExists(path) }
+                            return .exportFailed(error.message)
+                        }
+                        return .exported(path: path, rows: rows)
+                    },
+                    then: { .trace($0) }, failed: { .trace(.exportFailed($0.message)) }, session: true)
             }
         }
     }

@@ -60,6 +60,11 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         Route(template: prefix + "/events", methods: ["GET"]),
         Route(template: prefix + "/traffic", methods: ["GET"]),
         Route(template: prefix + "/watch", methods: ["POST"]),
+        Route(template: prefix + "/trace/lookup", methods: ["POST"]),
+        Route(template: prefix + "/trace/sightings", methods: ["POST"]),
+        Route(template: prefix + "/trace/outcome", methods: ["POST"]),
+        Route(template: prefix + "/trace/export", methods: ["POST"]),
+        Route(template: prefix + "/sms/outbox", methods: ["GET"]),
     ]
 
     /// Whether `path` is under the staff API (its 404s are worded for it).
@@ -110,6 +115,11 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case ("GET", Self.prefix + "/events"): return events(request)
         case ("GET", Self.prefix + "/traffic"): return traffic(request)
         case ("POST", Self.prefix + "/watch"): return watch(request)
+        case ("POST", Self.prefix + "/trace/lookup"): return traceLookup(request)
+        case ("POST", Self.prefix + "/trace/sightings"): return traceSightings(request)
+        case ("POST", Self.prefix + "/trace/outcome"): return traceOutcome(request)
+        case ("POST", Self.prefix + "/trace/export"): return traceExport(request)
+        case ("GET", Self.prefix + "/sms/outbox"): return smsOutbox(request)
         default: return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
         }
     }

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskAPI
 import DeskCore
 
 #if canImport(FoundationEssentials)
@@ -7,34 +8,65 @@ import DeskCore
     import Foundation
 #endif
 
-// PLACEHOLDER (issue 8 in progress): replaced by the real use cases.
+/// The contact tracer's use cases and the SMS outbox over the staff API. Every call that names
+/// a phone number is a POST with the number in its body (never in a URL). Lookups and pages of
+/// sightings change nothing and are retried like reads; outcomes and exports are writes (the
+/// audit would count a lost answer's retry twice) and are not.
 extension RemoteDesk {
     public func traceLookup(_ session: StaffSession, phone: String, purpose: String) async throws(ServiceError)
         -> TraceLookup
     {
-        throw .unavailable("contact tracing is not built yet")
+        let reply = try await transport.perform(
+            .init(
+                method: "POST", path: "/trace/lookup",
+                body: StaffWire.traceLookupRequest(phone: phone, purpose: purpose), token: session.token,
+                what: "contact lookup", idempotent: false))
+        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readTraceLookup(bytes) }
     }
 
     public func traceSightings(
         _ session: StaffSession, patientUserID: Int64, contactUserID: Int64?, purpose: String, offset: Int, limit: Int
     ) async throws(ServiceError) -> TraceSightingsPage {
-        throw .unavailable("contact tracing is not built yet")
+        let request = StaffRequests.TraceSightings(
+            patientUserID: patientUserID, contactUserID: contactUserID, purpose: purpose, offset: offset, limit: limit)
+        let reply = try await transport.perform(
+            .init(
+                method: "POST", path: "/trace/sightings", body: StaffWire.traceSightingsRequest(request),
+                token: session.token, what: "sightings",
+                // The first page is audited: not sent twice.
+                idempotent: offset != 0))
+        let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSightingsPage(bytes) }
+        return TraceSightingsPage(sightings: page.sightings, total: page.total, nextOffset: page.nextOffset)
     }
 
     public func recordOutcome(
         _ session: StaffSession, patientUserID: Int64, contactUserID: Int64, outcome: ContactOutcome, note: String,
         purpose: String
     ) async throws(ServiceError) -> RecordedOutcome {
-        throw .unavailable("contact tracing is not built yet")
+        let request = StaffRequests.TraceOutcome(
+            patientUserID: patientUserID, contactUserID: contactUserID, outcome: outcome, note: note, purpose: purpose)
+        let reply = try await transport.perform(
+            .init(
+                method: "POST", path: "/trace/outcome", body: StaffWire.traceOutcomeRequest(request),
+                token: session.token, what: "outcome"))
+        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readRecordedOutcome(bytes) }
     }
 
     public func recordTraceExport(
         _ session: StaffSession, patientUserID: Int64, purpose: String, kind: String, rows: Int
     ) async throws(ServiceError) {
-        throw .unavailable("contact tracing is not built yet")
+        let request = StaffRequests.TraceExport(patientUserID: patientUserID, purpose: purpose, kind: kind, rows: rows)
+        _ = try await transport.perform(
+            .init(
+                method: "POST", path: "/trace/export", body: StaffWire.traceExportRequest(request),
+                token: session.token, what: "export record", accept: [204]))
     }
 
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
-        throw .unavailable("the SMS outbox is not built yet")
+        let reply = try await transport.perform(
+            .init(
+                method: "GET", path: "/sms/outbox", query: [("limit", String(limit))], token: session.token,
+                what: "SMS outbox", idempotent: true))
+        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSmsOutbox(bytes) }
     }
 }

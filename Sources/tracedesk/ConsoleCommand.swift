@@ -49,12 +49,24 @@ enum ConsoleCommand {
         }
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
         let program = Program(
-            backend: backend, service: desk, userName: person.userName ?? "", idleLockSeconds: idleLock)
+            backend: backend, service: desk, userName: person.userName ?? "", idleLockSeconds: idleLock,
+            ascii: !Self.localeIsUTF8(environment))
         program.run()
         backend.stop()
         // Quitting signed out in the background: give it a moment, never more.
         program.finishCalls(within: 1)
         return .success
+    }
+
+    /// Whether the terminal's locale speaks UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`, as
+    /// setlocale reads them). Without it the contact-trace screen draws its marks and bars in
+    /// ASCII (`*`, `.:-=+*#%@`).
+    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+        let locale =
+            [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]].compactMap { $0 }
+            .first { !$0.isEmpty } ?? ""
+        let lower = locale.lowercased()
+        return lower.contains("utf-8") || lower.contains("utf8")
     }
 
     /// `TRACEDESK_IDLE_LOCK_SECONDS`: lock the console sooner than the session's idle limit

@@ -9,9 +9,12 @@ let mainHelp = """
     Usage:
       tracedesk [--store PATH|URL | --server URL] [--user NAME] [--theme NAME] [--no-color] [--no-mouse]
           Opens the console: sign in, then your role's screens (an operator authorises an
-          app's upload during a phone call; an admin manages staff and reads the audit log).
+          app's upload during a phone call; a tracer looks a patient's contacts up; an admin
+          manages staff and reads the audit log).
       tracedesk [--server URL] [--user NAME] otp check|authorize|status CODE [...]
           The operator's flow from the command line (tracedesk otp --help).
+      tracedesk [--server URL] [--user NAME] trace PHONE --purpose TEXT [--csv|--json] [--sightings]
+          The contact tracer's lookup: a patient's contacts by phone number (tracedesk trace --help).
       tracedesk staff add|list|disable|reset-password|recover [...]
           Staff accounts and roles (tracedesk staff --help); the first admin is made here
           or by the console when the store has no account.
@@ -84,6 +87,8 @@ func runMain() async -> Int32 {
             return try await OtpCommand.run(Array(words.dropFirst())).rawValue
         case "staff":
             return try await StaffCommand.run(Array(words.dropFirst())).rawValue
+        case "trace":
+            return try await TraceCommand.run(Array(words.dropFirst())).rawValue
         case "audit":
             return try await StaffCommand.audit(Array(words.dropFirst())).rawValue
         case "sms":

@@ -6,7 +6,7 @@ import Foundation
 import TerminalKit
 import Testing
 
-/// Sign-in, first admin, lock, staff, audit and the tracer's notice as text, at the minimum
+/// Sign-in, first admin, lock, staff, audit and the tracer's start page (the contact-trace screen) as text, at the minimum
 /// size and at a large one. Record with RECORD_SNAPSHOTS=1 (the run then fails).
 @Suite("Console snapshots")
 struct ConsoleSnapshotTests {

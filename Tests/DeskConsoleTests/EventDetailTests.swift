@@ -37,8 +37,19 @@ struct EventDetailTests {
             ("chunk_published", #"{"chunk":42,"keys":1,"padding":0,"upload_ids":[7]}"#, "chunk 42: 1 key"),
             ("staff_action", #"{"action":"staff_added","target":"neri"}"#, "staff_added → neri"),
             ("staff_action", #"{"action":"sign_in_failed","unknown_name":true}"#, "sign_in_failed (unknown name)"),
-            ("apricot_registered", #"{"province":"MI"}"#, #"apricot_registered {"province":"MI"}"#),
-            ("apricot_registered", "{}", "apricot_registered"),
+            ("vaccine_pass_issued", #"{"province":"MI"}"#, #"vaccine_pass_issued {"province":"MI"}"#),
+            ("vaccine_pass_issued", "{}", "vaccine_pass_issued"),
+            ("apricot_registered", #"{"pseudo_ids":1000}"#, "new app user, 1000 pseudo-ids"),
+            ("apricot_registered", #"{"pseudo_ids":1,"returning":true}"#, "returning app user, 1 pseudo-id"),
+            (
+                "contact_file_received",
+                #"{"day":"2026-11-28","records":691,"distinct_beacons":12,"unknown_beacons":3,"clock_skew_s":-4,"replaced":true}"#,
+                "day 2026-11-28: 691 records, 12 beacons (3 unknown), phone 4 s ahead, replaced the day's earlier file"
+            ),
+            (
+                "contact_file_received", #"{"day":"2026-11-28","records":1,"distinct_beacons":1,"unknown_beacons":0}"#,
+                "day 2026-11-28: 1 record, 1 beacon"
+            ),
         ])
     func summaries(_ kind: String, _ detail: String, _ expected: String) {
         #expect(Self.summary(kind, detail) == expected)

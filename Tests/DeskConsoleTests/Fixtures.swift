@@ -149,7 +149,7 @@ extension Fixture {
                 #"{"chunk":42,"keys":12,"padding":88,"copies_skipped":0,"window_start_s":1795957200,"window_end_s":1795960800,"upload_ids":[7]}"#
             ),
             event(9, "staff_action", at: ago(90), #"{"action":"sign_in_failed","unknown_name":true}"#),
-            event(10, "apricot_registered", at: ago(60), #"{"province":"MI"}"#),
+            event(10, "vaccine_pass_issued", at: ago(60), #"{"province":"MI"}"#),
             event(11, "otp_checked", at: ago(30), tag: "4f2a91", "status=expired (not json"),
             event(
                 12, "analytics_received", at: now, #"{"platform":"ios","province":"MI","exposure_notification":true}"#),

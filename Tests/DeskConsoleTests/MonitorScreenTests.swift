@@ -39,11 +39,35 @@ struct MonitorScreenTests {
     @Test("a kind this build does not know: 'unknown event', its raw kind first in the summary")
     func unknownKind() throws {
         var app = monitor()
-        feed(&app, [Fixture.event(1, "apricot_registered", at: Fixture.now, #"{"province":"MI"}"#)])
+        feed(&app, [Fixture.event(1, "vaccine_pass_issued", at: Fixture.now, #"{"province":"MI"}"#)])
         let row = try #require(app.monitor.rows.first)
         #expect(row.kindWord == "unknown event")
-        #expect(row.summary == #"apricot_registered {"province":"MI"}"#)
+        #expect(row.summary == #"vaccine_pass_issued {"province":"MI"}"#)
         #expect(Fixture.render(app).text.contains("unknown event  –"))
+    }
+
+    @Test("APRICOT registrations and contact files have their kinds (keys 8 and 9), from phones, in words")
+    func apricotKinds() throws {
+        var app = monitor()
+        feed(
+            &app,
+            [
+                Fixture.event(1, "apricot_registered", at: Fixture.now, #"{"pseudo_ids":1000}"#),
+                Fixture.event(
+                    2, "contact_file_received", at: Fixture.now,
+                    #"{"day":"2026-11-28","records":24,"distinct_beacons":3,"unknown_beacons":1,"clock_skew_s":0,"replaced":false}"#
+                ),
+            ])
+        let rows = app.monitor.rows
+        #expect(rows.map(\.kind) == [.contactFile, .registered])
+        #expect(rows.map(\.who) == ["phone", "phone"])
+        #expect(
+            rows.map(\.summary) == [
+                "day 2026-11-28: 24 records, 3 beacons (1 unknown), phone on time", "new app user, 1000 pseudo-ids",
+            ])
+        _ = Fixture.press(.char("9"), into: &app)
+        #expect(app.monitor.visible.map { app.monitor.rows[$0].kind } == [.registered])
+        #expect(app.monitor.counts.unknown == 0)
     }
 
     @Test("the window keeps the newest 2 000 of 5 000 events, read in pages of 500; paused too")

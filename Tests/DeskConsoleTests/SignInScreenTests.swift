@@ -126,19 +126,20 @@ struct SignInScreenTests {
         #expect(commands == [.stopFeed, .staff(.load)])
         var tracer = Fixture.signedOut()
         _ = ConsoleApp.update(&tracer, .signedIn(Fixture.session("verdi", role: .tracer)))
-        #expect(tracer.page == .roleNotice)
+        #expect(tracer.page == .trace)
         var supervisor = Fixture.signedOut()
         let asked = ConsoleApp.update(&supervisor, .signedIn(Fixture.session("sara", role: .supervisor)))
         #expect(supervisor.page == .monitor)
         #expect(asked == [.startFeed(after: nil), .monitor(.traffic(since: Fixture.now))])
     }
 
-    @Test("a tracer is told their screens are not in this version")
-    func tracerNotice() {
+    @Test("a tracer starts on the contact-trace screen, asked for the patient's number")
+    func tracerStart() {
         let app = Fixture.app(session: Fixture.session("verdi", role: .tracer))
         let text = Fixture.prose(app)
-        #expect(text.contains("Signed in as verdi (tracer)."))
-        #expect(text.contains("not in this version"))
+        #expect(text.contains("Contact trace verdi (tracer)"))
+        #expect(text.contains("Look up a patient"))
+        #expect(text.contains("› Phone number"))
     }
 }
 

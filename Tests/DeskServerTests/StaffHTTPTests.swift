@@ -48,6 +48,9 @@ struct StaffHTTPTests {
             ("GET", "/otp/status", "POST"), ("DELETE", "/staff", "GET, POST"), ("GET", "/staff/ana/disable", "POST"),
             ("GET", "/staff/ana/password", "POST"), ("POST", "/audit", "GET"), ("POST", "/audit/verification", "GET"),
             ("POST", "/events", "GET"), ("POST", "/traffic", "GET"), ("GET", "/watch", "POST"),
+            // A lookup is never a GET: the number would sit in the URL.
+            ("GET", "/trace/lookup", "POST"), ("GET", "/trace/sightings", "POST"), ("GET", "/trace/outcome", "POST"),
+            ("GET", "/trace/export", "POST"), ("POST", "/sms/outbox", "GET"),
         ]
         for (method, path, allowed) in cases {
             let reply = try await HTTP.send(method, staff(f, path))
@@ -64,7 +67,8 @@ struct StaffHTTPTests {
             ("DELETE", "/sessions/current"), ("POST", "/otp/authorizations"), ("POST", "/otp/status"),
             ("GET", "/staff"), ("POST", "/staff"), ("POST", "/staff/ana/disable"), ("POST", "/staff/ana/password"),
             ("GET", "/audit"), ("GET", "/audit/verification"), ("GET", "/events"), ("GET", "/traffic"),
-            ("POST", "/watch"),
+            ("POST", "/watch"), ("POST", "/trace/lookup"), ("POST", "/trace/sightings"), ("POST", "/trace/outcome"),
+            ("POST", "/trace/export"), ("GET", "/sms/outbox"),
         ]
         for (method, path) in routes {
             for authorization in [nil, "Basic YWRtaW46YWRtaW4=", "Token abc"] {

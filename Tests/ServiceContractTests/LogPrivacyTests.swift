@@ -48,4 +48,47 @@ import Testing
         }
         #expect(!access.contains { $0.contains("bob") || $0.contains("ana") }, "names stay out of routes")
     }
+
+    @Test("no phone number, purpose or note reaches the server's logs", arguments: [DeskKind.remote])
+    func logPrivacy(kind: DeskKind) async throws {
+        try await ContractFixture.with(kind) { f in
+            let admin = try await f.admin()
+            let tina = try await f.person("tina", .tracer, by: admin)
+            let ids = try TraceCase.seed(f.store, now: ContractFixture.start)
+            _ = try f.store.enqueueSms(
+                phone: TraceCase.annaPhone, text: "Your code: 123456", gateway: "outbox", now: ContractFixture.start)
+            _ = try await f.desk.traceLookup(tina, phone: "+39 333 100 0001", purpose: TraceCase.purpose)
+            _ = await failure { () async throws(ServiceError) in
+                try await f.desk.traceLookup(tina, phone: "+39 333 999 9999", purpose: TraceCase.purpose)
+            }
+            _ = await failure { () async throws(ServiceError) in
+                try await f.desk.traceLookup(tina, phone: "333-abc-77", purpose: TraceCase.purpose)
+            }
+            _ = try await f.desk.traceSightings(
+                tina, patientUserID: ids.patient, contactUserID: ids.anna, purpose: TraceCase.purpose, offset: 0,
+                limit: 5)
+            _ = try await f.desk.recordOutcome(
+                tina, patientUserID: ids.patient, contactUserID: ids.anna, outcome: .noAnswer, note: "secret note 42",
+                purpose: TraceCase.purpose)
+            try await f.desk.recordTraceExport(
+                tina, patientUserID: ids.patient, purpose: TraceCase.purpose, kind: "contacts_csv", rows: 2)
+            _ = try await f.desk.smsOutbox(admin, limit: 5)
+
+            let access = f.accessLines.all
+            let lines = (access + f.logLines.all).joined(separator: "\n")
+            for secret in [
+                "3331000001", "333 100 0001", "3339999999", "999 9999", "3331000002", "3331000003", "abc-77",
+                "secret note", "case 2026", "123456",
+            ] {
+                #expect(!lines.contains(secret), "a log line holds \(secret.prefix(4))…")
+            }
+            for expected in [
+                "internal POST /staff/v1/trace/lookup 200", "internal POST /staff/v1/trace/lookup 400",
+                "internal POST /staff/v1/trace/sightings 200", "internal POST /staff/v1/trace/outcome 200",
+                "internal POST /staff/v1/trace/export 204", "internal GET /staff/v1/sms/outbox 200",
+            ] {
+                #expect(access.contains { $0.contains(expected) }, "access log has \(expected)")
+            }
+        }
+    }
 }

@@ -53,22 +53,20 @@ import Testing
             else { return .failed("the fixture could not authorise a code") }
             return await failure { () async throws(ServiceError) in try await desk.watch(session, .code(code)) }
         case .traceContacts:
-            // A registered patient (signing in again keeps the same user): a tracer finds them.
-            let phone = PhoneNumber(e164: "+393330001111")!
-            var next: UInt32 = 1
-            guard
-                (try? f.store.login(
-                    phone: phone, appID: "it.test", deviceID: "d", tokenHash: "role-matrix-\(role.rawValue)",
-                    tokenExpiresAt: ContractFixture.start + 3_600, now: ContractFixture.start, count: 3,
-                    nextSuffix: {
-                        next += 1
-                        return next
-                    })) != nil
-            else { return .failed("the fixture could not register a patient") }
+            // Every trace call: the lookup, a page of sightings, an outcome, an export.
             return await failure { () async throws(ServiceError) in
-                let lookup = try await desk.traceLookup(session, phone: phone.e164, purpose: "role matrix")
+                let lookup = try await desk.traceLookup(
+                    session, phone: TraceCase.patientPhone.e164, purpose: TraceCase.purpose)
+                let contact = lookup.contacts.first?.summary.userID ?? 0
+                _ = try await desk.traceSightings(
+                    session, patientUserID: lookup.patient.userID, contactUserID: contact,
+                    purpose: TraceCase.purpose, offset: 0, limit: 10)
+                _ = try await desk.recordOutcome(
+                    session, patientUserID: lookup.patient.userID, contactUserID: contact, outcome: .noAnswer,
+                    note: "", purpose: TraceCase.purpose)
                 try await desk.recordTraceExport(
-                    session, patientUserID: lookup.patient.userID, purpose: "role matrix", kind: "json", rows: 0)
+                    session, patientUserID: lookup.patient.userID, purpose: TraceCase.purpose, kind: "contacts_csv",
+                    rows: lookup.contacts.count)
             }
         case .readSmsOutbox:
             return await failure { () async throws(ServiceError) in _ = try await desk.smsOutbox(session, limit: 10) }
@@ -82,6 +80,7 @@ import Testing
             let admin = try #require(sessions[.admin])
             _ = try await f.desk.addStaff(admin, name: "victim", role: .tracer, password: ContractFixture.password)
             _ = try await f.desk.addStaff(admin, name: "victim2", role: .tracer, password: ContractFixture.password)
+            _ = try TraceCase.seed(f.store, now: ContractFixture.start)
 
             for useCase in DeskUseCase.allCases {
                 for role in StaffRole.allCases {

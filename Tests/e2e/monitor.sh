@@ -163,8 +163,11 @@ for code in 9K2RAY8UUQ KJ23IWY5UJ; do
 done
 
 # An event this console version does not know (a newer server wrote it).
-sqlite3 "$store" "INSERT INTO events (at_ms, kind, detail) VALUES ($(date +%s)000, 'apricot_registered', '{\"province\":\"RM\"}')"
+sqlite3 "$store" "INSERT INTO events (at_ms, kind, detail) VALUES ($(date +%s)000, 'vaccine_pass_issued', '{\"province\":\"RM\"}')"
 check "an unknown kind is a row 'unknown event', the console still runs" within 3 e2e:sup "unknown event"
+# An APRICOT registration: its own kind, in words.
+sqlite3 "$store" "INSERT INTO events (at_ms, kind, detail) VALUES ($(date +%s)000, 'apricot_registered', '{\"pseudo_ids\":1000}')"
+check "an APRICOT registration is a row 'registered', in words" within 3 e2e:sup "new app user, 1000 pseudo-ids"
 
 # The server stops under the waiting long poll; codes are authorised meanwhile; it comes back.
 kill -TERM "$server"; wait "$server"; server=""

@@ -1,0 +1,671 @@
+import CivilCalendar
+import DeskCore
+import DeskService
+import TerminalKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The contact tracer's screen (APRICOT): a patient's phone number and the purpose of the
+/// lookup, then the patient's summary and one row per contact person, sortable and filtered as
+/// you type, with a detail view (a per-day timeline of minutes by hour, the raw sightings,
+/// paged as you scroll) where the call's outcome is recorded, and a CSV export of the table.
+///
+/// Close contacts are marked by a symbol (`●`, `*` in ASCII) and bold text, never by colour
+/// alone; the legend is on the table's title line. The table draws only the rows in view: the
+/// order (filtered, sorted) is computed once per change of sort or filter, never per frame,
+/// so a lookup of 50 000 contacts stays responsive.
+///
+/// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``
+/// (and writes the export's file). Privacy: the state holds phone numbers; never log it.
+public enum TraceScreen {
+    public enum Phase: Hashable, Sendable {
+        /// Typing the patient's phone number.
+        case phone
+        /// Typing the purpose / case reference.
+        case purpose
+        /// The lookup is running.
+        case loading
+        /// The summary and the contacts table.
+        case result
+    }
+
+    /// The table's order; each sorts the most first.
+    public enum Sort: Hashable, Sendable, CaseIterable {
+        case minutes, lastSeen, days
+
+        public var word: String {
+            switch self {
+            case .minutes: return "minutes"
+            case .lastSeen: return "last seen"
+            case .days: return "days"
+            }
+        }
+    }
+
+    /// One contact's detail view: its timeline (from the lookup) and its raw sightings, read a
+    /// page at a time as the list is scrolled.
+    public struct Detail: Hashable, Sendable {
+        public var contactUserID: Int64
+        public var sightings: [Sighting] = []
+        /// All of this contact's sightings, once the first page told.
+        public var total: Int?
+        /// Where the next page starts; nil once everything is read.
+        public var nextOffset: Int? = 0
+        public var loading = false
+        public var error: String?
+        /// The first sighting shown.
+        public var scroll = 0
+        /// The whole timeline fills the pane (the sightings are hidden meanwhile); ↑ ↓ then
+        /// scroll its days from ``firstDay``.
+        public var wholeTimeline = false
+        public var firstDay = 0
+
+        public init(contactUserID: Int64) { self.contactUserID = contactUserID }
+    }
+
+    /// Recording a call's outcome for one contact.
+    public struct OutcomeForm: Hashable, Sendable {
+        public var contactUserID: Int64
+        public var choice: ContactOutcome
+        public var note: TextFieldState
+        public var saving = false
+        public var error: String?
+
+        public init(contactUserID: Int64, current: RecordedOutcome?) {
+            self.contactUserID = contactUserID
+            choice = current?.outcome ?? .notYetCalled
+            note = TextFieldState(current?.note ?? "", maxLength: RecordedOutcome.maximumNoteLength)
+        }
+    }
+
+    /// Exporting the table to a CSV file.
+    public struct ExportPrompt: Hashable, Sendable {
+        public var path: TextFieldState
+        /// Asked when the file exists.
+        public var confirm: DialogState?
+        public var writing = false
+        public var error: String?
+
+        public init(path: String) { self.path = TextFieldState(path, maxLength: 1_024) }
+    }
+
+    public struct State: Hashable, Sendable {
+        public var phase: Phase = .phone
+        public var phone = TextFieldState(maxLength: 32)
+        public var purpose = TextFieldState(maxLength: TracePurpose.maximumLength)
+        /// What is wrong with the phone number (as typed, or as the desk answered).
+        public var phoneError: String?
+        public var purposeError: String?
+        /// Typed numbers without a country code get this one (the desk's own default decides).
+        public var defaultCountryCode = ApricotSettings().defaultCountryCode
+        public var lookup: TraceLookup?
+        /// The purpose the shown lookup was made for (sent again with sightings, outcomes, exports).
+        public var lookupPurpose = ""
+        public var sort: Sort = .minutes
+        /// Indices into `lookup.contacts`: the filter applied, in the sort's order.
+        public var order: [Int] = []
+        /// Lowercased words the filter searches, one per contact (made once per lookup).
+        var search: [String] = []
+        public var filter = TextFieldState(maxLength: 40)
+        public var filtering = false
+        /// The selected position in ``order``.
+        public var selected = 0
+        public var detail: Detail?
+        public var outcomeForm: OutcomeForm?
+        public var export: ExportPrompt?
+        public var notice: Notice?
+        /// Symbols and bars in ASCII (a terminal without UTF-8).
+        public var ascii = false
+        public var now: Date
+        public var timeZone: TimeZone
+
+        public init(now: Date, timeZone: TimeZone = .current, ascii: Bool = false) {
+            self.now = now
+            self.timeZone = timeZone
+            self.ascii = ascii
+        }
+
+        /// Keys go into a text field: `?` and `q` are characters then.
+        public var isTyping: Bool {
+            switch phase {
+            case .phone, .purpose: return true
+            case .loading: return false
+            case .result: return filtering || outcomeForm != nil || (export != nil && export?.confirm == nil)
+            }
+        }
+
+        /// A form or dialog is open over the table.
+        public var isModal: Bool { outcomeForm != nil || export != nil || filtering }
+
+        /// The contact at a position of the order.
+        public func contact(at position: Int) -> TraceContact? {
+            guard let lookup, order.indices.contains(position) else { return nil }
+            return lookup.contacts[order[position]]
+        }
+
+        public var selectedContact: TraceContact? { contact(at: selected) }
+
+        /// The contact the detail view shows.
+        public var detailContact: TraceContact? {
+            guard let id = detail?.contactUserID else { return nil }
+            return lookup?.contacts.first { $0.summary.userID == id }
+        }
+
+        /// The phone as typed, normalised, or why it is not a number.
+        public var normalizedPhone: Result<PhoneNumber, PhoneNumberError> {
+            do throws(PhoneNumberError) {
+                return .success(try PhoneNumber.normalize(phone.text, defaultCountryCode: defaultCountryCode))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    public enum Msg: Hashable, Sendable {
+        case keyPressed(Key)
+        case rowClicked(Int)
+        case scrolled(Int)
+        case ticked(Date)
+        case lookupLoaded(TraceLookup)
+        case lookupFailed(String)
+        case sightingsLoaded(TraceSightingsPage, contact: Int64, offset: Int)
+        case sightingsFailed(String, contact: Int64)
+        case outcomeSaved(RecordedOutcome, contact: Int64)
+        case outcomeFailed(String, contact: Int64)
+        /// The export's file exists: ask before overwriting.
+        case exportExists(String)
+        case exported(path: String, rows: Int)
+        case exportFailed(String)
+    }
+
+    public enum Command: Hashable, Sendable {
+        /// The phone as typed (the desk normalises it) and the checked purpose.
+        case lookup(phone: String, purpose: String)
+        case sightings(patientUserID: Int64, contactUserID: Int64, purpose: String, offset: Int, limit: Int)
+        case recordOutcome(
+            patientUserID: Int64, contactUserID: Int64, outcome: ContactOutcome, note: String, purpose: String)
+        /// Records the export with the desk (audited), then writes `csv` to `path` whole or not
+        /// at all; an existing file only with `overwrite`.
+        case export(path: String, csv: String, patientUserID: Int64, purpose: String, rows: Int, overwrite: Bool)
+        case quit
+    }
+
+    /// Sightings asked for per page of the detail view.
+    public static let sightingsPage = 500
+    static let page = 10
+
+    public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
+        switch msg {
+        case .keyPressed(let key):
+            return handleKey(&state, key)
+        case .rowClicked(let position):
+            if state.phase == .result, state.detail == nil, !state.isModal, state.order.indices.contains(position) {
+                state.selected = position
+            }
+            return []
+        case .scrolled(let rows):
+            guard state.phase == .result, !state.isModal || state.filtering else { return [] }
+            if state.detail != nil { return scrollDetail(&state, by: rows) }
+            move(&state, by: rows)
+            return []
+        case .ticked(let now):
+            state.now = now
+            return []
+        case .lookupLoaded(let lookup):
+            guard state.phase == .loading else { return [] }
+            show(&state, lookup)
+            return []
+        case .lookupFailed(let message):
+            guard state.phase == .loading else { return [] }
+            state.phase = .phone
+            state.phoneError = message
+            return []
+        case .sightingsLoaded(let page, let contact, let offset):
+            guard var detail = state.detail, detail.contactUserID == contact, detail.loading,
+                offset == detail.sightings.count
+            else { return [] }
+            detail.loading = false
+            detail.error = nil
+            detail.sightings += page.sightings
+            detail.total = page.total
+            detail.nextOffset = page.sightings.isEmpty ? nil : page.nextOffset
+            state.detail = detail
+            return []
+        case .sightingsFailed(let message, let contact):
+            guard state.detail?.contactUserID == contact else { return [] }
+            state.detail?.loading = false
+            state.detail?.error = message
+            return []
+        case .outcomeSaved(let outcome, let contact):
+            if state.outcomeForm?.contactUserID == contact { state.outcomeForm = nil }
+            guard var lookup = state.lookup,
+                let index = lookup.contacts.firstIndex(where: { $0.summary.userID == contact })
+            else { return [] }
+            lookup.contacts[index].outcome = outcome
+            state.lookup = lookup
+            state.search[index] = searchText(lookup.contacts[index])
+            state.notice = .ok("outcome recorded: \(outcome.outcome.label)")
+            reorder(&state)
+            return []
+        case .outcomeFailed(let message, let contact):
+            guard state.outcomeForm?.contactUserID == contact else { return [] }
+            state.outcomeForm?.saving = false
+            state.outcomeForm?.error = message
+            return []
+        case .exportExists(let path):
+            guard state.export != nil else { return [] }
+            state.export?.writing = false
+            state.export?.confirm = .confirm(
+                title: "Overwrite?", message: "\(path) exists. Replace it with this export?", confirm: "Overwrite",
+                cancel: "Keep it")
+            return []
+        case .exported(let path, let rows):
+            state.export = nil
+            state.notice = .ok("exported \(rows) contact\(rows == 1 ? "" : "s") to \(path) (the export is audited)")
+            return []
+        case .exportFailed(let message):
+            guard state.export != nil else { return [] }
+            state.export?.writing = false
+            state.export?.error = message
+            return []
+        }
+    }
+
+    /// Shows a lookup: the table in the default order, the first row selected.
+    static func show(_ state: inout State, _ lookup: TraceLookup) {
+        state.phase = .result
+        state.lookup = lookup
+        state.search = lookup.contacts.map(searchText)
+        state.filter = TextFieldState(maxLength: 40)
+        state.filtering = false
+        state.detail = nil
+        state.outcomeForm = nil
+        state.export = nil
+        state.selected = 0
+        state.notice =
+            lookup.patient.daysUploaded == 0
+            ? .info(
+                "This patient has uploaded no contact files yet: ask them to share their contacts in the app, then press r to look again."
+            ) : nil
+        reorder(&state, keepSelection: false)
+    }
+
+    static func searchText(_ contact: TraceContact) -> String {
+        let summary = contact.summary
+        return [
+            String(summary.phone.e164.dropFirst()), contact.currentOutcome.label, contact.currentOutcome.rawValue,
+            summary.isCloseContact ? "close" : "",
+        ].joined(separator: " ").lowercased()
+    }
+
+    /// Filters and sorts the contacts into ``State/order``, keeping the selected contact
+    /// selected when it is still shown.
+    static func reorder(_ state: inout State, keepSelection: Bool = true) {
+        guard let lookup = state.lookup else {
+            state.order = []
+            state.selected = 0
+            return
+        }
+        let selectedID = keepSelection ? state.selectedContact?.summary.userID : nil
+        let typed = state.filter.text.lowercased().trimmingCharacters(in: .whitespaces)
+        let stripped = typed.filter { !" +-.()".contains($0) }
+        // Digits (with the separators people type) search the phone numbers; words search
+        // the outcome and "close".
+        let digits = !stripped.isEmpty && stripped.allSatisfy { ("0"..."9").contains($0) } ? stripped : nil
+        let words = typed.split(separator: " ").map(String.init)
+        var order: [Int] = []
+        order.reserveCapacity(lookup.contacts.count)
+        for index in lookup.contacts.indices {
+            let text = state.search[index]
+            let matches: Bool
+            if typed.isEmpty {
+                matches = true
+            } else if let digits {
+                matches = text.prefix(while: { $0 != " " }).contains(digits)
+            } else {
+                matches = words.allSatisfy { text.contains($0) }
+            }
+            if matches { order.append(index) }
+        }
+        let contacts = lookup.contacts
+        func lastSeen(_ i: Int) -> Date { contacts[i].summary.lastSeen ?? .distantPast }
+        switch state.sort {
+        case .minutes:
+            order.sort {
+                let a = contacts[$0].summary
+                let b = contacts[$1].summary
+                if a.minutes != b.minutes { return a.minutes > b.minutes }
+                if lastSeen($0) != lastSeen($1) { return lastSeen($0) > lastSeen($1) }
+                return a.userID < b.userID
+            }
+        case .lastSeen:
+            order.sort {
+                if lastSeen($0) != lastSeen($1) { return lastSeen($0) > lastSeen($1) }
+                let a = contacts[$0].summary
+                let b = contacts[$1].summary
+                if a.minutes != b.minutes { return a.minutes > b.minutes }
+                return a.userID < b.userID
+            }
+        case .days:
+            order.sort {
+                let a = contacts[$0].summary
+                let b = contacts[$1].summary
+                if a.days != b.days { return a.days > b.days }
+                if a.minutes != b.minutes { return a.minutes > b.minutes }
+                return a.userID < b.userID
+            }
+        }
+        state.order = order
+        if let selectedID, let position = order.firstIndex(where: { contacts[$0].summary.userID == selectedID }) {
+            state.selected = position
+        } else {
+            state.selected = min(state.selected, max(0, order.count - 1))
+            if !keepSelection { state.selected = 0 }
+        }
+    }
+
+    // MARK: Keys
+
+    private static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
+        switch state.phase {
+        case .phone: return phoneKey(&state, key)
+        case .purpose: return purposeKey(&state, key)
+        case .loading: return keyMap.action(for: key) == .quit ? [.quit] : []
+        case .result:
+            if state.export != nil { return exportKey(&state, key) }
+            if state.outcomeForm != nil { return outcomeKey(&state, key) }
+            if state.filtering { return filterKey(&state, key) }
+            if state.detail != nil { return detailKey(&state, key) }
+            guard let action = keyMap.action(for: key) else { return [] }
+            return perform(&state, action)
+        }
+    }
+
+    private static func phoneKey(_ state: inout State, _ key: Key) -> [Command] {
+        switch inputKeyMap.action(for: key) {
+        case .submit:
+            switch state.normalizedPhone {
+            case .failure(let error):
+                state.phoneError = error.message
+            case .success:
+                state.phoneError = nil
+                state.phase = .purpose
+            }
+            return []
+        case .back:
+            if state.lookup != nil {
+                state.phase = .result
+                state.phoneError = nil
+            } else {
+                state.phone = TextFieldState(maxLength: 32)
+                state.phoneError = nil
+            }
+            return []
+        case nil:
+            if state.phone.handle(key) == .changed { state.phoneError = nil }
+            return []
+        }
+    }
+
+    private static func purposeKey(_ state: inout State, _ key: Key) -> [Command] {
+        switch inputKeyMap.action(for: key) {
+        case .submit:
+            switch TracePurpose.check(state.purpose.text) {
+            case .failure(let error):
+                state.purposeError = error.message
+                return []
+            case .success(let purpose):
+                state.purposeError = nil
+                state.phase = .loading
+                state.lookupPurpose = purpose
+                return [.lookup(phone: state.phone.text, purpose: purpose)]
+            }
+        case .back:
+            state.phase = .phone
+            state.purposeError = nil
+            return []
+        case nil:
+            if state.purpose.handle(key) == .changed { state.purposeError = nil }
+            return []
+        }
+    }
+
+    private static func perform(_ state: inout State, _ action: Action) -> [Command] {
+        state.notice = nil
+        switch action {
+        case .up: move(&state, by: -1)
+        case .down: move(&state, by: 1)
+        case .pageUp: move(&state, by: -page)
+        case .pageDown: move(&state, by: page)
+        case .top: state.selected = 0
+        case .bottom: state.selected = max(0, state.order.count - 1)
+        case .cycleSort:
+            let all = Sort.allCases
+            state.sort = all[(all.firstIndex(of: state.sort)! + 1) % all.count]
+            reorder(&state)
+        case .sort(let sort):
+            state.sort = sort
+            reorder(&state)
+        case .filter:
+            state.filtering = true
+        case .clear:
+            if !state.filter.text.isEmpty {
+                state.filter = TextFieldState(maxLength: 40)
+                reorder(&state)
+            }
+        case .detail:
+            return openDetail(&state)
+        case .outcome:
+            openOutcome(&state)
+        case .export:
+            openExport(&state)
+        case .newLookup:
+            state.phase = .phone
+            state.phone = TextFieldState(maxLength: 32)
+            state.purpose = TextFieldState(maxLength: TracePurpose.maximumLength)
+            state.phoneError = nil
+            state.purposeError = nil
+        case .again:
+            guard state.lookup != nil else { return [] }
+            state.phase = .loading
+            return [.lookup(phone: state.phone.text, purpose: state.lookupPurpose)]
+        case .quit:
+            return [.quit]
+        }
+        return []
+    }
+
+    private static func filterKey(_ state: inout State, _ key: Key) -> [Command] {
+        if let action = MonitorScreen.filterKeyMap.action(for: key) {
+            switch action {
+            case .keep: state.filtering = false
+            case .clear:
+                state.filter = TextFieldState(maxLength: 40)
+                state.filtering = false
+                reorder(&state)
+            case .up: move(&state, by: -1)
+            case .down: move(&state, by: 1)
+            case .pageUp: move(&state, by: -page)
+            case .pageDown: move(&state, by: page)
+            }
+            return []
+        }
+        if state.filter.handle(key) == .changed { reorder(&state) }
+        return []
+    }
+
+    private static func move(_ state: inout State, by offset: Int) {
+        guard !state.order.isEmpty else { return }
+        state.selected = min(max(0, state.selected + offset), state.order.count - 1)
+    }
+
+    // MARK: Detail
+
+    private static func openDetail(_ state: inout State) -> [Command] {
+        guard let contact = state.selectedContact else { return [] }
+        state.detail = Detail(contactUserID: contact.summary.userID)
+        return askSightings(&state)
+    }
+
+    /// The next page of sightings, when the list is scrolled near the end of what is read.
+    static func askSightings(_ state: inout State) -> [Command] {
+        guard var detail = state.detail, !detail.loading, let offset = detail.nextOffset,
+            detail.scroll + sightingsPage / 5 >= detail.sightings.count, let lookup = state.lookup
+        else { return [] }
+        detail.loading = true
+        state.detail = detail
+        return [
+            .sightings(
+                patientUserID: lookup.patient.userID, contactUserID: detail.contactUserID,
+                purpose: state.lookupPurpose, offset: offset, limit: sightingsPage)
+        ]
+    }
+
+    private static func detailKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard let action = detailKeyMap.action(for: key) else { return [] }
+        state.notice = nil
+        switch action {
+        case .close: state.detail = nil
+        case .up: return scrollDetail(&state, by: -1)
+        case .down: return scrollDetail(&state, by: 1)
+        case .pageUp: return scrollDetail(&state, by: -page)
+        case .pageDown: return scrollDetail(&state, by: page)
+        case .top: return scrollDetail(&state, by: Int.min / 2)
+        case .bottom: return scrollDetail(&state, by: Int.max / 2)
+        case .outcome: openOutcome(&state)
+        case .timeline: state.detail?.wholeTimeline.toggle()
+        case .retry:
+            state.detail?.error = nil
+            return askSightings(&state)
+        case .quit: return [.quit]
+        }
+        return []
+    }
+
+    static func scrollDetail(_ state: inout State, by rows: Int) -> [Command] {
+        guard var detail = state.detail else { return [] }
+        if detail.wholeTimeline {
+            let days = state.detailContact?.summary.timeline.count ?? 0
+            detail.firstDay = max(0, min(detail.firstDay + rows, max(0, days - 1)))
+            state.detail = detail
+            return []
+        }
+        detail.scroll = max(0, min(detail.scroll + rows, max(0, detail.sightings.count - 1)))
+        state.detail = detail
+        return askSightings(&state)
+    }
+
+    // MARK: Outcome
+
+    private static func openOutcome(_ state: inout State) {
+        guard let contact = state.detailContact ?? state.selectedContact else { return }
+        state.outcomeForm = OutcomeForm(contactUserID: contact.summary.userID, current: contact.outcome)
+    }
+
+    private static func outcomeKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard var form = state.outcomeForm, !form.saving else { return [] }
+        defer { state.outcomeForm = state.outcomeForm == nil ? nil : form }
+        switch outcomeKeyMap.action(for: key) {
+        case .cancel:
+            state.outcomeForm = nil
+            return []
+        case .previous:
+            let all = ContactOutcome.allCases
+            form.choice = all[max(0, all.firstIndex(of: form.choice)! - 1)]
+        case .next:
+            let all = ContactOutcome.allCases
+            form.choice = all[min(all.count - 1, all.firstIndex(of: form.choice)! + 1)]
+        case .save:
+            guard let lookup = state.lookup else { return [] }
+            if form.note.text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                form.error = "the note may not contain control characters: type it on one line"
+                return []
+            }
+            form.saving = true
+            form.error = nil
+            return [
+                .recordOutcome(
+                    patientUserID: lookup.patient.userID, contactUserID: form.contactUserID, outcome: form.choice,
+                    note: form.note.text, purpose: state.lookupPurpose)
+            ]
+        case nil:
+            if form.note.handle(key) == .changed { form.error = nil }
+        }
+        return []
+    }
+
+    // MARK: Export
+
+    /// `./trace-<patient user id>-<day>.csv`, the day in the tracer's zone.
+    public static func defaultExportPath(_ state: State) -> String {
+        let day = ConsoleText.day(of: state.now, in: state.timeZone)
+        return "./trace-\(state.lookup?.patient.userID ?? 0)-\(day.iso).csv"
+    }
+
+    private static func openExport(_ state: inout State) {
+        guard state.lookup != nil else { return }
+        state.export = ExportPrompt(path: defaultExportPath(state))
+    }
+
+    /// The table as shown (filter and order), as CSV.
+    public static func exportRows(_ state: State) -> [TraceContact] {
+        guard let lookup = state.lookup else { return [] }
+        return state.order.map { lookup.contacts[$0] }
+    }
+
+    private static func exportKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard var prompt = state.export, !prompt.writing else { return [] }
+        if var dialog = prompt.confirm {
+            switch dialog.handle(key) {
+            case .chosen(0): return startExport(&state, overwrite: true)
+            case .chosen, .cancelled:
+                prompt.confirm = nil
+                prompt.error = "kept the existing file: type another name, or press Enter again to be asked again"
+            case .changed, .unchanged, .notHandled:
+                prompt.confirm = dialog
+            }
+            state.export = prompt
+            return []
+        }
+        switch inputKeyMap.action(for: key) {
+        case .back:
+            state.export = nil
+            return []
+        case .submit:
+            return startExport(&state, overwrite: false)
+        case nil:
+            if prompt.path.handle(key) == .changed { prompt.error = nil }
+            state.export = prompt
+            return []
+        }
+    }
+
+    private static func startExport(_ state: inout State, overwrite: Bool) -> [Command] {
+        guard var prompt = state.export, let lookup = state.lookup else { return [] }
+        prompt.confirm = nil
+        let path = prompt.path.text.trimmingCharacters(in: .whitespaces)
+        guard !path.isEmpty else {
+            prompt.error = "type the file to write, e.g. \(defaultExportPath(state))"
+            state.export = prompt
+            return []
+        }
+        guard !path.hasSuffix("/") else {
+            prompt.error = "\(path) is a folder: add a file name, e.g. trace.csv"
+            state.export = prompt
+            return []
+        }
+        prompt.writing = true
+        prompt.error = nil
+        state.export = prompt
+        let rows = exportRows(state)
+        return [
+            .export(
+                path: path, csv: TraceCSV.contacts(rows), patientUserID: lookup.patient.userID,
+                purpose: state.lookupPurpose, rows: rows.count, overwrite: overwrite)
+        ]
+    }
+}

@@ -1,0 +1,123 @@
+import DeskAPI
+import DeskCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The contacts of a lookup as CSV (RFC 4180): what the contact-trace screen's `e` and
+/// `tracedesk trace --csv` write, with the same columns. Times are UTC in the staff API's form.
+///
+/// Escaping: a field with a comma, a quote, CR or LF is quoted, its quotes doubled. Free text a
+/// person typed (an outcome's note, who recorded it) that starts with `=`, `+`, `-` or `@` gets a
+/// leading `'`, so a spreadsheet opening the file does not run it as a formula; phone numbers
+/// are E.164 and kept as they are.
+public enum TraceCSV {
+    public static let columns = [
+        "contact_user_id", "phone", "close_contact", "minutes", "most_minutes_on_one_day", "days", "sightings",
+        "first_seen", "last_seen", "outcome", "outcome_note", "outcome_by", "outcome_at",
+    ]
+
+    /// The header and one line per contact, in the order given; lines end in CRLF.
+    public static func contacts(_ contacts: [TraceContact]) -> String {
+        var text = columns.joined(separator: ",") + "\r\n"
+        for contact in contacts { text += row(contact).map(field).joined(separator: ",") + "\r\n" }
+        return text
+    }
+
+    static func row(_ contact: TraceContact) -> [String] {
+        let summary = contact.summary
+        return [
+            String(summary.userID), summary.phone.e164, summary.isCloseContact ? "yes" : "no", String(summary.minutes),
+            String(summary.mostMinutesOnOneDay), String(summary.days), String(summary.sightings),
+            summary.firstSeen.map(StaffWire.time) ?? "", summary.lastSeen.map(StaffWire.time) ?? "",
+            contact.currentOutcome.rawValue, typed(contact.outcome?.note ?? ""), typed(contact.outcome?.by ?? ""),
+            contact.outcome.map { StaffWire.time($0.at) } ?? "",
+        ]
+    }
+
+    /// Free text with a leading formula character made inert.
+    static func typed(_ text: String) -> String {
+        guard let first = text.first, "=+-@".contains(first) else { return text }
+        return "'" + text
+    }
+
+    /// One field, quoted when it must be.
+    public static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+            return text
+        }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Writes a file whole or not at all: the bytes go to a temporary file beside the target,
+/// are flushed, and the temporary file is renamed over the target. A crash or a full disk
+/// leaves the target as it was (and at worst a `.tmp-…` file beside it).
+public enum AtomicFile {
+    public enum Failure: Error, Hashable, Sendable {
+        /// The target exists and overwriting was not asked for.
+        case exists(String)
+        case failed(String)
+
+        public var message: String {
+            switch self {
+            case .exists(let path): return "\(path) exists: choose another file name, or confirm to overwrite it"
+            case .failed(let text): return text
+            }
+        }
+    }
+
+    public static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Writes `bytes` to `path` (mode 0600: the file holds personal data). With `overwrite`
+    /// false an existing file is refused before anything is written.
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(Failure) {
+        if !overwrite, exists(path) { throw .exists(path) }
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .failed("the folder \(directory) does not exist: create it first or choose another path")
+        }
+        let temporary = directory + "/.tmp-" + UUID().uuidString + "-" + url.lastPathComponent
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else {
+            throw .failed("cannot write in \(directory) (\(String(cString: strerror(errno)))): choose another folder")
+        }
+        var written = 0
+        var problem: String?
+        bytes.withUnsafeBytes { raw in
+            while written < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    problem = String(cString: strerror(errno))
+                    return
+                }
+                written += n
+            }
+        }
+        if problem == nil, fsync(fd) != 0 { problem = String(cString: strerror(errno)) }
+        close(fd)
+        if let problem {
+            unlink(temporary)
+            throw .failed("writing \(path) failed (\(problem)); nothing was written")
+        }
+        if !overwrite {
+            // link(2) fails when the target exists: no race with a file made meanwhile.
+            if link(temporary, path) != 0 {
+                let code = errno
+                unlink(temporary)
+                if code == EEXIST { throw .exists(path) }
+                throw .failed("writing \(path) failed (\(String(cString: strerror(code)))); nothing was written")
+            }
+            unlink(temporary)
+        } else if rename(temporary, path) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw .failed("writing \(path) failed (\(String(cString: strerror(code)))); nothing was written")
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import CivilCalendar
+import DeskAPI
+import DeskCore
+import DeskService
+import Foundation
+import JSONText
+
+/// `tracedesk trace PHONE --purpose TEXT`: the contact tracer's lookup without the full screen.
+///
+/// The default output is a readable summary and table; `--csv` writes the same columns as the
+/// screen's export, `--json` the staff API's answer. Both are exports and are recorded in the
+/// audit log before anything is printed (`contacts_csv`, `sightings_csv`, `json`). Privacy: the
+/// output holds phone numbers; errors never do.
+enum TraceCommand {
+    static let help = """
+        Usage: tracedesk trace PHONE --purpose TEXT --user NAME [--csv | --json] [--sightings]
+                               [--store PATH|URL | --server URL] [--password-stdin]
+
+          Looks a positive patient up by phone number (APRICOT) and prints their summary and
+          one row per contact person, most minutes first. PHONE as the patient gives it:
+          +39 333 123 4567, 0039 333 1234567, or without the country code (the desk adds its
+          default, +39 unless configured). Quote it if it has spaces.
+
+          --purpose TEXT  required: the case reference or reason, kept in the audit log with
+                          every lookup and export
+          --csv           the contacts as CSV, the columns of the console's export
+                          (contact_user_id, phone, close_contact, minutes, most_minutes_on_one_day,
+                          days, sightings, first_seen, last_seen, outcome, outcome_note,
+                          outcome_by, outcome_at); with --sightings, the raw sightings instead
+                          (time, file_day, beacon, contact_user_id, contact_phone)
+          --json          the lookup as the staff API answers it; with --sightings, a
+                          "sightings" list is added
+          --sightings     also the raw sightings of the patient's files, oldest first
+                          (unresolved ones included)
+
+        Needs the tracer role. --csv and --json are exports: recorded in the audit log (with
+        the purpose and the number of rows) before anything is printed. Times are UTC
+        (2026-11-29T10:00:00.000Z) in CSV and JSON, local in the table.
+
+        Exit 0 found (also a patient with no uploads: the output says so), 1 refused (a
+        number in a wrong format, a number nobody registered, an empty purpose: the reason
+        is on stderr), 2 usage error, 4 store or server unavailable, 6 sign-in failed or not
+        a tracer.
+        """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let command = "trace"
+        let arguments = try Arguments(
+            words, valueOptions: Set(["store", "purpose"]).union(PersonOptions.valueOptions),
+            flagOptions: Set(["csv", "json", "sightings"]).union(PersonOptions.flagOptions), command: command)
+        if arguments.has("help") || words.first == "help" {
+            print(help)
+            return .success
+        }
+        guard arguments.positionals.count == 1, let phone = arguments.positionals.first else {
+            throw UsageError(
+                arguments.positionals.isEmpty
+                    ? "give the patient's phone number: tracedesk trace PHONE --purpose TEXT"
+                    : "give one phone number only (quote it if it has spaces)",
+                command: command)
+        }
+        guard let typedPurpose = arguments.values["purpose"] else {
+            throw UsageError(
+                "give the purpose or case reference: --purpose \"case 2026-1234\" (every lookup is audited with it)",
+                command: command)
+        }
+        if arguments.has("csv"), arguments.has("json") {
+            throw UsageError("give --csv or --json, not both", command: command)
+        }
+        // The number and the purpose are checked before a password is asked for.
+        do throws(PhoneNumberError) {
+            _ = try PhoneNumber.normalize(phone, defaultCountryCode: ApricotSettings().defaultCountryCode)
+        } catch {
+            printError(error.message)
+            return .refused
+        }
+        let purpose: String
+        switch TracePurpose.check(typedPurpose) {
+        case .success(let checked): purpose = checked
+        case .failure(let problem):
+            printError(problem.message)
+            return .refused
+        }
+        let options = Globals.person.merged(with: arguments)
+        let format: Format = arguments.has("csv") ? .csv : arguments.has("json") ? .json : .table
+        let withSightings = arguments.has("sightings")
+        return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+            let lookup = try await desk.traceLookup(session, phone: phone, purpose: purpose)
+            var sightings: [Sighting] = []
+            if withSightings {
+                sightings = try await allSightings(desk, session, lookup: lookup, purpose: purpose)
+            }
+            switch format {
+            case .table:
+                printTable(lookup)
+                if withSightings { printSightings(sightings, lookup: lookup) }
+            case .csv:
+                let kind = withSightings ? "sightings_csv" : "contacts_csv"
+                let rows = withSightings ? sightings.count : lookup.contacts.count
+                try await desk.recordTraceExport(
+                    session, patientUserID: lookup.patient.userID, purpose: purpose, kind: kind, rows: rows)
+                FileHandle.standardOutput.write(
+                    Data(
+                        (withSightings ? sightingsCSV(sightings, lookup: lookup) : TraceCSV.contacts(lookup.contacts))
+                            .utf8))
+            case .json:
+                try await desk.recordTraceExport(
+                    session, patientUserID: lookup.patient.userID, purpose: purpose, kind: "json",
+                    rows: lookup.contacts.count)
+                var value = StaffWire.traceLookup(lookup)
+                if withSightings, case .object(var members) = value {
+                    let page = StaffWire.sightingsPage(sightings, total: sightings.count, nextOffset: nil)
+                    if case .object(let pageMembers) = page,
+                        let list = pageMembers.first(where: { $0.key == "sightings" })
+                    {
+                        members.append(list)
+                    }
+                    value = .object(members)
+                }
+                print(value.serialized)
+            }
+            return .success
+        }
+    }
+
+    enum Format { case table, csv, json }
+
+    /// Every sighting of the patient's kept files, a page of 50 000 at a time.
+    static func allSightings(
+        _ desk: any DeskService, _ session: StaffSession, lookup: TraceLookup, purpose: String
+    ) async throws(ServiceError) -> [Sighting] {
+        var sightings: [Sighting] = []
+        var offset: Int? = 0
+        while let start = offset {
+            let page = try await desk.traceSightings(
+                session, patientUserID: lookup.patient.userID, contactUserID: nil, purpose: purpose, offset: start,
+                limit: TraceSightingsPage.maximumLimit)
+            sightings += page.sightings
+            offset = page.sightings.isEmpty ? nil : page.nextOffset
+        }
+        return sightings
+    }
+
+    static func printTable(_ lookup: TraceLookup) {
+        let patient = lookup.patient
+        say(
+            "Patient \(patient.phone.spaced) · user \(patient.userID) · registered since \(StaffCommand.localTime(patient.registeredAt))"
+        )
+        say("Purpose: \(lookup.purpose)")
+        if patient.daysUploaded == 0 {
+            say("Uploads: none yet. Ask the patient to share their contacts in the app, then look them up again.")
+            return
+        }
+        var uploads = "Uploads: \(patient.daysUploaded) day\(patient.daysUploaded == 1 ? "" : "s")"
+        if let first = patient.firstDay, let last = patient.lastDay {
+            uploads += ", \(first.iso) – \(last.iso) (\(last.days(since: first) + 1) days covered)"
+        }
+        say(uploads + " · clock skew \(patient.skewSeconds) s")
+        let close = lookup.contacts.filter(\.summary.isCloseContact).count
+        say(
+            "\(lookup.totalSightings) sightings · \(lookup.unresolved) unresolved · \(lookup.contacts.count) contacts, \(close) close (* = at least \(lookup.closeContactMinutes) min on one day)"
+        )
+        guard !lookup.contacts.isEmpty else {
+            say("No other registered phone was seen in the uploaded files.")
+            return
+        }
+        say("")
+        let header = ["", "PHONE", "MINUTES", "MOST/DAY", "DAYS", "SIGHTINGS", "FIRST SEEN", "LAST SEEN", "OUTCOME"]
+        var rows = [header]
+        for contact in lookup.contacts {
+            let s = contact.summary
+            rows.append([
+                s.isCloseContact ? "*" : "", s.phone.spaced, String(s.minutes), String(s.mostMinutesOnOneDay),
+                String(s.days), String(s.sightings), s.firstSeen.map(StaffCommand.localTime) ?? "no time",
+                s.lastSeen.map(StaffCommand.localTime) ?? "no time", contact.currentOutcome.label,
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            say(
+                row.enumerated().map { index, cell in
+                    index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                }.joined(separator: "  "))
+        }
+    }
+
+    static func printSightings(_ sightings: [Sighting], lookup: TraceLookup) {
+        let phones = Dictionary(lookup.contacts.map { ($0.summary.userID, $0.summary.phone) }) { first, _ in first }
+        say("")
+        say("Sightings (\(sightings.count), oldest first):")
+        for sighting in sightings {
+            let when =
+                sighting.time == 0
+                ? "no time            " : StaffCommand.localTime(Date(timeIntervalSince1970: Double(sighting.time)))
+            let who = sighting.contactUserID.flatMap { phones[$0]?.spaced } ?? "unresolved"
+            say("\(when)  file \(sighting.fileDay.iso)  \(hex(sighting.beacon))  \(who)")
+        }
+    }
+
+    static func sightingsCSV(_ sightings: [Sighting], lookup: TraceLookup) -> String {
+        let phones = Dictionary(lookup.contacts.map { ($0.summary.userID, $0.summary.phone) }) { first, _ in first }
+        var text = "time,file_day,beacon,contact_user_id,contact_phone\r\n"
+        for sighting in sightings {
+            let fields = [
+                sighting.time == 0 ? "" : StaffWire.time(Date(timeIntervalSince1970: Double(sighting.time))),
+                sighting.fileDay.iso, hex(sighting.beacon), sighting.contactUserID.map(String.init) ?? "",
+                sighting.contactUserID.flatMap { phones[$0]?.e164 } ?? "",
+            ]
+            text += fields.map(TraceCSV.field).joined(separator: ",") + "\r\n"
+        }
+        return text
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+}

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# The contact-trace screen through the real binary in tmux, as a tracer would use it: a wrong
+# number, an empty purpose, a lookup, sorting, the filter, a contact's detail, an outcome, the
+# CSV export (audited; asked before overwriting), a patient without uploads, an unknown number;
+# then `tracedesk trace` on the same store (table, CSV, exit statuses).
+#
+# The data: `tracedesk bench trace` seeds the store through the store's own APRICOT contract
+# (users registered with their pseudo-ids, the patient's daily contact files) and makes the
+# tracer `bench-tracer`. (The APRICOT HTTP endpoints that phones use are tested by the server's
+# own end-to-end script; this one is about the tracer's side.)
+# Usage: Tests/e2e/trace.sh PATH/TO/tracedesk
+# Prints one line per check and ends with "e2e-trace: N passed, N failed".
+set -uo pipefail
+
+bin=$(realpath "${1:-.build/debug/tracedesk}")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+socket="tracedesk-trace-e2e-$$-0"
+sessions=0
+passed=0
+failed=0
+export TRACEDESK_THEMES="$root/themes" SWIFT_BACKTRACE=enable=no
+
+server=""
+cleanup() {
+  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
+  tmux -L "$socket" kill-server 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+tm() { tmux -L "$socket" "$@"; }
+screen() { tm capture-pane -p -t app 2>/dev/null; }
+# joined: the screen as one line without box edges, so wrapped text reads whole.
+joined() { screen | sed 's/[│┌┐└┘─]//g' | tr -s ' \n' '  '; }
+
+# start WIDTH HEIGHT [ENV=VALUE...] -- ARGS...: the console in a fresh tmux server.
+start() {
+  local width=$1 height=$2; shift 2
+  local envs=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=(-e "$1"); shift; done
+  [ "${1:-}" = "--" ] && shift
+  tm kill-server 2>/dev/null
+  sessions=$((sessions + 1))
+  socket="tracedesk-trace-e2e-$$-$sessions"
+  local quoted
+  quoted=$(printf ' %q' "$@")
+  tm -f /dev/null new-session -d -s app -x "$width" -y "$height" -e TERM=tmux-256color -e LANG=C.UTF-8 \
+    -e SWIFT_BACKTRACE=enable=no "${envs[@]}" "$bin$quoted; echo __EXIT=\$?; sleep 60"
+  tm set-option -t app remain-on-exit on >/dev/null
+}
+
+# wait_for TEXT [SECONDS]: polls the screen (joined) until TEXT appears.
+wait_for() {
+  local text=$1 deadline=$((SECONDS + ${2:-10}))
+  while [ $SECONDS -le $deadline ]; do
+    joined | grep -qF -- "$text" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+absent() { ! joined | grep -qF -- "$1"; }
+
+check() {
+  local name=$1; shift
+  if "$@"; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"; echo "---- screen ----"; screen | sed 's/^/    /'; echo "----------------"
+  fi
+}
+
+keys() { tm send-keys -t app "$@"; }
+text() { tm send-keys -t app -l -- "$1"; }
+
+store="$work/trace.sqlite"
+password="bench trace password"
+# The patient is the bench's user 0: +39 300 000 0000; user 5 (+39 300 000 0005) never uploads.
+"$bin" bench trace --store "$store" --users 40 --days 2 --records 1440 --runs 1 --json >"$work/bench.json" 2>&1
+check "bench trace seeds 40 users, the patient's files and the tracer" grep -q '"lookup' "$work/bench.json"
+
+# 1. The console at 80×24: the tracer's start page.
+start 80 24 -- --store "$store" --user bench-tracer
+wait_for "TraceDesk · Sign in" >/dev/null
+text "$password"
+keys Enter
+check "a tracer starts on the contact-trace screen" wait_for "Look up a patient"
+text "300-abc"
+keys Enter
+check "a number in a wrong format is refused with what to type" \
+  wait_for "✗ a phone number has only digits"
+keys C-u
+text "300 000 0000"
+check "the number is shown as it will be looked up" wait_for "✓ +39 300 000 0000"
+keys Enter Enter
+check "an empty purpose is refused with what to type" wait_for "✗ type the purpose or case reference"
+text "case e2e-1"
+keys Enter
+check "the lookup shows the patient's summary" wait_for "Patient +39 300 000 0000"
+check "the summary has the uploads and the time they cover" wait_for "Uploads: 2 days,"
+check "the contacts table is sorted by minutes" wait_for "sorted by minutes"
+check "close contacts are marked, with the legend" wait_for "● close contact: ≥ 15 min on one day"
+check "at 80 columns the table keeps phone, minutes, days, last seen and outcome" \
+  wait_for "Phone Minutes ▼ Days Last seen Outcome"
+keys l
+check "l sorts by last seen" wait_for "sorted by last seen"
+keys d
+check "d sorts by days" wait_for "sorted by days"
+keys m
+keys /
+text "isolating"
+check "the filter applies as you type (no outcome yet)" wait_for "Contacts (0)"
+keys Escape
+check "Esc clears the filter" wait_for "● close contact: ≥ 15 min on one day"
+keys Enter
+check "Enter opens the detail with the timeline" wait_for "Timeline (UTC hours"
+check "and the contact's sightings, read from the desk" wait_for "Sightings ("
+keys o Down Down
+text "back on Monday"
+keys Enter
+check "an outcome is recorded" wait_for "✓ outcome recorded: reached, isolating"
+keys Escape
+check "and shows in the table" wait_for "reached, isolating"
+
+# The export: to a typed path, audited, whole; asked before overwriting.
+keys e
+check "e asks for the file, with a default name" wait_for "./trace-1-"
+keys C-u
+text "$work/contacts.csv"
+keys Enter
+check "the export is written" wait_for "✓ exported"
+check "the CSV has the screen's columns" \
+  bash -c "head -n1 '$work/contacts.csv' | grep -q '^contact_user_id,phone,close_contact,minutes,most_minutes_on_one_day,days,sightings,first_seen,last_seen,outcome,outcome_note,outcome_by,outcome_at'"
+check "and the outcome" grep -q "reached_isolating,back on Monday,bench-tracer," "$work/contacts.csv"
+check "the CSV is readable only by its owner" bash -c "[ \$(stat -c %a '$work/contacts.csv') = 600 ]"
+cp "$work/contacts.csv" "$work/first.csv"
+keys e C-u
+text "$work/contacts.csv"
+keys Enter
+check "an existing file: asked before overwriting" wait_for "contacts.csv exists. Replace it with"
+keys n
+check "Keep it leaves the file" wait_for "kept the existing file"
+check "untouched" cmp -s "$work/contacts.csv" "$work/first.csv"
+keys Escape
+
+# A patient without uploads; an unknown number.
+keys n
+text "300 000 0005"
+keys Enter
+text "case e2e-2"
+keys Enter
+check "a patient without uploads: a message that says what to do" wait_for "uploaded no contact files yet"
+keys n
+text "333 999 9999"
+keys Enter
+text "case e2e-2"
+keys Enter
+check "an unknown number: the desk's message, which does not repeat it" \
+  wait_for "no APRICOT user has this number"
+check "no phone number in any message" absent "3339999999"
+keys C-c
+check "Ctrl-C quits with status 0" wait_for "__EXIT=0"
+
+# 2. The audit log has the lookups and the export, with the purpose.
+printf '%s\n' "$password" | "$bin" audit list --action trace_export --user bench-admin --password-stdin \
+  --store "$store" >"$work/audit" 2>&1
+check "the export is in the audit log, with the purpose and rows" grep -q 'trace_export.*case e2e-1' "$work/audit"
+
+# 3. The CLI on the same store.
+as_tracer() { printf '%s\n' "$password" | "$bin" trace "$@" --user bench-tracer --password-stdin --store "$store"; }
+as_tracer 3000000000 --purpose "case e2e-3" >"$work/table" 2>&1
+check "tracedesk trace prints the summary and the table" \
+  bash -c "grep -q 'Patient +39 300 000 0000' '$work/table' && grep -q 'PHONE' '$work/table' && grep -q 'reached, isolating' '$work/table'"
+as_tracer "+39 300 000 0000" --purpose "case e2e-3" --csv >"$work/cli.csv" 2>/dev/null
+check "--csv prints the screen's columns" bash -c "head -n1 '$work/cli.csv' | grep -q '^contact_user_id,phone,close_contact,'"
+check "--csv has one row per contact" bash -c "[ \$(wc -l <'$work/cli.csv') -eq \$(wc -l <'$work/first.csv') ]"
+as_tracer 3000000000 --purpose "case e2e-3" --json >"$work/cli.json" 2>/dev/null
+check "--json is the staff API's answer" bash -c "grep -q '\"close_contact_minutes\":15' '$work/cli.json'"
+as_tracer "300-abc" --purpose x >/dev/null 2>"$work/err"
+check "a wrong format exits 1, with the reason" bash -c "[ $? -eq 1 ] && grep -q 'only digits' '$work/err'"
+as_tracer 3339999999 --purpose x >/dev/null 2>"$work/err"
+check "an unknown number exits 1" bash -c "[ $? -eq 1 ] && grep -q 'no APRICOT user' '$work/err' && ! grep -q 3339999999 '$work/err'"
+printf '%s\n' "$password" | "$bin" trace 3000000000 --purpose x --user bench-admin --password-stdin --store "$store" \
+  >/dev/null 2>"$work/err"
+check "an admin may not trace: exit 6" bash -c "[ $? -eq 6 ] && grep -q 'needs the tracer role' '$work/err'"
+"$bin" trace 3000000000 >/dev/null 2>&1
+check "no purpose is a usage error (exit 2)" bash -c "[ $? -eq 2 ]"
+check "trace --help documents the columns" bash -c "'$bin' trace --help | grep -q most_minutes_on_one_day"
+
+# 4. The same through a server's staff API (--server).
+source "$root/Tests/e2e/lib.sh"
+export TRACEDESK_SIGNING_KEY_REQUIRED=false
+if start_server "$store"; then
+  printf '%s\n' "$password" | "$bin" --server "http://$internal" trace 3000000000 --purpose "case e2e-4" --csv \
+    --user bench-tracer --password-stdin >"$work/remote.csv" 2>"$work/err"
+  check "tracedesk --server … trace --csv gives the same rows" \
+    bash -c "[ \$(wc -l <'$work/remote.csv') -eq \$(wc -l <'$work/cli.csv') ] && head -n1 '$work/remote.csv' | grep -q '^contact_user_id,'"
+  check "the server's logs hold no phone number or purpose" \
+    bash -c "! grep -qE '3000000000|300 000 0000|case e2e' '$work/serve.log'"
+  kill -TERM "$server" 2>/dev/null
+  wait "$server" 2>/dev/null
+  server=""
+else
+  failed=$((failed + 1)); echo "FAIL the server did not start"; tail -n 15 "$work/serve.log"
+fi
+
+echo "e2e-trace: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
