@@ -70,13 +70,13 @@ import Testing
             var first: [ContactRecord] = (0...15).map { at(11, nov28 + 9 * 3600 + Int64($0) * 60) }
             first += (0...4).map { at(21, nov28 + 10 * 3600 + Int64($0) * 60) }
             first += [foreign, foreign, at(3, nov28 + 7200), at(9999, nov28 + 7200)]
-            try store.storeContactFile(
+            _ = try store.storeContactFile(
                 userID: patient, day: day28, records: first, receivedAt: DeskFixture.start - 60,
                 clientClock: 1_795_946_335, skewSeconds: 5)
-            try store.storeContactFile(
+            _ = try store.storeContactFile(
                 userID: patient, day: day29, records: [at(11, 0), at(11, 0), at(21, nov29 + 8 * 3600)],
                 receivedAt: DeskFixture.start, clientClock: 1_795_946_403, skewSeconds: -3)
-            try store.storeContactFile(
+            _ = try store.storeContactFile(
                 userID: patient, day: day29.adding(days: -30), records: [at(11, nov29 - 30 * 86_400 + 60)],
                 receivedAt: DeskFixture.start - 30 * 86_400, clientClock: 0, skewSeconds: 0)
             try await body(Case(fixture: fixture, tracer: tracer, patient: patient, a: a, b: b, c: c))

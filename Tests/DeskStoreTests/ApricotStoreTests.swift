@@ -387,7 +387,7 @@ struct ApricotFileStoreTests {
             let users = try Self.twoUsers(store)  // tokens expire at Fixture.now + 1 day
             let today = Fixture.now.utcDay  // 2026-11-29
             for back in [0, 29, 30, 31] {
-                try store.storeContactFile(
+                _ = try store.storeContactFile(
                     userID: users.patient, day: today.adding(days: -back),
                     records: [Apricot.record(PseudoID(suffix: 11), 1_795_860_000)], receivedAt: Fixture.now,
                     clientClock: 0, skewSeconds: 0)
