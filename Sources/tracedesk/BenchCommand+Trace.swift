@@ -58,7 +58,9 @@ extension BenchCommand {
                 temporary = folder
                 store = try SQLiteStore(path: folder.appendingPathComponent("bench.sqlite").path)
             }
-            var random = BenchRandom(seed: 0x5eed_2026)
+            // Seeded from the clock: a second run on the same store must not draw the suffixes
+            // the first run's users already hold, in the same order (each would collide).
+            var random = BenchRandom(seed: DispatchTime.now().uptimeNanoseconds ^ 0x5eed_2026)
             let now = Date()
             let settings = ApricotSettings()
 
@@ -273,7 +275,7 @@ extension BenchCommand {
         return out
     }
 
-    /// SplitMix64: fast, and the same sequence for the same seed.
+    /// SplitMix64: fast (the server draws its suffixes from the system's secure random source).
     struct BenchRandom {
         var state: UInt64
         init(seed: UInt64) { state = seed }
