@@ -96,7 +96,8 @@ extension StaffWire {
         return StaffSession(
             token: try reader.string("token")!, user: try reader.string("user")!, role: try role(reader, "role"),
             signedInAt: try requiredTime(reader, "signed_in_at"), expiresAt: try requiredTime(reader, "expires_at"),
-            idleSeconds: Int(try reader.integer("idle_seconds", in: 0...Int64(Int32.max))!))
+            idleSeconds: Int(try reader.integer("idle_seconds", in: 0...Int64(Int32.max))!),
+            phoneCountryCode: try reader.string("phone_country_code", required: false))
     }
 
     static func account(_ reader: ObjectReader) throws(FieldProblem) -> StaffAccount {

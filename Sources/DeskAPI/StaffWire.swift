@@ -80,11 +80,13 @@ public enum StaffWire {
 
     /// A new session: the only answer that carries a token.
     public static func session(_ session: StaffSession) -> JSONValue {
-        object([
+        var members: [(String, JSONValue)] = [
             ("token", .string(session.token)), ("user", .string(session.user)),
             ("role", .string(session.role.rawValue)), ("signed_in_at", .string(time(session.signedInAt))),
             ("expires_at", .string(time(session.expiresAt))), ("idle_seconds", number(session.idleSeconds)),
-        ])
+        ]
+        if let code = session.phoneCountryCode { members.append(("phone_country_code", .string(code))) }
+        return object(members)
     }
 
     public static func account(_ account: StaffAccount) -> JSONValue {

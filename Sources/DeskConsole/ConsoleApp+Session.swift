@@ -43,6 +43,7 @@ extension ConsoleApp {
         state.lastActivity = state.now
         state.accountsKnown = true
         clearScreens(&state)
+        if let code = session.phoneCountryCode { state.trace.defaultCountryCode = code }
         state.signIn = SignInScreen.State(name: state.startName)
         state.page = home(for: session.role)
         var commands: [Command] = [followsFeed(session.role) ? .startFeed(after: nil) : .stopFeed]

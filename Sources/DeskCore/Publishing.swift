@@ -172,11 +172,15 @@ public struct RetentionPolicy: Hashable, Sendable {
     public var analyticsDays: Int
     /// APRICOT contact files: the days of history kept (CONTACT_HISTORY_MAX; today counts as one).
     public var contactHistoryDays: Int
+    /// SMS messages (outbox and sent): they hold a code and a phone number, and a code lives
+    /// 5 minutes, so a day is plenty for an admin or a trainer to read them.
+    public var smsMessageHours: Int
 
-    public init(days: Int = 14, analyticsDays: Int = 30, contactHistoryDays: Int = 30) {
+    public init(days: Int = 14, analyticsDays: Int = 30, contactHistoryDays: Int = 30, smsMessageHours: Int = 24) {
         self.days = days
         self.analyticsDays = analyticsDays
         self.contactHistoryDays = contactHistoryDays
+        self.smsMessageHours = smsMessageHours
     }
 }
 
@@ -194,6 +198,8 @@ public struct CleanupReport: Hashable, Sendable {
     public var smsCodes = 0
     /// Expired APRICOT access tokens.
     public var apricotTokens = 0
+    /// SMS messages past ``RetentionPolicy/smsMessageHours``.
+    public var smsMessages = 0
     public var other = 0
     /// Another server held the cleanup lock: nothing was done here.
     public var skipped = false
@@ -202,7 +208,7 @@ public struct CleanupReport: Hashable, Sendable {
 
     public var total: Int {
         uploads + keys + chunks + authorizations + events + operationalInfo + contactFiles + smsCodes + apricotTokens
-            + other
+            + smsMessages + other
     }
 
     /// One line: "deleted 3 uploads, 42 keys, 1 chunk" (kinds with nothing deleted are left out).
@@ -212,7 +218,7 @@ public struct CleanupReport: Hashable, Sendable {
             (authorizations, "authorisation", "authorisations"), (events, "event", "events"),
             (operationalInfo, "analytics record", "analytics records"),
             (contactFiles, "contact file", "contact files"), (smsCodes, "SMS code", "SMS codes"),
-            (apricotTokens, "app token", "app tokens"), (other, "other record", "other records"),
+            (apricotTokens, "app token", "app tokens"), (smsMessages, "SMS message", "SMS messages"), (other, "other record", "other records"),
         ]
         if skipped { return "skipped: another server holds the lock" }
         let said = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }

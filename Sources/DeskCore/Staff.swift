@@ -239,14 +239,22 @@ public struct StaffSession: Hashable, Sendable, CustomStringConvertible {
     public var expiresAt: Date
     /// After this long without a request the session is over (and the console locks).
     public var idleSeconds: Int
+    /// The country code the desk adds to phone numbers typed without one (APRICOT's
+    /// `default_country_code`), so a screen can show the number it will look up; nil when the
+    /// desk did not say.
+    public var phoneCountryCode: String?
 
-    public init(token: String, user: String, role: StaffRole, signedInAt: Date, expiresAt: Date, idleSeconds: Int) {
+    public init(
+        token: String, user: String, role: StaffRole, signedInAt: Date, expiresAt: Date, idleSeconds: Int,
+        phoneCountryCode: String? = nil
+    ) {
         self.token = token
         self.user = user
         self.role = role
         self.signedInAt = signedInAt
         self.expiresAt = expiresAt
         self.idleSeconds = idleSeconds
+        self.phoneCountryCode = phoneCountryCode
     }
 
     public var description: String { "\(user) (\(role.rawValue))" }

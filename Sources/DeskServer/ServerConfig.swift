@@ -339,6 +339,27 @@ public struct ServerConfig: Hashable, Sendable {
             "attempts per SMS on 5xx, 429 or connection failures, 2 s apart and doubling, before it is marked failed"),
     ]
 
+    /// The settings the tracing desk applies (country code, close-contact rule, detect
+    /// interval, history), from their `TRACEDESK_<NAME>` environment variables only: what a
+    /// console or a CLI command on the embedded store uses, so it looks up and counts exactly as
+    /// a server given the same variables does. Other settings are not read here.
+    public static func apricotSettings(environment: [String: String]) -> Result<ApricotSettings, ConfigError> {
+        var config = ServerConfig()
+        var problems: [String] = []
+        for setting in settings where apricotSettingNames.contains(setting.name) {
+            guard let value = environment[setting.environmentName] else { continue }
+            if let problem = setting.apply(&config, .text(value)) {
+                problems.append("\(setting.environmentName) \(problem)")
+            }
+        }
+        return problems.isEmpty ? .success(config.apricotSettings) : .failure(ConfigError(problems: problems))
+    }
+
+    static let apricotSettingNames: Set<String> = [
+        "num_pseudo_ids", "beacon_change_interval", "beacon_detect_interval", "contact_timestamp_option",
+        "contact_history_max", "close_contact_minutes", "default_country_code",
+    ]
+
     /// Loads `file` (if any), then the environment, and checks the rules between settings.
     /// Problems from all three are reported together.
     public static func load(file: String?, environment: [String: String]) -> Result<ServerConfig, ConfigError> {

@@ -120,7 +120,7 @@ public struct LocalDesk: DeskService {
                         token: token, user: account.name, role: account.role,
                         signedInAt: Date(unixMilliseconds: now.unixMilliseconds),
                         expiresAt: Date(unixMilliseconds: new.expiresAt.unixMilliseconds),
-                        idleSeconds: sessions.idleSeconds)
+                        idleSeconds: sessions.idleSeconds, phoneCountryCode: apricot.defaultCountryCode)
                 case .failed, .refused:
                     throw .signInFailed("the account \(name) changed while signing in: try again")
                 }

@@ -36,10 +36,9 @@ public struct OutboxSmsGateway: SmsGateway {
 
     public func send(to phone: PhoneNumber, text: String) throws(ServiceError) {
         do {
-            let now = clock.now()
-            let id = try store.enqueueSms(phone: phone, text: text, gateway: name, now: now)
-            try store.recordSmsDelivery(
-                id: id, status: .held, detail: "kept in the outbox (sms_gateway outbox): no SMS is sent", now: now)
+            _ = try store.enqueueSms(
+                phone: phone, text: text, gateway: name, status: .held,
+                detail: "kept in the outbox (sms_gateway outbox): no SMS is sent", now: clock.now())
         } catch {
             throw ServiceError(error)
         }
@@ -108,7 +107,8 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
     public func send(to phone: PhoneNumber, text: String) throws(ServiceError) {
         let id: Int64
         do {
-            id = try store.enqueueSms(phone: phone, text: text, gateway: name, now: clock.now())
+            id = try store.enqueueSms(
+                phone: phone, text: text, gateway: name, status: .pending, detail: "", now: clock.now())
         } catch {
             throw ServiceError(error)
         }

@@ -79,8 +79,11 @@ public protocol ApricotStore: Sendable {
 
     // MARK: SMS gateway
 
-    /// Puts a message in the outbox (`gateway` "outbox" or "http"), pending delivery.
-    func enqueueSms(phone: PhoneNumber, text: String, gateway: String, now: Date) throws(StoreError) -> Int64
+    /// Puts a message in the outbox (`gateway` "outbox" or "http") with its first status:
+    /// `held` (the outbox gateway keeps it, no attempt) or `pending` (a sender will try it).
+    func enqueueSms(
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+    ) throws(StoreError) -> Int64
 
     /// Records a delivery attempt's result for message `id`.
     func recordSmsDelivery(id: Int64, status: SmsDeliveryStatus, detail: String, now: Date) throws(StoreError)

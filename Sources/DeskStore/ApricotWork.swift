@@ -85,7 +85,7 @@ enum ApricotSQL {
     // The SMS outbox.
     static let enqueueSms = """
         INSERT INTO sms_messages (phone, text, gateway, status, attempts, detail, created_at_ms, updated_at_ms)
-        VALUES (?, ?, ?, 'pending', 0, '', ?, ?) RETURNING id
+        VALUES (?, ?, ?, ?, 0, ?, ?, ?) RETURNING id
         """
     static let recordDelivery = """
         UPDATE sms_messages SET status = ?, detail = ?, attempts = attempts + 1, updated_at_ms = ? WHERE id = ?
@@ -100,6 +100,8 @@ enum ApricotSQL {
     /// Expired, and out of the hour the rate limit counts.
     static let deleteOldCodes = "DELETE FROM apricot_sms_codes WHERE expires_at_ms <= ? AND created_at_ms <= ?"
     static let deleteExpiredTokens = "DELETE FROM apricot_tokens WHERE expires_at_ms <= ?"
+    /// Outbox messages hold a code and a phone number: kept only for a day.
+    static let deleteOldSms = "DELETE FROM sms_messages WHERE created_at_ms <= ?"
 }
 
 /// The statements of ``ApricotWork`` in one adapter's dialect.
@@ -107,7 +109,7 @@ struct ApricotStatements: Sendable {
     var recentCodes, retireCodes, insertCode, currentCode, countAttempt, useCode: String
     var userByPhone, insertUser, suffixesOf, insertSuffixes, reserve, release, used, insertToken, tokenUser: String
     var ownedAmong, fileExists, upsertFile, patient, patientByID, files, owners, phones, outcomes, upsertOutcome: String
-    var enqueueSms, recordDelivery, outbox, deleteOldFiles, deleteOldCodes, deleteExpiredTokens: String
+    var enqueueSms, recordDelivery, outbox, deleteOldFiles, deleteOldCodes, deleteExpiredTokens, deleteOldSms: String
     var insertEvent: String
     /// Serialises the codes of one phone across servers (PostgreSQL's transaction-level advisory
     /// lock, in the one-key space, which never meets the two-key locks of ``PGSQL``). Nil for
@@ -169,6 +171,7 @@ struct ApricotStatements: Sendable {
         deleteOldFiles = dialect(ApricotSQL.deleteOldFiles)
         deleteOldCodes = dialect(ApricotSQL.deleteOldCodes)
         deleteExpiredTokens = dialect(ApricotSQL.deleteExpiredTokens)
+        deleteOldSms = dialect(ApricotSQL.deleteOldSms)
         self.insertEvent = insertEvent
         self.lockPhone = lockPhone.map(dialect)
         self.listOpen = listOpen
@@ -518,11 +521,17 @@ struct ApricotWork<DB: SQLRunning> {
 
     // MARK: The SMS outbox
 
-    func enqueueSms(phone: PhoneNumber, text: String, gateway: String, now: Date) throws(StoreError) -> Int64 {
+    func enqueueSms(
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+    ) throws(StoreError) -> Int64 {
         let nowMs = now.unixMilliseconds
         guard
             let id = try db.query(
-                sql.enqueueSms, [.text(phone.e164), .text(text), .text(gateway), .integer(nowMs), .integer(nowMs)],
+                sql.enqueueSms,
+                [
+                    .text(phone.e164), .text(text), .text(gateway), .text(status.rawValue), .text(detail),
+                    .integer(nowMs), .integer(nowMs),
+                ],
                 operation: "queue an SMS", { $0.integer(0) }
             ).first
         else { throw StoreError.failed(operation: "queue an SMS", reason: "no id came back") }
@@ -550,7 +559,8 @@ struct ApricotWork<DB: SQLRunning> {
     // MARK: Retention
 
     /// In the cleanup's transaction: contact files of days the history no longer accepts,
-    /// SMS codes expired and out of the rate limit's hour, expired tokens.
+    /// SMS codes expired and out of the rate limit's hour, expired tokens, SMS messages older
+    /// than ``RetentionPolicy/smsMessageHours``.
     func cleanup(now: Date, policy: RetentionPolicy, into report: inout CleanupReport) throws(StoreError) {
         let op = "clean up"
         let nowMs = now.unixMilliseconds
@@ -559,6 +569,8 @@ struct ApricotWork<DB: SQLRunning> {
         report.contactFiles = try db.run(sql.deleteOldFiles, [.text(oldestKept.iso)], operation: op)
         report.smsCodes = try db.run(sql.deleteOldCodes, [.integer(nowMs), .integer(nowMs - 3_600_000)], operation: op)
         report.apricotTokens = try db.run(sql.deleteExpiredTokens, [.integer(nowMs)], operation: op)
+        report.smsMessages = try db.run(
+            sql.deleteOldSms, [.integer(nowMs - Int64(policy.smsMessageHours) * 3_600_000)], operation: op)
     }
 
     // MARK: Internals

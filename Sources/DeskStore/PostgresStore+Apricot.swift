@@ -107,9 +107,12 @@ extension PostgresStore {
         }
     }
 
-    public func enqueueSms(phone: PhoneNumber, text: String, gateway: String, now: Date) throws(StoreError) -> Int64 {
+    public func enqueueSms(
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+    ) throws(StoreError) -> Int64 {
         try pool.withConnection { connection throws(StoreError) in
-            try apricotWork(connection).enqueueSms(phone: phone, text: text, gateway: gateway, now: now)
+            try apricotWork(connection).enqueueSms(
+                phone: phone, text: text, gateway: gateway, status: status, detail: detail, now: now)
         }
     }
 

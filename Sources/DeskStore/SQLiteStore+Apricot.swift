@@ -104,9 +104,12 @@ extension SQLiteStore {
         }
     }
 
-    public func enqueueSms(phone: PhoneNumber, text: String, gateway: String, now: Date) throws(StoreError) -> Int64 {
+    public func enqueueSms(
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+    ) throws(StoreError) -> Int64 {
         try lock.withLock { () throws(StoreError) -> Int64 in
-            try apricotWork.enqueueSms(phone: phone, text: text, gateway: gateway, now: now)
+            try apricotWork.enqueueSms(
+                phone: phone, text: text, gateway: gateway, status: status, detail: detail, now: now)
         }
     }
 

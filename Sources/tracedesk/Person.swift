@@ -80,9 +80,10 @@ enum Person {
         }
         let lifetime = try StoreLocation.otpLifetime()
         let busyTimeout = try StoreLocation.busyTimeout()
+        let apricot = try StoreLocation.apricotSettings(command: command)
         do {
             let store = try StoreLocation.open(store, busyTimeoutMilliseconds: busyTimeout)
-            return LocalDesk(store: store, otpLifetime: lifetime)
+            return LocalDesk(store: store, otpLifetime: lifetime, apricot: apricot)
         } catch {
             printError(error.message)
             return nil

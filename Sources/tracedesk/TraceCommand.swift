@@ -68,8 +68,9 @@ enum TraceCommand {
             throw UsageError("give --csv or --json, not both", command: command)
         }
         // The number and the purpose are checked before a password is asked for.
+        let countryCode = try StoreLocation.apricotSettings(command: command).defaultCountryCode
         do throws(PhoneNumberError) {
-            _ = try PhoneNumber.normalize(phone, defaultCountryCode: ApricotSettings().defaultCountryCode)
+            _ = try PhoneNumber.normalize(phone, defaultCountryCode: countryCode)
         } catch {
             printError(error.message)
             return .refused

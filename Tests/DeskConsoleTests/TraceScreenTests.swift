@@ -140,6 +140,17 @@ struct TraceScreenTests {
         #expect(empty.trace.phoneError == PhoneNumberError.empty.message)
     }
 
+    @Test("the desk's country code, from the session, is the one the preview adds")
+    func countryCodeFromSession() {
+        var session = TraceFixture.tracer
+        session.phoneCountryCode = "+41"
+        var state = Fixture.app(session: session)
+        #expect(state.trace.defaultCountryCode == "+41")
+        #expect(Fixture.prose(state).contains("or without +41"))
+        Fixture.type("79 111 0001", into: &state)
+        #expect(Fixture.prose(state).contains("✓ +41 791 110 001"))
+    }
+
     @Test("the purpose is required; with one, the lookup goes out with the number as typed")
     func purpose() {
         var state = TraceFixture.app()

@@ -147,7 +147,9 @@ struct UnreachableStore: Store {
     func recordContactOutcome(
         patientUserID: Int64, contactUserID: Int64, outcome: RecordedOutcome, purpose: String
     ) throws(StoreError) { throw error }
-    func enqueueSms(phone: PhoneNumber, text: String, gateway: String, now: Date) throws(StoreError) -> Int64 {
+    func enqueueSms(
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+    ) throws(StoreError) -> Int64 {
         throw error
     }
     func recordSmsDelivery(id: Int64, status: SmsDeliveryStatus, detail: String, now: Date) throws(StoreError) {

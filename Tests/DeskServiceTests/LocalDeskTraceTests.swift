@@ -85,6 +85,22 @@ import Testing
 
     static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: Double(seconds)) }
 
+    @Test("a desk set to another country adds its code to numbers typed without one, and says so at sign-in")
+    func otherCountry() async throws {
+        try await Self.with { t in
+            var swiss = ApricotSettings()
+            swiss.defaultCountryCode = "+41"
+            let desk = LocalDesk(
+                store: t.fixture.store, clock: t.fixture.clock, hasher: t.fixture.desk.hasher, apricot: swiss)
+            let tracer = try await desk.signIn(name: "tina", password: DeskFixture.password)
+            #expect(tracer.phoneCountryCode == "+41")
+            let swissPatient = PhoneNumber(e164: "+41791110001")!
+            _ = try Self.register(t.fixture.store, swissPatient, first: 41)
+            let lookup = try await desk.traceLookup(tracer, phone: "79 111 0001", purpose: "case ch-1")
+            #expect(lookup.patient.phone == swissPatient)
+        }
+    }
+
     @Test("a lookup answers the hand-computed case, every column, and is audited with its purpose")
     func lookup() async throws {
         try await Self.with { t in
@@ -312,7 +328,7 @@ import Testing
                 try await desk.smsOutbox(t.tracer, limit: 10)
             }
             _ = try t.fixture.store.enqueueSms(
-                phone: Self.phoneA, text: "APRICOT code 123456", gateway: "outbox", now: DeskFixture.start)
+                phone: Self.phoneA, text: "APRICOT code 123456", gateway: "outbox", status: .held, detail: "", now: DeskFixture.start)
             let messages = try await desk.smsOutbox(t.fixture.admin, limit: 10)
             #expect(messages.map(\.text) == ["APRICOT code 123456"])
             let entry = try #require(t.fixture.store.auditEntries(after: 0, limit: 100).last)

@@ -358,10 +358,11 @@ struct ApricotFileStoreTests {
     func outbox(_ kind: StoreKind) throws {
         try withStore(kind) { store throws in
             let first = try store.enqueueSms(
-                phone: Apricot.phone(1), text: "code 123456", gateway: "outbox", now: Fixture.now)
+                phone: Apricot.phone(1), text: "code 123456", gateway: "outbox", status: .held,
+                detail: "kept in the outbox", now: Fixture.now)
             let second = try store.enqueueSms(
-                phone: Apricot.phone(2), text: "code 654321", gateway: "http", now: Fixture.now + 1)
-            try store.recordSmsDelivery(id: first, status: .held, detail: "kept in the outbox", now: Fixture.now + 2)
+                phone: Apricot.phone(2), text: "code 654321", gateway: "http", status: .pending, detail: "",
+                now: Fixture.now + 1)
             try store.recordSmsDelivery(id: second, status: .failed, detail: "HTTP 503", now: Fixture.now + 3)
             try store.recordSmsDelivery(id: second, status: .sent, detail: "HTTP 200", now: Fixture.now + 4)
             let messages = try store.smsOutbox(limit: 10)
@@ -372,14 +373,14 @@ struct ApricotFileStoreTests {
                         attempts: 2, detail: "HTTP 200", createdAt: Fixture.now + 1, updatedAt: Fixture.now + 4),
                     SmsMessage(
                         id: first, phone: Apricot.phone(1), text: "code 123456", gateway: "outbox", status: .held,
-                        attempts: 1, detail: "kept in the outbox", createdAt: Fixture.now, updatedAt: Fixture.now + 2),
+                        attempts: 0, detail: "kept in the outbox", createdAt: Fixture.now, updatedAt: Fixture.now),
                 ])
             #expect(try store.smsOutbox(limit: 1).map(\.id) == [second])
         }
     }
 
     @Test(
-        "cleanup deletes contact files past the history, expired codes out of the hour, expired tokens",
+        "cleanup deletes contact files past the history, expired codes out of the hour, expired tokens, SMS messages after a day",
         arguments: StoreKind.testable)
     func retention(_ kind: StoreKind) throws {
         try withSpace(kind) { space throws in
@@ -397,7 +398,14 @@ struct ApricotFileStoreTests {
                 phone: Apricot.phone(1), codeHMAC: "old", now: Fixture.now - 3_700, policy: policy)
             _ = try store.issueSmsCode(
                 phone: Apricot.phone(2), codeHMAC: "recent", now: Fixture.now - 400, policy: policy)
+            for (text, age) in [("old", 86_400.0 + 60), ("recent", 3_600.0)] {
+                _ = try store.enqueueSms(
+                    phone: Apricot.phone(1), text: text, gateway: "outbox", status: .held, detail: "",
+                    now: Fixture.now - age)
+            }
             var report = try store.cleanup(now: Fixture.now, policy: RetentionPolicy())
+            #expect(report.smsMessages == 1, "older than 24 h")
+            #expect(try store.smsOutbox(limit: 10).map(\.text) == ["recent"])
             #expect(report.contactFiles == 2)
             #expect(report.smsCodes == 1, "expired 1 h ago and more; the recent one still counts for the hour")
             #expect(report.apricotTokens == 0)
@@ -410,7 +418,8 @@ struct ApricotFileStoreTests {
             #expect(report.contactFiles == 2)
             #expect(report.smsCodes == 1)
             #expect(try space.scalar("SELECT count(*) FROM apricot_tokens") == 0)
-            #expect(report.summary == "deleted 2 contact files, 1 SMS code, 2 app tokens")
+            #expect(report.smsMessages == 1)
+            #expect(report.summary == "deleted 2 contact files, 1 SMS code, 2 app tokens, 1 SMS message")
         }
     }
 }

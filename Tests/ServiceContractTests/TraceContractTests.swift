@@ -114,6 +114,14 @@ struct TraceCaseError: Error {}
         }
     }
 
+    @Test("a session says which country code the desk adds to a number typed without one", arguments: DeskKind.allCases)
+    func sessionCountryCode(kind: DeskKind) async throws {
+        try await ContractFixture.with(kind) { f in
+            let (_, tina) = try await tracer(f)
+            #expect(tina.phoneCountryCode == "+39")
+        }
+    }
+
     @Test(
         "bad lookups say what to do: a wrong format, an unknown number, an empty purpose; no uploads is an answer",
         arguments: DeskKind.allCases)
@@ -245,9 +253,9 @@ struct TraceCaseError: Error {}
         try await ContractFixture.with(kind) { f in
             let (admin, tina) = try await tracer(f)
             _ = try f.store.enqueueSms(
-                phone: TraceCase.annaPhone, text: "Your code: 123456", gateway: "outbox", now: ContractFixture.start)
+                phone: TraceCase.annaPhone, text: "Your code: 123456", gateway: "outbox", status: .held, detail: "", now: ContractFixture.start)
             _ = try f.store.enqueueSms(
-                phone: TraceCase.brunoPhone, text: "Your code: 654321", gateway: "outbox",
+                phone: TraceCase.brunoPhone, text: "Your code: 654321", gateway: "outbox", status: .held, detail: "",
                 now: ContractFixture.start.addingTimeInterval(1))
             let messages = try await f.desk.smsOutbox(admin, limit: 10)
             #expect(messages.map(\.phone) == [TraceCase.brunoPhone, TraceCase.annaPhone])
