@@ -2,7 +2,9 @@
 # The contact-trace screen through the real binary in tmux, as a tracer would use it: a wrong
 # number, an empty purpose, a lookup, sorting, the filter, a contact's detail, an outcome, the
 # CSV export (audited; asked before overwriting), a patient without uploads, an unknown number;
-# then `tracedesk trace` on the same store (table, CSV, exit statuses).
+# then `tracedesk trace` on the same store (table, CSV, exit statuses), the same through a
+# server, and the whole chain: apps registering and uploading over the APRICOT API, found by
+# the console through the server.
 #
 # The data: `tracedesk bench trace` seeds the store through the store's own APRICOT contract
 # (users registered with their pseudo-ids, the patient's daily contact files) and makes the
@@ -197,6 +199,56 @@ if start_server "$store"; then
     bash -c "[ \$(wc -l <'$work/remote.csv') -eq \$(wc -l <'$work/cli.csv') ] && head -n1 '$work/remote.csv' | grep -q '^contact_user_id,'"
   check "the server's logs hold no phone number or purpose" \
     bash -c "! grep -qE '3000000000|300 000 0000|case e2e' '$work/serve.log'"
+
+  # 5. The whole chain, as the phones and the tracer meet it: two apps register over the
+  # APRICOT API (the codes read from the SMS outbox by an admin, through the server), the
+  # patient's app hears the other's first pseudo-id every minute for 20 minutes and uploads its
+  # day; the tracer's console, through the server, finds that person as a close contact.
+  register_app() {  # PHONE DEVICE: prints the login's JSON
+    curl -s -o /dev/null -X POST "http://$phone/apricot/v1/otp" -H 'Content-Type: application/json' \
+      -d "{\"app_id\":\"e2e.app\",\"device_id\":\"$2\",\"phone\":\"$1\"}"
+    local code
+    code=$(printf '%s\n' "$password" | "$bin" --server "http://$internal" sms outbox --user bench-admin \
+      --password-stdin --limit 1 --json 2>/dev/null | grep -oE 'code is [0-9]{6}' | grep -oE '[0-9]{6}')
+    curl -s -X POST "http://$phone/apricot/v1/login" -H 'Content-Type: application/json' \
+      -d "{\"app_id\":\"e2e.app\",\"device_id\":\"$2\",\"phone\":\"$1\",\"otp\":\"$code\"}"
+  }
+  patient_login=$(register_app +393337770001 dev-patient)
+  contact_login=$(register_app +393337770002 dev-contact)
+  patient_token=$(printf %s "$patient_login" | grep -oE '"access_token":"[A-Za-z0-9_-]{43}"' | cut -d'"' -f4)
+  contact_id=$(printf %s "$contact_login" | grep -oE '"(88){16}[0-9a-f]{8}"' | head -n1 | tr -d '"')
+  check "two apps register over the APRICOT API with codes from the outbox" \
+    bash -c "[ -n '$patient_token' ] && [ -n '$contact_id' ]"
+  hexbytes() { printf "$(printf %s "$1" | sed 's/../\\x&/g')"; }
+  now=$(date -u +%s)
+  midnight=$((now / 86400 * 86400))
+  first=$((now - 25 * 60))
+  [ "$first" -lt "$midnight" ] && first=$midnight
+  for i in $(seq 0 19); do hexbytes "$contact_id"; hexbytes "$(printf %08x $((first + i * 60)))"; done \
+    >"$work/heard.bin"
+  status=$(curl -s -o "$work/receipt" -w '%{http_code}' -X POST \
+    "http://$phone/apricot/v1/contacts/$(date -u -d @"$midnight" +%F)" \
+    -H 'Content-Type: application/octet-stream' -H "Authorization: Bearer $patient_token" \
+    -H 'Apricot-App-Id: e2e.app' -H 'Apricot-Device-Id: dev-patient' -H "Apricot-Client-Clock: $(date -u +%s)" \
+    --data-binary @"$work/heard.bin")
+  check "the patient's app uploads its day: 20 records, none unknown" \
+    bash -c "[ '$status' = 200 ] && grep -q '\"records\":20' '$work/receipt' && grep -q '\"unknown_beacons\":0' '$work/receipt'"
+  start 100 30 -- --server "http://$internal" --user bench-tracer
+  wait_for "TraceDesk · Sign in" >/dev/null
+  text "$password"
+  keys Enter
+  wait_for "Look up a patient" >/dev/null
+  text "333 777 0001"
+  keys Enter
+  text "case e2e-5"
+  keys Enter
+  check "through the server, the console finds the person heard: a close contact, 20 minutes, 1 day" \
+    wait_for "● +39 333 777 0002 20 1"
+  check "and the patient's one upload" wait_for "Uploads: 1 day"
+  keys C-c
+  check "Ctrl-C quits with status 0" wait_for "__EXIT=0"
+  check "the server's log holds neither app's number, nor the token" \
+    bash -c "! grep -qE '333777000[12]|333 777 000|$patient_token' '$work/serve.log'"
   kill -TERM "$server" 2>/dev/null
   wait "$server" 2>/dev/null
   server=""
