@@ -99,6 +99,7 @@ extension StaffWire {
                                     })
                             ),
                             ("untimed", number(day.untimed)),
+                            ("minutes", number(day.minutes)),
                         ])
                     })
             ),
@@ -231,7 +232,8 @@ extension StaffWire {
         var timeline: [DayHours] = []
         for (i, item) in try c.array("timeline")!.enumerated() {
             let entry = try ObjectReader(item, path: c.name("timeline") + "[\(i)]")
-            var hours = DayHours(day: try day(entry, "day")!, untimed: try count(entry, "untimed"))
+            var hours = DayHours(
+                day: try day(entry, "day")!, untimed: try count(entry, "untimed"), minutes: try count(entry, "minutes"))
             for (j, pair) in try entry.array("hours")!.enumerated() {
                 let name = entry.name("hours") + "[\(j)]"
                 guard case .array(let values) = pair, values.count == 2 else {

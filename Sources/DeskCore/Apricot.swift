@@ -327,12 +327,21 @@ public enum ContactFile {
         return bytes
     }
 
-    /// Whether a file for `day` may be uploaded `today` (UTC): not in the future, and within
-    /// the last `historyDays` days (today counts as one of them).
+    /// Whether a file for `day` may be uploaded `today` (UTC). The day is the phone's local day,
+    /// which can be a day ahead of or behind UTC, so the window is the last `historyDays` days
+    /// (today counting as one) widened by one day on each side: from
+    /// ``oldestDay(today:historyDays:)`` to tomorrow.
     public static func checkDay(_ day: CivilDay, today: CivilDay, historyDays: Int) -> ContactFileError? {
-        if day > today { return .dayInFuture(day) }
-        if day.days(since: today) <= -historyDays { return .dayTooOld(day, historyDays: historyDays) }
+        if day > today.adding(days: 1) { return .dayInFuture(day) }
+        if day < oldestDay(today: today, historyDays: historyDays) { return .dayTooOld(day, historyDays: historyDays) }
         return nil
+    }
+
+    /// The oldest day whose file is accepted and kept: `historyDays` days back from today (UTC),
+    /// today counting as one, and one more for phones behind UTC. Uploads, cleanup and lookups
+    /// all use it.
+    public static func oldestDay(today: CivilDay, historyDays: Int) -> CivilDay {
+        today.adding(days: -max(1, historyDays))
     }
 
     /// A record's time as stored: app time + skew (server receive time − app clock at upload);
@@ -417,18 +426,25 @@ public struct Sighting: Hashable, Sendable {
     public var day: CivilDay { time == 0 ? fileDay : CivilDay(unixSeconds: time) }
 }
 
-/// Sightings per hour of one day (UTC), for the timeline.
+/// One day of a contact's timeline (UTC).
 public struct DayHours: Hashable, Sendable {
     public var day: CivilDay
-    /// 24 counts of distinct minutes seen, hour 0 to 23 (UTC).
+    /// Minutes of proximity credited in each hour, 0 to 23 (UTC), at most 60 each: timed
+    /// sightings only (see ``ContactAggregation``).
     public var minutesByHour: [Int]
     /// Sightings without a time on this day (not in any hour).
     public var untimed: Int
+    /// The day's minutes of proximity as the table and the close-contact rule count them:
+    /// timed and untimed sightings, at most 1 440.
+    public var minutes: Int
 
-    public init(day: CivilDay, minutesByHour: [Int] = Array(repeating: 0, count: 24), untimed: Int = 0) {
+    public init(
+        day: CivilDay, minutesByHour: [Int] = Array(repeating: 0, count: 24), untimed: Int = 0, minutes: Int = 0
+    ) {
         self.day = day
         self.minutesByHour = minutesByHour
         self.untimed = untimed
+        self.minutes = minutes
     }
 }
 
@@ -467,12 +483,17 @@ public struct ContactSummary: Hashable, Sendable {
 
 /// Turns resolved sightings into one summary per contact person.
 ///
-/// Rules (docs/decisions.md, "APRICOT minutes of proximity"):
-/// - every sighting stands for BEACON_DETECT_INTERVAL seconds of proximity;
-/// - timed sightings of one contact in the same minute (UTC, `time / 60`) count once;
-///   sightings without a time each count (they cannot be told apart);
-/// - minutes = counted sightings × BEACON_DETECT_INTERVAL / 60, rounded down per day;
-/// - a contact is close when the minutes of one day reach the close-contact threshold.
+/// Rules (docs/decisions.md, "APRICOT minutes of proximity"), with D = BEACON_DETECT_INTERVAL:
+/// - every sighting stands for D seconds of proximity;
+/// - timed sightings of one contact are counted once per minute (UTC, `time / 60`): a minute
+///   with n distinct record times is credited min(n × D, max(60, D)) seconds, so one scan heard
+///   twice (two beacons of one phone) counts once, scans every 30 s count 60 s in a minute,
+///   and a scan every 120 s counts its 120 s;
+/// - sightings without a time each count D seconds on their file's day;
+/// - a timed sighting more than a day away from its file's day (a wild app clock) counts as
+///   untimed on the file's day, so it cannot add days or move first and last seen;
+/// - a day's minutes are its seconds / 60, at most 1 440; a contact is close when the minutes
+///   of one day reach the close-contact threshold.
 public enum ContactAggregation {
     public static func summarize(
         _ sightings: [Sighting], phones: [Int64: PhoneNumber], settings: ApricotSettings
@@ -498,42 +519,54 @@ public enum ContactAggregation {
             }
             // Changed in place through the array's subscript: nothing is copied.
             entries[slot].entry.sightings += 1
-            if sighting.time == 0 {
+            let offset = sighting.time / 86_400 - Int64(sighting.fileDay.daysSinceEpoch)
+            if sighting.time == 0 || offset < -1 || offset > 1 {
                 entries[slot].entry.untimed[sighting.fileDay, default: 0] += 1
             } else {
                 entries[slot].entry.times.append(sighting.time)
             }
         }
-        let detect = max(1, settings.beaconDetectSeconds)
+        let detect = Int64(max(1, settings.beaconDetectSeconds))
+        let minuteCap = max(60, detect)
         var summaries: [ContactSummary] = []
         summaries.reserveCapacity(entries.count)
         for (contact, entry) in entries {
             guard let phone = phones[contact] else { continue }
             var hours: [CivilDay: DayHours] = [:]
-            var counted: [CivilDay: Int] = entry.untimed
-            for (day, count) in entry.untimed { hours[day] = DayHours(day: day, untimed: count) }
-            let times = entry.times.sorted()
-            var current: DayHours?
-            var previousMinute: Int64 = -1
-            for time in times {
-                let minute = time / 60
-                if minute == previousMinute { continue }
-                previousMinute = minute
-                let day = CivilDay(unixSeconds: time)
-                if current?.day != day {
-                    if let done = current { hours[done.day] = done }
-                    current = hours[day] ?? DayHours(day: day)
-                }
-                current?.minutesByHour[Int(time % 86_400 / 3_600)] += 1
-                counted[day, default: 0] += 1
+            var hourSeconds: [CivilDay: [Int64]] = [:]
+            var daySeconds: [CivilDay: Int64] = [:]
+            for (day, count) in entry.untimed {
+                hours[day] = DayHours(day: day, untimed: count)
+                daySeconds[day, default: 0] += Int64(count) * detect
             }
-            if let done = current { hours[done.day] = done }
+            let times = entry.times.sorted()
+            var index = 0
+            while index < times.count {
+                // One minute: count its distinct record times.
+                let minute = times[index] / 60
+                var distinct: Int64 = 0
+                var previous: Int64 = -1
+                while index < times.count, times[index] / 60 == minute {
+                    if times[index] != previous { distinct += 1 }
+                    previous = times[index]
+                    index += 1
+                }
+                let credit = min(distinct * detect, minuteCap)
+                let day = CivilDay(unixSeconds: minute * 60)
+                daySeconds[day, default: 0] += credit
+                hourSeconds[day, default: Array(repeating: 0, count: 24)][Int(minute * 60 % 86_400 / 3_600)] += credit
+                if hours[day] == nil { hours[day] = DayHours(day: day) }
+            }
             var minutes = 0
             var most = 0
-            for (_, count) in counted {
-                let dayMinutes = count * detect / 60
+            for (day, seconds) in daySeconds {
+                let dayMinutes = Int(min(seconds / 60, 1_440))
                 minutes += dayMinutes
                 most = max(most, dayMinutes)
+                hours[day]?.minutes = dayMinutes
+                if let perHour = hourSeconds[day] {
+                    hours[day]?.minutesByHour = perHour.map { Int(min($0 / 60, 60)) }
+                }
             }
             let first = times.first
             let last = times.last
@@ -541,7 +574,7 @@ public enum ContactAggregation {
                 ContactSummary(
                     userID: contact, phone: phone, firstSeen: first.map { Date(timeIntervalSince1970: Double($0)) },
                     lastSeen: last.map { Date(timeIntervalSince1970: Double($0)) }, sightings: entry.sightings,
-                    minutes: minutes, days: counted.count, mostMinutesOnOneDay: most,
+                    minutes: minutes, days: daySeconds.count, mostMinutesOnOneDay: most,
                     isCloseContact: most >= settings.closeContactMinutes,
                     timeline: hours.values.sorted { $0.day > $1.day }))
         }

@@ -27,6 +27,10 @@ extension LocalDesk {
             throw .invalid(error.message)
         }
         guard let stored = try storeCall({ () throws(StoreError) in try store.tracePatient(phone: number) }) else {
+            // Audited too (without the number): trying numbers to learn who uses the app leaves a trace.
+            try audit(
+                person.user, .traceLookup, target: nil,
+                detail: #"{"purpose":\#(Self.json(purpose)),"found":false}"#, now: clock.now())
             throw .invalid(Self.unknownPatient)
         }
         let now = clock.now()
@@ -55,9 +59,9 @@ extension LocalDesk {
             lookedUpAt: Date(unixMilliseconds: now.unixMilliseconds))
     }
 
-    /// Pages are not audited one by one: the first page (offset 0) is, as a `trace_lookup` with
-    /// `"view":"sightings"`, so reading a patient's raw sightings always leaves an entry, while
-    /// scrolling through 864 000 of them does not fill the log (docs/decisions.md).
+    /// Every page is audited, as a `trace_lookup` with `"view":"sightings"`, its offset and how
+    /// many sightings it returned: any read of raw sightings leaves an entry, whatever offset a
+    /// client asks for (docs/decisions.md).
     public func traceSightings(
         _ session: StaffSession, patientUserID: Int64, contactUserID: Int64?, purpose: String, offset: Int, limit: Int
     ) async throws(ServiceError) -> TraceSightingsPage {
@@ -72,16 +76,14 @@ extension LocalDesk {
         let resolved = try resolve(stored, today: now.utcDay)
         var matching = resolved.sightings
         if let contactUserID { matching = matching.filter { $0.contactUserID == contactUserID } }
-        if offset == 0 {
-            let whose = contactUserID.map { #""user \#($0)""# } ?? #""all""#
-            try audit(
-                person.user, .traceLookup, target: "user \(patientUserID)",
-                detail:
-                    #"{"purpose":\#(Self.json(purpose)),"view":"sightings","of":\#(whose),"sightings":\#(matching.count)}"#,
-                now: now)
-        }
         let start = min(offset, matching.count)
         let end = min(matching.count, start + limit)
+        let whose = contactUserID.map { #""user \#($0)""# } ?? #""all""#
+        try audit(
+            person.user, .traceLookup, target: "user \(patientUserID)",
+            detail:
+                #"{"purpose":\#(Self.json(purpose)),"view":"sightings","of":\#(whose),"offset":\#(offset),"sightings":\#(end - start),"total":\#(matching.count)}"#,
+            now: now)
         return TraceSightingsPage(
             sightings: Array(matching[start..<end]), total: matching.count,
             nextOffset: end < matching.count ? end : nil)
@@ -122,6 +124,7 @@ extension LocalDesk {
                 "unknown export kind: use one of \(Self.exportKinds.sorted().joined(separator: ", "))")
         }
         guard rows >= 0 else { throw .invalid("an export has 0 rows or more") }
+        _ = try patient(userID: patientUserID)  // an export names a patient who exists
         try audit(
             person.user, .traceExport, target: "user \(patientUserID)",
             detail: #"{"purpose":\#(Self.json(purpose)),"kind":"\#(kind)","rows":\#(rows)}"#, now: clock.now())
@@ -187,10 +190,8 @@ extension LocalDesk {
     /// (``ContactFile/scan(_:_:)``), and the sightings of one pseudo-id share one beacon array:
     /// 864 000 records make 85 000 arrays, not 864 000.
     func resolve(_ stored: StoredTracePatient, today: CivilDay) throws(ServiceError) -> Resolved {
-        let history = apricot.contactHistoryDays
-        let files = stored.files.filter {
-            $0.day.days(since: today) > -history && ContactFile.checkLength($0.bytes.count) == nil
-        }
+        let oldest = ContactFile.oldestDay(today: today, historyDays: apricot.contactHistoryDays)
+        let files = stored.files.filter { $0.day >= oldest && ContactFile.checkLength($0.bytes.count) == nil }
         let own = stored.ownSuffixes
         var heard = Set<UInt32>()
         var records = 0

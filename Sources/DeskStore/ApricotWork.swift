@@ -564,8 +564,8 @@ struct ApricotWork<DB: SQLRunning> {
     func cleanup(now: Date, policy: RetentionPolicy, into report: inout CleanupReport) throws(StoreError) {
         let op = "clean up"
         let nowMs = now.unixMilliseconds
-        // The oldest day kept: today counts as one of the history's days (ContactFile.checkDay).
-        let oldestKept = now.utcDay.adding(days: -(max(1, policy.contactHistoryDays) - 1))
+        // The oldest day kept is the oldest an upload is accepted for (ContactFile.checkDay).
+        let oldestKept = ContactFile.oldestDay(today: now.utcDay, historyDays: policy.contactHistoryDays)
         report.contactFiles = try db.run(sql.deleteOldFiles, [.text(oldestKept.iso)], operation: op)
         report.smsCodes = try db.run(sql.deleteOldCodes, [.integer(nowMs), .integer(nowMs - 3_600_000)], operation: op)
         report.apricotTokens = try db.run(sql.deleteExpiredTokens, [.integer(nowMs)], operation: op)

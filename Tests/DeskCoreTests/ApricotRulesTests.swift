@@ -148,19 +148,28 @@ struct ContactFileTests {
         #expect(try ContactFile.parse([UInt8](repeating: 1, count: ContactFile.maxBytes)).count == 43_690)
     }
 
-    @Test("a day is accepted from today back to the history's oldest day, not the day before, not tomorrow")
+    @Test(
+        "a day is accepted from the history's oldest day (a day of slack for phones behind UTC) to tomorrow (phones ahead)"
+    )
     func days() {
         let today = CivilDay(iso: "2026-11-29")!
         #expect(ContactFile.checkDay(today, today: today, historyDays: 30) == nil)
+        // The history's 30 days end on 2026-10-31; a phone behind UTC may still be on 10-30.
         #expect(ContactFile.checkDay(CivilDay(iso: "2026-10-31")!, today: today, historyDays: 30) == nil)
-        let tooOld = CivilDay(iso: "2026-10-30")!
+        #expect(ContactFile.checkDay(CivilDay(iso: "2026-10-30")!, today: today, historyDays: 30) == nil)
+        #expect(ContactFile.oldestDay(today: today, historyDays: 30) == CivilDay(iso: "2026-10-30")!)
+        let tooOld = CivilDay(iso: "2026-10-29")!
         #expect(ContactFile.checkDay(tooOld, today: today, historyDays: 30) == .dayTooOld(tooOld, historyDays: 30))
+        // A phone in Italy at 00:30 on 11-30 is an hour ahead of UTC, still on 11-29.
         let tomorrow = CivilDay(iso: "2026-11-30")!
-        #expect(ContactFile.checkDay(tomorrow, today: today, historyDays: 30) == .dayInFuture(tomorrow))
+        #expect(ContactFile.checkDay(tomorrow, today: today, historyDays: 30) == nil)
+        let future = CivilDay(iso: "2026-12-01")!
+        #expect(ContactFile.checkDay(future, today: today, historyDays: 30) == .dayInFuture(future))
+        #expect(ContactFile.checkDay(today.adding(days: -1), today: today, historyDays: 1) == nil)
         #expect(
-            ContactFile.checkDay(today.adding(days: -1), today: today, historyDays: 1)
-                == .dayTooOld(today.adding(days: -1), historyDays: 1))
-        #expect(ContactFileError.dayTooOld(tooOld, historyDays: 30).message.contains("2026-10-30"))
+            ContactFile.checkDay(today.adding(days: -2), today: today, historyDays: 1)
+                == .dayTooOld(today.adding(days: -2), historyDays: 1))
+        #expect(ContactFileError.dayTooOld(tooOld, historyDays: 30).message.contains("2026-10-29"))
     }
 
     @Test("times are shifted by the clock skew; no time stays none; the result stays within 1…2^32−1")
@@ -240,8 +249,8 @@ struct ContactAggregationTests {
         hours27[21] = 1
         #expect(
             user10.timeline == [
-                DayHours(day: Self.day28, minutesByHour: hours28, untimed: 0),
-                DayHours(day: Self.day27, minutesByHour: hours27, untimed: 2),
+                DayHours(day: Self.day28, minutesByHour: hours28, untimed: 0, minutes: 16),
+                DayHours(day: Self.day27, minutesByHour: hours27, untimed: 2, minutes: 5),
             ])
         let user20 = summaries[1]
         #expect((user20.sightings, user20.minutes, user20.days, user20.mostMinutesOnOneDay) == (15, 15, 1, 15))
@@ -253,7 +262,57 @@ struct ContactAggregationTests {
         let user30 = summaries[3]
         #expect((user30.sightings, user30.minutes, user30.days, user30.mostMinutesOnOneDay) == (3, 3, 1, 3))
         #expect(user30.firstSeen == nil && user30.lastSeen == nil)
-        #expect(user30.timeline == [DayHours(day: Self.day29, untimed: 3)])
+        #expect(user30.timeline == [DayHours(day: Self.day29, untimed: 3, minutes: 3)])
+    }
+
+    /// Worked out by hand with D = 30 s: one contact heard at every scan (two records a minute)
+    /// from 10:00:00 to 10:14:30 on 11-28: 30 records, 15 minutes of 2 distinct times, each
+    /// min(2 × 30, 60) = 60 s → 15 minutes, close. Another heard once a minute for 15 minutes:
+    /// 15 × 30 s = 7 minutes (7.5 rounded down), not close. With D = 120 s, one record every two
+    /// minutes for 16 minutes: 8 minutes with a record, 120 s each → 16 minutes.
+    @Test("scans faster than once a minute fill the minute; slower ones count their interval")
+    func scanIntervals() {
+        var settings = ApricotSettings()
+        settings.beaconDetectSeconds = 30
+        let ten = Self.nov28 + 10 * 3600
+        let everyScan = (0..<30).map { Self.seen(10, ten + Int64($0) * 30, file: Self.day28) }
+        let everyMinute = (0..<15).map { Self.seen(20, ten + Int64($0) * 60, file: Self.day28) }
+        let byUser = Dictionary(
+            uniqueKeysWithValues: ContactAggregation.summarize(
+                everyScan + everyMinute, phones: Self.phones, settings: settings
+            ).map { ($0.userID, $0) })
+        #expect(byUser[10]?.minutes == 15 && byUser[10]?.isCloseContact == true)
+        #expect(byUser[10]?.timeline.first?.minutesByHour[10] == 15)
+        #expect(byUser[20]?.minutes == 7 && byUser[20]?.isCloseContact == false)
+        settings.beaconDetectSeconds = 120
+        let everyOther = (0..<8).map { Self.seen(10, ten + Int64($0) * 120, file: Self.day28) }
+        let slow = ContactAggregation.summarize(everyOther, phones: Self.phones, settings: settings)
+        #expect(slow.first?.minutes == 16 && slow.first?.timeline.first?.minutes == 16)
+    }
+
+    /// 3 000 untimed records of one contact on one day (a hostile or broken app) would be 3 000
+    /// minutes; a day holds 1 440. Records whose time is far from their file's day (a clock
+    /// clamped to 1970, or 2106) count as untimed on the file's day: no extra days, no first or
+    /// last seen from them.
+    @Test("a day's minutes stop at 1 440; a record timed far from its file's day counts as untimed there")
+    func wildRecords() {
+        let flood = Array(repeating: Self.seen(10, 0, file: Self.day28), count: 3_000)
+        let capped = ContactAggregation.summarize(flood, phones: Self.phones, settings: ApricotSettings())
+        #expect(capped.first?.minutes == 1_440 && capped.first?.mostMinutesOnOneDay == 1_440)
+        let wild = [
+            Self.seen(20, 1, file: Self.day28), Self.seen(20, 4_294_967_295, file: Self.day28),
+            Self.seen(20, Self.nov28 + 3_600, file: Self.day28),
+        ]
+        let summary = ContactAggregation.summarize(wild, phones: Self.phones, settings: ApricotSettings()).first
+        #expect(summary?.days == 1)
+        #expect(summary?.minutes == 3, "two untimed on 11-28 and one timed minute")
+        #expect(summary?.firstSeen == Date(timeIntervalSince1970: Double(Self.nov28 + 3_600)))
+        #expect(summary?.lastSeen == summary?.firstSeen)
+        #expect(
+            summary?.timeline == [
+                DayHours(
+                    day: Self.day28, minutesByHour: [0, 1] + Array(repeating: 0, count: 22), untimed: 2, minutes: 3)
+            ])
     }
 
     @Test("a 30 s scan interval halves the minutes, rounded down per day; the threshold follows the settings")

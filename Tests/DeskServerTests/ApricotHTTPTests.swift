@@ -111,13 +111,15 @@ import Testing
         #expect(empty.status == 422 && empty.errorCode == 3006)
         #expect(empty.detail?.contains("empty") == true)
 
-        let future = try await f.upload(anna.token, day: Self.today.adding(days: 1), record)
+        let future = try await f.upload(anna.token, day: Self.today.adding(days: 2), record)
         #expect(future.status == 422 && future.detail?.contains("future") == true)
+        let tomorrow = try await f.upload(anna.token, day: Self.today.adding(days: 1), record)
+        #expect(tomorrow.status == 200, "a phone ahead of UTC is already on tomorrow")
 
-        let old = try await f.upload(anna.token, day: Self.today.adding(days: -30), record)
+        let old = try await f.upload(anna.token, day: Self.today.adding(days: -31), record)
         #expect(old.status == 422 && old.detail?.contains("30-day") == true)
-        let oldest = try await f.upload(anna.token, day: Self.today.adding(days: -29), record)
-        #expect(oldest.status == 200, "the 30th day back (today counts) is kept")
+        let oldest = try await f.upload(anna.token, day: Self.today.adding(days: -30), record)
+        #expect(oldest.status == 200, "the history's 30 days (today counts) and one for phones behind UTC")
 
         // Too large: refused from the declared length, before the body is read.
         let tooLarge = try await HTTP.rawAsync(
@@ -143,7 +145,7 @@ import Testing
         #expect(accepted.status == 200 && accepted.integer("records") == Int64(ContactFile.maxRecords))
 
         let patient = try #require(try f.store.tracePatient(phone: PhoneNumber(e164: Self.anna)!))
-        #expect(patient.files.count == 2, "only the two accepted days are kept")
+        #expect(patient.files.count == 3, "only the three accepted days are kept")
     }
 
     @Test("foreign and unknown beacons are counted unknown; zero times stay zero; a skewed clock is adjusted")
