@@ -54,7 +54,8 @@ extension TraceScreen {
         state.phone.render(
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: state.phase == .phone,
             placeholder: state.defaultCountryCode == "+39"
-                ? "+39 333 123 4567, or without +39" : "+… with the country code, or without \(state.defaultCountryCode)")
+                ? "+39 333 123 4567, or without +39"
+                : "+… with the country code, or without \(state.defaultCountryCode)")
         y += 1
         if let error = state.phoneError {
             y += ConsoleText.putWrapped(

@@ -218,7 +218,8 @@ public struct CleanupReport: Hashable, Sendable {
             (authorizations, "authorisation", "authorisations"), (events, "event", "events"),
             (operationalInfo, "analytics record", "analytics records"),
             (contactFiles, "contact file", "contact files"), (smsCodes, "SMS code", "SMS codes"),
-            (apricotTokens, "app token", "app tokens"), (smsMessages, "SMS message", "SMS messages"), (other, "other record", "other records"),
+            (apricotTokens, "app token", "app tokens"), (smsMessages, "SMS message", "SMS messages"),
+            (other, "other record", "other records"),
         ]
         if skipped { return "skipped: another server holds the lock" }
         let said = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }

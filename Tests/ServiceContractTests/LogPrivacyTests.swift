@@ -56,7 +56,8 @@ import Testing
             let tina = try await f.person("tina", .tracer, by: admin)
             let ids = try TraceCase.seed(f.store, now: ContractFixture.start)
             _ = try f.store.enqueueSms(
-                phone: TraceCase.annaPhone, text: "Your code: 123456", gateway: "outbox", status: .held, detail: "", now: ContractFixture.start)
+                phone: TraceCase.annaPhone, text: "Your code: 123456", gateway: "outbox", status: .held, detail: "",
+                now: ContractFixture.start)
             _ = try await f.desk.traceLookup(tina, phone: "+39 333 100 0001", purpose: TraceCase.purpose)
             _ = await failure { () async throws(ServiceError) in
                 try await f.desk.traceLookup(tina, phone: "+39 333 999 9999", purpose: TraceCase.purpose)
