@@ -18,12 +18,45 @@ public protocol SmsGateway: Sendable {
     /// "outbox" or "http": what the outbox's `gateway` column says.
     var name: String { get }
 
-    /// Hands one message over. Throws only when the store cannot take it.
-    func send(to phone: PhoneNumber, text: String) throws(ServiceError)
+    /// Hands one message over. Throws when the store cannot take it, or when the gateway cannot
+    /// take another message now (`.unavailable`: the phone may ask again later).
+    func send(to phone: PhoneNumber, message: SmsCodeText) throws(ServiceError)
+}
+
+/// The text of an SMS that carries a one-time code, with the code kept apart from the words
+/// around it, so that a gateway can store the text with the code masked and give the plain
+/// text only to the provider.
+public struct SmsCodeText: Hashable, Sendable {
+    /// Where the code goes in a template.
+    public static let placeholder = "{code}"
+    /// What stands for the code in a masked text.
+    public static let mask = "******"
+    public let code: String
+    public let template: String
+
+    /// - Parameter template: the words of the message, with ``placeholder`` where the code goes.
+    public init(code: String, template: String) {
+        self.code = code
+        self.template = template
+    }
+
+    /// The text the phone receives.
+    public var plain: String { template.replacingOccurrences(of: Self.placeholder, with: code) }
+    /// The text with the code replaced by ``mask``: what the store keeps for a message that
+    /// leaves the machine.
+    public var masked: String { template.replacingOccurrences(of: Self.placeholder, with: Self.mask) }
+
+    /// The 6-digit code in a message's plain text (the first run of exactly six digits), or nil:
+    /// how tests, `tracedesk bench apricot` and training deployments read a code from the outbox.
+    public static func code(in text: String) -> String? {
+        text.split(whereSeparator: { !$0.isASCII || !$0.isNumber }).first { $0.count == 6 }.map(String.init)
+    }
 }
 
 /// The default gateway: messages are stored with status `held` and shown to admins by
-/// `tracedesk sms outbox`; nothing leaves the machine (training and test deployments).
+/// `tracedesk sms outbox`; nothing leaves the machine (training and test deployments). The
+/// stored text holds the code in plain: reading it from the outbox is this gateway's purpose,
+/// so a deployment with real phones must use ``HTTPSmsGateway``.
 public struct OutboxSmsGateway: SmsGateway {
     public let store: any Store
     public let clock: any Clock
@@ -34,10 +67,10 @@ public struct OutboxSmsGateway: SmsGateway {
         self.clock = clock
     }
 
-    public func send(to phone: PhoneNumber, text: String) throws(ServiceError) {
+    public func send(to phone: PhoneNumber, message: SmsCodeText) throws(ServiceError) {
         do {
             _ = try store.enqueueSms(
-                phone: phone, text: text, gateway: name, status: .held,
+                phone: phone, text: message.plain, gateway: name, status: .held,
                 detail: "kept in the outbox (sms_gateway outbox): no SMS is sent", now: clock.now())
         } catch {
             throw ServiceError(error)
@@ -45,7 +78,8 @@ public struct OutboxSmsGateway: SmsGateway {
     }
 }
 
-/// A provider's HTTP API: each message is stored `pending`, then POSTed as JSON
+/// A provider's HTTP API: each message is stored `pending` with its code masked (the plain text
+/// lives only in the sender's memory), then POSTed as JSON
 /// `{"to": "+39…", "text": "…"}` to `url` with `Authorization: Bearer <api key>` by a background
 /// sender. A 2xx answer marks it `sent`; a 5xx, a 429 or a connection failure is retried with
 /// doubling waits (`firstRetry`, 2×, 4×…) up to `maxAttempts` attempts, then `failed`; any other
@@ -104,11 +138,11 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    public func send(to phone: PhoneNumber, text: String) throws(ServiceError) {
+    public func send(to phone: PhoneNumber, message: SmsCodeText) throws(ServiceError) {
         let id: Int64
         do {
             id = try store.enqueueSms(
-                phone: phone, text: text, gateway: name, status: .pending, detail: "", now: clock.now())
+                phone: phone, text: message.masked, gateway: name, status: .pending, detail: "", now: clock.now())
         } catch {
             throw ServiceError(error)
         }
@@ -125,7 +159,7 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
         var body = #"{"to":"#
         JSONValue.writeString(phone.e164, into: &body)
         body += #","text":"#
-        JSONValue.writeString(text, into: &body)
+        JSONValue.writeString(message.plain, into: &body)
         body += "}"
         let payload = Array(body.utf8)
         Task.detached { [self] in

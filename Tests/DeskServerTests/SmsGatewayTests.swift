@@ -68,6 +68,7 @@ import Testing
     }
 
     static let phone = PhoneNumber(e164: "+393331234567")!
+    static let message = SmsCodeText(code: "424242", template: "Your APRICOT code is {code}. It expires in 5 minutes.")
     static let text = "Your APRICOT code is 424242. It expires in 5 minutes."
 
     @Test("5xx twice, then accepted: three attempts, status sent, the JSON and the key as the provider got them")
@@ -75,13 +76,14 @@ import Testing
         let setup = try Setup(failures: 2)
         defer { setup.finish() }
         let gateway = setup.gateway()
-        try gateway.send(to: Self.phone, text: Self.text)
+        try gateway.send(to: Self.phone, message: Self.message)
         await gateway.waitUntilIdle()
         #expect(setup.provider.count == 3)
         let message = try #require(try setup.store.smsOutbox(limit: 10).first)
         #expect(message.gateway == "http" && message.status == .sent)
         #expect(message.attempts == 3)
         #expect(message.detail.contains("202"))
+        #expect(message.text == "Your APRICOT code is ******. It expires in 5 minutes.")
         let request = try #require(setup.provider.requests.last)
         #expect(request.headerValues("authorization") == ["Bearer provider-key-123"])
         let body = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: String])
@@ -95,7 +97,7 @@ import Testing
         let refusing = try Setup(failures: 100, failStatus: 400)
         defer { refusing.finish() }
         let gateway = refusing.gateway()
-        try gateway.send(to: Self.phone, text: Self.text)
+        try gateway.send(to: Self.phone, message: Self.message)
         await gateway.waitUntilIdle()
         #expect(refusing.provider.count == 1)
         #expect(try refusing.store.smsOutbox(limit: 1).first?.status == .failed)
@@ -103,7 +105,7 @@ import Testing
         let down = try Setup(failures: 100)
         defer { down.finish() }
         let tries = down.gateway(attempts: 3)
-        try tries.send(to: Self.phone, text: Self.text)
+        try tries.send(to: Self.phone, message: Self.message)
         await tries.waitUntilIdle()
         #expect(down.provider.count == 3)
         let message = try #require(try down.store.smsOutbox(limit: 1).first)
@@ -121,7 +123,7 @@ import Testing
         let port = setup.server.port
         setup.server.stop(grace: .zero)
         let gateway = setup.gateway(port: port, attempts: 2)
-        try gateway.send(to: Self.phone, text: Self.text)
+        try gateway.send(to: Self.phone, message: Self.message)
         await gateway.waitUntilIdle()
         let message = try #require(try setup.store.smsOutbox(limit: 1).first)
         #expect(message.status == .failed && message.attempts == 2)
@@ -147,5 +149,36 @@ import Testing
         let lines = (f.logLines.all + f.accessLines.all).joined(separator: "\n")
         #expect(!lines.contains("3331234567"))
         #expect(!lines.contains("provider-key-123"))
+    }
+
+    @Test("http gateway: the provider gets the code, and no row of the store holds it")
+    func codeNotStored() async throws {
+        let setup = try Setup(failures: 0)
+        defer { setup.finish() }
+        let port = setup.server.port
+        let f = try ApricotFixture {
+            $0.smsGateway = "http"
+            $0.smsHTTPURL = "http://127.0.0.1:\(port)/send"
+            $0.smsHTTPAPIKey = "provider-key-123"
+        }
+        #expect(try await f.requestCode("+393331234567").status == 204)
+        let gateway = try #require(f.server.smsGateway as? HTTPSmsGateway)
+        await gateway.waitUntilIdle()
+        let sent = try #require(setup.provider.requests.first)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(sent.body)) as? [String: String])
+        let code = try #require(SmsCodeText.code(in: body["text"] ?? ""))
+        // Every byte SQLite wrote (the database file and its write-ahead log): no row, live or
+        // freed, can hold the code.
+        let files = try FileManager.default.contentsOfDirectory(atPath: f.directory.path).filter {
+            $0.hasPrefix("tracedesk.sqlite")
+        }
+        var bytes: [UInt8] = []
+        for file in files {
+            bytes += (FileManager.default.contents(atPath: f.directory.appendingPathComponent(file).path) ?? Data())
+        }
+        let dump = String(decoding: bytes, as: UTF8.self)
+        #expect(!dump.contains("is \(code)"))
+        #expect(dump.contains("Your APRICOT code is ******"))
+        #expect(try f.store.smsOutbox(limit: 10).allSatisfy { SmsCodeText.code(in: $0.text) == nil })
     }
 }
