@@ -91,7 +91,7 @@ extension BenchCommand {
                 codeTimes.append(apricotMilliseconds(since: started))
                 guard asked.status == 204 else { throw ApricotBenchFailure("otp answered \(asked.status)") }
                 guard let text = try store.smsOutbox(limit: 1).first?.text,
-                    let code = text.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count == 6 })
+                    let code = SmsCodeText.code(in: text)
                 else { throw ApricotBenchFailure("no code in the outbox") }
                 let login =
                     #"{"otp":"\#(String(code))","phone":"\#(phone)","app_id":"bench.app","device_id":"device-\#(index)"}"#
@@ -146,7 +146,7 @@ extension BenchCommand {
                 guard let phone = PhoneNumber(e164: "+3934\(String(10_000_000 + index))") else { continue }
                 _ = try desk.requestCode(phone: phone, appID: "bench.app", deviceID: "local-\(index)")
                 guard let text = try store.smsOutbox(limit: 1).first?.text,
-                    let code = text.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count == 6 })
+                    let code = SmsCodeText.code(in: text)
                 else { throw ApricotBenchFailure("no code in the outbox") }
                 let started = DispatchTime.now().uptimeNanoseconds
                 _ = try desk.login(otp: String(code), phone: phone, appID: "bench.app", deviceID: "local-\(index)")

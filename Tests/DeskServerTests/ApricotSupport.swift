@@ -89,8 +89,7 @@ final class ApricotFixture: @unchecked Sendable {
     /// The code the outbox holds for `number` (the newest message to it).
     func code(for number: String) throws -> String {
         let message = try #require(try store.smsOutbox(limit: 1_000).first { $0.phone.e164 == number })
-        let digits = message.text.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }
-        return String(try #require(digits))
+        return try #require(SmsCodeText.code(in: message.text))
     }
 
     func login(
