@@ -430,8 +430,12 @@ public struct ServerConfig: Hashable, Sendable {
             let url = smsHTTPURL.flatMap { URL(string: $0) }
             if smsHTTPURL == nil {
                 problems.append("sms_gateway http needs sms_http_url (the provider's endpoint)")
-            } else if url?.host == nil || !["http", "https"].contains(url?.scheme ?? "") {
+            } else if url?.host == nil || !["http", "https"].contains(url?.scheme?.lowercased() ?? "") {
                 problems.append("sms_http_url must be an http(s) URL such as https://sms.example.org/v1/messages")
+            } else if url?.scheme?.lowercased() != "https", !Self.isLoopback(host: url?.host ?? "") {
+                problems.append(
+                    "sms_http_url must use https (the API key and every code cross the network): plain http is allowed only to 127.0.0.1, ::1 or localhost"
+                )
             }
             if smsHTTPAPIKey == nil { problems.append("sms_gateway http needs sms_http_api_key") }
         }
@@ -441,6 +445,13 @@ public struct ServerConfig: Hashable, Sendable {
             )
         }
         return problems
+    }
+
+    /// Whether a URL's host is this machine's loopback (127.0.0.1, ::1, localhost): the only
+    /// hosts `sms_http_url` may reach over plain http (a provider stand-in, a local relay).
+    static func isLoopback(host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "127.0.0.1" || bare == "::1" || bare == "localhost"
     }
 
     static func suggestion(_ key: String) -> String {

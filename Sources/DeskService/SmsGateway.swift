@@ -114,6 +114,7 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
     public let options: Options
     let log: @Sendable (String) -> Void
     private let session: URLSession
+    private let delegate = ProviderCalls()
     private let lock = SimpleLock()
     private var queued = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -133,7 +134,7 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -206,6 +207,15 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
                 record(id, .failed, "provider refused the message with \(status) (attempt \(attempt)): not retried")
                 log("SMS message \(id) refused by the provider with HTTP \(status): check sms_http_url and the key")
                 return
+            case .redirected(let status):
+                record(
+                    id, .failed,
+                    "provider answered \(status), a redirect (attempt \(attempt)): redirects are not followed, so the key and the code never go to another address; not retried, set sms_http_url to the final address"
+                )
+                log(
+                    "SMS message \(id) not sent: the provider answered HTTP \(status), a redirect: set sms_http_url to the final address"
+                )
+                return
             case .retry(let reason):
                 if attempt == options.maxAttempts {
                     record(id, .failed, "\(reason) (attempt \(attempt) of \(options.maxAttempts)): gave up")
@@ -222,6 +232,8 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
     enum Outcome {
         case delivered(Int)
         case refused(Int)
+        /// A 3xx: not followed (the key and the code would go to another origin), not retried.
+        case redirected(Int)
         case retry(String)
     }
 
@@ -231,17 +243,19 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
         request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
         request.setValue("Bearer \(options.apiKey)", forHTTPHeaderField: "Authorization")
         request.httpBody = Data(payload)
-        do {
-            let (_, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return .retry("the provider's answer was not HTTP") }
-            switch http.statusCode {
-            case 200..<300: return .delivered(http.statusCode)
-            case 429, 500..<600: return .retry("provider answered \(http.statusCode)")
-            default: return .refused(http.statusCode)
-            }
-        } catch {
+        switch await delegate.run(session.dataTask(with: request)) {
+        case .failure(let error):
             // The error's own words can name the URL, never the message: it is not in them.
             return .retry("provider unreachable (\((error as NSError).localizedDescription))")
+        case .success(nil):
+            return .retry("the provider's answer was not HTTP")
+        case .success(let status?):
+            switch status {
+            case 200..<300: return .delivered(status)
+            case 300..<400: return .redirected(status)
+            case 429, 500..<600: return .retry("provider answered \(status)")
+            default: return .refused(status)
+            }
         }
     }
 
@@ -250,6 +264,39 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
             try store.recordSmsDelivery(id: id, status: status, detail: detail, now: clock.now())
         } catch {
             log("SMS message \(id): its delivery status could not be recorded: \(error.message)")
+        }
+    }
+}
+
+/// The http gateway's URLSession delegate: refuses every redirect (the 3xx itself becomes the
+/// answer), and turns each task's end into an async result. Its tasks run with no completion
+/// handler, since swift-corelibs-foundation follows redirects of completion-handler tasks
+/// without asking the delegate.
+final class ProviderCalls: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = SimpleLock()
+    private var waiting: [Int: CheckedContinuation<Result<Int?, any Error>, Never>] = [:]
+
+    /// Starts `task` and returns its HTTP status (nil: not HTTP) or its error.
+    func run(_ task: URLSessionDataTask) async -> Result<Int?, any Error> {
+        await withCheckedContinuation { continuation in
+            lock.withLock { waiting[task.taskIdentifier] = continuation }
+            task.resume()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let continuation = lock.withLock { waiting.removeValue(forKey: task.taskIdentifier) }
+        if let error {
+            continuation?.resume(returning: .failure(error))
+        } else {
+            continuation?.resume(returning: .success((task.response as? HTTPURLResponse)?.statusCode))
         }
     }
 }

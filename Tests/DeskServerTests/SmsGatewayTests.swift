@@ -116,6 +116,37 @@ import Testing
         #expect(!lines.contains("424242") && !lines.contains("3331234567"))
     }
 
+    /// A provider that answers every request with 307 to `location`.
+    struct Redirecting: HTTPHandler {
+        let location: String
+        func route(for request: HTTPRequest) -> String { "/send" }
+        func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
+            .now(HTTPResponse(status: 307, headers: [("Location", location)]))
+        }
+    }
+
+    @Test("a provider that redirects (307): not followed, the key never reaches the other address, failed at once")
+    func redirectRefused() async throws {
+        // `setup.server` is where the redirect points: it must receive nothing.
+        let setup = try Setup(failures: 0)
+        defer { setup.finish() }
+        let redirecting = HTTPServer(
+            options: .init(name: "redirecting", port: 0),
+            handler: Redirecting(location: "http://127.0.0.1:\(setup.server.port)/send"))
+        try redirecting.start()
+        defer { redirecting.stop(grace: .zero) }
+        let gateway = setup.gateway(port: redirecting.port)
+        try gateway.send(to: Self.phone, message: Self.message)
+        await gateway.waitUntilIdle()
+        #expect(setup.provider.count == 0)
+        let message = try #require(try setup.store.smsOutbox(limit: 1).first)
+        #expect(message.status == .failed && message.attempts == 1)
+        #expect(message.detail.contains("307") && message.detail.contains("redirect"))
+        let lines = setup.logs.all.joined(separator: "\n")
+        #expect(lines.contains("redirect"))
+        #expect(!lines.contains("424242") && !lines.contains("3331234567"))
+    }
+
     @Test("no provider listening: connection failures are retried, then failed")
     func unreachable() async throws {
         let setup = try Setup(failures: 0)
