@@ -403,7 +403,9 @@ import Testing
         let first = try TraceDeskServer.apricotCodeSecret(ServerConfig(), store: store).get()
         let second = try TraceDeskServer.apricotCodeSecret(ServerConfig(), store: store).get()
         #expect(first != nil && first == second)
-        #expect(first?.count == 64)
+        #expect(first?.count == 32)
+        let file = try #require(FileManager.default.contents(atPath: store.path + ".code-secret"))
+        #expect(String(decoding: file, as: UTF8.self) == Hex.encode(first ?? []) + "\n")
         let attributes = try FileManager.default.attributesOfItem(atPath: store.path + ".code-secret")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
@@ -422,6 +424,55 @@ import Testing
             return
         }
         #expect(missing.message.contains("cannot be read"))
+    }
+
+    @Test("a secret file's bytes: hex decoded, raw bytes kept as they are, short or one repeated byte refused")
+    func codeSecretBytes() throws {
+        let random = SecureRandom.bytes(32)
+        #expect(try TraceDeskServer.codeSecret(fileBytes: Array((Hex.encode(random) + "\n").utf8)).get() == random)
+        #expect(
+            try TraceDeskServer.codeSecret(fileBytes: Array(Hex.encode(random).uppercased().utf8)).get() == random)
+        // Raw bytes that are not UTF-8 are the key as they are, not transcoded.
+        let raw = (0..<40).map { UInt8(0x80 + $0) }
+        #expect(try TraceDeskServer.codeSecret(fileBytes: raw).get() == raw)
+        #expect(try TraceDeskServer.codeSecret(fileBytes: raw + [0x0A]).get() == raw)
+        // 31 raw bytes, even with a newline after them, are too few.
+        let short = TraceDeskServer.codeSecret(fileBytes: Array(raw.prefix(31)) + [0x0A])
+        #expect(throws: TraceDeskServer.CodeSecretProblem.self) { try short.get() }
+        // One repeated byte is refused, raw or in hex.
+        for repeated in [
+            Array(repeating: UInt8(ascii: "a"), count: 40), Array(String(repeating: "00", count: 32).utf8),
+        ] {
+            guard case .failure(let problem) = TraceDeskServer.codeSecret(fileBytes: repeated) else {
+                Issue.record("a secret of one repeated byte was accepted")
+                continue
+            }
+            #expect(problem.message.contains("repeated"))
+        }
+    }
+
+    @Test("the code secret beside a store, made by many servers starting at once: all read the same whole key")
+    func codeSecretRace() async throws {
+        for _ in 0..<10 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apricot-race-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try SQLiteStore(path: directory.appendingPathComponent("s.sqlite").path)
+            let secrets = await withTaskGroup(of: [UInt8]?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        (try? TraceDeskServer.apricotCodeSecret(ServerConfig(), store: store).get()) ?? nil
+                    }
+                }
+                var all: [[UInt8]?] = []
+                for await secret in group { all.append(secret) }
+                return all
+            }
+            #expect(secrets.count == 8)
+            #expect(secrets.allSatisfy { $0 != nil && $0?.count == 32 && $0 == secrets.first! })
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(!left.contains { $0.contains(".tmp-") })
+        }
     }
 }
 
