@@ -130,7 +130,9 @@ public final class TraceDeskServer: @unchecked Sendable {
         {
             return HTTPSmsGateway(
                 store: store, clock: clock,
-                options: HTTPSmsGateway.Options(url: url, apiKey: key, maxAttempts: config.smsHTTPMaxAttempts),
+                options: HTTPSmsGateway.Options(
+                    url: url, apiKey: key, maxAttempts: config.smsHTTPMaxAttempts,
+                    maxAge: SmsCodePolicy().lifetime),
                 log: log)
         }
         return OutboxSmsGateway(store: store, clock: clock)

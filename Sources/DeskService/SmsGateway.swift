@@ -82,7 +82,8 @@ public struct OutboxSmsGateway: SmsGateway {
 /// lives only in the sender's memory), then POSTed as JSON
 /// `{"to": "+39…", "text": "…"}` to `url` with `Authorization: Bearer <api key>` by a background
 /// sender. A 2xx answer marks it `sent`; a 5xx, a 429 or a connection failure is retried with
-/// doubling waits (`firstRetry`, 2×, 4×…) up to `maxAttempts` attempts, then `failed`; any other
+/// doubling waits (`firstRetry`, 2×, 4×…, at most `maxRetryWait`) up to `maxAttempts` attempts,
+/// and never once the message is `maxAge` old (its code has expired), then `failed`; any other
 /// answer fails it at once (a request the provider will never accept). Every attempt's result is
 /// recorded with ``ApricotStore/recordSmsDelivery(id:status:detail:now:)``.
 public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
@@ -95,10 +96,16 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
         /// Messages waiting or being sent at once; past this a new message fails at once
         /// (recorded `failed`): a provider that is down must not grow memory without bound.
         public var maxQueued: Int
+        /// No attempt is made once a message is this old: its code has expired (the code
+        /// lifetime, 5 minutes), and a late SMS would only confuse.
+        public var maxAge: Duration
+        /// The longest wait between two attempts, however many came before.
+        public var maxRetryWait: Duration
 
         public init(
             url: URL, apiKey: String, maxAttempts: Int = 5, firstRetry: Duration = .seconds(2),
-            timeout: Duration = .seconds(10), maxQueued: Int = 10_000
+            timeout: Duration = .seconds(10), maxQueued: Int = 10_000, maxAge: Duration = .seconds(300),
+            maxRetryWait: Duration = .seconds(60)
         ) {
             self.url = url
             self.apiKey = apiKey
@@ -106,6 +113,8 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
             self.firstRetry = firstRetry
             self.timeout = timeout
             self.maxQueued = maxQueued
+            self.maxAge = maxAge
+            self.maxRetryWait = maxRetryWait
         }
     }
 
@@ -141,9 +150,10 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
 
     public func send(to phone: PhoneNumber, message: SmsCodeText) throws(ServiceError) {
         let id: Int64
+        let queuedAt = clock.now()
         do {
             id = try store.enqueueSms(
-                phone: phone, text: message.masked, gateway: name, status: .pending, detail: "", now: clock.now())
+                phone: phone, text: message.masked, gateway: name, status: .pending, detail: "", now: queuedAt)
         } catch {
             throw ServiceError(error)
         }
@@ -164,7 +174,7 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
         body += "}"
         let payload = Array(body.utf8)
         Task.detached { [self] in
-            await deliver(id, payload)
+            await deliver(id, payload, queuedAt: queuedAt)
             finished()
         }
     }
@@ -195,8 +205,7 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
     }
 
     /// The attempts of one message, each recorded; waits between them hold no thread.
-    private func deliver(_ id: Int64, _ payload: [UInt8]) async {
-        var wait = options.firstRetry
+    private func deliver(_ id: Int64, _ payload: [UInt8], queuedAt: Date) async {
         for attempt in 1...max(1, options.maxAttempts) {
             let outcome = await post(payload)
             switch outcome {
@@ -222,11 +231,30 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
                     log("SMS message \(id) not delivered after \(attempt) attempts: \(reason)")
                     return
                 }
+                let wait = Self.retryWait(after: attempt, first: options.firstRetry, cap: options.maxRetryWait)
+                let age = clock.now().timeIntervalSince(queuedAt) + wait.seconds
+                if age >= options.maxAge.seconds {
+                    record(
+                        id, .failed,
+                        "\(reason) (attempt \(attempt) of \(options.maxAttempts)): gave up, the code expires (\(Int(options.maxAge.seconds)) s after it was made) before another attempt"
+                    )
+                    log("SMS message \(id) not delivered: its code expired while the provider failed (\(reason))")
+                    return
+                }
                 record(id, .pending, "\(reason) (attempt \(attempt) of \(options.maxAttempts)): retrying")
                 try? await Task.sleep(for: wait)
-                wait = wait * 2
             }
         }
+    }
+
+    /// The wait after failed attempt `attempt` (1-based): `first`, doubling, at most `cap`.
+    public static func retryWait(after attempt: Int, first: Duration, cap: Duration) -> Duration {
+        var wait = first
+        for _ in 1..<max(1, attempt) {
+            guard wait < cap else { break }
+            wait = wait * 2
+        }
+        return min(wait, cap)
     }
 
     enum Outcome {

@@ -13,12 +13,17 @@ import Testing
     final class Provider: HTTPHandler, @unchecked Sendable {
         let failures: Int
         let failStatus: Int
+        /// Moved forward by `step` seconds on every request (a provider that takes minutes).
+        let clock: FixedClock?
+        let step: Double
         private let lock = NSLock()
         private(set) var received: [HTTPRequest] = []
 
-        init(failures: Int, failStatus: Int = 503) {
+        init(failures: Int, failStatus: Int = 503, clock: FixedClock? = nil, step: Double = 0) {
             self.failures = failures
             self.failStatus = failStatus
+            self.clock = clock
+            self.step = step
         }
 
         var count: Int { lock.withLock { received.count } }
@@ -31,6 +36,7 @@ import Testing
                 received.append(request)
                 return received.count
             }
+            clock?.advance(seconds: step)
             return .now(HTTPResponse(status: n <= failures ? failStatus : 202))
         }
     }
@@ -42,19 +48,19 @@ import Testing
         let provider: Provider
         let logs = LogLines()
 
-        init(failures: Int, failStatus: Int = 503) throws {
+        init(failures: Int, failStatus: Int = 503, clock: FixedClock? = nil, step: Double = 0) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracedesk-sms-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             store = try SQLiteStore(path: directory.appendingPathComponent("s.sqlite").path)
-            provider = Provider(failures: failures, failStatus: failStatus)
+            provider = Provider(failures: failures, failStatus: failStatus, clock: clock, step: step)
             server = HTTPServer(options: .init(name: "provider", port: 0), handler: provider)
             try server.start()
         }
 
-        func gateway(port: UInt16? = nil, attempts: Int = 5) -> HTTPSmsGateway {
+        func gateway(port: UInt16? = nil, attempts: Int = 5, clock: (any DeskCore.Clock)? = nil) -> HTTPSmsGateway {
             let logs = self.logs
             return HTTPSmsGateway(
-                store: store,
+                store: store, clock: clock ?? SystemClock(),
                 options: .init(
                     url: URL(string: "http://127.0.0.1:\(port ?? server.port)/send")!, apiKey: "provider-key-123",
                     maxAttempts: attempts, firstRetry: .milliseconds(20), timeout: .seconds(5)),
@@ -145,6 +151,32 @@ import Testing
         let lines = setup.logs.all.joined(separator: "\n")
         #expect(lines.contains("redirect"))
         #expect(!lines.contains("424242") && !lines.contains("3331234567"))
+    }
+
+    @Test("a provider that fails for longer than a code lives: no attempt once the code has expired")
+    func retriesStopWithTheCode() async throws {
+        // Each answer takes two minutes of the gateway's clock: attempts at 0, 2 and 4 minutes;
+        // the next would come after the code's 5 minutes.
+        let clock = FixedClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let setup = try Setup(failures: 100, clock: clock, step: 120)
+        defer { setup.finish() }
+        let gateway = setup.gateway(attempts: 10, clock: clock)
+        try gateway.send(to: Self.phone, message: Self.message)
+        await gateway.waitUntilIdle()
+        #expect(setup.provider.count == 3)
+        let message = try #require(try setup.store.smsOutbox(limit: 1).first)
+        #expect(message.status == .failed && message.attempts == 3)
+        #expect(message.detail.contains("code expires"))
+        let lines = setup.logs.all.joined(separator: "\n")
+        #expect(lines.contains("its code expired"))
+        #expect(!lines.contains("424242") && !lines.contains("3331234567"))
+    }
+
+    @Test("the wait between attempts doubles from the first and stops at its cap")
+    func retryWaitCapped() {
+        let waits = (1...8).map { HTTPSmsGateway.retryWait(after: $0, first: .seconds(2), cap: .seconds(60)) }
+        #expect(waits == [2, 4, 8, 16, 32, 60, 60, 60].map { Duration.seconds($0) })
+        #expect(HTTPSmsGateway.retryWait(after: 1_000, first: .seconds(2), cap: .seconds(60)) == .seconds(60))
     }
 
     @Test("no provider listening: connection failures are retried, then failed")
