@@ -3,6 +3,7 @@ import DeskAPI
 import DeskCore
 import DeskService
 import DeskStore
+import Dispatch
 import Foundation
 
 /// The APRICOT phone API (docs/apricot-api.md, spec/apricot-protocol.md) on the public
@@ -13,14 +14,24 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
     let desk: ApricotDesk
     let metrics: Metrics
     let uploads: UploadLimiter
+    let codeRequests: CodeRequestLimiter
     let log: @Sendable (String) -> Void
 
+    /// `Retry-After` of a 503 for a full SMS queue: the provider is behind, and a phone may ask
+    /// again only every 30 s anyway.
+    static let gatewayBusyRetryAfter = 30
+
+    /// - Parameters:
+    ///   - otpPerMinute: codes this server sends a minute, all phones together (0: no limit).
+    ///   - otpPerAddressPerHour: codes one client address may ask for in an hour (0: no limit).
     public init(
-        desk: ApricotDesk, metrics: Metrics, uploadsPerHour: Int, log: @escaping @Sendable (String) -> Void
+        desk: ApricotDesk, metrics: Metrics, uploadsPerHour: Int, otpPerMinute: Int = 0,
+        otpPerAddressPerHour: Int = 0, log: @escaping @Sendable (String) -> Void
     ) {
         self.desk = desk
         self.metrics = metrics
         self.uploads = UploadLimiter(perHour: uploadsPerHour)
+        self.codeRequests = CodeRequestLimiter(perMinute: otpPerMinute, perAddressPerHour: otpPerAddressPerHour)
         self.log = log
         let watch = desk.capacity
         metrics.refreshBeforeRender { metrics in
@@ -95,6 +106,20 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
             return .error(error)
         case .success(let value): body = value
         }
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        switch codeRequests.admit(address: request.clientAddress, now: now) {
+        case .admitted: break
+        case .serverBusy(let seconds):
+            metrics.count("tracedesk_apricot_codes_total", #"result="server_limited""#)
+            return Self.tooMany(
+                .apricotCodeRequestsLimited(fromAddress: false, retryAfter: seconds), retryAfter: seconds)
+        case .addressBusy(let seconds):
+            metrics.count("tracedesk_apricot_codes_total", #"result="address_limited""#)
+            return Self.tooMany(
+                .apricotCodeRequestsLimited(fromAddress: true, retryAfter: seconds), retryAfter: seconds)
+        }
+        // A code made now would not be sent: none is made, and the phone may ask again later.
+        guard desk.gateway.acceptsMore else { return gatewayBusy() }
         do throws(ServiceError) {
             switch try desk.requestCode(phone: body.phone, appID: body.appID, deviceID: body.deviceID) {
             case .issued:
@@ -106,6 +131,8 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                 return Self.tooMany(.apricotTooSoon(retryAfter: seconds), retryAfter: seconds)
             }
         } catch {
+            // The queue filled between the check and the send.
+            if case .unavailable(HTTPSmsGateway.queueFull) = error { return gatewayBusy() }
             return unavailable(error)
         }
     }
@@ -199,6 +226,17 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// The http gateway's queue is full: 503 with a `Retry-After` longer than a busy store's.
+    func gatewayBusy() -> HTTPResponse {
+        metrics.count("tracedesk_apricot_codes_total", #"result="gateway_busy""#)
+        var response = HTTPResponse.error(
+            .unavailable(
+                "the SMS provider is behind and no code can be sent now: ask again in \(Self.gatewayBusyRetryAfter) s"))
+        response.headers.removeAll { $0.name == "Retry-After" }
+        response.headers.append(("Retry-After", String(Self.gatewayBusyRetryAfter)))
+        return response
+    }
 
     /// A 429 with `Retry-After`.
     static func tooMany(_ error: APIError, retryAfter seconds: Int) -> HTTPResponse {

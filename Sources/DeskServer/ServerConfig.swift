@@ -96,6 +96,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var closeContactMinutes = 15
     public var defaultCountryCode = "+39"
     public var apricotUploadsPerHour = 60
+    public var apricotOTPPerMinute = 600
+    public var apricotOTPPerAddressPerHour = 60
     public var apricotCodeSecretFile: String?
     public var smsGateway = "outbox"
     public var smsHTTPURL: String?
@@ -318,6 +320,14 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "apricot_uploads_per_hour", \.apricotUploadsPerHour, 1...3_600,
             "contact-file uploads one sign-in may make in an hour, per server (more: 429 with Retry-After)"),
+        integer(
+            "apricot_otp_per_minute", \.apricotOTPPerMinute, 0...100_000,
+            "APRICOT codes (SMS) this server sends a minute, all phones together (more: 429 with Retry-After; 0: no limit): bounds the SMS bill of a flood"
+        ),
+        integer(
+            "apricot_otp_per_address_per_hour", \.apricotOTPPerAddressPerHour, 0...100_000,
+            "APRICOT codes one client address (an IPv6 /64) may ask for in an hour, per server (more: 429 with Retry-After; 0: no limit). Phones behind one carrier NAT share an address; behind a reverse proxy every phone has the proxy's address: raise it or set 0 there"
+        ),
         path(
             "apricot_code_secret_file", \.apricotCodeSecretFile,
             "file with the secret (at least 32 bytes) that keys the HMAC of APRICOT SMS codes; unset: beside an SQLite store, made on first start; required with PostgreSQL (one secret for every server)"

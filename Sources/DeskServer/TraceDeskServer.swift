@@ -107,7 +107,10 @@ public final class TraceDeskServer: @unchecked Sendable {
                     dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
                     attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles, log: log),
                 apricot: apricotDesk.map { desk in
-                    ApricotAPI(desk: desk, metrics: metrics, uploadsPerHour: config.apricotUploadsPerHour, log: log)
+                    ApricotAPI(
+                        desk: desk, metrics: metrics, uploadsPerHour: config.apricotUploadsPerHour,
+                        otpPerMinute: config.apricotOTPPerMinute,
+                        otpPerAddressPerHour: config.apricotOTPPerAddressPerHour, log: log)
                 }),
             completed: completed)
         staffAPI = StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)

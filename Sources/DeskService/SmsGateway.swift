@@ -21,6 +21,14 @@ public protocol SmsGateway: Sendable {
     /// Hands one message over. Throws when the store cannot take it, or when the gateway cannot
     /// take another message now (`.unavailable`: the phone may ask again later).
     func send(to phone: PhoneNumber, message: SmsCodeText) throws(ServiceError)
+
+    /// False while the gateway cannot take another message (the http gateway's queue is full):
+    /// a code asked for now would not be sent, so none should be made.
+    var acceptsMore: Bool { get }
+}
+
+extension SmsGateway {
+    public var acceptsMore: Bool { true }
 }
 
 /// The text of an SMS that carries a one-time code, with the code kept apart from the words
@@ -149,23 +157,30 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(to phone: PhoneNumber, message: SmsCodeText) throws(ServiceError) {
-        let id: Int64
         let queuedAt = clock.now()
-        do {
-            id = try store.enqueueSms(
-                phone: phone, text: message.masked, gateway: name, status: .pending, detail: "", now: queuedAt)
-        } catch {
-            throw ServiceError(error)
-        }
         let admitted = lock.withLock { () -> Bool in
             guard queued < options.maxQueued else { return false }
             queued += 1
             return true
         }
         guard admitted else {
-            record(id, .failed, "not sent: \(options.maxQueued) messages were already waiting for the provider")
-            log("SMS message \(id) not sent: \(options.maxQueued) messages already wait for the provider")
-            return
+            // Stored failed with no attempt (none was made), so admins see it in the outbox.
+            let id = try? store.enqueueSms(
+                phone: phone, text: message.masked, gateway: name, status: .failed,
+                detail: "not sent: \(options.maxQueued) messages were already waiting for the provider",
+                now: queuedAt)
+            log(
+                "SMS message \(id.map(String.init) ?? "(not stored)") not sent: \(options.maxQueued) messages already wait for the provider"
+            )
+            throw .unavailable(Self.queueFull)
+        }
+        let id: Int64
+        do {
+            id = try store.enqueueSms(
+                phone: phone, text: message.masked, gateway: name, status: .pending, detail: "", now: queuedAt)
+        } catch {
+            finished()
+            throw ServiceError(error)
         }
         var body = #"{"to":"#
         JSONValue.writeString(phone.e164, into: &body)
@@ -181,6 +196,11 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
 
     /// How many messages are waiting or being sent now.
     public var pending: Int { lock.withLock { queued } }
+
+    public var acceptsMore: Bool { lock.withLock { queued < options.maxQueued } }
+
+    /// What `send` throws (`.unavailable`) when the queue is full.
+    public static let queueFull = "the SMS provider is behind: the queue of messages is full"
 
     /// Returns once no message is waiting or being sent (tests; a stopping server, with its grace).
     public func waitUntilIdle() async {

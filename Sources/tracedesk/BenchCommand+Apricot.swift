@@ -62,6 +62,8 @@ extension BenchCommand {
             config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
             config.signingKeyRequired = false
             config.apricotUploadsPerHour = 3_600
+            config.apricotOTPPerMinute = 0
+            config.apricotOTPPerAddressPerHour = 0
             let store: any Store
             if let spec = arguments.values["store"] {
                 store = try StoreLocation.open(spec)
