@@ -191,7 +191,9 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         }
         let key = ApricotDesk.tokenHash(upload.token)
         let now = Date()
-        if let wait = uploads.wait(key, now: now) {
+        // Checked and counted at once, so concurrent uploads of one token cannot all pass the
+        // check; given back when the token turns out not to be valid (or the store fails).
+        if let wait = uploads.reserve(key, now: now) {
             metrics.count("tracedesk_apricot_contact_files_total", #"result="rate_limited""#)
             return Self.tooMany(
                 .apricotUploadsTooFrequent(perHour: uploads.perHour, retryAfter: wait), retryAfter: wait)
@@ -202,7 +204,6 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                 bytes: upload.body, clientClock: upload.clientClock)
             {
             case .stored(let receipt, let skew):
-                uploads.record(key, now: now)
                 metrics.count(
                     "tracedesk_apricot_contact_files_total",
                     receipt.replaced ? #"result="replaced""# : #"result="stored""#)
@@ -212,15 +213,16 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                     #"{"records":\#(receipt.records),"distinct_beacons":\#(receipt.distinctBeacons),"unknown_beacons":\#(receipt.unknownBeacons),"skew_seconds":\#(skew),"replaced":\#(receipt.replaced)}"#,
                     cacheControl: "no-store")
             case .notSignedIn:
+                uploads.release(key, now: now)
                 metrics.count("tracedesk_apricot_contact_files_total", #"result="not_signed_in""#)
                 return .error(.apricotNotSignedIn)
             case .refused(let problem):
-                uploads.record(key, now: now)
                 metrics.count("tracedesk_apricot_contact_files_total", #"result="refused""#)
                 if case .tooLarge = problem { return .error(.payloadTooLarge(limit: ContactFile.maxBytes)) }
                 return .error(.apricotContactFileRefused(problem.message))
             }
         } catch {
+            uploads.release(key, now: now)
             return unavailable(error)
         }
     }
@@ -258,38 +260,64 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
 }
 
 /// At most `perHour` contact-file uploads per token in any hour, per server (in memory: a
-/// restart or a second server gives more; the limit only keeps one app from flooding). Only
-/// uploads with a valid token are recorded, so random tokens cannot fill the memory.
-final class UploadLimiter: @unchecked Sendable {
-    let perHour: Int
+/// restart or a second server gives more; the limit only keeps one app from flooding). An
+/// upload is counted when it is admitted and given back when its token is not valid, so random
+/// tokens cannot fill the memory.
+///
+/// Tokens with no upload in the hour are forgotten when the table has doubled since the last
+/// sweep (and holds more than `pruneAbove`): each sweep is paid for by as many uploads as it
+/// keeps, never one full sweep per upload.
+public final class UploadLimiter: @unchecked Sendable {
+    public let perHour: Int
     private let lock = SimpleLock()
     private var recent: [String: [Date]] = [:]
+    private var sweepAbove: Int
+    private let minimumSweep: Int
     static let window: TimeInterval = 3_600
-    /// Past this many tokens tracked, those with no upload in the window are forgotten.
-    static let pruneAbove = 50_000
+    /// The table's size below which nothing is swept.
+    public static let pruneAbove = 50_000
 
-    init(perHour: Int) { self.perHour = perHour }
+    public init(perHour: Int, pruneAbove: Int = UploadLimiter.pruneAbove) {
+        self.perHour = perHour
+        self.sweepAbove = pruneAbove
+        self.minimumSweep = pruneAbove
+    }
 
-    /// Nil when `key` may upload now; otherwise the seconds until it may.
-    func wait(_ key: String, now: Date) -> Int? {
-        lock.withLock {
+    /// How many tokens are tracked now.
+    public var tracked: Int { lock.withLock { recent.count } }
+
+    /// Nil when `key` may upload now, and the upload is counted; otherwise the seconds until it
+    /// may, and nothing is counted.
+    public func reserve(_ key: String, now: Date) -> Int? {
+        lock.withLock { () -> Int? in
             let start = now.addingTimeInterval(-Self.window)
-            guard let times = recent[key]?.filter({ $0 > start }), times.count >= perHour, let oldest = times.first
-            else { return nil }
-            return Int(oldest.timeIntervalSince(start).rounded(.up))
+            var times = recent[key, default: []]
+            if let firstInWindow = times.firstIndex(where: { $0 > start }) {
+                times.removeSubrange(..<firstInWindow)
+            } else {
+                times.removeAll()
+            }
+            if times.count >= perHour, let oldest = times.first {
+                recent[key] = times
+                return max(1, Int(oldest.timeIntervalSince(start).rounded(.up)))
+            }
+            times.append(now)
+            recent[key] = times
+            if recent.count > sweepAbove {
+                recent = recent.filter { $0.value.last.map { $0 > start } ?? false }
+                sweepAbove = max(minimumSweep, recent.count * 2)
+            }
+            return nil
         }
     }
 
-    /// Counts an upload of `key` (a signed-in app's: its token was valid).
-    func record(_ key: String, now: Date) {
+    /// Gives back the upload `reserve` counted for `key` at `now` (its token was not valid, or
+    /// the store failed).
+    public func release(_ key: String, now: Date) {
         lock.withLock {
-            let start = now.addingTimeInterval(-Self.window)
-            var times = recent[key, default: []].filter { $0 > start }
-            times.append(now)
-            recent[key] = times
-            if recent.count > Self.pruneAbove {
-                recent = recent.filter { $0.value.last.map { $0 > start } ?? false }
-            }
+            guard var times = recent[key], let index = times.lastIndex(of: now) else { return }
+            times.remove(at: index)
+            recent[key] = times.isEmpty ? nil : times
         }
     }
 }

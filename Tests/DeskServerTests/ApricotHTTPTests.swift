@@ -319,6 +319,42 @@ import Testing
         #expect((3_500...3_600).contains(wait))
     }
 
+    @Test("uploads of one sign-in sent at once: no more than the hour allows get through")
+    func uploadRateLimitConcurrent() async throws {
+        let f = try ApricotFixture { $0.apricotUploadsPerHour = 2 }
+        let anna = try await f.register(Self.anna)
+        let record = Contacts.file([(Contacts.foreign(1), UInt32(Self.now))])
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<12 {
+                group.addTask { try await f.upload(anna.token, day: Self.today, record).status }
+            }
+            var all: [Int] = []
+            for try await status in group { all.append(status) }
+            return all
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 2)
+        #expect(statuses.filter { $0 == 429 }.count == 10)
+        // A token that is not valid is given back: it neither counts nor stays in memory.
+        #expect(try await f.upload("x" + anna.token.dropFirst(), day: Self.today, record).status == 401)
+    }
+
+    @Test("the upload limiter forgets tokens idle for an hour, and only then")
+    func uploadLimiterSweep() {
+        let limiter = UploadLimiter(perHour: 2, pruneAbove: 100)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<1_000 { #expect(limiter.reserve("token-\(index)", now: start) == nil) }
+        // All within the hour: none may be forgotten, and each is still limited.
+        #expect(limiter.tracked == 1_000)
+        #expect(limiter.reserve("token-7", now: start) == nil)
+        #expect(limiter.reserve("token-7", now: start) == 3_600)
+        limiter.release("token-8", now: start)
+        #expect(limiter.reserve("token-8", now: start) == nil)
+        // An hour on, the next new token's sweep forgets them all.
+        for index in 0..<2_001 { _ = limiter.reserve("later-\(index)", now: start + 3_601) }
+        #expect(limiter.tracked <= 2_001)
+        #expect(limiter.reserve("token-7", now: start + 3_601) == nil)
+    }
+
     @Test("metrics report the pseudo-ids used and the outcomes, without labels holding personal data")
     func metrics() async throws {
         let f = try ApricotFixture()
