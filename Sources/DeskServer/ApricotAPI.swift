@@ -41,6 +41,18 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         }
     }
 
+    /// Every `/apricot/…` answer of a server without a code secret: 503 (1003) without
+    /// `Retry-After`, since retrying will not help until an operator configures it (as the 507
+    /// of a full pseudo-id space, docs/decisions.md).
+    public static let notConfigured: HTTPResponse = {
+        var response = HTTPResponse.error(
+            .unavailable(
+                "APRICOT is not configured on this server: it needs apricot_code_secret_file (docs/apricot-api.md); retrying will not help"
+            ))
+        response.headers.removeAll { $0.name == "Retry-After" }
+        return response
+    }()
+
     /// Whether a path is this API's (the rest of the public listener is the Immuni API's).
     public static func owns(_ path: String) -> Bool { path.hasPrefix("/apricot/") }
 
@@ -247,16 +259,8 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         return response
     }
 
-    /// A busy store: 503 with Retry-After; anything else 500. The log has the reason under an
-    /// incident id (a store message never holds a phone number, a code or a token).
-    func unavailable(_ error: ServiceError) -> HTTPResponse {
-        let incident = Incident.next()
-        log("incident \(incident): \(error.message)")
-        if case .unavailable = error {
-            return .error(.unavailable("storage is busy or unreachable (incident \(incident)); retry in a few seconds"))
-        }
-        return .error(.unknown(incident: incident))
-    }
+    /// A busy store: 503 with Retry-After; anything else 500 (``Incident/response(for:log:)``).
+    func unavailable(_ error: ServiceError) -> HTTPResponse { Incident.response(for: error, log: log) }
 }
 
 /// At most `perHour` contact-file uploads per token in any hour, per server (in memory: a
@@ -335,13 +339,7 @@ struct PublicRoutes: HTTPHandler {
 
     func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
         guard ApricotAPI.owns(request.path) else { return immuni.handle(request, route: route) }
-        guard let apricot else {
-            return .now(
-                .error(
-                    .unavailable(
-                        "APRICOT is not configured on this server: it needs apricot_code_secret_file (docs/apricot-api.md)"
-                    )))
-        }
+        guard let apricot else { return .now(ApricotAPI.notConfigured) }
         return apricot.handle(request, route: route)
     }
 

@@ -338,6 +338,14 @@ import Testing
         #expect(try await f.upload("x" + anna.token.dropFirst(), day: Self.today, record).status == 401)
     }
 
+    @Test("the answer of a server without APRICOT: 503 (1003), no Retry-After, says what to configure")
+    func notConfiguredAnswer() {
+        let response = ApricotAPI.notConfigured
+        #expect(response.status == 503)
+        #expect(!response.headers.contains { $0.name == "Retry-After" })
+        #expect(String(decoding: response.body, as: UTF8.self).contains(#""error_code":1003"#))
+    }
+
     @Test("the upload limiter forgets tokens idle for an hour, and only then")
     func uploadLimiterSweep() {
         let limiter = UploadLimiter(perHour: 2, pruneAbove: 100)
@@ -519,6 +527,19 @@ import Testing
         if: ApricotFixture.postgresURL != nil,
         "TRACEDESK_TEST_POSTGRES is not set (scripts/test starts a throwaway PostgreSQL)"))
 struct ApricotPostgresHTTPTests {
+    @Test("no code secret with PostgreSQL: every /apricot/ path answers 503 without Retry-After (not temporary)")
+    func notConfigured() async throws {
+        let f = try ApricotFixture(postgres: true) { $0.apricotCodeSecretFile = nil }
+        #expect(f.server.apricotDesk == nil)
+        for path in ["apricot/v1/settings", "apricot/v1/otp"] {
+            let reply = try await HTTP.send(
+                path.hasSuffix("otp") ? "POST" : "GET", f.phone.appendingPathComponent(path))
+            #expect(reply.status == 503 && reply.errorCode == 1003)
+            #expect(reply.header("Retry-After") == nil)
+            #expect(reply.text.contains("apricot_code_secret_file"))
+        }
+    }
+
     @Test("code, sign-in, upload, replace, returning sign-in, bound token, on PostgreSQL")
     func core() async throws {
         let f = try ApricotFixture(postgres: true)
