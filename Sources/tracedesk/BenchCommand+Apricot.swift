@@ -27,8 +27,8 @@ extension BenchCommand {
                                        [--store PATH|URL] [--json]
                Times APRICOT sign-ins (a new user with 1 000 pseudo-ids) and full-day contact
                files (28 800 records) through the phone API on loopback (build with -c release).
-               Without --store a fresh SQLite file is used; a PostgreSQL URL must name an
-               empty database.
+               Without --store a fresh SQLite file is used; a --store PATH or URL must name an
+               empty store (one that holds anything is refused).
         """
 
     static func apricot(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -67,6 +67,14 @@ extension BenchCommand {
             let store: any Store
             if let spec = arguments.values["store"] {
                 store = try StoreLocation.open(spec)
+                // The bench writes users, pseudo-ids and contact files that look real, and takes
+                // pseudo-id capacity: never into a store that holds anything.
+                let used = try store.info().tables.filter { $0.name != "schema_migrations" && $0.rows > 0 }
+                guard used.isEmpty else {
+                    throw ApricotBenchFailure(
+                        "\(store.location) is not empty (\(used.map(\.name).sorted().joined(separator: ", ")) hold rows): the bench writes users and contact files that look real; give it an empty database (or no --store: a fresh SQLite file)"
+                    )
+                }
                 let secret = directory.appendingPathComponent("code-secret").path
                 try Hex.encode(SecureRandom.bytes(32)).write(toFile: secret, atomically: true, encoding: .utf8)
                 config.apricotCodeSecretFile = secret
