@@ -145,6 +145,8 @@ wait "$server"
 check "SIGTERM stops the server with exit status 0" test $? -eq 0
 server=""
 check "the log says it stopped" grep -q "serve: stopped" "$work/serve.log"
+check "serve warns once at start that the outbox gateway keeps codes readable" \
+  bash -c "[ \"\$(grep -c 'WARNING: sms_gateway is outbox' '$work/serve.log')\" = 1 ]"
 check "the access log (written out at the latest on stop) has routes and statuses, never the token or a code" bash -c "
   grep -q 'public POST /v1/ingestion/upload 204' '$work/serve.log' && ! grep -q '$token' '$work/serve.log' &&
   ! grep -q 'KJ23IWY5UJ' '$work/serve.log' && ! grep -q '9K2RAY8UUQ' '$work/serve.log'"
