@@ -114,4 +114,22 @@ static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
 
 /// Whether this libmicrohttpd was built with TLS.
 static inline int cmhd_has_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+/// The client's address of a connection as text (IPv4 dotted, IPv6 colon form) in `out`;
+/// returns 1, or 0 when libmicrohttpd does not know it.
+static int cmhd_client_address(struct MHD_Connection *connection, char *out, size_t length) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || length == 0) return 0;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)(const void *)address;
+        return inet_ntop(AF_INET, &v4->sin_addr, out, (socklen_t)length) != NULL;
+    }
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)(const void *)address;
+        return inet_ntop(AF_INET6, &v6->sin6_addr, out, (socklen_t)length) != NULL;
+    }
+    return 0;
+}
+
 #endif

@@ -131,6 +131,15 @@ public struct APIError: Error, Hashable, Sendable {
             code: 3007, status: 429, message: "Too many uploads.",
             detail: "at most \(perHour) contact-file uploads an hour per sign-in: upload again in \(seconds) s")
     }
+    /// 3009/429: more code requests than this server takes a minute, or than one client address
+    /// may make in an hour; `Retry-After` says when.
+    public static func apricotCodeRequestsLimited(fromAddress: Bool, retryAfter seconds: Int) -> APIError {
+        APIError(
+            code: 3009, status: 429, message: "Too many code requests.",
+            detail: fromAddress
+                ? "too many codes were asked for from this network address: ask again in \(seconds) s"
+                : "the server is sending as many codes as it may now: ask again in \(seconds) s")
+    }
     /// 3008/507: the pseudo-id space of the design (2^32) cannot hold another user. Not a
     /// temporary state: no Retry-After.
     public static let apricotRegistrationFull = APIError(
@@ -148,6 +157,7 @@ public struct APIError: Error, Hashable, Sendable {
         .conflict(""), .authorizationRefused(""), .apricotInvalid(""), .apricotWrongCode, .apricotExpiredCode,
         .apricotTooManyAttempts, .apricotTooSoon(retryAfter: 0), .apricotNotSignedIn, .apricotContactFileRefused(""),
         .apricotUploadsTooFrequent(perHour: 0, retryAfter: 0), .apricotRegistrationFull,
+        .apricotCodeRequestsLimited(fromAddress: false, retryAfter: 0),
     ]
 
     /// The JSON body.

@@ -10,16 +10,20 @@ public struct HTTPRequest: Sendable {
     /// Query arguments in arrival order, repeats kept.
     public var query: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The address the connection comes from (`203.0.113.7`, `2001:db8::1`), as the socket
+    /// says: behind a reverse proxy, the proxy's. Nil when unknown (requests made in tests).
+    public var clientAddress: String?
 
     public init(
         method: String, path: String, headers: [(name: String, value: String)] = [],
-        query: [(name: String, value: String)] = [], body: [UInt8] = []
+        query: [(name: String, value: String)] = [], body: [UInt8] = [], clientAddress: String? = nil
     ) {
         self.method = method
         self.path = path
         self.headers = headers.map { ($0.name.lowercased(), $0.value) }
         self.query = query
         self.body = body
+        self.clientAddress = clientAddress
     }
 
     public func headerValues(_ name: String) -> [String] {

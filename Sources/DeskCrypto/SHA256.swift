@@ -40,6 +40,33 @@ public enum Hex {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The bytes of an even number of hexadecimal digits (either case), or nil when `text` has
+    /// anything else in it.
+    public static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+        guard text.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count / 2)
+        var high: UInt8?
+        for c in text {
+            guard let digit = value(c) else { return nil }
+            if let h = high {
+                out.append(h << 4 | digit)
+                high = nil
+            } else {
+                high = digit
+            }
+        }
+        return out
+    }
 }
 
 extension Otp {

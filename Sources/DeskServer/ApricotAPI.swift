@@ -3,6 +3,7 @@ import DeskAPI
 import DeskCore
 import DeskService
 import DeskStore
+import Dispatch
 import Foundation
 
 /// The APRICOT phone API (docs/apricot-api.md, spec/apricot-protocol.md) on the public
@@ -13,14 +14,24 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
     let desk: ApricotDesk
     let metrics: Metrics
     let uploads: UploadLimiter
+    let codeRequests: CodeRequestLimiter
     let log: @Sendable (String) -> Void
 
+    /// `Retry-After` of a 503 for a full SMS queue: the provider is behind, and a phone may ask
+    /// again only every 30 s anyway.
+    static let gatewayBusyRetryAfter = 30
+
+    /// - Parameters:
+    ///   - otpPerMinute: codes this server sends a minute, all phones together (0: no limit).
+    ///   - otpPerAddressPerHour: codes one client address may ask for in an hour (0: no limit).
     public init(
-        desk: ApricotDesk, metrics: Metrics, uploadsPerHour: Int, log: @escaping @Sendable (String) -> Void
+        desk: ApricotDesk, metrics: Metrics, uploadsPerHour: Int, otpPerMinute: Int = 0,
+        otpPerAddressPerHour: Int = 0, log: @escaping @Sendable (String) -> Void
     ) {
         self.desk = desk
         self.metrics = metrics
         self.uploads = UploadLimiter(perHour: uploadsPerHour)
+        self.codeRequests = CodeRequestLimiter(perMinute: otpPerMinute, perAddressPerHour: otpPerAddressPerHour)
         self.log = log
         let watch = desk.capacity
         metrics.refreshBeforeRender { metrics in
@@ -29,6 +40,18 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
             metrics.set("tracedesk_apricot_pseudo_ids_used_ratio", to: capacity.fraction)
         }
     }
+
+    /// Every `/apricot/…` answer of a server without a code secret: 503 (1003) without
+    /// `Retry-After`, since retrying will not help until an operator configures it (as the 507
+    /// of a full pseudo-id space, docs/decisions.md).
+    public static let notConfigured: HTTPResponse = {
+        var response = HTTPResponse.error(
+            .unavailable(
+                "APRICOT is not configured on this server: it needs apricot_code_secret_file (docs/apricot-api.md); retrying will not help"
+            ))
+        response.headers.removeAll { $0.name == "Retry-After" }
+        return response
+    }()
 
     /// Whether a path is this API's (the rest of the public listener is the Immuni API's).
     public static func owns(_ path: String) -> Bool { path.hasPrefix("/apricot/") }
@@ -95,6 +118,20 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
             return .error(error)
         case .success(let value): body = value
         }
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        switch codeRequests.admit(address: request.clientAddress, now: now) {
+        case .admitted: break
+        case .serverBusy(let seconds):
+            metrics.count("tracedesk_apricot_codes_total", #"result="server_limited""#)
+            return Self.tooMany(
+                .apricotCodeRequestsLimited(fromAddress: false, retryAfter: seconds), retryAfter: seconds)
+        case .addressBusy(let seconds):
+            metrics.count("tracedesk_apricot_codes_total", #"result="address_limited""#)
+            return Self.tooMany(
+                .apricotCodeRequestsLimited(fromAddress: true, retryAfter: seconds), retryAfter: seconds)
+        }
+        // A code made now would not be sent: none is made, and the phone may ask again later.
+        guard desk.gateway.acceptsMore else { return gatewayBusy() }
         do throws(ServiceError) {
             switch try desk.requestCode(phone: body.phone, appID: body.appID, deviceID: body.deviceID) {
             case .issued:
@@ -106,6 +143,8 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                 return Self.tooMany(.apricotTooSoon(retryAfter: seconds), retryAfter: seconds)
             }
         } catch {
+            // The queue filled between the check and the send.
+            if case .unavailable(HTTPSmsGateway.queueFull) = error { return gatewayBusy() }
             return unavailable(error)
         }
     }
@@ -164,7 +203,9 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         }
         let key = ApricotDesk.tokenHash(upload.token)
         let now = Date()
-        if let wait = uploads.wait(key, now: now) {
+        // Checked and counted at once, so concurrent uploads of one token cannot all pass the
+        // check; given back when the token turns out not to be valid (or the store fails).
+        if let wait = uploads.reserve(key, now: now) {
             metrics.count("tracedesk_apricot_contact_files_total", #"result="rate_limited""#)
             return Self.tooMany(
                 .apricotUploadsTooFrequent(perHour: uploads.perHour, retryAfter: wait), retryAfter: wait)
@@ -175,7 +216,6 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                 bytes: upload.body, clientClock: upload.clientClock)
             {
             case .stored(let receipt, let skew):
-                uploads.record(key, now: now)
                 metrics.count(
                     "tracedesk_apricot_contact_files_total",
                     receipt.replaced ? #"result="replaced""# : #"result="stored""#)
@@ -185,20 +225,32 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                     #"{"records":\#(receipt.records),"distinct_beacons":\#(receipt.distinctBeacons),"unknown_beacons":\#(receipt.unknownBeacons),"skew_seconds":\#(skew),"replaced":\#(receipt.replaced)}"#,
                     cacheControl: "no-store")
             case .notSignedIn:
+                uploads.release(key, now: now)
                 metrics.count("tracedesk_apricot_contact_files_total", #"result="not_signed_in""#)
                 return .error(.apricotNotSignedIn)
             case .refused(let problem):
-                uploads.record(key, now: now)
                 metrics.count("tracedesk_apricot_contact_files_total", #"result="refused""#)
                 if case .tooLarge = problem { return .error(.payloadTooLarge(limit: ContactFile.maxBytes)) }
                 return .error(.apricotContactFileRefused(problem.message))
             }
         } catch {
+            uploads.release(key, now: now)
             return unavailable(error)
         }
     }
 
     // MARK: Helpers
+
+    /// The http gateway's queue is full: 503 with a `Retry-After` longer than a busy store's.
+    func gatewayBusy() -> HTTPResponse {
+        metrics.count("tracedesk_apricot_codes_total", #"result="gateway_busy""#)
+        var response = HTTPResponse.error(
+            .unavailable(
+                "the SMS provider is behind and no code can be sent now: ask again in \(Self.gatewayBusyRetryAfter) s"))
+        response.headers.removeAll { $0.name == "Retry-After" }
+        response.headers.append(("Retry-After", String(Self.gatewayBusyRetryAfter)))
+        return response
+    }
 
     /// A 429 with `Retry-After`.
     static func tooMany(_ error: APIError, retryAfter seconds: Int) -> HTTPResponse {
@@ -207,51 +259,69 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         return response
     }
 
-    /// A busy store: 503 with Retry-After; anything else 500. The log has the reason under an
-    /// incident id (a store message never holds a phone number, a code or a token).
-    func unavailable(_ error: ServiceError) -> HTTPResponse {
-        let incident = Incident.next()
-        log("incident \(incident): \(error.message)")
-        if case .unavailable = error {
-            return .error(.unavailable("storage is busy or unreachable (incident \(incident)); retry in a few seconds"))
-        }
-        return .error(.unknown(incident: incident))
-    }
+    /// A busy store: 503 with Retry-After; anything else 500 (``Incident/response(for:log:)``).
+    func unavailable(_ error: ServiceError) -> HTTPResponse { Incident.response(for: error, log: log) }
 }
 
 /// At most `perHour` contact-file uploads per token in any hour, per server (in memory: a
-/// restart or a second server gives more; the limit only keeps one app from flooding). Only
-/// uploads with a valid token are recorded, so random tokens cannot fill the memory.
-final class UploadLimiter: @unchecked Sendable {
-    let perHour: Int
+/// restart or a second server gives more; the limit only keeps one app from flooding). An
+/// upload is counted when it is admitted and given back when its token is not valid, so random
+/// tokens cannot fill the memory.
+///
+/// Tokens with no upload in the hour are forgotten when the table has doubled since the last
+/// sweep (and holds more than `pruneAbove`): each sweep is paid for by as many uploads as it
+/// keeps, never one full sweep per upload.
+public final class UploadLimiter: @unchecked Sendable {
+    public let perHour: Int
     private let lock = SimpleLock()
     private var recent: [String: [Date]] = [:]
+    private var sweepAbove: Int
+    private let minimumSweep: Int
     static let window: TimeInterval = 3_600
-    /// Past this many tokens tracked, those with no upload in the window are forgotten.
-    static let pruneAbove = 50_000
+    /// The table's size below which nothing is swept.
+    public static let pruneAbove = 50_000
 
-    init(perHour: Int) { self.perHour = perHour }
+    public init(perHour: Int, pruneAbove: Int = UploadLimiter.pruneAbove) {
+        self.perHour = perHour
+        self.sweepAbove = pruneAbove
+        self.minimumSweep = pruneAbove
+    }
 
-    /// Nil when `key` may upload now; otherwise the seconds until it may.
-    func wait(_ key: String, now: Date) -> Int? {
-        lock.withLock {
+    /// How many tokens are tracked now.
+    public var tracked: Int { lock.withLock { recent.count } }
+
+    /// Nil when `key` may upload now, and the upload is counted; otherwise the seconds until it
+    /// may, and nothing is counted.
+    public func reserve(_ key: String, now: Date) -> Int? {
+        lock.withLock { () -> Int? in
             let start = now.addingTimeInterval(-Self.window)
-            guard let times = recent[key]?.filter({ $0 > start }), times.count >= perHour, let oldest = times.first
-            else { return nil }
-            return Int(oldest.timeIntervalSince(start).rounded(.up))
+            var times = recent[key, default: []]
+            if let firstInWindow = times.firstIndex(where: { $0 > start }) {
+                times.removeSubrange(..<firstInWindow)
+            } else {
+                times.removeAll()
+            }
+            if times.count >= perHour, let oldest = times.first {
+                recent[key] = times
+                return max(1, Int(oldest.timeIntervalSince(start).rounded(.up)))
+            }
+            times.append(now)
+            recent[key] = times
+            if recent.count > sweepAbove {
+                recent = recent.filter { $0.value.last.map { $0 > start } ?? false }
+                sweepAbove = max(minimumSweep, recent.count * 2)
+            }
+            return nil
         }
     }
 
-    /// Counts an upload of `key` (a signed-in app's: its token was valid).
-    func record(_ key: String, now: Date) {
+    /// Gives back the upload `reserve` counted for `key` at `now` (its token was not valid, or
+    /// the store failed).
+    public func release(_ key: String, now: Date) {
         lock.withLock {
-            let start = now.addingTimeInterval(-Self.window)
-            var times = recent[key, default: []].filter { $0 > start }
-            times.append(now)
-            recent[key] = times
-            if recent.count > Self.pruneAbove {
-                recent = recent.filter { $0.value.last.map { $0 > start } ?? false }
-            }
+            guard var times = recent[key], let index = times.lastIndex(of: now) else { return }
+            times.remove(at: index)
+            recent[key] = times.isEmpty ? nil : times
         }
     }
 }
@@ -269,13 +339,7 @@ struct PublicRoutes: HTTPHandler {
 
     func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
         guard ApricotAPI.owns(request.path) else { return immuni.handle(request, route: route) }
-        guard let apricot else {
-            return .now(
-                .error(
-                    .unavailable(
-                        "APRICOT is not configured on this server: it needs apricot_code_secret_file (docs/apricot-api.md)"
-                    )))
-        }
+        guard let apricot else { return .now(ApricotAPI.notConfigured) }
         return apricot.handle(request, route: route)
     }
 

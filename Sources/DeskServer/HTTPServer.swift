@@ -228,6 +228,7 @@ public final class HTTPServer: @unchecked Sendable {
         var suspended = false
         var abandoned = false
         var status = 0
+        var clientAddress: String?
 
         init(method: String, path: String) {
             self.method = method
@@ -299,6 +300,13 @@ public final class HTTPServer: @unchecked Sendable {
         return nil
     }
 
+    /// The connection's client address, from libmicrohttpd's connection info.
+    static func clientAddress(_ connection: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard cmhd_client_address(connection, &buffer, buffer.count) == 1 else { return nil }
+        return String(cString: buffer)
+    }
+
     private func access(
         _ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
         _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>,
@@ -310,6 +318,7 @@ public final class HTTPServer: @unchecked Sendable {
             let exchange = Exchange(
                 method: HTTPServer.knownMethods.contains(sent) ? sent : "OTHER",
                 path: url.map { String(cString: $0) } ?? "/")
+            exchange.clientAddress = HTTPServer.clientAddress(connection)
             let pointer = Unmanaged.passRetained(exchange).toOpaque()
             requestContext.pointee = pointer
             let stopping = lock.withLock { () -> Bool in
@@ -375,7 +384,7 @@ public final class HTTPServer: @unchecked Sendable {
         if exchange.suspended || exchange.answered { return .YES }
         let request = HTTPRequest(
             method: exchange.method, path: exchange.path, headers: exchange.headers, query: exchange.query,
-            body: exchange.body)
+            body: exchange.body, clientAddress: exchange.clientAddress)
         exchange.body = []
         switch handler.handle(request, route: exchange.route) {
         case .now(let response):

@@ -431,20 +431,26 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     /// A store that is busy or unreachable is temporary (503 with Retry-After); anything else is
     /// a fault of ours (500).
     /// Either way the log has the reason under an incident id and the client only the id.
-    func unavailable(_ error: ServiceError) -> HTTPResponse {
-        let incident = Incident.next()
-        log("incident \(incident): \(error.message)")
-        if case .unavailable = error {
-            return .error(.unavailable("storage is busy or unreachable (incident \(incident)); retry in a few seconds"))
-        }
-        return .error(.unknown(incident: incident))
-    }
+    func unavailable(_ error: ServiceError) -> HTTPResponse { Incident.response(for: error, log: log) }
 }
 
 /// Short ids that tie an error answer to its log line.
 enum Incident {
     static func next() -> String {
         String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    }
+
+    /// The answer to a use case that failed, for the phone APIs (Immuni and APRICOT): a store
+    /// that is busy or unreachable is temporary (503 with Retry-After); anything else is a fault
+    /// of ours (500). Either way the log has the reason under an incident id and the client only
+    /// the id (a store message never holds a phone number, a code or a token).
+    static func response(for error: ServiceError, log: (String) -> Void) -> HTTPResponse {
+        let incident = next()
+        log("incident \(incident): \(error.message)")
+        if case .unavailable = error {
+            return .error(.unavailable("storage is busy or unreachable (incident \(incident)); retry in a few seconds"))
+        }
+        return .error(.unknown(incident: incident))
     }
 }
 

@@ -96,6 +96,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var closeContactMinutes = 15
     public var defaultCountryCode = "+39"
     public var apricotUploadsPerHour = 60
+    public var apricotOTPPerMinute = 600
+    public var apricotOTPPerAddressPerHour = 60
     public var apricotCodeSecretFile: String?
     public var smsGateway = "outbox"
     public var smsHTTPURL: String?
@@ -318,6 +320,14 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "apricot_uploads_per_hour", \.apricotUploadsPerHour, 1...3_600,
             "contact-file uploads one sign-in may make in an hour, per server (more: 429 with Retry-After)"),
+        integer(
+            "apricot_otp_per_minute", \.apricotOTPPerMinute, 0...100_000,
+            "APRICOT codes (SMS) this server sends a minute, all phones together (more: 429 with Retry-After; 0: no limit): bounds the SMS bill of a flood"
+        ),
+        integer(
+            "apricot_otp_per_address_per_hour", \.apricotOTPPerAddressPerHour, 0...100_000,
+            "APRICOT codes one client address (an IPv6 /64) may ask for in an hour, per server (more: 429 with Retry-After; 0: no limit). Phones behind one carrier NAT share an address; behind a reverse proxy every phone has the proxy's address: raise it or set 0 there"
+        ),
         path(
             "apricot_code_secret_file", \.apricotCodeSecretFile,
             "file with the secret (at least 32 bytes) that keys the HMAC of APRICOT SMS codes; unset: beside an SQLite store, made on first start; required with PostgreSQL (one secret for every server)"
@@ -430,8 +440,12 @@ public struct ServerConfig: Hashable, Sendable {
             let url = smsHTTPURL.flatMap { URL(string: $0) }
             if smsHTTPURL == nil {
                 problems.append("sms_gateway http needs sms_http_url (the provider's endpoint)")
-            } else if url?.host == nil || !["http", "https"].contains(url?.scheme ?? "") {
+            } else if url?.host == nil || !["http", "https"].contains(url?.scheme?.lowercased() ?? "") {
                 problems.append("sms_http_url must be an http(s) URL such as https://sms.example.org/v1/messages")
+            } else if url?.scheme?.lowercased() != "https", !Self.isLoopback(host: url?.host ?? "") {
+                problems.append(
+                    "sms_http_url must use https (the API key and every code cross the network): plain http is allowed only to 127.0.0.1, ::1 or localhost"
+                )
             }
             if smsHTTPAPIKey == nil { problems.append("sms_gateway http needs sms_http_api_key") }
         }
@@ -441,6 +455,13 @@ public struct ServerConfig: Hashable, Sendable {
             )
         }
         return problems
+    }
+
+    /// Whether a URL's host is this machine's loopback (127.0.0.1, ::1, localhost): the only
+    /// hosts `sms_http_url` may reach over plain http (a provider stand-in, a local relay).
+    static func isLoopback(host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "127.0.0.1" || bare == "::1" || bare == "localhost"
     }
 
     static func suggestion(_ key: String) -> String {

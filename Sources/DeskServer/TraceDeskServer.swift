@@ -107,7 +107,10 @@ public final class TraceDeskServer: @unchecked Sendable {
                     dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
                     attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles, log: log),
                 apricot: apricotDesk.map { desk in
-                    ApricotAPI(desk: desk, metrics: metrics, uploadsPerHour: config.apricotUploadsPerHour, log: log)
+                    ApricotAPI(
+                        desk: desk, metrics: metrics, uploadsPerHour: config.apricotUploadsPerHour,
+                        otpPerMinute: config.apricotOTPPerMinute,
+                        otpPerAddressPerHour: config.apricotOTPPerAddressPerHour, log: log)
                 }),
             completed: completed)
         staffAPI = StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)
@@ -130,17 +133,19 @@ public final class TraceDeskServer: @unchecked Sendable {
         {
             return HTTPSmsGateway(
                 store: store, clock: clock,
-                options: HTTPSmsGateway.Options(url: url, apiKey: key, maxAttempts: config.smsHTTPMaxAttempts),
+                options: HTTPSmsGateway.Options(
+                    url: url, apiKey: key, maxAttempts: config.smsHTTPMaxAttempts,
+                    maxAge: SmsCodePolicy().lifetime),
                 log: log)
         }
         return OutboxSmsGateway(store: store, clock: clock)
     }
 
-    /// The key of the APRICOT codes' HMAC: `apricot_code_secret_file`'s content (trimmed, at
-    /// least 32 bytes); unset, the file `<store>.code-secret` beside an SQLite store, made with
-    /// 32 random bytes (64 hex characters, mode 600) when missing. With PostgreSQL and no file:
-    /// nil (every server of a deployment must share the secret, so none is made up; APRICOT is
-    /// then off and the server says so).
+    /// The key of the APRICOT codes' HMAC, from `apricot_code_secret_file` (see
+    /// ``codeSecret(fileBytes:)``); unset, the file `<store>.code-secret` beside an SQLite store,
+    /// made with 32 random bytes (64 hex digits, mode 600) when missing. With PostgreSQL and no
+    /// file: nil (every server of a deployment must share the secret, so none is made up;
+    /// APRICOT is then off and the server says so).
     public static func apricotCodeSecret(_ config: ServerConfig, store: any Store) -> Result<[UInt8]?, ConfigError> {
         let make = "make one with: openssl rand -hex 32 > FILE; chmod 600 FILE"
         if let path = config.apricotCodeSecretFile {
@@ -150,33 +155,73 @@ public final class TraceDeskServer: @unchecked Sendable {
                         "apricot_code_secret_file \(path) cannot be read: check the path and that this user may read it (\(make))"
                     ]))
             }
-            let secret = Array(
-                String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-            guard secret.count >= 32 else {
-                return .failure(
-                    ConfigError(problems: [
-                        "apricot_code_secret_file \(path) holds \(secret.count) bytes: at least 32 are needed (\(make))"
-                    ]))
+            switch codeSecret(fileBytes: Array(data)) {
+            case .success(let secret): return .success(secret)
+            case .failure(let problem):
+                return .failure(ConfigError(problems: ["apricot_code_secret_file \(path) \(problem) (\(make))"]))
             }
-            return .success(secret)
         }
         guard let sqlite = store as? SQLiteStore else { return .success(nil) }
         let path = sqlite.path + ".code-secret"
-        if !FileManager.default.fileExists(atPath: path) {
-            let text = Hex.encode(SecureRandom.bytes(32)) + "\n"
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-            if fd >= 0 {
-                let written = text.withCString { write(fd, $0, strlen($0)) }
-                close(fd)
-                if written != text.utf8.count {
-                    try? FileManager.default.removeItem(atPath: path)
-                    return .failure(ConfigError(problems: ["the APRICOT code secret \(path) could not be written"]))
-                }
-            }
+        if !FileManager.default.fileExists(atPath: path), let problem = createSecretFile(path) {
+            return .failure(ConfigError(problems: [problem]))
         }
         var fromStore = config
         fromStore.apricotCodeSecretFile = path
         return apricotCodeSecret(fromStore, store: store)
+    }
+
+    /// The key a secret file's bytes give, or what is wrong with them (words that follow the
+    /// file's name). One trailing newline is not part of the secret. 64 or more hex digits (what
+    /// `openssl rand -hex 32` writes) are decoded, so the key is the 32 random bytes and not
+    /// their 64 characters; anything else is taken as raw bytes. Either way at least 32 bytes,
+    /// not all the same byte.
+    public static func codeSecret(fileBytes: [UInt8]) -> Result<[UInt8], CodeSecretProblem> {
+        var bytes = fileBytes[...]
+        if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+        let secret: [UInt8]
+        if bytes.count >= 64, let decoded = Hex.decode(bytes) {
+            secret = decoded
+        } else {
+            secret = Array(bytes)
+        }
+        guard secret.count >= 32 else {
+            return .failure(CodeSecretProblem("holds \(secret.count) bytes: at least 32 are needed"))
+        }
+        if let first = secret.first, secret.allSatisfy({ $0 == first }) {
+            return .failure(CodeSecretProblem("holds one byte repeated: it must be random"))
+        }
+        return .success(secret)
+    }
+
+    /// Why a secret file's content cannot be the key (never the content itself).
+    public struct CodeSecretProblem: Error, Hashable, Sendable {
+        public let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Makes the secret file at `path` whole or not at all: written to a temporary file beside
+    /// it (mode 600), then linked to `path`, which fails if another server made it meanwhile (the
+    /// loser then reads the winner's complete file). Nil when done or lost; else the problem.
+    static func createSecretFile(_ path: String) -> String? {
+        let text = Array((Hex.encode(SecureRandom.bytes(32)) + "\n").utf8)
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else {
+            return "the APRICOT code secret \(path) could not be made: \(temporary) cannot be created"
+        }
+        defer { unlink(temporary) }
+        let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == text.count, synced else {
+            return "the APRICOT code secret \(path) could not be written (is the disk full?)"
+        }
+        if link(temporary, path) != 0, errno != EEXIST {
+            return "the APRICOT code secret \(path) could not be made (check that this user may write its directory)"
+        }
+        return nil
     }
 
     /// Problems with the files the settings name (app settings, TLS), all of them, without

@@ -79,7 +79,11 @@ public struct ApricotDesk: Sendable {
         let minutes = Int(codePolicy.lifetime.components.seconds / 60)
         try gateway.send(
             to: phone,
-            text: "Your APRICOT code is \(code). It expires in \(minutes) minutes. Never tell it to anyone.")
+            message: SmsCodeText(
+                code: code,
+                template:
+                    "Your APRICOT code is \(SmsCodeText.placeholder). It expires in \(minutes) minutes. Never tell it to anyone."
+            ))
         return issue
     }
 

@@ -27,8 +27,8 @@ extension BenchCommand {
                                        [--store PATH|URL] [--json]
                Times APRICOT sign-ins (a new user with 1 000 pseudo-ids) and full-day contact
                files (28 800 records) through the phone API on loopback (build with -c release).
-               Without --store a fresh SQLite file is used; a PostgreSQL URL must name an
-               empty database.
+               Without --store a fresh SQLite file is used; a --store PATH or URL must name an
+               empty store (one that holds anything is refused).
         """
 
     static func apricot(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -62,9 +62,19 @@ extension BenchCommand {
             config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
             config.signingKeyRequired = false
             config.apricotUploadsPerHour = 3_600
+            config.apricotOTPPerMinute = 0
+            config.apricotOTPPerAddressPerHour = 0
             let store: any Store
             if let spec = arguments.values["store"] {
                 store = try StoreLocation.open(spec)
+                // The bench writes users, pseudo-ids and contact files that look real, and takes
+                // pseudo-id capacity: never into a store that holds anything.
+                let used = try store.info().tables.filter { $0.name != "schema_migrations" && $0.rows > 0 }
+                guard used.isEmpty else {
+                    throw ApricotBenchFailure(
+                        "\(store.location) is not empty (\(used.map(\.name).sorted().joined(separator: ", ")) hold rows): the bench writes users and contact files that look real; give it an empty database (or no --store: a fresh SQLite file)"
+                    )
+                }
                 let secret = directory.appendingPathComponent("code-secret").path
                 try Hex.encode(SecureRandom.bytes(32)).write(toFile: secret, atomically: true, encoding: .utf8)
                 config.apricotCodeSecretFile = secret
@@ -91,7 +101,7 @@ extension BenchCommand {
                 codeTimes.append(apricotMilliseconds(since: started))
                 guard asked.status == 204 else { throw ApricotBenchFailure("otp answered \(asked.status)") }
                 guard let text = try store.smsOutbox(limit: 1).first?.text,
-                    let code = text.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count == 6 })
+                    let code = SmsCodeText.code(in: text)
                 else { throw ApricotBenchFailure("no code in the outbox") }
                 let login =
                     #"{"otp":"\#(String(code))","phone":"\#(phone)","app_id":"bench.app","device_id":"device-\#(index)"}"#
@@ -146,7 +156,7 @@ extension BenchCommand {
                 guard let phone = PhoneNumber(e164: "+3934\(String(10_000_000 + index))") else { continue }
                 _ = try desk.requestCode(phone: phone, appID: "bench.app", deviceID: "local-\(index)")
                 guard let text = try store.smsOutbox(limit: 1).first?.text,
-                    let code = text.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count == 6 })
+                    let code = SmsCodeText.code(in: text)
                 else { throw ApricotBenchFailure("no code in the outbox") }
                 let started = DispatchTime.now().uptimeNanoseconds
                 _ = try desk.login(otp: String(code), phone: phone, appID: "bench.app", deviceID: "local-\(index)")

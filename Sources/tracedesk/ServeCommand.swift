@@ -193,8 +193,13 @@ enum ServeCommand {
             )
         } else {
             log(
-                "APRICOT on \(scheme)://\(config.listen.host):\(server.phonePort)/apricot/v1, SMS gateway \(server.smsGateway.name)\(config.smsGateway == "outbox" ? " (codes stay in the outbox: tracedesk sms outbox)" : "")"
+                "APRICOT on \(scheme)://\(config.listen.host):\(server.phonePort)/apricot/v1, SMS gateway \(server.smsGateway.name)"
             )
+            if server.smsGateway is OutboxSmsGateway {
+                log(
+                    "WARNING: sms_gateway is outbox: no SMS is sent, and every code is stored readable in the store's SMS outbox (tracedesk sms outbox) for training; use sms_gateway http with real phones (docs/apricot-api.md, \"SMS gateways\")"
+                )
+            }
         }
         if config.appleDeviceCheckURL == nil {
             log("WARNING: Apple DeviceCheck is not configured: iOS analytics tokens will be refused")

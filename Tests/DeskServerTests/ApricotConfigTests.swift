@@ -56,6 +56,24 @@ struct ApricotConfigTests {
         #expect(urlError.message.contains("sms_http_url must be an http(s) URL"))
     }
 
+    @Test("sms_http_url: https anywhere, plain http only to a loopback host")
+    func httpsRequired() {
+        func problems(_ url: String) -> [String] {
+            let environment = [
+                "TRACEDESK_SMS_GATEWAY": "http", "TRACEDESK_SMS_HTTP_URL": url, "TRACEDESK_SMS_HTTP_API_KEY": "k",
+            ]
+            guard case .failure(let error) = ServerConfig.load(file: nil, environment: environment) else { return [] }
+            return error.problems
+        }
+        let refused = problems("http://sms.example.org/send")
+        #expect(refused.contains { $0.contains("sms_http_url must use https") && $0.contains("127.0.0.1") })
+        #expect(problems("http://10.0.0.5/send").contains { $0.contains("sms_http_url must use https") })
+        #expect(problems("https://sms.example.org/send").isEmpty)
+        #expect(problems("http://127.0.0.1:8080/send").isEmpty)
+        #expect(problems("http://localhost:8080/send").isEmpty)
+        #expect(problems("http://[::1]:8080/send").isEmpty)
+    }
+
     @Test("the provider's API key is never shown by --settings")
     func keyRedacted() throws {
         let config = try ServerConfig.load(

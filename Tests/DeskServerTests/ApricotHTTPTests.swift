@@ -138,7 +138,59 @@ import Testing
                 \r
 
                 """.utf8))
-        #expect(tooLarge.status == 413)
+        #expect(tooLarge.status == 413 && tooLarge.errorCode == 1013)
+        // A client that declares and actually sends an over-limit body (64 MiB): answered 413 at
+        // once, and the connection closed long before the body could have been read.
+        let streamed = try await offPool { () throws -> (Reply, sent: Int, total: Int) in
+            let fd = try HTTP.connect(f.server.phonePort)
+            defer { close(fd) }
+            var head = Array(
+                """
+                POST /apricot/v1/contacts/\(Self.today.iso) HTTP/1.1\r
+                Host: 127.0.0.1\r
+                Content-Type: application/octet-stream\r
+                Authorization: Bearer \(anna.token)\r
+                Apricot-App-Id: it.apricot.app\r
+                Apricot-Device-Id: device-1\r
+                Apricot-Client-Clock: \(Self.now)\r
+                Content-Length: \(64 << 20)\r
+                Connection: close\r
+                \r
+
+                """.utf8)
+            let chunk = [UInt8](repeating: 7, count: 65_536)
+            let chunks = 1_024
+            let total = head.count + chunk.count * chunks
+            var sent = 0
+            var pending = head
+            head = []
+            var index = 0
+            sending: while true {
+                while !pending.isEmpty {
+                    let n = pending.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if n <= 0 { break sending }
+                    sent += n
+                    pending.removeFirst(n)
+                }
+                guard index < chunks else { break }
+                // Stop sending once the server has answered (as a client watching its socket
+                // does): sending on would only make its kernel reset the connection.
+                var watch = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&watch, 1, 0) > 0 { break }
+                pending = chunk
+                index += 1
+            }
+            var response: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { break }
+                response.append(contentsOf: buffer[0..<n])
+            }
+            return (HTTP.parse(response), sent, total)
+        }
+        #expect(streamed.0.status == 413 && streamed.0.errorCode == 1013)
+        #expect(streamed.sent < streamed.total, "the server closed the connection before reading the whole body")
         // The largest file is accepted.
         let largest = [UInt8](repeating: 0, count: ContactFile.maxBytes)
         let accepted = try await f.upload(anna.token, day: Self.today, largest)
@@ -218,9 +270,15 @@ import Testing
         let fresh = try f.code(for: Self.anna)
         let guess = fresh == "000000" ? "000001" : "000000"
         var statuses: [Int] = []
-        for _ in 0..<6 { statuses.append(try await f.login(Self.anna, otp: guess).status) }
-        #expect(statuses.prefix(4).allSatisfy { $0 == 401 })
-        #expect(statuses.last == 429)
+        var errorCodes: [Int?] = []
+        for _ in 0..<6 {
+            let reply = try await f.login(Self.anna, otp: guess)
+            statuses.append(reply.status)
+            errorCodes.append(reply.errorCode)
+        }
+        // Attempts 1 to 5 are wrong guesses; the 6th finds the code used up.
+        #expect(statuses == [401, 401, 401, 401, 401, 429])
+        #expect(errorCodes == [3001, 3001, 3001, 3001, 3001, 3003])
         let afterAll = try await f.login(Self.anna, otp: fresh)
         #expect(afterAll.status == 429 && afterAll.errorCode == 3003, "the right code no longer helps")
     }
@@ -321,6 +379,50 @@ import Testing
         #expect((3_500...3_600).contains(wait))
     }
 
+    @Test("uploads of one sign-in sent at once: no more than the hour allows get through")
+    func uploadRateLimitConcurrent() async throws {
+        let f = try ApricotFixture { $0.apricotUploadsPerHour = 2 }
+        let anna = try await f.register(Self.anna)
+        let record = Contacts.file([(Contacts.foreign(1), UInt32(Self.now))])
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<12 {
+                group.addTask { try await f.upload(anna.token, day: Self.today, record).status }
+            }
+            var all: [Int] = []
+            for try await status in group { all.append(status) }
+            return all
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 2)
+        #expect(statuses.filter { $0 == 429 }.count == 10)
+        // A token that is not valid is given back: it neither counts nor stays in memory.
+        #expect(try await f.upload("x" + anna.token.dropFirst(), day: Self.today, record).status == 401)
+    }
+
+    @Test("the answer of a server without APRICOT: 503 (1003), no Retry-After, says what to configure")
+    func notConfiguredAnswer() {
+        let response = ApricotAPI.notConfigured
+        #expect(response.status == 503)
+        #expect(!response.headers.contains { $0.name == "Retry-After" })
+        #expect(String(decoding: response.body, as: UTF8.self).contains(#""error_code":1003"#))
+    }
+
+    @Test("the upload limiter forgets tokens idle for an hour, and only then")
+    func uploadLimiterSweep() {
+        let limiter = UploadLimiter(perHour: 2, pruneAbove: 100)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<1_000 { #expect(limiter.reserve("token-\(index)", now: start) == nil) }
+        // All within the hour: none may be forgotten, and each is still limited.
+        #expect(limiter.tracked == 1_000)
+        #expect(limiter.reserve("token-7", now: start) == nil)
+        #expect(limiter.reserve("token-7", now: start) == 3_600)
+        limiter.release("token-8", now: start)
+        #expect(limiter.reserve("token-8", now: start) == nil)
+        // An hour on, the next new token's sweep forgets them all.
+        for index in 0..<2_001 { _ = limiter.reserve("later-\(index)", now: start + 3_601) }
+        #expect(limiter.tracked <= 2_001)
+        #expect(limiter.reserve("token-7", now: start + 3_601) == nil)
+    }
+
     @Test("metrics report the pseudo-ids used and the outcomes, without labels holding personal data")
     func metrics() async throws {
         let f = try ApricotFixture()
@@ -405,7 +507,9 @@ import Testing
         let first = try TraceDeskServer.apricotCodeSecret(ServerConfig(), store: store).get()
         let second = try TraceDeskServer.apricotCodeSecret(ServerConfig(), store: store).get()
         #expect(first != nil && first == second)
-        #expect(first?.count == 64)
+        #expect(first?.count == 32)
+        let file = try #require(FileManager.default.contents(atPath: store.path + ".code-secret"))
+        #expect(String(decoding: file, as: UTF8.self) == Hex.encode(first ?? []) + "\n")
         let attributes = try FileManager.default.attributesOfItem(atPath: store.path + ".code-secret")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
@@ -425,6 +529,55 @@ import Testing
         }
         #expect(missing.message.contains("cannot be read"))
     }
+
+    @Test("a secret file's bytes: hex decoded, raw bytes kept as they are, short or one repeated byte refused")
+    func codeSecretBytes() throws {
+        let random = SecureRandom.bytes(32)
+        #expect(try TraceDeskServer.codeSecret(fileBytes: Array((Hex.encode(random) + "\n").utf8)).get() == random)
+        #expect(
+            try TraceDeskServer.codeSecret(fileBytes: Array(Hex.encode(random).uppercased().utf8)).get() == random)
+        // Raw bytes that are not UTF-8 are the key as they are, not transcoded.
+        let raw = (0..<40).map { UInt8(0x80 + $0) }
+        #expect(try TraceDeskServer.codeSecret(fileBytes: raw).get() == raw)
+        #expect(try TraceDeskServer.codeSecret(fileBytes: raw + [0x0A]).get() == raw)
+        // 31 raw bytes, even with a newline after them, are too few.
+        let short = TraceDeskServer.codeSecret(fileBytes: Array(raw.prefix(31)) + [0x0A])
+        #expect(throws: TraceDeskServer.CodeSecretProblem.self) { try short.get() }
+        // One repeated byte is refused, raw or in hex.
+        for repeated in [
+            Array(repeating: UInt8(ascii: "a"), count: 40), Array(String(repeating: "00", count: 32).utf8),
+        ] {
+            guard case .failure(let problem) = TraceDeskServer.codeSecret(fileBytes: repeated) else {
+                Issue.record("a secret of one repeated byte was accepted")
+                continue
+            }
+            #expect(problem.message.contains("repeated"))
+        }
+    }
+
+    @Test("the code secret beside a store, made by many servers starting at once: all read the same whole key")
+    func codeSecretRace() async throws {
+        for _ in 0..<10 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apricot-race-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try SQLiteStore(path: directory.appendingPathComponent("s.sqlite").path)
+            let secrets = await withTaskGroup(of: [UInt8]?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        (try? TraceDeskServer.apricotCodeSecret(ServerConfig(), store: store).get()) ?? nil
+                    }
+                }
+                var all: [[UInt8]?] = []
+                for await secret in group { all.append(secret) }
+                return all
+            }
+            #expect(secrets.count == 8)
+            #expect(secrets.allSatisfy { $0 != nil && $0?.count == 32 && $0 == secrets.first! })
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(!left.contains { $0.contains(".tmp-") })
+        }
+    }
 }
 
 /// The same protocol against PostgreSQL (a fresh database per test).
@@ -434,6 +587,19 @@ import Testing
         if: ApricotFixture.postgresURL != nil,
         "TRACEDESK_TEST_POSTGRES is not set (scripts/test starts a throwaway PostgreSQL)"))
 struct ApricotPostgresHTTPTests {
+    @Test("no code secret with PostgreSQL: every /apricot/ path answers 503 without Retry-After (not temporary)")
+    func notConfigured() async throws {
+        let f = try ApricotFixture(postgres: true) { $0.apricotCodeSecretFile = nil }
+        #expect(f.server.apricotDesk == nil)
+        for path in ["apricot/v1/settings", "apricot/v1/otp"] {
+            let reply = try await HTTP.send(
+                path.hasSuffix("otp") ? "POST" : "GET", f.phone.appendingPathComponent(path))
+            #expect(reply.status == 503 && reply.errorCode == 1003)
+            #expect(reply.header("Retry-After") == nil)
+            #expect(reply.text.contains("apricot_code_secret_file"))
+        }
+    }
+
     @Test("code, sign-in, upload, replace, returning sign-in, bound token, on PostgreSQL")
     func core() async throws {
         let f = try ApricotFixture(postgres: true)

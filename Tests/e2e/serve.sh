@@ -110,6 +110,8 @@ check "POST /apricot/v1/otp: 204" test "$(status_of -X POST "http://$phone/apric
 ap_code=$(printf '%s\n' "$admin_pw" | "$bin" sms outbox --user boss --password-stdin --store "$work/desk.sqlite" \
   --limit 1 --json 2>/dev/null | grep -oE 'code is [0-9]{6}' | grep -oE '[0-9]{6}')
 check "tracedesk sms outbox shows the code, held" test -n "$ap_code"
+check "bench apricot refuses a store that holds anything (it would write real-looking users)" \
+  bash -c "! '$bin' bench apricot --registrations 2 --uploads 1 --records 1 --store '$work/desk.sqlite' >/dev/null 2>'$work/bench.err' && grep -q 'is not empty' '$work/bench.err'"
 check "a wrong code: 401 with error 3001" bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -X POST http://$phone/apricot/v1/login \
   -H 'Content-Type: application/json' -d '$ap_ids,\"phone\":\"$ap_phone\",\"otp\":\"$(printf %06d $(( (10#$ap_code + 1) % 1000000 )))\"}')\" = 401 ]"
 ap_login=$(curl -s -X POST "http://$phone/apricot/v1/login" -H 'Content-Type: application/json' \
@@ -143,6 +145,8 @@ wait "$server"
 check "SIGTERM stops the server with exit status 0" test $? -eq 0
 server=""
 check "the log says it stopped" grep -q "serve: stopped" "$work/serve.log"
+check "serve warns once at start that the outbox gateway keeps codes readable" \
+  bash -c "[ \"\$(grep -c 'WARNING: sms_gateway is outbox' '$work/serve.log')\" = 1 ]"
 check "the access log (written out at the latest on stop) has routes and statuses, never the token or a code" bash -c "
   grep -q 'public POST /v1/ingestion/upload 204' '$work/serve.log' && ! grep -q '$token' '$work/serve.log' &&
   ! grep -q 'KJ23IWY5UJ' '$work/serve.log' && ! grep -q '9K2RAY8UUQ' '$work/serve.log'"
