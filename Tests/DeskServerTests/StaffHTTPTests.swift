@@ -186,7 +186,11 @@ struct StaffHTTPTests {
         #expect(setup.header("Cache-Control") == "no-store")
         let session = try #require(try JSONSerialization.jsonObject(with: signIn.body) as? [String: Any])
         #expect(signIn.status == 201)
-        #expect(Set(session.keys) == ["token", "user", "role", "signed_in_at", "expires_at", "idle_seconds"])
+        #expect(
+            Set(session.keys) == [
+                "token", "user", "role", "signed_in_at", "expires_at", "idle_seconds", "phone_country_code",
+            ])
+        #expect(session["phone_country_code"] as? String == "+39")
         #expect(session["user"] as? String == "root")
         #expect(session["role"] as? String == "admin")
         #expect(session["idle_seconds"] as? Int == 600)
