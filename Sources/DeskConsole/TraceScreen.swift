@@ -105,6 +105,8 @@ public enum TraceScreen {
         public var lookup: TraceLookup?
         /// The purpose the shown lookup was made for (sent again with sightings, outcomes, exports).
         public var lookupPurpose = ""
+        /// The purpose of the lookup on its way; it becomes ``lookupPurpose`` when the answer comes.
+        var pendingPurpose = ""
         public var sort: Sort = .minutes
         /// Indices into `lookup.contacts`: the filter applied, in the sort's order.
         public var order: [Int] = []
@@ -217,6 +219,7 @@ public enum TraceScreen {
             return []
         case .lookupLoaded(let lookup):
             guard state.phase == .loading else { return [] }
+            state.lookupPurpose = state.pendingPurpose
             show(&state, lookup)
             return []
         case .lookupFailed(let message):
@@ -397,9 +400,14 @@ public enum TraceScreen {
             }
             return []
         case .back:
-            if state.lookup != nil {
+            if let lookup = state.lookup {
+                // Back to the shown lookup, with its own number and purpose in the fields (so
+                // `r` and the next `n` start from what is on the screen).
                 state.phase = .result
+                state.phone = TextFieldState(lookup.patient.phone.spaced, maxLength: 32)
+                state.purpose = TextFieldState(state.lookupPurpose, maxLength: TracePurpose.maximumLength)
                 state.phoneError = nil
+                state.purposeError = nil
             } else {
                 state.phone = TextFieldState(maxLength: 32)
                 state.phoneError = nil
@@ -421,7 +429,7 @@ public enum TraceScreen {
             case .success(let purpose):
                 state.purposeError = nil
                 state.phase = .loading
-                state.lookupPurpose = purpose
+                state.pendingPurpose = purpose
                 return [.lookup(phone: state.phone.text, purpose: purpose)]
             }
         case .back:
@@ -470,9 +478,11 @@ public enum TraceScreen {
             state.phoneError = nil
             state.purposeError = nil
         case .again:
-            guard state.lookup != nil else { return [] }
+            // The shown lookup again: its patient's number and purpose, whatever the fields hold.
+            guard let lookup = state.lookup else { return [] }
             state.phase = .loading
-            return [.lookup(phone: state.phone.text, purpose: state.lookupPurpose)]
+            state.pendingPurpose = state.lookupPurpose
+            return [.lookup(phone: lookup.patient.phone.e164, purpose: state.lookupPurpose)]
         case .quit:
             return [.quit]
         }

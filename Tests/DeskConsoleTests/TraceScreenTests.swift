@@ -339,7 +339,7 @@ struct TraceScreenTests {
         var state = TraceFixture.looked()
         #expect(
             Fixture.press(.char("r"), into: &state) == [
-                .trace(.lookup(phone: "333 123 4567", purpose: TraceFixture.purpose))
+                .trace(.lookup(phone: "+393331234567", purpose: TraceFixture.purpose))
             ])
         _ = ConsoleApp.update(&state, .trace(.lookupLoaded(TraceFixture.lookup())))
         _ = Fixture.press(.char("n"), into: &state)
@@ -348,6 +348,37 @@ struct TraceScreenTests {
         // Esc goes back to the last result.
         _ = Fixture.press(.escape, into: &state)
         #expect(state.trace.phase == .result)
+    }
+
+    @Test("n, another number and purpose, Esc back, r: the shown patient is looked up again, with its purpose")
+    func againAfterNewLookup() {
+        var state = TraceFixture.looked()
+        _ = Fixture.press(.char("n"), into: &state)
+        Fixture.type("347 000 0012", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        Fixture.type("another case", into: &state)
+        _ = Fixture.press(.escape, .escape, into: &state)
+        #expect(state.trace.phase == .result)
+        #expect(state.trace.phone.text == TraceFixture.patientPhone.spaced)
+        #expect(state.trace.purpose.text == TraceFixture.purpose)
+        #expect(
+            Fixture.press(.char("r"), into: &state) == [
+                .trace(.lookup(phone: "+393331234567", purpose: TraceFixture.purpose))
+            ])
+        // A new lookup that fails leaves the shown one with its own purpose.
+        _ = ConsoleApp.update(&state, .trace(.lookupLoaded(TraceFixture.lookup())))
+        _ = Fixture.press(.char("n"), into: &state)
+        Fixture.type("347 000 0099", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        Fixture.type("other purpose", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        _ = ConsoleApp.update(&state, .trace(.lookupFailed("nobody registered this number")))
+        _ = Fixture.press(.escape, into: &state)
+        #expect(state.trace.lookupPurpose == TraceFixture.purpose)
+        #expect(
+            Fixture.press(.char("r"), into: &state) == [
+                .trace(.lookup(phone: "+393331234567", purpose: TraceFixture.purpose))
+            ])
     }
 
     @Test("a patient without uploads gets a message that says what to do")
