@@ -369,8 +369,8 @@ public final class Program {
                             session, patientUserID: patient, contactUserID: contact, purpose: purpose, offset: offset,
                             limit: limit)
                     },
-                    then: { .trace(.sightingsLoaded($0, contact: contact, offset: offset)) },
-                    failed: { .trace(.sightingsFailed($0.message, contact: contact)) }, session: true)
+                    then: { .trace(.sightingsLoaded($0, patient: patient, contact: contact, offset: offset)) },
+                    failed: { .trace(.sightingsFailed($0.message, patient: patient, contact: contact)) }, session: true)
             case .recordOutcome(let patient, let contact, let outcome, let note, let purpose):
                 self.call(
                     { () async throws(ServiceError) in
@@ -378,8 +378,8 @@ public final class Program {
                             session, patientUserID: patient, contactUserID: contact, outcome: outcome, note: note,
                             purpose: purpose)
                     },
-                    then: { .trace(.outcomeSaved($0, contact: contact)) },
-                    failed: { .trace(.outcomeFailed($0.message, contact: contact)) }, session: true)
+                    then: { .trace(.outcomeSaved($0, patient: patient, contact: contact)) },
+                    failed: { .trace(.outcomeFailed($0.message, patient: patient, contact: contact)) }, session: true)
             case .export(let path, let csv, let patient, let purpose, let rows, let overwrite):
                 self.call(
                     { () async throws(ServiceError) -> TraceScreen.Msg in

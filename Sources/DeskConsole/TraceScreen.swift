@@ -174,10 +174,12 @@ public enum TraceScreen {
         case ticked(Date)
         case lookupLoaded(TraceLookup)
         case lookupFailed(String)
-        case sightingsLoaded(TraceSightingsPage, contact: Int64, offset: Int)
-        case sightingsFailed(String, contact: Int64)
-        case outcomeSaved(RecordedOutcome, contact: Int64)
-        case outcomeFailed(String, contact: Int64)
+        /// The answers for one contact carry the patient they were asked for: an answer that
+        /// arrives after another patient was looked up is dropped.
+        case sightingsLoaded(TraceSightingsPage, patient: Int64, contact: Int64, offset: Int)
+        case sightingsFailed(String, patient: Int64, contact: Int64)
+        case outcomeSaved(RecordedOutcome, patient: Int64, contact: Int64)
+        case outcomeFailed(String, patient: Int64, contact: Int64)
         /// The export's file exists: ask before overwriting.
         case exportExists(String)
         case exported(path: String, rows: Int)
@@ -227,8 +229,8 @@ public enum TraceScreen {
             state.phase = .phone
             state.phoneError = message
             return []
-        case .sightingsLoaded(let page, let contact, let offset):
-            guard var detail = state.detail, detail.contactUserID == contact, detail.loading,
+        case .sightingsLoaded(let page, let patient, let contact, let offset):
+            guard state.lookup?.patient.userID == patient, var detail = state.detail, detail.contactUserID == contact, detail.loading,
                 offset == detail.sightings.count
             else { return [] }
             detail.loading = false
@@ -238,12 +240,13 @@ public enum TraceScreen {
             detail.nextOffset = page.sightings.isEmpty ? nil : page.nextOffset
             state.detail = detail
             return []
-        case .sightingsFailed(let message, let contact):
-            guard state.detail?.contactUserID == contact else { return [] }
+        case .sightingsFailed(let message, let patient, let contact):
+            guard state.lookup?.patient.userID == patient, state.detail?.contactUserID == contact else { return [] }
             state.detail?.loading = false
             state.detail?.error = message
             return []
-        case .outcomeSaved(let outcome, let contact):
+        case .outcomeSaved(let outcome, let patient, let contact):
+            guard state.lookup?.patient.userID == patient else { return [] }
             if state.outcomeForm?.contactUserID == contact { state.outcomeForm = nil }
             guard var lookup = state.lookup,
                 let index = lookup.contacts.firstIndex(where: { $0.summary.userID == contact })
@@ -254,8 +257,10 @@ public enum TraceScreen {
             state.notice = .ok("outcome recorded: \(outcome.outcome.label)")
             reorder(&state)
             return []
-        case .outcomeFailed(let message, let contact):
-            guard state.outcomeForm?.contactUserID == contact else { return [] }
+        case .outcomeFailed(let message, let patient, let contact):
+            guard state.lookup?.patient.userID == patient, state.outcomeForm?.contactUserID == contact else {
+                return []
+            }
             state.outcomeForm?.saving = false
             state.outcomeForm?.error = message
             return []

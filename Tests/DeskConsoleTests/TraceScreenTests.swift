@@ -242,7 +242,7 @@ struct TraceScreenTests {
             .trace(
                 .sightingsLoaded(
                     TraceSightingsPage(sightings: page, total: 600, nextOffset: TraceScreen.sightingsPage),
-                    contact: 11, offset: 0)))
+                    patient: 7, contact: 11, offset: 0)))
         #expect(state.trace.detail?.sightings.count == TraceScreen.sightingsPage)
         // Scrolling near the end of what was read asks for the next page, once.
         var asked: [ConsoleApp.Command] = []
@@ -260,7 +260,7 @@ struct TraceScreenTests {
                 .sightingsLoaded(
                     TraceSightingsPage(
                         sightings: TraceFixture.sightings(11, count: 100, from: 500), total: 600, nextOffset: nil),
-                    contact: 11, offset: TraceScreen.sightingsPage)))
+                    patient: 7, contact: 11, offset: TraceScreen.sightingsPage)))
         #expect(state.trace.detail?.sightings.count == 600)
         #expect(state.trace.detail?.nextOffset == nil)
         #expect(Fixture.press(.end, into: &state).isEmpty)
@@ -285,13 +285,13 @@ struct TraceScreenTests {
                         purpose: TraceFixture.purpose))
             ])
         let recorded = RecordedOutcome(outcome: .reachedIsolating, note: "q? back Monday", by: "tina", at: Fixture.now)
-        _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, contact: 11)))
+        _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: 7, contact: 11)))
         #expect(state.trace.outcomeForm == nil)
         #expect(state.trace.lookup?.contacts[0].outcome == recorded)
         #expect(Fixture.prose(state).contains("✓ outcome recorded: reached, isolating"))
         // A refusal stays in the form.
         _ = Fixture.press(.char("o"), .enter, into: &state)
-        _ = ConsoleApp.update(&state, .trace(.outcomeFailed("the note is too long", contact: 11)))
+        _ = ConsoleApp.update(&state, .trace(.outcomeFailed("the note is too long", patient: 7, contact: 11)))
         #expect(state.trace.outcomeForm?.error == "the note is too long")
         _ = Fixture.press(.escape, into: &state)
         #expect(state.trace.outcomeForm == nil)
@@ -379,6 +379,31 @@ struct TraceScreenTests {
             Fixture.press(.char("r"), into: &state) == [
                 .trace(.lookup(phone: "+393331234567", purpose: TraceFixture.purpose))
             ])
+    }
+
+    @Test("answers for another patient's contact (asked before a new lookup) are dropped")
+    func staleAnswers() {
+        var state = TraceFixture.looked()
+        _ = Fixture.press(.enter, into: &state)
+        _ = Fixture.press(.char("o"), .enter, into: &state)
+        // The same contact id under another patient (user 8): none of it is shown here.
+        let other = Int64(8)
+        let page = TraceSightingsPage(sightings: TraceFixture.sightings(11, count: 3), total: 3, nextOffset: nil)
+        _ = ConsoleApp.update(&state, .trace(.sightingsLoaded(page, patient: other, contact: 11, offset: 0)))
+        #expect(state.trace.detail?.sightings.isEmpty == true)
+        _ = ConsoleApp.update(&state, .trace(.sightingsFailed("refused", patient: other, contact: 11)))
+        #expect(state.trace.detail?.error == nil)
+        _ = ConsoleApp.update(&state, .trace(.outcomeFailed("refused", patient: other, contact: 11)))
+        #expect(state.trace.outcomeForm?.error == nil)
+        let recorded = RecordedOutcome(outcome: .reachedRefused, note: "", by: "tina", at: Fixture.now)
+        _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: other, contact: 11)))
+        #expect(state.trace.lookup?.contacts[0].outcome == nil)
+        #expect(state.trace.outcomeForm != nil)
+        // The shown patient's answers are taken.
+        _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: 7, contact: 11)))
+        #expect(state.trace.lookup?.contacts[0].outcome == recorded)
+        _ = ConsoleApp.update(&state, .trace(.sightingsLoaded(page, patient: 7, contact: 11, offset: 0)))
+        #expect(state.trace.detail?.sightings.count == 3)
     }
 
     @Test("a patient without uploads gets a message that says what to do")

@@ -78,7 +78,7 @@ struct TraceSnapshotTests {
                     .sightingsLoaded(
                         TraceSightingsPage(
                             sightings: TraceFixture.sightings(11, count: 50), total: 50, nextOffset: nil),
-                        contact: 11, offset: 0)))
+                        patient: 7, contact: 11, offset: 0)))
         case .wholeTimeline:
             // Thirty days seen: the pane shows them all with t.
             var lookup = TraceFixture.lookup()
