@@ -178,6 +178,19 @@ check "--csv prints the screen's columns" bash -c "head -n1 '$work/cli.csv' | gr
 check "--csv has one row per contact" bash -c "[ \$(wc -l <'$work/cli.csv') -eq \$(wc -l <'$work/first.csv') ]"
 as_tracer 3000000000 --purpose "case e2e-3" --json >"$work/cli.json" 2>/dev/null
 check "--json is the staff API's answer" bash -c "grep -q '\"close_contact_minutes\":15' '$work/cli.json'"
+printf '%s\n%s\n' "300 000 0000" "$password" | "$bin" trace --phone-stdin --password-stdin --purpose "case e2e-3" \
+  --csv --user bench-tracer --store "$store" >"$work/stdin.csv" 2>"$work/err"
+check "--phone-stdin reads the number, then --password-stdin the password (the same rows)" \
+  bash -c "[ \$(wc -l <'$work/stdin.csv') -eq \$(wc -l <'$work/cli.csv') ]"
+printf '%s\n' "$password" | "$bin" trace 3000000000 --phone-stdin --purpose x --user bench-tracer --password-stdin \
+  --store "$store" >/dev/null 2>&1
+check "a number both as PHONE and on stdin is a usage error (exit 2)" bash -c "[ $? -eq 2 ]"
+as_tracer 3000000000 --purpose "case e2e-5" --json --sightings >"$work/sightings.json" 2>/dev/null
+sightings=$(grep -o '"time"' "$work/sightings.json" | wc -l)
+printf '%s\n' "$password" | "$bin" audit list --action trace_export --user bench-admin --password-stdin \
+  --store "$store" >"$work/audit" 2>&1
+check "--json --sightings audits the number of sightings as its rows" \
+  bash -c "[ $sightings -gt 0 ] && grep 'case e2e-5' '$work/audit' | grep -q 'rows.\{0,4\}$sightings'"
 as_tracer "300-abc" --purpose x >/dev/null 2>"$work/err"
 check "a wrong format exits 1, with the reason" bash -c "[ $? -eq 1 ] && grep -q 'only digits' '$work/err'"
 as_tracer 3339999999 --purpose x >/dev/null 2>"$work/err"
