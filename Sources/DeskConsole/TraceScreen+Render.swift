@@ -286,16 +286,18 @@ extension TraceScreen {
         }
         line(outcome, Style(.accent))
         if let notice = state.notice { line(notice.line, notice.style) }
-        // The timeline: one row per day, one bar per UTC hour.
+        // The timeline: one row per day, one bar per UTC hour (its timed minutes); each day
+        // ends in its minutes as the table counts them (untimed sightings included).
         let days = detail.wholeTimeline ? Array(summary.timeline.dropFirst(detail.firstDay)) : summary.timeline
         let timelineRows =
             detail.wholeTimeline
             ? min(days.count, max(1, text.height - 6)) : min(days.count, max(1, (text.height - 6) / 2))
-        line("Timeline (UTC hours, one bar per hour: \(bar(60, ascii: state.ascii)) = 60 min)", Style(.header))
+        line(
+            "Timeline: timed minutes per UTC hour (\(bar(60, ascii: state.ascii)) = 60 min); the day's minutes",
+            Style(.header))
         line("            0     6     12    18   23")
         for day in days.prefix(timelineRows) {
             guard y < text.maxY else { break }
-            let minutes = day.minutesByHour.reduce(0, +)
             buffer.put(day.day.iso, x: text.x, y: y, style: Style(.normal), clip: text)
             var x = text.x + 12
             for hour in 0..<24 {
@@ -304,8 +306,8 @@ extension TraceScreen {
                     bar(value, ascii: state.ascii), x: x, y: y, style: Style(value > 0 ? .accent : .muted), clip: text)
                 x += 1
             }
-            let untimed = day.untimed > 0 ? " + \(day.untimed) untimed" : ""
-            buffer.put(" \(minutes) min\(untimed)", x: x, y: y, style: Style(.muted), clip: text)
+            let untimed = day.untimed > 0 ? " (\(day.untimed) untimed)" : ""
+            buffer.put(" \(day.minutes) min\(untimed)", x: x, y: y, style: Style(.muted), clip: text)
             y += 1
         }
         if days.count > timelineRows {

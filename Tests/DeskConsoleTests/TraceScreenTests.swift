@@ -35,26 +35,26 @@ enum TraceFixture {
                     userID: 11, phone: phone(11), firstSeen: at(30), lastSeen: at(19.4), sightings: 50, minutes: 42,
                     days: 2, mostMinutesOnOneDay: 30, isCloseContact: true,
                     timeline: [
-                        DayHours(day: day28, minutesByHour: hours([8: 12, 9: 60, 18: 5])),
-                        DayHours(day: day27, minutesByHour: hours([20: 12]), untimed: 2),
+                        DayHours(day: day28, minutesByHour: hours([8: 12, 9: 13, 18: 5]), minutes: 30),
+                        DayHours(day: day27, minutesByHour: hours([20: 10]), untimed: 2, minutes: 12),
                     ]), outcome: nil),
             TraceContact(
                 summary: ContactSummary(
                     userID: 12, phone: phone(12), firstSeen: at(60), lastSeen: at(4.8), sightings: 11, minutes: 9,
                     days: 3, mostMinutesOnOneDay: 4, isCloseContact: false,
-                    timeline: [DayHours(day: day29, minutesByHour: hours([9: 4]))]), outcome: nil),
+                    timeline: [DayHours(day: day29, minutesByHour: hours([9: 4]), minutes: 4)]), outcome: nil),
             TraceContact(
                 summary: ContactSummary(
                     userID: 13, phone: phone(13), firstSeen: at(50.5), lastSeen: at(50), sightings: 20, minutes: 16,
                     days: 1, mostMinutesOnOneDay: 16, isCloseContact: true,
-                    timeline: [DayHours(day: day27, minutesByHour: hours([11: 10, 12: 6]))]),
+                    timeline: [DayHours(day: day27, minutesByHour: hours([11: 10, 12: 6]), minutes: 16)]),
                 outcome: RecordedOutcome(
                     outcome: .reachedIsolating, note: "isolating, calls back Tue", by: "tina", at: at(1))),
             TraceContact(
                 summary: ContactSummary(
                     userID: 14, phone: phone(14), firstSeen: nil, lastSeen: nil, sightings: 1, minutes: 1, days: 1,
                     mostMinutesOnOneDay: 1, isCloseContact: false,
-                    timeline: [DayHours(day: day28, untimed: 1)]), outcome: nil),
+                    timeline: [DayHours(day: day28, untimed: 1, minutes: 1)]), outcome: nil),
         ]
     }
 
@@ -379,6 +379,17 @@ struct TraceScreenTests {
             Fixture.press(.char("r"), into: &state) == [
                 .trace(.lookup(phone: "+393331234567", purpose: TraceFixture.purpose))
             ])
+    }
+
+    @Test("each timeline day ends in its minutes as the table counts them, untimed sightings included")
+    func timelineMinutes() {
+        var state = TraceFixture.looked()
+        _ = Fixture.press(.enter, into: &state)
+        let screen = Fixture.render(state).text
+        #expect(screen.contains("timed minutes per UTC hour (█ = 60 min)"))
+        #expect(screen.contains(" 30 min"))
+        // 10 timed minutes in the bars, 12 for the day: the 2 untimed sightings count.
+        #expect(screen.contains(" 12 min (2 untimed)"))
     }
 
     @Test("answers for another patient's contact (asked before a new lookup) are dropped")

@@ -84,7 +84,9 @@ struct TraceSnapshotTests {
             var lookup = TraceFixture.lookup()
             let first = CivilDay(iso: "2026-11-29")!
             lookup.contacts[0].summary.timeline = (0..<30).map { back in
-                DayHours(day: first.adding(days: -back), minutesByHour: TraceFixture.hours([back % 24: 10 + back]))
+                DayHours(
+                    day: first.adding(days: -back), minutesByHour: TraceFixture.hours([back % 24: 10 + back]),
+                    minutes: 10 + back)
             }
             state = TraceFixture.looked(width: width, height: height, lookup)
             _ = Fixture.press(.enter, .char("t"), .down, .down, into: &state)

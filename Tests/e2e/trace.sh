@@ -115,7 +115,7 @@ check "the filter applies as you type (no outcome yet)" wait_for "Contacts (0)"
 keys Escape
 check "Esc clears the filter" wait_for "● close contact: ≥ 15 min on one day"
 keys Enter
-check "Enter opens the detail with the timeline" wait_for "Timeline (UTC hours"
+check "Enter opens the detail with the timeline" wait_for "Timeline: timed minutes per UTC hour"
 check "and the contact's sightings, read from the desk" wait_for "Sightings ("
 keys o Down Down
 text "back on Monday"
