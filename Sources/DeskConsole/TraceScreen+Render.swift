@@ -100,8 +100,9 @@ extension TraceScreen {
     // MARK: Summary and table
 
     /// The patient's summary: who, since when, for what; the uploads and the time they cover;
-    /// the sightings and contacts. Short lines: each fits 80 columns.
-    static func summaryLines(_ state: State) -> [(String, Style)] {
+    /// the sightings and contacts. Each fits `width` columns: the uploads line drops the days
+    /// it covers before the clock skew is cut.
+    static func summaryLines(_ state: State, width: Int = .max) -> [(String, Style)] {
         guard let lookup = state.lookup else { return [] }
         let patient = lookup.patient
         var uploads: String
@@ -109,10 +110,15 @@ extension TraceScreen {
             uploads = "Uploads: none yet"
         } else {
             uploads = "Uploads: \(plural(patient.daysUploaded, "day"))"
+            var covered = ""
             if let first = patient.firstDay, let last = patient.lastDay {
-                uploads += ", \(first.iso) – \(last.iso) (\(plural(last.days(since: first) + 1, "day")) covered)"
+                uploads += ", \(first.iso) – \(last.iso)"
+                covered = " (\(plural(last.days(since: first) + 1, "day")) covered)"
             }
-            uploads += " · clock skew \(skew(patient.skewSeconds))"
+            let skewText = " · clock skew \(skew(patient.skewSeconds))"
+            // One column for the leading space the lines are drawn with.
+            let fits = DisplayWidth.of(uploads + covered + skewText) < width
+            uploads += (fits ? covered : "") + skewText
         }
         let close = lookup.contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
         return [
@@ -224,7 +230,7 @@ extension TraceScreen {
         buffer.cursor = nil
         guard let lookup = state.lookup else { return }
         var y = area.y
-        for (line, style) in summaryLines(state) {
+        for (line, style) in summaryLines(state, width: area.width) {
             buffer.put(" " + line, x: area.x, y: y, style: style, maxWidth: area.width)
             y += 1
         }
@@ -284,7 +290,12 @@ extension TraceScreen {
             outcome += " · by \(recorded.by) \(ConsoleText.dateTime(recorded.at, zone))"
             if !recorded.note.isEmpty { outcome += " · “\(recorded.note)”" }
         }
-        line(outcome, Style(.accent))
+        // A long note wraps to three lines at most, the last ending in "…" when cut.
+        if y < text.maxY {
+            y += ConsoleText.putWrapped(
+                outcome, style: Style(.accent), into: &buffer, x: text.x, y: y, width: text.width,
+                rows: min(3, text.maxY - y))
+        }
         if let notice = state.notice { line(notice.line, notice.style) }
         // The timeline: one row per day, one bar per UTC hour (its timed minutes); each day
         // ends in its minutes as the table counts them (untimed sightings included).

@@ -392,6 +392,28 @@ struct TraceScreenTests {
         #expect(screen.contains(" 12 min (2 untimed)"))
     }
 
+    @Test("80 columns: a 30-day history with a large clock skew keeps the skew; a long note wraps with …")
+    func narrowSummary() {
+        var lookup = TraceFixture.lookup()
+        lookup.patient.daysUploaded = 30
+        lookup.patient.firstDay = CivilDay(iso: "2026-10-31")
+        lookup.patient.skewSeconds = -8_000
+        let note = String(repeating: "call back after the test result ", count: 12)
+        lookup.contacts[0].outcome = RecordedOutcome(outcome: .noAnswer, note: note, by: "tina", at: Fixture.now)
+        var state = TraceFixture.looked(lookup)
+        let screen = Fixture.render(state).text
+        #expect(screen.contains("Uploads: 30 days, 2026-10-31 – 2026-11-29 · clock skew −2 h 13 min"))
+        // 160 columns have room for the days covered too.
+        let wide = Fixture.render(TraceFixture.looked(width: 160, height: 48, lookup)).text
+        #expect(wide.contains("(30 days covered) · clock skew −2 h 13 min"))
+        _ = Fixture.press(.enter, into: &state)
+        let lines = Fixture.render(state).lines
+        let first = lines.firstIndex { $0.contains("Outcome: no answer") } ?? 0
+        #expect(lines[first + 1].contains("call back"))
+        #expect(lines[first + 2].contains("…"))
+        #expect(!lines[first + 3].contains("call back"))
+    }
+
     @Test("answers for another patient's contact (asked before a new lookup) are dropped")
     func staleAnswers() {
         var state = TraceFixture.looked()
