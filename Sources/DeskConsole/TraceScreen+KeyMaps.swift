@@ -23,7 +23,7 @@ extension TraceScreen {
         Binding([.char("m")], .sort(.minutes), help: "Sort by minutes", shownInFooter: false),
         Binding([.char("l")], .sort(.lastSeen), help: "Sort by last seen", shownInFooter: false),
         Binding([.char("d")], .sort(.days), help: "Sort by days", shownInFooter: false),
-        Binding([.char("/")], .filter, help: "Filter (phone digits, outcome words, close)"),
+        Binding([.char("/")], .filter, help: "Filter (phone digits, outcome words, close, far)"),
         Binding([.char("o")], .outcome, help: "Record the call's outcome"),
         Binding([.char("e")], .export, help: "Export the table as CSV"),
         Binding([.char("n")], .newLookup, help: "New lookup"),

@@ -243,7 +243,7 @@ extension TraceScreen {
             buffer.put(" Filter: ", x: area.x, y: y, style: Style(.header), clip: area)
             let fieldArea = Rect(x: area.x + 9, y: y, width: min(30, max(0, area.width - 10)), height: 1)
             state.filter.render(
-                into: &buffer, area: fieldArea, focused: state.filtering, placeholder: "phone digits or outcome")
+                into: &buffer, area: fieldArea, focused: state.filtering, placeholder: "digits, outcome, close, far")
             buffer.put(
                 "  \(state.order.count) of \(lookup.contacts.count)", x: fieldArea.maxX, y: y, style: Style(.muted),
                 clip: area)

@@ -110,8 +110,9 @@ public enum TraceScreen {
         public var sort: Sort = .minutes
         /// Indices into `lookup.contacts`: the filter applied, in the sort's order.
         public var order: [Int] = []
-        /// Lowercased words the filter searches, one per contact (made once per lookup).
-        var search: [String] = []
+        /// Per contact (made once per lookup): its number's digits (E.164 without the `+`), then
+        /// the lowercased words the filter matches (the outcome's, and `close` or `far`).
+        var search: [[String]] = []
         public var filter = TextFieldState(maxLength: 40)
         public var filtering = false
         /// The selected position in ``order``.
@@ -302,12 +303,24 @@ public enum TraceScreen {
         reorder(&state, keepSelection: false)
     }
 
-    static func searchText(_ contact: TraceContact) -> String {
+    static func searchText(_ contact: TraceContact) -> [String] {
         let summary = contact.summary
-        return [
-            String(summary.phone.e164.dropFirst()), contact.currentOutcome.label, contact.currentOutcome.rawValue,
-            summary.isCloseContact ? "close" : "",
-        ].joined(separator: " ").lowercased()
+        return [String(summary.phone.e164.dropFirst())]
+            + words(contact.currentOutcome.label + " " + contact.currentOutcome.rawValue)
+            + [summary.isCloseContact ? "close" : "far"]
+    }
+
+    /// Lowercased words: letters and digits, split at anything else (spaces, commas, `_`).
+    static func words(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    /// Whether one typed word matches a contact's words: a whole word, or the start of one
+    /// when at least three letters are typed (`iso` finds "isolating"; `no` finds "no
+    /// answer" but not "not yet called"). `!close` is `far`: the contacts that are not close.
+    static func matches(_ typed: String, _ words: ArraySlice<String>) -> Bool {
+        let word = typed == "!close" ? "far" : typed
+        return words.contains { $0 == word || (word.count >= 3 && $0.hasPrefix(word)) }
     }
 
     /// Filters and sorts the contacts into ``State/order``, keeping the selected contact
@@ -320,11 +333,15 @@ public enum TraceScreen {
         }
         let selectedID = keepSelection ? state.selectedContact?.summary.userID : nil
         let typed = state.filter.text.lowercased().trimmingCharacters(in: .whitespaces)
-        let stripped = typed.filter { !" +-.()".contains($0) }
-        // Digits (with the separators people type) search the phone numbers; words search
-        // the outcome and "close".
-        let digits = !stripped.isEmpty && stripped.allSatisfy { ("0"..."9").contains($0) } ? stripped : nil
-        let words = typed.split(separator: " ").map(String.init)
+        var stripped = Substring(typed.filter { !" +-.()".contains($0) })
+        // Digits (with the separators people type) search the phone numbers, a leading 00
+        // read as the + it stands for (as PhoneNumber.normalize does); words search the
+        // outcome, "close" and "far".
+        if stripped.hasPrefix("00") { stripped = stripped.dropFirst(2) }
+        let digits =
+            !typed.isEmpty && stripped.allSatisfy({ ("0"..."9").contains($0) }) && typed.contains(where: \.isNumber)
+            ? String(stripped) : nil
+        let typedWords = typed.split(separator: " ").map(String.init)
         var order: [Int] = []
         order.reserveCapacity(lookup.contacts.count)
         for index in lookup.contacts.indices {
@@ -333,9 +350,9 @@ public enum TraceScreen {
             if typed.isEmpty {
                 matches = true
             } else if let digits {
-                matches = text.prefix(while: { $0 != " " }).contains(digits)
+                matches = text[0].contains(digits)
             } else {
-                matches = words.allSatisfy { text.contains($0) }
+                matches = typedWords.allSatisfy { Self.matches($0, text.dropFirst()) }
             }
             if matches { order.append(index) }
         }

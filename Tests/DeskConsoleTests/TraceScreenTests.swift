@@ -221,6 +221,25 @@ struct TraceScreenTests {
         #expect(TraceFixture.phones(state) == [11, 13])
         _ = Fixture.press(.enter, into: &state)
         #expect(!state.trace.filtering)
+        _ = Fixture.press(.char("/"), .ctrl("u"), into: &state)
+        // A leading 00 is the +: "0039 347" finds every +39 347 number.
+        Fixture.type("0039 347", into: &state)
+        #expect(TraceFixture.phones(state) == [11, 13, 12, 14])
+        _ = Fixture.press(.ctrl("u"), into: &state)
+        // Whole words, or the start of one from three letters: "no" is not "not yet called".
+        Fixture.type("no", into: &state)
+        #expect(TraceFixture.phones(state).isEmpty)
+        _ = Fixture.press(.ctrl("u"), into: &state)
+        Fixture.type("iso", into: &state)
+        #expect(TraceFixture.phones(state) == [13])
+        // The contacts that are not close.
+        _ = Fixture.press(.ctrl("u"), into: &state)
+        Fixture.type("far", into: &state)
+        #expect(TraceFixture.phones(state) == [12, 14])
+        _ = Fixture.press(.ctrl("u"), into: &state)
+        Fixture.type("!close", into: &state)
+        #expect(TraceFixture.phones(state) == [12, 14])
+        _ = Fixture.press(.enter, into: &state)
         _ = Fixture.press(.escape, into: &state)
         #expect(TraceFixture.phones(state).count == 4)
     }
