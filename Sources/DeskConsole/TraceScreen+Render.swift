@@ -90,6 +90,7 @@ extension TraceScreen {
         guard y < text.maxY else { return }
         let hint: Notice
         switch state.phase {
+        case .phone where state.lookup != nil: hint = .info("Enter: next · Esc: back to the shown lookup")
         case .phone: hint = .info("Enter: next · Esc: clear")
         case .purpose: hint = .info("Enter: look up · Esc: back to the number")
         default: hint = .working("looking up…")
@@ -343,7 +344,10 @@ extension TraceScreen {
             line(detail.loading ? "… reading" : "none", Style(.muted))
             return
         }
-        let first = min(detail.scroll, max(0, detail.sightings.count - 1))
+        // The selected sighting is on the first row, except near the end: End shows the last
+        // screenful, the last sighting selected at the bottom.
+        let selected = min(detail.scroll, detail.sightings.count - 1)
+        let first = max(0, min(selected, detail.sightings.count - (text.maxY - y)))
         var index = first
         while y < text.maxY, index < detail.sightings.count {
             let sighting = detail.sightings[index]
@@ -354,7 +358,7 @@ extension TraceScreen {
             let beacon = StaffWireHex.suffix(sighting.beacon)
             buffer.put(
                 "\(when)  file \(sighting.fileDay.iso)  beacon …\(beacon)", x: text.x, y: y,
-                style: Style(index == first ? .selection : .normal), maxWidth: text.width)
+                style: Style(index == selected ? .selection : .normal), maxWidth: text.width)
             y += 1
             index += 1
         }

@@ -399,7 +399,7 @@ public enum TraceScreen {
         switch state.phase {
         case .phone: return phoneKey(&state, key)
         case .purpose: return purposeKey(&state, key)
-        case .loading: return keyMap.action(for: key) == .quit ? [.quit] : []
+        case .loading: return loadingKeyMap.action(for: key) == .quit ? [.quit] : []
         case .result:
             if state.export != nil { return exportKey(&state, key) }
             if state.outcomeForm != nil { return outcomeKey(&state, key) }
@@ -411,7 +411,7 @@ public enum TraceScreen {
     }
 
     private static func phoneKey(_ state: inout State, _ key: Key) -> [Command] {
-        switch inputKeyMap.action(for: key) {
+        switch inputKeyMap(state).action(for: key) {
         case .submit:
             switch state.normalizedPhone {
             case .failure(let error):
@@ -442,7 +442,7 @@ public enum TraceScreen {
     }
 
     private static func purposeKey(_ state: inout State, _ key: Key) -> [Command] {
-        switch inputKeyMap.action(for: key) {
+        switch inputKeyMap(state).action(for: key) {
         case .submit:
             switch TracePurpose.check(state.purpose.text) {
             case .failure(let error):
@@ -663,7 +663,7 @@ public enum TraceScreen {
             state.export = prompt
             return []
         }
-        switch inputKeyMap.action(for: key) {
+        switch inputKeyMap(state).action(for: key) {
         case .back:
             state.export = nil
             return []

@@ -433,6 +433,47 @@ struct TraceScreenTests {
         #expect(!lines[first + 3].contains("call back"))
     }
 
+    @Test("footers come from the key maps and keep help, sign-out and quit at 80 columns; help lists what works")
+    func footersAndHelp() {
+        var state = TraceFixture.app()
+        func footer() -> String { Fixture.render(state).lines.last ?? "" }
+        #expect(footer().hasPrefix("Enter Next  Esc Clear"))
+        Fixture.type("333 123 4567", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        #expect(footer().hasPrefix("Enter Look up  Esc Back"))
+        Fixture.type(TraceFixture.purpose, into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        #expect(state.trace.phase == .loading)
+        _ = Fixture.press(.char("?"), into: &state)
+        let loadingHelp = Fixture.prose(state)
+        #expect(loadingHelp.contains("looking up"))
+        #expect(!loadingHelp.contains("editing text"))
+        #expect(!loadingHelp.contains("Go on"))
+        _ = Fixture.press(.escape, into: &state)
+        _ = ConsoleApp.update(&state, .trace(.lookupLoaded(TraceFixture.lookup())))
+        #expect(footer().contains("Enter Detail"))
+        #expect(footer().hasSuffix("^C Quit"))
+        _ = Fixture.press(.char("n"), into: &state)
+        #expect(footer().hasPrefix("Enter Next  Esc Back"))
+        _ = Fixture.press(.escape, into: &state)
+        // 160 columns have room for every hint.
+        var wide = TraceFixture.looked(width: 160, height: 48)
+        #expect(Fixture.render(wide).lines.last?.contains("s Sort") == true)
+        // The detail: End shows the last screenful, the last sighting selected at the bottom.
+        _ = Fixture.press(.enter, into: &wide)
+        _ = ConsoleApp.update(
+            &wide,
+            .trace(
+                .sightingsLoaded(
+                    TraceSightingsPage(sightings: TraceFixture.sightings(11, count: 80), total: 80, nextOffset: nil),
+                    patient: 7, contact: 11, offset: 0)))
+        _ = Fixture.press(.end, into: &wide)
+        let lines = Fixture.render(wide).lines
+        let sightingRows = lines.filter { $0.contains("beacon …ab00000b") }
+        #expect(sightingRows.count > 10)
+        #expect(sightingRows.last?.contains("2026-11-28 11:19:00") == true)
+    }
+
     @Test("answers for another patient's contact (asked before a new lookup) are dropped")
     func staleAnswers() {
         var state = TraceFixture.looked()
