@@ -38,6 +38,7 @@ extension TraceScreen {
 
     static func renderForm(_ state: State, into buffer: inout Buffer, area: Rect) {
         buffer.cursor = nil
+        let g = Glyphs(ascii: state.ascii)
         let panel = area.centered(width: min(76, area.width), height: min(16, area.height))
         let inner = Panel(title: "Look up a patient", focused: true).render(into: &buffer, area: panel)
         let text = inner.inset(horizontal: 1, vertical: 0)
@@ -55,14 +56,14 @@ extension TraceScreen {
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: state.phase == .phone,
             placeholder: state.defaultCountryCode == "+39"
                 ? "+39 333 123 4567, or without +39"
-                : "+… with the country code, or without \(state.defaultCountryCode)")
+                : g("+… with the country code, or without \(state.defaultCountryCode)"))
         y += 1
         if let error = state.phoneError {
             y += ConsoleText.putWrapped(
-                "✗ " + error, style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
-                rows: 2)
+                g("✗ " + error), style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
+                rows: 2, ascii: state.ascii)
         } else if !state.phone.text.isEmpty, case .success(let phone) = state.normalizedPhone {
-            buffer.put("✓ " + phone.spaced, x: fieldX, y: y, style: Style(.ok), maxWidth: text.width - 2)
+            buffer.put(g("✓ " + phone.spaced), x: fieldX, y: y, style: Style(.ok), maxWidth: text.width - 2)
             y += 1
         } else {
             y += 1
@@ -83,8 +84,8 @@ extension TraceScreen {
         y += 1
         if let error = state.purposeError {
             y += ConsoleText.putWrapped(
-                "✗ " + error, style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
-                rows: 2)
+                g("✗ " + error), style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
+                rows: 2, ascii: state.ascii)
         }
         y += 1
         guard y < text.maxY else { return }
@@ -95,7 +96,7 @@ extension TraceScreen {
         case .purpose: hint = .info("Enter: look up · Esc: back to the number")
         default: hint = .working("looking up…")
         }
-        hint.render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1)
+        hint.render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
     }
 
     // MARK: Summary and table
@@ -105,6 +106,7 @@ extension TraceScreen {
     /// it covers before the clock skew is cut.
     static func summaryLines(_ state: State, width: Int = .max) -> [(String, Style)] {
         guard let lookup = state.lookup else { return [] }
+        let g = Glyphs(ascii: state.ascii)
         let patient = lookup.patient
         var uploads: String
         if patient.daysUploaded == 0 {
@@ -118,11 +120,11 @@ extension TraceScreen {
             }
             let skewText = " · clock skew \(skew(patient.skewSeconds))"
             // One column for the leading space the lines are drawn with.
-            let fits = DisplayWidth.of(uploads + covered + skewText) < width
+            let fits = DisplayWidth.of(g(uploads + covered + skewText)) < width
             uploads += (fits ? covered : "") + skewText
         }
         let close = lookup.contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
-        return [
+        let lines: [(String, Style)] = [
             (
                 "Patient \(patient.phone.spaced) · user \(patient.userID) · registered since "
                     + ConsoleText.dateTime(patient.registeredAt, state.timeZone),
@@ -135,6 +137,7 @@ extension TraceScreen {
                 Style(.normal)
             ),
         ]
+        return lines.map { (g($0.0), $0.1) }
     }
 
     static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
@@ -150,7 +153,7 @@ extension TraceScreen {
 
     /// The columns for a table `width` wide: the last three only when there is room for them.
     static func columns(_ state: State, width: Int) -> [TableColumn] {
-        func arrow(_ sort: Sort) -> String { state.sort == sort ? " ▼" : "" }
+        func arrow(_ sort: Sort) -> String { state.sort == sort ? Glyphs(ascii: state.ascii)(" ▼") : "" }
         let all = [
             TableColumn("", width: .length(1)),
             TableColumn("Phone", width: .length(17)),
@@ -237,7 +240,8 @@ extension TraceScreen {
         }
         if let notice = state.notice {
             y += notice.render(
-                into: &buffer, x: area.x + 1, y: y, width: area.width - 2, rows: noticeRows(state, width: area.width))
+                into: &buffer, x: area.x + 1, y: y, width: area.width - 2, rows: noticeRows(state, width: area.width),
+                ascii: state.ascii)
         }
         // The filter line (or the legend) sits between the summary and the table.
         if state.filtering || !state.filter.text.isEmpty {
@@ -251,10 +255,10 @@ extension TraceScreen {
         } else {
             let legend =
                 " \(closeMark(state.ascii)) close contact: ≥ \(lookup.closeContactMinutes) min on one day (bold)"
-            buffer.put(legend, x: area.x, y: y, style: Style(.muted), maxWidth: area.width)
+            buffer.put(Glyphs(ascii: state.ascii)(legend), x: area.x, y: y, style: Style(.muted), maxWidth: area.width)
         }
         let panelArea = Rect(x: area.x, y: y + 1, width: area.width, height: max(0, area.maxY - y - 1))
-        let title = "Contacts (\(state.order.count)) · sorted by \(state.sort.word)"
+        let title = Glyphs(ascii: state.ascii)("Contacts (\(state.order.count)) · sorted by \(state.sort.word)")
         let inner = Panel(title: title, focused: !state.isModal || state.filtering).render(
             into: &buffer, area: panelArea)
         let contacts = lookup.contacts
@@ -271,6 +275,7 @@ extension TraceScreen {
         guard let detail = state.detail, let contact = state.detailContact else { return }
         let summary = contact.summary
         let zone = state.timeZone
+        let g = Glyphs(ascii: state.ascii)
         let close = summary.isCloseContact ? "  \(closeMark(state.ascii)) close contact" : ""
         let inner = Panel(title: "Contact \(summary.phone.spaced)\(close)", focused: state.outcomeForm == nil).render(
             into: &buffer, area: area)
@@ -279,7 +284,7 @@ extension TraceScreen {
         var y = text.y
         func line(_ value: String, _ style: Style = Style(.normal)) {
             guard y < text.maxY else { return }
-            buffer.put(value, x: text.x, y: y, style: style, maxWidth: text.width)
+            buffer.put(g(value), x: text.x, y: y, style: style, maxWidth: text.width)
             y += 1
         }
         line(
@@ -294,8 +299,8 @@ extension TraceScreen {
         // A long note wraps to three lines at most, the last ending in "…" when cut.
         if y < text.maxY {
             y += ConsoleText.putWrapped(
-                outcome, style: Style(.accent), into: &buffer, x: text.x, y: y, width: text.width,
-                rows: min(3, text.maxY - y))
+                g(outcome), style: Style(.accent), into: &buffer, x: text.x, y: y, width: text.width,
+                rows: min(3, text.maxY - y), ascii: state.ascii)
         }
         if let notice = state.notice { line(notice.line, notice.style) }
         // The timeline: one row per day, one bar per UTC hour (its timed minutes); each day
@@ -357,7 +362,7 @@ extension TraceScreen {
                 : ConsoleText.dateTime(Date(timeIntervalSince1970: Double(sighting.time)), zone, seconds: true)
             let beacon = StaffWireHex.suffix(sighting.beacon)
             buffer.put(
-                "\(when)  file \(sighting.fileDay.iso)  beacon …\(beacon)", x: text.x, y: y,
+                g("\(when)  file \(sighting.fileDay.iso)  beacon …\(beacon)"), x: text.x, y: y,
                 style: Style(index == selected ? .selection : .normal), maxWidth: text.width)
             y += 1
             index += 1
@@ -379,7 +384,7 @@ extension TraceScreen {
         for outcome in ContactOutcome.allCases {
             let chosen = outcome == form.choice
             buffer.put(
-                (chosen ? "(•) " : "( ) ") + outcome.label, x: text.x, y: y,
+                (chosen ? (state.ascii ? "(*) " : "(•) ") : "( ) ") + outcome.label, x: text.x, y: y,
                 style: Style(chosen ? .selection : .normal, chosen ? .bold : []), maxWidth: text.width)
             y += 1
         }
@@ -391,11 +396,13 @@ extension TraceScreen {
             placeholder: "what was agreed, when to call again")
         y += 1
         if let error = form.error {
-            Notice.error(error).render(into: &buffer, x: text.x, y: y, width: text.width, rows: 2)
+            Notice.error(error).render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 2, ascii: state.ascii)
         } else if form.saving {
-            Notice.working("saving").render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1)
+            Notice.working("saving").render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else {
-            buffer.put("↑↓ choose · Enter save · Esc cancel", x: text.x, y: y, style: Style(.muted), clip: text)
+            buffer.put(Glyphs(ascii: state.ascii)("↑↓ choose · Enter save · Esc cancel"), x: text.x, y: y, style: Style(.muted), clip: text)
         }
     }
 
@@ -419,11 +426,13 @@ extension TraceScreen {
             focused: prompt.confirm == nil && !prompt.writing)
         y += 1
         if let error = prompt.error {
-            Notice.error(error).render(into: &buffer, x: text.x, y: y, width: text.width, rows: 2)
+            Notice.error(error).render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 2, ascii: state.ascii)
         } else if prompt.writing {
-            Notice.working("writing").render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1)
+            Notice.working("writing").render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else {
-            buffer.put("Enter write · Esc cancel", x: text.x, y: y, style: Style(.muted), clip: text)
+            buffer.put(Glyphs(ascii: state.ascii)("Enter write · Esc cancel"), x: text.x, y: y, style: Style(.muted), clip: text)
         }
         if let dialog = prompt.confirm {
             buffer.cursor = nil

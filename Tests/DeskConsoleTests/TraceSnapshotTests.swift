@@ -27,6 +27,8 @@ struct TraceSnapshotTests {
         case export
         case overwrite
         case ascii
+        case asciiTable = "ascii-table"
+        case asciiForm = "ascii-form"
         case noUploads = "no-uploads"
         case help
     }
@@ -103,6 +105,15 @@ struct TraceSnapshotTests {
             _ = ConsoleApp.update(&state, .trace(.exportExists("./trace-7-2026-11-29.csv")))
         case .ascii:
             state = TraceFixture.looked(width: width, height: height, ascii: true)
+            _ = Fixture.press(.enter, into: &state)
+        case .asciiTable:
+            // Every symbol in ASCII: ≥ is >=, – is -, ▼ is v, ✓ is ok.
+            state = TraceFixture.looked(width: width, height: height, ascii: true)
+            let recorded = RecordedOutcome(outcome: .noAnswer, note: "", by: "tina", at: Fixture.now)
+            _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: 7, contact: 12)))
+        case .asciiForm:
+            state = TraceFixture.app(width: width, height: height, ascii: true)
+            Fixture.type("+39 333 12", into: &state)
             _ = Fixture.press(.enter, into: &state)
         case .noUploads:
             state = TraceFixture.looked(
