@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskAPI
 import DeskCore
 import TerminalKit
 
@@ -360,7 +361,8 @@ extension TraceScreen {
                 sighting.time == 0
                 ? "no time          "
                 : ConsoleText.dateTime(Date(timeIntervalSince1970: Double(sighting.time)), zone, seconds: true)
-            let beacon = StaffWireHex.suffix(sighting.beacon)
+            // The distinguishing end of a beacon: its last 4 bytes (a pseudo-id's random part).
+            let beacon = StaffWire.hex(Array(sighting.beacon.suffix(4)))
             buffer.put(
                 g("\(when)  file \(sighting.fileDay.iso)  beacon …\(beacon)"), x: text.x, y: y,
                 style: Style(index == selected ? .selection : .normal), maxWidth: text.width)
@@ -438,18 +440,5 @@ extension TraceScreen {
             buffer.cursor = nil
             _ = dialog.render(into: &buffer, area: area)
         }
-    }
-}
-
-/// The distinguishing end of a beacon: its last 4 bytes in hex (a pseudo-id's random part).
-enum StaffWireHex {
-    static func suffix(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for byte in bytes.suffix(4) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xf)])
-        }
-        return text
     }
 }

@@ -224,7 +224,7 @@ enum TraceCommand {
                 sighting.time == 0
                 ? "no time            " : StaffCommand.localTime(Date(timeIntervalSince1970: Double(sighting.time)))
             let who = sighting.contactUserID.flatMap { phones[$0]?.spaced } ?? "unresolved"
-            say("\(when)  file \(sighting.fileDay.iso)  \(hex(sighting.beacon))  \(who)")
+            say("\(when)  file \(sighting.fileDay.iso)  \(StaffWire.hex(sighting.beacon))  \(who)")
         }
     }
 
@@ -234,13 +234,11 @@ enum TraceCommand {
         for sighting in sightings {
             let fields = [
                 sighting.time == 0 ? "" : StaffWire.time(Date(timeIntervalSince1970: Double(sighting.time))),
-                sighting.fileDay.iso, hex(sighting.beacon), sighting.contactUserID.map(String.init) ?? "",
+                sighting.fileDay.iso, StaffWire.hex(sighting.beacon), sighting.contactUserID.map(String.init) ?? "",
                 sighting.contactUserID.flatMap { phones[$0]?.e164 } ?? "",
             ]
             text += fields.map(TraceCSV.field).joined(separator: ",") + "\r\n"
         }
         return text
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 }
