@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskAPI
 import DeskCore
+import DeskService
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -109,22 +110,8 @@ extension TraceScreen {
         guard let lookup = state.lookup else { return [] }
         let g = Glyphs(ascii: state.ascii)
         let patient = lookup.patient
-        var uploads: String
-        if patient.daysUploaded == 0 {
-            uploads = "Uploads: none yet"
-        } else {
-            uploads = "Uploads: \(plural(patient.daysUploaded, "day"))"
-            var covered = ""
-            if let first = patient.firstDay, let last = patient.lastDay {
-                uploads += ", \(first.iso) – \(last.iso)"
-                covered = " (\(plural(last.days(since: first) + 1, "day")) covered)"
-            }
-            let skewText = " · clock skew \(skew(patient.skewSeconds))"
-            // One column for the leading space the lines are drawn with.
-            let fits = DisplayWidth.of(g(uploads + covered + skewText)) < width
-            uploads += (fits ? covered : "") + skewText
-        }
-        let close = lookup.contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
+        // One column for the leading space the lines are drawn with.
+        let uploads = TraceText.uploads(patient, width: width - 1)
         let lines: [(String, Style)] = [
             (
                 "Patient \(patient.phone.spaced) · user \(patient.userID) · registered since "
@@ -133,24 +120,12 @@ extension TraceScreen {
             ),
             ("Purpose: \(lookup.purpose)", Style(.normal)),
             (uploads, Style(.normal)),
-            (
-                "\(plural(lookup.totalSightings, "sighting")) · \(lookup.unresolved) unresolved · \(plural(lookup.contacts.count, "contact")), \(close) close",
-                Style(.normal)
-            ),
+            (TraceText.counts(lookup), Style(.normal)),
         ]
         return lines.map { (g($0.0), $0.1) }
     }
 
-    static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
-
-    /// "+3 s", "−2 min 5 s".
-    static func skew(_ seconds: Int64) -> String {
-        let sign = seconds < 0 ? "−" : "+"
-        let value = seconds.magnitude
-        if value < 60 { return "\(sign)\(value) s" }
-        if value < 3600 { return "\(sign)\(value / 60) min \(value % 60) s" }
-        return "\(sign)\(value / 3600) h \(value / 60 % 60) min"
-    }
+    static func plural(_ n: Int, _ noun: String) -> String { TraceText.plural(n, noun) }
 
     /// The columns for a table `width` wide: the last three only when there is room for them.
     static func columns(_ state: State, width: Int) -> [TableColumn] {

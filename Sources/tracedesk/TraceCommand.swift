@@ -182,15 +182,8 @@ enum TraceCommand {
             say("Uploads: none yet. Ask the patient to share their contacts in the app, then look them up again.")
             return
         }
-        var uploads = "Uploads: \(patient.daysUploaded) day\(patient.daysUploaded == 1 ? "" : "s")"
-        if let first = patient.firstDay, let last = patient.lastDay {
-            uploads += ", \(first.iso) – \(last.iso) (\(last.days(since: first) + 1) days covered)"
-        }
-        say(uploads + " · clock skew \(patient.skewSeconds) s")
-        let close = lookup.contacts.filter(\.summary.isCloseContact).count
-        say(
-            "\(lookup.totalSightings) sightings · \(lookup.unresolved) unresolved · \(lookup.contacts.count) contacts, \(close) close (* = at least \(lookup.closeContactMinutes) min on one day)"
-        )
+        say(TraceText.uploads(patient))
+        say(TraceText.counts(lookup) + " (* = at least \(lookup.closeContactMinutes) min on one day)")
         guard !lookup.contacts.isEmpty else {
             say("No other registered phone was seen in the uploaded files.")
             return

@@ -173,6 +173,7 @@ as_tracer() { printf '%s\n' "$password" | "$bin" trace "$@" --user bench-tracer 
 as_tracer 3000000000 --purpose "case e2e-3" >"$work/table" 2>&1
 check "tracedesk trace prints the summary and the table" \
   bash -c "grep -q 'Patient +39 300 000 0000' '$work/table' && grep -q 'PHONE' '$work/table' && grep -q 'reached, isolating' '$work/table'"
+check "the CLI's summary is the screen's: the clock skew with its sign" grep -q 'clock skew [+−][0-9]' "$work/table"
 as_tracer "+39 300 000 0000" --purpose "case e2e-3" --csv >"$work/cli.csv" 2>/dev/null
 check "--csv prints the screen's columns" bash -c "head -n1 '$work/cli.csv' | grep -q '^contact_user_id,phone,close_contact,'"
 check "--csv has one row per contact" bash -c "[ \$(wc -l <'$work/cli.csv') -eq \$(wc -l <'$work/first.csv') ]"
