@@ -231,7 +231,8 @@ public enum TraceScreen {
             state.phoneError = message
             return []
         case .sightingsLoaded(let page, let patient, let contact, let offset):
-            guard state.lookup?.patient.userID == patient, var detail = state.detail, detail.contactUserID == contact, detail.loading,
+            guard state.lookup?.patient.userID == patient, var detail = state.detail, detail.contactUserID == contact,
+                detail.loading,
                 offset == detail.sightings.count
             else { return [] }
             detail.loading = false
@@ -323,6 +324,18 @@ public enum TraceScreen {
         return words.contains { $0 == word || (word.count >= 3 && $0.hasPrefix(word)) }
     }
 
+    /// What `sort` orders by, most first: its own column, then the next one that tells
+    /// contacts apart (minutes, or last seen for minutes); equal keys go by user id.
+    static func sortKey(_ summary: ContactSummary, _ sort: Sort) -> (Double, Double) {
+        let minutes = Double(summary.minutes)
+        let lastSeen = (summary.lastSeen ?? .distantPast).timeIntervalSince1970
+        switch sort {
+        case .minutes: return (minutes, lastSeen)
+        case .lastSeen: return (lastSeen, minutes)
+        case .days: return (Double(summary.days), minutes)
+        }
+    }
+
     /// Filters and sorts the contacts into ``State/order``, keeping the selected contact
     /// selected when it is still shown.
     static func reorder(_ state: inout State, keepSelection: Bool = true) {
@@ -357,32 +370,9 @@ public enum TraceScreen {
             if matches { order.append(index) }
         }
         let contacts = lookup.contacts
-        func lastSeen(_ i: Int) -> Date { contacts[i].summary.lastSeen ?? .distantPast }
-        switch state.sort {
-        case .minutes:
-            order.sort {
-                let a = contacts[$0].summary
-                let b = contacts[$1].summary
-                if a.minutes != b.minutes { return a.minutes > b.minutes }
-                if lastSeen($0) != lastSeen($1) { return lastSeen($0) > lastSeen($1) }
-                return a.userID < b.userID
-            }
-        case .lastSeen:
-            order.sort {
-                if lastSeen($0) != lastSeen($1) { return lastSeen($0) > lastSeen($1) }
-                let a = contacts[$0].summary
-                let b = contacts[$1].summary
-                if a.minutes != b.minutes { return a.minutes > b.minutes }
-                return a.userID < b.userID
-            }
-        case .days:
-            order.sort {
-                let a = contacts[$0].summary
-                let b = contacts[$1].summary
-                if a.days != b.days { return a.days > b.days }
-                if a.minutes != b.minutes { return a.minutes > b.minutes }
-                return a.userID < b.userID
-            }
+        let keys = contacts.map { sortKey($0.summary, state.sort) }
+        order.sort {
+            keys[$0] != keys[$1] ? keys[$0] > keys[$1] : contacts[$0].summary.userID < contacts[$1].summary.userID
         }
         state.order = order
         if let selectedID, let position = order.firstIndex(where: { contacts[$0].summary.userID == selectedID }) {
