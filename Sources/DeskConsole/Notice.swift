@@ -169,7 +169,11 @@ struct Glyphs {
         guard ascii, text.contains(where: { !$0.isASCII }) else { return text }
         var out = ""
         for character in text {
-            if let form = Self.forms.first(where: { $0.0 == character }) { out += form.1 } else { out.append(character) }
+            if let form = Self.forms.first(where: { $0.0 == character }) {
+                out += form.1
+            } else {
+                out.append(character)
+            }
         }
         return out
     }

@@ -351,7 +351,7 @@ extension TraceScreen {
 
     static func renderOutcome(_ state: State, into buffer: inout Buffer, area: Rect) {
         guard let form = state.outcomeForm else { return }
-        let phone = state.lookup?.contacts.first { $0.summary.userID == form.contactUserID }?.summary.phone.spaced ?? ""
+        let phone = state.contact(userID: form.contactUserID)?.summary.phone.spaced ?? ""
         let panel = area.centered(width: min(64, area.width), height: min(13, area.height))
         buffer.fill(panel)
         let inner = Panel(title: "Outcome for \(phone)", focused: true).render(into: &buffer, area: panel)
@@ -379,7 +379,9 @@ extension TraceScreen {
             Notice.working("saving").render(
                 into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else {
-            buffer.put(Glyphs(ascii: state.ascii)("↑↓ choose · Enter save · Esc cancel"), x: text.x, y: y, style: Style(.muted), clip: text)
+            buffer.put(
+                Glyphs(ascii: state.ascii)("↑↓ choose · Enter save · Esc cancel"), x: text.x, y: y,
+                style: Style(.muted), clip: text)
         }
     }
 
@@ -409,7 +411,9 @@ extension TraceScreen {
             Notice.working("writing").render(
                 into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else {
-            buffer.put(Glyphs(ascii: state.ascii)("Enter write · Esc cancel"), x: text.x, y: y, style: Style(.muted), clip: text)
+            buffer.put(
+                Glyphs(ascii: state.ascii)("Enter write · Esc cancel"), x: text.x, y: y, style: Style(.muted),
+                clip: text)
         }
         if let dialog = prompt.confirm {
             buffer.cursor = nil

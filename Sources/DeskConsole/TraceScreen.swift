@@ -95,14 +95,19 @@ public enum TraceScreen {
 
     public struct State: Hashable, Sendable {
         public var phase: Phase = .phone
-        public var phone = TextFieldState(maxLength: 32)
-        public var purpose = TextFieldState(maxLength: TracePurpose.maximumLength)
+        public var phone = TraceScreen.phoneField()
+        public var purpose = TraceScreen.purposeField()
         /// What is wrong with the phone number (as typed, or as the desk answered).
         public var phoneError: String?
         public var purposeError: String?
         /// Typed numbers without a country code get this one (the desk's own default decides).
         public var defaultCountryCode = ApricotSettings().defaultCountryCode
-        public var lookup: TraceLookup?
+        public var lookup: TraceLookup? {
+            didSet { indexByUserID = Self.indices(lookup) }
+        }
+        /// Each contact's index in `lookup.contacts` by user id, kept with the lookup: the detail
+        /// and the outcome form find their contact without a scan per frame.
+        private(set) var indexByUserID: [Int64: Int] = [:]
         /// The purpose the shown lookup was made for (sent again with sightings, outcomes, exports).
         public var lookupPurpose = ""
         /// The purpose of the lookup on its way; it becomes ``lookupPurpose`` when the answer comes.
@@ -113,7 +118,7 @@ public enum TraceScreen {
         /// Per contact (made once per lookup): its number's digits (E.164 without the `+`), then
         /// the lowercased words the filter matches (the outcome's, and `close` or `far`).
         var search: [[String]] = []
-        public var filter = TextFieldState(maxLength: 40)
+        public var filter = TraceScreen.filterField()
         public var filtering = false
         /// The selected position in ``order``.
         public var selected = 0
@@ -153,9 +158,22 @@ public enum TraceScreen {
         public var selectedContact: TraceContact? { contact(at: selected) }
 
         /// The contact the detail view shows.
-        public var detailContact: TraceContact? {
-            guard let id = detail?.contactUserID else { return nil }
-            return lookup?.contacts.first { $0.summary.userID == id }
+        public var detailContact: TraceContact? { contact(userID: detail?.contactUserID) }
+
+        /// A contact of the shown lookup by user id.
+        public func contact(userID: Int64?) -> TraceContact? {
+            guard let userID, let lookup, let index = indexByUserID[userID] else { return nil }
+            return lookup.contacts[index]
+        }
+
+        static func indices(_ lookup: TraceLookup?) -> [Int64: Int] {
+            guard let lookup else { return [:] }
+            var map: [Int64: Int] = [:]
+            map.reserveCapacity(lookup.contacts.count)
+            for (index, contact) in lookup.contacts.enumerated() where map[contact.summary.userID] == nil {
+                map[contact.summary.userID] = index
+            }
+            return map
         }
 
         /// The phone as typed, normalised, or why it is not a number.
@@ -198,6 +216,15 @@ public enum TraceScreen {
         case export(path: String, csv: String, patientUserID: Int64, purpose: String, rows: Int, overwrite: Bool)
         case quit
     }
+
+    /// The patient's number as typed (room for spaces, a `+` or `00`).
+    static func phoneField(_ text: String = "") -> TextFieldState { TextFieldState(text, maxLength: 32) }
+    /// The lookup's purpose or case reference.
+    static func purposeField(_ text: String = "") -> TextFieldState {
+        TextFieldState(text, maxLength: TracePurpose.maximumLength)
+    }
+    /// The table's filter.
+    static func filterField() -> TextFieldState { TextFieldState(maxLength: 40) }
 
     /// Sightings asked for per page of the detail view.
     public static let sightingsPage = 500
@@ -250,9 +277,7 @@ public enum TraceScreen {
         case .outcomeSaved(let outcome, let patient, let contact):
             guard state.lookup?.patient.userID == patient else { return [] }
             if state.outcomeForm?.contactUserID == contact { state.outcomeForm = nil }
-            guard var lookup = state.lookup,
-                let index = lookup.contacts.firstIndex(where: { $0.summary.userID == contact })
-            else { return [] }
+            guard var lookup = state.lookup, let index = state.indexByUserID[contact] else { return [] }
             lookup.contacts[index].outcome = outcome
             state.lookup = lookup
             state.search[index] = searchText(lookup.contacts[index])
@@ -290,7 +315,7 @@ public enum TraceScreen {
         state.phase = .result
         state.lookup = lookup
         state.search = lookup.contacts.map(searchText)
-        state.filter = TextFieldState(maxLength: 40)
+        state.filter = filterField()
         state.filtering = false
         state.detail = nil
         state.outcomeForm = nil
@@ -416,12 +441,12 @@ public enum TraceScreen {
                 // Back to the shown lookup, with its own number and purpose in the fields (so
                 // `r` and the next `n` start from what is on the screen).
                 state.phase = .result
-                state.phone = TextFieldState(lookup.patient.phone.spaced, maxLength: 32)
-                state.purpose = TextFieldState(state.lookupPurpose, maxLength: TracePurpose.maximumLength)
+                state.phone = phoneField(lookup.patient.phone.spaced)
+                state.purpose = purposeField(state.lookupPurpose)
                 state.phoneError = nil
                 state.purposeError = nil
             } else {
-                state.phone = TextFieldState(maxLength: 32)
+                state.phone = phoneField()
                 state.phoneError = nil
             }
             return []
@@ -474,7 +499,7 @@ public enum TraceScreen {
             state.filtering = true
         case .clear:
             if !state.filter.text.isEmpty {
-                state.filter = TextFieldState(maxLength: 40)
+                state.filter = filterField()
                 reorder(&state)
             }
         case .detail:
@@ -485,8 +510,8 @@ public enum TraceScreen {
             openExport(&state)
         case .newLookup:
             state.phase = .phone
-            state.phone = TextFieldState(maxLength: 32)
-            state.purpose = TextFieldState(maxLength: TracePurpose.maximumLength)
+            state.phone = phoneField()
+            state.purpose = purposeField()
             state.phoneError = nil
             state.purposeError = nil
         case .again:
@@ -506,7 +531,7 @@ public enum TraceScreen {
             switch action {
             case .keep: state.filtering = false
             case .clear:
-                state.filter = TextFieldState(maxLength: 40)
+                state.filter = filterField()
                 state.filtering = false
                 reorder(&state)
             case .up: move(&state, by: -1)

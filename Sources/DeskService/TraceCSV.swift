@@ -84,16 +84,19 @@ public enum AtomicFile {
     /// folder must exist, the target must not be a folder, the name must fit the file system.
     public static func check(_ path: String) throws(Failure) {
         var isDirectory: ObjCBool = false
-        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            && isDirectory.boolValue)
+        if path.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                && isDirectory.boolValue)
         {
-            throw .failed("\(path) is a folder: add a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")trace.csv")
+            throw .failed(
+                "\(path) is a folder: add a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")trace.csv")
         }
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
         if name.utf8.count > maximumNameBytes {
             throw .failed(
-                "the file name is too long (\(name.utf8.count) bytes, at most \(maximumNameBytes)): choose a shorter one")
+                "the file name is too long (\(name.utf8.count) bytes, at most \(maximumNameBytes)): choose a shorter one"
+            )
         }
         let directory = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
