@@ -173,10 +173,13 @@ extension ConsoleApp {
         let who = state.session.map { "\($0.user) (\($0.role.rawValue))" }
         let problem = state.connectionProblem.map { " ! " + $0 + " " } ?? ""
         let problemWidth = DisplayWidth.of(problem)
-        var left = " TraceDesk · " + title(state)
+        // "·" and a cut path's "…" in ASCII on a terminal without UTF-8 (they would not show).
+        let g = Glyphs(ascii: state.ascii)
+        var left = g(" TraceDesk · ") + title(state)
         func right(location: String?, clock: Bool) -> String {
-            ([who, location, clock ? AuthorizeScreen.clock(state.now, state.timeZone) : nil].compactMap { $0 })
-                .joined(separator: " · ") + " "
+            g(
+                ([who, location, clock ? AuthorizeScreen.clock(state.now, state.timeZone) : nil].compactMap { $0 })
+                    .joined(separator: " · ") + " ")
         }
         func room() -> Int { row.width - DisplayWidth.of(left) - 2 - (problem.isEmpty ? 0 : problemWidth + 1) }
         var shown = right(location: state.location, clock: true)
@@ -184,7 +187,7 @@ extension ConsoleApp {
             let pathRoom = room() - 1 - DisplayWidth.of(right(location: "", clock: true))
             shown =
                 pathRoom >= 8
-                ? right(location: leftTruncate(state.location, to: pathRoom), clock: true)
+                ? right(location: leftTruncate(state.location, to: pathRoom - (state.ascii ? 2 : 0)), clock: true)
                 : right(location: nil, clock: true)
         }
         if DisplayWidth.of(shown) > room() { left = " " + title(state) }
