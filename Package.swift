@@ -41,7 +41,7 @@ let package = Package(
             ]
         ),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
-        .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskCore"]),
+        .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskAPI", "DeskCore"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [

@@ -153,7 +153,8 @@ extension StaffWire {
         ])
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    /// Lowercase hex, two digits a byte: a beacon's form on the wire, in CSV and on screen.
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
         text.reserveCapacity(bytes.count * 2)

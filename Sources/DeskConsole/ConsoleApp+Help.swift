@@ -84,13 +84,15 @@ extension ConsoleApp {
             case .trace:
                 let trace = state.trace
                 switch trace.phase {
-                case .phone, .purpose, .loading:
-                    add(TraceScreen.inputKeyMap, as: "look up")
+                case .phone, .purpose:
+                    add(TraceScreen.inputKeyMap(trace), as: "look up")
                     add(TextFieldState.keyMap, as: "editing text")
+                case .loading:
+                    add(TraceScreen.loadingKeyMap, as: "looking up")
                 case .result:
                     if let export = trace.export {
                         if let dialog = export.confirm { add(dialog.keyMap, as: "overwrite?") }
-                        add(TraceScreen.inputKeyMap, as: "export")
+                        add(TraceScreen.inputKeyMap(trace), as: "export")
                         add(TextFieldState.keyMap, as: "editing text")
                     } else if trace.outcomeForm != nil {
                         add(TraceScreen.outcomeKeyMap, as: "outcome")

@@ -69,7 +69,7 @@ extension ConsoleApp {
 
     /// A key map's footer hints with the first key of each binding ("a Add account").
     static func shortHints<A>(_ map: KeyMap<A>) -> [(keys: String, help: String)] {
-        map.bindings.filter(\.shownInFooter).map { (keys: $0.keys.first?.description ?? "", help: $0.help) }
+        map.bindings.filter(\.shownInFooter).map { (keys: $0.keys.first?.description ?? "", help: $0.footerText) }
     }
 
     /// The footer's key hints for the current context.
@@ -104,35 +104,42 @@ extension ConsoleApp {
         case .audit:
             if state.audit.filterForm != nil { return shortHints(AuditScreen.FilterForm.keyMap) + [help] }
             return shortHints(AuditScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
-        case .trace: return traceHints(state.trace, help: help, signOut: signOut, quit: quit)
+        case .trace:
+            return traceHints(state.trace, width: state.size.width, help: help, signOut: signOut, quit: quit)
         }
     }
 
+    /// The contact-trace screen's hints, from its key maps (so they say what the keys do): the
+    /// screen's own first, most useful first, then help, sign-out and quit, which are always
+    /// shown; screen hints that do not fit `width` are left off from the end (help lists them).
     private static func traceHints(
-        _ trace: TraceScreen.State, help: (keys: String, help: String), signOut: (keys: String, help: String),
-        quit: (keys: String, help: String)
+        _ trace: TraceScreen.State, width: Int, help: (keys: String, help: String),
+        signOut: (keys: String, help: String), quit: (keys: String, help: String)
     ) -> [(keys: String, help: String)] {
+        func fitting(_ own: [(keys: String, help: String)], _ always: [(keys: String, help: String)])
+            -> [(keys: String, help: String)]
+        {
+            func used(_ hints: [(keys: String, help: String)]) -> Int {
+                hints.reduce(0) { $0 + DisplayWidth.of($1.keys) + 1 + DisplayWidth.of($1.help) }
+                    + max(0, hints.count - 1) * Footer.gap
+            }
+            var own = own
+            while !own.isEmpty, used(own + always) > width { own.removeLast() }
+            return own + always
+        }
         switch trace.phase {
-        case .phone, .purpose: return TraceScreen.inputKeyMap.footerHints + [help, signOut, quit]
-        case .loading: return [help, signOut, quit]
+        case .phone, .purpose:
+            return fitting(shortHints(TraceScreen.inputKeyMap(trace)), [help, signOut, quit])
+        case .loading: return fitting(shortHints(TraceScreen.loadingKeyMap), [help, signOut, quit])
         case .result:
             if let export = trace.export {
                 if let dialog = export.confirm { return dialog.keyMap.footerHints }
-                return [(keys: "Enter", help: "Write"), (keys: "Esc", help: "Cancel"), help]
+                return shortHints(TraceScreen.inputKeyMap(trace)) + [help]
             }
             if trace.outcomeForm != nil { return TraceScreen.outcomeKeyMap.footerHints + [help] }
             if trace.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }
-            if trace.detail != nil {
-                return [
-                    (keys: "Esc", help: "Back"), (keys: "o", help: "Outcome"), (keys: "t", help: "Timeline"), help,
-                    signOut, quit,
-                ]
-            }
-            return [
-                (keys: "Enter", help: "Detail"), (keys: "s", help: "Sort"), (keys: "/", help: "Filter"),
-                (keys: "o", help: "Outcome"), (keys: "e", help: "Export"), (keys: "n", help: "New"), help, signOut,
-                quit,
-            ]
+            if trace.detail != nil { return fitting(shortHints(TraceScreen.detailKeyMap), [help, signOut, quit]) }
+            return fitting(shortHints(TraceScreen.keyMap), [help, signOut, quit])
         }
     }
 
@@ -166,10 +173,13 @@ extension ConsoleApp {
         let who = state.session.map { "\($0.user) (\($0.role.rawValue))" }
         let problem = state.connectionProblem.map { " ! " + $0 + " " } ?? ""
         let problemWidth = DisplayWidth.of(problem)
-        var left = " TraceDesk · " + title(state)
+        // "·" and a cut path's "…" in ASCII on a terminal without UTF-8 (they would not show).
+        let g = Glyphs(ascii: state.ascii)
+        var left = g(" TraceDesk · ") + title(state)
         func right(location: String?, clock: Bool) -> String {
-            ([who, location, clock ? AuthorizeScreen.clock(state.now, state.timeZone) : nil].compactMap { $0 })
-                .joined(separator: " · ") + " "
+            g(
+                ([who, location, clock ? AuthorizeScreen.clock(state.now, state.timeZone) : nil].compactMap { $0 })
+                    .joined(separator: " · ") + " ")
         }
         func room() -> Int { row.width - DisplayWidth.of(left) - 2 - (problem.isEmpty ? 0 : problemWidth + 1) }
         var shown = right(location: state.location, clock: true)
@@ -177,7 +187,7 @@ extension ConsoleApp {
             let pathRoom = room() - 1 - DisplayWidth.of(right(location: "", clock: true))
             shown =
                 pathRoom >= 8
-                ? right(location: leftTruncate(state.location, to: pathRoom), clock: true)
+                ? right(location: leftTruncate(state.location, to: pathRoom - (state.ascii ? 2 : 0)), clock: true)
                 : right(location: nil, clock: true)
         }
         if DisplayWidth.of(shown) > room() { left = " " + title(state) }

@@ -46,6 +46,14 @@ public struct Notice: Hashable, Sendable {
     public func render(into buffer: inout Buffer, x: Int, y: Int, width: Int, rows: Int) -> Int {
         ConsoleText.putWrapped(line, style: style, into: &buffer, x: x, y: y, width: width, rows: rows)
     }
+
+    /// As ``render(into:x:y:width:rows:)``, its symbols in ASCII when `ascii` ("ok", "x", "...").
+    @discardableResult
+    func render(into buffer: inout Buffer, x: Int, y: Int, width: Int, rows: Int, ascii: Bool) -> Int {
+        ConsoleText.putWrapped(
+            Glyphs(ascii: ascii)(line), style: style, into: &buffer, x: x, y: y, width: width, rows: rows,
+            ascii: ascii)
+    }
 }
 
 /// Small text helpers the console's screens share: local times, wrapped messages, labelled
@@ -90,13 +98,19 @@ enum ConsoleText {
     /// Word-wraps `text` into at most `rows` rows; a cut-off last row ends in "…".
     @discardableResult
     static func putWrapped(
-        _ text: String, style: Style, into buffer: inout Buffer, x: Int, y: Int, width: Int, rows: Int
+        _ text: String, style: Style, into buffer: inout Buffer, x: Int, y: Int, width: Int, rows: Int,
+        ascii: Bool = false
     ) -> Int {
         guard width > 0, rows > 0 else { return 0 }
         let lines = TextWrap.wrap(text, width: width)
         for (offset, line) in lines.prefix(rows).enumerated() {
             var shown = line
-            if offset == rows - 1, lines.count > rows { shown = DisplayWidth.truncate(line + " …", to: width) }
+            if offset == rows - 1, lines.count > rows {
+                shown =
+                    ascii
+                    ? String(DisplayWidth.prefix(line, fitting: max(0, width - 4)).text) + " ..."
+                    : DisplayWidth.truncate(line + " …", to: width)
+            }
             buffer.put(shown, x: x, y: y + offset, style: style, maxWidth: width)
         }
         return min(rows, lines.count)
@@ -136,5 +150,31 @@ enum ConsoleText {
     /// A user-name field: at most ``StaffName/maximumLength`` characters.
     static func nameField(_ text: String = "") -> TextFieldState {
         TextFieldState(text, maxLength: StaffName.maximumLength)
+    }
+}
+
+/// The console's symbols in ASCII for a terminal without UTF-8 (where they would not show):
+/// each keeps its meaning in letters (`≥` is `>=`, `✓` is `ok`, `…` is `...`). Applied to whole
+/// strings before they are laid out, so the longer forms are measured.
+struct Glyphs {
+    var ascii: Bool
+
+    static let forms: [(Character, String)] = [
+        ("≥", ">="), ("≤", "<="), ("–", "-"), ("—", "-"), ("−", "-"), ("▼", "v"), ("▲", "^"), ("…", "..."),
+        ("✓", "ok"), ("✗", "x"), ("↑", "^"), ("↓", "v"), ("→", "->"), ("“", "\""), ("”", "\""), ("•", "*"),
+        ("›", ">"), ("·", "-"),
+    ]
+
+    func callAsFunction(_ text: String) -> String {
+        guard ascii, text.contains(where: { !$0.isASCII }) else { return text }
+        var out = ""
+        for character in text {
+            if let form = Self.forms.first(where: { $0.0 == character }) {
+                out += form.1
+            } else {
+                out.append(character)
+            }
+        }
+        return out
     }
 }

@@ -369,8 +369,8 @@ public final class Program {
                             session, patientUserID: patient, contactUserID: contact, purpose: purpose, offset: offset,
                             limit: limit)
                     },
-                    then: { .trace(.sightingsLoaded($0, contact: contact, offset: offset)) },
-                    failed: { .trace(.sightingsFailed($0.message, contact: contact)) }, session: true)
+                    then: { .trace(.sightingsLoaded($0, patient: patient, contact: contact, offset: offset)) },
+                    failed: { .trace(.sightingsFailed($0.message, patient: patient, contact: contact)) }, session: true)
             case .recordOutcome(let patient, let contact, let outcome, let note, let purpose):
                 self.call(
                     { () async throws(ServiceError) in
@@ -378,25 +378,50 @@ public final class Program {
                             session, patientUserID: patient, contactUserID: contact, outcome: outcome, note: note,
                             purpose: purpose)
                     },
-                    then: { .trace(.outcomeSaved($0, contact: contact)) },
-                    failed: { .trace(.outcomeFailed($0.message, contact: contact)) }, session: true)
+                    then: { .trace(.outcomeSaved($0, patient: patient, contact: contact)) },
+                    failed: { .trace(.outcomeFailed($0.message, patient: patient, contact: contact)) }, session: true)
             case .export(let path, let csv, let patient, let purpose, let rows, let overwrite):
                 self.call(
                     { () async throws(ServiceError) -> TraceScreen.Msg in
-                        // Asked first, so a refused overwrite records no export.
-                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
-                        // Audited before the file exists: an export is never unrecorded.
-                        try await service.recordTraceExport(
-                            session, patientUserID: patient, purpose: purpose, kind: "contacts_csv", rows: rows)
+                        // The path is checked, then an existing file asked about, then the
+                        // bytes written and flushed under a temporary name; only then is the
+                        // export audited, and only an audited export is put in place. A failed
+                        // export leaves no audit entry; a written one always has one.
                         do throws(AtomicFile.Failure) {
-                            try AtomicFile.write(Array(csv.utf8), to: path, overwrite: overwrite)
+                            try AtomicFile.check(path)
+                        } catch {
+                            return .exportFailed(error.message)
+                        }
+                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
+                        let staged: AtomicFile.Staged
+                        do throws(AtomicFile.Failure) {
+                            staged = try AtomicFile.stage(Array(csv.utf8), for: path, overwrite: overwrite)
+                        } catch {
+                            if case .exists = error { return .exportExists(path) }
+                            return .exportFailed(error.message)
+                        }
+                        do throws(ServiceError) {
+                            try await service.recordTraceExport(
+                                session, patientUserID: patient, purpose: purpose, kind: "contacts_csv", rows: rows)
+                        } catch {
+                            staged.discard()
+                            throw error
+                        }
+                        do throws(AtomicFile.Failure) {
+                            try staged.commit()
                         } catch {
                             if case .exists = error { return .exportExists(path) }
                             return .exportFailed(error.message)
                         }
                         return .exported(path: path, rows: rows)
                     },
-                    then: { .trace($0) }, failed: { .trace(.exportFailed($0.message)) }, session: true)
+                    then: { .trace($0) },
+                    failed: {
+                        .trace(
+                            .exportFailed(
+                                "the export could not be recorded in the audit log, so no file was written: \($0.message)"
+                            ))
+                    }, session: true)
             }
         }
     }

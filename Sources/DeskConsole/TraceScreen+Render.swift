@@ -1,5 +1,7 @@
 import CivilCalendar
+import DeskAPI
 import DeskCore
+import DeskService
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -38,6 +40,7 @@ extension TraceScreen {
 
     static func renderForm(_ state: State, into buffer: inout Buffer, area: Rect) {
         buffer.cursor = nil
+        let g = Glyphs(ascii: state.ascii)
         let panel = area.centered(width: min(76, area.width), height: min(16, area.height))
         let inner = Panel(title: "Look up a patient", focused: true).render(into: &buffer, area: panel)
         let text = inner.inset(horizontal: 1, vertical: 0)
@@ -55,14 +58,14 @@ extension TraceScreen {
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: state.phase == .phone,
             placeholder: state.defaultCountryCode == "+39"
                 ? "+39 333 123 4567, or without +39"
-                : "+… with the country code, or without \(state.defaultCountryCode)")
+                : g("+… with the country code, or without \(state.defaultCountryCode)"))
         y += 1
         if let error = state.phoneError {
             y += ConsoleText.putWrapped(
-                "✗ " + error, style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
-                rows: 2)
+                g("✗ " + error), style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
+                rows: 2, ascii: state.ascii)
         } else if !state.phone.text.isEmpty, case .success(let phone) = state.normalizedPhone {
-            buffer.put("✓ " + phone.spaced, x: fieldX, y: y, style: Style(.ok), maxWidth: text.width - 2)
+            buffer.put(g("✓ " + phone.spaced), x: fieldX, y: y, style: Style(.ok), maxWidth: text.width - 2)
             y += 1
         } else {
             y += 1
@@ -83,39 +86,33 @@ extension TraceScreen {
         y += 1
         if let error = state.purposeError {
             y += ConsoleText.putWrapped(
-                "✗ " + error, style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
-                rows: 2)
+                g("✗ " + error), style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
+                rows: 2, ascii: state.ascii)
         }
         y += 1
         guard y < text.maxY else { return }
         let hint: Notice
         switch state.phase {
+        case .phone where state.lookup != nil: hint = .info("Enter: next · Esc: back to the shown lookup")
         case .phone: hint = .info("Enter: next · Esc: clear")
         case .purpose: hint = .info("Enter: look up · Esc: back to the number")
         default: hint = .working("looking up…")
         }
-        hint.render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1)
+        hint.render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
     }
 
     // MARK: Summary and table
 
     /// The patient's summary: who, since when, for what; the uploads and the time they cover;
-    /// the sightings and contacts. Short lines: each fits 80 columns.
-    static func summaryLines(_ state: State) -> [(String, Style)] {
+    /// the sightings and contacts. Each fits `width` columns: the uploads line drops the days
+    /// it covers before the clock skew is cut.
+    static func summaryLines(_ state: State, width: Int = .max) -> [(String, Style)] {
         guard let lookup = state.lookup else { return [] }
+        let g = Glyphs(ascii: state.ascii)
         let patient = lookup.patient
-        var uploads: String
-        if patient.daysUploaded == 0 {
-            uploads = "Uploads: none yet"
-        } else {
-            uploads = "Uploads: \(plural(patient.daysUploaded, "day"))"
-            if let first = patient.firstDay, let last = patient.lastDay {
-                uploads += ", \(first.iso) – \(last.iso) (\(plural(last.days(since: first) + 1, "day")) covered)"
-            }
-            uploads += " · clock skew \(skew(patient.skewSeconds))"
-        }
-        let close = lookup.contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
-        return [
+        // One column for the leading space the lines are drawn with.
+        let uploads = TraceText.uploads(patient, width: width - 1)
+        let lines: [(String, Style)] = [
             (
                 "Patient \(patient.phone.spaced) · user \(patient.userID) · registered since "
                     + ConsoleText.dateTime(patient.registeredAt, state.timeZone),
@@ -123,27 +120,16 @@ extension TraceScreen {
             ),
             ("Purpose: \(lookup.purpose)", Style(.normal)),
             (uploads, Style(.normal)),
-            (
-                "\(plural(lookup.totalSightings, "sighting")) · \(lookup.unresolved) unresolved · \(plural(lookup.contacts.count, "contact")), \(close) close",
-                Style(.normal)
-            ),
+            (TraceText.counts(lookup), Style(.normal)),
         ]
+        return lines.map { (g($0.0), $0.1) }
     }
 
-    static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
-
-    /// "+3 s", "−2 min 5 s".
-    static func skew(_ seconds: Int64) -> String {
-        let sign = seconds < 0 ? "−" : "+"
-        let value = seconds.magnitude
-        if value < 60 { return "\(sign)\(value) s" }
-        if value < 3600 { return "\(sign)\(value / 60) min \(value % 60) s" }
-        return "\(sign)\(value / 3600) h \(value / 60 % 60) min"
-    }
+    static func plural(_ n: Int, _ noun: String) -> String { TraceText.plural(n, noun) }
 
     /// The columns for a table `width` wide: the last three only when there is room for them.
     static func columns(_ state: State, width: Int) -> [TableColumn] {
-        func arrow(_ sort: Sort) -> String { state.sort == sort ? " ▼" : "" }
+        func arrow(_ sort: Sort) -> String { state.sort == sort ? Glyphs(ascii: state.ascii)(" ▼") : "" }
         let all = [
             TableColumn("", width: .length(1)),
             TableColumn("Phone", width: .length(17)),
@@ -224,30 +210,31 @@ extension TraceScreen {
         buffer.cursor = nil
         guard let lookup = state.lookup else { return }
         var y = area.y
-        for (line, style) in summaryLines(state) {
+        for (line, style) in summaryLines(state, width: area.width) {
             buffer.put(" " + line, x: area.x, y: y, style: style, maxWidth: area.width)
             y += 1
         }
         if let notice = state.notice {
             y += notice.render(
-                into: &buffer, x: area.x + 1, y: y, width: area.width - 2, rows: noticeRows(state, width: area.width))
+                into: &buffer, x: area.x + 1, y: y, width: area.width - 2, rows: noticeRows(state, width: area.width),
+                ascii: state.ascii)
         }
         // The filter line (or the legend) sits between the summary and the table.
         if state.filtering || !state.filter.text.isEmpty {
             buffer.put(" Filter: ", x: area.x, y: y, style: Style(.header), clip: area)
             let fieldArea = Rect(x: area.x + 9, y: y, width: min(30, max(0, area.width - 10)), height: 1)
             state.filter.render(
-                into: &buffer, area: fieldArea, focused: state.filtering, placeholder: "phone digits or outcome")
+                into: &buffer, area: fieldArea, focused: state.filtering, placeholder: "digits, outcome, close, far")
             buffer.put(
                 "  \(state.order.count) of \(lookup.contacts.count)", x: fieldArea.maxX, y: y, style: Style(.muted),
                 clip: area)
         } else {
             let legend =
                 " \(closeMark(state.ascii)) close contact: ≥ \(lookup.closeContactMinutes) min on one day (bold)"
-            buffer.put(legend, x: area.x, y: y, style: Style(.muted), maxWidth: area.width)
+            buffer.put(Glyphs(ascii: state.ascii)(legend), x: area.x, y: y, style: Style(.muted), maxWidth: area.width)
         }
         let panelArea = Rect(x: area.x, y: y + 1, width: area.width, height: max(0, area.maxY - y - 1))
-        let title = "Contacts (\(state.order.count)) · sorted by \(state.sort.word)"
+        let title = Glyphs(ascii: state.ascii)("Contacts (\(state.order.count)) · sorted by \(state.sort.word)")
         let inner = Panel(title: title, focused: !state.isModal || state.filtering).render(
             into: &buffer, area: panelArea)
         let contacts = lookup.contacts
@@ -264,6 +251,7 @@ extension TraceScreen {
         guard let detail = state.detail, let contact = state.detailContact else { return }
         let summary = contact.summary
         let zone = state.timeZone
+        let g = Glyphs(ascii: state.ascii)
         let close = summary.isCloseContact ? "  \(closeMark(state.ascii)) close contact" : ""
         let inner = Panel(title: "Contact \(summary.phone.spaced)\(close)", focused: state.outcomeForm == nil).render(
             into: &buffer, area: area)
@@ -272,7 +260,7 @@ extension TraceScreen {
         var y = text.y
         func line(_ value: String, _ style: Style = Style(.normal)) {
             guard y < text.maxY else { return }
-            buffer.put(value, x: text.x, y: y, style: style, maxWidth: text.width)
+            buffer.put(g(value), x: text.x, y: y, style: style, maxWidth: text.width)
             y += 1
         }
         line(
@@ -284,18 +272,25 @@ extension TraceScreen {
             outcome += " · by \(recorded.by) \(ConsoleText.dateTime(recorded.at, zone))"
             if !recorded.note.isEmpty { outcome += " · “\(recorded.note)”" }
         }
-        line(outcome, Style(.accent))
+        // A long note wraps to three lines at most, the last ending in "…" when cut.
+        if y < text.maxY {
+            y += ConsoleText.putWrapped(
+                g(outcome), style: Style(.accent), into: &buffer, x: text.x, y: y, width: text.width,
+                rows: min(3, text.maxY - y), ascii: state.ascii)
+        }
         if let notice = state.notice { line(notice.line, notice.style) }
-        // The timeline: one row per day, one bar per UTC hour.
+        // The timeline: one row per day, one bar per UTC hour (its timed minutes); each day
+        // ends in its minutes as the table counts them (untimed sightings included).
         let days = detail.wholeTimeline ? Array(summary.timeline.dropFirst(detail.firstDay)) : summary.timeline
         let timelineRows =
             detail.wholeTimeline
             ? min(days.count, max(1, text.height - 6)) : min(days.count, max(1, (text.height - 6) / 2))
-        line("Timeline (UTC hours, one bar per hour: \(bar(60, ascii: state.ascii)) = 60 min)", Style(.header))
+        line(
+            "Timeline: timed minutes per UTC hour (\(bar(60, ascii: state.ascii)) = 60 min); the day's minutes",
+            Style(.header))
         line("            0     6     12    18   23")
         for day in days.prefix(timelineRows) {
             guard y < text.maxY else { break }
-            let minutes = day.minutesByHour.reduce(0, +)
             buffer.put(day.day.iso, x: text.x, y: y, style: Style(.normal), clip: text)
             var x = text.x + 12
             for hour in 0..<24 {
@@ -304,8 +299,8 @@ extension TraceScreen {
                     bar(value, ascii: state.ascii), x: x, y: y, style: Style(value > 0 ? .accent : .muted), clip: text)
                 x += 1
             }
-            let untimed = day.untimed > 0 ? " + \(day.untimed) untimed" : ""
-            buffer.put(" \(minutes) min\(untimed)", x: x, y: y, style: Style(.muted), clip: text)
+            let untimed = day.untimed > 0 ? " (\(day.untimed) untimed)" : ""
+            buffer.put(" \(day.minutes) min\(untimed)", x: x, y: y, style: Style(.muted), clip: text)
             y += 1
         }
         if days.count > timelineRows {
@@ -330,7 +325,10 @@ extension TraceScreen {
             line(detail.loading ? "… reading" : "none", Style(.muted))
             return
         }
-        let first = min(detail.scroll, max(0, detail.sightings.count - 1))
+        // The selected sighting is on the first row, except near the end: End shows the last
+        // screenful, the last sighting selected at the bottom.
+        let selected = min(detail.scroll, detail.sightings.count - 1)
+        let first = max(0, min(selected, detail.sightings.count - (text.maxY - y)))
         var index = first
         while y < text.maxY, index < detail.sightings.count {
             let sighting = detail.sightings[index]
@@ -338,10 +336,11 @@ extension TraceScreen {
                 sighting.time == 0
                 ? "no time          "
                 : ConsoleText.dateTime(Date(timeIntervalSince1970: Double(sighting.time)), zone, seconds: true)
-            let beacon = StaffWireHex.suffix(sighting.beacon)
+            // The distinguishing end of a beacon: its last 4 bytes (a pseudo-id's random part).
+            let beacon = StaffWire.hex(Array(sighting.beacon.suffix(4)))
             buffer.put(
-                "\(when)  file \(sighting.fileDay.iso)  beacon …\(beacon)", x: text.x, y: y,
-                style: Style(index == first ? .selection : .normal), maxWidth: text.width)
+                g("\(when)  file \(sighting.fileDay.iso)  beacon …\(beacon)"), x: text.x, y: y,
+                style: Style(index == selected ? .selection : .normal), maxWidth: text.width)
             y += 1
             index += 1
         }
@@ -352,7 +351,7 @@ extension TraceScreen {
 
     static func renderOutcome(_ state: State, into buffer: inout Buffer, area: Rect) {
         guard let form = state.outcomeForm else { return }
-        let phone = state.lookup?.contacts.first { $0.summary.userID == form.contactUserID }?.summary.phone.spaced ?? ""
+        let phone = state.contact(userID: form.contactUserID)?.summary.phone.spaced ?? ""
         let panel = area.centered(width: min(64, area.width), height: min(13, area.height))
         buffer.fill(panel)
         let inner = Panel(title: "Outcome for \(phone)", focused: true).render(into: &buffer, area: panel)
@@ -362,7 +361,7 @@ extension TraceScreen {
         for outcome in ContactOutcome.allCases {
             let chosen = outcome == form.choice
             buffer.put(
-                (chosen ? "(•) " : "( ) ") + outcome.label, x: text.x, y: y,
+                (chosen ? (state.ascii ? "(*) " : "(•) ") : "( ) ") + outcome.label, x: text.x, y: y,
                 style: Style(chosen ? .selection : .normal, chosen ? .bold : []), maxWidth: text.width)
             y += 1
         }
@@ -374,11 +373,15 @@ extension TraceScreen {
             placeholder: "what was agreed, when to call again")
         y += 1
         if let error = form.error {
-            Notice.error(error).render(into: &buffer, x: text.x, y: y, width: text.width, rows: 2)
+            Notice.error(error).render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 2, ascii: state.ascii)
         } else if form.saving {
-            Notice.working("saving").render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1)
+            Notice.working("saving").render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else {
-            buffer.put("↑↓ choose · Enter save · Esc cancel", x: text.x, y: y, style: Style(.muted), clip: text)
+            buffer.put(
+                Glyphs(ascii: state.ascii)("↑↓ choose · Enter save · Esc cancel"), x: text.x, y: y,
+                style: Style(.muted), clip: text)
         }
     }
 
@@ -402,28 +405,19 @@ extension TraceScreen {
             focused: prompt.confirm == nil && !prompt.writing)
         y += 1
         if let error = prompt.error {
-            Notice.error(error).render(into: &buffer, x: text.x, y: y, width: text.width, rows: 2)
+            Notice.error(error).render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 2, ascii: state.ascii)
         } else if prompt.writing {
-            Notice.working("writing").render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1)
+            Notice.working("writing").render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else {
-            buffer.put("Enter write · Esc cancel", x: text.x, y: y, style: Style(.muted), clip: text)
+            buffer.put(
+                Glyphs(ascii: state.ascii)("Enter write · Esc cancel"), x: text.x, y: y, style: Style(.muted),
+                clip: text)
         }
         if let dialog = prompt.confirm {
             buffer.cursor = nil
             _ = dialog.render(into: &buffer, area: area)
         }
-    }
-}
-
-/// The distinguishing end of a beacon: its last 4 bytes in hex (a pseudo-id's random part).
-enum StaffWireHex {
-    static func suffix(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for byte in bytes.suffix(4) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xf)])
-        }
-        return text
     }
 }

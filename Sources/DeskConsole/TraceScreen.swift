@@ -95,22 +95,30 @@ public enum TraceScreen {
 
     public struct State: Hashable, Sendable {
         public var phase: Phase = .phone
-        public var phone = TextFieldState(maxLength: 32)
-        public var purpose = TextFieldState(maxLength: TracePurpose.maximumLength)
+        public var phone = TraceScreen.phoneField()
+        public var purpose = TraceScreen.purposeField()
         /// What is wrong with the phone number (as typed, or as the desk answered).
         public var phoneError: String?
         public var purposeError: String?
         /// Typed numbers without a country code get this one (the desk's own default decides).
         public var defaultCountryCode = ApricotSettings().defaultCountryCode
-        public var lookup: TraceLookup?
+        public var lookup: TraceLookup? {
+            didSet { indexByUserID = Self.indices(lookup) }
+        }
+        /// Each contact's index in `lookup.contacts` by user id, kept with the lookup: the detail
+        /// and the outcome form find their contact without a scan per frame.
+        private(set) var indexByUserID: [Int64: Int] = [:]
         /// The purpose the shown lookup was made for (sent again with sightings, outcomes, exports).
         public var lookupPurpose = ""
+        /// The purpose of the lookup on its way; it becomes ``lookupPurpose`` when the answer comes.
+        var pendingPurpose = ""
         public var sort: Sort = .minutes
         /// Indices into `lookup.contacts`: the filter applied, in the sort's order.
         public var order: [Int] = []
-        /// Lowercased words the filter searches, one per contact (made once per lookup).
-        var search: [String] = []
-        public var filter = TextFieldState(maxLength: 40)
+        /// Per contact (made once per lookup): its number's digits (E.164 without the `+`), then
+        /// the lowercased words the filter matches (the outcome's, and `close` or `far`).
+        var search: [[String]] = []
+        public var filter = TraceScreen.filterField()
         public var filtering = false
         /// The selected position in ``order``.
         public var selected = 0
@@ -150,9 +158,22 @@ public enum TraceScreen {
         public var selectedContact: TraceContact? { contact(at: selected) }
 
         /// The contact the detail view shows.
-        public var detailContact: TraceContact? {
-            guard let id = detail?.contactUserID else { return nil }
-            return lookup?.contacts.first { $0.summary.userID == id }
+        public var detailContact: TraceContact? { contact(userID: detail?.contactUserID) }
+
+        /// A contact of the shown lookup by user id.
+        public func contact(userID: Int64?) -> TraceContact? {
+            guard let userID, let lookup, let index = indexByUserID[userID] else { return nil }
+            return lookup.contacts[index]
+        }
+
+        static func indices(_ lookup: TraceLookup?) -> [Int64: Int] {
+            guard let lookup else { return [:] }
+            var map: [Int64: Int] = [:]
+            map.reserveCapacity(lookup.contacts.count)
+            for (index, contact) in lookup.contacts.enumerated() where map[contact.summary.userID] == nil {
+                map[contact.summary.userID] = index
+            }
+            return map
         }
 
         /// The phone as typed, normalised, or why it is not a number.
@@ -172,10 +193,12 @@ public enum TraceScreen {
         case ticked(Date)
         case lookupLoaded(TraceLookup)
         case lookupFailed(String)
-        case sightingsLoaded(TraceSightingsPage, contact: Int64, offset: Int)
-        case sightingsFailed(String, contact: Int64)
-        case outcomeSaved(RecordedOutcome, contact: Int64)
-        case outcomeFailed(String, contact: Int64)
+        /// The answers for one contact carry the patient they were asked for: an answer that
+        /// arrives after another patient was looked up is dropped.
+        case sightingsLoaded(TraceSightingsPage, patient: Int64, contact: Int64, offset: Int)
+        case sightingsFailed(String, patient: Int64, contact: Int64)
+        case outcomeSaved(RecordedOutcome, patient: Int64, contact: Int64)
+        case outcomeFailed(String, patient: Int64, contact: Int64)
         /// The export's file exists: ask before overwriting.
         case exportExists(String)
         case exported(path: String, rows: Int)
@@ -193,6 +216,15 @@ public enum TraceScreen {
         case export(path: String, csv: String, patientUserID: Int64, purpose: String, rows: Int, overwrite: Bool)
         case quit
     }
+
+    /// The patient's number as typed (room for spaces, a `+` or `00`).
+    static func phoneField(_ text: String = "") -> TextFieldState { TextFieldState(text, maxLength: 32) }
+    /// The lookup's purpose or case reference.
+    static func purposeField(_ text: String = "") -> TextFieldState {
+        TextFieldState(text, maxLength: TracePurpose.maximumLength)
+    }
+    /// The table's filter.
+    static func filterField() -> TextFieldState { TextFieldState(maxLength: 40) }
 
     /// Sightings asked for per page of the detail view.
     public static let sightingsPage = 500
@@ -217,6 +249,7 @@ public enum TraceScreen {
             return []
         case .lookupLoaded(let lookup):
             guard state.phase == .loading else { return [] }
+            state.lookupPurpose = state.pendingPurpose
             show(&state, lookup)
             return []
         case .lookupFailed(let message):
@@ -224,8 +257,9 @@ public enum TraceScreen {
             state.phase = .phone
             state.phoneError = message
             return []
-        case .sightingsLoaded(let page, let contact, let offset):
-            guard var detail = state.detail, detail.contactUserID == contact, detail.loading,
+        case .sightingsLoaded(let page, let patient, let contact, let offset):
+            guard state.lookup?.patient.userID == patient, var detail = state.detail, detail.contactUserID == contact,
+                detail.loading,
                 offset == detail.sightings.count
             else { return [] }
             detail.loading = false
@@ -235,24 +269,25 @@ public enum TraceScreen {
             detail.nextOffset = page.sightings.isEmpty ? nil : page.nextOffset
             state.detail = detail
             return []
-        case .sightingsFailed(let message, let contact):
-            guard state.detail?.contactUserID == contact else { return [] }
+        case .sightingsFailed(let message, let patient, let contact):
+            guard state.lookup?.patient.userID == patient, state.detail?.contactUserID == contact else { return [] }
             state.detail?.loading = false
             state.detail?.error = message
             return []
-        case .outcomeSaved(let outcome, let contact):
+        case .outcomeSaved(let outcome, let patient, let contact):
+            guard state.lookup?.patient.userID == patient else { return [] }
             if state.outcomeForm?.contactUserID == contact { state.outcomeForm = nil }
-            guard var lookup = state.lookup,
-                let index = lookup.contacts.firstIndex(where: { $0.summary.userID == contact })
-            else { return [] }
+            guard var lookup = state.lookup, let index = state.indexByUserID[contact] else { return [] }
             lookup.contacts[index].outcome = outcome
             state.lookup = lookup
             state.search[index] = searchText(lookup.contacts[index])
             state.notice = .ok("outcome recorded: \(outcome.outcome.label)")
             reorder(&state)
             return []
-        case .outcomeFailed(let message, let contact):
-            guard state.outcomeForm?.contactUserID == contact else { return [] }
+        case .outcomeFailed(let message, let patient, let contact):
+            guard state.lookup?.patient.userID == patient, state.outcomeForm?.contactUserID == contact else {
+                return []
+            }
             state.outcomeForm?.saving = false
             state.outcomeForm?.error = message
             return []
@@ -280,7 +315,7 @@ public enum TraceScreen {
         state.phase = .result
         state.lookup = lookup
         state.search = lookup.contacts.map(searchText)
-        state.filter = TextFieldState(maxLength: 40)
+        state.filter = filterField()
         state.filtering = false
         state.detail = nil
         state.outcomeForm = nil
@@ -294,12 +329,36 @@ public enum TraceScreen {
         reorder(&state, keepSelection: false)
     }
 
-    static func searchText(_ contact: TraceContact) -> String {
+    static func searchText(_ contact: TraceContact) -> [String] {
         let summary = contact.summary
-        return [
-            String(summary.phone.e164.dropFirst()), contact.currentOutcome.label, contact.currentOutcome.rawValue,
-            summary.isCloseContact ? "close" : "",
-        ].joined(separator: " ").lowercased()
+        return [String(summary.phone.e164.dropFirst())]
+            + words(contact.currentOutcome.label + " " + contact.currentOutcome.rawValue)
+            + [summary.isCloseContact ? "close" : "far"]
+    }
+
+    /// Lowercased words: letters and digits, split at anything else (spaces, commas, `_`).
+    static func words(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    /// Whether one typed word matches a contact's words: a whole word, or the start of one
+    /// when at least three letters are typed (`iso` finds "isolating"; `no` finds "no
+    /// answer" but not "not yet called"). `!close` is `far`: the contacts that are not close.
+    static func matches(_ typed: String, _ words: ArraySlice<String>) -> Bool {
+        let word = typed == "!close" ? "far" : typed
+        return words.contains { $0 == word || (word.count >= 3 && $0.hasPrefix(word)) }
+    }
+
+    /// What `sort` orders by, most first: its own column, then the next one that tells
+    /// contacts apart (minutes, or last seen for minutes); equal keys go by user id.
+    static func sortKey(_ summary: ContactSummary, _ sort: Sort) -> (Double, Double) {
+        let minutes = Double(summary.minutes)
+        let lastSeen = (summary.lastSeen ?? .distantPast).timeIntervalSince1970
+        switch sort {
+        case .minutes: return (minutes, lastSeen)
+        case .lastSeen: return (lastSeen, minutes)
+        case .days: return (Double(summary.days), minutes)
+        }
     }
 
     /// Filters and sorts the contacts into ``State/order``, keeping the selected contact
@@ -312,11 +371,15 @@ public enum TraceScreen {
         }
         let selectedID = keepSelection ? state.selectedContact?.summary.userID : nil
         let typed = state.filter.text.lowercased().trimmingCharacters(in: .whitespaces)
-        let stripped = typed.filter { !" +-.()".contains($0) }
-        // Digits (with the separators people type) search the phone numbers; words search
-        // the outcome and "close".
-        let digits = !stripped.isEmpty && stripped.allSatisfy { ("0"..."9").contains($0) } ? stripped : nil
-        let words = typed.split(separator: " ").map(String.init)
+        var stripped = Substring(typed.filter { !" +-.()".contains($0) })
+        // Digits (with the separators people type) search the phone numbers, a leading 00
+        // read as the + it stands for (as PhoneNumber.normalize does); words search the
+        // outcome, "close" and "far".
+        if stripped.hasPrefix("00") { stripped = stripped.dropFirst(2) }
+        let digits =
+            !typed.isEmpty && stripped.allSatisfy({ ("0"..."9").contains($0) }) && typed.contains(where: \.isNumber)
+            ? String(stripped) : nil
+        let typedWords = typed.split(separator: " ").map(String.init)
         var order: [Int] = []
         order.reserveCapacity(lookup.contacts.count)
         for index in lookup.contacts.indices {
@@ -325,39 +388,16 @@ public enum TraceScreen {
             if typed.isEmpty {
                 matches = true
             } else if let digits {
-                matches = text.prefix(while: { $0 != " " }).contains(digits)
+                matches = text[0].contains(digits)
             } else {
-                matches = words.allSatisfy { text.contains($0) }
+                matches = typedWords.allSatisfy { Self.matches($0, text.dropFirst()) }
             }
             if matches { order.append(index) }
         }
         let contacts = lookup.contacts
-        func lastSeen(_ i: Int) -> Date { contacts[i].summary.lastSeen ?? .distantPast }
-        switch state.sort {
-        case .minutes:
-            order.sort {
-                let a = contacts[$0].summary
-                let b = contacts[$1].summary
-                if a.minutes != b.minutes { return a.minutes > b.minutes }
-                if lastSeen($0) != lastSeen($1) { return lastSeen($0) > lastSeen($1) }
-                return a.userID < b.userID
-            }
-        case .lastSeen:
-            order.sort {
-                if lastSeen($0) != lastSeen($1) { return lastSeen($0) > lastSeen($1) }
-                let a = contacts[$0].summary
-                let b = contacts[$1].summary
-                if a.minutes != b.minutes { return a.minutes > b.minutes }
-                return a.userID < b.userID
-            }
-        case .days:
-            order.sort {
-                let a = contacts[$0].summary
-                let b = contacts[$1].summary
-                if a.days != b.days { return a.days > b.days }
-                if a.minutes != b.minutes { return a.minutes > b.minutes }
-                return a.userID < b.userID
-            }
+        let keys = contacts.map { sortKey($0.summary, state.sort) }
+        order.sort {
+            keys[$0] != keys[$1] ? keys[$0] > keys[$1] : contacts[$0].summary.userID < contacts[$1].summary.userID
         }
         state.order = order
         if let selectedID, let position = order.firstIndex(where: { contacts[$0].summary.userID == selectedID }) {
@@ -374,7 +414,7 @@ public enum TraceScreen {
         switch state.phase {
         case .phone: return phoneKey(&state, key)
         case .purpose: return purposeKey(&state, key)
-        case .loading: return keyMap.action(for: key) == .quit ? [.quit] : []
+        case .loading: return loadingKeyMap.action(for: key) == .quit ? [.quit] : []
         case .result:
             if state.export != nil { return exportKey(&state, key) }
             if state.outcomeForm != nil { return outcomeKey(&state, key) }
@@ -386,7 +426,7 @@ public enum TraceScreen {
     }
 
     private static func phoneKey(_ state: inout State, _ key: Key) -> [Command] {
-        switch inputKeyMap.action(for: key) {
+        switch inputKeyMap(state).action(for: key) {
         case .submit:
             switch state.normalizedPhone {
             case .failure(let error):
@@ -397,11 +437,16 @@ public enum TraceScreen {
             }
             return []
         case .back:
-            if state.lookup != nil {
+            if let lookup = state.lookup {
+                // Back to the shown lookup, with its own number and purpose in the fields (so
+                // `r` and the next `n` start from what is on the screen).
                 state.phase = .result
+                state.phone = phoneField(lookup.patient.phone.spaced)
+                state.purpose = purposeField(state.lookupPurpose)
                 state.phoneError = nil
+                state.purposeError = nil
             } else {
-                state.phone = TextFieldState(maxLength: 32)
+                state.phone = phoneField()
                 state.phoneError = nil
             }
             return []
@@ -412,7 +457,7 @@ public enum TraceScreen {
     }
 
     private static func purposeKey(_ state: inout State, _ key: Key) -> [Command] {
-        switch inputKeyMap.action(for: key) {
+        switch inputKeyMap(state).action(for: key) {
         case .submit:
             switch TracePurpose.check(state.purpose.text) {
             case .failure(let error):
@@ -421,7 +466,7 @@ public enum TraceScreen {
             case .success(let purpose):
                 state.purposeError = nil
                 state.phase = .loading
-                state.lookupPurpose = purpose
+                state.pendingPurpose = purpose
                 return [.lookup(phone: state.phone.text, purpose: purpose)]
             }
         case .back:
@@ -454,7 +499,7 @@ public enum TraceScreen {
             state.filtering = true
         case .clear:
             if !state.filter.text.isEmpty {
-                state.filter = TextFieldState(maxLength: 40)
+                state.filter = filterField()
                 reorder(&state)
             }
         case .detail:
@@ -465,14 +510,16 @@ public enum TraceScreen {
             openExport(&state)
         case .newLookup:
             state.phase = .phone
-            state.phone = TextFieldState(maxLength: 32)
-            state.purpose = TextFieldState(maxLength: TracePurpose.maximumLength)
+            state.phone = phoneField()
+            state.purpose = purposeField()
             state.phoneError = nil
             state.purposeError = nil
         case .again:
-            guard state.lookup != nil else { return [] }
+            // The shown lookup again: its patient's number and purpose, whatever the fields hold.
+            guard let lookup = state.lookup else { return [] }
             state.phase = .loading
-            return [.lookup(phone: state.phone.text, purpose: state.lookupPurpose)]
+            state.pendingPurpose = state.lookupPurpose
+            return [.lookup(phone: lookup.patient.phone.e164, purpose: state.lookupPurpose)]
         case .quit:
             return [.quit]
         }
@@ -484,7 +531,7 @@ public enum TraceScreen {
             switch action {
             case .keep: state.filtering = false
             case .clear:
-                state.filter = TextFieldState(maxLength: 40)
+                state.filter = filterField()
                 state.filtering = false
                 reorder(&state)
             case .up: move(&state, by: -1)
@@ -631,7 +678,7 @@ public enum TraceScreen {
             state.export = prompt
             return []
         }
-        switch inputKeyMap.action(for: key) {
+        switch inputKeyMap(state).action(for: key) {
         case .back:
             state.export = nil
             return []

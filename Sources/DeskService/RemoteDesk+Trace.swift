@@ -9,9 +9,10 @@ import DeskCore
 #endif
 
 /// The contact tracer's use cases and the SMS outbox over the staff API. Every call that names
-/// a phone number is a POST with the number in its body (never in a URL). Lookups and pages of
-/// sightings change nothing and are retried like reads; outcomes and exports are writes (the
-/// audit would count a lost answer's retry twice) and are not.
+/// a phone number is a POST with the number in its body (never in a URL). None of the tracer's
+/// calls is retried: a lookup, every page of sightings, an outcome and an export each write an audit
+/// entry, and a retry after a lost answer would record it twice. A failure is reported and the
+/// tracer asks again (`r`).
 extension RemoteDesk {
     public func traceLookup(_ session: StaffSession, phone: String, purpose: String) async throws(ServiceError)
         -> TraceLookup
@@ -33,8 +34,8 @@ extension RemoteDesk {
             .init(
                 method: "POST", path: "/trace/sightings", body: StaffWire.traceSightingsRequest(request),
                 token: session.token, what: "sightings",
-                // The first page is audited: not sent twice.
-                idempotent: offset != 0))
+                // Every page is audited: not sent twice.
+                idempotent: false))
         let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSightingsPage(bytes) }
         return TraceSightingsPage(sightings: page.sightings, total: page.total, nextOffset: page.nextOffset)
     }

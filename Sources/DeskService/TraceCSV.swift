@@ -52,9 +52,15 @@ public enum TraceCSV {
     }
 }
 
-/// Writes a file whole or not at all: the bytes go to a temporary file beside the target,
-/// are flushed, and the temporary file is renamed over the target. A crash or a full disk
-/// leaves the target as it was (and at worst a `.tmp-…` file beside it).
+/// Writes a file whole or not at all: the bytes go to a short-named temporary file beside the
+/// target, are flushed, and the temporary file is linked (or renamed, to overwrite) into place,
+/// then the folder is flushed. A crash or a full disk leaves the target as it was (and at worst
+/// a `.tracedesk-….tmp` file beside it).
+///
+/// In steps, for an export that must be audited only once it can be written:
+/// ``check(_:)``, ``stage(_:for:overwrite:)`` (the bytes are on disk, under the temporary
+/// name), then the caller's audit, then ``Staged/commit()`` (or ``Staged/discard()`` when the
+/// audit failed). ``write(_:to:overwrite:)`` does it all at once.
 public enum AtomicFile {
     public enum Failure: Error, Hashable, Sendable {
         /// The target exists and overwriting was not asked for.
@@ -69,19 +75,80 @@ public enum AtomicFile {
         }
     }
 
+    /// The longest file name (one path component) Linux file systems take, in bytes.
+    public static let maximumNameBytes = Int(NAME_MAX)
+
     public static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// Writes `bytes` to `path` (mode 0600: the file holds personal data). With `overwrite`
-    /// false an existing file is refused before anything is written.
-    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(Failure) {
-        if !overwrite, exists(path) { throw .exists(path) }
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
+    /// What is wrong with `path` as a file to write, before anything is asked or written: the
+    /// folder must exist, the target must not be a folder, the name must fit the file system.
+    public static func check(_ path: String) throws(Failure) {
         var isDirectory: ObjCBool = false
+        if path.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                && isDirectory.boolValue)
+        {
+            throw .failed(
+                "\(path) is a folder: add a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")trace.csv")
+        }
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        if name.utf8.count > maximumNameBytes {
+            throw .failed(
+                "the file name is too long (\(name.utf8.count) bytes, at most \(maximumNameBytes)): choose a shorter one"
+            )
+        }
+        let directory = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .failed("the folder \(directory) does not exist: create it first or choose another path")
         }
-        let temporary = directory + "/.tmp-" + UUID().uuidString + "-" + url.lastPathComponent
+    }
+
+    /// Bytes written and flushed under a temporary name beside their target, not yet in place.
+    public struct Staged: Sendable {
+        public let path: String
+        let temporary: String
+        let directory: String
+        let overwrite: Bool
+
+        /// Puts the file in place: linked (fails if the target appeared meanwhile) or renamed
+        /// over the target with `overwrite`; then flushes the folder. On failure nothing is
+        /// left behind.
+        public func commit() throws(Failure) {
+            if !overwrite {
+                // link(2) fails when the target exists: no race with a file made meanwhile.
+                if link(temporary, path) != 0 {
+                    let code = errno
+                    unlink(temporary)
+                    if code == EEXIST { throw .exists(path) }
+                    throw .failed("writing \(path) failed (\(String(cString: strerror(code)))); nothing was written")
+                }
+                unlink(temporary)
+            } else if rename(temporary, path) != 0 {
+                let code = errno
+                unlink(temporary)
+                throw .failed("writing \(path) failed (\(String(cString: strerror(code)))); nothing was written")
+            }
+            let folder = open(directory, O_RDONLY | O_DIRECTORY)
+            if folder >= 0 {
+                _ = fsync(folder)
+                close(folder)
+            }
+        }
+
+        /// Removes the temporary file: the target is left as it was.
+        public func discard() { unlink(temporary) }
+    }
+
+    /// Checks `path`, then writes `bytes` (mode 0600: the file holds personal data) to a
+    /// temporary file beside it and flushes them. With `overwrite` false an existing file is
+    /// refused before anything is written.
+    public static func stage(_ bytes: [UInt8], for path: String, overwrite: Bool) throws(Failure) -> Staged {
+        try check(path)
+        if !overwrite, exists(path) { throw .exists(path) }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // Short, whatever the target's length: a long target name still leaves room for it.
+        let temporary = directory + "/.tracedesk-" + UUID().uuidString.prefix(8).lowercased() + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else {
             throw .failed("cannot write in \(directory) (\(String(cString: strerror(errno)))): choose another folder")
@@ -105,19 +172,12 @@ public enum AtomicFile {
             unlink(temporary)
             throw .failed("writing \(path) failed (\(problem)); nothing was written")
         }
-        if !overwrite {
-            // link(2) fails when the target exists: no race with a file made meanwhile.
-            if link(temporary, path) != 0 {
-                let code = errno
-                unlink(temporary)
-                if code == EEXIST { throw .exists(path) }
-                throw .failed("writing \(path) failed (\(String(cString: strerror(code)))); nothing was written")
-            }
-            unlink(temporary)
-        } else if rename(temporary, path) != 0 {
-            let code = errno
-            unlink(temporary)
-            throw .failed("writing \(path) failed (\(String(cString: strerror(code)))); nothing was written")
-        }
+        return Staged(path: path, temporary: temporary, directory: directory, overwrite: overwrite)
+    }
+
+    /// Writes `bytes` to `path` whole or not at all (``stage(_:for:overwrite:)`` then
+    /// ``Staged/commit()``).
+    public static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(Failure) {
+        try stage(bytes, for: path, overwrite: overwrite).commit()
     }
 }

@@ -13,16 +13,24 @@ public struct Binding<Action> {
     public var group: String
     /// Whether the footer lists this binding (help always does).
     public var shownInFooter: Bool
+    /// A shorter text for the footer ("Detail" for "Detail: timeline and sightings"); nil: the
+    /// help text.
+    public var footer: String?
 
     public init(
-        _ keys: [Key], _ action: Action, help: String, group: String = "this screen", shownInFooter: Bool = true
+        _ keys: [Key], _ action: Action, help: String, group: String = "this screen", shownInFooter: Bool = true,
+        footer: String? = nil
     ) {
         self.keys = keys
         self.action = action
         self.help = help
         self.group = group
         self.shownInFooter = shownInFooter
+        self.footer = footer
     }
+
+    /// What the footer says for this binding: ``footer``, else ``help``.
+    public var footerText: String { footer ?? help }
 
     /// The keys as help writes them: "q/Esc".
     public var keysLabel: String {
@@ -31,7 +39,8 @@ public struct Binding<Action> {
 
     /// The same binding with its action converted (to embed a widget's map in a screen's).
     public func map<Other>(_ transform: (Action) -> Other) -> Binding<Other> {
-        Binding<Other>(keys, transform(action), help: help, group: group, shownInFooter: shownInFooter)
+        Binding<Other>(
+            keys, transform(action), help: help, group: group, shownInFooter: shownInFooter, footer: footer)
     }
 }
 
@@ -60,7 +69,7 @@ public struct KeyMap<Action> {
 
     /// Footer hints, in binding order: `(keys: "q/Esc", help: "Back")`.
     public var footerHints: [(keys: String, help: String)] {
-        bindings.filter(\.shownInFooter).map { (keys: $0.keysLabel, help: $0.help) }
+        bindings.filter(\.shownInFooter).map { (keys: $0.keysLabel, help: $0.footerText) }
     }
 
     /// Help sections in the order their groups first appear; every binding is listed.

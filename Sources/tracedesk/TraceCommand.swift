@@ -15,6 +15,7 @@ enum TraceCommand {
     static let help = """
         Usage: tracedesk trace PHONE --purpose TEXT --user NAME [--csv | --json] [--sightings]
                                [--store PATH|URL | --server URL] [--password-stdin]
+               tracedesk trace --phone-stdin --purpose TEXT --user NAME [...]
 
           Looks a positive patient up by phone number (APRICOT) and prints their summary and
           one row per contact person, most minutes first. PHONE as the patient gives it:
@@ -32,9 +33,16 @@ enum TraceCommand {
                           "sightings" list is added
           --sightings     also the raw sightings of the patient's files, oldest first
                           (unresolved ones included)
+          --phone-stdin   read the patient's number from stdin's first line instead of
+                          PHONE: a number in the arguments shows in `ps` and in the shell's
+                          history. With --password-stdin too, the number is the first line
+                          and the password the second:
+                            printf '%s\\n%s\\n' "$number" "$password" | tracedesk trace \\
+                              --phone-stdin --password-stdin --purpose "case 2026-1234" --user NAME
 
         Needs the tracer role. --csv and --json are exports: recorded in the audit log (with
-        the purpose and the number of rows) before anything is printed. Times are UTC
+        the purpose and the number of rows: contacts, or sightings with --sightings) before
+        anything is printed. Times are UTC
         (2026-11-29T10:00:00.000Z) in CSV and JSON, local in the table.
 
         Exit 0 found (also a patient with no uploads: the output says so), 1 refused (a
@@ -47,15 +55,21 @@ enum TraceCommand {
         let command = "trace"
         let arguments = try Arguments(
             words, valueOptions: Set(["store", "purpose"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["csv", "json", "sightings"]).union(PersonOptions.flagOptions), command: command)
+            flagOptions: Set(["csv", "json", "sightings", "phone-stdin"]).union(PersonOptions.flagOptions),
+            command: command)
         if arguments.has("help") || words.first == "help" {
             print(help)
             return .success
         }
-        guard arguments.positionals.count == 1, let phone = arguments.positionals.first else {
+        let phoneFromStdin = arguments.has("phone-stdin")
+        if phoneFromStdin, !arguments.positionals.isEmpty {
+            throw UsageError(
+                "give the number either as PHONE or on stdin with --phone-stdin, not both", command: command)
+        }
+        guard phoneFromStdin || arguments.positionals.count == 1 else {
             throw UsageError(
                 arguments.positionals.isEmpty
-                    ? "give the patient's phone number: tracedesk trace PHONE --purpose TEXT"
+                    ? "give the patient's phone number: tracedesk trace PHONE --purpose TEXT (or --phone-stdin)"
                     : "give one phone number only (quote it if it has spaces)",
                 command: command)
         }
@@ -67,7 +81,22 @@ enum TraceCommand {
         if arguments.has("csv"), arguments.has("json") {
             throw UsageError("give --csv or --json, not both", command: command)
         }
-        // The number and the purpose are checked before a password is asked for.
+        // The number (read first: with --password-stdin the password is the next line) and the
+        // purpose are checked before a password is asked for.
+        let phone: String
+        if phoneFromStdin {
+            switch Terminal.readLine(fd: STDIN_FILENO, limit: 256) {
+            case .line(let line): phone = line
+            case .end:
+                printError("--phone-stdin: stdin is empty: pipe the patient's number in, on the first line")
+                return .refused
+            case .tooLong:
+                printError("--phone-stdin: the first line is too long for a phone number: pipe the number alone")
+                return .refused
+            }
+        } else {
+            phone = arguments.positionals[0]
+        }
         let countryCode = try StoreLocation.apricotSettings(command: command).defaultCountryCode
         do throws(PhoneNumberError) {
             _ = try PhoneNumber.normalize(phone, defaultCountryCode: countryCode)
@@ -105,9 +134,10 @@ enum TraceCommand {
                         (withSightings ? sightingsCSV(sightings, lookup: lookup) : TraceCSV.contacts(lookup.contacts))
                             .utf8))
             case .json:
+                // Rows as for CSV: the sightings when they are what is exported.
                 try await desk.recordTraceExport(
                     session, patientUserID: lookup.patient.userID, purpose: purpose, kind: "json",
-                    rows: lookup.contacts.count)
+                    rows: withSightings ? sightings.count : lookup.contacts.count)
                 var value = StaffWire.traceLookup(lookup)
                 if withSightings, case .object(var members) = value {
                     let page = StaffWire.sightingsPage(sightings, total: sightings.count, nextOffset: nil)
@@ -152,15 +182,8 @@ enum TraceCommand {
             say("Uploads: none yet. Ask the patient to share their contacts in the app, then look them up again.")
             return
         }
-        var uploads = "Uploads: \(patient.daysUploaded) day\(patient.daysUploaded == 1 ? "" : "s")"
-        if let first = patient.firstDay, let last = patient.lastDay {
-            uploads += ", \(first.iso) – \(last.iso) (\(last.days(since: first) + 1) days covered)"
-        }
-        say(uploads + " · clock skew \(patient.skewSeconds) s")
-        let close = lookup.contacts.filter(\.summary.isCloseContact).count
-        say(
-            "\(lookup.totalSightings) sightings · \(lookup.unresolved) unresolved · \(lookup.contacts.count) contacts, \(close) close (* = at least \(lookup.closeContactMinutes) min on one day)"
-        )
+        say(TraceText.uploads(patient))
+        say(TraceText.counts(lookup) + " (* = at least \(lookup.closeContactMinutes) min on one day)")
         guard !lookup.contacts.isEmpty else {
             say("No other registered phone was seen in the uploaded files.")
             return
@@ -194,7 +217,7 @@ enum TraceCommand {
                 sighting.time == 0
                 ? "no time            " : StaffCommand.localTime(Date(timeIntervalSince1970: Double(sighting.time)))
             let who = sighting.contactUserID.flatMap { phones[$0]?.spaced } ?? "unresolved"
-            say("\(when)  file \(sighting.fileDay.iso)  \(hex(sighting.beacon))  \(who)")
+            say("\(when)  file \(sighting.fileDay.iso)  \(StaffWire.hex(sighting.beacon))  \(who)")
         }
     }
 
@@ -204,13 +227,11 @@ enum TraceCommand {
         for sighting in sightings {
             let fields = [
                 sighting.time == 0 ? "" : StaffWire.time(Date(timeIntervalSince1970: Double(sighting.time))),
-                sighting.fileDay.iso, hex(sighting.beacon), sighting.contactUserID.map(String.init) ?? "",
+                sighting.fileDay.iso, StaffWire.hex(sighting.beacon), sighting.contactUserID.map(String.init) ?? "",
                 sighting.contactUserID.flatMap { phones[$0]?.e164 } ?? "",
             ]
             text += fields.map(TraceCSV.field).joined(separator: ",") + "\r\n"
         }
         return text
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 }

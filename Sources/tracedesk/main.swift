@@ -13,7 +13,7 @@ let mainHelp = """
           manages staff and reads the audit log).
       tracedesk [--server URL] [--user NAME] otp check|authorize|status CODE [...]
           The operator's flow from the command line (tracedesk otp --help).
-      tracedesk [--server URL] [--user NAME] trace PHONE --purpose TEXT [--csv|--json] [--sightings]
+      tracedesk [--server URL] [--user NAME] trace PHONE|--phone-stdin --purpose TEXT [--csv|--json] [--sightings]
           The contact tracer's lookup: a patient's contacts by phone number (tracedesk trace --help).
       tracedesk staff add|list|disable|reset-password|recover [...]
           Staff accounts and roles (tracedesk staff --help); the first admin is made here

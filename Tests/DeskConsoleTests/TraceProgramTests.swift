@@ -132,6 +132,53 @@ struct TraceProgramTests {
         }
     }
 
+    @Test("an export that cannot be written is refused before it is audited: a folder, a name too long")
+    func exportRefusedBeforeAudit() async throws {
+        try await LocalConsole.with { d in
+            let c = d.console
+            _ = try Self.seed(d)
+            try await Self.addTracer(d)
+            await c.signIn("tina")
+            await c.type("333 100 0001")
+            await c.press(.enter)
+            await c.type("case 2026-1234")
+            await c.press(.enter)
+            #expect(await c.until { c.state.trace.phase == .result })
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "tracedesk-export-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            func exports() throws -> Int {
+                try d.store.auditEntries(after: 0, limit: 100).filter { $0.action == .traceExport }.count
+            }
+            func export(_ path: String) async {
+                await c.press(.char("e"), .ctrl("u"))
+                await c.type(path)
+                await c.press(.enter)
+            }
+            // A folder as the target: said at once, no overwrite dialog, nothing audited.
+            await export(folder.path)
+            #expect(await c.until { c.state.trace.export?.error != nil })
+            #expect(c.state.trace.export?.confirm == nil)
+            #expect(c.state.trace.export?.error?.contains("is a folder: add a file name") == true)
+            #expect(try exports() == 0)
+            await c.press(.escape)
+            // A name longer than the file system takes.
+            await export(folder.appendingPathComponent(String(repeating: "x", count: 300) + ".csv").path)
+            #expect(await c.until { c.state.trace.export?.error != nil })
+            #expect(c.state.trace.export?.error?.contains("too long") == true)
+            #expect(try exports() == 0)
+            await c.press(.escape)
+            // A long name that fits: the temporary file's name stays short.
+            let long = folder.appendingPathComponent(String(repeating: "y", count: 250) + ".csv").path
+            await export(long)
+            #expect(await c.until { c.state.trace.export == nil })
+            #expect(FileManager.default.fileExists(atPath: long))
+            #expect(try exports() == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 1)
+        }
+    }
+
     @Test("a patient who registered but uploaded nothing gets a message that says what to do")
     func noUploads() async throws {
         try await LocalConsole.with { d in
@@ -228,6 +275,22 @@ struct TraceCSVTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.csv"])
+    }
+
+    @Test("a staged file is only in place once committed; discarded, it leaves nothing")
+    func staged() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("out.csv").path
+        let first = try AtomicFile.stage(Array("x".utf8), for: path, overwrite: false)
+        #expect(!AtomicFile.exists(path))
+        first.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let second = try AtomicFile.stage(Array("y".utf8), for: path, overwrite: false)
+        try second.commit()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "y")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.csv"])
+        #expect(throws: AtomicFile.Failure.self) { try AtomicFile.check(dir.path) }
     }
 
     @Test("a write that cannot happen leaves nothing behind and says what to do")

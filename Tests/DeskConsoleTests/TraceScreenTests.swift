@@ -35,26 +35,26 @@ enum TraceFixture {
                     userID: 11, phone: phone(11), firstSeen: at(30), lastSeen: at(19.4), sightings: 50, minutes: 42,
                     days: 2, mostMinutesOnOneDay: 30, isCloseContact: true,
                     timeline: [
-                        DayHours(day: day28, minutesByHour: hours([8: 12, 9: 60, 18: 5])),
-                        DayHours(day: day27, minutesByHour: hours([20: 12]), untimed: 2),
+                        DayHours(day: day28, minutesByHour: hours([8: 12, 9: 13, 18: 5]), minutes: 30),
+                        DayHours(day: day27, minutesByHour: hours([20: 10]), untimed: 2, minutes: 12),
                     ]), outcome: nil),
             TraceContact(
                 summary: ContactSummary(
                     userID: 12, phone: phone(12), firstSeen: at(60), lastSeen: at(4.8), sightings: 11, minutes: 9,
                     days: 3, mostMinutesOnOneDay: 4, isCloseContact: false,
-                    timeline: [DayHours(day: day29, minutesByHour: hours([9: 4]))]), outcome: nil),
+                    timeline: [DayHours(day: day29, minutesByHour: hours([9: 4]), minutes: 4)]), outcome: nil),
             TraceContact(
                 summary: ContactSummary(
                     userID: 13, phone: phone(13), firstSeen: at(50.5), lastSeen: at(50), sightings: 20, minutes: 16,
                     days: 1, mostMinutesOnOneDay: 16, isCloseContact: true,
-                    timeline: [DayHours(day: day27, minutesByHour: hours([11: 10, 12: 6]))]),
+                    timeline: [DayHours(day: day27, minutesByHour: hours([11: 10, 12: 6]), minutes: 16)]),
                 outcome: RecordedOutcome(
                     outcome: .reachedIsolating, note: "isolating, calls back Tue", by: "tina", at: at(1))),
             TraceContact(
                 summary: ContactSummary(
                     userID: 14, phone: phone(14), firstSeen: nil, lastSeen: nil, sightings: 1, minutes: 1, days: 1,
                     mostMinutesOnOneDay: 1, isCloseContact: false,
-                    timeline: [DayHours(day: day28, untimed: 1)]), outcome: nil),
+                    timeline: [DayHours(day: day28, untimed: 1, minutes: 1)]), outcome: nil),
         ]
     }
 
@@ -221,6 +221,25 @@ struct TraceScreenTests {
         #expect(TraceFixture.phones(state) == [11, 13])
         _ = Fixture.press(.enter, into: &state)
         #expect(!state.trace.filtering)
+        _ = Fixture.press(.char("/"), .ctrl("u"), into: &state)
+        // A leading 00 is the +: "0039 347" finds every +39 347 number.
+        Fixture.type("0039 347", into: &state)
+        #expect(TraceFixture.phones(state) == [11, 13, 12, 14])
+        _ = Fixture.press(.ctrl("u"), into: &state)
+        // Whole words, or the start of one from three letters: "no" is not "not yet called".
+        Fixture.type("no", into: &state)
+        #expect(TraceFixture.phones(state).isEmpty)
+        _ = Fixture.press(.ctrl("u"), into: &state)
+        Fixture.type("iso", into: &state)
+        #expect(TraceFixture.phones(state) == [13])
+        // The contacts that are not close.
+        _ = Fixture.press(.ctrl("u"), into: &state)
+        Fixture.type("far", into: &state)
+        #expect(TraceFixture.phones(state) == [12, 14])
+        _ = Fixture.press(.ctrl("u"), into: &state)
+        Fixture.type("!close", into: &state)
+        #expect(TraceFixture.phones(state) == [12, 14])
+        _ = Fixture.press(.enter, into: &state)
         _ = Fixture.press(.escape, into: &state)
         #expect(TraceFixture.phones(state).count == 4)
     }
@@ -242,7 +261,7 @@ struct TraceScreenTests {
             .trace(
                 .sightingsLoaded(
                     TraceSightingsPage(sightings: page, total: 600, nextOffset: TraceScreen.sightingsPage),
-                    contact: 11, offset: 0)))
+                    patient: 7, contact: 11, offset: 0)))
         #expect(state.trace.detail?.sightings.count == TraceScreen.sightingsPage)
         // Scrolling near the end of what was read asks for the next page, once.
         var asked: [ConsoleApp.Command] = []
@@ -260,7 +279,7 @@ struct TraceScreenTests {
                 .sightingsLoaded(
                     TraceSightingsPage(
                         sightings: TraceFixture.sightings(11, count: 100, from: 500), total: 600, nextOffset: nil),
-                    contact: 11, offset: TraceScreen.sightingsPage)))
+                    patient: 7, contact: 11, offset: TraceScreen.sightingsPage)))
         #expect(state.trace.detail?.sightings.count == 600)
         #expect(state.trace.detail?.nextOffset == nil)
         #expect(Fixture.press(.end, into: &state).isEmpty)
@@ -285,13 +304,13 @@ struct TraceScreenTests {
                         purpose: TraceFixture.purpose))
             ])
         let recorded = RecordedOutcome(outcome: .reachedIsolating, note: "q? back Monday", by: "tina", at: Fixture.now)
-        _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, contact: 11)))
+        _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: 7, contact: 11)))
         #expect(state.trace.outcomeForm == nil)
         #expect(state.trace.lookup?.contacts[0].outcome == recorded)
         #expect(Fixture.prose(state).contains("✓ outcome recorded: reached, isolating"))
         // A refusal stays in the form.
         _ = Fixture.press(.char("o"), .enter, into: &state)
-        _ = ConsoleApp.update(&state, .trace(.outcomeFailed("the note is too long", contact: 11)))
+        _ = ConsoleApp.update(&state, .trace(.outcomeFailed("the note is too long", patient: 7, contact: 11)))
         #expect(state.trace.outcomeForm?.error == "the note is too long")
         _ = Fixture.press(.escape, into: &state)
         #expect(state.trace.outcomeForm == nil)
@@ -339,7 +358,7 @@ struct TraceScreenTests {
         var state = TraceFixture.looked()
         #expect(
             Fixture.press(.char("r"), into: &state) == [
-                .trace(.lookup(phone: "333 123 4567", purpose: TraceFixture.purpose))
+                .trace(.lookup(phone: "+393331234567", purpose: TraceFixture.purpose))
             ])
         _ = ConsoleApp.update(&state, .trace(.lookupLoaded(TraceFixture.lookup())))
         _ = Fixture.press(.char("n"), into: &state)
@@ -348,6 +367,136 @@ struct TraceScreenTests {
         // Esc goes back to the last result.
         _ = Fixture.press(.escape, into: &state)
         #expect(state.trace.phase == .result)
+    }
+
+    @Test("n, another number and purpose, Esc back, r: the shown patient is looked up again, with its purpose")
+    func againAfterNewLookup() {
+        var state = TraceFixture.looked()
+        _ = Fixture.press(.char("n"), into: &state)
+        Fixture.type("347 000 0012", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        Fixture.type("another case", into: &state)
+        _ = Fixture.press(.escape, .escape, into: &state)
+        #expect(state.trace.phase == .result)
+        #expect(state.trace.phone.text == TraceFixture.patientPhone.spaced)
+        #expect(state.trace.purpose.text == TraceFixture.purpose)
+        #expect(
+            Fixture.press(.char("r"), into: &state) == [
+                .trace(.lookup(phone: "+393331234567", purpose: TraceFixture.purpose))
+            ])
+        // A new lookup that fails leaves the shown one with its own purpose.
+        _ = ConsoleApp.update(&state, .trace(.lookupLoaded(TraceFixture.lookup())))
+        _ = Fixture.press(.char("n"), into: &state)
+        Fixture.type("347 000 0099", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        Fixture.type("other purpose", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        _ = ConsoleApp.update(&state, .trace(.lookupFailed("nobody registered this number")))
+        _ = Fixture.press(.escape, into: &state)
+        #expect(state.trace.lookupPurpose == TraceFixture.purpose)
+        #expect(
+            Fixture.press(.char("r"), into: &state) == [
+                .trace(.lookup(phone: "+393331234567", purpose: TraceFixture.purpose))
+            ])
+    }
+
+    @Test("each timeline day ends in its minutes as the table counts them, untimed sightings included")
+    func timelineMinutes() {
+        var state = TraceFixture.looked()
+        _ = Fixture.press(.enter, into: &state)
+        let screen = Fixture.render(state).text
+        #expect(screen.contains("timed minutes per UTC hour (█ = 60 min)"))
+        #expect(screen.contains(" 30 min"))
+        // 10 timed minutes in the bars, 12 for the day: the 2 untimed sightings count.
+        #expect(screen.contains(" 12 min (2 untimed)"))
+    }
+
+    @Test("80 columns: a 30-day history with a large clock skew keeps the skew; a long note wraps with …")
+    func narrowSummary() {
+        var lookup = TraceFixture.lookup()
+        lookup.patient.daysUploaded = 30
+        lookup.patient.firstDay = CivilDay(iso: "2026-10-31")
+        lookup.patient.skewSeconds = -8_000
+        let note = String(repeating: "call back after the test result ", count: 12)
+        lookup.contacts[0].outcome = RecordedOutcome(outcome: .noAnswer, note: note, by: "tina", at: Fixture.now)
+        var state = TraceFixture.looked(lookup)
+        let screen = Fixture.render(state).text
+        #expect(screen.contains("Uploads: 30 days, 2026-10-31 – 2026-11-29 · clock skew −2 h 13 min"))
+        // 160 columns have room for the days covered too.
+        let wide = Fixture.render(TraceFixture.looked(width: 160, height: 48, lookup)).text
+        #expect(wide.contains("(30 days covered) · clock skew −2 h 13 min"))
+        _ = Fixture.press(.enter, into: &state)
+        let lines = Fixture.render(state).lines
+        let first = lines.firstIndex { $0.contains("Outcome: no answer") } ?? 0
+        #expect(lines[first + 1].contains("call back"))
+        #expect(lines[first + 2].contains("…"))
+        #expect(!lines[first + 3].contains("call back"))
+    }
+
+    @Test("footers come from the key maps and keep help, sign-out and quit at 80 columns; help lists what works")
+    func footersAndHelp() {
+        var state = TraceFixture.app()
+        func footer() -> String { Fixture.render(state).lines.last ?? "" }
+        #expect(footer().hasPrefix("Enter Next  Esc Clear"))
+        Fixture.type("333 123 4567", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        #expect(footer().hasPrefix("Enter Look up  Esc Back"))
+        Fixture.type(TraceFixture.purpose, into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        #expect(state.trace.phase == .loading)
+        _ = Fixture.press(.char("?"), into: &state)
+        let loadingHelp = Fixture.prose(state)
+        #expect(loadingHelp.contains("looking up"))
+        #expect(!loadingHelp.contains("editing text"))
+        #expect(!loadingHelp.contains("Go on"))
+        _ = Fixture.press(.escape, into: &state)
+        _ = ConsoleApp.update(&state, .trace(.lookupLoaded(TraceFixture.lookup())))
+        #expect(footer().contains("Enter Detail"))
+        #expect(footer().hasSuffix("^C Quit"))
+        _ = Fixture.press(.char("n"), into: &state)
+        #expect(footer().hasPrefix("Enter Next  Esc Back"))
+        _ = Fixture.press(.escape, into: &state)
+        // 160 columns have room for every hint.
+        var wide = TraceFixture.looked(width: 160, height: 48)
+        #expect(Fixture.render(wide).lines.last?.contains("s Sort") == true)
+        // The detail: End shows the last screenful, the last sighting selected at the bottom.
+        _ = Fixture.press(.enter, into: &wide)
+        _ = ConsoleApp.update(
+            &wide,
+            .trace(
+                .sightingsLoaded(
+                    TraceSightingsPage(sightings: TraceFixture.sightings(11, count: 80), total: 80, nextOffset: nil),
+                    patient: 7, contact: 11, offset: 0)))
+        _ = Fixture.press(.end, into: &wide)
+        let lines = Fixture.render(wide).lines
+        let sightingRows = lines.filter { $0.contains("beacon …ab00000b") }
+        #expect(sightingRows.count > 10)
+        #expect(sightingRows.last?.contains("2026-11-28 11:19:00") == true)
+    }
+
+    @Test("answers for another patient's contact (asked before a new lookup) are dropped")
+    func staleAnswers() {
+        var state = TraceFixture.looked()
+        _ = Fixture.press(.enter, into: &state)
+        _ = Fixture.press(.char("o"), .enter, into: &state)
+        // The same contact id under another patient (user 8): none of it is shown here.
+        let other = Int64(8)
+        let page = TraceSightingsPage(sightings: TraceFixture.sightings(11, count: 3), total: 3, nextOffset: nil)
+        _ = ConsoleApp.update(&state, .trace(.sightingsLoaded(page, patient: other, contact: 11, offset: 0)))
+        #expect(state.trace.detail?.sightings.isEmpty == true)
+        _ = ConsoleApp.update(&state, .trace(.sightingsFailed("refused", patient: other, contact: 11)))
+        #expect(state.trace.detail?.error == nil)
+        _ = ConsoleApp.update(&state, .trace(.outcomeFailed("refused", patient: other, contact: 11)))
+        #expect(state.trace.outcomeForm?.error == nil)
+        let recorded = RecordedOutcome(outcome: .reachedRefused, note: "", by: "tina", at: Fixture.now)
+        _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: other, contact: 11)))
+        #expect(state.trace.lookup?.contacts[0].outcome == nil)
+        #expect(state.trace.outcomeForm != nil)
+        // The shown patient's answers are taken.
+        _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: 7, contact: 11)))
+        #expect(state.trace.lookup?.contacts[0].outcome == recorded)
+        _ = ConsoleApp.update(&state, .trace(.sightingsLoaded(page, patient: 7, contact: 11, offset: 0)))
+        #expect(state.trace.detail?.sightings.count == 3)
     }
 
     @Test("a patient without uploads gets a message that says what to do")

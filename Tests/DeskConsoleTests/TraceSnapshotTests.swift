@@ -27,6 +27,8 @@ struct TraceSnapshotTests {
         case export
         case overwrite
         case ascii
+        case asciiTable = "ascii-table"
+        case asciiForm = "ascii-form"
         case noUploads = "no-uploads"
         case help
     }
@@ -78,13 +80,15 @@ struct TraceSnapshotTests {
                     .sightingsLoaded(
                         TraceSightingsPage(
                             sightings: TraceFixture.sightings(11, count: 50), total: 50, nextOffset: nil),
-                        contact: 11, offset: 0)))
+                        patient: 7, contact: 11, offset: 0)))
         case .wholeTimeline:
             // Thirty days seen: the pane shows them all with t.
             var lookup = TraceFixture.lookup()
             let first = CivilDay(iso: "2026-11-29")!
             lookup.contacts[0].summary.timeline = (0..<30).map { back in
-                DayHours(day: first.adding(days: -back), minutesByHour: TraceFixture.hours([back % 24: 10 + back]))
+                DayHours(
+                    day: first.adding(days: -back), minutesByHour: TraceFixture.hours([back % 24: 10 + back]),
+                    minutes: 10 + back)
             }
             state = TraceFixture.looked(width: width, height: height, lookup)
             _ = Fixture.press(.enter, .char("t"), .down, .down, into: &state)
@@ -101,6 +105,15 @@ struct TraceSnapshotTests {
             _ = ConsoleApp.update(&state, .trace(.exportExists("./trace-7-2026-11-29.csv")))
         case .ascii:
             state = TraceFixture.looked(width: width, height: height, ascii: true)
+            _ = Fixture.press(.enter, into: &state)
+        case .asciiTable:
+            // Every symbol in ASCII: ≥ is >=, – is -, ▼ is v, ✓ is ok.
+            state = TraceFixture.looked(width: width, height: height, ascii: true)
+            let recorded = RecordedOutcome(outcome: .noAnswer, note: "", by: "tina", at: Fixture.now)
+            _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: 7, contact: 12)))
+        case .asciiForm:
+            state = TraceFixture.app(width: width, height: height, ascii: true)
+            Fixture.type("+39 333 12", into: &state)
             _ = Fixture.press(.enter, into: &state)
         case .noUploads:
             state = TraceFixture.looked(

@@ -115,7 +115,7 @@ check "the filter applies as you type (no outcome yet)" wait_for "Contacts (0)"
 keys Escape
 check "Esc clears the filter" wait_for "● close contact: ≥ 15 min on one day"
 keys Enter
-check "Enter opens the detail with the timeline" wait_for "Timeline (UTC hours"
+check "Enter opens the detail with the timeline" wait_for "Timeline: timed minutes per UTC hour"
 check "and the contact's sightings, read from the desk" wait_for "Sightings ("
 keys o Down Down
 text "back on Monday"
@@ -173,11 +173,25 @@ as_tracer() { printf '%s\n' "$password" | "$bin" trace "$@" --user bench-tracer 
 as_tracer 3000000000 --purpose "case e2e-3" >"$work/table" 2>&1
 check "tracedesk trace prints the summary and the table" \
   bash -c "grep -q 'Patient +39 300 000 0000' '$work/table' && grep -q 'PHONE' '$work/table' && grep -q 'reached, isolating' '$work/table'"
+check "the CLI's summary is the screen's: the clock skew with its sign" grep -q 'clock skew [+−][0-9]' "$work/table"
 as_tracer "+39 300 000 0000" --purpose "case e2e-3" --csv >"$work/cli.csv" 2>/dev/null
 check "--csv prints the screen's columns" bash -c "head -n1 '$work/cli.csv' | grep -q '^contact_user_id,phone,close_contact,'"
 check "--csv has one row per contact" bash -c "[ \$(wc -l <'$work/cli.csv') -eq \$(wc -l <'$work/first.csv') ]"
 as_tracer 3000000000 --purpose "case e2e-3" --json >"$work/cli.json" 2>/dev/null
 check "--json is the staff API's answer" bash -c "grep -q '\"close_contact_minutes\":15' '$work/cli.json'"
+printf '%s\n%s\n' "300 000 0000" "$password" | "$bin" trace --phone-stdin --password-stdin --purpose "case e2e-3" \
+  --csv --user bench-tracer --store "$store" >"$work/stdin.csv" 2>"$work/err"
+check "--phone-stdin reads the number, then --password-stdin the password (the same rows)" \
+  bash -c "[ \$(wc -l <'$work/stdin.csv') -eq \$(wc -l <'$work/cli.csv') ]"
+printf '%s\n' "$password" | "$bin" trace 3000000000 --phone-stdin --purpose x --user bench-tracer --password-stdin \
+  --store "$store" >/dev/null 2>&1
+check "a number both as PHONE and on stdin is a usage error (exit 2)" bash -c "[ $? -eq 2 ]"
+as_tracer 3000000000 --purpose "case e2e-5" --json --sightings >"$work/sightings.json" 2>/dev/null
+sightings=$(grep -o '"time"' "$work/sightings.json" | wc -l)
+printf '%s\n' "$password" | "$bin" audit list --action trace_export --user bench-admin --password-stdin \
+  --store "$store" >"$work/audit" 2>&1
+check "--json --sightings audits the number of sightings as its rows" \
+  bash -c "[ $sightings -gt 0 ] && grep 'case e2e-5' '$work/audit' | grep -q 'rows.\{0,4\}$sightings'"
 as_tracer "300-abc" --purpose x >/dev/null 2>"$work/err"
 check "a wrong format exits 1, with the reason" bash -c "[ $? -eq 1 ] && grep -q 'only digits' '$work/err'"
 as_tracer 3339999999 --purpose x >/dev/null 2>"$work/err"
