@@ -619,7 +619,7 @@ struct ApricotPostgresHTTPTests {
         let again = try await f.upload(anna.token, day: today, file + file, clock: now)
         #expect(again.object["replaced"] as? Bool == true && again.integer("records") == 4)
         #expect(try await f.upload(anna.token, day: today, file, device: "device-2").status == 401)
-        let old = try await f.upload(anna.token, day: today.adding(days: -30), file)
+        let old = try await f.upload(anna.token, day: today.adding(days: -31), file)
         #expect(old.status == 422)
         let patient = try #require(try f.store.tracePatient(phone: PhoneNumber(e164: ApricotHTTPTests.anna)!))
         #expect(patient.files.count == 1 && patient.files.first?.bytes.count == 96)

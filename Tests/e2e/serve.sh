@@ -134,8 +134,8 @@ ap_status=$(ap_upload "$today" dev-1)
 check "a day's contact file (48 bytes): 200 with its receipt" bash -c "
   [ $ap_status = 200 ] && grep -q '\"records\":2' '$work/receipt' && grep -q '\"unknown_beacons\":1' '$work/receipt'"
 check "the token from another device: 401" test "$(ap_upload "$today" dev-2)" = 401
-ap_status=$(ap_upload "$(date -u -d tomorrow +%F)" dev-1)
-check "a day in the future: 422 saying so" bash -c "[ $ap_status = 422 ] && grep -q 'in the future' '$work/receipt'"
+ap_status=$(ap_upload "$(date -u -d "+2 days" +%F)" dev-1)
+check "a day after tomorrow (UTC): 422 saying it is in the future" bash -c "[ $ap_status = 422 ] && grep -q 'in the future' '$work/receipt'"
 check "metrics count the registration and the pseudo-ids" bash -c "
   curl -s http://$internal/metrics | grep -q '^tracedesk_apricot_pseudo_ids_used 1000'"
 
