@@ -108,14 +108,7 @@ public enum ApricotRequests {
     static func read<T>(
         _ request: HTTPRequest, allowed: Set<String>, _ body: (ObjectReader) throws(FieldProblem) -> T
     ) -> Result<T, APIError> {
-        do throws(FieldProblem) {
-            try ImmuniRequests.requireJSON(request)
-            let fields = try ObjectReader(try ImmuniRequests.parseBody(request), path: "")
-            try fields.refuseUnknown(allowed)
-            return .success(try body(fields))
-        } catch {
-            return .failure(.apricotInvalid(error.text))
-        }
+        ImmuniRequests.readObject(request, allowed: allowed, invalid: APIError.apricotInvalid, body)
     }
 
     /// E.164 exactly, as phones send it (no normalising: a phone knows its number).

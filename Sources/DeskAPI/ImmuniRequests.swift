@@ -349,6 +349,22 @@ public enum ImmuniRequests {
 
     // MARK: Headers and body
 
+    /// A JSON object body with only `allowed` members, read by `body`; any problem becomes the
+    /// API's error through `invalid` (each API has its own "invalid request" code).
+    static func readObject<T>(
+        _ request: HTTPRequest, allowed: Set<String>, invalid: (String) -> APIError,
+        _ body: (ObjectReader) throws(FieldProblem) -> T
+    ) -> Result<T, APIError> {
+        do throws(FieldProblem) {
+            try requireJSON(request)
+            let fields = try ObjectReader(try parseBody(request), path: "")
+            try fields.refuseUnknown(allowed)
+            return .success(try body(fields))
+        } catch {
+            return .failure(invalid(error.text))
+        }
+    }
+
     static func requireJSON(_ request: HTTPRequest) throws(FieldProblem) {
         let values = request.headerValues("content-type")
         guard values.count == 1 else {

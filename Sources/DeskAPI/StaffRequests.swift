@@ -137,13 +137,6 @@ public enum StaffRequests {
     static func read<T>(
         _ request: HTTPRequest, allowed: Set<String>, _ body: (ObjectReader) throws(FieldProblem) -> T
     ) -> Result<T, APIError> {
-        do throws(FieldProblem) {
-            try ImmuniRequests.requireJSON(request)
-            let fields = try ObjectReader(try ImmuniRequests.parseBody(request), path: "")
-            try fields.refuseUnknown(allowed)
-            return .success(try body(fields))
-        } catch {
-            return .failure(.invalidRequest(error.text))
-        }
+        ImmuniRequests.readObject(request, allowed: allowed, invalid: APIError.invalidRequest, body)
     }
 }
