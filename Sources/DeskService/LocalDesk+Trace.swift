@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskCore
 import DeskStore
+import JSONText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -251,16 +252,8 @@ extension LocalDesk {
 
     /// `text` as a JSON string literal.
     static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"", "\\": out += "\\" + String(scalar)
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        JSONValue.writeString(text, into: &out)
+        return out
     }
 }
