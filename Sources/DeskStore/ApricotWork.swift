@@ -394,11 +394,8 @@ struct ApricotWork<DB: SQLRunning> {
 
     private func ownedCount(_ suffixes: [UInt32], operation: String) throws(StoreError) -> Int {
         var owned = 0
-        var start = 0
-        while start < suffixes.count {
-            let batch = suffixes[start..<min(suffixes.count, start + Self.batchSize)]
+        try Self.forEachBatch(suffixes) { batch throws(StoreError) in
             owned += try db.query(sql.ownedAmong, [.text(list(batch))], operation: operation) { _ in 1 }.count
-            start += Self.batchSize
         }
         return owned
     }
@@ -447,10 +444,7 @@ struct ApricotWork<DB: SQLRunning> {
         let op = "resolve pseudo-ids"
         var users: [UInt32: Int64] = [:]
         users.reserveCapacity(suffixes.count)
-        let sorted = suffixes.sorted()
-        var start = 0
-        while start < sorted.count {
-            let batch = sorted[start..<min(sorted.count, start + Self.batchSize)]
+        try Self.forEachBatch(suffixes.sorted()) { batch throws(StoreError) in
             for (suffix, user) in try db.query(
                 sql.owners, [.text(list(batch))], operation: op,
                 {
@@ -459,23 +453,17 @@ struct ApricotWork<DB: SQLRunning> {
             {
                 users[suffix] = user
             }
-            start += Self.batchSize
         }
-        let ids = Array(Set(users.values)).sorted()
         var phones: [Int64: PhoneNumber] = [:]
-        start = 0
-        while start < ids.count {
-            let batch = ids[start..<min(ids.count, start + Self.batchSize)]
-            let text = sql.listOpen + batch.map { String($0) }.joined(separator: ",") + sql.listClose
+        try Self.forEachBatch(Array(Set(users.values)).sorted()) { batch throws(StoreError) in
             for (id, phone) in try db.query(
-                sql.phones, [.text(text)], operation: op,
+                sql.phones, [.text(list(batch))], operation: op,
                 {
                     ($0.integer(0), PhoneNumber(e164: $0.text(1)))
                 })
             {
                 phones[id] = phone
             }
-            start += Self.batchSize
         }
         var found: [UInt32: (userID: Int64, phone: PhoneNumber)] = [:]
         found.reserveCapacity(users.count)
@@ -581,8 +569,20 @@ struct ApricotWork<DB: SQLRunning> {
             operation: "append event")
     }
 
-    private func list<S: Sequence>(_ suffixes: S) -> String where S.Element == UInt32 {
-        sql.listOpen + suffixes.map { String($0) }.joined(separator: ",") + sql.listClose
+    /// Numbers as the dialect's list parameter (a JSON array on SQLite, an array literal on PostgreSQL).
+    private func list<S: Sequence>(_ numbers: S) -> String where S.Element: BinaryInteger {
+        sql.listOpen + numbers.map { String($0) }.joined(separator: ",") + sql.listClose
+    }
+
+    /// `items` in slices of ``batchSize``, in order.
+    private static func forEachBatch<T>(
+        _ items: [T], _ body: (ArraySlice<T>) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        var start = 0
+        while start < items.count {
+            try body(items[start..<min(items.count, start + batchSize)])
+            start += batchSize
+        }
     }
 }
 
