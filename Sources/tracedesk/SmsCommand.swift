@@ -9,8 +9,8 @@ enum SmsCommand {
           tracedesk sms outbox --user ADMIN [--limit N] [--json]
               The newest SMS messages (default 50, at most 1000), newest first: when, to whom,
               the gateway (outbox: kept here, never sent; http: sent to the provider), the
-              status (held, pending, sent, failed), attempts, the text and the last delivery
-              detail. With sms_gateway outbox (the default) this is where the codes of
+              status (held, pending, sent, failed), attempts, the text (with the http gateway
+              its code masked) and the last delivery detail. With sms_gateway outbox (the default) this is where the codes of
               POST /apricot/v1/otp are read, for training and test deployments.
 
         The texts hold sign-in codes and the rows phone numbers: reading the outbox is audited
