@@ -10,8 +10,9 @@ enum SmsCommand {
               The newest SMS messages (default 50, at most 1000), newest first: when, to whom,
               the gateway (outbox: kept here, never sent; http: sent to the provider), the
               status (held, pending, sent, failed), attempts, the text (with the http gateway
-              its code masked) and the last delivery detail. With sms_gateway outbox (the default) this is where the codes of
-              POST /apricot/v1/otp are read, for training and test deployments.
+              its code masked) and the last delivery detail. With sms_gateway outbox (the
+              default) this is where the codes of POST /apricot/v1/otp are read, for training
+              and test deployments.
 
         The texts hold sign-in codes and the rows phone numbers: reading the outbox is audited
         (sms_outbox_read). The options --user, --password-stdin, --store and --server work as
