@@ -192,6 +192,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// The most requests ever waiting at once in a suspended state (delays): above the thread
     /// count, it shows that waiting requests hold no thread.
     public var peakSuspended: Int { lock.withLock { suspendedPeak } }
+    /// True from the moment ``stop(grace:)`` begins: new requests are then answered 503.
+    public var isStopping: Bool { lock.withLock { stopping } }
+    /// Requests whose headers have arrived and whose answer is not yet written.
+    public var requestsInFlight: Int { lock.withLock { inFlight } }
     private var suspendedNow = 0
     private var suspendedPeak = 0
     private var stopping = false

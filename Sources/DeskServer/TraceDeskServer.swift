@@ -358,6 +358,10 @@ public final class TraceDeskServer: @unchecked Sendable {
     public var phonePort: UInt16 { phone.port }
     /// See ``HTTPServer/peakSuspended``.
     public var phonePeakSuspended: Int { phone.peakSuspended }
+    /// See ``HTTPServer/isStopping``: the phone listener has begun to stop.
+    public var phoneStopping: Bool { phone.isStopping }
+    /// See ``HTTPServer/requestsInFlight``.
+    public var phoneRequestsInFlight: Int { phone.requestsInFlight }
     public var internalPort: UInt16 { internalServer.port }
     /// See ``HTTPServer/peakSuspended``: staff requests waiting on the desk's executors.
     public var internalPeakSuspended: Int { internalServer.peakSuspended }

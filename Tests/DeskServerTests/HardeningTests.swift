@@ -136,27 +136,32 @@ struct HardeningTests {
 
     @Test("during the grace, a new request on an open connection is told to go away (503, Connection: close)")
     func newRequestWhileStopping() async throws {
-        // A slow request keeps the grace going for seconds, so the late request surely falls inside it.
-        let f = try ServerFixture(delayMs: 4_000)
-        let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
-        let slow = Task {
-            try await HTTP.send(
-                "POST", url, headers: Phone.headers(token: Self.token, dummy: "1"), body: Data(#"{"padding":""}"#.utf8))
-        }
-        for _ in 0..<500 where f.server.phonePeakSuspended < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        let f = try ServerFixture()
+        // The request in flight is held by the test, not by a timer: its body is sent only after
+        // the late request was answered, so however slow the machine, the grace is still running.
+        let body = Array(#"{"padding":""}"#.utf8)
+        var head = "POST /v1/ingestion/check-otp HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        for (name, value) in Phone.headers(token: Self.token, dummy: "1") { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        let slow = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
+        defer { slow.close() }
+        slow.send(Array(head.utf8) + body[..<4])
+        for _ in 0..<2_000 where f.server.phoneRequestsInFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(f.server.phoneRequestsInFlight == 1)
         // A keep-alive connection, used once before the stop.
-        let client = try KeepAlive(port: f.server.phonePort)
+        let client = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
         defer { client.close() }
         let health = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
         #expect(try await offPool { try client.exchange(health) }.status == 200)
         let server = f.server
-        let stopping = Task { try await offPool { server.stop(grace: .seconds(5)) } }
-        try await Task.sleep(for: .milliseconds(200))
+        let stopping = Task { try await offPool { server.stop(grace: .seconds(20)) } }
+        for _ in 0..<2_000 where !server.phoneStopping { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.phoneStopping)
         let late = try await offPool { try client.exchange(health) }
         #expect(late.status == 503)
         #expect(late.header("Connection")?.lowercased() == "close")
         // The request that was in flight still gets its real answer.
-        let finished = try await slow.value
+        let finished = try await offPool { try slow.exchange(Array(body[4...])) }
         #expect(finished.status == 204 || finished.status == 401)
         try await stopping.value
     }
@@ -166,13 +171,18 @@ struct HardeningTests {
 final class KeepAlive: @unchecked Sendable {
     let fd: Int32
 
-    init(port: UInt16) throws {
-        fd = try HTTP.connect(port)
+    init(port: UInt16, readTimeout: Int = 10) throws {
+        fd = try HTTP.connect(port, readTimeout: readTimeout)
     }
 
-    func exchange(_ request: String) throws -> Reply {
-        let bytes = Array(request.utf8)
+    func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    func exchange(_ request: String) throws -> Reply { try exchange(Array(request.utf8)) }
+
+    func exchange(_ bytes: [UInt8]) throws -> Reply {
+        send(bytes)
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
