@@ -60,6 +60,9 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
     case traceContacts = "trace_contacts"
     /// Read the SMS outbox (messages with codes and phone numbers).
     case readSmsOutbox = "read_sms_outbox"
+    /// The dashboard's statistics: authorisations per operator, uploads, chunks, analytics,
+    /// APRICOT figures and lookups per tracer.
+    case readStatistics = "read_statistics"
 
     public var roles: Set<StaffRole> {
         switch self {
@@ -68,6 +71,7 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
         case .listStaff, .addStaff, .disableStaff, .resetPassword, .readAudit, .verifyAudit, .readSmsOutbox:
             return [.admin]
         case .traceContacts: return [.tracer]
+        case .readStatistics: return [.supervisor]
         }
     }
 
@@ -86,6 +90,7 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
         case .watchCode: return "watch codes"
         case .traceContacts: return "trace contacts"
         case .readSmsOutbox: return "read the SMS outbox"
+        case .readStatistics: return "read the statistics"
         }
     }
 }

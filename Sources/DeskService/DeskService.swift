@@ -108,6 +108,12 @@ public protocol DeskService: Sendable {
         _ session: StaffSession, patientUserID: Int64, purpose: String, kind: String, rows: Int
     ) async throws(ServiceError)
 
+    // MARK: Statistics (supervisor)
+
+    /// Every figure of the dashboard over `query` (``StatsReport``). Not audited: figures only,
+    /// nothing about a person.
+    func statistics(_ session: StaffSession, query: StatsQuery) async throws(ServiceError) -> StatsReport
+
     // MARK: Admin
 
     /// The SMS outbox, newest first (admin): what the `outbox` gateway kept and what the

@@ -156,6 +156,8 @@ struct UnreachableStore: Store {
         throw error
     }
     func smsOutbox(limit: Int) throws(StoreError) -> [SmsMessage] { throw error }
+    func statistics(_ query: StatsQuery, now: Date) throws(StoreError) -> StatsReport { throw error }
+    func rollUpStatistics(now: Date) throws(StoreError) -> Int { throw error }
 
     func staffCount() throws(StoreError) -> Int { throw error }
     func staffAccounts() throws(StoreError) -> [StaffAccount] { throw error }

@@ -70,6 +70,10 @@ import Testing
             }
         case .readSmsOutbox:
             return await failure { () async throws(ServiceError) in _ = try await desk.smsOutbox(session, limit: 10) }
+        case .readStatistics:
+            return await failure { () async throws(ServiceError) in
+                _ = try await desk.statistics(session, query: .last(.day, now: Date()))
+            }
         }
     }
 

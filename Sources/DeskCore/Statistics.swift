@@ -1,0 +1,402 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// The supervisor's statistics: what happened over a time range, in buckets (docs/supervisor-guide.md
+// says what every figure counts). Buckets are aligned in UTC; a range is "the last N buckets,
+// the current one included", so its last bucket is still filling.
+
+/// How wide one bucket of a statistics series is.
+public enum StatsBucket: String, Hashable, Sendable, CaseIterable {
+    /// For ranges of a day or less (the 1 h view): an hour in 12 steps.
+    case fiveMinutes = "5m"
+    case hour = "hour"
+    case day = "day"
+
+    public var milliseconds: Int64 {
+        switch self {
+        case .fiveMinutes: return 300_000
+        case .hour: return 3_600_000
+        case .day: return 86_400_000
+        }
+    }
+
+    /// "5 min", "hour", "day": for labels.
+    public var label: String {
+        switch self {
+        case .fiveMinutes: return "5 min"
+        case .hour: return "hour"
+        case .day: return "day"
+        }
+    }
+
+    /// The start of the bucket holding `ms` (UTC).
+    public func floor(_ ms: Int64) -> Int64 {
+        let size = milliseconds
+        return ms >= 0 ? ms / size * size : ((ms + 1) / size - 1) * size
+    }
+
+    /// `--bucket 5m|hour|day` (also "1h", "1d", "hourly", "daily").
+    public static func parse(_ text: String) -> StatsBucket? {
+        switch String(text.lowercased().filter { $0 != " " }) {
+        case "5m", "5min", "5-minute", "five-minute": return .fiveMinutes
+        case "hour", "1h", "hourly", "h": return .hour
+        case "day", "1d", "daily", "d": return .day
+        default: return nil
+        }
+    }
+}
+
+/// The ranges the dashboard offers (keys 1–4) and `tracedesk stats --range` takes.
+public enum StatsRange: String, Hashable, Sendable, CaseIterable {
+    case hour = "1h"
+    case day = "24h"
+    case week = "7d"
+    case fortnight = "14d"
+
+    /// The bucket a range is shown in unless another is asked for.
+    public var defaultBucket: StatsBucket {
+        switch self {
+        case .hour: return .fiveMinutes
+        case .day: return .hour
+        case .week, .fortnight: return .day
+        }
+    }
+
+    public var milliseconds: Int64 {
+        switch self {
+        case .hour: return 3_600_000
+        case .day: return 86_400_000
+        case .week: return 7 * 86_400_000
+        case .fortnight: return 14 * 86_400_000
+        }
+    }
+
+    /// "last hour", "last 24 hours", …: for titles.
+    public var label: String {
+        switch self {
+        case .hour: return "last hour"
+        case .day: return "last 24 hours"
+        case .week: return "last 7 days"
+        case .fortnight: return "last 14 days"
+        }
+    }
+
+    /// `1h`, `24h`, `7d`, `14d` (also `1d`, `2w`, …), or a message that says what to type.
+    public static func parse(_ text: String) -> Result<StatsRange, StatsInputError> {
+        switch String(text.lowercased().filter { $0 != " " }) {
+        case "1h", "60m", "hour": return .success(.hour)
+        case "24h", "1d", "day": return .success(.day)
+        case "7d", "1w", "168h", "week": return .success(.week)
+        case "14d", "2w", "336h", "fortnight": return .success(.fortnight)
+        default:
+            return .failure(.init("the range must be one of 1h, 24h, 7d or 14d"))
+        }
+    }
+}
+
+/// A statistics input that cannot be used: the message says what is wrong and what to do.
+public struct StatsInputError: Error, Hashable, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// What to count: `[from, to)` in buckets of `bucket`. `from` is a bucket boundary (UTC); `to`
+/// is usually "now", so the last bucket may be partial.
+public struct StatsQuery: Hashable, Sendable {
+    public let from: Date
+    public let to: Date
+    public let bucket: StatsBucket
+
+    /// The longest span a query may cover (what the rollups keep).
+    public static let maximumDays = 31
+    /// Five-minute buckets only up to this span.
+    public static let maximumFiveMinuteHours = 24
+
+    /// A checked query. `from` is moved down to its bucket's start.
+    public static func make(from: Date, to: Date, bucket: StatsBucket) -> Result<StatsQuery, StatsInputError> {
+        let start = bucket.floor(from.unixMilliseconds)
+        let end = to.unixMilliseconds
+        guard end > from.unixMilliseconds else {
+            return .failure(.init("the range is empty: its end must come after its start"))
+        }
+        let span = end - start
+        if span > Int64(maximumDays) * 86_400_000 {
+            return .failure(.init("the range is longer than \(maximumDays) days: choose a shorter one"))
+        }
+        if bucket == .fiveMinutes, span > Int64(maximumFiveMinuteHours) * 3_600_000 {
+            return .failure(
+                .init("5-minute buckets cover at most \(maximumFiveMinuteHours) hours: choose hour or day buckets"))
+        }
+        return .success(
+            StatsQuery(
+                uncheckedFrom: Date(unixMilliseconds: start), to: Date(unixMilliseconds: end), bucket: bucket))
+    }
+
+    /// The last buckets up to `now` (the current one included) that cover `range`.
+    public static func last(_ range: StatsRange, bucket: StatsBucket? = nil, now: Date) -> StatsQuery {
+        let bucket = bucket ?? range.defaultBucket
+        let size = bucket.milliseconds
+        let end = now.unixMilliseconds
+        let count = max(1, (range.milliseconds + size - 1) / size)
+        let start = bucket.floor(end) - (count - 1) * size
+        return StatsQuery(uncheckedFrom: Date(unixMilliseconds: start), to: Date(unixMilliseconds: end), bucket: bucket)
+    }
+
+    private init(uncheckedFrom from: Date, to: Date, bucket: StatsBucket) {
+        self.from = from
+        self.to = to
+        self.bucket = bucket
+    }
+
+    /// For decoding a query that was checked on the other side of the wire; nil when it could
+    /// not have been made by ``make(from:to:bucket:)``.
+    public init?(from: Date, to: Date, bucket: StatsBucket) {
+        guard case .success(let query) = Self.make(from: from, to: to, bucket: bucket), query.from == from else {
+            return nil
+        }
+        self = query
+    }
+
+    public var fromMs: Int64 { from.unixMilliseconds }
+    public var toMs: Int64 { to.unixMilliseconds }
+
+    /// How many buckets the range has (the last may be partial).
+    public var bucketCount: Int {
+        let size = bucket.milliseconds
+        return Int((toMs - fromMs + size - 1) / size)
+    }
+
+    /// The start of each bucket, oldest first.
+    public var bucketStarts: [Date] {
+        (0..<bucketCount).map { Date(unixMilliseconds: fromMs + Int64($0) * bucket.milliseconds) }
+    }
+
+    /// The bucket holding `ms`, or nil outside the range.
+    public func bucketIndex(_ ms: Int64) -> Int? {
+        guard ms >= fromMs, ms < toMs else { return nil }
+        return Int((ms - fromMs) / bucket.milliseconds)
+    }
+}
+
+/// Counts per bucket of a ``StatsQuery`` (as many values as the query has buckets).
+public struct StatsSeries: Hashable, Sendable {
+    public var values: [Int64]
+
+    public init(values: [Int64]) { self.values = values }
+    public init(count: Int) { values = Array(repeating: 0, count: count) }
+
+    public var total: Int64 { values.reduce(0, +) }
+    public var maximum: Int64 { values.max() ?? 0 }
+}
+
+/// One operator's codes authorised in the range, and what became of them.
+public struct OperatorStats: Hashable, Sendable {
+    public var name: String
+    public var authorized: Int64
+    /// Of those, codes an app checked while they were valid.
+    public var checked: Int64
+    /// Of those, codes an upload used (always within the code's lifetime).
+    public var uploaded: Int64
+
+    public init(name: String, authorized: Int64, checked: Int64, uploaded: Int64) {
+        self.name = name
+        self.authorized = authorized
+        self.checked = checked
+        self.uploaded = uploaded
+    }
+}
+
+/// A count under a reason's name (keys dropped, uploads refused).
+public struct ReasonCount: Hashable, Sendable {
+    public var reason: String
+    public var count: Int64
+
+    public init(reason: String, count: Int64) {
+        self.reason = reason
+        self.count = count
+    }
+}
+
+/// Operational info (analytics) from one province in the range.
+public struct ProvinceStats: Hashable, Sendable {
+    /// Two letters, as the app sent it (a code no longer in ``Province/all`` stays as it is).
+    public var code: String
+    public var reports: Int64
+    public var bluetoothActive: Int64
+    public var notificationsAllowed: Int64
+    public var exposureNotifications: Int64
+
+    public init(
+        code: String, reports: Int64, bluetoothActive: Int64, notificationsAllowed: Int64, exposureNotifications: Int64
+    ) {
+        self.code = code
+        self.reports = reports
+        self.bluetoothActive = bluetoothActive
+        self.notificationsAllowed = notificationsAllowed
+        self.exposureNotifications = exposureNotifications
+    }
+
+    /// The province, when the code is one of ``Province/all``.
+    public var province: Province? { Province.named(code) }
+}
+
+/// One tracer's lookups in the range.
+public struct TracerStats: Hashable, Sendable {
+    public var name: String
+    public var lookups: Int64
+
+    public init(name: String, lookups: Int64) {
+        self.name = name
+        self.lookups = lookups
+    }
+}
+
+/// Every figure of the dashboard for one ``StatsQuery``. Series have one value per bucket.
+///
+/// Authorisation figures (the funnel, per operator) count codes by the time they were
+/// authorised; every other figure counts things by the time they happened.
+public struct StatsReport: Hashable, Sendable {
+    public var query: StatsQuery
+    /// When the figures were read (the desk's clock).
+    public var generatedAt: Date
+
+    // MARK: Authorisations and the funnel (by authorisation time)
+
+    /// Codes authorised.
+    public var authorized: StatsSeries
+    /// Of those, codes an app checked while they were valid (`check-otp` answered "authorised").
+    public var checked: StatsSeries
+    /// Of those, codes an upload used.
+    public var uploaded: StatsSeries
+    /// Median seconds from authorisation to upload over the codes uploaded; nil when none was.
+    public var medianSecondsToUpload: Int64?
+    /// Per operator, most authorisations first (then by name).
+    public var operators: [OperatorStats]
+
+    // MARK: Uploads and keys (by time received)
+
+    /// Uploads accepted.
+    public var uploads: StatsSeries
+    /// Uploads refused for a code known here, by reason (`expired`, `consumed`, …), most first.
+    public var uploadsRefused: [ReasonCount]
+    public var keysAccepted: StatsSeries
+    public var keysDropped: StatsSeries
+    /// Keys dropped, by reason (the upload's `dropped_reasons`), most first.
+    public var keysDroppedByReason: [ReasonCount]
+    /// Uploads by the number of keys they brought: index k counts uploads with k keys accepted;
+    /// the last index counts that many or more (``keysPerUploadCap``).
+    public var keysPerUpload: [Int64]
+
+    // MARK: Publishing (by publication time)
+
+    public var chunks: StatsSeries
+    /// Real keys in the chunks published (padding not included).
+    public var keysPublished: StatsSeries
+    /// Padding keys in the chunks published.
+    public var paddingPublished: Int64
+
+    // MARK: Phone traffic
+
+    /// Phone requests that did something (checks, uploads accepted or refused, analytics).
+    public var realRequests: StatsSeries
+    /// Dummy requests (the apps' cover traffic), counted per 5 minutes.
+    public var dummyRequests: StatsSeries
+
+    // MARK: Analytics (operational info, by time received)
+
+    public var analyticsReports: StatsSeries
+    /// Per province, most reports first (then by code).
+    public var provinces: [ProvinceStats]
+
+    // MARK: APRICOT
+
+    /// New APRICOT users.
+    public var registrations: StatsSeries
+    /// Sign-ins of apps already registered (a reinstall, a new phone).
+    public var returningSignIns: Int64
+    /// Contact files received (a re-upload of a day counts again).
+    public var contactFiles: StatsSeries
+    /// Contact lookups by tracers (audited `trace_lookup`s, unknown numbers included).
+    public var lookups: StatsSeries
+    /// Per tracer, most lookups first (then by name).
+    public var tracers: [TracerStats]
+    /// Pseudo-ids in use now (not bound to the range).
+    public var pseudoIDs: PseudoIDCapacity
+
+    /// Uploads with this many keys or more share the histogram's last place.
+    public static let keysPerUploadCap = 15
+
+    /// A report with every figure zero, for `query`.
+    public init(query: StatsQuery, generatedAt: Date) {
+        let n = query.bucketCount
+        self.query = query
+        self.generatedAt = generatedAt
+        authorized = StatsSeries(count: n)
+        checked = StatsSeries(count: n)
+        uploaded = StatsSeries(count: n)
+        medianSecondsToUpload = nil
+        operators = []
+        uploads = StatsSeries(count: n)
+        uploadsRefused = []
+        keysAccepted = StatsSeries(count: n)
+        keysDropped = StatsSeries(count: n)
+        keysDroppedByReason = []
+        keysPerUpload = Array(repeating: 0, count: Self.keysPerUploadCap + 1)
+        chunks = StatsSeries(count: n)
+        keysPublished = StatsSeries(count: n)
+        paddingPublished = 0
+        realRequests = StatsSeries(count: n)
+        dummyRequests = StatsSeries(count: n)
+        analyticsReports = StatsSeries(count: n)
+        provinces = []
+        registrations = StatsSeries(count: n)
+        returningSignIns = 0
+        contactFiles = StatsSeries(count: n)
+        lookups = StatsSeries(count: n)
+        tracers = []
+        pseudoIDs = PseudoIDCapacity(used: 0)
+    }
+
+    // MARK: Derived figures (never a division by zero: nil when there is nothing to divide)
+
+    /// Checked ÷ authorised.
+    public var checkedShare: Double? { Self.share(checked.total, of: authorized.total) }
+    /// Uploaded ÷ authorised.
+    public var uploadedShare: Double? { Self.share(uploaded.total, of: authorized.total) }
+    /// Dummy ÷ (dummy + real).
+    public var dummyShare: Double? { Self.share(dummyRequests.total, of: dummyRequests.total + realRequests.total) }
+    /// Real keys per published chunk.
+    public var keysPerChunk: Double? { Self.share(keysPublished.total, of: chunks.total) }
+    /// Keys accepted per accepted upload.
+    public var keysPerUploadMean: Double? { Self.share(keysAccepted.total, of: uploads.total) }
+
+    /// Whether nothing at all happened in the range (the pseudo-id count aside).
+    public var isEmpty: Bool {
+        authorized.total == 0 && uploads.total == 0 && uploadsRefused.isEmpty && chunks.total == 0
+            && realRequests.total == 0 && dummyRequests.total == 0 && analyticsReports.total == 0
+            && registrations.total == 0 && returningSignIns == 0 && contactFiles.total == 0 && lookups.total == 0
+    }
+
+    /// `part ÷ whole`, nil when `whole` is 0.
+    public static func share(_ part: Int64, of whole: Int64) -> Double? {
+        whole > 0 ? Double(part) / Double(whole) : nil
+    }
+
+    /// The median of values given as (value, how many times), nil when there are none: the lower
+    /// middle value for an even count, so it is always a value that occurred.
+    public static func median(_ counts: [(value: Int64, count: Int64)]) -> Int64? {
+        let sorted = counts.filter { $0.count > 0 }.sorted { $0.value < $1.value }
+        let n = sorted.reduce(Int64(0)) { $0 + $1.count }
+        guard n > 0 else { return nil }
+        let target = (n - 1) / 2
+        var seen: Int64 = 0
+        for entry in sorted {
+            seen += entry.count
+            if seen > target { return entry.value }
+        }
+        return sorted.last?.value
+    }
+}
