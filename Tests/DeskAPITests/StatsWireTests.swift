@@ -45,8 +45,10 @@ import Testing
         report.dummyRequests = StatsSeries(values: [20, 22, 19, 3])
         report.analyticsReports = StatsSeries(values: [1, 1, 0, 0])
         report.provinces = [
-            ProvinceStats(code: "MI", reports: 2, bluetoothActive: 2, notificationsAllowed: 1, exposureNotifications: 1),
-            ProvinceStats(code: "ZZ", reports: 1, bluetoothActive: 0, notificationsAllowed: 0, exposureNotifications: 0),
+            ProvinceStats(
+                code: "MI", reports: 2, bluetoothActive: 2, notificationsAllowed: 1, exposureNotifications: 1),
+            ProvinceStats(
+                code: "ZZ", reports: 1, bluetoothActive: 0, notificationsAllowed: 0, exposureNotifications: 0),
         ]
         report.registrations = StatsSeries(values: [0, 0, 5, 0])
         report.returningSignIns = 2

@@ -31,8 +31,10 @@ import Testing
         report.dummyRequests = StatsSeries(values: [3, 2])
         report.analyticsReports = StatsSeries(values: [0, 2])
         report.provinces = [
-            ProvinceStats(code: "MI", reports: 1, bluetoothActive: 1, notificationsAllowed: 0, exposureNotifications: 1),
-            ProvinceStats(code: "-Z", reports: 1, bluetoothActive: 0, notificationsAllowed: 0, exposureNotifications: 0),
+            ProvinceStats(
+                code: "MI", reports: 1, bluetoothActive: 1, notificationsAllowed: 0, exposureNotifications: 1),
+            ProvinceStats(
+                code: "-Z", reports: 1, bluetoothActive: 0, notificationsAllowed: 0, exposureNotifications: 0),
         ]
         report.registrations = StatsSeries(values: [0, 4])
         report.lookups = StatsSeries(values: [0, 1])
@@ -96,7 +98,8 @@ import Testing
     func textSummary() {
         let text = StatsText.summary(Self.report(), title: "last 2 hours")
         #expect(text[0] == "Statistics, last 2 hours: 2026-11-29 10:00 to 2026-11-29 12:00 UTC, 2 hourly buckets")
-        #expect(text.contains { $0.hasPrefix("Codes authorised") && $0.contains("checked 3 (75 %), uploaded 2 (50 %)") })
+        #expect(
+            text.contains { $0.hasPrefix("Codes authorised") && $0.contains("checked 3 (75 %), uploaded 2 (50 %)") })
         #expect(text.contains { $0.hasPrefix("Phone requests") && $0.contains("(42 % dummy)") })
         #expect(text.contains { $0.hasPrefix("Chunks published") && !$0.contains("per chunk") })
         #expect(text.contains("  median time to upload: 1 h 12 min"))

@@ -201,7 +201,8 @@ import Testing
                 }
                 #expect(refused?.isForbidden == true, "\(kind): \(role)")
                 #expect(
-                    refused?.message == "your role (\(role.rawValue)) cannot read the statistics: that needs the supervisor role",
+                    refused?.message
+                        == "your role (\(role.rawValue)) cannot read the statistics: that needs the supervisor role",
                     "\(kind): \(role)")
             }
             // Not audited: figures only.
