@@ -31,7 +31,7 @@ public enum StatsText {
         }
         lines.append("")
         func tile(_ name: String, _ value: Int64, _ rest: String = "") -> String {
-            let label = name + String(repeating: " ", count: max(0, 20 - name.count))
+            let label = name + String(repeating: " ", count: max(0, 22 - name.count))
             let number = String(value)
             return label + String(repeating: " ", count: max(0, 8 - number.count)) + number
                 + (rest.isEmpty ? "" : "   " + rest)
@@ -56,9 +56,10 @@ public enum StatsText {
                 "real \(report.realRequests.total), dummy \(report.dummyRequests.total)\(paren(report.dummyShare, " dummy"))"
             ))
         lines.append(tile("Analytics reports", report.analyticsReports.total))
-        lines.append(tile("Registrations", report.registrations.total, "returning sign-ins \(report.returningSignIns)"))
-        lines.append(tile("Contact files", report.contactFiles.total))
-        lines.append(tile("Lookups", report.lookups.total))
+        lines.append(
+            tile("APRICOT registrations", report.registrations.total, "returning sign-ins \(report.returningSignIns)"))
+        lines.append(tile("APRICOT contact files", report.contactFiles.total))
+        lines.append(tile("Contact lookups", report.lookups.total))
         lines.append("Pseudo-ids: \(report.pseudoIDs.summary)")
 
         lines.append("")

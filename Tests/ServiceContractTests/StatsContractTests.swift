@@ -39,7 +39,7 @@ import Testing
     /// - 10:00 ana authorises A and B, bruno C; 10:00:30 an app checks A and B (3 dummy requests
     ///   too); 10:01:12 A is uploaded (1 key, 2 dropped as too old: 72 s after authorisation);
     ///   10:02:00 B (3 keys: 120 s); 10:05 an upload with C is refused (expired: 150 s lifetime).
-    /// - 11:10 ana authorises D, an app checks it (2 dummy requests), an analytics report from
+    /// - 11:10 ana authorises D, 10 s later an app checks it (2 dummy requests), an analytics report from
     ///   Milan (Bluetooth on, notifications off, an exposure notification).
     /// - 11:20 four phones register over APRICOT (3 pseudo-ids each), the patient uploads one
     ///   contact file, and tina looks the patient up.
@@ -67,6 +67,7 @@ import Testing
 
         f.clock.set(ten.addingTimeInterval(70 * 60))
         _ = try await f.desk.authorize(ana, code: d, symptomsStartedOn: today)
+        f.clock.set(ten.addingTimeInterval(70 * 60 + 10))
         _ = try f.store.recordCheck(otpHash: Codes.hash(d), now: f.clock.now())
         for _ in 0..<2 { try f.store.countDummy(route: "/v1/ingestion/upload", now: f.clock.now()) }
         let info = OperationalInfo(
