@@ -93,6 +93,8 @@ public final class Metrics: @unchecked Sendable {
         ("tracedesk_last_chunk_index", "gauge", "Highest chunk index in the store after the last run."),
         ("tracedesk_cleanup_runs_total", "counter", "Retention runs by result (ok, skipped, failed)."),
         ("tracedesk_cleanup_deleted_total", "counter", "Records deleted by retention, by kind."),
+        ("tracedesk_stats_rollup_runs_total", "counter", "Statistics rollup runs by result (ok, failed)."),
+        ("tracedesk_stats_hours_rolled_up_total", "counter", "Closed hours of statistics rolled up by this server."),
         ("tracedesk_apricot_codes_total", "counter", "APRICOT SMS code requests by result (sent, too_soon, invalid)."),
         (
             "tracedesk_apricot_logins_total", "counter",

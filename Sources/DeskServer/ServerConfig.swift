@@ -83,6 +83,7 @@ public struct ServerConfig: Hashable, Sendable {
     public var chunkMinKeys = 0
     public var chunkPaddingJitter = 100
     public var cleanupIntervalSeconds = 86_400
+    public var statsRollupIntervalSeconds = 300
     public var retentionDays = 14
     public var analyticsRetentionDays = 30
     public var sessionIdleMinutes = 10
@@ -265,6 +266,9 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "cleanup_interval_seconds", \.cleanupIntervalSeconds, 3_600...604_800,
             "how often the server deletes what the retention rules no longer allow to keep"),
+        integer(
+            "stats_rollup_interval_seconds", \.statsRollupIntervalSeconds, 60...3_600,
+            "how often the server rolls up the statistics of the hours that closed (the dashboard reads them)"),
         integer(
             "retention_days", \.retentionDays, 10...30,
             "uploads, keys, chunks, codes and their events are kept this many days"),

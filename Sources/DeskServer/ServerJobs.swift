@@ -8,8 +8,9 @@ import Dispatch
     import Foundation
 #endif
 
-/// The server's scheduled jobs: publishing chunks (every `publish_interval_seconds`) and
-/// retention (every `cleanup_interval_seconds`), both first run right after start. They run
+/// The server's scheduled jobs: publishing chunks (every `publish_interval_seconds`),
+/// retention (every `cleanup_interval_seconds`) and the statistics rollup (every
+/// `stats_rollup_interval_seconds`), all first run right after start. They run
 /// one at a time on one queue, never in a request thread; each run logs one line and updates
 /// `/metrics`. A publishing run that this server made records in the store when it ran and
 /// when it runs next, for the watch of a code ("published at the next run, 14:05").
@@ -18,6 +19,7 @@ public final class ServerJobs: @unchecked Sendable {
     public let retention: RetentionJob
     let publishInterval: Int
     let cleanupInterval: Int
+    let rollupInterval: Int
     let metrics: Metrics
     let log: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "tracedesk.jobs")
@@ -29,12 +31,13 @@ public final class ServerJobs: @unchecked Sendable {
 
     public init(
         publisher: ChunkPublisher, retention: RetentionJob, publishIntervalSeconds: Int, cleanupIntervalSeconds: Int,
-        metrics: Metrics, log: @escaping @Sendable (String) -> Void
+        rollupIntervalSeconds: Int = 300, metrics: Metrics, log: @escaping @Sendable (String) -> Void
     ) {
         self.publisher = publisher
         self.retention = retention
         self.publishInterval = publishIntervalSeconds
         self.cleanupInterval = cleanupIntervalSeconds
+        self.rollupInterval = rollupIntervalSeconds
         self.metrics = metrics
         self.log = log
         metrics.set("tracedesk_publishing_enabled", to: publisher.signing == nil ? 0 : 1)
@@ -43,6 +46,7 @@ public final class ServerJobs: @unchecked Sendable {
     func start() {
         let jobs: [(Int, @Sendable () -> Void)] = [
             (publishInterval, { self.publishNow() }), (cleanupInterval, { self.cleanUpNow() }),
+            (rollupInterval, { self.rollUpNow() }),
         ]
         for (interval, job) in jobs {
             let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -127,6 +131,25 @@ public final class ServerJobs: @unchecked Sendable {
             metrics.count("tracedesk_cleanup_runs_total", #"result="failed""#)
             log("cleanup FAILED (tried again in \(Self.retrySeconds) s): \(error.message)")
             retry { self.cleanUpNow() }
+            return nil
+        }
+    }
+
+    /// One statistics rollup now: the hours that closed since the last one (``StatsStore``).
+    /// Only a count is logged, and only when there was something to roll up (every few
+    /// minutes a line saying "0 hours" would drown the log). Not retried early: the next run
+    /// rolls up whatever this one could not, and the dashboard counts unrolled hours live.
+    @discardableResult
+    public func rollUpNow() -> Int? {
+        do {
+            let hours = try publisher.store.rollUpStatistics(now: publisher.clock.now())
+            metrics.count("tracedesk_stats_rollup_runs_total", #"result="ok""#)
+            metrics.count("tracedesk_stats_hours_rolled_up_total", by: hours)
+            if hours > 0 { log("statistics: rolled up \(hours) closed hour\(hours == 1 ? "" : "s")") }
+            return hours
+        } catch {
+            metrics.count("tracedesk_stats_rollup_runs_total", #"result="failed""#)
+            log("statistics rollup FAILED (tried again in \(rollupInterval) s): \(error.message)")
             return nil
         }
     }

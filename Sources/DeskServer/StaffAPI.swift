@@ -65,6 +65,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         Route(template: prefix + "/trace/outcome", methods: ["POST"]),
         Route(template: prefix + "/trace/export", methods: ["POST"]),
         Route(template: prefix + "/sms/outbox", methods: ["GET"]),
+        Route(template: prefix + "/stats", methods: ["GET"]),
     ]
 
     /// Whether `path` is under the staff API (its 404s are worded for it).
@@ -120,6 +121,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case ("POST", Self.prefix + "/trace/outcome"): return traceOutcome(request)
         case ("POST", Self.prefix + "/trace/export"): return traceExport(request)
         case ("GET", Self.prefix + "/sms/outbox"): return smsOutbox(request)
+        case ("GET", Self.prefix + "/stats"): return statistics(request)
         default: return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
         }
     }

@@ -63,6 +63,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             retention: RetentionJob(store: store, clock: clock, policy: config.retentionPolicy),
             publishIntervalSeconds: config.publishIntervalSeconds,
             cleanupIntervalSeconds: config.cleanupIntervalSeconds,
+            rollupIntervalSeconds: config.statsRollupIntervalSeconds,
             metrics: metrics, log: log)
         appSettings = try appSettingsPath.map { path throws(ConfigError) in try AppSettingsFile(path: path, log: log) }
         let gateway = Self.smsGateway(config, store: store, clock: clock, log: log)

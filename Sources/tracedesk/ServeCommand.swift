@@ -29,8 +29,9 @@ enum ServeCommand {
 
         Jobs: every publish_interval_seconds (1 h) keys past their embargo are published as
         chunks signed with --signing-key (signing_key_path; make one with tracedesk keys
-        generate); every cleanup_interval_seconds (1 day) old data is deleted. Both also run
-        at start. Without a signing key serve refuses to start, unless signing_key_required
+        generate); every cleanup_interval_seconds (1 day) old data is deleted; every
+        stats_rollup_interval_seconds (5 min) the statistics of closed hours are rolled up for
+        the supervisor's dashboard. All three also run at start. Without a signing key serve refuses to start, unless signing_key_required
         is false: then it publishes nothing and says so in the log and in /metrics. With
         several servers on one PostgreSQL, one runs each job at a time; the others log
         "skipped: another server holds the lock".

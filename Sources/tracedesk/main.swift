@@ -22,6 +22,9 @@ let mainHelp = """
           Checks the audit log's hash chain; lists entries (tracedesk audit --help).
       tracedesk sms outbox [--limit N] [--json]
           The APRICOT SMS outbox, newest first (admin; tracedesk sms --help).
+      tracedesk stats [--range 1h|24h|7d|14d] [--bucket 5m|hour|day] [--from TIME --to TIME] [--json|--csv]
+          The supervisor's statistics: authorisations, uploads, keys, chunks, analytics by
+          province, APRICOT figures (tracedesk stats --help).
       tracedesk serve [--store PATH|URL] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
           Serves the Immuni and APRICOT APIs to phones and hospital systems (tracedesk serve --help).
       tracedesk keys generate --out FILE | keys public --key FILE
@@ -93,6 +96,8 @@ func runMain() async -> Int32 {
             return try await StaffCommand.audit(Array(words.dropFirst())).rawValue
         case "sms":
             return try await SmsCommand.run(Array(words.dropFirst())).rawValue
+        case "stats":
+            return try await StatsCommand.run(Array(words.dropFirst())).rawValue
         case "serve":
             return try ServeCommand.run(Array(words.dropFirst()))
         case "keys":

@@ -68,7 +68,7 @@ struct StaffHTTPTests {
             ("GET", "/staff"), ("POST", "/staff"), ("POST", "/staff/ana/disable"), ("POST", "/staff/ana/password"),
             ("GET", "/audit"), ("GET", "/audit/verification"), ("GET", "/events"), ("GET", "/traffic"),
             ("POST", "/watch"), ("POST", "/trace/lookup"), ("POST", "/trace/sightings"), ("POST", "/trace/outcome"),
-            ("POST", "/trace/export"), ("GET", "/sms/outbox"),
+            ("POST", "/trace/export"), ("GET", "/sms/outbox"), ("GET", "/stats"),
         ]
         for (method, path) in routes {
             for authorization in [nil, "Basic YWRtaW46YWRtaW4=", "Token abc"] {

@@ -1,0 +1,46 @@
+import DeskCore
+import DeskServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The statistics rollup job: counted in /metrics every run, logged only when it rolled up an
+/// hour (with the count and nothing else), and a second run at once has nothing left to do.
+@Suite("Statistics rollup job")
+struct StatsJobTests {
+    /// 2026-11-29 10:20:00 UTC.
+    static let now = Date(timeIntervalSince1970: 1_795_947_600)
+
+    @Test("each run is counted; a run logs only the hours it rolled up; the next has none left")
+    func rollUp() async throws {
+        let fixture = try ServerFixture(
+            configure: { $0.statsRollupIntervalSeconds = 60 }, clock: FixedClock(Self.now))
+        let first = try #require(fixture.server.jobs.rollUpNow())
+        let second = try #require(fixture.server.jobs.rollUpNow())
+        #expect(second == 0, "every closed hour was rolled up by the first run")
+        let lines = fixture.logLines.all.filter { $0.contains("statistics") }
+        if first > 0 {
+            #expect(lines == ["statistics: rolled up \(first) closed hour\(first == 1 ? "" : "s")"])
+        } else {
+            #expect(lines.isEmpty, "nothing rolled up, nothing logged")
+        }
+        let metrics = try await HTTP.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
+        #expect(metrics.text.contains("# TYPE tracedesk_stats_rollup_runs_total counter\n"))
+        #expect(metrics.text.contains("tracedesk_stats_rollup_runs_total{result=\"ok\"} 2\n"))
+        if first > 0 {
+            #expect(metrics.text.contains("tracedesk_stats_hours_rolled_up_total \(first)\n"))
+        }
+    }
+
+    @Test("the interval is a setting: 60 to 3600 seconds, 300 by default")
+    func setting() {
+        #expect(ServerConfig().statsRollupIntervalSeconds == 300)
+        let read = ServerConfig.read(file: nil, environment: ["TRACEDESK_STATS_ROLLUP_INTERVAL_SECONDS": "900"])
+        #expect(read.0.statsRollupIntervalSeconds == 900 && read.1.isEmpty)
+        let tooOften = ServerConfig.read(file: nil, environment: ["TRACEDESK_STATS_ROLLUP_INTERVAL_SECONDS": "5"])
+        #expect(tooOften.1.contains { $0.contains("TRACEDESK_STATS_ROLLUP_INTERVAL_SECONDS") })
+    }
+}
