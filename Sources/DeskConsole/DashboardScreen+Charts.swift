@@ -117,6 +117,8 @@ extension DashboardScreen {
         let names = shown.map { row -> String in
             if DisplayWidth.of(row.name) <= nameRoom { return row.name }
             if let short = row.shortName, DisplayWidth.of(short) <= nameRoom { return short }
+            // Cut at the edge, marked (three dots on a terminal without UTF-8).
+            if ascii { return String(DisplayWidth.prefix(row.name, fitting: max(1, nameRoom - 3)).text) + "..." }
             return DisplayWidth.truncate(row.name, to: nameRoom)
         }
         let nameWidth = names.map(DisplayWidth.of).max() ?? 0

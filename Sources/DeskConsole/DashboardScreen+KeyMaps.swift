@@ -17,10 +17,11 @@ extension DashboardScreen {
             Binding([.char("2")], .range(.day), help: "Last 24 hours", group: "range", footer: "24h"),
             Binding([.char("3")], .range(.week), help: "Last 7 days", group: "range", footer: "7d"),
             Binding([.char("4")], .range(.fortnight), help: "Last 14 days", group: "range", footer: "14d"),
-            Binding([.char("b")], .cycleBucket, help: "Next bucket size for the range", footer: "Bucket"),
             Binding([.char("r")], .refresh, help: "Refresh now", footer: "Refresh"),
-            Binding([.char("p"), .char("/")], .province, help: "One province's figures", footer: "Province"),
             Binding([.char("e")], .export, help: "Export the figures as CSV", footer: "Export"),
+            Binding([.char("p")], .province, help: "One province's figures", footer: "Province"),
+            Binding([.char("b")], .cycleBucket, help: "Next bucket size for the range", footer: "Bucket"),
+            Binding([.char("/")], .province, help: "One province's figures (as p)", shownInFooter: false),
             Binding([.escape], .allProvinces, help: "Back to every province", shownInFooter: false),
             Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
         ])
