@@ -35,14 +35,14 @@ extension DashboardScreen {
     /// Tiles per row and whether they are boxed, for a body area.
     static func isLarge(_ area: Rect) -> Bool { area.width >= 120 && area.height >= 38 }
 
-    static func regions(in area: Rect, tileCount: Int) -> Regions {
+    static func regions(in area: Rect, tileCount: Int, messageRows: Int = 1) -> Regions {
         let large = isLarge(area)
         let inner = area.inset(horizontal: 1, vertical: 0)
         let columns = tileColumns(width: inner.width, large: large)
         let tileRows = (tileCount + columns - 1) / columns * (large ? 4 : 1)
         let header = Rect(x: inner.x, y: area.y, width: inner.width, height: 1)
-        let message = Rect(x: inner.x, y: area.y + 1, width: inner.width, height: 1)
-        let tiles = Rect(x: inner.x, y: area.y + 2, width: inner.width, height: tileRows)
+        let message = Rect(x: inner.x, y: area.y + 1, width: inner.width, height: messageRows)
+        let tiles = Rect(x: inner.x, y: message.maxY, width: inner.width, height: tileRows)
         let rest = Rect(x: area.x, y: tiles.maxY, width: area.width, height: max(0, area.maxY - tiles.maxY))
         var charts: [Rect] = []
         if large, rest.height >= 20 {
@@ -64,9 +64,16 @@ extension DashboardScreen {
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         let g = Glyphs(ascii: state.ascii)
         let tiles = state.report.map { self.tiles($0, ascii: state.ascii) } ?? []
-        let regions = regions(in: area, tileCount: tiles.count)
+        // A message too long for the line (a failed refresh's reason) gets a second one.
+        let notice = state.report == nil ? nil : message(state)
+        let long = notice.map { DisplayWidth.of($0.line) > area.width - 2 } ?? false
+        let regions = regions(in: area, tileCount: tiles.count, messageRows: long ? 2 : 1)
         renderHeader(state, into: &buffer, area: regions.header)
-        renderMessage(state, into: &buffer, area: regions.message)
+        if let notice {
+            notice.render(
+                into: &buffer, x: regions.message.x, y: regions.message.y, width: regions.message.width,
+                rows: regions.message.height, ascii: state.ascii)
+        }
         if let report = state.report {
             renderTiles(tiles, state, into: &buffer, area: regions.tiles, large: regions.large)
             let charts = self.charts(report, state)
@@ -138,11 +145,6 @@ extension DashboardScreen {
         }
         if let report = state.report, report.isEmpty { return .info("No activity in the \(state.range.label)") }
         return nil
-    }
-
-    private static func renderMessage(_ state: State, into buffer: inout Buffer, area: Rect) {
-        guard state.report != nil, let notice = message(state) else { return }
-        notice.render(into: &buffer, x: area.x, y: area.y, width: area.width, rows: 1, ascii: state.ascii)
     }
 
     // MARK: Tiles
