@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The supervisor's dashboard through the real binary: a store with activity made by the CLI
-# (authorisations) and by phones (curl against `tracedesk serve`: checks and an upload), then a
+# (authorisations) and by phones (curl against `tracedesk serve`: checks, an upload, a dummy), then a
 # supervisor's console in tmux: the tiles and charts, the ranges and buckets, the CSV export with
 # its overwrite question, a bad province and one with no reports, 80×24 and 160×48, LANG=C
 # (ASCII), NO_COLOR, and --refresh checked before the screen opens.
@@ -99,6 +99,11 @@ check "serve starts on the store" start_server "$store"
 for code in 9K2RAY8UUQ KJ23IWY5UJ UQ776R9A7E; do authorize "$code"; done
 check "the phones' checks are 204" test "$(phone_check 9K2RAY8UUQ) $(phone_check KJ23IWY5UJ)" = "204 204"
 check "the phone's upload is 204" test "$(phone_upload 9K2RAY8UUQ 0)" = 204
+# One dummy request (the apps' cover traffic): 1 of 4 phone requests.
+dummy=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$phone/v1/ingestion/check-otp" \
+  -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $(hash 0000000000)" \
+  -H 'Immuni-Dummy-Data: 1' -d '{"padding":"00ff"}')
+check "the phone's dummy request is answered" test "$dummy" = 204
 
 # --refresh is checked before the screen opens.
 "$bin" --store "$store" --refresh 9999 >"$work/out" 2>&1
@@ -110,7 +115,7 @@ tmux -L "$socket" -f /dev/null new-session -d -s e2e -x 80 -y 24 -e TERM=tmux-25
 # start_console WINDOW WIDTH HEIGHT ENV… -- ARGS…: a console signed in as sara.
 start_console() {
   local window=$1 width=$2 height=$3; shift 3
-  local envs=(-e TERM=tmux-256color -e LANG=C.UTF-8)
+  local envs=(-e TERM=tmux-256color -e LANG=C.UTF-8 -e TZ=UTC)
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=(-e "$1"); shift; done
   [ "${1:-}" = "--" ] && shift
   tmux -L "$socket" new-window -d -t e2e -n "$window" "${envs[@]}" "$bin $*; sleep 60"
@@ -134,7 +139,8 @@ check "uploads: 1" matches 5 $w "uploads +1 "
 check "keys accepted: 4" matches 5 $w "keys accepted +4 "
 check "keys dropped: 10" matches 5 $w "keys dropped +10 "
 check "the operator chart lists ana" matches 5 $w "ana +█"
-check "the province chart lists RM" matches 5 $w "RM "
+check "dummy share: 1 of 4 phone requests" matches 5 $w "dummy share +25% "
+check "no analytics came: the province chart says so" within 5 $w "no analytics from apps in this range"
 check "nothing is cut off at 80 columns: the footer ends with Quit" matches 5 $w "\\^C Quit *$"
 screen $w >"$work/dashboard-80x24.txt"
 
@@ -197,7 +203,7 @@ tmux -L "$socket" resize-window -t $w -x 160 -y 48 2>/dev/null
 check "160×48: keys dropped by reason" within 5 $w "Keys dropped by reason"
 check "160×48: ... before_risk_window, 10" matches 5 $w "before_risk_window +█+ +10 "
 check "160×48: the keys-per-upload histogram" within 5 $w "Uploads by keys brought"
-check "160×48: provinces by name" within 5 $w "Roma (RM)"
+check "160×48: lookups by tracer (none)" within 5 $w "no contact lookup in this range"
 screen $w >"$work/dashboard-160x48.txt"
 keys $w C-c
 
