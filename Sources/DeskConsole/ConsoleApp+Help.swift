@@ -52,6 +52,20 @@ extension ConsoleApp {
                     add(MonitorScreen.keyMap, as: "monitor")
                 }
                 if state.session?.role == .operator { add(operatorKeyMap, as: "screens") }
+                if state.session?.role == .supervisor { add(supervisorKeyMap, as: "screens") }
+            case .dashboard:
+                let dashboard = state.dashboard
+                if dashboard.provincePrompt != nil {
+                    add(DashboardScreen.provinceKeyMap, as: "province")
+                    add(TextFieldState.keyMap, as: "editing text")
+                } else if let export = dashboard.export {
+                    if let dialog = export.confirm { add(dialog.keyMap, as: "overwrite?") }
+                    add(DashboardScreen.exportKeyMap, as: "export")
+                    add(TextFieldState.keyMap, as: "editing text")
+                } else {
+                    add(DashboardScreen.keyMap, as: "dashboard")
+                    add(supervisorKeyMap, as: "screens")
+                }
             case .staff:
                 if let dialog = state.staff.confirm {
                     add(dialog.keyMap, as: "confirm")

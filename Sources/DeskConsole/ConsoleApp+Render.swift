@@ -14,6 +14,7 @@ extension ConsoleApp {
         case .staff: return "Staff accounts"
         case .audit: return "Audit log"
         case .trace: return "Contact trace"
+        case .dashboard: return "Dashboard"
         }
     }
 
@@ -46,6 +47,9 @@ extension ConsoleApp {
             case .staff: StaffScreen.render(state.staff, into: &buffer, area: body)
             case .audit: AuditScreen.render(state.audit, into: &buffer, area: body)
             case .trace: TraceScreen.render(state.trace, into: &buffer, area: body)
+            case .dashboard:
+                DashboardScreen.render(state.dashboard, into: &buffer, area: body)
+                if !state.dashboard.isTyping { buffer.cursor = nil }
             }
         }
         if let help = state.help {
@@ -93,6 +97,7 @@ extension ConsoleApp {
                 (keys: "Enter", help: "Detail"), (keys: "w", help: "Watch"),
             ]
             if state.session?.role == .operator { hints.append((keys: "F2", help: "Authorise")) }
+            if state.session?.role == .supervisor { hints.append((keys: "F2", help: "Dashboard")) }
             return hints + [help, signOut, quit, (keys: "1-9", help: "Kinds")]
         case .staff:
             if let dialog = state.staff.confirm { return dialog.keyMap.footerHints }
@@ -106,7 +111,35 @@ extension ConsoleApp {
             return shortHints(AuditScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
         case .trace:
             return traceHints(state.trace, width: state.size.width, help: help, signOut: signOut, quit: quit)
+        case .dashboard:
+            let dashboard = state.dashboard
+            if dashboard.provincePrompt != nil { return shortHints(DashboardScreen.provinceKeyMap) + [help] }
+            if let export = dashboard.export {
+                if let dialog = export.confirm { return dialog.keyMap.footerHints }
+                return shortHints(DashboardScreen.exportKeyMap) + [help]
+            }
+            // The ranges as one hint (help lists them one by one).
+            let own =
+                [(keys: "1-4", help: "Range")]
+                + shortHints(KeyMap(DashboardScreen.keyMap.bindings.filter { $0.group != "range" }))
+            return fitting(
+                own, [(keys: "F3", help: "Monitor"), help, signOut, quit],
+                width: state.size.width)
         }
+    }
+
+    /// The screen's own hints, then those always shown; screen hints that do not fit `width`
+    /// are left off from the end (help lists them).
+    static func fitting(
+        _ own: [(keys: String, help: String)], _ always: [(keys: String, help: String)], width: Int
+    ) -> [(keys: String, help: String)] {
+        func used(_ hints: [(keys: String, help: String)]) -> Int {
+            hints.reduce(0) { $0 + DisplayWidth.of($1.keys) + 1 + DisplayWidth.of($1.help) }
+                + max(0, hints.count - 1) * Footer.gap
+        }
+        var own = own
+        while !own.isEmpty, used(own + always) > width { own.removeLast() }
+        return own + always
     }
 
     /// The contact-trace screen's hints, from its key maps (so they say what the keys do): the

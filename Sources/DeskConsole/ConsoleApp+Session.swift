@@ -7,7 +7,7 @@ extension ConsoleApp {
     public static func home(for role: StaffRole) -> Page {
         switch role {
         case .operator: return .authorize
-        case .supervisor: return .monitor
+        case .supervisor: return .dashboard
         case .admin: return .staff
         case .tracer: return .trace
         }
@@ -29,6 +29,8 @@ extension ConsoleApp {
         state.audit = AuditScreen.State(now: state.now, timeZone: state.timeZone)
         state.monitor = MonitorScreen.State(now: state.now, timeZone: state.timeZone)
         state.trace = TraceScreen.State(now: state.now, timeZone: state.timeZone, ascii: state.ascii)
+        state.dashboard = DashboardScreen.State(
+            now: state.now, timeZone: state.timeZone, refreshSeconds: state.refreshSeconds, ascii: state.ascii)
         state.feedCursor = 0
         state.firstAdmin = FirstAdminScreen.State()
         state.help = nil
@@ -50,6 +52,7 @@ extension ConsoleApp {
         switch state.page {
         case .staff: commands += StaffScreen.reload(&state.staff).map(Command.staff)
         case .monitor: commands += MonitorScreen.opened(&state.monitor).map(Command.monitor)
+        case .dashboard: commands += DashboardScreen.opened(&state.dashboard).map(Command.dashboard)
         default: break
         }
         return commands
@@ -70,6 +73,11 @@ extension ConsoleApp {
         var commands: [Command] = [.startFeed(after: state.feedCursor > 0 ? state.feedCursor : nil)]
         commands += updateAuthorize(&state, .ticked(state.now))
         if state.page == .monitor { commands += MonitorScreen.opened(&state.monitor).map(Command.monitor) }
+        if state.page == .dashboard {
+            // Whatever was being asked when the lock came is asked again with the new session.
+            state.dashboard.loading = false
+            commands += DashboardScreen.opened(&state.dashboard).map(Command.dashboard)
+        }
         return commands
     }
 
@@ -109,6 +117,11 @@ extension ConsoleApp {
         commands += updateAuthorize(&state, .ticked(now))
         if state.page == .monitor, state.lock == nil, state.session != nil {
             commands += update(&state, .monitor(.ticked(now)))
+        }
+        if state.page == .dashboard, state.lock == nil, state.session != nil {
+            commands += update(&state, .dashboard(.ticked(now)))
+        } else {
+            state.dashboard.now = now
         }
         return commands
     }

@@ -24,7 +24,7 @@ public enum ConsoleApp {
 
     /// The screen in front (the lock screen, when set, covers it).
     public enum Page: Hashable, Sendable {
-        case signIn, firstAdmin, authorize, monitor, staff, audit, trace
+        case signIn, firstAdmin, authorize, monitor, staff, audit, trace, dashboard
     }
 
     /// Events asked for per read of the feed.
@@ -46,6 +46,9 @@ public enum ConsoleApp {
         public var audit: AuditScreen.State
         public var monitor: MonitorScreen.State
         public var trace: TraceScreen.State
+        public var dashboard: DashboardScreen.State
+        /// Seconds between the dashboard's refreshes (`--refresh`); 0: off.
+        public var refreshSeconds: Int
         /// Symbols and bars in ASCII (a terminal without UTF-8).
         public var ascii: Bool
         /// Where the feed goes on after: the cursor of the last page applied. Kept through the
@@ -71,7 +74,8 @@ public enum ConsoleApp {
 
         public init(
             size: TerminalSize, location: String, now: Date, timeZone: TimeZone = .current, userName: String = "",
-            idleLockSeconds: Int? = nil, ascii: Bool = false
+            idleLockSeconds: Int? = nil, ascii: Bool = false,
+            refreshSeconds: Int = DashboardScreen.defaultRefreshSeconds
         ) {
             self.size = size
             self.location = location
@@ -87,6 +91,9 @@ public enum ConsoleApp {
             audit = AuditScreen.State(now: now, timeZone: timeZone)
             monitor = MonitorScreen.State(now: now, timeZone: timeZone)
             trace = TraceScreen.State(now: now, timeZone: timeZone, ascii: ascii)
+            dashboard = DashboardScreen.State(
+                now: now, timeZone: timeZone, refreshSeconds: refreshSeconds, ascii: ascii)
+            self.refreshSeconds = refreshSeconds
             self.ascii = ascii
         }
 
@@ -109,6 +116,7 @@ public enum ConsoleApp {
             case .audit: return audit.filterForm != nil
             case .monitor: return monitor.filtering
             case .trace: return trace.isTyping
+            case .dashboard: return dashboard.isTyping
             case .authorize: return false
             }
         }
@@ -138,6 +146,7 @@ public enum ConsoleApp {
         case staff(StaffScreen.Msg)
         case audit(AuditScreen.Msg)
         case trace(TraceScreen.Msg)
+        case dashboard(DashboardScreen.Msg)
         /// A page of the activity feed (possibly empty: the cursor may still move).
         case feed(EventPage)
         /// A read of the feed failed; the program retries from the same cursor.
@@ -156,6 +165,7 @@ public enum ConsoleApp {
         case staff(StaffScreen.Command)
         case audit(AuditScreen.Command)
         case trace(TraceScreen.Command)
+        case dashboard(DashboardScreen.Command)
         /// Runs the one feed loop (replacing any) from `after`, with the session then in the state.
         /// Follows the feed after a position; nil: from the newest events (a sign-in shows the
         /// last page of activity, it does not read the whole history).
@@ -166,7 +176,7 @@ public enum ConsoleApp {
     }
 
     public enum GlobalAction: Hashable, Sendable {
-        case help, quit, redraw, signOut, staff, audit, switchScreen, authorize, monitor
+        case help, quit, redraw, signOut, staff, audit, switchScreen, authorize, monitor, dashboard
     }
 
     /// Keys the frame takes before the screen.
@@ -188,6 +198,13 @@ public enum ConsoleApp {
     public static let operatorKeyMap = KeyMap<GlobalAction>([
         Binding([.function(2)], .authorize, help: "Authorise", group: "screens"),
         Binding([.function(3)], .monitor, help: "Monitor", group: "screens"),
+    ])
+
+    /// The supervisor's screens.
+    public static let supervisorKeyMap = KeyMap<GlobalAction>([
+        Binding([.function(2)], .dashboard, help: "Dashboard", group: "screens"),
+        Binding([.function(3)], .monitor, help: "Monitor", group: "screens"),
+        Binding([.tab], .switchScreen, help: "The other screen", group: "screens", shownInFooter: false),
     ])
 
     static let quitKeys: [Key] = [.ctrl("c"), .ctrl("q"), .function(10)]
@@ -262,6 +279,8 @@ public enum ConsoleApp {
             return AuditScreen.update(&state.audit, inner).flatMap { command($0, &state) }
         case .trace(let inner):
             return TraceScreen.update(&state.trace, inner).flatMap { command($0, &state) }
+        case .dashboard(let inner):
+            return DashboardScreen.update(&state.dashboard, inner).flatMap { command($0, &state) }
         case .mouse(let event):
             if state.session != nil { state.lastActivity = state.now }
             return mouse(&state, event)
@@ -299,6 +318,15 @@ public enum ConsoleApp {
         {
             return show(action == .monitor ? .monitor : .authorize, &state)
         }
+        if state.session?.role == .supervisor, !state.monitor.isModal, !state.dashboard.isModal,
+            let action = supervisorKeyMap.action(for: key)
+        {
+            switch action {
+            case .dashboard: return show(.dashboard, &state)
+            case .monitor: return show(.monitor, &state)
+            default: return show(state.page == .dashboard ? .monitor : .dashboard, &state)
+            }
+        }
         switch state.page {
         case .signIn: return update(&state, .signInScreen(.keyPressed(key)))
         case .firstAdmin: return update(&state, .firstAdminScreen(.keyPressed(key)))
@@ -307,6 +335,7 @@ public enum ConsoleApp {
         case .staff: return update(&state, .staff(.keyPressed(key)))
         case .audit: return update(&state, .audit(.keyPressed(key)))
         case .trace: return update(&state, .trace(.keyPressed(key)))
+        case .dashboard: return update(&state, .dashboard(.keyPressed(key)))
         }
     }
 
@@ -316,6 +345,7 @@ public enum ConsoleApp {
         guard state.page != page else { return [] }
         state.page = page
         if page == .monitor { return MonitorScreen.opened(&state.monitor).flatMap { command($0, &state) } }
+        if page == .dashboard { return DashboardScreen.opened(&state.dashboard).flatMap { command($0, &state) } }
         if page == .audit, !state.audit.loaded, !state.audit.loading {
             return AuditScreen.reload(&state.audit).map(Command.audit)
         }
@@ -428,5 +458,9 @@ public enum ConsoleApp {
 
     private static func command(_ inner: TraceScreen.Command, _ state: inout State) -> [Command] {
         inner == .quit ? quit(state) : [.trace(inner)]
+    }
+
+    static func command(_ inner: DashboardScreen.Command, _ state: inout State) -> [Command] {
+        inner == .quit ? quit(state) : [.dashboard(inner)]
     }
 }

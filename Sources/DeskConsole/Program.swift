@@ -39,15 +39,17 @@ public final class Program {
     /// - Parameters:
     ///   - userName: fills in the sign-in's name (`--user NAME`).
     ///   - idleLockSeconds: locks sooner than the session's idle limit (tests, busy desks).
+    ///   - refreshSeconds: the dashboard's refresh period (`--refresh`); 0: only on `r`.
     public init(
         backend: TerminalBackend, service: any DeskService, userName: String = "", idleLockSeconds: Int? = nil,
-        timeZone: TimeZone = .current, ascii: Bool = false
+        timeZone: TimeZone = .current, ascii: Bool = false,
+        refreshSeconds: Int = DashboardScreen.defaultRefreshSeconds
     ) {
         self.backend = backend
         self.service = service
         state = ConsoleApp.State(
             size: backend.size, location: service.location, now: service.now(), timeZone: timeZone,
-            userName: userName, idleLockSeconds: idleLockSeconds, ascii: ascii)
+            userName: userName, idleLockSeconds: idleLockSeconds, ascii: ascii, refreshSeconds: refreshSeconds)
         previous = Buffer(size: backend.size)
     }
 
@@ -158,7 +160,7 @@ public final class Program {
                 { () async throws(ServiceError) in try await service.signOut(session) }, then: { _ in nil },
                 failed: { _ in nil }
             )
-        case .authorize(.quit), .monitor(.quit), .staff(.quit), .audit(.quit), .trace(.quit):
+        case .authorize(.quit), .monitor(.quit), .staff(.quit), .audit(.quit), .trace(.quit), .dashboard(.quit):
             // Never here: ConsoleApp turns a screen's quit into its own `.quit` (which signs out).
             break
         case .authorize(.authorize(let code, let day)):
@@ -189,6 +191,39 @@ public final class Program {
             perform(inner)
         case .trace(let inner):
             perform(inner)
+        case .dashboard(let inner):
+            perform(inner)
+        }
+    }
+
+    private func perform(_ command: DashboardScreen.Command) {
+        let service = self.service
+        switch command {
+        case .quit:
+            break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
+        case .load(let query):
+            withSession { session in
+                self.call(
+                    { () async throws(ServiceError) in try await service.statistics(session, query: query) },
+                    then: { .dashboard(.loaded($0, for: query)) },
+                    failed: { .dashboard(.failed($0.message, for: query)) }, session: true)
+            }
+        case .export(let path, let csv, let overwrite):
+            // Figures, not personal data: nothing to audit. Checked, then an existing file asked
+            // about, then written whole under a temporary name and put in place (mode 0600).
+            call(
+                { () async throws(ServiceError) -> DashboardScreen.Msg in
+                    do throws(AtomicFile.Failure) {
+                        try AtomicFile.check(path)
+                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
+                        try AtomicFile.write(Array(csv.utf8), to: path, overwrite: overwrite)
+                    } catch {
+                        if case .exists = error { return .exportExists(path) }
+                        return .exportFailed(error.message)
+                    }
+                    return .exported(path: path)
+                },
+                then: { .dashboard($0) }, failed: { .dashboard(.exportFailed($0.message)) })
         }
     }
 

@@ -14,7 +14,7 @@ import TerminalNcurses
 enum ConsoleCommand {
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
-            words, valueOptions: Set(["store", "theme"]).union(PersonOptions.valueOptions),
+            words, valueOptions: Set(["store", "theme", "refresh"]).union(PersonOptions.valueOptions),
             flagOptions: Set(["no-color", "no-mouse"]).union(PersonOptions.flagOptions), command: "tracedesk")
         if arguments.has("help") {
             print(mainHelp)
@@ -34,6 +34,7 @@ enum ConsoleCommand {
         }
         if noColor { theme = theme.withoutColor }
         let idleLock = try idleLockSeconds()
+        let refresh = try refreshSeconds(arguments.values["refresh"])
         let person = Globals.person.merged(with: arguments)
         if person.passwordStdin {
             throw UsageError(
@@ -50,7 +51,7 @@ enum ConsoleCommand {
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
         let program = Program(
             backend: backend, service: desk, userName: person.userName ?? "", idleLockSeconds: idleLock,
-            ascii: !Self.localeIsUTF8(environment))
+            ascii: !Self.localeIsUTF8(environment), refreshSeconds: refresh)
         program.run()
         backend.stop()
         // Quitting signed out in the background: give it a moment, never more.
@@ -67,6 +68,19 @@ enum ConsoleCommand {
             .first { !$0.isEmpty } ?? ""
         let lower = locale.lowercased()
         return lower.contains("utf-8") || lower.contains("utf8")
+    }
+
+    /// `--refresh SECONDS`: the supervisor dashboard's refresh period, 1...3600, or 0 for none
+    /// (only `r` then); 5 when not given.
+    static func refreshSeconds(_ text: String?) throws(UsageError) -> Int {
+        guard let text else { return DashboardScreen.defaultRefreshSeconds }
+        guard let seconds = Int(text), seconds == 0 || (1...DashboardScreen.maximumRefreshSeconds).contains(seconds)
+        else {
+            throw UsageError(
+                "--refresh must be a whole number of seconds from 1 to \(DashboardScreen.maximumRefreshSeconds), or 0 for no automatic refresh, got '\(text.prefix(20))'",
+                command: "tracedesk")
+        }
+        return seconds
     }
 
     /// `TRACEDESK_IDLE_LOCK_SECONDS`: lock the console sooner than the session's idle limit

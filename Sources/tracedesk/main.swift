@@ -8,9 +8,11 @@ let mainHelp = """
 
     Usage:
       tracedesk [--store PATH|URL | --server URL] [--user NAME] [--theme NAME] [--no-color] [--no-mouse]
+                [--refresh SECONDS]
           Opens the console: sign in, then your role's screens (an operator authorises an
-          app's upload during a phone call; a tracer looks a patient's contacts up; an admin
-          manages staff and reads the audit log).
+          app's upload during a phone call; a tracer looks a patient's contacts up; a
+          supervisor watches the dashboard and the monitor; an admin manages staff and reads
+          the audit log).
       tracedesk [--server URL] [--user NAME] otp check|authorize|status CODE [...]
           The operator's flow from the command line (tracedesk otp --help).
       tracedesk [--server URL] [--user NAME] trace PHONE|--phone-stdin --purpose TEXT [--csv|--json] [--sightings]
@@ -63,6 +65,8 @@ let mainHelp = """
       --theme NAME    a theme from themes/NAME.json: default, high-contrast, monochrome
       --no-color      monochrome (also when NO_COLOR is set and not empty)
       --no-mouse      leave the mouse to the terminal (text selection)
+      --refresh SECONDS  how often the supervisor's dashboard reads its figures again:
+                      1 to 3600, or 0 for only when r is pressed (default 5)
 
     Environment: TRACEDESK_STORE (the store when --store is not given), NO_COLOR (monochrome),
     TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime, default 150), TRACEDESK_THEMES (extra

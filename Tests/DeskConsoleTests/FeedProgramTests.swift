@@ -25,6 +25,9 @@ struct FeedProgramTests {
             let hash = try d.authorize(Fixture.code, by: "rossi")
             _ = try d.store.recordCheck(otpHash: hash, now: d.clock.now())
             await c.signIn("sara")
+            // A supervisor starts on the dashboard; F3 is the monitor.
+            #expect(c.state.page == .dashboard)
+            await c.press(.function(3))
             #expect(c.state.page == .monitor)
             try await c.expectRows(d.storedIDs)
             #expect(c.state.feedCursor == (try d.store.latestEventID()))

@@ -108,6 +108,7 @@ struct FeedRemoteProgramTests {
         try r.authorize(Fixture.code, by: "rossi")
         let c = Console(r.desk)
         await c.signIn("sara")
+        await c.press(.function(3))
         try await c.expectRows(r.storedIDs)
         #expect(await c.until { r.server.staffAPI.waitingPolls == 1 }, "the feed's long poll waits on the server")
         let before = c.state.feedCursor

@@ -82,6 +82,7 @@ struct MonitorSnapshotTests {
                 &state, .monitor(.watchRefused("you can watch only the codes you authorised", for: .event(7))))
         case .empty:
             state = Fixture.app(width: width, height: height, session: Self.supervisor)
+            _ = Fixture.press(.function(3), into: &state)
             _ = ConsoleApp.update(&state, .feed(EventPage(events: [], cursor: 0)))
             _ = ConsoleApp.update(
                 &state, .monitor(.trafficLoaded(TrafficShare(since: Fixture.now, realRequests: 0, dummyRequests: 0))))

@@ -129,8 +129,12 @@ struct SignInScreenTests {
         #expect(tracer.page == .trace)
         var supervisor = Fixture.signedOut()
         let asked = ConsoleApp.update(&supervisor, .signedIn(Fixture.session("sara", role: .supervisor)))
-        #expect(supervisor.page == .monitor)
-        #expect(asked == [.startFeed(after: nil), .monitor(.traffic(since: Fixture.now))])
+        #expect(supervisor.page == .dashboard)
+        #expect(
+            asked == [
+                .startFeed(after: nil),
+                .dashboard(.load(StatsQuery.last(.hour, bucket: .fiveMinutes, now: Fixture.now))),
+            ])
     }
 
     @Test("a tracer starts on the contact-trace screen, asked for the patient's number")

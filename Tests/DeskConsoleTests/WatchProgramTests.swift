@@ -96,6 +96,8 @@ struct WatchProgramTests {
             _ = try phone.checkOtp(rossis)
             let bianchis = try d.authorize(Fixture.code("K2J3IWY5U"), by: "bianchi")
             await c.signIn("sara")
+            // A supervisor starts on the dashboard: the monitor is F3.
+            await c.press(.function(3))
             try await c.expectRows(d.storedIDs)
             #expect(c.screen.contains("Activity, newest first"))
             #expect(c.screen.contains("1 authorised 2"))
@@ -128,6 +130,7 @@ struct WatchProgramTests {
             // The hour before: not in this hour's share.
             try d.store.countDummy(route: "/v1/ingestion/check", now: d.clock.now().addingTimeInterval(-3_600))
             await c.signIn("sara")
+            await c.press(.function(3))
             #expect(await c.until { c.screen.contains("dummy traffic 60% of phone requests since 14:00") })
             #expect(c.state.monitor.traffic?.realRequests == 2)
             #expect(c.state.monitor.traffic?.dummyRequests == 3)

@@ -197,10 +197,13 @@ check "Ctrl-C on the sign-in exits with status 0" wait_for "__EXIT=0"
 cli "$admin_pw\n" audit list --user boss --password-stdin --actor ana --action sign_out
 check "the idle locks ended the sessions (audited sign-outs)" bash -c "[ \$(grep -c sign_out '$work/out') -ge 2 ]"
 
-# 5. A supervisor gets the monitor: every operator's activity, newest first, live.
+# 5. A supervisor starts on the dashboard; F3 is the monitor: every operator's activity, newest
+# first, live.
 start 80 24 -- --store "$store" --user sara
 sign_in "$super_pw"
-check "a supervisor gets the monitor" wait_for "TraceDesk · Monitor"
+check "a supervisor starts on the dashboard" wait_for "TraceDesk · Dashboard"
+tm send-keys -t app F3
+check "F3: the monitor" wait_for "TraceDesk · Monitor"
 check "it lists ana's authorisation" wait_for "authorised     ana"
 tm send-keys -t app Space
 check "Space pauses it" wait_for "‖ paused, 0 new"

@@ -153,7 +153,9 @@ keys e2e:net C-c
 
 # --- A supervisor's monitor over the network, through a server restart ---
 start_console sup "$super_pw" --server "http://$internal" --user sara
-check "network: the supervisor's console opens on the monitor" within 10 e2e:sup "Activity, newest first"
+check "network: the supervisor's console opens on the dashboard" within 10 e2e:sup "TraceDesk · Dashboard"
+keys e2e:sup F3
+check "network: F3 shows the monitor" within 10 e2e:sup "Activity, newest first"
 for code in 9K2RAY8UUQ KJ23IWY5UJ; do
   filtered e2e:sup "$(tag "$code")"
   check "the monitor filtered to $(tag "$code") shows its authorisation, check, upload" bash -c "

@@ -1,0 +1,41 @@
+import DeskCore
+import TerminalKit
+
+extension DashboardScreen {
+    public enum Action: Hashable, Sendable {
+        case range(StatsRange)
+        case cycleBucket, refresh, province, allProvinces, export, quit
+    }
+
+    public enum InputAction: Hashable, Sendable { case submit, back }
+
+    /// The dashboard's keys. Those in the footer come first, most useful first: at 80 columns
+    /// the last of them give way to help, sign-out and quit (help lists them all).
+    public static let keyMap = KeyMap<Action>(
+        [
+            Binding([.char("1")], .range(.hour), help: "Last hour (5-minute buckets)", group: "range", footer: "1h"),
+            Binding([.char("2")], .range(.day), help: "Last 24 hours", group: "range", footer: "24h"),
+            Binding([.char("3")], .range(.week), help: "Last 7 days", group: "range", footer: "7d"),
+            Binding([.char("4")], .range(.fortnight), help: "Last 14 days", group: "range", footer: "14d"),
+            Binding([.char("r")], .refresh, help: "Refresh now", footer: "Refresh"),
+            Binding([.char("e")], .export, help: "Export the figures as CSV", footer: "Export"),
+            Binding([.char("p")], .province, help: "One province's figures", footer: "Province"),
+            Binding([.char("b")], .cycleBucket, help: "Next bucket size for the range", footer: "Bucket"),
+            Binding([.char("/")], .province, help: "One province's figures (as p)", shownInFooter: false),
+            Binding([.escape], .allProvinces, help: "Back to every province", shownInFooter: false),
+            Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+        ])
+
+    /// The province prompt's keys (typed letters go to the code).
+    public static let provinceKeyMap = KeyMap<InputAction>([
+        Binding(
+            [.enter], .submit, help: "Show the province (empty: every province)", group: "province", footer: "Show"),
+        Binding([.escape], .back, help: "Cancel", group: "province", footer: "Cancel"),
+    ])
+
+    /// The export's file name.
+    public static let exportKeyMap = KeyMap<InputAction>([
+        Binding([.enter], .submit, help: "Write the file", group: "export", footer: "Write"),
+        Binding([.escape], .back, help: "Cancel the export", group: "export", footer: "Cancel"),
+    ])
+}

@@ -1,0 +1,304 @@
+import DeskCore
+import DeskService
+import TerminalKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The supervisor's dashboard: every figure of a ``StatsReport`` over the last hour, 24 hours,
+/// 7 or 14 days, as tiles (a total and a sparkline of its buckets) and bar charts (by province,
+/// by operator, by tracer, keys dropped by reason, keys per upload).
+///
+/// It asks for the figures when it comes into view, on `r`, when the range or the bucket
+/// changes, and every ``State/refreshSeconds`` while shown (0: never by itself). One ask at a
+/// time for refreshes; a change of range asks at once, and the answer to any query but the
+/// last one asked is dropped. A failed ask keeps the figures on screen and says what went wrong.
+/// `p` shows one province; `e` writes the figures as CSV (``StatsCSV``).
+///
+/// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``
+/// and writes the export's file.
+public enum DashboardScreen {
+    /// Writing the figures to a CSV file.
+    public struct ExportPrompt: Hashable, Sendable {
+        public var path: TextFieldState
+        /// Asked when the file exists.
+        public var confirm: DialogState?
+        public var writing = false
+        public var error: String?
+
+        public init(path: String) { self.path = TextFieldState(path, maxLength: 1_024) }
+    }
+
+    /// Asking which province to show.
+    public struct ProvincePrompt: Hashable, Sendable {
+        public var code = TextFieldState("", maxLength: 8)
+        public var error: String?
+
+        public init() {}
+    }
+
+    public struct State: Hashable, Sendable {
+        public var range: StatsRange = .hour
+        public var bucket: StatsBucket = StatsRange.hour.defaultBucket
+        /// The figures on screen (kept when a later ask fails).
+        public var report: StatsReport?
+        /// The query last asked for; answers for any other are dropped.
+        public var asked: StatsQuery?
+        /// An ask is running.
+        public var loading = false
+        /// When the last ask started (the desk's clock).
+        public var askedAt: Date?
+        /// What went wrong with the last ask; nil after a success.
+        public var error: String?
+        /// Seconds between refreshes while shown; 0: only on `r` and changes.
+        public var refreshSeconds: Int
+        /// The province shown on its own (`p`); nil: all provinces.
+        public var province: String?
+        public var provincePrompt: ProvincePrompt?
+        public var export: ExportPrompt?
+        public var notice: Notice?
+        /// The desk's clock at the last tick.
+        public var now: Date
+        public var timeZone: TimeZone
+        /// Sparklines and bars in ASCII.
+        public var ascii: Bool
+
+        public init(now: Date, timeZone: TimeZone = .current, refreshSeconds: Int = 5, ascii: Bool = false) {
+            self.now = now
+            self.timeZone = timeZone
+            self.refreshSeconds = refreshSeconds
+            self.ascii = ascii
+        }
+
+        /// Keys go to a text field (the province or the export's file).
+        public var isTyping: Bool {
+            provincePrompt != nil || (export != nil && export?.confirm == nil)
+        }
+
+        public var isModal: Bool { provincePrompt != nil || export != nil }
+    }
+
+    public enum Msg: Hashable, Sendable {
+        case keyPressed(Key)
+        case ticked(Date)
+        case loaded(StatsReport, for: StatsQuery)
+        case failed(String, for: StatsQuery)
+        /// The export's file exists: ask before overwriting.
+        case exportExists(String)
+        case exported(path: String)
+        case exportFailed(String)
+    }
+
+    public enum Command: Hashable, Sendable {
+        case load(StatsQuery)
+        /// Writes `csv` to `path` whole or not at all (mode 0600).
+        case export(path: String, csv: String, overwrite: Bool)
+        case quit
+    }
+
+    /// The longest refresh period `--refresh` takes, in seconds.
+    public static let maximumRefreshSeconds = 3_600
+    public static let defaultRefreshSeconds = 5
+
+    /// The buckets `b` cycles through for a range, its default first.
+    public static func buckets(for range: StatsRange) -> [StatsBucket] {
+        switch range {
+        case .hour: return [.fiveMinutes]
+        case .day: return [.hour, .fiveMinutes]
+        case .week, .fortnight: return [.day, .hour]
+        }
+    }
+
+    /// The screen came into view: ask now (unless an ask is running).
+    public static func opened(_ state: inout State) -> [Command] {
+        state.loading ? [] : ask(&state)
+    }
+
+    public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
+        switch msg {
+        case .keyPressed(let key):
+            if state.provincePrompt != nil { return provinceKey(&state, key) }
+            if state.export != nil { return exportKey(&state, key) }
+            guard let action = keyMap.action(for: key) else { return [] }
+            return perform(&state, action)
+        case .ticked(let now):
+            state.now = now
+            guard state.refreshSeconds > 0, !state.loading else { return [] }
+            if let last = state.askedAt, now.timeIntervalSince(last) < Double(state.refreshSeconds) { return [] }
+            return ask(&state)
+        case .loaded(let report, let query):
+            guard query == state.asked else { return [] }
+            state.loading = false
+            state.report = report
+            state.error = nil
+            return []
+        case .failed(let message, let query):
+            guard query == state.asked else { return [] }
+            state.loading = false
+            state.error = message
+            return []
+        case .exportExists(let path):
+            guard state.export != nil else { return [] }
+            state.export?.writing = false
+            state.export?.confirm = .confirm(
+                title: "Overwrite?", message: "\(path) exists. Replace it with this export?", confirm: "Overwrite",
+                cancel: "Keep it")
+            return []
+        case .exported(let path):
+            state.export = nil
+            state.notice = .ok("exported the figures to \(path)")
+            return []
+        case .exportFailed(let message):
+            guard state.export != nil else { return [] }
+            state.export?.writing = false
+            state.export?.error = message
+            return []
+        }
+    }
+
+    /// Asks for the figures of the range and bucket shown, up to now.
+    static func ask(_ state: inout State) -> [Command] {
+        let query = StatsQuery.last(state.range, bucket: state.bucket, now: state.now)
+        state.asked = query
+        state.askedAt = state.now
+        state.loading = true
+        return [.load(query)]
+    }
+
+    private static func perform(_ state: inout State, _ action: Action) -> [Command] {
+        state.notice = nil
+        switch action {
+        case .range(let range):
+            guard range != state.range else { return [] }
+            state.range = range
+            state.bucket = range.defaultBucket
+            return ask(&state)
+        case .cycleBucket:
+            let choices = buckets(for: state.range)
+            guard choices.count > 1 else {
+                state.notice = .info("the \(state.range.label) is shown in \(state.bucket.label) buckets only")
+                return []
+            }
+            let index = choices.firstIndex(of: state.bucket) ?? 0
+            state.bucket = choices[(index + 1) % choices.count]
+            return ask(&state)
+        case .refresh:
+            return ask(&state)
+        case .province:
+            state.provincePrompt = ProvincePrompt()
+        case .allProvinces:
+            state.province = nil
+        case .export:
+            state.export = ExportPrompt(path: defaultExportPath(state))
+        case .quit:
+            return [.quit]
+        }
+        return []
+    }
+
+    // MARK: Province
+
+    /// What to show for a typed code: the code (uppercased) or what is wrong with it.
+    public static func checkProvince(_ text: String, report: StatsReport?) -> Result<String, StatsInputError> {
+        let code = text.trimmingCharacters(in: .whitespaces).uppercased()
+        if Province.named(code) != nil || report?.provinces.contains(where: { $0.code == code }) == true {
+            return .success(code)
+        }
+        let shown = code.isEmpty ? "an empty code" : code
+        return .failure(.init("\(shown) is not a province code: type two letters such as RM"))
+    }
+
+    /// "Rieti (RI)", or the code as it is when it is not a known province.
+    public static func provinceName(_ code: String) -> String {
+        Province.named(code).map { "\($0.name) (\(code))" } ?? code
+    }
+
+    private static func provinceKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard var prompt = state.provincePrompt else { return [] }
+        switch provinceKeyMap.action(for: key) {
+        case .back:
+            state.provincePrompt = nil
+        case .submit:
+            if prompt.code.text.trimmingCharacters(in: .whitespaces).isEmpty {
+                state.province = nil
+                state.provincePrompt = nil
+                return []
+            }
+            switch checkProvince(prompt.code.text, report: state.report) {
+            case .success(let code):
+                state.province = code
+                state.provincePrompt = nil
+            case .failure(let error):
+                prompt.error = error.message
+                state.provincePrompt = prompt
+            }
+        case nil:
+            if prompt.code.handle(key) == .changed { prompt.error = nil }
+            state.provincePrompt = prompt
+        }
+        return []
+    }
+
+    // MARK: Export
+
+    /// `./stats-<range>-<day>.csv`, the day in the console's zone.
+    public static func defaultExportPath(_ state: State) -> String {
+        let day = ConsoleText.day(of: state.now, in: state.timeZone)
+        return "./stats-\(state.range.rawValue)-\(day.iso).csv"
+    }
+
+    private static func exportKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard var prompt = state.export, !prompt.writing else { return [] }
+        if var dialog = prompt.confirm {
+            switch dialog.handle(key) {
+            case .chosen(0): return startExport(&state, overwrite: true)
+            case .chosen, .cancelled:
+                prompt.confirm = nil
+                prompt.error = "kept the existing file: type another name, or press Enter again to be asked again"
+            case .changed, .unchanged, .notHandled:
+                prompt.confirm = dialog
+            }
+            state.export = prompt
+            return []
+        }
+        switch exportKeyMap.action(for: key) {
+        case .back:
+            state.export = nil
+            return []
+        case .submit:
+            return startExport(&state, overwrite: false)
+        case nil:
+            if prompt.path.handle(key) == .changed { prompt.error = nil }
+            state.export = prompt
+            return []
+        }
+    }
+
+    private static func startExport(_ state: inout State, overwrite: Bool) -> [Command] {
+        guard var prompt = state.export else { return [] }
+        prompt.confirm = nil
+        guard let report = state.report else {
+            prompt.error = "no figures yet: wait for them (or press r), then export"
+            state.export = prompt
+            return []
+        }
+        let path = prompt.path.text.trimmingCharacters(in: .whitespaces)
+        guard !path.isEmpty else {
+            prompt.error = "type the file to write, e.g. \(defaultExportPath(state))"
+            state.export = prompt
+            return []
+        }
+        guard !path.hasSuffix("/") else {
+            prompt.error = "\(path) is a folder: add a file name, e.g. stats.csv"
+            state.export = prompt
+            return []
+        }
+        prompt.writing = true
+        prompt.error = nil
+        state.export = prompt
+        return [.export(path: path, csv: StatsCSV.encode(report), overwrite: overwrite)]
+    }
+}

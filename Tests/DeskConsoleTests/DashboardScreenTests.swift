@@ -1,0 +1,300 @@
+import DeskConsole
+import DeskCore
+import DeskService
+import Foundation
+import TerminalKit
+import Testing
+
+/// The supervisor's dashboard through the console's pure update: what it asks the desk, when,
+/// what it keeps, and what it says.
+@Suite("Dashboard screen")
+struct DashboardScreenTests {
+    typealias F = DashboardFixture
+
+    @Test("a supervisor starts on the dashboard, which asks for the last hour in 5-minute buckets")
+    func startsOnDashboard() {
+        var state = Fixture.signedOut()
+        let commands = ConsoleApp.update(&state, .signedIn(F.supervisor))
+        #expect(state.page == .dashboard)
+        let query = F.load(commands)
+        #expect(query == StatsQuery.last(.hour, bucket: .fiveMinutes, now: Fixture.now))
+        #expect(query?.bucketCount == 12)
+        #expect(commands.contains(.startFeed(after: nil)))
+        #expect(state.dashboard.loading)
+    }
+
+    @Test("F3 shows the monitor, F2 the dashboard again, Tab switches; other roles get no dashboard")
+    func screens() {
+        var state = F.app()
+        _ = Fixture.press(.function(3), into: &state)
+        #expect(state.page == .monitor)
+        #expect(Fixture.render(state).lines[23].contains("F2 Dashboard"))
+        let back = Fixture.press(.function(2), into: &state)
+        #expect(state.page == .dashboard)
+        // Coming back asks again (the answer of the first ask came in already).
+        #expect(F.load(back) != nil)
+        _ = Fixture.press(.tab, into: &state)
+        #expect(state.page == .monitor)
+        _ = Fixture.press(.tab, into: &state)
+        #expect(state.page == .dashboard)
+
+        var operatorState = Fixture.app()
+        _ = Fixture.press(.function(2), into: &operatorState)
+        #expect(operatorState.page == .authorize)
+        #expect(ConsoleApp.home(for: .operator) == .authorize)
+        #expect(ConsoleApp.home(for: .admin) == .staff)
+    }
+
+    @Test("keys 1 to 4 choose the range with its default bucket and ask at once; the same range asks nothing")
+    func ranges() {
+        var state = F.app()
+        let expected: [(Character, StatsRange, StatsBucket)] = [
+            ("2", .day, .hour), ("3", .week, .day), ("4", .fortnight, .day), ("1", .hour, .fiveMinutes),
+        ]
+        for (key, range, bucket) in expected {
+            let commands = Fixture.press(.char(key), into: &state)
+            #expect(state.dashboard.range == range)
+            #expect(state.dashboard.bucket == bucket)
+            #expect(F.load(commands) == StatsQuery.last(range, bucket: bucket, now: Fixture.now))
+        }
+        #expect(Fixture.press(.char("1"), into: &state).isEmpty)
+        _ = Fixture.press(.char("3"), into: &state)
+        #expect(Fixture.render(state).lines[1].contains("Last 7 days · day buckets"))
+    }
+
+    @Test("b cycles the buckets the range allows; the hour has only 5-minute buckets")
+    func buckets() {
+        var state = F.app()
+        #expect(Fixture.press(.char("b"), into: &state).isEmpty)
+        #expect(Fixture.prose(state).contains("the last hour is shown in 5 min buckets only"))
+        _ = Fixture.press(.char("2"), into: &state)
+        var commands = Fixture.press(.char("b"), into: &state)
+        #expect(state.dashboard.bucket == .fiveMinutes)
+        #expect(F.load(commands)?.bucketCount == 288)
+        commands = Fixture.press(.char("b"), into: &state)
+        #expect(state.dashboard.bucket == .hour)
+        _ = Fixture.press(.char("4"), into: &state)
+        commands = Fixture.press(.char("b"), into: &state)
+        #expect(state.dashboard.bucket == .hour)
+        #expect(F.load(commands)?.bucketCount == 14 * 24)
+        for range in StatsRange.allCases {
+            for bucket in DashboardScreen.buckets(for: range) {
+                // Every choice makes a query the desk accepts.
+                let query = StatsQuery.last(range, bucket: bucket, now: Fixture.now)
+                #expect(StatsQuery(from: query.from, to: query.to, bucket: bucket) != nil)
+            }
+            #expect(DashboardScreen.buckets(for: range).first == range.defaultBucket)
+        }
+    }
+
+    @Test("refreshes every 5 s while shown, one ask at a time; r asks now; none while on the monitor or locked")
+    func refreshScheduling() {
+        var state = F.app()
+        #expect(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(4))).isEmpty)
+        var commands = ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(5)))
+        let query = F.load(commands)
+        #expect(query?.to == Fixture.now.addingTimeInterval(5))
+        // Still asking: no second ask.
+        #expect(F.load(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(11)))) == nil)
+        #expect(Fixture.render(state).lines[1].contains("updating…"))
+        _ = ConsoleApp.update(&state, .dashboard(.loaded(F.report(query!), for: query!)))
+        #expect(!Fixture.render(state).lines[1].contains("updating…"))
+        // The next ask 5 s after the last one started.
+        #expect(F.load(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(12)))) != nil)
+        _ = ConsoleApp.update(
+            &state, .dashboard(.loaded(F.report(state.dashboard.asked!), for: state.dashboard.asked!)))
+        #expect(F.load(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(16)))) == nil)
+        _ = ConsoleApp.update(&state, .dashboard(.failed("the desk is unreachable", for: state.dashboard.asked!)))
+        commands = Fixture.press(.char("r"), into: &state)
+        #expect(F.load(commands)?.to == Fixture.now.addingTimeInterval(16))
+        #expect(state.dashboard.error == nil || state.dashboard.loading)
+
+        // On the monitor the dashboard asks nothing.
+        var monitor = F.app()
+        _ = Fixture.press(.function(3), into: &monitor)
+        #expect(F.load(ConsoleApp.update(&monitor, .ticked(Fixture.now.addingTimeInterval(60)))) == nil)
+        // Locked: nothing either.
+        var locked = F.app()
+        _ = ConsoleApp.update(&locked, .sessionEnded("the session ended"))
+        #expect(F.load(ConsoleApp.update(&locked, .ticked(Fixture.now.addingTimeInterval(60)))) == nil)
+    }
+
+    @Test("--refresh 0: no ask by itself, r still asks; the header says so")
+    func refreshOff() {
+        var state = ConsoleApp.State(
+            size: TerminalSize(width: 80, height: 24), location: Fixture.location, now: Fixture.now,
+            timeZone: Fixture.utc, refreshSeconds: 0)
+        _ = ConsoleApp.update(&state, .signedIn(F.supervisor))
+        let query = state.dashboard.asked!
+        _ = ConsoleApp.update(&state, .dashboard(.loaded(F.report(query), for: query)))
+        #expect(F.load(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(300)))) == nil)
+        #expect(Fixture.render(state).lines[1].contains("auto refresh off"))
+        #expect(F.load(Fixture.press(.char("r"), into: &state)) != nil)
+        // A new person keeps the console's setting.
+        _ = Fixture.press(.ctrl("o"), into: &state)
+        _ = ConsoleApp.update(&state, .signedIn(F.supervisor))
+        #expect(state.dashboard.refreshSeconds == 0)
+    }
+
+    @Test("an answer for an older query is dropped: a quick change of range shows the new range's figures")
+    func olderAnswersDropped() {
+        var state = Fixture.signedOut()
+        let first = F.load(ConsoleApp.update(&state, .signedIn(F.supervisor)))!
+        let second = F.load(Fixture.press(.char("2"), into: &state))!
+        _ = ConsoleApp.update(&state, .dashboard(.loaded(F.report(first), for: first)))
+        #expect(state.dashboard.report == nil)
+        #expect(state.dashboard.loading)
+        _ = ConsoleApp.update(&state, .dashboard(.failed("late", for: first)))
+        #expect(state.dashboard.error == nil)
+        _ = ConsoleApp.update(&state, .dashboard(.loaded(F.report(second), for: second)))
+        #expect(state.dashboard.report?.query == second)
+        #expect(!state.dashboard.loading)
+    }
+
+    @Test("a failed refresh keeps the figures and says what to do")
+    func failureKeepsFigures() {
+        var state = F.app()
+        let before = state.dashboard.report
+        let query = F.load(Fixture.press(.char("r"), into: &state))!
+        _ = ConsoleApp.update(&state, .dashboard(.failed("cannot reach the server at 127.0.0.1:8081", for: query)))
+        #expect(state.dashboard.report == before)
+        let prose = Fixture.prose(state)
+        #expect(prose.contains("refresh failed (figures from 14:02:00 UTC; r tries again): cannot reach the"))
+        #expect(prose.contains("authorised 46"))
+        // Back to normal at the next success.
+        let again = F.load(Fixture.press(.char("r"), into: &state))!
+        _ = ConsoleApp.update(&state, .dashboard(.loaded(F.report(again), for: again)))
+        #expect(!Fixture.prose(state).contains("refresh failed"))
+    }
+
+    @Test("with no figures yet a failure says so, with what to do")
+    func failureFirst() {
+        var state = Fixture.signedOut()
+        let query = F.load(ConsoleApp.update(&state, .signedIn(F.supervisor)))!
+        #expect(Fixture.prose(state).contains("reading the figures"))
+        _ = ConsoleApp.update(&state, .dashboard(.failed("statistics are not built yet", for: query)))
+        #expect(
+            Fixture.prose(state).contains(
+                "the figures could not be read: statistics are not built yet. Press r to try again."))
+    }
+
+    @Test("export: the path prompt, the CSV of the figures, the overwrite question, the notice")
+    func export() {
+        var state = F.app()
+        _ = Fixture.press(.char("e"), into: &state)
+        #expect(state.isTypingText)
+        #expect(state.dashboard.export?.path.text == "./stats-1h-2026-11-29.csv")
+        // q is a character of the file name here.
+        _ = Fixture.press(.backspace, .backspace, .backspace, .backspace, into: &state)
+        Fixture.type("q.csv", into: &state)
+        #expect(state.page == .dashboard)
+        var commands = Fixture.press(.enter, into: &state)
+        let csv = StatsCSV.encode(state.dashboard.report!)
+        #expect(commands == [.dashboard(.export(path: "./stats-1h-2026-11-29q.csv", csv: csv, overwrite: false))])
+        #expect(Fixture.press(.enter, into: &state).isEmpty)  // writing: keys wait
+        _ = ConsoleApp.update(&state, .dashboard(.exportExists("./stats-1h-2026-11-29q.csv")))
+        #expect(!state.isTypingText)
+        #expect(state.dashboard.export?.confirm != nil)
+        #expect(Fixture.prose(state).contains("Overwrite?"))
+        commands = Fixture.press(.char("y"), into: &state)
+        #expect(commands == [.dashboard(.export(path: "./stats-1h-2026-11-29q.csv", csv: csv, overwrite: true))])
+        _ = ConsoleApp.update(&state, .dashboard(.exported(path: "./stats-1h-2026-11-29q.csv")))
+        #expect(state.dashboard.export == nil)
+        #expect(Fixture.prose(state).contains("exported the figures to ./stats-1h-2026-11-29q.csv"))
+
+        // Keep it: back to the prompt with a word on what to do; Esc cancels.
+        _ = Fixture.press(.char("e"), .enter, into: &state)
+        _ = ConsoleApp.update(&state, .dashboard(.exportExists("./stats-1h-2026-11-29.csv")))
+        _ = Fixture.press(.char("n"), into: &state)
+        #expect(state.dashboard.export?.error?.contains("kept the existing file") == true)
+        _ = ConsoleApp.update(&state, .dashboard(.exportFailed("the folder /nope does not exist")))
+        #expect(Fixture.prose(state).contains("the folder /nope does not exist"))
+        _ = Fixture.press(.escape, into: &state)
+        #expect(state.dashboard.export == nil)
+        // An empty path or a folder is refused before anything is asked.
+        _ = Fixture.press(.char("e"), .ctrl("u"), into: &state)
+        #expect(Fixture.press(.enter, into: &state).isEmpty)
+        #expect(state.dashboard.export?.error?.hasPrefix("type the file to write") == true)
+        Fixture.type("/tmp/", into: &state)
+        #expect(Fixture.press(.enter, into: &state).isEmpty)
+        #expect(state.dashboard.export?.error == "/tmp/ is a folder: add a file name, e.g. stats.csv")
+    }
+
+    @Test("p asks for a province: one province's figures, a bad code said plainly, a province with no reports")
+    func province() {
+        var state = F.app()
+        _ = Fixture.press(.char("p"), into: &state)
+        #expect(state.isTypingText)
+        Fixture.type("zz", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        #expect(state.dashboard.provincePrompt?.error == "ZZ is not a province code: type two letters such as RM")
+        #expect(Fixture.prose(state).contains("ZZ is not a province code: type two letters such as RM"))
+        _ = Fixture.press(.backspace, .backspace, into: &state)
+        Fixture.type("ri", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        #expect(state.dashboard.province == "RI")
+        #expect(!state.isTypingText)
+        #expect(Fixture.prose(state).contains("no operational info from Rieti (RI) in this range"))
+        _ = Fixture.press(.char("/"), into: &state)
+        Fixture.type(" re ", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        let prose = Fixture.prose(state)
+        #expect(prose.contains("Reggio Emilia (RE)"))
+        #expect(prose.contains("60 reports · 3 of 13 provinces"))
+        #expect(prose.contains("Bluetooth active 85% (51)"))
+        // A code the apps sent that is no province any more is kept as it is.
+        _ = Fixture.press(.char("p"), into: &state)
+        Fixture.type("QQ", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        #expect(state.dashboard.province == "QQ")
+        // Esc: every province again.
+        _ = Fixture.press(.escape, into: &state)
+        #expect(state.dashboard.province == nil)
+        #expect(Fixture.prose(state).contains("Analytics by province"))
+        // An empty code shows every province too; Esc in the prompt changes nothing.
+        _ = Fixture.press(.char("p"), .escape, into: &state)
+        #expect(state.dashboard.provincePrompt == nil)
+    }
+
+    @Test("no activity: said plainly, every tile 0 or a dash, nothing divided by zero")
+    func empty() {
+        let state = F.app { StatsReport(query: $0, generatedAt: Fixture.now) }
+        let prose = Fixture.prose(state)
+        #expect(prose.contains("No activity in the last hour"))
+        #expect(prose.contains("authorised 0"))
+        #expect(prose.contains("checked –"))
+        #expect(prose.contains("no analytics from apps in this range"))
+        #expect(!prose.contains("nan"))
+        #expect(!prose.contains("NaN"))
+        #expect(!prose.contains("inf"))
+    }
+
+    @Test("sparklines: resampled to the width, a zero series flat, nonzero never at the baseline; ASCII levels")
+    func sparklines() {
+        #expect(DashboardScreen.sparkline([0, 0, 0], width: 6) == "▁▁▁▁▁▁")
+        #expect(DashboardScreen.sparkline([], width: 4) == "▁▁▁▁")
+        #expect(DashboardScreen.sparkline([0, 1, 100], width: 3) == "▁▂█")
+        #expect(DashboardScreen.sparkline([0, 8], width: 4) == "▁▁██")
+        #expect(DashboardScreen.sparkline([0, 0, 4, 4], width: 2) == "▁█")
+        #expect(DashboardScreen.sparkline([0, 2, 4], width: 3, ascii: true) == "_=#")
+        #expect(DashboardScreen.sparkline([5], width: 0) == "")
+        #expect(DashboardScreen.bar(0.5, width: 4) == "██")
+        #expect(DashboardScreen.bar(0.01, width: 4) == "▏")
+        #expect(DashboardScreen.bar(0, width: 4) == "")
+        #expect(DashboardScreen.bar(1, width: 3, ascii: true) == "###")
+    }
+
+    @Test("sign-out clears the figures; help lists the dashboard's keys")
+    func signOutAndHelp() {
+        var state = F.app()
+        _ = Fixture.press(.char("?"), into: &state)
+        let help = Fixture.prose(state)
+        #expect(help.contains("Last 14 days"))
+        #expect(help.contains("One province's figures"))
+        #expect(help.contains("Export the figures as CSV"))
+        _ = Fixture.press(.escape, .ctrl("o"), into: &state)
+        #expect(state.page == .signIn)
+        #expect(state.dashboard.report == nil)
+        #expect(state.dashboard.asked == nil)
+    }
+}
