@@ -135,13 +135,16 @@ public struct StatsQuery: Hashable, Sendable {
                 uncheckedFrom: Date(unixMilliseconds: start), to: Date(unixMilliseconds: end), bucket: bucket))
     }
 
-    /// The last buckets up to `now` (the current one included) that cover `range`.
+    /// The last buckets of `range` up to `now`, the current one included: as many buckets as the
+    /// range holds (24 hours in hours: 24), at least two (24 hours in days: yesterday and today).
+    /// The range ends just after `now` (`to` = now + 1 ms), so `now` itself is counted and the
+    /// current bucket is there even when `now` falls exactly on its start.
     public static func last(_ range: StatsRange, bucket: StatsBucket? = nil, now: Date) -> StatsQuery {
         let bucket = bucket ?? range.defaultBucket
         let size = bucket.milliseconds
-        let end = now.unixMilliseconds
-        let count = max(1, (range.milliseconds + size - 1) / size)
-        let start = bucket.floor(end) - (count - 1) * size
+        let end = now.unixMilliseconds + 1
+        let count = max(2, (range.milliseconds + size - 1) / size)
+        let start = bucket.floor(end - 1) - (count - 1) * size
         return StatsQuery(uncheckedFrom: Date(unixMilliseconds: start), to: Date(unixMilliseconds: end), bucket: bucket)
     }
 
