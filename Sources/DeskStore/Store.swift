@@ -240,7 +240,7 @@ enum StoreTables {
         "operational_info", "attestation_salts", "chunks", "padding_keys", "publishing_state", "staff",
         "staff_sessions", "audit_log", "job_runs", "apricot_sms_codes", "apricot_users", "pseudo_ids",
         "apricot_counters", "apricot_tokens", "contact_files", "contact_outcomes", "sms_messages",
-        "schema_migrations",
+        "stats_hourly", "stats_rollup", "schema_migrations",
     ]
 }
 
