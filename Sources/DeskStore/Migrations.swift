@@ -295,7 +295,9 @@ enum Migrations {
         ),
         // The supervisor's statistics (issue 9). `checked_at_ms`: the first check that answered
         // "authorised" since the code's latest authorisation (PhoneWork.recordCheck sets it, an
-        // authorisation resets it), backfilled from the events. `stats_hourly`: event-time
+        // authorisation resets it), backfilled from the events. `otp_authorizations_by_time`
+        // covers the funnel's columns, so the funnel is read from the index alone (SQLite).
+        // `stats_hourly`: event-time
         // figures per closed hour (StatsWork): `figure` and `key` name what is counted, `n` the
         // count, `s1`…`s3` sums where the figure has them. `stats_rollup`: the hours rolled up,
         // `[from_ms, to_ms)`. From here on dummy traffic is counted per 5-minute slot (the
@@ -309,7 +311,8 @@ enum Migrations {
                     WHERE e.otp_hash = otp_authorizations.otp_hash AND e.kind = 'otp_checked'
                         AND e.at_ms >= otp_authorizations.authorized_at_ms
                         AND json_extract(e.detail, '$.status') = 'authorized');
-                CREATE INDEX otp_authorizations_by_time ON otp_authorizations (authorized_at_ms);
+                CREATE INDEX otp_authorizations_by_time
+                    ON otp_authorizations (authorized_at_ms, authorized_by, state, checked_at_ms, consumed_at_ms);
                 CREATE TABLE stats_hourly (
                     hour_ms INTEGER NOT NULL,
                     figure TEXT NOT NULL,

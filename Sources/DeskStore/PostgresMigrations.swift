@@ -297,7 +297,8 @@ enum PostgresMigrations {
                     WHERE e.otp_hash = otp_authorizations.otp_hash AND e.kind = 'otp_checked'
                         AND e.at_ms >= otp_authorizations.authorized_at_ms
                         AND e.detail::jsonb ->> 'status' = 'authorized');
-                CREATE INDEX otp_authorizations_by_time ON otp_authorizations (authorized_at_ms);
+                CREATE INDEX otp_authorizations_by_time
+                    ON otp_authorizations (authorized_at_ms, authorized_by, state, checked_at_ms, consumed_at_ms);
                 CREATE TABLE stats_hourly (
                     hour_ms BIGINT NOT NULL,
                     figure TEXT NOT NULL,
