@@ -313,6 +313,40 @@ struct StatsStoreTests {
         }
     }
 
+    @Test("migration 7 marks a code checked from its events since its authorisation", arguments: StoreKind.testable)
+    func backfill(_ kind: StoreKind) throws {
+        try withSpace(kind) { space in
+            let store = try space.open()
+            try S.authorize(store, 1, by: "rossi", at: S.at(0))
+            try S.authorize(store, 2, by: "rossi", at: S.at(0))
+            try S.authorize(store, 3, by: "rossi", at: S.at(10))
+            _ = try store.recordCheck(otpHash: Fixture.hash(1), now: S.at(1))
+            _ = try store.recordCheck(otpHash: Fixture.hash(1), now: S.at(2))
+            // Code 2 only answered "expired"; code 3's "authorised" came before its authorisation.
+            for (code, minute, status) in [(2, 3, "expired"), (3, 5, "authorized")] {
+                try space.execute(
+                    """
+                    INSERT INTO events (at_ms, kind, otp_hash, actor, detail)
+                    VALUES (\(S.at(minute).unixMilliseconds), 'otp_checked', '\(Fixture.hash(code).hex)', NULL,
+                        '{"status":"\(status)"}')
+                    """)
+            }
+            // Back to version 6, then open again: migration 7 runs on these rows.
+            try space.execute(
+                """
+                DROP INDEX otp_authorizations_by_time; ALTER TABLE otp_authorizations DROP COLUMN checked_at_ms;
+                DROP TABLE stats_hourly; DROP TABLE stats_rollup; DELETE FROM schema_migrations WHERE version = 7
+                """)
+            let reopened = try space.open()
+            #expect(try reopened.schemaVersion() == Migrations.latestVersion)
+            #expect(try space.scalar("SELECT count(*) FROM otp_authorizations WHERE checked_at_ms IS NOT NULL") == 1)
+            #expect(
+                try space.scalar(
+                    "SELECT checked_at_ms FROM otp_authorizations WHERE otp_hash = '\(Fixture.hash(1).hex)'")
+                    == S.at(1).unixMilliseconds)
+        }
+    }
+
     @Test("no data, and nothing in the range: every figure zero, shares nil", arguments: StoreKind.testable)
     func empty(_ kind: StoreKind) throws {
         try withSpace(kind) { space in
