@@ -7,8 +7,9 @@ import DeskCore
 #endif
 
 // The supervisor's statistics on PostgreSQL (StatsWork). Rollups from several servers are
-// serialised by a transaction-level advisory lock; the state is read after taking it (READ
-// COMMITTED), so an hour another server rolled up meanwhile is not rolled up again. A report
+// serialised by a transaction-level advisory lock, taken with a try (a server that finds it
+// held counts the hours live meanwhile); the state is read after taking it (READ COMMITTED),
+// so an hour another server rolled up meanwhile is not rolled up again. A report
 // is read in one REPEATABLE READ snapshot.
 extension PostgresStore {
     public func statistics(_ query: StatsQuery, now: Date) throws(StoreError) -> StatsReport {
@@ -35,8 +36,13 @@ extension PostgresStore {
         let op = "roll up statistics"
         return try connection.transaction(begin: PGSQL.beginReadCommitted, operation: op) {
             () throws(StoreError) -> Int in
-            try connection.run(
-                "SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.statsLock))", operation: op)
+            // Another server rolling up holds the lock: leave it to them. The hours not rolled up
+            // yet are counted live meanwhile, so the figures are the same, only slower.
+            let taken =
+                try connection.query(
+                    "SELECT pg_try_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.statsLock))", operation: op
+                ) { $0.integer(0) }.first == 1
+            guard taken else { return 0 }
             return try work.rollUp(now: now)
         }
     }

@@ -96,10 +96,11 @@ public protocol Store: StaffStore, ApricotStore, StatsStore {
         otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
     ) throws(StoreError) -> UploadOutcome
 
-    /// Counts one dummy request on `route` in the hour of `now` (dummy traffic is never an event).
+    /// Counts one dummy request on `route` in the 5-minute slot of `now` (dummy traffic is never
+    /// an event; rows from before migration 7 are per hour).
     func countDummy(route: String, now: Date) throws(StoreError)
 
-    /// Dummy requests per route since `since`.
+    /// Dummy requests per route since the start of the hour of `since`.
     func dummyCounts(since: Date) throws(StoreError) -> [String: Int64]
 
     // MARK: Analytics
