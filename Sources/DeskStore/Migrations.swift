@@ -293,6 +293,43 @@ enum Migrations {
                 );
                 """
         ),
+        // The supervisor's statistics (issue 9). `checked_at_ms`: the first check that answered
+        // "authorised" since the code's latest authorisation (PhoneWork.recordCheck sets it, an
+        // authorisation resets it), backfilled from the events. `otp_authorizations_by_time`
+        // covers the funnel's columns, so the funnel is read from the index alone (SQLite).
+        // `stats_hourly`: event-time
+        // figures per closed hour (StatsWork): `figure` and `key` name what is counted, `n` the
+        // count, `s1`…`s3` sums where the figure has them. `stats_rollup`: the hours rolled up,
+        // `[from_ms, to_ms)`. From here on dummy traffic is counted per 5-minute slot (the
+        // column keeps its name `hour_ms`; older rows stay hour-aligned).
+        Migration(
+            version: 7, name: "0007_statistics",
+            sql: """
+                ALTER TABLE otp_authorizations ADD COLUMN checked_at_ms INTEGER;
+                UPDATE otp_authorizations SET checked_at_ms = (
+                    SELECT min(e.at_ms) FROM events e
+                    WHERE e.otp_hash = otp_authorizations.otp_hash AND e.kind = 'otp_checked'
+                        AND e.at_ms >= otp_authorizations.authorized_at_ms
+                        AND json_extract(e.detail, '$.status') = 'authorized');
+                CREATE INDEX otp_authorizations_by_time
+                    ON otp_authorizations (authorized_at_ms, authorized_by, state, checked_at_ms, consumed_at_ms);
+                CREATE TABLE stats_hourly (
+                    hour_ms INTEGER NOT NULL,
+                    figure TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    n INTEGER NOT NULL,
+                    s1 INTEGER NOT NULL DEFAULT 0,
+                    s2 INTEGER NOT NULL DEFAULT 0,
+                    s3 INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (hour_ms, figure, key)
+                );
+                CREATE TABLE stats_rollup (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    from_ms INTEGER NOT NULL,
+                    to_ms INTEGER NOT NULL CHECK (to_ms >= from_ms)
+                );
+                """
+        ),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

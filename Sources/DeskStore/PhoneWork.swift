@@ -9,16 +9,18 @@ import DeskCore
 
 /// The statements of the phone API's simpler writes, in one adapter's dialect.
 struct PhoneStatements: Sendable {
-    var insertEvent, countDummy, dummyCounts, allowanceExists, grantAllowance, useAllowance: String
+    var insertEvent, markChecked, countDummy, dummyCounts, allowanceExists, grantAllowance, useAllowance: String
     var insertOperationalInfo, dropExpiredSalts, claimSalt, saltUsed: String
 
     static let sqlite = PhoneStatements(
-        insertEvent: SQL.insertEvent, countDummy: SQL.countDummy, dummyCounts: SQL.dummyCounts,
+        insertEvent: SQL.insertEvent, markChecked: SQL.markChecked, countDummy: SQL.countDummy,
+        dummyCounts: SQL.dummyCounts,
         allowanceExists: SQL.allowanceExists, grantAllowance: SQL.grantAllowance, useAllowance: SQL.useAllowance,
         insertOperationalInfo: SQL.insertOperationalInfo, dropExpiredSalts: SQL.dropExpiredSalts,
         claimSalt: SQL.claimSalt, saltUsed: SQL.saltUsed)
     static let postgres = PhoneStatements(
-        insertEvent: PGSQL.insertEvent, countDummy: PGSQL.countDummy, dummyCounts: PGSQL.dummyCounts,
+        insertEvent: PGSQL.insertEvent, markChecked: PGSQL.markChecked, countDummy: PGSQL.countDummy,
+        dummyCounts: PGSQL.dummyCounts,
         allowanceExists: PGSQL.allowanceExists, grantAllowance: PGSQL.grantAllowance,
         useAllowance: PGSQL.useAllowance, insertOperationalInfo: PGSQL.insertOperationalInfo,
         dropExpiredSalts: PGSQL.dropExpiredSalts, claimSalt: PGSQL.claimSalt, saltUsed: PGSQL.saltUsed)
@@ -42,13 +44,19 @@ struct PhoneWork<DB: SQLRunning> {
             ], operation: "append event")
     }
 
-    /// The code's status at `now`, with an `otp_checked` event when the code is known (in a transaction).
+    /// The code's status at `now`, with an `otp_checked` event when the code is known (in a
+    /// transaction). The first check that finds the code usable since its latest authorisation
+    /// is marked on it (`checked_at_ms`, the statistics' "checked").
     func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
         let status = OtpStatus(try StoreReads(db: db, sql: reads).authorization(otpHash), now: now)
         if status != .unknown {
             try appendEvent(
                 kind: .otpChecked, at: now.unixMilliseconds, otpHash: otpHash, actor: nil,
                 detail: #"{"status":"\#(status.name)"}"#)
+        }
+        if case .authorized = status {
+            try db.run(
+                sql.markChecked, [.integer(now.unixMilliseconds), .text(otpHash.hex)], operation: "record check")
         }
         return status
     }
@@ -60,9 +68,12 @@ struct PhoneWork<DB: SQLRunning> {
             kind: .uploadRefused, at: ms, otpHash: otpHash, actor: nil, detail: #"{"reason":"\#(status.name)"}"#)
     }
 
+    /// Counted per 5-minute slot (migration 7; rows before it are hour-aligned), so the 1-hour
+    /// statistics show dummy traffic per bucket. Readers by hour (the monitor's traffic share)
+    /// bound by an hour's start, which is a slot's start too.
     func countDummy(route: String, now: Date) throws(StoreError) {
-        let hour = now.unixMilliseconds / 3_600_000 * 3_600_000
-        try db.run(sql.countDummy, [.integer(hour), .text(route)], operation: "count dummy traffic")
+        let slot = StatsBucket.fiveMinutes.floor(now.unixMilliseconds)
+        try db.run(sql.countDummy, [.integer(slot), .text(route)], operation: "count dummy traffic")
     }
 
     func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {

@@ -286,5 +286,35 @@ enum PostgresMigrations {
                 );
                 """
         ),
+        // Migrations.swift's 0007 (what each column is for is said there); details are TEXT
+        // holding JSON.
+        Migration(
+            version: 7, name: "0007_statistics",
+            sql: """
+                ALTER TABLE otp_authorizations ADD COLUMN checked_at_ms BIGINT;
+                UPDATE otp_authorizations SET checked_at_ms = (
+                    SELECT min(e.at_ms) FROM events e
+                    WHERE e.otp_hash = otp_authorizations.otp_hash AND e.kind = 'otp_checked'
+                        AND e.at_ms >= otp_authorizations.authorized_at_ms
+                        AND e.detail::jsonb ->> 'status' = 'authorized');
+                CREATE INDEX otp_authorizations_by_time
+                    ON otp_authorizations (authorized_at_ms, authorized_by, state, checked_at_ms, consumed_at_ms);
+                CREATE TABLE stats_hourly (
+                    hour_ms BIGINT NOT NULL,
+                    figure TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    n BIGINT NOT NULL,
+                    s1 BIGINT NOT NULL DEFAULT 0,
+                    s2 BIGINT NOT NULL DEFAULT 0,
+                    s3 BIGINT NOT NULL DEFAULT 0,
+                    PRIMARY KEY (hour_ms, figure, key)
+                );
+                CREATE TABLE stats_rollup (
+                    id BIGINT PRIMARY KEY NOT NULL CHECK (id = 1),
+                    from_ms BIGINT NOT NULL,
+                    to_ms BIGINT NOT NULL CHECK (to_ms >= from_ms)
+                );
+                """
+        ),
     ]
 }

@@ -21,10 +21,11 @@ enum PGSQL {
     /// schemas of one database never share a lock.
     static let lockClass = "hashtext('tracedesk:' || current_schema())"
     /// Second keys: 0 migrations, 1 publishing transactions, 2 appending to the audit log,
-    /// 3 giving events their positions, 100 + job for the job locks.
+    /// 3 giving events their positions, 4 rolling up statistics, 100 + job for the job locks.
     static let publishLock = 1
     static let auditLock = 2
     static let sequencerLock = 3
+    static let statsLock = 4
     /// Transactions whose statements must each see the latest commits (the audit log's appends).
     static let beginReadCommitted = "BEGIN ISOLATION LEVEL READ COMMITTED"
     static let jobLockBase = 100
@@ -51,11 +52,12 @@ enum PGSQL {
         ON CONFLICT (otp_hash) DO UPDATE SET
             symptoms_started_on = excluded.symptoms_started_on, authorized_at_ms = excluded.authorized_at_ms,
             expires_at_ms = excluded.expires_at_ms, authorized_by = excluded.authorized_by,
-            state = 'authorized', consumed_at_ms = NULL
+            state = 'authorized', consumed_at_ms = NULL, checked_at_ms = NULL
         WHERE NOT (a.state = 'authorized' AND a.expires_at_ms > $6)
         RETURNING 1::bigint
         """
     static let insertEvent = numbered(SQL.insertEvent)
+    static let markChecked = numbered(SQL.markChecked)
 
     // The sequencer. Identity values are taken before commit, so two transactions can commit in
     // the other order than their ids, and a reader paging by id would skip the one that commits

@@ -80,6 +80,7 @@ extension PostgresStore {
             try connection.transaction(operation: "clean up") { () throws(StoreError) -> CleanupReport in
                 var report = try ChunkWork(db: connection, sql: .postgres).cleanup(now: now, policy: policy)
                 try apricotWork(connection).cleanup(now: now, policy: policy, into: &report)
+                report.other += try Self.statsWork(connection).cleanup(now: now)
                 return report
             }
         }

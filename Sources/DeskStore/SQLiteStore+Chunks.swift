@@ -77,6 +77,7 @@ extension SQLiteStore {
             try connection.transaction(operation: "clean up") { () throws(StoreError) -> CleanupReport in
                 var report = try ChunkWork(db: connection, sql: .sqlite).cleanup(now: now, policy: policy)
                 try apricotWork.cleanup(now: now, policy: policy, into: &report)
+                report.other += try statsWork.cleanup(now: now)
                 return report
             }
         }

@@ -320,8 +320,11 @@ enum SQL {
         ON CONFLICT (otp_hash) DO UPDATE SET
             symptoms_started_on = excluded.symptoms_started_on, authorized_at_ms = excluded.authorized_at_ms,
             expires_at_ms = excluded.expires_at_ms, authorized_by = excluded.authorized_by,
-            state = 'authorized', consumed_at_ms = NULL
+            state = 'authorized', consumed_at_ms = NULL, checked_at_ms = NULL
         """
+    /// The first check that answered "authorised" since the latest authorisation (statistics).
+    static let markChecked =
+        "UPDATE otp_authorizations SET checked_at_ms = ? WHERE otp_hash = ? AND checked_at_ms IS NULL"
     static let insertEvent = "INSERT INTO events (at_ms, kind, otp_hash, actor, detail) VALUES (?, ?, ?, ?, ?)"
 
     static let consumeAuthorization = """

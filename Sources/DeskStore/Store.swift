@@ -96,10 +96,11 @@ public protocol Store: StaffStore, ApricotStore, StatsStore {
         otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
     ) throws(StoreError) -> UploadOutcome
 
-    /// Counts one dummy request on `route` in the hour of `now` (dummy traffic is never an event).
+    /// Counts one dummy request on `route` in the 5-minute slot of `now` (dummy traffic is never
+    /// an event; rows from before migration 7 are per hour).
     func countDummy(route: String, now: Date) throws(StoreError)
 
-    /// Dummy requests per route since `since`.
+    /// Dummy requests per route since the start of the hour of `since`.
     func dummyCounts(since: Date) throws(StoreError) -> [String: Int64]
 
     // MARK: Analytics
@@ -240,7 +241,7 @@ enum StoreTables {
         "operational_info", "attestation_salts", "chunks", "padding_keys", "publishing_state", "staff",
         "staff_sessions", "audit_log", "job_runs", "apricot_sms_codes", "apricot_users", "pseudo_ids",
         "apricot_counters", "apricot_tokens", "contact_files", "contact_outcomes", "sms_messages",
-        "schema_migrations",
+        "stats_hourly", "stats_rollup", "schema_migrations",
     ]
 }
 

@@ -42,6 +42,9 @@ enum BenchCommand {
                tracedesk bench trace [--store PATH|postgres URL] [--users 10000] [--days 30] [--records 28800] [--runs 5] [--json]
                Registers users of 1 000 pseudo-ids and one patient's contact files, then times
                the contact-trace lookup in LocalDesk, a registration, and the size per user.
+               tracedesk bench stats [--store PATH] [--postgres URL] [--uploads 100000] [--events 1000000] [--days 14] [--runs 20] [--json]
+               Seeds a fortnight of uploads, events, analytics, chunks and lookups, then times the
+               supervisor's statistics: the first call (rolling up) and warm 14 d, 24 h and 1 h calls.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -53,13 +56,14 @@ enum BenchCommand {
         if words.first == "keys" { return try seedKeys(Array(words.dropFirst())) }
         if words.first == "publish" { return try publish(Array(words.dropFirst())) }
         if words.first == "trace" { return try await trace(Array(words.dropFirst())) }
+        if words.first == "stats" { return try stats(Array(words.dropFirst())) }
         guard words.first == "render" else {
             if words.first == "--help" || words.first == "-h" {
                 print(help)
                 return .success
             }
             throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'apricot', 'monitor', 'events' or 'trace'",
+                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'apricot', 'monitor', 'events', 'trace' or 'stats'",
                 command: "bench")
         }
         let arguments = try Arguments(

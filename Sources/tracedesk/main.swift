@@ -50,6 +50,8 @@ let mainHelp = """
           Measures APRICOT sign-ins (1 000 pseudo-ids) and full-day contact files over HTTP.
       tracedesk bench trace [--store PATH|URL] [--users N] [--days N] [--records N]
           Measures the contact-trace lookup against N users of 1 000 pseudo-ids each.
+      tracedesk bench stats [--store PATH] [--postgres URL] [--uploads N] [--events N] [--runs N]
+          Measures the supervisor's statistics over a seeded fortnight (SQLite, PostgreSQL).
       tracedesk --version | --help
 
     Options:
