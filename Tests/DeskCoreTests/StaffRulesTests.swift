@@ -8,7 +8,7 @@ import Testing
             .authorizeCode: [.operator], .codeStatus: [.operator, .supervisor], .listStaff: [.admin],
             .addStaff: [.admin], .disableStaff: [.admin], .resetPassword: [.admin], .readAudit: [.admin],
             .verifyAudit: [.admin], .monitorEvents: [.operator, .supervisor], .watchCode: [.operator, .supervisor],
-            .traceContacts: [.tracer], .readSmsOutbox: [.admin],
+            .traceContacts: [.tracer], .readSmsOutbox: [.admin], .readStatistics: [.supervisor],
         ]
         #expect(Set(expected.keys) == Set(DeskUseCase.allCases))
         for useCase in DeskUseCase.allCases {
