@@ -93,7 +93,7 @@ struct DashboardScreenTests {
         #expect(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(4))).isEmpty)
         var commands = ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(5)))
         let query = F.load(commands)
-        #expect(query?.to == Fixture.now.addingTimeInterval(5))
+        #expect(query?.toMs == Fixture.now.addingTimeInterval(5).unixMilliseconds + 1, "up to and including now")
         // Still asking: no second ask.
         #expect(F.load(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(11)))) == nil)
         #expect(Fixture.render(state).lines[1].contains("updating…"))
@@ -106,7 +106,7 @@ struct DashboardScreenTests {
         #expect(F.load(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(16)))) == nil)
         _ = ConsoleApp.update(&state, .dashboard(.failed("the desk is unreachable", for: state.dashboard.asked!)))
         commands = Fixture.press(.char("r"), into: &state)
-        #expect(F.load(commands)?.to == Fixture.now.addingTimeInterval(16))
+        #expect(F.load(commands)?.toMs == Fixture.now.addingTimeInterval(16).unixMilliseconds + 1)
         #expect(state.dashboard.error == nil || state.dashboard.loading)
 
         // On the monitor the dashboard asks nothing.
