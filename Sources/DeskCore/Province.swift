@@ -121,4 +121,17 @@ public struct Province: Hashable, Sendable {
 
     /// The province with this exact (uppercase) code, or nil.
     public static func named(_ code: String) -> Province? { byCode[code] }
+
+    /// The name in ASCII letters, for terminals and outputs without UTF-8 ("Forli Cesena").
+    public var asciiName: String { Self.ascii(name) }
+
+    /// Folds the accented letters of Italian names to their base letter; any other character
+    /// outside ASCII becomes "?".
+    public static func ascii(_ text: String) -> String {
+        let folds: [Character: Character] = [
+            "à": "a", "á": "a", "è": "e", "é": "e", "ì": "i", "í": "i", "ò": "o", "ó": "o", "ù": "u", "ú": "u",
+            "À": "A", "È": "E", "É": "E", "Ì": "I", "Ò": "O", "Ù": "U",
+        ]
+        return String(text.map { $0.isASCII ? $0 : folds[$0] ?? "?" })
+    }
 }
