@@ -57,7 +57,8 @@ extension DashboardScreen {
                     title: "Analytics by province", columns: ["reports", "BT", "notif", "expo"],
                     rows: report.provinces.map { province in
                         BarRow(
-                            name: provinceName(province.code), shortName: province.code, value: province.reports,
+                            name: provinceName(province.code, ascii: state.ascii), shortName: province.code,
+                            value: province.reports,
                             figures: [
                                 "\(province.reports)", share(province.bluetoothActive, province.reports),
                                 share(province.notificationsAllowed, province.reports),
@@ -86,7 +87,7 @@ extension DashboardScreen {
                 }, empty: "no key dropped in this range"))
         charts.append(
             .histogram(
-                title: "Uploads by keys brought", values: report.keysPerUpload, empty: "no upload in this range"))
+                title: "Uploads by keys accepted", values: report.keysPerUpload, empty: "no upload in this range"))
         return charts
     }
 
@@ -188,12 +189,13 @@ extension DashboardScreen {
         code: String, stats: ProvinceStats?, rank: Int?, of count: Int, into buffer: inout Buffer, area: Rect,
         ascii: Bool
     ) {
-        let inner = Panel(title: provinceName(code), focused: true).render(into: &buffer, area: area).inset(
+        let name = provinceName(code, ascii: ascii)
+        let inner = Panel(title: name, focused: true).render(into: &buffer, area: area).inset(
             horizontal: 1, vertical: 0)
         let g = Glyphs(ascii: ascii)
         guard let stats, stats.reports > 0 else {
             wrapped(
-                "no operational info from \(provinceName(code)) in this range. Esc shows every province.",
+                "no operational info from \(name) in this range. Esc shows every province.",
                 into: &buffer, area: inner, style: Style(.normal))
             return
         }
@@ -244,8 +246,9 @@ extension DashboardScreen {
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 4 else { return }
         var y = text.y
+        let shown = shown(state)
         buffer.put(
-            Glyphs(ascii: state.ascii)("Every figure of the \(state.range.label), by \(state.bucket.label)."),
+            Glyphs(ascii: state.ascii)("Every figure of the \(shown.range.label), by \(shown.bucket.label)."),
             x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
         y += 1
         buffer.put("File", x: text.x, y: y, style: Style(.header), clip: text)

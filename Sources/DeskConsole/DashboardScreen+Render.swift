@@ -64,8 +64,9 @@ extension DashboardScreen {
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         let g = Glyphs(ascii: state.ascii)
         let tiles = state.report.map { self.tiles($0, ascii: state.ascii) } ?? []
-        // A message too long for the line (a failed refresh's reason) gets a second one.
-        let notice = state.report == nil ? nil : message(state)
+        // A message too long for the line (a failed refresh's reason) gets a second one. Drawn
+        // before the first figures too (a notice answers a key pressed meanwhile).
+        let notice = message(state)
         let long = notice.map { DisplayWidth.of($0.line) > area.width - 2 } ?? false
         let regions = regions(in: area, tileCount: tiles.count, messageRows: long ? 2 : 1)
         renderHeader(state, into: &buffer, area: regions.header)
@@ -94,14 +95,30 @@ extension DashboardScreen {
 
     // MARK: Header
 
-    /// "Last hour · 5 min buckets · updated 14:02:05 UTC".
-    public static func headerText(_ state: State) -> String {
-        var text = "\(state.range.label.prefix(1).uppercased())\(state.range.label.dropFirst())"
-        text += " · \(state.bucket.label) buckets"
+    /// "Last hour · 5 min buckets · since 13:05 · updated 14:02:05 UTC": the range of the
+    /// figures on screen (the one chosen while there are none yet), where it starts when
+    /// `since` is asked for, and when it was read (its end).
+    public static func headerText(_ state: State, since: Bool = true) -> String {
+        let shown = shown(state)
+        var text = "\(shown.range.label.prefix(1).uppercased())\(shown.range.label.dropFirst())"
+        text += " · \(shown.bucket.label) buckets"
         if let report = state.report {
+            if since { text += " · since \(start(report.query.from, report.generatedAt, state.timeZone))" }
             text += " · updated \(clock(report.generatedAt, state.timeZone))"
         }
         return text
+    }
+
+    /// "13:05" on the day of `now`, "28 Nov 15:00" before it ("23 Nov" at midnight).
+    static func start(_ date: Date, _ now: Date, _ zone: TimeZone) -> String {
+        let text = ConsoleText.dateTime(date, zone)
+        let time = String(text.suffix(5))
+        if ConsoleText.day(of: date, in: zone) == ConsoleText.day(of: now, in: zone) { return time }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let month = Int(text.dropFirst(5).prefix(2)) ?? 1
+        let day = Int(text.dropFirst(8).prefix(2)) ?? 1
+        let date = "\(day) \(months[max(0, min(11, month - 1))])"
+        return time == "00:00" ? date : "\(date) \(time)"
     }
 
     /// "14:02:05 UTC": the console's zone, named.
@@ -110,27 +127,52 @@ extension DashboardScreen {
         return AuthorizeScreen.clock(date, zone) + " " + (name == "GMT" ? "UTC" : name)
     }
 
-    /// "updating…", "auto refresh every 5 s", "auto refresh off".
-    static func refreshText(_ state: State) -> String {
+    /// "updating…", "auto refresh every 5 s", "auto refresh off"; `short`: "every 5 s",
+    /// "refresh off".
+    static func refreshText(_ state: State, short: Bool = false) -> String {
         if state.loading { return "updating…" }
-        if state.refreshSeconds == 0 { return "auto refresh off" }
-        return "auto refresh every \(ConsoleApp.duration(state.refreshSeconds))"
+        if state.refreshSeconds == 0 { return short ? "refresh off" : "auto refresh off" }
+        return (short ? "" : "auto refresh ") + "every \(ConsoleApp.duration(state.refreshSeconds))"
     }
 
+    /// The header and the refresh state on the right: the longest forms that fit together (the
+    /// start goes before the refresh state's long form; the refresh state last).
     private static func renderHeader(_ state: State, into buffer: inout Buffer, area: Rect) {
         let g = Glyphs(ascii: state.ascii)
-        let left = g(headerText(state))
-        let right = g(refreshText(state))
-        let used = buffer.put(left, x: area.x, y: area.y, style: Style(.header, .bold), clip: area)
-        let width = DisplayWidth.of(right)
-        if used + 2 + width <= area.width {
+        let forms: [(left: String, right: String?)] = [
+            (headerText(state), refreshText(state)), (headerText(state), refreshText(state, short: true)),
+            (headerText(state, since: false), refreshText(state)),
+            (headerText(state, since: false), refreshText(state, short: true)),
+            (headerText(state, since: false), nil),
+        ]
+        let chosen =
+            forms.first { form in
+                DisplayWidth.of(g(form.left)) + (form.right.map { 2 + DisplayWidth.of(g($0)) } ?? 0) <= area.width
+            } ?? forms[forms.count - 1]
+        buffer.put(g(chosen.left), x: area.x, y: area.y, style: Style(.header, .bold), clip: area)
+        if let right = chosen.right.map({ g($0) }) {
             buffer.put(
-                right, x: area.maxX - width, y: area.y, style: Style(state.loading ? .accent : .muted), clip: area)
+                right, x: area.maxX - DisplayWidth.of(right), y: area.y, style: Style(state.loading ? .accent : .muted),
+                clip: area)
         }
     }
 
-    /// The line under the header: a failed refresh, a notice, the province shown, or "no activity".
+    /// The line under the header: the range being read while another's figures are shown, a
+    /// failed ask, a notice, the province shown, or "no activity".
     static func message(_ state: State) -> Notice? {
+        let g = Glyphs(ascii: state.ascii)
+        if let report = state.report, showsOtherRange(state) {
+            let shown = shown(state)
+            let chosen = "the \(state.range.label) by \(state.bucket.label)"
+            let old = shown.range == state.range ? "by \(shown.bucket.label)" : "the \(shown.range.label)"
+            if let error = state.error {
+                return .error(
+                    g(
+                        "\(chosen) could not be read (still showing \(old), from \(clock(report.generatedAt, state.timeZone)); r tries again): \(error)"
+                    ))
+            }
+            return .working(g("reading \(chosen) (showing \(old))"))
+        }
         if let error = state.error, let report = state.report {
             // What to do first: the desk's message may be cut at the edge.
             return .error(
@@ -138,59 +180,68 @@ extension DashboardScreen {
         }
         if let notice = state.notice { return notice }
         if let code = state.province {
+            let name = provinceName(code, ascii: state.ascii)
             let reports = state.report?.provinces.first { $0.code == code }?.reports ?? 0
             return reports > 0
-                ? .info("Province \(provinceName(code)) · Esc shows every province")
-                : .info("no operational info from \(provinceName(code)) in this range · Esc shows every province")
+                ? .info(g("the province chart shows \(name) only · Esc shows every province"))
+                : .info(g("no operational info from \(name) in this range · Esc shows every province"))
         }
-        if let report = state.report, report.isEmpty { return .info("No activity in the \(state.range.label)") }
+        if let report = state.report, report.isEmpty, let range = range(of: report.query) {
+            return .info("No activity in the \(range.label)")
+        }
         return nil
     }
 
     // MARK: Tiles
 
     /// The tiles, in reading order: the funnel, uploads and keys, publishing, traffic,
-    /// analytics, APRICOT.
+    /// analytics, APRICOT. Counts of a million or more are shortened ("12.0 M").
     public static func tiles(_ report: StatsReport, ascii: Bool = false) -> [Tile] {
         let refused = report.uploadsRefused.reduce(Int64(0)) { $0 + $1.count }
         let uploadedCodes = report.uploaded.total
+        let authorized = report.authorized.total
         let dash = ascii ? "-" : "–"
+        let n = count
+        let requests = report.dummyRequests.total + report.realRequests.total
+        // The dummy share per bucket, in thousandths (a bucket without requests at the baseline).
+        let dummyShares = zip(report.dummyRequests.values, report.realRequests.values).map { dummy, real in
+            dummy + real == 0 ? Int64(0) : dummy * 1_000 / (dummy + real)
+        }
         return [
-            Tile(label: "authorised", value: "\(report.authorized.total)", series: report.authorized.values),
+            Tile(label: "authorised", value: n(authorized), series: report.authorized.values),
             Tile(
                 label: "checked", value: percent(report.checkedShare, dash: dash),
-                detail: "\(report.checked.total) of \(report.authorized.total)", series: report.checked.values),
+                detail: "\(n(report.checked.total)) of \(n(authorized))", series: report.checked.values),
             Tile(
                 label: "uploaded", value: percent(report.uploadedShare, dash: dash),
-                detail: "\(uploadedCodes) of \(report.authorized.total)", series: report.uploaded.values),
+                detail: "\(n(uploadedCodes)) of \(n(authorized))", series: report.uploaded.values),
             Tile(
                 label: "to upload", value: report.medianSecondsToUpload.map(duration) ?? dash,
-                detail: uploadedCodes == 0 ? "median, no upload" : "median of \(uploadedCodes)"),
+                detail: uploadedCodes == 0 ? "median, no upload" : "median of \(n(uploadedCodes))"),
             Tile(
-                label: "uploads", value: "\(report.uploads.total)", detail: "\(refused) refused",
+                label: "uploads", value: n(report.uploads.total), detail: "\(n(refused)) refused",
                 series: report.uploads.values),
             Tile(
-                label: "keys accepted", value: "\(report.keysAccepted.total)",
+                label: "keys accepted", value: n(report.keysAccepted.total),
                 detail: report.keysPerUploadMean.map { "\(decimal($0)) per upload" } ?? "",
                 series: report.keysAccepted.values),
-            Tile(label: "keys dropped", value: "\(report.keysDropped.total)", series: report.keysDropped.values),
+            Tile(label: "keys dropped", value: n(report.keysDropped.total), series: report.keysDropped.values),
             Tile(
-                label: "chunks", value: "\(report.chunks.total)",
+                label: "chunks", value: n(report.chunks.total),
                 detail: report.keysPerChunk.map { "\(decimal($0)) keys each" } ?? "", series: report.chunks.values),
             Tile(
                 label: "dummy share", value: percent(report.dummyShare, dash: dash),
-                detail: "\(report.dummyRequests.total) of \(report.dummyRequests.total + report.realRequests.total)",
-                series: report.dummyRequests.values),
+                detail: "\(n(report.dummyRequests.total)) of \(n(requests))", series: dummyShares),
             Tile(
-                label: "analytics", value: "\(report.analyticsReports.total)", detail: "reports",
+                label: "analytics", value: n(report.analyticsReports.total), detail: "reports",
                 series: report.analyticsReports.values),
             Tile(
-                label: "registrations", value: "\(report.registrations.total)",
-                detail: "+\(report.returningSignIns) returning", series: report.registrations.values),
-            Tile(label: "contact files", value: "\(report.contactFiles.total)", series: report.contactFiles.values),
-            Tile(label: "lookups", value: "\(report.lookups.total)", series: report.lookups.values),
+                label: "registrations", value: n(report.registrations.total),
+                detail: "+\(n(report.returningSignIns)) returning", series: report.registrations.values),
+            Tile(label: "contact files", value: n(report.contactFiles.total), series: report.contactFiles.values),
+            Tile(label: "lookups", value: n(report.lookups.total), series: report.lookups.values),
             Tile(
-                label: "pseudo-ids", value: "\(report.pseudoIDs.used)",
+                label: "pseudo-ids", value: n(report.pseudoIDs.used),
                 detail: "of 2^32, \(pseudoPercent(report.pseudoIDs))"),
         ]
     }
@@ -214,14 +265,15 @@ extension DashboardScreen {
     }
 
     /// "authorised        42 ▁▂▃▅▇█▁": label, value, sparkline (or the detail when it has none).
+    /// A value wider than its column pushes the rest right; the label always keeps a space after it.
     private static func renderLineTile(_ tile: Tile, _ state: State, into buffer: inout Buffer, area: Rect) {
         let labelWidth = 13
         let valueWidth = 9
-        buffer.put(tile.label, x: area.x, y: area.y, style: Style(.normal), maxWidth: labelWidth, clip: area)
+        let used = buffer.put(tile.label, x: area.x, y: area.y, style: Style(.normal), maxWidth: labelWidth, clip: area)
         let value = tile.value
-        let valueX = area.x + labelWidth + max(0, valueWidth - DisplayWidth.of(value))
-        buffer.put(value, x: valueX, y: area.y, style: Style(.normal, .bold), clip: area)
-        let restX = area.x + labelWidth + valueWidth + 1
+        let valueX = max(area.x + used + 1, area.x + labelWidth + valueWidth - DisplayWidth.of(value))
+        let valueEnd = valueX + buffer.put(value, x: valueX, y: area.y, style: Style(.normal, .bold), clip: area)
+        let restX = max(area.x + labelWidth + valueWidth, valueEnd) + 1
         let rest = max(0, area.maxX - restX)
         if let series = tile.series {
             buffer.put(sparkline(series, width: rest, ascii: state.ascii), x: restX, y: area.y, style: Style(.accent))
@@ -291,25 +343,56 @@ extension DashboardScreen {
 
     // MARK: Numbers
 
-    /// "62%", or the dash when there is nothing to divide.
-    static func percent(_ share: Double?, dash: String = "–") -> String {
-        share.map { "\(Int(($0 * 100).rounded()))%" } ?? dash
+    /// "62%", or the dash when there is nothing to divide. Never "100%" short of all, nor
+    /// "0%" above none: "99%", "<1%".
+    public static func percent(_ share: Double?, dash: String = "–") -> String {
+        guard let share else { return dash }
+        if share > 0, share < 0.01 { return "<1%" }
+        let whole = Int((share * 100).rounded())
+        return "\(share < 1 ? min(99, whole) : whole)%"
     }
 
-    /// "0.28%", "<0.01%" for a use too small to round.
+    /// "999999" as it is; a million or more shortened to three figures: "1.00 M", "12.0 M",
+    /// "4.29 G" (a tile's column holds 9 characters).
+    public static func count(_ value: Int64) -> String {
+        guard value.magnitude >= 1_000_000 else { return "\(value)" }
+        let units: [(Double, String)] = [(1e6, "M"), (1e9, "G"), (1e12, "T"), (1e15, "P"), (1e18, "E")]
+        // The smallest unit that keeps three figures (999.6 M rounds to 1.00 G).
+        for unit in units {
+            let scaled = Double(value) / unit.0
+            let text: String
+            switch abs(scaled) {
+            case ..<9.995: text = String(format: "%.2f", scaled)
+            case ..<99.95: text = String(format: "%.1f", scaled)
+            case ..<999.5: text = String(format: "%.0f", scaled)
+            default: continue
+            }
+            return "\(text) \(unit.1)"
+        }
+        return "\(value)"
+    }
+
+    /// "0.28%", "<0.01%" for a use too small to round, "42.5%" from 10%, "100%" when all are
+    /// used (never short of all): it fits a tile's line at 80 columns.
     static func pseudoPercent(_ capacity: PseudoIDCapacity) -> String {
         let percent = capacity.fraction * 100
         if capacity.used > 0, percent < 0.01 { return "<0.01%" }
-        return String(format: "%.2f%%", percent)
+        if capacity.used >= capacity.capacity { return "100%" }
+        if percent < 10 { return String(format: "%.2f%%", percent) }
+        return String(format: "%.1f%%", min(99.9, (percent * 10).rounded(.down) / 10))
     }
 
     /// "12.5" (one decimal).
     static func decimal(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    /// "45 s", "12 min", "3 h 5 min", "2 d 4 h".
-    static func duration(_ seconds: Int64) -> String {
+    /// "45 s", "2 min 05 s", "3 h 5 min", "2 d 4 h" (a code lives minutes: seconds count under
+    /// the hour).
+    public static func duration(_ seconds: Int64) -> String {
         if seconds < 60 { return "\(seconds) s" }
-        if seconds < 3_600 { return "\(seconds / 60) min" }
+        if seconds < 3_600 {
+            let rest = seconds % 60
+            return "\(seconds / 60) min \(rest < 10 ? "0" : "")\(rest) s"
+        }
         if seconds < 86_400 {
             return seconds % 3_600 / 60 == 0
                 ? "\(seconds / 3_600) h" : "\(seconds / 3_600) h \(seconds % 3_600 / 60) min"

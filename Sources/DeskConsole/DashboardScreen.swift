@@ -49,6 +49,8 @@ public enum DashboardScreen {
         public var asked: StatsQuery?
         /// An ask is running.
         public var loading = false
+        /// `r` was pressed while an ask was running: ask once more when it answers.
+        public var refreshPending = false
         /// When the last ask started (the desk's clock).
         public var askedAt: Date?
         /// What went wrong with the last ask; nil after a success.
@@ -134,12 +136,12 @@ public enum DashboardScreen {
             state.loading = false
             state.report = report
             state.error = nil
-            return []
+            return askIfPending(&state)
         case .failed(let message, let query):
             guard query == state.asked else { return [] }
             state.loading = false
             state.error = message
-            return []
+            return askIfPending(&state)
         case .exportExists(let path):
             guard state.export != nil else { return [] }
             state.export?.writing = false
@@ -165,7 +167,33 @@ public enum DashboardScreen {
         state.asked = query
         state.askedAt = state.now
         state.loading = true
+        state.refreshPending = false
         return [.load(query)]
+    }
+
+    /// The ask `r` left waiting while another ran, once that one has answered.
+    private static func askIfPending(_ state: inout State) -> [Command] {
+        state.refreshPending ? ask(&state) : []
+    }
+
+    /// The range a report's query covers (the one on screen may not be the one chosen yet).
+    public static func range(of query: StatsQuery) -> StatsRange? {
+        let size = query.bucket.milliseconds
+        return StatsRange.allCases.first { max(2, ($0.milliseconds + size - 1) / size) == Int64(query.bucketCount) }
+    }
+
+    /// The range and bucket of the figures on screen, or of the choice when there are none yet.
+    static func shown(_ state: State) -> (range: StatsRange, bucket: StatsBucket) {
+        guard let query = state.report?.query, let range = range(of: query) else { return (state.range, state.bucket) }
+        return (range, query.bucket)
+    }
+
+    /// The figures on screen are of another range or bucket than the one chosen (its ask is
+    /// running or failed).
+    static func showsOtherRange(_ state: State) -> Bool {
+        guard state.report != nil else { return false }
+        let shown = shown(state)
+        return shown.range != state.range || shown.bucket != state.bucket
     }
 
     private static func perform(_ state: inout State, _ action: Action) -> [Command] {
@@ -186,6 +214,11 @@ public enum DashboardScreen {
             state.bucket = choices[(index + 1) % choices.count]
             return ask(&state)
         case .refresh:
+            // One ask at a time: a held `r` asks once more when the running ask answers.
+            guard !state.loading else {
+                state.refreshPending = true
+                return []
+            }
             return ask(&state)
         case .province:
             state.provincePrompt = ProvincePrompt()
@@ -211,9 +244,10 @@ public enum DashboardScreen {
         return .failure(.init("\(shown) is not a province code: type two letters such as RM"))
     }
 
-    /// "Rieti (RI)", or the code as it is when it is not a known province.
-    public static func provinceName(_ code: String) -> String {
-        Province.named(code).map { "\($0.name) (\(code))" } ?? code
+    /// "Rieti (RI)" ("Forli Cesena (FC)" in ASCII), or "QQ (not a province)" for a code the
+    /// apps sent that is no province.
+    public static func provinceName(_ code: String, ascii: Bool = false) -> String {
+        Province.named(code).map { "\(ascii ? $0.asciiName : $0.name) (\(code))" } ?? "\(code) (not a province)"
     }
 
     private static func provinceKey(_ state: inout State, _ key: Key) -> [Command] {
@@ -244,10 +278,11 @@ public enum DashboardScreen {
 
     // MARK: Export
 
-    /// `./stats-<range>-<day>.csv`, the day in the console's zone.
+    /// `./stats-<range>-<day>.csv`: the range of the figures on screen, the day (in the console's
+    /// zone) they were read.
     public static func defaultExportPath(_ state: State) -> String {
-        let day = ConsoleText.day(of: state.now, in: state.timeZone)
-        return "./stats-\(state.range.rawValue)-\(day.iso).csv"
+        let day = ConsoleText.day(of: state.report?.generatedAt ?? state.now, in: state.timeZone)
+        return "./stats-\(shown(state).range.rawValue)-\(day.iso).csv"
     }
 
     private static func exportKey(_ state: inout State, _ key: Key) -> [Command] {

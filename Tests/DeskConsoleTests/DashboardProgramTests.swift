@@ -84,16 +84,33 @@ struct DashboardProgramTests {
         }
     }
 
-    @Test("sign-out leaves no figures and no error behind")
+    @Test("idle: the lock covers the figures and nothing is asked under it; sign-out leaves no figures behind")
     func lockAndSignOut() async throws {
         try await LocalConsole.with { d in
             let c = d.console
+            try d.authorize(Fixture.code, by: "rossi", at: Fixture.now.addingTimeInterval(-60))
             await c.signIn("sara")
-            #expect(await c.until { !c.state.dashboard.loading })
+            #expect(await c.until { c.state.dashboard.report?.authorized.total == 1 })
+            let askedAt = c.state.dashboard.askedAt
+            // Ten minutes without a key: locked (the session is ended).
+            d.clock.advance(seconds: 600)
+            await c.send([])
+            #expect(await c.until { c.state.lock != nil })
+            #expect(c.screen.contains("TraceDesk · Locked"))
+            #expect(!c.prose.contains("authorised"), "the lock covers the figures")
+            // Ticks under the lock ask nothing.
+            for _ in 0..<3 {
+                d.clock.advance(seconds: 30)
+                await c.send([])
+            }
+            await c.idle()
+            #expect(c.state.dashboard.askedAt == askedAt)
+            #expect(!c.state.dashboard.loading)
             await c.press(.ctrl("o"))
-            #expect(c.state.page == .signIn)
+            #expect(await c.until { c.state.page == .signIn })
             #expect(c.state.dashboard.report == nil)
             #expect(c.state.dashboard.error == nil)
+            #expect(!c.prose.contains("authorised"))
         }
     }
 }

@@ -58,8 +58,65 @@ struct DashboardScreenTests {
             #expect(F.load(commands) == StatsQuery.last(range, bucket: bucket, now: Fixture.now))
         }
         #expect(Fixture.press(.char("1"), into: &state).isEmpty)
-        _ = Fixture.press(.char("3"), into: &state)
-        #expect(Fixture.render(state).lines[1].contains("Last 7 days · day buckets"))
+    }
+
+    @Test(
+        "a new range: its title, export and province check wait for its figures; meanwhile the screen says which range it shows"
+    )
+    func rangeChangeShowsWhichRange() {
+        var state = F.app()
+        let week = F.load(Fixture.press(.char("3"), into: &state))!
+        var lines = Fixture.render(state).lines
+        #expect(lines[1].contains("Last hour · 5 min buckets · since 13:05 · updated 14:02:00 UTC"))
+        #expect(lines[2].contains("… reading the last 7 days by day (showing the last hour)"))
+        #expect(lines[3].contains("authorised          46"))
+        // The export writes what is on screen, named after it.
+        _ = Fixture.press(.char("e"), into: &state)
+        #expect(state.dashboard.export?.path.text == "./stats-1h-2026-11-29.csv")
+        #expect(Fixture.prose(state).contains("Every figure of the last hour, by 5 min."))
+        _ = Fixture.press(.escape, into: &state)
+        // Its ask fails: the old figures stay, said to be the old range's.
+        _ = ConsoleApp.update(&state, .dashboard(.failed("the desk is unreachable", for: week)))
+        #expect(
+            Fixture.prose(state).contains(
+                "the last 7 days by day could not be read (still showing the last hour, from 14:02:00 UTC; r tries again)"
+            ))
+        #expect(Fixture.render(state).lines[1].hasPrefix(" Last hour"))
+        // r asks for the 7 days again; its figures bring its title.
+        let again = F.load(Fixture.press(.char("r"), into: &state))!
+        #expect(again == week)
+        _ = ConsoleApp.update(&state, .dashboard(.loaded(F.report(again), for: again)))
+        lines = Fixture.render(state).lines
+        #expect(lines[1].contains("Last 7 days · day buckets · since 23 Nov · updated 14:02:00 UTC"))
+        #expect(!Fixture.prose(state).contains("showing the last hour"))
+        #expect(!Fixture.prose(state).contains("could not be read"))
+        _ = Fixture.press(.char("e"), into: &state)
+        #expect(state.dashboard.export?.path.text == "./stats-7d-2026-11-29.csv")
+        _ = Fixture.press(.escape, into: &state)
+        // Another bucket of the same range: said as the bucket.
+        _ = Fixture.press(.char("b"), into: &state)
+        #expect(Fixture.prose(state).contains("… reading the last 7 days by hour (showing by day)"))
+    }
+
+    @Test("r while an ask runs asks once more when it answers, however often it is pressed")
+    func refreshWhileLoading() {
+        var state = F.app()
+        let first = F.load(Fixture.press(.char("r"), into: &state))!
+        var commands: [ConsoleApp.Command] = []
+        for _ in 0..<3 { commands += Fixture.press(.char("r"), into: &state) }
+        #expect(F.load(commands) == nil, "one ask at a time")
+        #expect(state.dashboard.refreshPending)
+        let answered = ConsoleApp.update(&state, .dashboard(.loaded(F.report(first), for: first)))
+        let loads = answered.filter { if case .dashboard(.load) = $0 { return true } else { return false } }
+        #expect(loads.count == 1, "the three presses make one ask")
+        #expect(state.dashboard.loading)
+        let second = state.dashboard.asked!
+        #expect(ConsoleApp.update(&state, .dashboard(.loaded(F.report(second), for: second))).isEmpty)
+        #expect(!state.dashboard.loading)
+        // A failed ask answers too.
+        let third = F.load(Fixture.press(.char("r"), into: &state))!
+        _ = Fixture.press(.char("r"), into: &state)
+        #expect(F.load(ConsoleApp.update(&state, .dashboard(.failed("down", for: third)))) != nil)
     }
 
     @Test("b cycles the buckets the range allows; the hour has only 5-minute buckets")
@@ -107,7 +164,12 @@ struct DashboardScreenTests {
         _ = ConsoleApp.update(&state, .dashboard(.failed("the desk is unreachable", for: state.dashboard.asked!)))
         commands = Fixture.press(.char("r"), into: &state)
         #expect(F.load(commands)?.toMs == Fixture.now.addingTimeInterval(16).unixMilliseconds + 1)
-        #expect(state.dashboard.error == nil || state.dashboard.loading)
+        #expect(state.dashboard.loading)
+        #expect(Fixture.render(state).lines[1].contains("updating…"))
+        _ = ConsoleApp.update(
+            &state, .dashboard(.loaded(F.report(state.dashboard.asked!), for: state.dashboard.asked!)))
+        #expect(state.dashboard.error == nil)
+        #expect(!Fixture.prose(state).contains("refresh failed"))
 
         // On the monitor the dashboard asks nothing.
         var monitor = F.app()
@@ -128,7 +190,7 @@ struct DashboardScreenTests {
         let query = state.dashboard.asked!
         _ = ConsoleApp.update(&state, .dashboard(.loaded(F.report(query), for: query)))
         #expect(F.load(ConsoleApp.update(&state, .ticked(Fixture.now.addingTimeInterval(300)))) == nil)
-        #expect(Fixture.render(state).lines[1].contains("auto refresh off"))
+        #expect(Fixture.render(state).lines[1].contains("refresh off"))
         #expect(F.load(Fixture.press(.char("r"), into: &state)) != nil)
         // A new person keeps the console's setting.
         _ = Fixture.press(.ctrl("o"), into: &state)
@@ -247,6 +309,8 @@ struct DashboardScreenTests {
         Fixture.type("QQ", into: &state)
         _ = Fixture.press(.enter, into: &state)
         #expect(state.dashboard.province == "QQ")
+        #expect(Fixture.prose(state).contains("QQ (not a province)"))
+        #expect(Fixture.prose(state).contains("the province chart shows QQ (not a province) only"))
         // Esc: every province again.
         _ = Fixture.press(.escape, into: &state)
         #expect(state.dashboard.province == nil)
@@ -267,6 +331,58 @@ struct DashboardScreenTests {
         #expect(!prose.contains("nan"))
         #expect(!prose.contains("NaN"))
         #expect(!prose.contains("inf"))
+    }
+
+    @Test("numbers: shares never round to all or none, big counts shortened, a median in minutes and seconds")
+    func numbers() {
+        #expect(DashboardScreen.percent(249.0 / 250) == "99%")
+        #expect(DashboardScreen.percent(1) == "100%")
+        #expect(DashboardScreen.percent(1.0 / 1_000) == "<1%")
+        #expect(DashboardScreen.percent(0) == "0%")
+        #expect(DashboardScreen.percent(0.625) == "63%")
+        #expect(DashboardScreen.percent(nil, dash: "-") == "-")
+        #expect(DashboardScreen.count(999_999) == "999999")
+        #expect(DashboardScreen.count(1_000_000) == "1.00 M")
+        #expect(DashboardScreen.count(12_000_000) == "12.0 M")
+        #expect(DashboardScreen.count(123_456_789) == "123 M")
+        #expect(DashboardScreen.count(999_600_000) == "1.00 G")
+        #expect(DashboardScreen.count(4_294_967_296) == "4.29 G")
+        #expect(DashboardScreen.count(99_999_999_999) == "100 G")
+        #expect(DashboardScreen.count(Int64.max) == "9.22 E")
+        #expect(DashboardScreen.duration(45) == "45 s")
+        #expect(DashboardScreen.duration(125) == "2 min 05 s")
+        #expect(DashboardScreen.duration(150) == "2 min 30 s")
+        #expect(DashboardScreen.duration(3_600 + 300) == "1 h 5 min")
+    }
+
+    @Test("big figures keep a space after the label and their sparkline or detail after them")
+    func bigFigures() {
+        let state = F.app { F.bigReport($0) }
+        let lines = Fixture.render(state).lines
+        #expect(lines[3].contains("authorised       123 M "))
+        #expect(lines[5].contains("uploads         4.29 G "))
+        #expect(lines[5].contains("keys accepted    100 G "))
+        #expect(lines[9].contains("pseudo-ids      4.29 G of 2^32, 100%"))
+        #expect(Fixture.prose(state).contains("registrations 1.00 G"))
+        #expect(lines[4].contains("uploaded           <1%"))
+    }
+
+    @Test("the dummy share's sparkline is the share per bucket; a bucket without requests at the baseline")
+    func dummyShareSparkline() {
+        let tiles = DashboardScreen.tiles(F.report())
+        let tile = tiles.first { $0.label == "dummy share" }!
+        #expect(tile.series?.first == 689, "20 dummy of 29 requests")
+        #expect(tile.series?.last == 0)
+        #expect(tile.detail == "229 of 349")
+    }
+
+    @Test("a key before the first figures: its notice shows")
+    func noticeBeforeFigures() {
+        var state = Fixture.signedOut()
+        _ = ConsoleApp.update(&state, .signedIn(F.supervisor))
+        _ = Fixture.press(.char("b"), into: &state)
+        #expect(Fixture.prose(state).contains("the last hour is shown in 5 min buckets only"))
+        #expect(Fixture.prose(state).contains("reading the figures"))
     }
 
     @Test("sparklines: resampled to the width, a zero series flat, nonzero never at the baseline; ASCII levels")

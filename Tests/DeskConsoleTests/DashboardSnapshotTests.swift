@@ -19,7 +19,15 @@ struct DashboardSnapshotTests {
         case badProvince = "bad-province"
         case export, overwrite, ascii
         case asciiEmpty = "ascii-empty"
+        case asciiProvince = "ascii-province"
         case help
+        /// Figures too big for a tile's column.
+        case big
+        /// A new range asked while the old one's figures are on screen, then its ask failed.
+        case rangeAsked = "range-asked"
+        case rangeFailed = "range-failed"
+        /// A key pressed before the first figures came.
+        case noticeFirst = "notice-first"
     }
 
     static func state(_ scenario: Scenario, width: Int, height: Int) -> ConsoleApp.State {
@@ -80,8 +88,26 @@ struct DashboardSnapshotTests {
             state = DashboardFixture.app(width: width, height: height, ascii: true) {
                 StatsReport(query: $0, generatedAt: Fixture.now)
             }
+        case .asciiProvince:
+            state = DashboardFixture.app(width: width, height: height, ascii: true)
+            _ = Fixture.press(.char("p"), into: &state)
+            Fixture.type("FC", into: &state)
+            _ = Fixture.press(.enter, into: &state)
         case .help:
             _ = Fixture.press(.char("?"), into: &state)
+        case .big:
+            state = DashboardFixture.app(width: width, height: height) { DashboardFixture.bigReport($0) }
+        case .rangeAsked:
+            _ = Fixture.press(.char("3"), into: &state)
+        case .rangeFailed:
+            _ = Fixture.press(.char("3"), into: &state)
+            _ = ConsoleApp.update(
+                &state,
+                .dashboard(.failed("cannot reach the server at http://127.0.0.1:8081", for: state.dashboard.asked!)))
+        case .noticeFirst:
+            state = Fixture.signedOut(width: width, height: height)
+            _ = ConsoleApp.update(&state, .signedIn(DashboardFixture.supervisor))
+            _ = Fixture.press(.char("b"), into: &state)
         }
         return state
     }
@@ -102,6 +128,30 @@ struct DashboardSnapshotTests {
     @Test("120×30: three charts side by side, tiles in three columns")
     func wideShort() {
         assertSnapshot(Fixture.render(Self.state(.hour, width: 120, height: 30)), named: "dashboard-120x30-hour")
+    }
+
+    @Test("120×40 boxes the tiles; 120×39 does not", arguments: [39, 40])
+    func boxedFrom(_ height: Int) {
+        let text = Fixture.render(Self.state(.hour, width: 120, height: height)).lines.joined(separator: "\n")
+        #expect(text.contains("┌─ authorised") == (height >= 40))
+    }
+
+    @Test(
+        "ASCII: nothing outside ASCII but the box borders the other screens draw too",
+        arguments: [
+            Scenario.ascii, .asciiEmpty, .asciiProvince,
+        ])
+    func asciiOnly(_ scenario: Scenario) {
+        for (width, height) in [(80, 24), (160, 48)] {
+            var state = Self.state(scenario, width: width, height: height)
+            // Not the help: its ▲/▼ scroll marks are TerminalKit's, the same on every screen.
+            for keys in [[], [Key.char("e")], [.escape, .char("r")], [.escape, .char("4")], [.char("p")]] {
+                for key in keys { _ = Fixture.press(key, into: &state) }
+                let text = Fixture.render(state).lines.joined(separator: "\n")
+                let leaks = Set(text.filter { !$0.isASCII && !"┌┐└┘─│".contains($0) })
+                #expect(leaks.isEmpty, "\(scenario) \(width)×\(height) \(keys): \(leaks.sorted())")
+            }
+        }
     }
 
     @Test("the error and the figures are marked by style as well as words (roles)")
