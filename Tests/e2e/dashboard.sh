@@ -129,8 +129,8 @@ start_console() {
 w=e2e:dash
 start_console dash 80 24 -- --store "$store" --user sara
 check "a supervisor starts on the dashboard" within 10 $w "TraceDesk · Dashboard"
-check "the title says the range, the bucket and when it was read (UTC)" \
-  matches 10 $w "Last hour · 5 min buckets · updated [0-9]{2}:[0-9]{2}:[0-9]{2} UTC"
+check "the title says the range, the bucket, its start and when it was read (UTC)" \
+  matches 10 $w "Last hour · 5 min buckets · since [0-9]{2}:[0-9]{2} · updated [0-9]{2}:[0-9]{2}:[0-9]{2} UTC"
 check "authorised: 3, with a sparkline" matches 5 $w "authorised +3 [▁▂▃▄▅▆▇█]+"
 check "checked: 2 of 3 (67%)" matches 5 $w "checked +67% "
 check "uploaded: 1 of 3 (33%)" matches 5 $w "uploaded +33% "
@@ -145,20 +145,23 @@ check "no analytics came: the province chart says so" within 5 $w "no analytics 
 check "nothing is cut off at 80 columns: the footer ends with Quit" matches 5 $w "\\^C Quit *$"
 screen $w >"$work/dashboard-80x24.txt"
 
-keys $w 2
-check "2: the last 24 hours in hour buckets" within 5 $w "Last 24 hours · hour buckets"
-keys $w b
-check "b: 5-minute buckets" within 5 $w "Last 24 hours · 5 min buckets"
-keys $w 3
-check "3: the last 7 days in day buckets" within 5 $w "Last 7 days · day buckets"
-keys $w 4
-check "4: the last 14 days" within 5 $w "Last 14 days · day buckets"
-keys $w b
-check "b: hour buckets for 14 days" within 5 $w "Last 14 days · hour buckets"
-keys $w 1
-check "1: back to the hour" within 5 $w "Last hour · 5 min buckets"
-keys $w r
-check "r refreshes: the figures stay" matches 5 $w "authorised +3 "
+# A new range's title comes with its figures (the old ones stay under their own title meanwhile).
+# new_range KEY TITLE: after KEY the header names TITLE with when it was read, and nothing says
+# another range is being read or shown.
+new_range() {
+  keys $w "$1"
+  matches 10 $w "^ $2 · .*updated [0-9:]{8} UTC" || return 1
+  ! joined $w | grep -qE "showing (the last|by )|could not be read"
+}
+check "2: the last 24 hours in hour buckets, with their figures" new_range 2 "Last 24 hours · hour buckets"
+check "... authorised still 3 (the codes are within the hour)" matches 5 $w "authorised +3 "
+check "b: 5-minute buckets" new_range b "Last 24 hours · 5 min buckets"
+check "3: the last 7 days in day buckets, since a day at midnight" new_range 3 "Last 7 days · day buckets · since [0-9]+ [A-Z][a-z]{2}"
+check "4: the last 14 days" new_range 4 "Last 14 days · day buckets"
+check "b: hour buckets for 14 days" new_range b "Last 14 days · hour buckets"
+check "1: back to the hour, since its first 5 minutes" new_range 1 "Last hour · 5 min buckets · since [0-9]{2}:[0-9]{2}"
+keys $w r r r
+check "r (three times while asking) refreshes: the figures stay" matches 5 $w "authorised +3 "
 
 # Export: the path asked, written 0600, then the overwrite question.
 keys $w e
@@ -203,7 +206,7 @@ check "F2: the dashboard" within 5 $w "TraceDesk · Dashboard"
 tmux -L "$socket" resize-window -t $w -x 160 -y 48 2>/dev/null
 check "160×48: keys dropped by reason" within 5 $w "Keys dropped by reason"
 check "160×48: ... before_risk_window, 11" matches 5 $w "before_risk_window +█+ +11 "
-check "160×48: the keys-per-upload histogram" within 5 $w "Uploads by keys brought"
+check "160×48: the keys-per-upload histogram" within 5 $w "Uploads by keys accepted"
 check "160×48: lookups by tracer (none)" within 5 $w "no contact lookup in this range"
 screen $w >"$work/dashboard-160x48.txt"
 keys $w C-c
@@ -213,7 +216,17 @@ start_console ascii 80 24 LANG=C LC_ALL=C -- --store "$store" --user sara
 w=e2e:ascii
 check "LANG=C: the dashboard opens" within 10 $w "TraceDesk - Dashboard"
 check "LANG=C: sparklines in ASCII levels" matches 10 $w "authorised +3 [_.=#-]+"
-check "LANG=C: no block characters" bash -c "! tmux -L '$socket' capture-pane -p -t $w | grep -q '[▁▂▃▄▅▆▇█]'"
+# Nothing outside ASCII but the box borders every screen draws (ncurses maps them for the terminal).
+non_ascii() { screen "$1" | LC_ALL=C.UTF-8 grep -oP '[^\x00-\x7F]' | grep -v '[┌┐└┘─│]' | sort -u | tr -d '\n'; }
+check "LANG=C: nothing outside ASCII but box borders" test -z "$(non_ascii $w)"
+keys $w p
+keys $w -l FC
+keys $w Enter
+check "LANG=C: a province name in ASCII letters" within 5 $w "Forli Cesena (FC)"
+check "LANG=C: ... and still nothing outside ASCII" test -z "$(non_ascii $w)"
+keys $w Escape 4
+check "LANG=C: 14 days" matches 10 $w "^ Last 14 days - day buckets - since"
+check "LANG=C: ... nothing outside ASCII" test -z "$(non_ascii $w)"
 keys $w C-c
 
 # --- NO_COLOR ---
@@ -222,7 +235,7 @@ no_colours() {
 }
 start_console mono 80 24 NO_COLOR=1 -- --store "$store" --user sara --refresh 0
 w=e2e:mono
-check "NO_COLOR: the dashboard opens" within 10 $w "auto refresh off"
+check "NO_COLOR: the dashboard opens" within 10 $w "refresh off"
 check "NO_COLOR: drawn without colours" no_colours $w
 keys $w C-c
 
