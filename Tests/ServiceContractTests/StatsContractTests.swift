@@ -206,6 +206,18 @@ import Testing
                         == "your role (\(role.rawValue)) cannot read the statistics: that needs the supervisor role",
                     "\(kind): \(role)")
             }
+            // A non-supervisor with a bad query: the role is what both desks refuse first.
+            for role in StaffRole.allCases where role != .supervisor {
+                let refused = await failure { () async throws(ServiceError) in
+                    try await f.desk.statistics(
+                        sessions[role]!, query: .last(.fortnight, bucket: .fiveMinutes, now: now))
+                }
+                #expect(refused?.isForbidden == true, "\(kind): \(role) with a bad query")
+                #expect(
+                    refused?.message
+                        == "your role (\(role.rawValue)) cannot read the statistics: that needs the supervisor role",
+                    "\(kind): \(role) with a bad query")
+            }
             // Not audited: figures only.
             let before = try f.auditTrail().count
             _ = try await f.desk.statistics(sara, query: .last(.week, now: now))
