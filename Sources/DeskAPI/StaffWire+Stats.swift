@@ -77,8 +77,13 @@ extension StaffWire {
 
     // MARK: Reading
 
+    /// The largest count a statistics answer may hold (2^53: exact in a JSON number read as a
+    /// double, and far more than any store holds). Larger is refused as not from a TraceDesk
+    /// server: sums and shares of the figures read can then never overflow.
+    public static let maximumStatsCount: Int64 = 1 << 53
+
     /// Reads what ``statsReport(_:)`` writes; every series must have as many values as the
-    /// query has buckets.
+    /// query has buckets, and every count is within `0...maximumStatsCount`.
     public static func readStatsReport(_ bytes: [UInt8]) throws(FieldProblem) -> StatsReport {
         let reader = try document(bytes)
         let from = try requiredTime(reader, "from")
@@ -98,13 +103,13 @@ extension StaffWire {
             var values: [Int64] = []
             values.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                values.append(try Fields.integer(item, name: "\(key)[\(i)]", in: 0...Int64.max))
+                values.append(try Fields.integer(item, name: "\(key)[\(i)]", in: 0...maximumStatsCount))
             }
             return values
         }
         func series(_ key: String) throws(FieldProblem) -> StatsSeries { StatsSeries(values: try counts(key, buckets)) }
         func count(_ item: ObjectReader, _ key: String) throws(FieldProblem) -> Int64 {
-            try item.integer(key, in: 0...Int64.max)!
+            try item.integer(key, in: 0...maximumStatsCount)!
         }
         func entries(_ key: String) throws(FieldProblem) -> [ObjectReader] {
             var readers: [ObjectReader] = []
@@ -126,7 +131,7 @@ extension StaffWire {
         report.uploaded = try series("uploaded")
         if let median = try reader.optional("median_seconds_to_upload", allowNull: true) {
             report.medianSecondsToUpload = try Fields.integer(
-                median, name: "median_seconds_to_upload", in: 0...Int64.max)
+                median, name: "median_seconds_to_upload", in: 0...maximumStatsCount)
         }
         report.operators = []
         for item in try entries("operators") {
@@ -143,7 +148,7 @@ extension StaffWire {
         report.keysPerUpload = try counts("keys_per_upload", StatsReport.keysPerUploadCap + 1)
         report.chunks = try series("chunks")
         report.keysPublished = try series("keys_published")
-        report.paddingPublished = try reader.integer("padding_published", in: 0...Int64.max)!
+        report.paddingPublished = try reader.integer("padding_published", in: 0...maximumStatsCount)!
         report.realRequests = try series("real_requests")
         report.dummyRequests = try series("dummy_requests")
         report.analyticsReports = try series("analytics_reports")
@@ -156,7 +161,7 @@ extension StaffWire {
                     exposureNotifications: try count(item, "exposure_notifications")))
         }
         report.registrations = try series("registrations")
-        report.returningSignIns = try reader.integer("returning_sign_ins", in: 0...Int64.max)!
+        report.returningSignIns = try reader.integer("returning_sign_ins", in: 0...maximumStatsCount)!
         report.contactFiles = try series("contact_files")
         report.lookups = try series("lookups")
         for item in try entries("tracers") {
@@ -164,7 +169,7 @@ extension StaffWire {
         }
         let pseudo = try nested(reader, "pseudo_ids")
         var capacity = PseudoIDCapacity(used: try count(pseudo, "used"))
-        capacity.capacity = try pseudo.integer("capacity", in: 1...Int64.max)!
+        capacity.capacity = try pseudo.integer("capacity", in: 1...maximumStatsCount)!
         report.pseudoIDs = capacity
         return report
     }

@@ -54,9 +54,10 @@ public struct EventPage: Hashable, Sendable {
 }
 
 /// What phones sent in a period: real requests (events from phones) and dummy requests
-/// (counted per hour, never stored as events). The monitor shows dummy traffic only as a share.
+/// (counted per 5 minutes, never stored as events). The monitor shows dummy traffic only as a share.
 public struct TrafficShare: Hashable, Sendable {
-    /// The start of the period (dummy requests are counted per hour: the start of an hour).
+    /// The start of the period: the start of an hour (dummy requests are counted per 5 minutes;
+    /// the share counts whole hours, as when they were counted per hour).
     public var since: Date
     public var realRequests: Int64
     public var dummyRequests: Int64

@@ -191,7 +191,16 @@ public struct StatsSeries: Hashable, Sendable {
     public init(values: [Int64]) { self.values = values }
     public init(count: Int) { values = Array(repeating: 0, count: count) }
 
-    public var total: Int64 { values.reduce(0, +) }
+    /// The sum, saturating at `Int64.max` (figures read from a server are not trusted to fit).
+    public var total: Int64 { Self.sum(values) }
+
+    /// A sum that saturates at the bounds of `Int64` instead of trapping.
+    public static func sum<S: Sequence<Int64>>(_ values: S) -> Int64 {
+        values.reduce(Int64(0)) { total, value in
+            let (sum, overflow) = total.addingReportingOverflow(value)
+            return overflow ? (value > 0 ? .max : .min) : sum
+        }
+    }
     public var maximum: Int64 { values.max() ?? 0 }
 }
 
@@ -370,7 +379,10 @@ public struct StatsReport: Hashable, Sendable {
     /// Uploaded ÷ authorised.
     public var uploadedShare: Double? { Self.share(uploaded.total, of: authorized.total) }
     /// Dummy ÷ (dummy + real).
-    public var dummyShare: Double? { Self.share(dummyRequests.total, of: dummyRequests.total + realRequests.total) }
+    public var dummyShare: Double? {
+        let (dummy, whole) = (Double(dummyRequests.total), Double(dummyRequests.total) + Double(realRequests.total))
+        return whole > 0 ? dummy / whole : nil
+    }
     /// Real keys per published chunk.
     public var keysPerChunk: Double? { Self.share(keysPublished.total, of: chunks.total) }
     /// Keys accepted per accepted upload.
@@ -392,12 +404,12 @@ public struct StatsReport: Hashable, Sendable {
     /// middle value for an even count, so it is always a value that occurred.
     public static func median(_ counts: [(value: Int64, count: Int64)]) -> Int64? {
         let sorted = counts.filter { $0.count > 0 }.sorted { $0.value < $1.value }
-        let n = sorted.reduce(Int64(0)) { $0 + $1.count }
+        let n = StatsSeries.sum(sorted.map(\.count))
         guard n > 0 else { return nil }
         let target = (n - 1) / 2
         var seen: Int64 = 0
         for entry in sorted {
-            seen += entry.count
+            seen = StatsSeries.sum([seen, entry.count])
             if seen > target { return entry.value }
         }
         return sorted.last?.value

@@ -346,11 +346,7 @@ public struct LocalDesk: DeskService {
             throw .notSignedIn(
                 "your session ended after \(Self.minutes(sessions.idleSeconds)) without activity: sign in again")
         }
-        guard stored.role.may(useCase) else {
-            let allowed = useCase.roles.sorted().map(\.rawValue).joined(separator: " or ")
-            throw .forbidden(
-                "your role (\(stored.role.rawValue)) cannot \(useCase.phrase): that needs the \(allowed) role")
-        }
+        guard stored.role.may(useCase) else { throw Self.forbidden(stored.role, useCase) }
         // Every call is activity, but the store writes it only when its record is older than
         // ``SessionActivity``'s interval: the UPDATE that would change nothing is not even sent
         // (on SQLite it would still take the write lock, against the phones' uploads).
@@ -358,6 +354,13 @@ public struct LocalDesk: DeskService {
             try storeCall { () throws(StoreError) in try store.touchSession(tokenHash: tokenHash, now: now) }
         }
         return (stored.user, stored.role)
+    }
+
+    /// The refusal of a use case the role may not run (also what RemoteDesk says when it checks
+    /// the session's role before asking).
+    static func forbidden(_ role: StaffRole, _ useCase: DeskUseCase) -> ServiceError {
+        let allowed = useCase.roles.sorted().map(\.rawValue).joined(separator: " or ")
+        return .forbidden("your role (\(role.rawValue)) cannot \(useCase.phrase): that needs the \(allowed) role")
     }
 
     private func hashed(_ password: String) throws(ServiceError) -> String {

@@ -11,6 +11,8 @@ import DeskCore
 /// nothing and is not audited, so it is retried after a lost answer.
 extension RemoteDesk {
     public func statistics(_ session: StaffSession, query: StatsQuery) async throws(ServiceError) -> StatsReport {
+        // The role first, then the query: the same refusals in the same order as LocalDesk.
+        guard session.role.may(.readStatistics) else { throw LocalDesk.forbidden(session.role, .readStatistics) }
         if let problem = LocalDesk.statsProblem(query) { throw problem }
         let reply = try await transport.perform(
             .init(
@@ -18,7 +20,12 @@ extension RemoteDesk {
                 what: "statistics", idempotent: true))
         let report = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readStatsReport(bytes) }
         // Figures for another range would be drawn under this one's labels.
-        guard report.query == query else { throw transport.notTraceDesk("its statistics are not for the range asked") }
+        // A TraceDesk server that answers for another range runs another version, most likely.
+        guard report.query == query else {
+            throw .failed(
+                "the TraceDesk server at \(transport.location) answered the statistics for another range than asked: it may run another version than this console"
+            )
+        }
         return report
     }
 }

@@ -31,7 +31,8 @@ import DeskCore
 /// - `histogram`: keys_per_upload with the number of keys in `key` (`0`…`14`, then `15+`).
 /// - `tracer`: lookups with the tracer's name in `key`.
 ///
-/// Text fields (names, reasons, codes) that start with `=`, `+`, `-` or `@` get a leading `'`,
+/// Text fields (names, reasons, codes) that start with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return get a leading `'`,
 /// so a spreadsheet does not run them as formulas (as in ``TraceCSV``).
 public enum StatsCSV {
     public static let columns = ["section", "figure", "key", "label", "bucket_start", "value"]
@@ -108,7 +109,9 @@ public enum StatsCSV {
 
     /// Four decimals, a point, no exponent: `0.6667`, `12.5`.
     static func decimal(_ value: Double) -> String {
-        let scaled = Int64((value * 10_000).rounded())
+        // Beyond 10^14 four decimals no longer fit an Int64 (only a hostile answer gets there).
+        guard value.magnitude < 1e14 else { return String(StatsText.clamped(value)) }
+        let scaled = StatsText.clamped(value * 10_000)
         let whole = scaled / 10_000
         var fraction = String(scaled % 10_000)
         fraction = String(repeating: "0", count: 4 - fraction.count) + fraction

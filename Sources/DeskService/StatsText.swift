@@ -44,12 +44,12 @@ public enum StatsText {
         var uploads = "keys accepted \(report.keysAccepted.total), dropped \(report.keysDropped.total)"
         if let mean = report.keysPerUploadMean { uploads += ", \(oneDecimal(mean)) keys per upload" }
         lines.append(tile("Uploads", report.uploads.total, uploads))
-        let refused = report.uploadsRefused.reduce(Int64(0)) { $0 + $1.count }
+        let refused = StatsSeries.sum(report.uploadsRefused.map(\.count))
         lines.append(tile("Uploads refused", refused, reasons(report.uploadsRefused)))
         var chunks = "keys \(report.keysPublished.total), padding \(report.paddingPublished)"
         if let perChunk = report.keysPerChunk { chunks += ", \(oneDecimal(perChunk)) keys per chunk" }
         lines.append(tile("Chunks published", report.chunks.total, chunks))
-        let requests = report.realRequests.total + report.dummyRequests.total
+        let requests = StatsSeries.sum([report.realRequests.total, report.dummyRequests.total])
         lines.append(
             tile(
                 "Phone requests", requests,
@@ -95,7 +95,8 @@ public enum StatsText {
             lines += table(
                 report.provinces.prefix(top).map {
                     [
-                        $0.code, $0.province?.name ?? "(unknown code)", String($0.reports), String($0.bluetoothActive),
+                        $0.code, $0.province?.asciiName ?? "(unknown code)", String($0.reports),
+                        String($0.bluetoothActive),
                         String($0.notificationsAllowed), String($0.exposureNotifications),
                     ]
                 }, header: ["CODE", "PROVINCE", "REPORTS", "BLUETOOTH", "NOTIFICATIONS", "EXPOSURES"], textColumns: 2)
@@ -122,7 +123,7 @@ public enum StatsText {
 
     /// "75 %" (whole percent, rounded); nil stays nil (nothing to divide by).
     public static func percent(_ share: Double?) -> String? {
-        share.map { "\(Int(($0 * 100).rounded())) %" }
+        share.map { "\(clamped($0 * 100)) %" }
     }
 
     /// "2026-11-29 10:00" (UTC).
@@ -131,9 +132,20 @@ public enum StatsText {
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
 
+    /// `value` rounded to an integer, held within `Int64` (a share of hostile figures can be
+    /// larger than any count; NaN is 0): a conversion that cannot trap.
+    static func clamped(_ value: Double) -> Int64 {
+        let rounded = value.rounded()
+        if rounded.isNaN { return 0 }
+        if rounded >= 9.2e18 { return .max }
+        if rounded <= -9.2e18 { return .min }
+        return Int64(rounded)
+    }
+
     /// "12.5"
     static func oneDecimal(_ value: Double) -> String {
-        let tenths = Int64((value * 10).rounded())
+        guard value.magnitude < 1e17 else { return String(clamped(value)) }
+        let tenths = clamped(value * 10)
         return "\(tenths / 10).\(tenths % 10)"
     }
 

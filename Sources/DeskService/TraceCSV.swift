@@ -10,9 +10,9 @@ import Foundation
 /// `tracedesk trace --csv` write, with the same columns. Times are UTC in the staff API's form.
 ///
 /// Escaping: a field with a comma, a quote, CR or LF is quoted, its quotes doubled. Free text a
-/// person typed (an outcome's note, who recorded it) that starts with `=`, `+`, `-` or `@` gets a
-/// leading `'`, so a spreadsheet opening the file does not run it as a formula; phone numbers
-/// are E.164 and kept as they are.
+/// person typed (an outcome's note, who recorded it) that starts with `=`, `+`, `-`, `@`, a tab
+/// or a carriage return gets a leading `'`, so a spreadsheet opening the file does not run it as
+/// a formula; phone numbers are E.164 and kept as they are.
 public enum TraceCSV {
     public static let columns = [
         "contact_user_id", "phone", "close_contact", "minutes", "most_minutes_on_one_day", "days", "sightings",
@@ -37,9 +37,10 @@ public enum TraceCSV {
         ]
     }
 
-    /// Free text with a leading formula character made inert.
+    /// Free text with a leading formula character made inert: `=`, `+`, `-`, `@`, and a tab or
+    /// carriage return (a spreadsheet may skip them and read the formula after).
     static func typed(_ text: String) -> String {
-        guard let first = text.first, "=+-@".contains(first) else { return text }
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
         return "'" + text
     }
 

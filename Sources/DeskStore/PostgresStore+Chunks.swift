@@ -80,6 +80,10 @@ extension PostgresStore {
             try connection.transaction(operation: "clean up") { () throws(StoreError) -> CleanupReport in
                 var report = try ChunkWork(db: connection, sql: .postgres).cleanup(now: now, policy: policy)
                 try apricotWork(connection).cleanup(now: now, policy: policy, into: &report)
+                // Under the rollups' lock: a rollup that read the state before this trims it
+                // would otherwise write back the old start of the rolled range.
+                try connection.execute(
+                    "SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.statsLock))", operation: "clean up")
                 report.other += try Self.statsWork(connection).cleanup(now: now)
                 return report
             }

@@ -9,12 +9,18 @@ import DeskCore
 // The supervisor's statistics on PostgreSQL (StatsWork). Rollups from several servers are
 // serialised by a transaction-level advisory lock, taken with a try (a server that finds it
 // held counts the hours live meanwhile); the state is read after taking it (READ COMMITTED),
-// so an hour another server rolled up meanwhile is not rolled up again. A report
-// is read in one REPEATABLE READ snapshot.
+// so an hour another server rolled up meanwhile is not rolled up again. A rollup ends at the
+// earlier of the caller's clock and the database's (clock_timestamp()): many machines share
+// one database, and a caller whose clock runs ahead must not close an hour too early. The
+// retention cleanup takes the same lock for its statistics part. A report is read in one
+// REPEATABLE READ snapshot.
 extension PostgresStore {
     public func statistics(_ query: StatsQuery, now: Date) throws(StoreError) -> StatsReport {
         try pool.withConnection { connection throws(StoreError) in
-            try Self.rollUp(connection, now: now)
+            // A rollup that fails (a lock, a full disk) must not fail the read: the hours it
+            // would add are counted live, giving the same figures. The server's rollup job logs
+            // and counts its failures.
+            _ = try? Self.rollUp(connection, now: now)
             return try connection.transaction(begin: Self.snapshot, operation: "read statistics") {
                 () throws(StoreError) -> StatsReport in
                 var report = try Self.statsWork(connection).report(query, now: now)
@@ -43,7 +49,13 @@ extension PostgresStore {
                     "SELECT pg_try_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.statsLock))", operation: op
                 ) { $0.integer(0) }.first == 1
             guard taken else { return 0 }
-            return try work.rollUp(now: now)
+            // The database's clock decides which hours are closed, not the caller's: a console
+            // whose clock runs ahead must not freeze an hour the servers still write to.
+            let database =
+                try connection.query(
+                    "SELECT CAST(floor(extract(epoch FROM clock_timestamp()) * 1000) AS BIGINT)", operation: op
+                ) { $0.integer(0) }.first ?? now.unixMilliseconds
+            return try work.rollUp(now: min(now, Date(unixMilliseconds: database)))
         }
     }
 

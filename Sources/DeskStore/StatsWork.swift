@@ -256,8 +256,10 @@ struct StatsWork<DB: SQLRunning> {
         let (from, to) = (query.fromMs, query.toMs)
         var live: [Range<Int64>] = [from..<to]
         if query.bucket != .fiveMinutes, let rolled = try rolledHours() {
-            let start = max(from, rolled.lowerBound)
-            let end = min(to, rolled.upperBound)
+            // A rolled row holds its whole hour: only whole hours of the range are read from the
+            // rollup (`from` is an hour or day boundary; `to` often is not), the rest live.
+            let start = max(StatsBucket.hour.floor(from + Self.hourMs - 1), rolled.lowerBound)
+            let end = min(StatsBucket.hour.floor(to), rolled.upperBound)
             if start < end {
                 let size = query.bucket.milliseconds
                 let rows = try db.query(

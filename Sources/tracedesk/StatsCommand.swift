@@ -37,9 +37,10 @@ enum StatsCommand {
         shows UTC times. The options --user, --password-stdin, --store and --server work as for
         'tracedesk staff'.
 
-        Exit 0 ok (also when the range holds no data: the output says so), 2 usage error
-        (an unknown range or bucket, --range with --from, --from after --to, a range too
-        long), 4 store or server unavailable, 6 sign-in failed or not a supervisor.
+        Exit 0 ok (also when the range holds no data: the output says so), 1 refused (a range
+        the store or server cannot count: the reason is on stderr), 2 usage error (an unknown
+        range or bucket, --range with --from, --from after --to, a range too long), 4 store
+        or server unavailable, 6 sign-in failed or not a supervisor.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {

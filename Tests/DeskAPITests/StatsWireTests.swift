@@ -107,6 +107,56 @@ import Testing
         #expect(throws: FieldProblem.self) { try StaffWire.readStatsReport(Array("[]".utf8)) }
     }
 
+    @Test("counts beyond 2^53 are refused (a hostile server cannot overflow a sum); 2^53 itself reads")
+    func hugeCounts() throws {
+        func read(_ key: String, _ value: JSONValue) -> Result<StatsReport, FieldProblem> {
+            guard case .object(var members) = StaffWire.statsReport(Self.report()) else {
+                return .failure(FieldProblem("not an object"))
+            }
+            if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = value }
+            return Result { () throws(FieldProblem) in try StaffWire.readStatsReport(Self.bytes(.object(members))) }
+        }
+        let buckets = Self.report().query.bucketCount
+        let max = String(Int64.max)
+        for key in ["authorized", "real_requests", "dummy_requests", "keys_accepted"] {
+            guard case .failure(let problem) = read(key, .array(Array(repeating: .number(max), count: buckets))) else {
+                Issue.record("\(key): Int64.max must be refused")
+                continue
+            }
+            #expect(problem.text.contains(key), "\(key): \(problem.text)")
+        }
+        #expect(throws: FieldProblem.self) { try read("padding_published", .number(max)).get() }
+        #expect(throws: FieldProblem.self) { try read("returning_sign_ins", .number(String(1 << 53 + 1))).get() }
+        #expect(throws: FieldProblem.self) { try read("median_seconds_to_upload", .number(max)).get() }
+        #expect(
+            throws: FieldProblem.self,
+            performing: {
+                try read(
+                    "operators",
+                    .array([
+                        .object([
+                            .init(key: "name", value: .string("ana")), .init(key: "authorized", value: .number(max)),
+                            .init(key: "checked", value: .number("0")), .init(key: "uploaded", value: .number("0")),
+                        ])
+                    ])
+                ).get()
+            })
+        // The largest count allowed reads, and every total and share of it is finite.
+        let limit = String(StaffWire.maximumStatsCount)
+        var report = try read("real_requests", .array(Array(repeating: .number(limit), count: buckets))).get()
+        report.dummyRequests = report.realRequests
+        #expect(report.realRequests.total == StaffWire.maximumStatsCount * Int64(buckets))
+        #expect(report.dummyShare == 0.5)
+        // Beyond what the reader lets in, totals saturate instead of trapping.
+        #expect(StatsSeries(values: [.max, .max, 1]).total == .max)
+        #expect(StatsSeries(values: [.min, -1]).total == .min)
+        var huge = report
+        huge.realRequests = StatsSeries(values: Array(repeating: .max, count: buckets))
+        huge.dummyRequests = huge.realRequests
+        #expect(huge.dummyShare == 0.5)
+        #expect(StatsReport.median([(value: 5, count: .max), (value: 9, count: .max)]) == 5)
+    }
+
     @Test("the query the client writes is the query the server reads")
     func queryRoundTrip() throws {
         for query in [

@@ -110,6 +110,61 @@ import Testing
         #expect(text.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
     }
 
+    @Test("a province's name is in ASCII in the text, in UTF-8 in the CSV")
+    func provinceNames() {
+        var report = Self.report()
+        report.provinces = [
+            ProvinceStats(code: "FC", reports: 2, bluetoothActive: 1, notificationsAllowed: 1, exposureNotifications: 0)
+        ]
+        let text = StatsText.summary(report)
+        #expect(text.contains { $0.hasPrefix("  FC    Forli Cesena") })
+        #expect(text.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+        #expect(Self.lines(StatsCSV.encode(report)).contains("province,reports,FC,Forlì Cesena,,2"))
+    }
+
+    @Test("tab and carriage return lead a formula too: made inert like = + - @")
+    func csvFormulaWhitespace() {
+        var report = Self.report()
+        report.operators = [
+            OperatorStats(name: "\t=cmd", authorized: 1, checked: 0, uploaded: 0),
+            OperatorStats(name: "\r=cmd", authorized: 1, checked: 0, uploaded: 0),
+            OperatorStats(name: "\r\n=cmd", authorized: 1, checked: 0, uploaded: 0),
+            OperatorStats(name: "ok\t", authorized: 1, checked: 0, uploaded: 0),
+        ]
+        let csv = StatsCSV.encode(report)
+        #expect(csv.contains("operator,authorized,'\t=cmd,,,1\r\n"))
+        #expect(csv.contains("operator,authorized,\"'\r=cmd\",,,1\r\n"))
+        #expect(csv.contains("operator,authorized,\"'\r\n=cmd\",,,1\r\n"))
+        #expect(csv.contains("operator,authorized,ok\t,,,1\r\n"), "only a leading one")
+        #expect(!csv.contains(",\t=") && !csv.contains("\"\r="))
+    }
+
+    @Test("huge figures (the most a server may send, or more) print without trapping")
+    func hugeFigures() {
+        var report = Self.report()
+        let most: Int64 = 1 << 53  // the most StaffWire reads
+        report.authorized = StatsSeries(values: [1, 0])
+        report.checked = StatsSeries(values: [most, most])
+        report.realRequests = StatsSeries(values: [.max, .max])
+        report.dummyRequests = StatsSeries(values: [.max, 1])
+        report.keysAccepted = StatsSeries(values: [.max, .max])
+        report.uploads = StatsSeries(values: [1, 0])
+        report.keysPublished = StatsSeries(values: [.max, 0])
+        report.chunks = StatsSeries(values: [1, 0])
+        report.uploadsRefused = [
+            ReasonCount(reason: "expired", count: .max), ReasonCount(reason: "consumed", count: .max),
+        ]
+        let text = StatsText.summary(report)
+        #expect(text.contains { $0.hasPrefix("Phone requests") && $0.contains("\(Int64.max)") })
+        #expect(text.contains { $0.hasPrefix("Uploads refused") && $0.contains("\(Int64.max)") })
+        #expect(text.contains { $0.hasPrefix("Codes authorised") && $0.contains("checked \(2 * most) (") })
+        let lines = Self.lines(StatsCSV.encode(report))
+        #expect(lines.contains("total,real_requests,,,,\(Int64.max)"))
+        #expect(lines.contains("share,dummy_share,,,,0.5"))
+        #expect(lines.contains("share,keys_per_upload_mean,,,,\(Int64.max)"))
+        #expect(StatsText.percent(.infinity) == "\(Int64.max) %" && StatsText.percent(.nan) == "0 %")
+    }
+
     @Test("durations read as a person would say them")
     func durations() {
         #expect(StatsText.duration(0) == "0 s")

@@ -402,6 +402,105 @@ struct StatsStoreTests {
         }
     }
 
+    @Test(
+        "a range ending inside a rolled-up hour counts only up to its end, as counting live does",
+        arguments: StoreKind.testable)
+    func endInsideRolledHour(_ kind: StoreKind) throws {
+        try withSpace(kind) { space in
+            let store = try space.open()
+            try S.write(store, space)
+            // [10:00, 11:10) in hours: 11:00 is rolled up at 12:30, but only its first 10 minutes count.
+            let query = try StatsQuery.make(from: S.t, to: S.at(70), bucket: .hour).get()
+            let live = try store.statistics(query, now: S.at(1))  // nothing of the range rolled up
+            let rolled = try store.statistics(query, now: S.readAt)
+            #expect(try space.scalar("SELECT to_ms FROM stats_rollup") == S.at(120).unixMilliseconds)
+            #expect(Self.figures(rolled) == Self.figures(live))
+            // 11:00–11:10: the check at :01 and the upload at :02 (not the refusal at :15);
+            // the lookups at 11:10 are the range's end: not in it.
+            #expect(rolled.realRequests.values == [9, 2])
+            #expect(rolled.lookups.values == [1, 0] && rolled.uploadsRefused.isEmpty)
+        }
+    }
+
+    @Test("PostgreSQL: the database's clock decides which hours are closed, not the caller's")
+    func rollupUsesDatabaseClock() throws {
+        guard StoreKind.testable.contains(.postgres) else { return }
+        try withSpace(.postgres) { space in
+            let store = try space.open()
+            let before = Date().unixMilliseconds
+            // A caller whose clock runs 10 days ahead.
+            let hours = try store.rollUpStatistics(now: Date() + 10 * 86_400)
+            let after = Date().unixMilliseconds
+            let end = try space.scalar("SELECT to_ms FROM stats_rollup")
+            let grace = StatsWork<PGConnection>.graceMs
+            // The database runs on this machine: its clock is between before and after.
+            #expect(end >= StatsBucket.hour.floor(before - grace) && end <= StatsBucket.hour.floor(after - grace))
+            #expect(hours == 31 * 24 || hours == 31 * 24 - 1, "31 days back from the database's hour")
+            let query = StatsQuery.last(.hour, now: Date())
+            _ = try store.statistics(query, now: Date() + 10 * 86_400)
+            #expect(
+                try space.scalar("SELECT to_ms FROM stats_rollup") <= StatsBucket.hour.floor(Date().unixMilliseconds))
+        }
+    }
+
+    @Test("a rollup that cannot write does not fail the read: the figures are counted live")
+    func rollupFailureStillReads() throws {
+        try withSpace(.sqlite) { space in
+            let writer = try space.open()
+            try S.write(writer, space)
+            let store = try SQLiteStore(path: space.spec, busyTimeoutMilliseconds: 100)
+            // Another process holds the write lock: the rollup gives up after 100 ms.
+            let other = try RawSQLite(path: space.spec)
+            try other.execute("BEGIN EXCLUSIVE")
+            #expect(throws: StoreError.self) { try store.rollUpStatistics(now: S.readAt) }
+            let report = try store.statistics(S.hours, now: S.readAt)
+            S.expectHours(report)
+            try other.execute("ROLLBACK")
+            #expect(try space.scalar("SELECT count(*) FROM stats_rollup") == 0, "nothing was rolled up")
+        }
+    }
+
+    @Test("PostgreSQL: cleanup waits for a rollup, and does not lose its trim to the rollup's write")
+    func cleanupTakesRollupLock() throws {
+        guard StoreKind.testable.contains(.postgres) else { return }
+        try withSpace(.postgres) { space in
+            let store = try space.open()
+            try S.write(store, space)
+            try store.rollUpStatistics(now: S.readAt)
+            let from = try space.scalar("SELECT from_ms FROM stats_rollup")
+            // A rollup on another server: holds the lock, read the state before the cleanup.
+            let rollup = try RawPostgres(space.spec)
+            try rollup.execute(
+                "BEGIN; SELECT pg_advisory_xact_lock(hashtext('tracedesk:' || current_schema()), 4)")
+            let later = S.at(61) + Double(StatsQuery.maximumDays) * 86_400
+            let done = DispatchSemaphore(value: 0)
+            let box = UncheckedBox(store)
+            DispatchQueue.global().async {
+                _ = try? box.value.cleanup(now: later, policy: RetentionPolicy())
+                done.signal()
+            }
+            // Wait until the cleanup waits for the lock (or, were it not to take it, has finished).
+            let watcher = try RawPostgres(space.spec)
+            var finished = false
+            for _ in 0..<600 {
+                if done.wait(timeout: .now()) == .success {
+                    finished = true
+                    break
+                }
+                if try watcher.integer("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") > 0
+                {
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(!finished, "the cleanup waits for the rollup's lock")
+            // The rollup writes back the state it read, and commits.
+            try rollup.execute("UPDATE stats_rollup SET from_ms = \(from); COMMIT")
+            if !finished { done.wait() }
+            #expect(try space.scalar("SELECT from_ms FROM stats_rollup") == S.at(60).unixMilliseconds)
+        }
+    }
+
     /// The report without the time it was read.
     static func figures(_ report: StatsReport) -> StatsReport {
         var copy = report

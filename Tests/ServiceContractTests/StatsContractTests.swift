@@ -1,8 +1,10 @@
 import CivilCalendar
+import DeskAPI
 import DeskCore
 import DeskService
 import DeskStore
 import Foundation
+import JSONText
 import Testing
 
 /// The supervisor's statistics through both desks, over a small case written through the real
@@ -206,10 +208,55 @@ import Testing
                         == "your role (\(role.rawValue)) cannot read the statistics: that needs the supervisor role",
                     "\(kind): \(role)")
             }
+            // A non-supervisor with a bad query: the role is what both desks refuse first.
+            for role in StaffRole.allCases where role != .supervisor {
+                let refused = await failure { () async throws(ServiceError) in
+                    try await f.desk.statistics(
+                        sessions[role]!, query: .last(.fortnight, bucket: .fiveMinutes, now: now))
+                }
+                #expect(refused?.isForbidden == true, "\(kind): \(role) with a bad query")
+                #expect(
+                    refused?.message
+                        == "your role (\(role.rawValue)) cannot read the statistics: that needs the supervisor role",
+                    "\(kind): \(role) with a bad query")
+            }
             // Not audited: figures only.
             let before = try f.auditTrail().count
             _ = try await f.desk.statistics(sara, query: .last(.week, now: now))
             #expect(try f.auditTrail().count == before, "\(kind)")
         }
+    }
+    @Test("a server answering for another range is another version; counts beyond 2^53 are not TraceDesk's; no crash")
+    func oddAnswers() async throws {
+        let now = Date()
+        let query = StatsQuery.last(.day, now: now)
+        let sara = StaffSession(
+            token: "tds_" + String(repeating: "A", count: 43), user: "sara", role: .supervisor, signedInAt: now,
+            expiresAt: now + 3600, idleSeconds: 600)
+        func ask(_ report: StatsReport) async throws -> (ServiceError?, String?, String) {
+            let server = try CannedServer(
+                status: "200 OK", headers: ["Content-Type: application/json"],
+                body: StaffWire.statsReport(report).serialized)
+            defer { server.stop() }
+            let desk = RemoteDesk(url: server.url, options: RemoteDeskFailureTests.fast)
+            let error = await failure { () async throws(ServiceError) in try await desk.statistics(sara, query: query) }
+            return (error, desk.connectionProblem, server.url.absoluteString)
+        }
+        let (other, problem, location) = try await ask(
+            StatsReport(query: .last(.day, now: now - 7_200), generatedAt: now))
+        #expect(
+            other
+                == .failed(
+                    "the TraceDesk server at \(location) answered the statistics for another range than asked: it may run another version than this console"
+                ))
+        #expect(problem != "not a TraceDesk server")
+        var huge = StatsReport(query: query, generatedAt: now)
+        huge.realRequests = StatsSeries(values: Array(repeating: .max, count: query.bucketCount))
+        let (refused, _, _) = try await ask(huge)
+        guard case .failed(let text) = refused else {
+            Issue.record("expected .failed, got \(String(describing: refused))")
+            return
+        }
+        #expect(text.contains("is not a TraceDesk server") && text.contains("real_requests"))
     }
 }

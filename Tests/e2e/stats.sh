@@ -76,11 +76,11 @@ check "--csv: the layout's header, then the range" \
 check "--csv: 12 five-minute rows per series, the total and ana's row" \
   bash -c "[ \$(grep -c '^series,authorized,' '$work/out') -eq 12 ] && grep -q '^total,authorized,,,,2' '$work/out' && grep -q '^operator,authorized,ana,,,2' '$work/out'"
 check "--csv: a share with nothing to divide by is empty" \
-  bash -c "grep -q '^share,keys_per_chunk,,,,.\$' '$work/out' || grep -q '^share,keys_per_chunk,,,,\$' '$work/out'"
+  bash -c "tr -d '\r' <'$work/out' | grep -qx 'share,keys_per_chunk,,,,'"
 
 td "$super_pw\n" --user sara --password-stdin stats --from 2026-01-01 --to 2026-01-02T00:00:00Z --store "$store"
 check "a range with no data says so plainly, exit 0" \
-  bash -c "[ $rc -eq 0 ] && grep -q 'No data in this range.' '$work/out' && grep -q '1 hourly bucket\|24 hourly buckets' '$work/out'"
+  bash -c "[ $rc -eq 0 ] && grep -q 'No data in this range.' '$work/out' && grep -q '24 hourly buckets' '$work/out'"
 
 # 2. Bad input: exit 2 and what to type, before any password is read.
 td "" --user sara --password-stdin stats --range 3h --store "$store"
@@ -115,8 +115,8 @@ start_server "$store"
 check "serve starts on the store" bash -c "[ -n '$internal' ]"
 url="http://$internal"
 td "$super_pw\n" --server "$url" --user sara --password-stdin stats --range 24h --json
-check "--server … --json: exit 0, the same figures as from the store" \
-  bash -c "[ $rc -eq 0 ] && python3 -c \"import json; a=json.load(open('$work/out')); b=json.load(open('$work/local.json')); [x.pop(k) for x in (a,b) for k in ('generated_at','from','to','pseudo_ids')]; exit(0 if a==b or (sum(a['authorized'])==sum(b['authorized']) and a['operators']==b['operators']) else 1)\""
+check "--server … --json: exit 0, the same figures as from the store (every total; the rest exactly)" \
+  bash -c "[ $rc -eq 0 ] && python3 -c \"import json; a=json.load(open('$work/out')); b=json.load(open('$work/local.json')); series=('authorized','checked','uploaded','uploads','keys_accepted','keys_dropped','chunks','keys_published','real_requests','dummy_requests','analytics_reports','registrations','contact_files','lookups'); [x.pop(k) for x in (a,b) for k in ('generated_at','from','to','pseudo_ids')]; same=all(len(a[k])==24 and sum(a[k])==sum(b[k]) for k in series) and all(a[k]==b[k] for k in a if k not in series) and set(a)==set(b); exit(0 if same else 1)\""
 td "$super_pw\n" --server "$url" --user sara --password-stdin stats --range 7d
 check "--server … text, 7 days in daily buckets" \
   bash -c "[ $rc -eq 0 ] && grep -q 'Statistics, last 7 days' '$work/out' && grep -q '7 daily buckets' '$work/out' && grep -qE '^Codes authorised +2 ' '$work/out'"
@@ -131,8 +131,8 @@ code=$(curl -s -o "$work/out" -w '%{http_code}' "$url/staff/v1/stats?from=2026-1
 check "GET /staff/v1/stats with an empty range: 400 with the reason" \
   bash -c "[ '$code' = 400 ] && grep -q 'the range is empty' '$work/out'"
 curl -s "$url/metrics" >"$work/out"
-check "/metrics counts the statistics rollup runs" \
-  bash -c "grep -q '^# HELP tracedesk_stats_rollup_runs_total' '$work/out' && grep -qE '^tracedesk_stats_rollup_runs_total\\{result=\"(ok|failed)\"\\} [1-9]' '$work/out'"
+check "/metrics counts the statistics rollup runs: ok, none failed" \
+  bash -c "grep -q '^# HELP tracedesk_stats_rollup_runs_total' '$work/out' && grep -qE '^tracedesk_stats_rollup_runs_total\\{result=\"ok\"\\} [1-9]' '$work/out' && ! grep -qE '^tracedesk_stats_rollup_runs_total\\{result=\"failed\"\\} [1-9]' '$work/out'"
 kill -TERM "$server" 2>/dev/null
 wait "$server" 2>/dev/null
 server=""
