@@ -40,13 +40,18 @@ let package = Package(
                 "CMicroHTTPD",
             ]
         ),
+        // Simulated phones and a simulated HIS over real HTTP: the demo and the load generator.
+        .target(
+            name: "DeskSimulation",
+            dependencies: ["DeskCore", "DeskCrypto", "DeskService", "DeskStore", "CivilCalendar"]
+        ),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
         .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskAPI", "DeskCore"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [
                 "DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses",
-                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport",
+                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport", "DeskSimulation",
             ]
         ),
 
@@ -80,6 +85,12 @@ let package = Package(
             dependencies: [
                 "DeskService", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
                 "JSONText",
+            ]
+        ),
+        .testTarget(
+            name: "DeskSimulationTests",
+            dependencies: [
+                "DeskSimulation", "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),

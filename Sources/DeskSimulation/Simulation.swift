@@ -1,0 +1,267 @@
+import CivilCalendar
+import DeskCore
+import DeskCrypto
+import Foundation
+
+/// How much a simulation does, and for how long. Every figure is bounded; the same seed gives
+/// the same phones, codes, keys and encounters.
+public struct SimulationPlan: Sendable {
+    /// How long the Immuni traffic runs (APRICOT registration and the first files happen at the
+    /// start, whatever the duration).
+    public var duration: Duration = .seconds(60)
+    /// Real Immuni citizens a minute: each one's code is authorised by the simulated HIS
+    /// (`POST /v1/otp` on the internal listener), then the phone checks it and uploads.
+    public var immuniPerMinute: Double = 6
+    /// Dummy sessions (check-otp, then usually an upload, both dummy) per real citizen. The apps
+    /// make dummy traffic so that real uploads do not stand out; 4 keeps real traffic a fifth
+    /// of the ingestion requests.
+    public var dummySessionsPerReal: Double = 4
+    /// The chance that a dummy session goes on to a dummy upload (the apps' 0.95).
+    public var dummyUploadChance: Double = 0.95
+    /// Seconds between a citizen's check-otp and upload (the citizen confirms on the phone).
+    public var checkToUploadSeconds: ClosedRange<Double> = 0.5...3
+    /// APRICOT phones to register (each asks for a code, reads it, signs in).
+    public var apricotUsers: Int = 20
+    /// The share of registered APRICOT users who test positive and upload their contact files
+    /// (at least one when any registered).
+    public var positiveShare: Double = 0.1
+    /// Days of contact files each positive patient uploads, today's included.
+    public var contactDays: Int = 2
+    /// Seconds between a positive patient's uploads of today's growing file.
+    public var contactUploadEverySeconds: Double = 60
+    /// The seed of every random draw.
+    public var seed: UInt64 = 1
+    /// At most this many sessions at once; a session due when this many run is skipped (noted).
+    public var maxInFlight: Int = 32
+
+    public init() {}
+}
+
+/// Where the simulated phones and the simulated HIS send their requests.
+public struct SimulationTargets: Sendable {
+    /// The public listener (Immuni and APRICOT API), e.g. http://127.0.0.1:8080.
+    public var phoneAPI: URL
+    /// The internal listener, for the HIS's `POST /v1/otp`; nil: no real Immuni citizens (only
+    /// dummy traffic), noted in the summary.
+    public var hisAPI: URL?
+    /// Where APRICOT phones read their SMS code; nil: no APRICOT phones, noted in the summary.
+    public var codes: (any ApricotCodeSource)?
+
+    public init(phoneAPI: URL, hisAPI: URL?, codes: (any ApricotCodeSource)?) {
+        self.phoneAPI = phoneAPI
+        self.hisAPI = hisAPI
+        self.codes = codes
+    }
+}
+
+/// What a run did, beyond the request counts.
+public struct SimulationResult: Sendable {
+    public var summary: SimulationSummary
+    /// Real Immuni citizens started, and those whose upload was accepted.
+    public var citizens: Int
+    public var uploadsAccepted: Int
+    /// The APRICOT phones that signed in.
+    public var registered: [ApricotIdentity]
+    /// Phone numbers (E.164) of the positive patients whose files were uploaded.
+    public var positives: [String]
+    /// Contact files the server accepted.
+    public var contactFiles: Int
+}
+
+/// A bounded run of simulated phones against a server, over real HTTP.
+///
+/// Immuni: real citizens arrive as a Poisson process at ``SimulationPlan/immuniPerMinute``, the
+/// first at once; dummy sessions arrive likewise at `dummySessionsPerReal` times that rate.
+/// APRICOT: at the start, ``SimulationPlan/apricotUsers`` phones register; the positive ones
+/// upload the files of the last ``SimulationPlan/contactDays`` days built by ``MobilityModel``,
+/// then today's growing file again every ``SimulationPlan/contactUploadEverySeconds`` until the
+/// run ends. Progress: ``recorder``'s ``SimulationRecorder/snapshot()`` at any time.
+public final class Simulation: Sendable {
+    public let plan: SimulationPlan
+    public let targets: SimulationTargets
+    public let recorder = SimulationRecorder()
+    let client: SimulationClient
+    let now: @Sendable () -> Date
+    private let counts = Counts()
+
+    public init(plan: SimulationPlan, targets: SimulationTargets, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.plan = plan
+        self.targets = targets
+        self.now = now
+        client = SimulationClient(recorder: recorder, maxConnections: max(8, plan.maxInFlight * 2))
+    }
+
+    /// Runs the plan to its end (or until the task is cancelled) and says what happened.
+    public func run() async -> SimulationResult {
+        let started = ContinuousClock.now
+        let deadline = started + plan.duration
+        async let apricot = apricotPart(deadline: deadline)
+        await immuniPart(deadline: deadline)
+        let (registered, positives) = await apricot
+        return SimulationResult(
+            summary: recorder.snapshot(), citizens: counts.value(\.citizens),
+            uploadsAccepted: counts.value(\.uploads), registered: registered, positives: positives,
+            contactFiles: counts.value(\.files))
+    }
+
+    // MARK: Immuni
+
+    func immuniPart(deadline: ContinuousClock.Instant) async {
+        let realRate = max(0, plan.immuniPerMinute) / 60
+        let dummyRate = realRate * max(0, plan.dummySessionsPerReal)
+        guard realRate + dummyRate > 0 else { return }
+        if targets.hisAPI == nil { recorder.note("no internal listener given: dummy Immuni traffic only") }
+        let phone = ImmuniPhone(client: client, phoneAPI: targets.phoneAPI)
+        var schedule = SeededRandom(seed: plan.seed, stream: 1)
+        await withTaskGroup(of: Void.self) { group in
+            var due = ContinuousClock.now
+            var session: UInt64 = 0
+            var first = true
+            while due < deadline, !Task.isCancelled {
+                try? await Task.sleep(until: due, clock: .continuous)
+                let real = first || Double.random(in: 0..<(realRate + dummyRate), using: &schedule) < realRate
+                first = false
+                session += 1
+                if counts.begin(limit: plan.maxInFlight) {
+                    let stream = session
+                    if real && targets.hisAPI != nil {
+                        group.addTask { await self.citizen(phone, stream: stream) }
+                    } else {
+                        group.addTask { await self.dummy(phone, stream: stream) }
+                    }
+                } else {
+                    recorder.note("session skipped: \(plan.maxInFlight) already in flight")
+                }
+                due = due + .milliseconds(Int64(schedule.exponential(mean: 1 / (realRate + dummyRate)) * 1_000))
+            }
+            await group.waitForAll()
+        }
+    }
+
+    func citizen(_ phone: ImmuniPhone, stream: UInt64) async {
+        defer { counts.end() }
+        guard let his = targets.hisAPI else { return }
+        var random = SeededRandom(seed: plan.seed, stream: 1_000_000 + stream)
+        let code = ImmuniPhone.randomCode(using: &random)
+        counts.add(\.citizens)
+        let today = CivilDay(unixSeconds: Int64(now().timeIntervalSince1970))
+        let onset = today.adding(days: -Int.random(in: 0...4, using: &random))
+        let body = try? JSONSerialization.data(withJSONObject: ["otp": code, "symptoms_started_on": onset.iso])
+        let authorized = await client.send(
+            "his otp", "POST", his.appendingPathComponent("v1/otp"),
+            headers: ["Content-Type": "application/json"], body: body, expected: [204])
+        guard authorized?.status == 204 else { return }
+        let token = SHA256.hex(code)
+        guard await phone.checkOtp(token: token, dummy: false)?.status == 204 else { return }
+        let wait = Double.random(in: plan.checkToUploadSeconds, using: &random)
+        try? await Task.sleep(for: .milliseconds(Int64(wait * 1_000)))
+        let fields = ImmuniPhone.uploadFields(now: now(), random: &random)
+        if await phone.upload(token: token, dummy: false, body: fields, clientClock: now())?.status == 204 {
+            counts.add(\.uploads)
+        }
+    }
+
+    func dummy(_ phone: ImmuniPhone, stream: UInt64) async {
+        defer { counts.end() }
+        var random = SeededRandom(seed: plan.seed, stream: 2_000_000 + stream)
+        await phone.dummySession(now: now(), uploadChance: plan.dummyUploadChance, random: &random)
+    }
+
+    // MARK: APRICOT
+
+    /// The phone number of simulated user `index`: Italian mobile numbers +39 3xx…, the seed
+    /// choosing the block, so that runs with other seeds make other people.
+    public static func phoneNumber(seed: UInt64, index: Int) -> String {
+        "+393" + String(format: "%02d", Int(seed % 100)) + String(format: "%07d", index % 10_000_000)
+    }
+
+    func apricotPart(deadline: ContinuousClock.Instant) async -> ([ApricotIdentity], [String]) {
+        guard plan.apricotUsers > 0 else { return ([], []) }
+        guard let codes = targets.codes else {
+            recorder.note("no way to read SMS codes given: no APRICOT phones")
+            return ([], [])
+        }
+        let phone = ApricotPhone(client: client, phoneAPI: targets.phoneAPI)
+        let settings = await phone.settings() ?? ApricotAppSettings()
+        // Registration, at most maxInFlight at once.
+        var identities = [ApricotIdentity?](repeating: nil, count: plan.apricotUsers)
+        let width = max(1, plan.maxInFlight)
+        for batch in stride(from: 0, to: plan.apricotUsers, by: width) {
+            let range = batch..<min(plan.apricotUsers, batch + width)
+            let found = await withTaskGroup(of: (Int, ApricotIdentity?).self) { group in
+                for index in range {
+                    group.addTask {
+                        let number = Self.phoneNumber(seed: self.plan.seed, index: index)
+                        return (
+                            index,
+                            await phone.register(
+                                phone: number, deviceID: "sim-\(self.plan.seed)-\(index)", codes: codes)
+                        )
+                    }
+                }
+                var out: [(Int, ApricotIdentity?)] = []
+                for await item in group { out.append(item) }
+                return out
+            }
+            for (index, identity) in found { identities[index] = identity }
+            if ContinuousClock.now >= deadline || Task.isCancelled { break }
+        }
+        let registered = identities.compactMap { $0 }
+        guard !registered.isEmpty else { return ([], []) }
+        // Positive patients: a share of the registered, drawn from the seed.
+        var random = SeededRandom(seed: plan.seed, stream: 3)
+        let candidates = identities.indices.filter { identities[$0] != nil }.shuffled(using: &random)
+        let count = max(1, Int((Double(candidates.count) * plan.positiveShare).rounded()))
+        let positives = Array(candidates.prefix(count)).sorted()
+        let offsets = positives.map { _ in Int64.random(in: -3...3, using: &random) }
+        let model = MobilityModel(people: plan.apricotUsers, seed: plan.seed)
+        var round = 0
+        while true {
+            let moment = now()
+            let today = CivilDay(unixSeconds: Int64(moment.timeIntervalSince1970))
+            let days = round == 0 ? max(1, plan.contactDays) : 1
+            for (slot, person) in positives.enumerated() {
+                guard let identity = identities[person] else { continue }
+                for back in 0..<days {
+                    let day = today.adding(days: -back)
+                    let records = model.records(
+                        of: person, on: day, until: Int64(moment.timeIntervalSince1970), identities: identities,
+                        settings: settings, clockOffset: offsets[slot])
+                    let clientClock = moment.addingTimeInterval(TimeInterval(offsets[slot]))
+                    if records.isEmpty { continue }
+                    if await phone.uploadContacts(identity, day: day, records: records, clientClock: clientClock) {
+                        counts.add(\.files)
+                    }
+                }
+            }
+            round += 1
+            let next = ContinuousClock.now + .milliseconds(Int64(plan.contactUploadEverySeconds * 1_000))
+            if next >= deadline || Task.isCancelled || plan.contactUploadEverySeconds <= 0 { break }
+            try? await Task.sleep(until: next, clock: .continuous)
+        }
+        return (registered, positives.compactMap { identities[$0]?.phone })
+    }
+}
+
+/// Counters shared by the run's tasks.
+final class Counts: @unchecked Sendable {
+    struct Values {
+        var inFlight = 0
+        var citizens = 0
+        var uploads = 0
+        var files = 0
+    }
+    private let lock = NSLock()
+    private var values = Values()
+
+    func begin(limit: Int) -> Bool {
+        lock.withLock {
+            guard values.inFlight < limit else { return false }
+            values.inFlight += 1
+            return true
+        }
+    }
+    func end() { lock.withLock { values.inFlight -= 1 } }
+    func add(_ key: WritableKeyPath<Values, Int>) { lock.withLock { values[keyPath: key] += 1 } }
+    func value(_ key: KeyPath<Values, Int>) -> Int { lock.withLock { values[keyPath: key] } }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What one simulated request came back with.
+public struct SimulatedReply: Sendable {
+    public var status: Int
+    public var body: Data
+    public var headers: [String: String]
+
+    /// The `error_code` of an error body, if it has one.
+    public var errorCode: Int? {
+        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error_code"] as? Int
+    }
+}
+
+/// The phones' HTTP: real requests over URLSession, each timed and counted in a
+/// ``SimulationRecorder`` under an endpoint name (`check-otp`, `apricot login`…).
+public final class SimulationClient: Sendable {
+    let session: URLSession
+    public let recorder: SimulationRecorder
+
+    public init(recorder: SimulationRecorder, maxConnections: Int = 64) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = maxConnections
+        configuration.timeoutIntervalForRequest = 30
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration)
+        self.recorder = recorder
+    }
+
+    /// Sends one request and records it. `expected` says which statuses are a success for this
+    /// request (a dummy check-otp may be answered 401 on purpose); anything else is recorded as
+    /// an error of kind "`endpoint` `status` (`error_code`)", and a request that got no answer as
+    /// "`endpoint` no answer". Returns nil when there was no answer.
+    @discardableResult
+    public func send(
+        _ endpoint: String, _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil,
+        expected: Set<Int>
+    ) async -> SimulatedReply? {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        let started = ContinuousClock.now
+        do {
+            let (data, response) = try await session.data(for: request)
+            let elapsed = ContinuousClock.now - started
+            guard let http = response as? HTTPURLResponse else {
+                recorder.record(endpoint, latency: elapsed, error: "\(endpoint) not HTTP")
+                return nil
+            }
+            var fields: [String: String] = [:]
+            for (key, value) in http.allHeaderFields { fields["\(key)".lowercased()] = "\(value)" }
+            let reply = SimulatedReply(status: http.statusCode, body: data, headers: fields)
+            if expected.contains(http.statusCode) {
+                recorder.record(endpoint, latency: elapsed, error: nil)
+            } else {
+                let code = reply.errorCode.map { " (\($0))" } ?? ""
+                recorder.record(endpoint, latency: elapsed, error: "\(endpoint) \(http.statusCode)\(code)")
+            }
+            return reply
+        } catch {
+            recorder.record(endpoint, latency: ContinuousClock.now - started, error: "\(endpoint) no answer")
+            return nil
+        }
+    }
+}
+
+/// Counts of a run so far: requests and errors per endpoint, errors by kind, latencies.
+/// Thread-safe; read with ``snapshot()`` while the run goes on (the progress line).
+public final class SimulationRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requests: [String: Int] = [:]
+    private var errors: [String: Int] = [:]
+    private var latencies: [String: [Double]] = [:]
+    private var notes: [String: Int] = [:]
+    /// Latency samples kept per endpoint (the first ones; enough for percentiles of a run).
+    public static let sampleLimit = 200_000
+
+    public init() {}
+
+    func record(_ endpoint: String, latency: Duration, error: String?) {
+        let ms = Double(latency.components.seconds) * 1_000 + Double(latency.components.attoseconds) / 1e15
+        lock.withLock {
+            requests[endpoint, default: 0] += 1
+            if let error { errors[error, default: 0] += 1 }
+            if latencies[endpoint, default: []].count < Self.sampleLimit { latencies[endpoint, default: []].append(ms) }
+        }
+    }
+
+    /// Counts something that is not a request (a phone that gave up, a code never found…).
+    public func note(_ what: String) { lock.withLock { notes[what, default: 0] += 1 } }
+
+    /// What was recorded up to now.
+    public func snapshot() -> SimulationSummary {
+        lock.withLock {
+            SimulationSummary(
+                endpoints: requests.keys.sorted().map { name in
+                    let sorted = (latencies[name] ?? []).sorted()
+                    return SimulationSummary.Endpoint(
+                        name: name, requests: requests[name] ?? 0,
+                        p50: Self.percentile(sorted, 0.50), p95: Self.percentile(sorted, 0.95),
+                        p99: Self.percentile(sorted, 0.99))
+                },
+                errors: errors, notes: notes)
+        }
+    }
+
+    /// The nearest-rank percentile of sorted values (0 when there are none).
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+}
+
+/// A run's figures: per endpoint, requests and latency percentiles (milliseconds, from sending
+/// to the whole answer, as the phone sees it); errors by kind; notes.
+public struct SimulationSummary: Sendable {
+    public struct Endpoint: Sendable {
+        public var name: String
+        public var requests: Int
+        public var p50: Double
+        public var p95: Double
+        public var p99: Double
+    }
+    public var endpoints: [Endpoint]
+    /// "endpoint status (error_code)" or "endpoint no answer" → count.
+    public var errors: [String: Int]
+    /// Things that are not requests: "apricot code not found", "citizen skipped: too many in flight"…
+    public var notes: [String: Int]
+
+    public var requests: Int { endpoints.reduce(0) { $0 + $1.requests } }
+    public var errorCount: Int { errors.values.reduce(0, +) }
+
+    /// The summary as text lines: one per endpoint, then errors and notes by kind.
+    public var lines: [String] {
+        var out = ["requests \(requests), errors \(errorCount)"]
+        let width = max(8, endpoints.map(\.name.count).max() ?? 8)
+        func pad(_ s: String) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
+        func ms(_ v: Double) -> String { String(format: "%.1f", v) }
+        out.append("  \(pad("endpoint"))  requests     p50 ms     p95 ms     p99 ms")
+        for e in endpoints {
+            let counts = String(e.requests).leftPadded(8)
+            out.append(
+                "  \(pad(e.name))  \(counts) \(ms(e.p50).leftPadded(10)) \(ms(e.p95).leftPadded(10)) \(ms(e.p99).leftPadded(10))"
+            )
+        }
+        if !errors.isEmpty {
+            out.append("errors by kind:")
+            for (kind, count) in errors.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+                out.append("  \(kind): \(count)")
+            }
+        }
+        if !notes.isEmpty {
+            out.append("notes:")
+            for (kind, count) in notes.sorted(by: { $0.key < $1.key }) { out.append("  \(kind): \(count)") }
+        }
+        return out
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}

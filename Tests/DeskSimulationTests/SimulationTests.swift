@@ -1,0 +1,164 @@
+import CivilCalendar
+import DeskCore
+import DeskCrypto
+import DeskServer
+import DeskService
+import DeskSimulation
+import DeskStore
+import Foundation
+import Testing
+
+/// A real `tracedesk serve` in-process for the simulated phones: both listeners on 127.0.0.1
+/// ephemeral ports, a real SQLite file, a signing key, no answer delays, and no per-address
+/// limit on APRICOT codes (every simulated phone asks from 127.0.0.1).
+final class SimulationServer: @unchecked Sendable {
+    let directory: URL
+    let store: SQLiteStore
+    let server: TraceDeskServer
+
+    var phone: URL { URL(string: "http://127.0.0.1:\(server.phonePort)")! }
+    var internalURL: URL { URL(string: "http://127.0.0.1:\(server.internalPort)")! }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tracedesk-simulation-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try SQLiteStore(path: directory.appendingPathComponent("tracedesk.sqlite").path)
+        var config = ServerConfig()
+        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
+        config.checkDelayMeanMs = 0
+        config.checkDelaySdMs = 0
+        config.apricotOTPPerAddressPerHour = 0
+        server = try TraceDeskServer(
+            config: config, store: store, appSettingsPath: nil,
+            signing: ChunkSigning(key: ECPrivateKey.generate()), accessLog: nil, log: { _ in })
+        try server.start(runningJobs: false)
+    }
+
+    deinit {
+        server.stop(grace: .seconds(2))
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+@Suite("Simulated phones against a real server on loopback")
+struct SimulationTests {
+    static func shortPlan(seed: UInt64 = 7) -> SimulationPlan {
+        var plan = SimulationPlan()
+        plan.duration = .seconds(3)
+        plan.immuniPerMinute = 120
+        plan.dummySessionsPerReal = 1
+        plan.checkToUploadSeconds = 0...0.2
+        plan.apricotUsers = 12
+        plan.positiveShare = 0.25
+        plan.contactDays = 2
+        plan.contactUploadEverySeconds = 0
+        plan.seed = seed
+        return plan
+    }
+
+    @Test("a short run yields the events of each flow, a chunk, and a contact the tracer finds")
+    func shortRun() async throws {
+        let fixture = try SimulationServer()
+        let simulation = Simulation(
+            plan: Self.shortPlan(),
+            targets: SimulationTargets(
+                phoneAPI: fixture.phone, hisAPI: fixture.internalURL, codes: StoreOutboxCodes(store: fixture.store)))
+        let result = await simulation.run()
+
+        #expect(result.summary.errors.isEmpty, "\(result.summary.lines.joined(separator: "\n"))")
+        #expect(result.citizens >= 1)
+        #expect(result.uploadsAccepted == result.citizens)
+        #expect(result.registered.count == 12)
+        #expect(result.positives.count == 3)
+        #expect(result.contactFiles >= 3)
+
+        let kinds = Set(try fixture.store.events(after: 0, limit: 100_000).map(\.kind.rawValue))
+        for kind in ["otp_authorized", "otp_checked", "upload_accepted", "apricot_registered", "contact_file_received"]
+        {
+            #expect(kinds.contains(kind), "no \(kind) event; got \(kinds.sorted())")
+        }
+        // Dummy sessions are counted, never shown as events.
+        #expect(result.summary.endpoints.contains { $0.name == "check-otp (dummy)" })
+
+        // Keys of past days are past their embargo: the publishing job makes a chunk of them.
+        let run = try #require(fixture.server.jobs.publishNow())
+        #expect(run.published.count >= 1)
+
+        // The tracer's lookup of a positive patient finds people the mobility model put near them.
+        let desk = LocalDesk(store: fixture.store, hasher: PasswordHasher(logN: 10))
+        let password = "correct horse battery staple"
+        let admin = try await desk.createFirstAdmin(name: "admin", password: password)
+        _ = try await desk.addStaff(admin, name: "tina", role: .tracer, password: password)
+        let tracer = try await desk.signIn(name: "tina", password: password)
+        var found = 0
+        for phone in result.positives {
+            let lookup = try await desk.traceLookup(tracer, phone: phone, purpose: "simulation test")
+            found += lookup.contacts.count
+            let known = Set(result.registered.map(\.phone))
+            for contact in lookup.contacts { #expect(known.contains(contact.summary.phone.e164)) }
+        }
+        #expect(found >= 1)
+    }
+
+    @Test("an upload request is padded to the apps' 110 000 bytes")
+    func padding() throws {
+        var random = SeededRandom(seed: 1)
+        let url = URL(string: "http://127.0.0.1:8080/v1/ingestion/upload")!
+        let headers = [
+            "Content-Type": "application/json; charset=utf-8",
+            "Authorization": "Bearer " + String(repeating: "a", count: 64),
+            "Immuni-Dummy-Data": "0", "Immuni-Client-Clock": "1796000000",
+        ]
+        let body = ImmuniPhone.padded(
+            ImmuniPhone.uploadFields(now: Date(), random: &random), url: url, headers: headers)
+        let headerBytes = headers.reduce(0) { $0 + $1.key.utf8.count + 2 + $1.value.utf8.count + 2 }
+        #expect(url.absoluteString.utf8.count + 4 + headerBytes + body.count == ImmuniPhone.packetSize)
+        let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect((object["teks"] as? [Any])?.count == 14)
+    }
+
+    @Test("the same seed makes the same people and the same day; another seed another")
+    func mobilityIsSeeded() {
+        let day = CivilDay(year: 2026, month: 11, day: 29)!
+        let one = MobilityModel(people: 40, seed: 3)
+        let again = MobilityModel(people: 40, seed: 3)
+        let other = MobilityModel(people: 40, seed: 4)
+        #expect(one.households == again.households)
+        #expect(one.encounters(on: day) == again.encounters(on: day))
+        #expect(one.encounters(on: day) != other.encounters(on: day))
+        #expect(one.encounters(on: day) != one.encounters(on: day.adding(days: 1)))
+        for encounter in one.encounters(on: day) {
+            #expect(encounter.a != encounter.b)
+            #expect(0 <= encounter.start && encounter.start < encounter.end && encounter.end <= 86_400)
+        }
+    }
+
+    @Test("records follow the other phone's beacons, one per scan, changing every interval")
+    func records() {
+        let day = CivilDay(year: 2026, month: 11, day: 29)!
+        let model = MobilityModel(people: 2, seed: 1)
+        let beacons = (0..<4).map { PseudoID(suffix: UInt32($0)).bytes }
+        let identities = [0, 1].map {
+            ApricotIdentity(
+                phone: Simulation.phoneNumber(seed: 1, index: $0), appID: "a", deviceID: "d\($0)", userID: Int64($0),
+                token: "t", pseudoIDs: beacons)
+        }
+        var settings = ApricotAppSettings()
+        settings.beaconDetectSeconds = 60
+        settings.beaconChangeSeconds = 300
+        let end = day.unixSecondsAtMidnightUTC + 86_400
+        let records = model.records(of: 0, on: day, until: end, identities: identities, settings: settings)
+        let minutes = model.encounters(on: day).filter { $0.a == 0 || $0.b == 0 }.reduce(0) {
+            $0 + ($1.end + 59) / 60 - ($1.start + 59) / 60
+        }
+        #expect(records.count == minutes)
+        for record in records {
+            #expect(record.time % 60 == 0)
+            #expect(record.beacon == beacons[Int((Int64(record.time) / 300) % 4)])
+        }
+        #expect(Simulation.phoneNumber(seed: 1, index: 5) == "+393010000005")
+        #expect(PhoneNumber(e164: Simulation.phoneNumber(seed: 99, index: 9_999_999)) != nil)
+    }
+}
