@@ -29,6 +29,9 @@ let mainHelp = """
           province, APRICOT figures (tracedesk stats --help).
       tracedesk serve [--store PATH|URL] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
           Serves the Immuni and APRICOT APIs to phones and hospital systems (tracedesk serve --help).
+      tracedesk simulate [--server URL] [--internal URL] [--immuni-rate N] [--apricot-users M] [--duration S] [...]
+          Simulated phones and a simulated hospital system against a server, for a bounded
+          time, loopback by default: a load generator (tracedesk simulate --help).
       tracedesk keys generate --out FILE | keys public --key FILE
           Makes the P-256 key that signs TEK chunks, or prints its public key.
       tracedesk chunks publish|list|show [...]
@@ -106,6 +109,8 @@ func runMain() async -> Int32 {
             return try await StatsCommand.run(Array(words.dropFirst())).rawValue
         case "serve":
             return try ServeCommand.run(Array(words.dropFirst()))
+        case "simulate":
+            return try await SimulateCommand.run(Array(words.dropFirst())).rawValue
         case "keys":
             return try KeysCommand.run(Array(words.dropFirst())).rawValue
         case "chunks":

@@ -1,0 +1,231 @@
+import DeskCore
+import DeskService
+import DeskSimulation
+import DeskStore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `tracedesk simulate`: simulated phones (Immuni and APRICOT) and a simulated hospital system
+/// against a running `tracedesk serve`, over real HTTP, for a bounded time; a progress line,
+/// then a summary (requests, errors by kind, latency percentiles).
+enum SimulateCommand {
+    static let help = """
+        Usage: tracedesk simulate [--server URL] [--internal URL] [--immuni-rate N] [--dummy-per-real X]
+                                  [--apricot-users M] [--positive-share PERCENT] [--contact-days N]
+                                  [--duration S] [--seed N] [--max-in-flight N]
+                                  [--store PATH|URL | --user ADMIN [--password-stdin]] [--allow-non-loopback]
+               Runs simulated phones against a `tracedesk serve` for --duration seconds, then prints
+               requests, errors by kind and latency percentiles (ms) per endpoint.
+
+        Where:
+          --server URL        the server's public listener, where phones go
+                              (default http://127.0.0.1:8080)
+          --internal URL      its internal listener, where the simulated hospital system authorises
+                              citizens' codes (POST /v1/otp) and the admin reads the SMS outbox
+                              (default http://127.0.0.1:8081 when --server is not given; with
+                              --server and no --internal there are no real citizens: dummy
+                              traffic only)
+          --allow-non-loopback  allow URLs whose host is not 127.0.0.1, ::1 or localhost: the
+                              simulation makes real load and real-looking data; never aim it
+                              at a server that serves real phones
+
+        Immuni (each real citizen: the hospital authorises the code, the phone checks it, then
+        uploads 14 daily keys; every ingestion request is padded to the apps' 110 000 bytes):
+          --immuni-rate N     real citizens a minute, 0 to 6000 (default 6), a Poisson process
+          --dummy-per-real X  dummy sessions (check-otp, then an upload 95 % of the time) per
+                              real citizen, 0 to 100 (default 4)
+
+        APRICOT (phones register, read the code the server sent by SMS, sign in; the positive
+        patients among them upload contact files of the last --contact-days days, built from
+        households, workplaces and chance encounters, then today's file again every minute):
+          --apricot-users M   phones to register, 0 to 100000 (default 20 when a way to read
+                              codes is given, else 0)
+          --positive-share PERCENT  share of them who upload, 0 to 100 (default 10; at least one)
+          --contact-days N    days of files each uploads, 1 to 30 (default 2)
+          --store PATH|URL    read codes from the SMS outbox of the store the server uses (same
+                              machine; the server's sms_gateway must be outbox, the default)
+          --user ADMIN        or read them through the staff API of --internal, signed in as this
+                              admin (each read is an audit entry: sms_outbox_read)
+
+        Bounds:
+          --duration S        seconds of Immuni traffic, 1 to 86400 (default 60); registration
+                              and the first files happen at the start whatever the duration
+          --seed N            every random draw (phones, codes, keys, encounters), default 1
+          --max-in-flight N   sessions at once, 1 to 1024 (default 32); a session due when that
+                              many run is skipped and counted in the notes
+
+        The server's limits apply to simulated phones as to real ones. All APRICOT phones ask for
+        codes from this machine's address: a server keeps to apricot_otp_per_address_per_hour
+        (default 60) codes an hour per address, so for more users run it with
+        apricot_otp_per_address_per_hour = 0 (`tracedesk demo` does). check_delay_mean_ms (150)
+        is in every Immuni latency.
+
+        Exit status: 0 no errors, 1 some requests failed (see errors by kind), 2 usage error,
+        4 the store cannot be opened, 6 the admin's sign-in failed.
+        """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let command = "simulate"
+        let arguments = try Arguments(
+            words,
+            valueOptions: [
+                "server", "internal", "immuni-rate", "dummy-per-real", "apricot-users", "positive-share",
+                "contact-days", "duration", "seed", "max-in-flight", "store", "user",
+            ],
+            flagOptions: ["allow-non-loopback", "password-stdin"], command: command)
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        if Globals.person.server != nil {
+            throw UsageError(
+                "put --server after 'simulate': for simulate it names the server's public listener (the phones'), not its staff API",
+                command: command)
+        }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("simulate takes no argument '\(arguments.positionals[0])'", command: command)
+        }
+        let allowRemote = arguments.has("allow-non-loopback")
+        let serverGiven = arguments.values["server"] != nil
+        let phoneAPI = try url(arguments.values["server"] ?? "http://127.0.0.1:8080", "--server", allowRemote, command)
+        let internalText = arguments.values["internal"] ?? (serverGiven ? nil : "http://127.0.0.1:8081")
+        let hisAPI = try internalText.map { text throws(UsageError) in try url(text, "--internal", allowRemote, command)
+        }
+
+        let person = Globals.person.merged(with: arguments)
+        if arguments.values["store"] != nil && person.user != nil {
+            throw UsageError(
+                "give --store or --user, not both: they are two ways to read the SMS codes", command: command)
+        }
+        var plan = SimulationPlan()
+        plan.immuniPerMinute = Double(try arguments.integer("immuni-rate", default: 6, in: 0...6_000, command: command))
+        plan.dummySessionsPerReal = try decimal(arguments, "dummy-per-real", default: 4, in: 0...100, command)
+        plan.positiveShare = try decimal(arguments, "positive-share", default: 10, in: 0...100, command) / 100
+        plan.contactDays = try arguments.integer("contact-days", default: 2, in: 1...30, command: command)
+        plan.duration = .seconds(try arguments.integer("duration", default: 60, in: 1...86_400, command: command))
+        plan.maxInFlight = try arguments.integer("max-in-flight", default: 32, in: 1...1_024, command: command)
+        if let seed = arguments.values["seed"] {
+            guard let value = UInt64(seed) else {
+                throw UsageError(
+                    "--seed must be a whole number from 0 to \(UInt64.max), got '\(seed)'", command: command)
+            }
+            plan.seed = value
+        }
+        let hasCodeSource = arguments.values["store"] != nil || person.user != nil
+        plan.apricotUsers = try arguments.integer(
+            "apricot-users", default: hasCodeSource ? 20 : 0, in: 0...100_000, command: command)
+        if plan.apricotUsers > 0 && !hasCodeSource {
+            throw UsageError(
+                "APRICOT phones need their SMS code: give --store (the server's store) or --user ADMIN (read through the staff API of --internal)",
+                command: command)
+        }
+
+        // Where APRICOT phones read their codes.
+        var codes: (any ApricotCodeSource)?
+        var signedIn: (any DeskService, StaffSession)?
+        if plan.apricotUsers > 0 {
+            if let spec = arguments.values["store"] {
+                do {
+                    codes = StoreOutboxCodes(store: try StoreLocation.open(spec))
+                } catch {
+                    printError(error.message)
+                    return .storeUnavailable
+                }
+            } else {
+                guard let hisAPI else {
+                    throw UsageError(
+                        "--user reads codes through the staff API: give --internal URL too", command: command)
+                }
+                let desk = RemoteDesk(url: hisAPI)
+                switch try await Person.signIn(desk, person, command: command) {
+                case .success(let session):
+                    codes = StaffOutboxCodes(desk: desk, session: session)
+                    signedIn = (desk, session)
+                case .failure(let status): return status
+                }
+            }
+        }
+
+        let simulation = Simulation(
+            plan: plan, targets: SimulationTargets(phoneAPI: phoneAPI, hisAPI: hisAPI, codes: codes))
+        printError(
+            "simulating for \(plan.duration.components.seconds) s against \(phoneAPI.absoluteString): \(Int(plan.immuniPerMinute)) citizens a minute, \(plan.apricotUsers) APRICOT phones, seed \(plan.seed)"
+        )
+        if hisAPI == nil { printError("no --internal: no real citizens, dummy Immuni traffic only") }
+        let total = plan.duration
+        let result = await withTaskGroup(of: SimulationResult?.self) { group in
+            group.addTask { await simulation.run() }
+            group.addTask {
+                await progress(simulation.recorder, total: total)
+                return nil
+            }
+            var result: SimulationResult?
+            for await value in group {
+                if let value {
+                    result = value
+                    group.cancelAll()
+                }
+            }
+            return result!
+        }
+        if let (desk, session) = signedIn { await Person.signOut(desk, session) }
+        if isatty(2) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }
+        print(
+            "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles)"
+        )
+        for line in result.summary.lines { print(line) }
+        return result.summary.errorCount == 0 ? .success : .refused
+    }
+
+    /// The progress line: every second on a terminal (overwritten), else every 10 s.
+    static func progress(_ recorder: SimulationRecorder, total: Duration) async {
+        let terminal = isatty(2) == 1
+        let started = ContinuousClock.now
+        var tick = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            if Task.isCancelled { return }
+            tick += 1
+            guard terminal || tick % 10 == 0 else { continue }
+            let snapshot = recorder.snapshot()
+            let elapsed = (ContinuousClock.now - started).components.seconds
+            let line =
+                "\(min(elapsed, total.components.seconds)) s of \(total.components.seconds) s: \(snapshot.requests) requests, \(snapshot.errorCount) errors"
+            FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+        }
+    }
+
+    /// An http(s) URL with a host; a loopback host unless `allowRemote`.
+    static func url(_ text: String, _ option: String, _ allowRemote: Bool, _ command: String) throws(UsageError) -> URL
+    {
+        let url: URL
+        switch RemoteDesk.parse(text) {
+        case .success(let parsed): url = parsed
+        case .failure(let problem): throw UsageError("\(option): \(problem.message)", command: command)
+        }
+        let host = (url.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if !allowRemote && !["127.0.0.1", "::1", "localhost"].contains(host) {
+            throw UsageError(
+                "\(option) \(host) is not this machine: simulated phones make real load and real-looking data; add --allow-non-loopback if that server is a test server",
+                command: command)
+        }
+        return url
+    }
+
+    /// A number (decimals allowed) given to `--name`, inside `range`.
+    static func decimal(
+        _ arguments: Arguments, _ name: String, default fallback: Double, in range: ClosedRange<Double>,
+        _ command: String
+    ) throws(UsageError) -> Double {
+        guard let text = arguments.values[name] else { return fallback }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw UsageError(
+                "--\(name) must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), got '\(text)'",
+                command: command)
+        }
+        return value
+    }
+}
