@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the real `tracedesk serve` and `tracedesk simulate` against it: simulated phones over
+# real HTTP, codes read from the store's outbox and through the staff API as an admin.
+# Usage: Tests/e2e/simulate.sh PATH/TO/tracedesk
+# Prints one line per check and ends with "e2e-simulate: N passed, N failed".
+set -uo pipefail
+
+bin=$(realpath "${1:-.build/debug/tracedesk}")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+passed=0
+failed=0
+server=""
+export SWIFT_BACKTRACE=enable=no
+
+cleanup() {
+  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
+export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
+source "$root/Tests/e2e/lib.sh"
+
+# Every simulated phone asks for its APRICOT code from 127.0.0.1.
+TRACEDESK_APRICOT_OTP_PER_ADDRESS_PER_HOUR=0 check "serve starts" start_server "$work/desk.sqlite"
+
+"$bin" simulate --server "http://$phone" --internal "http://$internal" --store "$work/desk.sqlite" \
+  --duration 4 --immuni-rate 60 --apricot-users 12 --seed 5 >"$work/run.out" 2>"$work/run.err"
+check "simulate with codes from the store: exit 0" test $? -eq 0
+check "its summary: no error, each endpoint" bash -c "
+  grep -q '^requests [0-9]*, errors 0$' '$work/run.out' &&
+  grep -q '^  upload  ' '$work/run.out' && grep -q '^  check-otp (dummy)' '$work/run.out' &&
+  grep -q '^  apricot contacts' '$work/run.out' && grep -q 'APRICOT phones signed in 12, positive 1' '$work/run.out'"
+
+printf 'simulate-pass-1234\nsimulate-pass-1234\n' |
+  "$bin" staff add boss --role admin --store "$work/desk.sqlite" --password-stdin >/dev/null 2>&1
+echo simulate-pass-1234 | "$bin" simulate --server "http://$phone" --internal "http://$internal" \
+  --user boss --password-stdin --duration 2 --apricot-users 4 --seed 6 >"$work/admin.out" 2>"$work/admin.err"
+check "simulate with codes read through the staff API as an admin: exit 0, 4 phones" bash -c "
+  [ $? -eq 0 ] && grep -q 'APRICOT phones signed in 4' '$work/admin.out'"
+check "and each read of the outbox is audited" bash -c "
+  echo simulate-pass-1234 | '$bin' audit list --user boss --store '$work/desk.sqlite' --password-stdin 2>/dev/null |
+  grep -q sms_outbox_read"
+
+"$bin" simulate --server http://192.0.2.1:8080 --duration 1 2>"$work/remote.err"
+check "a server that is not this machine is refused (exit 2) unless --allow-non-loopback" bash -c "
+  [ $? -eq 2 ] && grep -q 'allow-non-loopback' '$work/remote.err'"
+"$bin" simulate --server "http://$phone" --apricot-users 3 --duration 1 2>"$work/codes.err"
+check "APRICOT phones without a way to read codes: exit 2, saying what to give" bash -c "
+  [ $? -eq 2 ] && grep -q -- '--store' '$work/codes.err'"
+"$bin" simulate --help | grep -q 'apricot_otp_per_address_per_hour'
+check "--help says how the per-address code limit applies" test $? -eq 0
+
+echo "e2e-simulate: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
