@@ -55,6 +55,13 @@ public final class Program {
 
     deinit { feedTask?.cancel() }
 
+    /// Opens the console already signed in with `session`, as if its sign-in screen had just
+    /// succeeded (`tracedesk demo` opens it as the demo operator). Call before ``run()``.
+    public func signIn(as session: StaffSession) {
+        startIfNeeded()
+        apply(.signedIn(session))
+    }
+
     /// Loops until the operator quits.
     public func run() {
         startIfNeeded()

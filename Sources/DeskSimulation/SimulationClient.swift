@@ -63,7 +63,13 @@ public final class SimulationClient: Sendable {
             }
             return reply
         } catch {
-            recorder.record(endpoint, latency: ContinuousClock.now - started, error: "\(endpoint) no answer")
+            // A run that is stopped (the demo's console quit) cancels what is in flight: not an
+            // error of the server's.
+            if Task.isCancelled {
+                recorder.note("requests cancelled when the run stopped")
+            } else {
+                recorder.record(endpoint, latency: ContinuousClock.now - started, error: "\(endpoint) no answer")
+            }
             return nil
         }
     }

@@ -29,6 +29,9 @@ let mainHelp = """
           province, APRICOT figures (tracedesk stats --help).
       tracedesk serve [--store PATH|URL] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
           Serves the Immuni and APRICOT APIs to phones and hospital systems (tracedesk serve --help).
+      tracedesk demo [--store PATH] [--immuni-rate N] [--apricot-users M] [--no-console [--duration S]]
+          The whole system on this machine: demo accounts (printed), a server on loopback,
+          simulated phones, and the console signed in as the operator (tracedesk demo --help).
       tracedesk simulate [--server URL] [--internal URL] [--immuni-rate N] [--apricot-users M] [--duration S] [...]
           Simulated phones and a simulated hospital system against a server, for a bounded
           time, loopback by default: a load generator (tracedesk simulate --help).
@@ -109,6 +112,8 @@ func runMain() async -> Int32 {
             return try await StatsCommand.run(Array(words.dropFirst())).rawValue
         case "serve":
             return try ServeCommand.run(Array(words.dropFirst()))
+        case "demo":
+            return try await DemoCommand.run(Array(words.dropFirst())).rawValue
         case "simulate":
             return try await SimulateCommand.run(Array(words.dropFirst())).rawValue
         case "keys":

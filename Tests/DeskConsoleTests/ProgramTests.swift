@@ -90,6 +90,21 @@ struct ProgramTests {
         }
     }
 
+    @Test("opened already signed in (the demo): the operator's screen at once, and its work is theirs")
+    func openedSignedIn() async throws {
+        try await withDesk { d in
+            let session = try await d.desk.signIn(name: "rossi", password: Fixture.password)
+            d.program.signIn(as: session)
+            await d.send([])
+            #expect(d.screen.contains("TraceDesk · Authorise an upload"))
+            #expect(d.backend.screen.lines[0].contains("rossi (operator)"))
+            await d.type("9k2ray8uuq")
+            await d.press(.char("y"), .enter, .enter)
+            #expect(d.screen.contains("✓ Authorised"))
+            #expect(try firstAuthorization(d.desk)?.authorizedBy == "rossi")
+        }
+    }
+
     /// The one authorisation in the store, found through its event.
     func firstAuthorization(_ desk: LocalDesk) throws -> OtpAuthorization? {
         guard let hash = try desk.store.events(after: 0, limit: 100).first(where: { $0.otpHash != nil })?.otpHash

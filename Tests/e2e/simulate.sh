@@ -53,5 +53,34 @@ check "APRICOT phones without a way to read codes: exit 2, saying what to give" 
 "$bin" simulate --help | grep -q 'apricot_otp_per_address_per_hour'
 check "--help says how the per-address code limit applies" test $? -eq 0
 
+# tracedesk demo: its own server, accounts and phones.
+"$bin" demo --no-console --duration 4 --apricot-users 8 >"$work/demo.out" 2>"$work/demo.err"
+check "demo --no-console: exit 0, one account per role printed, phones without error" bash -c "
+  [ $? -eq 0 ] && grep -q '^    operator    operator / demo-' '$work/demo.out' &&
+  grep -q '^    tracer      tracer / demo-' '$work/demo.out' && grep -q '^requests [0-9]*, errors 0$' '$work/demo.out' &&
+  grep -q 'APRICOT phones signed in 8' '$work/demo.out'"
+check "and its temporary store is gone" bash -c "
+  store=\$(sed -nE 's/^  store +([^ ]+) .*/\\1/p' '$work/demo.out'); [ -n \"\$store\" ] && [ ! -e \"\$store\" ]"
+"$bin" demo --no-console --store "$work/desk.sqlite" --duration 1 2>"$work/exists.err"
+check "demo --store of a file that exists: refused, exit 2" bash -c "[ $? -eq 2 ] && grep -q 'exists' '$work/exists.err'"
+
+if command -v tmux >/dev/null; then
+  socket="tracedesk-demo-e2e-$$"
+  tmux -L "$socket" new-session -d -x 120 -y 40 "LANG=C.UTF-8 '$bin' demo --apricot-users 6 2>'$work/tmux.err'; echo \$? >'$work/tmux.status'; sleep 30"
+  opened=1
+  for _ in $(seq 1 100); do
+    tmux -L "$socket" capture-pane -p 2>/dev/null | head -1 | grep -q 'operator (operator)' && { opened=0; break; }
+    sleep 0.1
+  done
+  check "demo opens the console signed in as the operator" test $opened -eq 0
+  tmux -L "$socket" send-keys C-q
+  for _ in $(seq 1 100); do [ -f "$work/tmux.status" ] && break; sleep 0.1; done
+  tmux -L "$socket" capture-pane -p -S -200 >"$work/tmux.out" 2>/dev/null
+  tmux -L "$socket" kill-server 2>/dev/null
+  check "quitting the console stops the demo: exit 0, accounts printed again, no error" bash -c "
+    [ \"\$(cat '$work/tmux.status' 2>/dev/null)\" = 0 ] && grep -q 'supervisor  supervisor / demo-' '$work/tmux.out' &&
+    grep -q '^requests [0-9]*, errors 0$' '$work/tmux.out'"
+fi
+
 echo "e2e-simulate: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

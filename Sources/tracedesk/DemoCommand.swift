@@ -1,0 +1,215 @@
+import DeskConsole
+import DeskCore
+import DeskCrypto
+import DeskServer
+import DeskService
+import DeskSimulation
+import DeskStore
+import Foundation
+import TerminalKit
+import TerminalNcurses
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `tracedesk demo`: the whole system on this machine from one command. A fresh store, one
+/// staff account per role (printed), a signing key, an in-process server on loopback, simulated
+/// phones talking to it over HTTP, and the console signed in as the operator.
+///
+/// A first version (issue 10): the side panel with a code for the operator to authorise, and
+/// analytics, are not there yet (docs/simulation.md, "The demo").
+enum DemoCommand {
+    static let help = """
+        Usage: tracedesk demo [--store PATH] [--immuni-rate N] [--apricot-users M] [--seed N]
+                              [--no-console [--duration S]] [--theme NAME] [--no-color] [--no-mouse]
+               Runs the whole system on this machine: a fresh demo store, one staff account per
+               role (names and passwords printed), a signing key, a server on 127.0.0.1 and
+               simulated phones (tracedesk simulate) talking to it, then opens the console
+               signed in as the operator. Quit the console to stop everything.
+
+          --store PATH        keep the demo in this SQLite file (it must not exist yet); default
+                              a temporary folder, deleted at the end
+          --immuni-rate N     real Immuni citizens a minute, 0 to 600 (default 6)
+          --apricot-users M   APRICOT phones, 0 to 2000 (default 40)
+          --seed N            the simulation's seed (default 1)
+          --no-console        no console: run for --duration seconds (default 60, 1 to 86400),
+                              then print the simulation's summary (for scripts and a first look)
+
+        The server's public listener (phones) and internal listener (hospital systems, the staff
+        API: tracedesk --server URL …) are on ephemeral loopback ports, printed at start. Its
+        log goes to demo.log beside the store. It publishes chunks every minute, has no limit on
+        APRICOT codes per address (every simulated phone is on 127.0.0.1), and keeps the SMS
+        outbox, where the simulated phones read their codes. Never point real phones at it.
+        """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let command = "demo"
+        let arguments = try Arguments(
+            words, valueOptions: ["store", "immuni-rate", "apricot-users", "seed", "duration", "theme"],
+            flagOptions: ["no-console", "no-color", "no-mouse"], command: command)
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("demo takes no argument '\(arguments.positionals[0])'", command: command)
+        }
+        var plan = SimulationPlan()
+        plan.immuniPerMinute = Double(try arguments.integer("immuni-rate", default: 6, in: 0...600, command: command))
+        plan.apricotUsers = try arguments.integer("apricot-users", default: 40, in: 0...2_000, command: command)
+        plan.positiveShare = 0.1
+        plan.contactDays = 3
+        if let seed = arguments.values["seed"] {
+            guard let value = UInt64(seed) else {
+                throw UsageError(
+                    "--seed must be a whole number from 0 to \(UInt64.max), got '\(seed)'", command: command)
+            }
+            plan.seed = value
+        }
+        let console = !arguments.has("no-console")
+        if console && arguments.values["duration"] != nil {
+            throw UsageError("--duration goes with --no-console: with the console, quit it to stop", command: command)
+        }
+        let duration = try arguments.integer("duration", default: 60, in: 1...86_400, command: command)
+        plan.duration = console ? .seconds(86_400) : .seconds(duration)
+        var theme: Theme
+        do {
+            theme = try ThemeLoader.load(arguments.values["theme"] ?? "default")
+        } catch {
+            printError(error.message)
+            return .refused
+        }
+        if arguments.has("no-color") || !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty {
+            theme = theme.withoutColor
+        }
+        if console && (isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1) {
+            printError("the demo's console needs a terminal: run it in one, or give --no-console")
+            return .usage
+        }
+
+        // The store: a new file, in a temporary folder unless --store.
+        let storePath: String
+        var temporary: URL?
+        if let path = arguments.values["store"] {
+            guard !FileManager.default.fileExists(atPath: path) else {
+                throw UsageError(
+                    "\(path) exists: the demo makes a new store with demo accounts and simulated people; give a path that does not exist yet",
+                    command: command)
+            }
+            storePath = path
+        } else {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "tracedesk-demo-\(UUID().uuidString)", isDirectory: true)
+            temporary = folder
+            storePath = folder.appendingPathComponent("demo.sqlite").path
+        }
+        defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
+        let folder = URL(fileURLWithPath: storePath).deletingLastPathComponent()
+        let logPath = folder.appendingPathComponent("demo.log").path
+
+        let store: SQLiteStore
+        let accounts: [(StaffRole, String, String)]
+        let operatorSession: StaffSession
+        let server: TraceDeskServer
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            store = try SQLiteStore(path: storePath)
+            (accounts, operatorSession) = try await makeAccounts(store)
+            FileManager.default.createFile(atPath: logPath, contents: nil)
+            let logFile = FileHandle(forWritingAtPath: logPath)
+            let log: @Sendable (String) -> Void = { line in logFile?.write(Data((line + "\n").utf8)) }
+            var config = ServerConfig()
+            config.listen = ListenAddress(host: "127.0.0.1", port: 0)
+            config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
+            config.apricotOTPPerAddressPerHour = 0
+            config.publishIntervalSeconds = 60
+            server = try TraceDeskServer(
+                config: config, store: store, appSettingsPath: ServeCommand.defaultAppSettings(),
+                signing: ChunkSigning(key: ECPrivateKey.generate()), accessLog: AccessLog(write: log), log: log)
+            try server.start(runningJobs: true)
+        } catch {
+            printError("the demo could not start: \(error)")
+            return .storeUnavailable
+        }
+        defer { server.stop(grace: .seconds(2)) }
+        let phoneURL = URL(string: "http://127.0.0.1:\(server.phonePort)")!
+        let internalURL = URL(string: "http://127.0.0.1:\(server.internalPort)")!
+        let intro = introduction(
+            accounts: accounts, store: storePath, kept: temporary == nil, log: logPath, phone: phoneURL,
+            internalURL: internalURL)
+        print(intro)
+
+        let simulation = Simulation(
+            plan: plan,
+            targets: SimulationTargets(phoneAPI: phoneURL, hisAPI: internalURL, codes: StoreOutboxCodes(store: store)))
+        let running = Task { await simulation.run() }
+        if console {
+            let desk = LocalDesk(
+                store: store, sessions: server.config.sessionPolicy, signIns: server.config.signInPolicy,
+                publishing: server.config.publishingPolicy, apricot: server.config.apricotSettings)
+            let mouse = !arguments.has("no-mouse")
+            let ascii = !ConsoleCommand.localeIsUTF8(ProcessInfo.processInfo.environment)
+            await runConsole(desk: desk, session: operatorSession, theme: theme, mouse: mouse, ascii: ascii)
+            running.cancel()
+            print(intro)
+        }
+        let result = await running.value
+        print(
+            "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles)"
+        )
+        for line in result.summary.lines { print(line) }
+        return .success
+    }
+
+    /// One account per role with a random password each; the operator signed in.
+    static func makeAccounts(_ store: SQLiteStore) async throws -> ([(StaffRole, String, String)], StaffSession) {
+        let desk = LocalDesk(store: store)
+        func password() -> String { "demo-" + Base64.encodeURL(SecureRandom.bytes(9)) }
+        let adminPassword = password()
+        let admin = try await desk.createFirstAdmin(name: "admin", password: adminPassword)
+        var accounts: [(StaffRole, String, String)] = [(.admin, "admin", adminPassword)]
+        for (role, name) in [(StaffRole.operator, "operator"), (.tracer, "tracer"), (.supervisor, "supervisor")] {
+            let secret = password()
+            _ = try await desk.addStaff(admin, name: name, role: role, password: secret)
+            accounts.append((role, name, secret))
+        }
+        try await desk.signOut(admin)
+        let session = try await desk.signIn(name: "operator", password: accounts[1].2)
+        return (accounts, session)
+    }
+
+    static func introduction(
+        accounts: [(StaffRole, String, String)], store: String, kept: Bool, log: String, phone: URL, internalURL: URL
+    ) -> String {
+        var lines = ["TraceDesk demo (simulated phones; never point real ones at it)"]
+        lines.append("  store      \(store)\(kept ? "" : " (deleted at the end)")")
+        lines.append("  phones     \(phone.absoluteString)   (Immuni and APRICOT API)")
+        lines.append(
+            "  internal   \(internalURL.absoluteString)   (POST /v1/otp, staff API: tracedesk --server \(internalURL.absoluteString) …)"
+        )
+        lines.append("  server log \(log)")
+        lines.append("  accounts (name / password):")
+        for (role, name, password) in accounts {
+            lines.append(
+                "    \(role.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(name) / \(password)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The console on a thread of its own (its loop blocks), signed in as `session`.
+    static func runConsole(desk: LocalDesk, session: StaffSession, theme: Theme, mouse: Bool, ascii: Bool) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                let backend = NcursesBackend(options: .init(theme: theme, mouse: mouse))
+                let program = Program(backend: backend, service: desk, userName: session.user, ascii: ascii)
+                program.signIn(as: session)
+                program.run()
+                backend.stop()
+                program.finishCalls(within: 1)
+                done.resume()
+            }
+            thread.start()
+        }
+    }
+}
