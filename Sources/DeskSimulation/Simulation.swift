@@ -27,8 +27,10 @@ public struct SimulationPlan: Sendable {
     public var positiveShare: Double = 0.1
     /// Days of contact files each positive patient uploads, today's included.
     public var contactDays: Int = 2
-    /// Seconds between a positive patient's uploads of today's growing file.
-    public var contactUploadEverySeconds: Double = 60
+    /// Seconds between a positive patient's uploads of today's growing file. Each upload counts
+    /// against the server's `apricot_uploads_per_hour` (60 per sign-in), with the first
+    /// `contactDays` files: 120 s keeps a long run well inside it.
+    public var contactUploadEverySeconds: Double = 120
     /// The seed of every random draw.
     public var seed: UInt64 = 1
     /// At most this many sessions at once; a session due when this many run is skipped (noted).

@@ -100,7 +100,12 @@ public final class SimulationRecorder: @unchecked Sendable {
     /// Counts something that is not a request (a phone that gave up, a code never found…).
     public func note(_ what: String) { lock.withLock { notes[what, default: 0] += 1 } }
 
-    /// What was recorded up to now.
+    /// Requests and errors up to now, cheaply (for a progress line).
+    public func totals() -> (requests: Int, errors: Int) {
+        lock.withLock { (requests.values.reduce(0, +), errors.values.reduce(0, +)) }
+    }
+
+    /// What was recorded up to now, with percentiles (sorts every sample: for the end of a run).
     public func snapshot() -> SimulationSummary {
         lock.withLock {
             SimulationSummary(

@@ -40,7 +40,7 @@ enum SimulateCommand {
 
         APRICOT (phones register, read the code the server sent by SMS, sign in; the positive
         patients among them upload contact files of the last --contact-days days, built from
-        households, workplaces and chance encounters, then today's file again every minute):
+        households, workplaces and chance encounters, then today's file again every 2 minutes):
           --apricot-users M   phones to register, 0 to 100000 (default 20 when a way to read
                               codes is given, else 0)
           --positive-share PERCENT  share of them who upload, 0 to 100 (default 10; at least one)
@@ -190,10 +190,10 @@ enum SimulateCommand {
             if Task.isCancelled { return }
             tick += 1
             guard terminal || tick % 10 == 0 else { continue }
-            let snapshot = recorder.snapshot()
+            let totals = recorder.totals()
             let elapsed = (ContinuousClock.now - started).components.seconds
             let line =
-                "\(min(elapsed, total.components.seconds)) s of \(total.components.seconds) s: \(snapshot.requests) requests, \(snapshot.errorCount) errors"
+                "\(min(elapsed, total.components.seconds)) s of \(total.components.seconds) s: \(totals.requests) requests, \(totals.errors) errors"
             FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
         }
     }

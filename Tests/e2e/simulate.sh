@@ -53,6 +53,11 @@ check "APRICOT phones without a way to read codes: exit 2, saying what to give" 
 "$bin" simulate --help | grep -q 'apricot_otp_per_address_per_hour'
 check "--help says how the per-address code limit applies" test $? -eq 0
 
+kill -TERM "$server"
+wait "$server"
+check "the server stops cleanly after the simulations (exit 0)" test $? -eq 0
+server=""
+
 # tracedesk demo: its own server, accounts and phones.
 "$bin" demo --no-console --duration 4 --apricot-users 8 >"$work/demo.out" 2>"$work/demo.err"
 check "demo --no-console: exit 0, one account per role printed, phones without error" bash -c "
