@@ -92,14 +92,24 @@ struct SimulationTests {
         let admin = try await desk.createFirstAdmin(name: "admin", password: password)
         _ = try await desk.addStaff(admin, name: "tina", role: .tracer, password: password)
         let tracer = try await desk.signIn(name: "tina", password: password)
-        var found = 0
+        // Housemates spend yesterday's night and evening together (12.5 hours): each positive
+        // patient's housemates are close contacts. The seed fixes who lives with whom.
+        let model = MobilityModel(people: 12, seed: 7)
+        let known = Set(result.registered.map(\.phone))
+        var housemates = 0
         for phone in result.positives {
             let lookup = try await desk.traceLookup(tracer, phone: phone, purpose: "simulation test")
-            found += lookup.contacts.count
-            let known = Set(result.registered.map(\.phone))
             for contact in lookup.contacts { #expect(known.contains(contact.summary.phone.e164)) }
+            let index = try #require((0..<12).first { Simulation.phoneNumber(seed: 7, index: $0) == phone })
+            for other in 0..<12 where other != index && model.households[other] == model.households[index] {
+                housemates += 1
+                let contact = lookup.contacts.first {
+                    $0.summary.phone.e164 == Simulation.phoneNumber(seed: 7, index: other)
+                }
+                #expect(contact?.summary.isCloseContact == true, "housemate \(other) of \(index)")
+            }
         }
-        #expect(found >= 1)
+        #expect(housemates >= 1, "seed 7 gives a positive patient who lives with someone")
     }
 
     @Test("an upload request is padded to the apps' 110 000 bytes")
