@@ -16,6 +16,12 @@ public struct SimulationPlan: Sendable {
     /// make dummy traffic so that real uploads do not stand out; 4 keeps real traffic a fifth
     /// of the ingestion requests.
     public var dummySessionsPerReal: Double = 4
+    /// When set, dummy sessions come from a population of this many installed apps instead:
+    /// each app starts one on average every ``dummySessionMeanSeconds`` (the apps'
+    /// `dummy_teks_average_opportunity_waiting_time`, 60 days), whatever the real citizens do.
+    public var immuniPopulation: Int?
+    /// The apps' mean wait between dummy sessions (immuni-facts §7: 5 184 000 s).
+    public static let dummySessionMeanSeconds: Double = 5_184_000
     /// The chance that a dummy session goes on to a dummy upload (the apps' 0.95).
     public var dummyUploadChance: Double = 0.95
     /// Seconds between a citizen's check-otp and upload (the citizen confirms on the phone).
@@ -73,7 +79,8 @@ public struct SimulationResult: Sendable {
 /// A bounded run of simulated phones against a server, over real HTTP.
 ///
 /// Immuni: real citizens arrive as a Poisson process at ``SimulationPlan/immuniPerMinute``, the
-/// first at once; dummy sessions arrive likewise at `dummySessionsPerReal` times that rate.
+/// first at once; dummy sessions arrive likewise at `dummySessionsPerReal` times that rate, or
+/// from `immuniPopulation` apps at the apps' own rate.
 /// APRICOT: at the start, ``SimulationPlan/apricotUsers`` phones register; the positive ones
 /// upload the files of the last ``SimulationPlan/contactDays`` days built by ``MobilityModel``,
 /// then today's growing file again every ``SimulationPlan/contactUploadEverySeconds`` until the
@@ -110,7 +117,9 @@ public final class Simulation: Sendable {
 
     func immuniPart(deadline: ContinuousClock.Instant) async {
         let realRate = max(0, plan.immuniPerMinute) / 60
-        let dummyRate = realRate * max(0, plan.dummySessionsPerReal)
+        let dummyRate =
+            plan.immuniPopulation.map { Double(max(0, $0)) / SimulationPlan.dummySessionMeanSeconds }
+            ?? realRate * max(0, plan.dummySessionsPerReal)
         guard realRate + dummyRate > 0 else { return }
         if targets.hisAPI == nil { recorder.note("no internal listener given: dummy Immuni traffic only") }
         let phone = ImmuniPhone(client: client, phoneAPI: targets.phoneAPI)
@@ -121,7 +130,9 @@ public final class Simulation: Sendable {
             var first = true
             while due < deadline, !Task.isCancelled {
                 try? await Task.sleep(until: due, clock: .continuous)
-                let real = first || Double.random(in: 0..<(realRate + dummyRate), using: &schedule) < realRate
+                let real =
+                    (first && realRate > 0)
+                    || Double.random(in: 0..<(realRate + dummyRate), using: &schedule) < realRate
                 first = false
                 session += 1
                 if counts.begin(limit: plan.maxInFlight) {

@@ -13,7 +13,7 @@ import Foundation
 /// then a summary (requests, errors by kind, latency percentiles).
 enum SimulateCommand {
     static let help = """
-        Usage: tracedesk simulate [--server URL] [--internal URL] [--immuni-rate N] [--dummy-per-real X]
+        Usage: tracedesk simulate [--server URL] [--internal URL] [--immuni-rate N] [--dummy-per-real X | --immuni-population N]
                                   [--apricot-users M] [--positive-share PERCENT] [--contact-days N]
                                   [--duration S] [--seed N] [--max-in-flight N]
                                   [--store PATH|URL | --user ADMIN [--password-stdin]] [--allow-non-loopback]
@@ -37,6 +37,9 @@ enum SimulateCommand {
           --immuni-rate N     real citizens a minute, 0 to 6000 (default 6), a Poisson process
           --dummy-per-real X  dummy sessions (check-otp, then an upload 95 % of the time) per
                               real citizen, 0 to 100 (default 4)
+          --immuni-population N  instead, dummy sessions of N installed apps, 1 to 100000000,
+                              each starting one every 60 days on average as the apps do
+                              (1 000 000 apps: about 12 a minute)
 
         APRICOT (phones register, read the code the server sent by SMS, sign in; the positive
         patients among them upload contact files of the last --contact-days days, built from
@@ -72,7 +75,8 @@ enum SimulateCommand {
         let arguments = try Arguments(
             words,
             valueOptions: [
-                "server", "internal", "immuni-rate", "dummy-per-real", "apricot-users", "positive-share",
+                "server", "internal", "immuni-rate", "dummy-per-real", "immuni-population", "apricot-users",
+                "positive-share",
                 "contact-days", "duration", "seed", "max-in-flight", "store", "user",
             ],
             flagOptions: ["allow-non-loopback", "password-stdin"], command: command)
@@ -103,6 +107,15 @@ enum SimulateCommand {
         var plan = SimulationPlan()
         plan.immuniPerMinute = Double(try arguments.integer("immuni-rate", default: 6, in: 0...6_000, command: command))
         plan.dummySessionsPerReal = try decimal(arguments, "dummy-per-real", default: 4, in: 0...100, command)
+        if arguments.values["immuni-population"] != nil {
+            if arguments.values["dummy-per-real"] != nil {
+                throw UsageError(
+                    "give --dummy-per-real or --immuni-population, not both: each sets the dummy traffic",
+                    command: command)
+            }
+            plan.immuniPopulation = try arguments.integer(
+                "immuni-population", default: 0, in: 1...100_000_000, command: command)
+        }
         plan.positiveShare = try decimal(arguments, "positive-share", default: 10, in: 0...100, command) / 100
         plan.contactDays = try arguments.integer("contact-days", default: 2, in: 1...30, command: command)
         plan.duration = .seconds(try arguments.integer("duration", default: 60, in: 1...86_400, command: command))

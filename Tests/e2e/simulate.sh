@@ -53,6 +53,12 @@ check "APRICOT phones without a way to read codes: exit 2, saying what to give" 
 "$bin" simulate --help | grep -q 'apricot_otp_per_address_per_hour'
 check "--help says how the per-address code limit applies" test $? -eq 0
 
+"$bin" simulate --server "http://$phone" --internal "http://$internal" --immuni-rate 0 \
+  --immuni-population 20000000 --duration 3 >"$work/population.out" 2>/dev/null
+check "--immuni-population alone: dummy sessions only, no citizen, no error" bash -c "
+  [ $? -eq 0 ] && grep -q '^citizens 0,' '$work/population.out' && grep -q '^  check-otp (dummy)' '$work/population.out' &&
+  ! grep -q '^  upload  ' '$work/population.out' && grep -q 'errors 0$' '$work/population.out'"
+
 kill -TERM "$server"
 wait "$server"
 check "the server stops cleanly after the simulations (exit 0)" test $? -eq 0
