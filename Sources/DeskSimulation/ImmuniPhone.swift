@@ -1,3 +1,4 @@
+import CivilCalendar
 import DeskCore
 import DeskCrypto
 import Foundation
@@ -106,4 +107,44 @@ public struct ImmuniPhone: Sendable {
         withPadding["padding"] = String(repeating: "0", count: length)
         return (try? JSONSerialization.data(withJSONObject: withPadding, options: [.sortedKeys])) ?? unpadded
     }
+
+    /// An Android app's operational info (`POST /v1/analytics/google/operational-info`): a
+    /// province, the app's flags (Bluetooth on 90 %, notifications allowed 85 %, an exposure
+    /// notification 3 %), a fresh salt, and `attestation(salt)` as the signed attestation. A
+    /// server keeps the record only if the attestation passes its check: a real server's needs
+    /// Google's signature, which a simulated phone cannot make; `tracedesk demo` gives its own
+    /// server ``SimulatedAttestation``. Answered 204 either way.
+    @discardableResult
+    public func operationalInfo(now: Date, random: inout SeededRandom) async -> Bool {
+        let salt = Data(random.bytes(16)).base64EncodedString()
+        func flag(_ chance: Double) -> Int { Double.random(in: 0..<1, using: &random) < chance ? 1 : 0 }
+        let fields: [String: Any] = [
+            "province": Province.all.randomElement(using: &random)!.code, "exposure_permission": 1,
+            "bluetooth_active": flag(0.9), "notification_permission": flag(0.85), "exposure_notification": flag(0.03),
+            "last_risky_exposure_on": CivilDay(unixSeconds: Int64(now.timeIntervalSince1970)).iso, "salt": salt,
+            "signed_attestation": SimulatedAttestation.attestation(salt: salt),
+        ]
+        let body = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+        let reply = await client.send(
+            "operational-info", "POST", phoneAPI.appendingPathComponent("v1/analytics/google/operational-info"),
+            headers: ["Content-Type": "application/json; charset=utf-8", "Immuni-Dummy-Data": "0"], body: body,
+            expected: [204])
+        return reply?.status == 204
+    }
+}
+
+/// The attestation simulated Android apps send, and the check that accepts it: for the demo's
+/// own in-process server only (never a setting of a server: a real one verifies Google's
+/// SafetyNet signature, docs/api.md). The nonce is the salt; the attestation names it.
+public enum SimulatedAttestation {
+    static let prefix = "simulated-attestation."
+
+    /// The attestation a simulated phone sends with `salt`.
+    public static func attestation(salt: String) -> String { prefix + salt }
+
+    /// The nonce the demo's server expects for a record: its salt.
+    public static func nonce(salt: String) -> String { salt }
+
+    /// Whether `attestation` is a simulated phone's for `nonce`.
+    public static func accepts(_ attestation: String, nonce: String) -> Bool { attestation == prefix + nonce }
 }

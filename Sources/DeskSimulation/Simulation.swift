@@ -37,6 +37,10 @@ public struct SimulationPlan: Sendable {
     /// against the server's `apricot_uploads_per_hour` (60 per sign-in), with the first
     /// `contactDays` files: 120 s keeps a long run well inside it.
     public var contactUploadEverySeconds: Double = 120
+    /// Android operational-info records a minute (a Poisson process). 0 by default: a server
+    /// keeps them only after a SafetyNet check a simulated phone cannot pass, except the demo's
+    /// (``SimulatedAttestation``).
+    public var analyticsPerMinute: Double = 0
     /// The seed of every random draw.
     public var seed: UInt64 = 1
     /// At most this many sessions at once; a session due when this many run is skipped (noted).
@@ -74,6 +78,9 @@ public struct SimulationResult: Sendable {
     public var positives: [String]
     /// Contact files the server accepted.
     public var contactFiles: Int
+    /// Operational-info records sent and answered 204 (whether the server kept them is its
+    /// attestation check's business).
+    public var analyticsSent: Int
 }
 
 /// A bounded run of simulated phones against a server, over real HTTP.
@@ -105,12 +112,14 @@ public final class Simulation: Sendable {
         let started = ContinuousClock.now
         let deadline = started + plan.duration
         async let apricot = apricotPart(deadline: deadline)
+        async let analytics: Void = analyticsPart(deadline: deadline)
         await immuniPart(deadline: deadline)
+        await analytics
         let (registered, positives) = await apricot
         return SimulationResult(
             summary: recorder.snapshot(), citizens: counts.value(\.citizens),
             uploadsAccepted: counts.value(\.uploads), registered: registered, positives: positives,
-            contactFiles: counts.value(\.files))
+            contactFiles: counts.value(\.files), analyticsSent: counts.value(\.analytics))
     }
 
     // MARK: Immuni
@@ -178,6 +187,23 @@ public final class Simulation: Sendable {
         defer { counts.end() }
         var random = SeededRandom(seed: plan.seed, stream: 2_000_000 + stream)
         await phone.dummySession(now: now(), uploadChance: plan.dummyUploadChance, random: &random)
+    }
+
+    func analyticsPart(deadline: ContinuousClock.Instant) async {
+        let rate = max(0, plan.analyticsPerMinute) / 60
+        guard rate > 0 else { return }
+        let phone = ImmuniPhone(client: client, phoneAPI: targets.phoneAPI)
+        var schedule = SeededRandom(seed: plan.seed, stream: 4)
+        var due = ContinuousClock.now
+        var record: UInt64 = 0
+        while due < deadline, !Task.isCancelled {
+            try? await Task.sleep(until: due, clock: .continuous)
+            if Task.isCancelled { break }
+            record += 1
+            var random = SeededRandom(seed: plan.seed, stream: 3_000_000 + record)
+            if await phone.operationalInfo(now: now(), random: &random) { counts.add(\.analytics) }
+            due = due + .milliseconds(Int64(schedule.exponential(mean: 1 / rate) * 1_000))
+        }
     }
 
     // MARK: APRICOT
@@ -263,6 +289,7 @@ final class Counts: @unchecked Sendable {
         var citizens = 0
         var uploads = 0
         var files = 0
+        var analytics = 0
     }
     private let lock = NSLock()
     private var values = Values()

@@ -17,8 +17,9 @@ import TerminalNcurses
 /// staff account per role (printed), a signing key, an in-process server on loopback, simulated
 /// phones talking to it over HTTP, and the console signed in as the operator.
 ///
-/// A first version (issue 10): the side panel with a code for the operator to authorise, and
-/// analytics, are not there yet (docs/simulation.md, "The demo").
+/// A first version (issue 10): the side panel with a code for the operator to authorise is not
+/// there yet (docs/simulation.md, "The demo"). Its server, and only it, accepts the simulated
+/// phones' attestations (``SimulatedAttestation``), so that analytics reach the statistics.
 enum DemoCommand {
     static let help = """
         Usage: tracedesk demo [--store PATH] [--immuni-rate N] [--apricot-users M] [--seed N]
@@ -39,8 +40,9 @@ enum DemoCommand {
         The server's public listener (phones) and internal listener (hospital systems, the staff
         API: tracedesk --server URL …) are on ephemeral loopback ports, printed at start. Its
         log goes to demo.log beside the store. It publishes chunks every minute, has no limit on
-        APRICOT codes per address (every simulated phone is on 127.0.0.1), and keeps the SMS
-        outbox, where the simulated phones read their codes. Never point real phones at it.
+        APRICOT codes per address (every simulated phone is on 127.0.0.1), keeps the SMS
+        outbox, where the simulated phones read their codes, and accepts the simulated Android
+        apps' attestations (6 operational-info records a minute). Never point real phones at it.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -60,6 +62,7 @@ enum DemoCommand {
         plan.apricotUsers = try arguments.integer("apricot-users", default: 40, in: 0...2_000, command: command)
         plan.positiveShare = 0.1
         plan.contactDays = 3
+        plan.analyticsPerMinute = 6
         if let seed = arguments.values["seed"] {
             guard let value = UInt64(seed) else {
                 throw UsageError(
@@ -126,6 +129,9 @@ enum DemoCommand {
             config.publishIntervalSeconds = 60
             server = try TraceDeskServer(
                 config: config, store: store, appSettingsPath: ServeCommand.defaultAppSettings(),
+                attestationCheck: { attestation, nonce in
+                    SimulatedAttestation.accepts(attestation, nonce: nonce) ? .success(()) : .failure(.signatureInvalid)
+                }, nonce: { _, salt in SimulatedAttestation.nonce(salt: salt) },
                 signing: ChunkSigning(key: ECPrivateKey.generate()), accessLog: AccessLog(write: log), log: log)
             try server.start(runningJobs: true)
         } catch {
@@ -156,7 +162,7 @@ enum DemoCommand {
         }
         let result = await running.value
         print(
-            "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles)"
+            "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles); operational-info records \(result.analyticsSent)"
         )
         for line in result.summary.lines { print(line) }
         return .success

@@ -19,7 +19,8 @@ final class SimulationServer: @unchecked Sendable {
     var phone: URL { URL(string: "http://127.0.0.1:\(server.phonePort)")! }
     var internalURL: URL { URL(string: "http://127.0.0.1:\(server.internalPort)")! }
 
-    init() throws {
+    /// With `attested`, the server accepts the simulated phones' attestations (as the demo's).
+    init(attested: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-simulation-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -30,8 +31,16 @@ final class SimulationServer: @unchecked Sendable {
         config.checkDelayMeanMs = 0
         config.checkDelaySdMs = 0
         config.apricotOTPPerAddressPerHour = 0
+        var check: ImmuniAPI.AttestationCheck?
+        var nonce: ImmuniAPI.NonceMaker?
+        if attested {
+            check = { attestation, nonce in
+                SimulatedAttestation.accepts(attestation, nonce: nonce) ? .success(()) : .failure(.signatureInvalid)
+            }
+            nonce = { _, salt in SimulatedAttestation.nonce(salt: salt) }
+        }
         server = try TraceDeskServer(
-            config: config, store: store, appSettingsPath: nil,
+            config: config, store: store, appSettingsPath: nil, attestationCheck: check, nonce: nonce,
             signing: ChunkSigning(key: ECPrivateKey.generate()), accessLog: nil, log: { _ in })
         try server.start(runningJobs: false)
     }
@@ -110,6 +119,34 @@ struct SimulationTests {
             }
         }
         #expect(housemates >= 1, "seed 7 gives a positive patient who lives with someone")
+    }
+
+    @Test("operational info: kept by a server that accepts the simulated attestation, discarded by one without")
+    func analytics() async throws {
+        var plan = SimulationPlan()
+        plan.duration = .seconds(2)
+        plan.immuniPerMinute = 0
+        plan.apricotUsers = 0
+        plan.analyticsPerMinute = 600
+        for attested in [true, false] {
+            let fixture = try SimulationServer(attested: attested)
+            let result = await Simulation(
+                plan: plan, targets: SimulationTargets(phoneAPI: fixture.phone, hisAPI: nil, codes: nil)
+            ).run()
+            #expect(result.summary.errors.isEmpty, "\(result.summary.lines.joined(separator: "\n"))")
+            #expect(result.analyticsSent >= 1)
+            // The attestation is checked after the 204: wait for the records to land.
+            var kept = 0
+            for _ in 0..<100 {
+                kept = try fixture.store.events(after: 0, limit: 10_000).filter {
+                    $0.kind.rawValue == "analytics_received"
+                }
+                .count
+                if !attested || kept == result.analyticsSent { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(kept == (attested ? result.analyticsSent : 0))
+        }
     }
 
     @Test("an upload request is padded to the apps' 110 000 bytes")

@@ -69,7 +69,7 @@ server=""
 check "demo --no-console: exit 0, one account per role printed, phones without error" bash -c "
   [ $? -eq 0 ] && grep -q '^    operator    operator / demo-' '$work/demo.out' &&
   grep -q '^    tracer      tracer / demo-' '$work/demo.out' && grep -q '^requests [0-9]*, errors 0$' '$work/demo.out' &&
-  grep -q 'APRICOT phones signed in 8' '$work/demo.out'"
+  grep -q 'APRICOT phones signed in 8' '$work/demo.out' && grep -q '^  operational-info ' '$work/demo.out'"
 check "and its temporary store is gone" bash -c "
   store=\$(sed -nE 's/^  store +([^ ]+) .*/\\1/p' '$work/demo.out'); [ -n \"\$store\" ] && [ ! -e \"\$store\" ]"
 "$bin" demo --no-console --store "$work/desk.sqlite" --duration 1 2>"$work/exists.err"
