@@ -145,6 +145,7 @@ enum DemoCommand {
             accounts: accounts, store: storePath, kept: temporary == nil, log: logPath, phone: phoneURL,
             internalURL: internalURL)
         print(intro)
+        fflush(nil)  // every output stream: a script reading the addresses and accounts sees them now
 
         let simulation = Simulation(
             plan: plan,
