@@ -214,6 +214,16 @@ public final class Simulation: Sendable {
         "+393" + String(format: "%02d", Int(seed % 100)) + String(format: "%07d", index % 10_000_000)
     }
 
+    /// Which APRICOT users (by index) are positive patients: ``SimulationPlan/positiveShare`` of
+    /// them (at least one), drawn from the seed, known before the run so that a demo can name
+    /// them to the tracer.
+    public static func positiveIndices(_ plan: SimulationPlan) -> [Int] {
+        guard plan.apricotUsers > 0 else { return [] }
+        var random = SeededRandom(seed: plan.seed, stream: 3)
+        let count = max(1, Int((Double(plan.apricotUsers) * plan.positiveShare).rounded()))
+        return Array((0..<plan.apricotUsers).shuffled(using: &random).prefix(count)).sorted()
+    }
+
     func apricotPart(deadline: ContinuousClock.Instant) async -> ([ApricotIdentity], [String]) {
         guard plan.apricotUsers > 0 else { return ([], []) }
         guard let codes = targets.codes else {
@@ -247,11 +257,10 @@ public final class Simulation: Sendable {
         }
         let registered = identities.compactMap { $0 }
         guard !registered.isEmpty else { return ([], []) }
-        // Positive patients: a share of the registered, drawn from the seed.
-        var random = SeededRandom(seed: plan.seed, stream: 3)
-        let candidates = identities.indices.filter { identities[$0] != nil }.shuffled(using: &random)
-        let count = max(1, Int((Double(candidates.count) * plan.positiveShare).rounded()))
-        let positives = Array(candidates.prefix(count)).sorted()
+        // Positive patients: drawn from the seed before the run (those who could not sign in
+        // upload nothing).
+        let positives = Self.positiveIndices(plan).filter { identities[$0] != nil }
+        var random = SeededRandom(seed: plan.seed, stream: 5)
         let offsets = positives.map { _ in Int64.random(in: -3...3, using: &random) }
         let model = MobilityModel(people: plan.apricotUsers, seed: plan.seed)
         var round = 0

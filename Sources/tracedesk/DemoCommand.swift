@@ -141,9 +141,10 @@ enum DemoCommand {
         defer { server.stop(grace: .seconds(2)) }
         let phoneURL = URL(string: "http://127.0.0.1:\(server.phonePort)")!
         let internalURL = URL(string: "http://127.0.0.1:\(server.internalPort)")!
+        let patients = Simulation.positiveIndices(plan).map { Simulation.phoneNumber(seed: plan.seed, index: $0) }
         let intro = introduction(
             accounts: accounts, store: storePath, kept: temporary == nil, log: logPath, phone: phoneURL,
-            internalURL: internalURL)
+            internalURL: internalURL, patients: patients)
         print(intro)
         fflush(nil)  // every output stream: a script reading the addresses and accounts sees them now
 
@@ -187,7 +188,8 @@ enum DemoCommand {
     }
 
     static func introduction(
-        accounts: [(StaffRole, String, String)], store: String, kept: Bool, log: String, phone: URL, internalURL: URL
+        accounts: [(StaffRole, String, String)], store: String, kept: Bool, log: String, phone: URL, internalURL: URL,
+        patients: [String]
     ) -> String {
         var lines = ["TraceDesk demo (simulated phones; never point real ones at it)"]
         lines.append("  store      \(store)\(kept ? "" : " (deleted at the end)")")
@@ -200,6 +202,10 @@ enum DemoCommand {
         for (role, name, password) in accounts {
             lines.append(
                 "    \(role.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(name) / \(password)")
+        }
+        if !patients.isEmpty {
+            let shown = patients.prefix(5).joined(separator: ", ") + (patients.count > 5 ? ", …" : "")
+            lines.append("  positive patients, for the tracer's lookup: \(shown)")
         }
         return lines.joined(separator: "\n")
     }

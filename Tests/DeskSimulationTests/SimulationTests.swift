@@ -81,6 +81,10 @@ struct SimulationTests {
         #expect(result.uploadsAccepted == result.citizens)
         #expect(result.registered.count == 12)
         #expect(result.positives.count == 3)
+        // Known before the run (the demo names them to the tracer).
+        #expect(
+            result.positives
+                == Simulation.positiveIndices(Self.shortPlan()).map { Simulation.phoneNumber(seed: 7, index: $0) })
         #expect(result.contactFiles >= 3)
 
         let kinds = Set(try fixture.store.events(after: 0, limit: 100_000).map(\.kind.rawValue))

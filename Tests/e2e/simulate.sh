@@ -72,6 +72,23 @@ check "demo --no-console: exit 0, one account per role printed, phones without e
   grep -q 'APRICOT phones signed in 8' '$work/demo.out' && grep -q '^  operational-info ' '$work/demo.out'"
 check "and its temporary store is gone" bash -c "
   store=\$(sed -nE 's/^  store +([^ ]+) .*/\\1/p' '$work/demo.out'); [ -n \"\$store\" ] && [ ! -e \"\$store\" ]"
+# While a demo runs, the tracer looks a positive patient it names up through its staff API.
+"$bin" demo --no-console --duration 20 --apricot-users 12 --seed 7 >"$work/live.out" 2>/dev/null &
+demo=$!
+for _ in $(seq 1 100); do grep -q 'positive patients' "$work/live.out" 2>/dev/null && break; sleep 0.1; done
+live=$(sed -nE 's/^  internal +(http[^ ]+) .*/\1/p' "$work/live.out")
+tracer=$(sed -nE 's|^    tracer      tracer / (.*)$|\1|p' "$work/live.out")
+patient=$(sed -nE 's/^  positive patients, for the tracer.s lookup: ([^,]+).*/\1/p' "$work/live.out")
+found=1
+for _ in $(seq 1 50); do
+  echo "$tracer" | "$bin" --server "$live" trace "$patient" --purpose "demo e2e" --user tracer --password-stdin --csv \
+    >"$work/trace.csv" 2>/dev/null && [ "$(wc -l <"$work/trace.csv")" -ge 2 ] && { found=0; break; }
+  sleep 0.2
+done
+check "the demo names a positive patient whose contacts the tracer's lookup finds" test $found -eq 0
+wait "$demo"
+check "and the demo ends after its --duration, exit 0" test $? -eq 0
+
 "$bin" demo --no-console --store "$work/desk.sqlite" --duration 1 2>"$work/exists.err"
 check "demo --store of a file that exists: refused, exit 2" bash -c "[ $? -eq 2 ] && grep -q 'exists' '$work/exists.err'"
 
