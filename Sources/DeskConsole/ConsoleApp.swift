@@ -280,6 +280,9 @@ public enum ConsoleApp {
         case .trace(let inner):
             return TraceScreen.update(&state.trace, inner).flatMap { command($0, &state) }
         case .dashboard(let inner):
+            // A refresh asked for while a read ran waits for the dashboard to be in front again
+            // (unlocking or coming back asks anyway): the lock and the monitor ask nothing.
+            if state.lock != nil || state.page != .dashboard { state.dashboard.refreshPending = false }
             return DashboardScreen.update(&state.dashboard, inner).flatMap { command($0, &state) }
         case .mouse(let event):
             if state.session != nil { state.lastActivity = state.now }

@@ -186,7 +186,8 @@ extension DashboardScreen {
                 ? .info(g("the province chart shows \(name) only · Esc shows every province"))
                 : .info(g("no operational info from \(name) in this range · Esc shows every province"))
         }
-        if let report = state.report, report.isEmpty, let range = range(of: report.query) {
+        if let report = state.report, report.isEmpty {
+            let range = shown(state).range
             return .info("No activity in the \(range.label)")
         }
         return nil
@@ -197,15 +198,17 @@ extension DashboardScreen {
     /// The tiles, in reading order: the funnel, uploads and keys, publishing, traffic,
     /// analytics, APRICOT. Counts of a million or more are shortened ("12.0 M").
     public static func tiles(_ report: StatsReport, ascii: Bool = false) -> [Tile] {
-        let refused = report.uploadsRefused.reduce(Int64(0)) { $0 + $1.count }
+        let refused = StatsSeries.sum(report.uploadsRefused.map(\.count))
         let uploadedCodes = report.uploaded.total
         let authorized = report.authorized.total
         let dash = ascii ? "-" : "–"
         let n = count
-        let requests = report.dummyRequests.total + report.realRequests.total
-        // The dummy share per bucket, in thousandths (a bucket without requests at the baseline).
+        let requests = StatsSeries.sum([report.dummyRequests.total, report.realRequests.total])
+        // The dummy share per bucket, in thousandths (a bucket without requests at the baseline),
+        // in Double: counts from a server are not trusted not to overflow a product.
         let dummyShares = zip(report.dummyRequests.values, report.realRequests.values).map { dummy, real in
-            dummy + real == 0 ? Int64(0) : dummy * 1_000 / (dummy + real)
+            let all = Double(dummy) + Double(real)
+            return all > 0 ? Int64((Double(dummy) * 1_000 / all).rounded(.down)) : 0
         }
         return [
             Tile(label: "authorised", value: n(authorized), series: report.authorized.values),

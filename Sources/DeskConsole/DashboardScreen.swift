@@ -45,6 +45,8 @@ public enum DashboardScreen {
         public var bucket: StatsBucket = StatsRange.hour.defaultBucket
         /// The figures on screen (kept when a later ask fails).
         public var report: StatsReport?
+        /// The range the figures on screen were asked for (the choice may have moved on since).
+        public var shownRange: StatsRange?
         /// The query last asked for; answers for any other are dropped.
         public var asked: StatsQuery?
         /// An ask is running.
@@ -135,6 +137,8 @@ public enum DashboardScreen {
             guard query == state.asked else { return [] }
             state.loading = false
             state.report = report
+            // The answer is to the last ask, made for the range chosen now.
+            state.shownRange = state.range
             state.error = nil
             return askIfPending(&state)
         case .failed(let message, let query):
@@ -184,7 +188,9 @@ public enum DashboardScreen {
 
     /// The range and bucket of the figures on screen, or of the choice when there are none yet.
     static func shown(_ state: State) -> (range: StatsRange, bucket: StatsBucket) {
-        guard let query = state.report?.query, let range = range(of: query) else { return (state.range, state.bucket) }
+        guard let query = state.report?.query, let range = state.shownRange ?? range(of: query) else {
+            return (state.range, state.bucket)
+        }
         return (range, query.bucket)
     }
 

@@ -95,7 +95,7 @@ public enum StatsText {
             lines += table(
                 report.provinces.prefix(top).map {
                     [
-                        $0.code, $0.province?.asciiName ?? "(unknown code)", String($0.reports),
+                        $0.code, $0.province?.asciiName ?? "(not a province)", String($0.reports),
                         String($0.bluetoothActive),
                         String($0.notificationsAllowed), String($0.exposureNotifications),
                     ]

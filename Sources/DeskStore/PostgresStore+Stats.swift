@@ -19,8 +19,13 @@ extension PostgresStore {
         try pool.withConnection { connection throws(StoreError) in
             // A rollup that fails (a lock, a full disk) must not fail the read: the hours it
             // would add are counted live, giving the same figures. The server's rollup job logs
-            // and counts its failures.
-            _ = try? Self.rollUp(connection, now: now)
+            // and counts its failures. A connection the failure broke (a restarted database) is
+            // not swallowed: the pool retries the call on a fresh one.
+            do throws(StoreError) {
+                _ = try Self.rollUp(connection, now: now)
+            } catch {
+                if connection.broken { throw error }
+            }
             return try connection.transaction(begin: Self.snapshot, operation: "read statistics") {
                 () throws(StoreError) -> StatsReport in
                 var report = try Self.statsWork(connection).report(query, now: now)

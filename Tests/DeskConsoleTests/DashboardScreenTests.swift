@@ -119,6 +119,30 @@ struct DashboardScreenTests {
         #expect(F.load(ConsoleApp.update(&state, .dashboard(.failed("down", for: third)))) != nil)
     }
 
+    @Test("an r left waiting is dropped when the monitor is in front as the answer comes")
+    func pendingRefreshNotOnAnotherScreen() {
+        var state = F.app()
+        let first = F.load(Fixture.press(.char("r"), into: &state))!
+        _ = Fixture.press(.char("r"), into: &state)
+        #expect(state.dashboard.refreshPending)
+        _ = Fixture.press(.function(3), into: &state)
+        #expect(state.page == .monitor)
+        let answered = ConsoleApp.update(&state, .dashboard(.loaded(F.report(first), for: first)))
+        #expect(F.load(answered) == nil, "nobody sees the dashboard: nothing asked")
+        #expect(!state.dashboard.refreshPending)
+    }
+
+    @Test("tiles of a hostile server's counts (1 100 reasons of 2^53) are drawn, not a trap")
+    func tilesNeverOverflow() {
+        var state = F.app()
+        var report = F.report(F.load(Fixture.press(.char("r"), into: &state))!)
+        report.uploadsRefused = (0..<1_100).map { ReasonCount(reason: "r\($0)", count: 1 << 53) }
+        report.dummyRequests.values = report.dummyRequests.values.map { _ in 1 << 53 }
+        report.realRequests.values = report.realRequests.values.map { _ in 1 << 53 }
+        let tiles = DashboardScreen.tiles(report)
+        #expect(!tiles.isEmpty)
+    }
+
     @Test("b cycles the buckets the range allows; the hour has only 5-minute buckets")
     func buckets() {
         var state = F.app()

@@ -105,7 +105,7 @@ import Testing
         #expect(text.contains("  median time to upload: 1 h 12 min"))
         #expect(text.contains { $0.hasPrefix("  ana ") && $0.hasSuffix("3        3         2") })
         #expect(text.contains { $0.hasPrefix("  MI    Milano") })
-        #expect(text.contains { $0.contains("(unknown code)") })
+        #expect(text.contains { $0.contains("(not a province)") })
         #expect(text.contains("Pseudo-ids: \(PseudoIDCapacity(used: 12).summary)"))
         #expect(text.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
     }

@@ -443,6 +443,26 @@ struct StatsStoreTests {
         }
     }
 
+    @Test("PostgreSQL: after the database drops its connections, the next statistics call works (the pool retries)")
+    func statisticsAfterRestart() throws {
+        guard StoreKind.testable.contains(.postgres) else { return }
+        try withSpace(.postgres) { space in
+            let name = space.schema!
+            let writer = try space.open()
+            try S.write(writer, space)
+            let store = try PostgresStore(url: space.spec + "&application_name=\(name)", poolSize: 1)
+            S.expectHours(try store.statistics(S.hours, now: S.readAt))
+            // As a restart of the database does: the pooled connection is gone.
+            let killed = try space.scalar(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(name)'")
+            #expect(killed == 1)
+            Thread.sleep(forTimeInterval: 0.2)
+            // The rollup's first read finds the connection dead: the call is retried on a new one,
+            // not answered with an error.
+            S.expectHours(try store.statistics(S.hours, now: S.readAt))
+        }
+    }
+
     @Test("a rollup that cannot write does not fail the read: the figures are counted live")
     func rollupFailureStillReads() throws {
         try withSpace(.sqlite) { space in
@@ -487,7 +507,14 @@ struct StatsStoreTests {
                     finished = true
                     break
                 }
-                if try watcher.integer("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") > 0
+                // This schema's statistics lock (class, 4), waited for by another backend: not
+                // another test's lock in another schema.
+                if try watcher.integer(
+                    """
+                    SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                        AND classid = CAST(hashtext('tracedesk:' || current_schema()) AS oid) AND objid = 4
+                        AND objsubid = 2 AND pid <> pg_backend_pid()
+                    """) > 0
                 {
                     break
                 }

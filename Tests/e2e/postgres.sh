@@ -51,7 +51,7 @@ fi
 psql_() { psql "$url" -XAtq -c "$1"; }
 
 check "tracedesk migrate applies the schema and prints its version" \
-  bash -c "'$bin' migrate --store '$url' | grep -q 'schema version 6'"
+  bash -c "'$bin' migrate --store '$url' | grep -q 'schema version 7'"
 check "tracedesk store info names PostgreSQL and the tables" \
   bash -c "'$bin' store info --store '$url' | grep -q '^adapter *PostgreSQL [0-9]' &&
            '$bin' store info --store '$url' | grep -q '^exposure_keys '"
