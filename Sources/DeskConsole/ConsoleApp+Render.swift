@@ -56,6 +56,11 @@ extension ConsoleApp {
             buffer.cursor = nil
             help.render(into: &buffer, area: body)
         }
+        if state.showsDemoStrip, let citizen = state.demoCitizen {
+            citizen.render(
+                into: &buffer, area: Rect(x: 0, y: area.height - 2, width: area.width, height: 1),
+                timeZone: state.timeZone, ascii: state.ascii)
+        }
         Footer.render(
             footerHints(state), status: footerStatus(state),
             into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))

@@ -71,6 +71,9 @@ public enum ConsoleApp {
         /// Changes at every sign-in and sign-out: answers to calls made for an earlier person are
         /// dropped by the program.
         public var generation = 0
+        /// `tracedesk demo` only: the simulated citizen the operator is on the phone with, shown
+        /// in a strip above the footer of the authorise screen (``DemoCitizenStrip``).
+        public var demoCitizen: DemoCitizenStrip?
 
         public init(
             size: TerminalSize, location: String, now: Date, timeZone: TimeZone = .current, userName: String = "",
@@ -98,7 +101,11 @@ public enum ConsoleApp {
         }
 
         public var isTooSmall: Bool { size.width < minimumSize.width || size.height < minimumSize.height }
-        var body: Rect { Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2)) }
+        var body: Rect {
+            Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2 - (showsDemoStrip ? 1 : 0)))
+        }
+        /// The demo citizen's strip is drawn: on the authorise screen, signed in, not locked.
+        var showsDemoStrip: Bool { demoCitizen != nil && page == .authorize && lock == nil && session != nil }
 
         /// Seconds without a key before the console locks: the session's idle limit, or less.
         public var idleLimit: Int? {
@@ -128,6 +135,8 @@ public enum ConsoleApp {
         case resized(TerminalSize)
         case ticked(Date)
         case connectionChanged(String?)
+        /// The demo's simulated citizen changed (``Program/demoCitizen``).
+        case demoCitizenChanged(DemoCitizenStrip?)
         case accountsChecked(needsFirstAdmin: Bool)
         case accountsCheckFailed(String)
         /// A sign-in (or the first admin's creation) succeeded.
@@ -224,6 +233,9 @@ public enum ConsoleApp {
             return tick(&state, now)
         case .connectionChanged(let problem):
             state.connectionProblem = problem
+            return []
+        case .demoCitizenChanged(let citizen):
+            state.demoCitizen = citizen
             return []
         case .accountsChecked(let needsFirstAdmin):
             state.signIn.checking = false

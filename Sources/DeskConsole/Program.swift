@@ -35,6 +35,9 @@ public final class Program {
     public private(set) var finished = false
     /// How long one step waits for input before ticking (countdowns refresh at least this often).
     public var pollMilliseconds = 100
+    /// `tracedesk demo` only: the simulated citizen to show on the authorise screen, read on
+    /// every tick (``DemoCitizenStrip``); nil outside the demo.
+    public var demoCitizen: (@Sendable () -> DemoCitizenStrip?)?
 
     /// - Parameters:
     ///   - userName: fills in the sign-in's name (`--user NAME`).
@@ -82,6 +85,9 @@ public final class Program {
         let now = service.now()
         if now.timeIntervalSince(lastTick) >= 0.25 {
             lastTick = now
+            if let demoCitizen, case let citizen = demoCitizen(), citizen != state.demoCitizen {
+                apply(.demoCitizenChanged(citizen))
+            }
             apply(.ticked(now))
         }
         if !finished { draw() }

@@ -17,8 +17,9 @@ import TerminalNcurses
 /// staff account per role (printed), a signing key, an in-process server on loopback, simulated
 /// phones talking to it over HTTP, and the console signed in as the operator.
 ///
-/// A first version (issue 10): the side panel with a code for the operator to authorise is not
-/// there yet (docs/simulation.md, "The demo"). Its server, and only it, accepts the simulated
+/// A simulated citizen calls the operator: the authorise screen shows its code and onset day in a
+/// strip (``DemoCitizen``, ``DemoCitizenStrip``); once authorised, its phone checks and uploads.
+/// Its server, and only it, accepts the simulated
 /// phones' attestations (``SimulatedAttestation``), so that analytics reach the statistics.
 enum DemoCommand {
     static let help = """
@@ -153,12 +154,19 @@ enum DemoCommand {
             targets: SimulationTargets(phoneAPI: phoneURL, hisAPI: internalURL, codes: StoreOutboxCodes(store: store)))
         let running = Task { await simulation.run() }
         if console {
+            // The citizen on the phone with the operator: its code is shown in the console only.
+            let citizen = DemoCitizen(
+                client: SimulationClient(recorder: simulation.recorder), phoneAPI: phoneURL, seed: plan.seed)
+            let calling = Task { await citizen.run() }
+            defer { calling.cancel() }
             let desk = LocalDesk(
                 store: store, sessions: server.config.sessionPolicy, signIns: server.config.signInPolicy,
                 publishing: server.config.publishingPolicy, apricot: server.config.apricotSettings)
             let mouse = !arguments.has("no-mouse")
             let ascii = !ConsoleCommand.localeIsUTF8(ProcessInfo.processInfo.environment)
-            await runConsole(desk: desk, session: operatorSession, theme: theme, mouse: mouse, ascii: ascii)
+            await runConsole(
+                desk: desk, session: operatorSession, theme: theme, mouse: mouse, ascii: ascii,
+                citizen: { citizen.status.map(Self.strip) })
             running.cancel()
             print(intro)
         }
@@ -168,6 +176,18 @@ enum DemoCommand {
         )
         for line in result.summary.lines { print(line) }
         return .success
+    }
+
+    /// The console's strip for the simulated citizen's status.
+    static func strip(_ status: DemoCitizenStatus) -> DemoCitizenStrip {
+        let phase: DemoCitizenStrip.Phase
+        switch status.phase {
+        case .waiting: phase = .waiting
+        case .checked(let at): phase = .checked(at)
+        case .uploaded(let at): phase = .uploaded(at)
+        case .refused(let code): phase = .refused(code)
+        }
+        return DemoCitizenStrip(code: status.code, symptomsStartedOn: status.symptomsStartedOn, phase: phase)
     }
 
     /// One account per role with a random password each; the operator signed in.
@@ -211,11 +231,15 @@ enum DemoCommand {
     }
 
     /// The console on a thread of its own (its loop blocks), signed in as `session`.
-    static func runConsole(desk: LocalDesk, session: StaffSession, theme: Theme, mouse: Bool, ascii: Bool) async {
+    static func runConsole(
+        desk: LocalDesk, session: StaffSession, theme: Theme, mouse: Bool, ascii: Bool,
+        citizen: @escaping @Sendable () -> DemoCitizenStrip?
+    ) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let thread = Thread {
                 let backend = NcursesBackend(options: .init(theme: theme, mouse: mouse))
                 let program = Program(backend: backend, service: desk, userName: session.user, ascii: ascii)
+                program.demoCitizen = citizen
                 program.signIn(as: session)
                 program.run()
                 backend.stop()

@@ -27,6 +27,14 @@ struct AuthorizeSnapshotTests {
         case watchPublished = "watch-published"
         case watchExpired = "watch-expired"
         case watchUnreachable = "watch-unreachable"
+        /// `tracedesk demo`: the simulated citizen's strip, its code typed in, then its upload.
+        case demoWaiting = "demo-waiting"
+        case demoUploaded = "demo-uploaded"
+    }
+
+    /// The demo's simulated citizen, with the fixture's code.
+    static func demoCitizen(_ phase: DemoCitizenStrip.Phase) -> DemoCitizenStrip {
+        DemoCitizenStrip(code: Fixture.code, symptomsStartedOn: Fixture.now.utcDay.adding(days: -1), phase: phase)
     }
 
     /// Authorised at ``Fixture/now`` for yesterday, the desk's `watch` answer, then `seconds` on.
@@ -101,6 +109,15 @@ struct AuthorizeSnapshotTests {
             _ = Fixture.press(.enter, into: &state)
         case .help:
             _ = Fixture.press(.char("?"), into: &state)
+        case .demoWaiting:
+            _ = ConsoleApp.update(&state, .demoCitizenChanged(demoCitizen(.waiting)))
+            Fixture.type(Fixture.code, into: &state)
+        case .demoUploaded:
+            let upload = Fixture.upload(embargo: Fixture.now.addingTimeInterval(30 * 60))
+            state = watching(
+                Fixture.codeWatch(checks: [12, 19, 35], upload: upload), after: 45, width: width, height: height)
+            _ = ConsoleApp.update(
+                &state, .demoCitizenChanged(demoCitizen(.uploaded(Fixture.now.addingTimeInterval(41)))))
         }
         return state
     }
