@@ -105,6 +105,41 @@ struct ProgramTests {
         }
     }
 
+    /// The demo's citizen as the program reads it (set by the test, read on the loop's ticks).
+    final class CitizenBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var strip: DemoCitizenStrip?
+        var value: DemoCitizenStrip? {
+            get { lock.withLock { strip } }
+            set { lock.withLock { strip = newValue } }
+        }
+    }
+
+    @Test(
+        "the demo's citizen, read on the loop's ticks: its strip at 80x24, its code authorised from it, its upload shown"
+    )
+    func demoCitizen() async throws {
+        try await withDesk { d in
+            let box = CitizenBox()
+            box.value = DemoCitizenStrip(
+                code: "9K2RAY8UUQ", symptomsStartedOn: Fixture.now.utcDay.adding(days: -1), phase: .waiting)
+            d.program.demoCitizen = { box.value }
+            d.program.signIn(as: try await d.desk.signIn(name: "rossi", password: Fixture.password))
+            d.clock.advance(seconds: 1)
+            await d.send([])
+            #expect(d.backend.screen.lines[22].contains("Demo call · code 9K2-RAY8-UUQ · onset"))
+            #expect(d.backend.screen.lines[22].hasSuffix("phone: waiting for you"))
+            await d.type("9K2-RAY8-UUQ")
+            await d.press(.char("y"), .enter, .enter)
+            #expect(d.screen.contains("✓ Authorised"))
+            #expect(try firstAuthorization(d.desk)?.authorizedBy == "rossi")
+            box.value?.phase = .uploaded(Fixture.now.addingTimeInterval(7))
+            d.clock.advance(seconds: 1)
+            d.program.step(timeoutMilliseconds: 0)
+            #expect(d.backend.screen.lines[22].contains("phone: uploaded at 14:02:07"))
+        }
+    }
+
     /// The one authorisation in the store, found through its event.
     func firstAuthorization(_ desk: LocalDesk) throws -> OtpAuthorization? {
         guard let hash = try desk.store.events(after: 0, limit: 100).first(where: { $0.otpHash != nil })?.otpHash
