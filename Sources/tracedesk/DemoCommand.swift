@@ -30,13 +30,21 @@ enum DemoCommand {
                simulated phones (tracedesk simulate) talking to it, then opens the console
                signed in as the operator. Quit the console to stop everything.
 
+               A simulated citizen calls the operator: the strip above the authorise screen's
+               footer shows its code and symptom onset to read out; authorise it, and its phone
+               checks the code and uploads 5 to 20 s later (the watch shows both), then the next
+               caller comes. For the other roles, open a second terminal:
+                 tracedesk --server INTERNAL-URL --user supervisor    (or tracer)
+               with the printed address and password.
+
           --store PATH        keep the demo in this SQLite file (it must not exist yet); default
                               a temporary folder, deleted at the end
           --immuni-rate N     real Immuni citizens a minute, 0 to 600 (default 6)
           --apricot-users M   APRICOT phones, 0 to 2000 (default 40)
           --seed N            the simulation's seed (default 1)
-          --no-console        no console: run for --duration seconds (default 60, 1 to 86400),
-                              then print the simulation's summary (for scripts and a first look)
+          --no-console        no console (and no simulated caller): run for --duration seconds
+                              (default 60, 1 to 86400), then print the simulation's summary
+                              (for scripts and a first look)
 
         The server's public listener (phones) and internal listener (hospital systems, the staff
         API: tracedesk --server URL …) are on ephemeral loopback ports, printed at start. Its
