@@ -161,7 +161,16 @@ enum DemoCommand {
             plan: plan,
             targets: SimulationTargets(phoneAPI: phoneURL, hisAPI: internalURL, codes: StoreOutboxCodes(store: store)))
         let running = Task { await simulation.run() }
+        var savedStderr: Int32 = -1
         if console {
+            // While the console owns the terminal, what goes to stderr (libmicrohttpd's word on a
+            // client that went away mid-request) goes to the demo's log, not over the screen.
+            let logFD = open(logPath, O_WRONLY | O_APPEND)
+            if logFD >= 0 {
+                savedStderr = dup(STDERR_FILENO)
+                dup2(logFD, STDERR_FILENO)
+                close(logFD)
+            }
             // The citizen on the phone with the operator: its code is shown in the console only.
             let citizen = DemoCitizen(
                 client: SimulationClient(recorder: simulation.recorder), phoneAPI: phoneURL, seed: plan.seed)
@@ -179,6 +188,10 @@ enum DemoCommand {
             print(intro)
         }
         let result = await running.value
+        if savedStderr >= 0 {
+            dup2(savedStderr, STDERR_FILENO)
+            close(savedStderr)
+        }
         print(
             "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles); operational-info records \(result.analyticsSent)"
         )

@@ -150,6 +150,8 @@ unlogged() {
   ! grep -qF "${code//-/}" <<<"$printed" && ! grep -qF "$code" <<<"$printed" && ! grep -qF "${code//-/}" "$work/demo.log"
 }
 check "the simulated citizen's code is in neither the demo's output nor its log" demo unlogged
+quiet() { ! tm capture-pane -p -J -S -300 -t app:demo | grep -q 'libmicrohttpd'; }
+check "no server message was written over the terminal (stderr goes to demo.log while the console runs)" demo quiet
 
 echo "e2e-demo: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
