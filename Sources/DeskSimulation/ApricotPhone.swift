@@ -11,9 +11,26 @@ import Foundation
 /// from the store (``StoreOutboxCodes``: the demo and tests run the server in-process) or through
 /// the staff API as an admin (``StaffOutboxCodes``: `tracedesk simulate` against a server it
 /// does not own). docs/decisions.md, "Simulated phones read their APRICOT code from the outbox".
+/// The simulation reads the outbox once per registration batch (at most
+/// ``ApricotPhone/batchLimit`` phones) and shares the codes among the batch's phones.
 public protocol ApricotCodeSource: Sendable {
-    /// The newest code sent to `phone` (E.164), or nil when there is none.
-    func code(for phone: String) async -> String?
+    /// The newest outbox messages, newest first, at most `limit`. Throws when the outbox could
+    /// not be read.
+    func outbox(limit: Int) async throws -> [SmsMessage]
+}
+
+extension ApricotCodeSource {
+    /// The newest code sent to each of `phones` (E.164) among the newest `limit` messages;
+    /// phones without one are absent.
+    public func codes(for phones: Set<String>, limit: Int) async throws -> [String: String] {
+        var found: [String: String] = [:]
+        for message in try await outbox(limit: limit) where phones.contains(message.phone.e164) {
+            if found[message.phone.e164] == nil, let code = SmsCodeText.code(in: message.text) {
+                found[message.phone.e164] = code
+            }
+        }
+        return found
+    }
 }
 
 /// Reads codes from the store's SMS outbox directly (same process or same store file).
@@ -22,14 +39,11 @@ public struct StoreOutboxCodes: ApricotCodeSource {
 
     public init(store: any ApricotStore) { self.store = store }
 
-    public func code(for phone: String) async -> String? {
-        guard let messages = try? store.smsOutbox(limit: 1_000) else { return nil }
-        return messages.first { $0.phone.e164 == phone }.flatMap { SmsCodeText.code(in: $0.text) }
-    }
+    public func outbox(limit: Int) async throws -> [SmsMessage] { try store.smsOutbox(limit: limit) }
 }
 
 /// Reads codes through a server's staff API, signed in as an admin. Each read is one
-/// `sms_outbox_read` entry in the audit log, as any admin's read is.
+/// `sms_outbox_read` entry in the audit log, as any admin's read is: one per registration batch.
 public struct StaffOutboxCodes: ApricotCodeSource {
     let desk: any DeskService
     let session: StaffSession
@@ -39,10 +53,7 @@ public struct StaffOutboxCodes: ApricotCodeSource {
         self.session = session
     }
 
-    public func code(for phone: String) async -> String? {
-        guard let messages = try? await desk.smsOutbox(session, limit: 1_000) else { return nil }
-        return messages.first { $0.phone.e164 == phone }.flatMap { SmsCodeText.code(in: $0.text) }
-    }
+    public func outbox(limit: Int) async throws -> [SmsMessage] { try await desk.smsOutbox(session, limit: limit) }
 }
 
 /// The settings an APRICOT app reads (`GET /apricot/v1/settings`).
@@ -116,28 +127,57 @@ public struct ApricotPhone: Sendable {
         return settings
     }
 
-    /// Asks for a code, reads it from `codes` (a few tries: the outbox may lag a moment behind
-    /// the 204 with another gateway), signs in. Nil when any step failed (recorded).
-    public func register(phone: String, deviceID: String, codes: any ApricotCodeSource) async -> ApricotIdentity? {
-        let ask = ["phone": phone, "app_id": Self.appID, "device_id": deviceID]
-        guard
-            let asked = await client.send(
+    /// Phones registered together: they ask for their codes, the outbox is read once (with a
+    /// few retries for codes not there yet), then they sign in. 500 keeps a batch's codes well
+    /// inside the outbox page read (``outboxPage``) when little else is being sent.
+    public static let batchLimit = 500
+    /// Messages read from the outbox per read.
+    public static let outboxPage = 1_000
+
+    /// Registers `phones` (number, device id), at most `width` requests at once: each asks for
+    /// a code; the outbox is read once for all of them (a few tries: the outbox may lag a moment
+    /// behind the 204 with another gateway); each signs in. Nil for a phone where any step
+    /// failed (recorded: an outbox that cannot be read and a code never found are errors).
+    public func register(
+        _ phones: [(phone: String, deviceID: String)], width: Int, codes: any ApricotCodeSource
+    ) async -> [ApricotIdentity?] {
+        let asked = await Self.limited(phones.count, width: width) { index -> Bool in
+            let ask = ["phone": phones[index].phone, "app_id": Self.appID, "device_id": phones[index].deviceID]
+            let reply = await client.send(
                 "apricot otp", "POST", base.appendingPathComponent("otp"), headers: Self.json, body: Self.body(ask),
-                expected: [204]),
-            asked.status == 204
-        else { return nil }
-        var code: String?
-        for attempt in 0..<5 {
-            code = await codes.code(for: phone)
-            if code != nil { break }
+                expected: [204])
+            return reply?.status == 204
+        }
+        var waiting = Set(phones.indices.filter { asked[$0] == true }.map { phones[$0].phone })
+        var found: [String: String] = [:]
+        var unreadable = false
+        for attempt in 0..<5 where !waiting.isEmpty && !Task.isCancelled {
+            do {
+                let read = try await codes.codes(for: waiting, limit: Self.outboxPage)
+                unreadable = false
+                for (phone, code) in read { found[phone] = code }
+                waiting.subtract(read.keys)
+            } catch {
+                unreadable = true
+            }
+            if waiting.isEmpty { break }
             try? await Task.sleep(for: .milliseconds(50 * (attempt + 1)))
         }
-        guard let code else {
-            client.recorder.note("apricot code not found in the outbox")
-            return nil
+        if !waiting.isEmpty, !Task.isCancelled {
+            let kind = unreadable ? "apricot outbox could not be read" : "apricot code not found in the outbox"
+            for _ in waiting { client.recorder.fail(kind) }
         }
-        var login = ask
-        login["otp"] = code
+        let codesFound = found
+        let signedIn = await Self.limited(phones.count, width: width) { index -> ApricotIdentity? in
+            guard let code = codesFound[phones[index].phone] else { return nil }
+            return await login(phone: phones[index].phone, deviceID: phones[index].deviceID, code: code)
+        }
+        return signedIn.map { $0 ?? nil }
+    }
+
+    /// Signs in with `code`. Nil when it failed (recorded).
+    func login(phone: String, deviceID: String, code: String) async -> ApricotIdentity? {
+        let login = ["phone": phone, "app_id": Self.appID, "device_id": deviceID, "otp": code]
         guard
             let reply = await client.send(
                 "apricot login", "POST", base.appendingPathComponent("login"), headers: Self.json,
@@ -154,6 +194,27 @@ public struct ApricotPhone: Sendable {
         }
         return ApricotIdentity(
             phone: phone, appID: Self.appID, deviceID: deviceID, userID: userID, token: token, pseudoIDs: pseudoIDs)
+    }
+
+    /// Runs `work` for indices 0..<count, at most `width` at once; the results by index.
+    static func limited<T: Sendable>(
+        _ count: Int, width: Int, _ work: @escaping @Sendable (Int) async -> T
+    ) async -> [T?] {
+        var out = [T?](repeating: nil, count: count)
+        await withTaskGroup(of: (Int, T).self) { group in
+            var next = 0
+            func add() {
+                let index = next
+                group.addTask { (index, await work(index)) }
+                next += 1
+            }
+            while next < min(count, max(1, width)) { add() }
+            while let (index, value) = await group.next() {
+                out[index] = value
+                if next < count, !Task.isCancelled { add() }
+            }
+        }
+        return out
     }
 
     /// Uploads the contact file of `day` (records: beacon + time by the phone's clock).

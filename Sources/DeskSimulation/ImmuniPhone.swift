@@ -40,12 +40,22 @@ public struct ImmuniPhone: Sendable {
     }
 
     /// A dummy session as the apps make it: a dummy check-otp, then (most of the time) a dummy
-    /// upload with a schema-valid body, both with the token of a fresh random code.
-    public func dummySession(now: Date, uploadChance: Double, random: inout SeededRandom) async {
+    /// upload with a schema-valid body, both with the token of a fresh random code. The upload
+    /// follows after a wait drawn from `wait` (seconds), as a real citizen's does, so that the
+    /// gap does not tell dummy from real.
+    public func dummySession(
+        now: @Sendable () -> Date, uploadChance: Double, wait: ClosedRange<Double> = 0.5...3,
+        random: inout SeededRandom
+    ) async {
         let token = SHA256.hex(Self.randomCode(using: &random))
         await checkOtp(token: token, dummy: true)
         guard Double.random(in: 0..<1, using: &random) < uploadChance else { return }
-        await upload(token: token, dummy: true, body: Self.uploadFields(now: now, random: &random), clientClock: now)
+        let seconds = Double.random(in: wait, using: &random)
+        try? await Task.sleep(for: .milliseconds(Int64(seconds * 1_000)))
+        if Task.isCancelled { return }
+        let moment = now()
+        await upload(
+            token: token, dummy: true, body: Self.uploadFields(now: moment, random: &random), clientClock: moment)
     }
 
     @discardableResult

@@ -99,6 +99,18 @@ public struct MobilityModel: Sendable {
         return out
     }
 
+    /// ``encounters(on:)`` indexed by person: each person's encounters, in the same order.
+    /// Build it once per day and pass each person's list to
+    /// ``records(of:on:until:encounters:identities:settings:clockOffset:)``.
+    public func encountersByPerson(on day: CivilDay) -> [[Encounter]] {
+        var out = [[Encounter]](repeating: [], count: people)
+        for encounter in encounters(on: day) {
+            out[encounter.a].append(encounter)
+            out[encounter.b].append(encounter)
+        }
+        return out
+    }
+
     /// The records `person`'s phone wrote on `day` up to `until` (unix seconds, server time),
     /// hearing the `beacons` of others: one per `detectSeconds` while together. `clockOffset` is
     /// the phone's clock minus true time (records carry the phone's clock); with
@@ -107,10 +119,22 @@ public struct MobilityModel: Sendable {
         of person: Int, on day: CivilDay, until: Int64, identities: [ApricotIdentity?], settings: ApricotAppSettings,
         clockOffset: Int64 = 0
     ) -> [ContactRecord] {
+        records(
+            of: person, on: day, until: until,
+            encounters: encounters(on: day).filter { $0.a == person || $0.b == person }, identities: identities,
+            settings: settings, clockOffset: clockOffset)
+    }
+
+    /// The records `person`'s phone wrote on `day` up to `until`, from `encounters` (those of
+    /// `person` on `day`, from ``encountersByPerson(on:)``).
+    public func records(
+        of person: Int, on day: CivilDay, until: Int64, encounters: [Encounter], identities: [ApricotIdentity?],
+        settings: ApricotAppSettings, clockOffset: Int64 = 0
+    ) -> [ContactRecord] {
         let midnight = day.unixSecondsAtMidnightUTC
         let detect = max(1, settings.beaconDetectSeconds)
         var records: [ContactRecord] = []
-        for encounter in encounters(on: day) where encounter.a == person || encounter.b == person {
+        for encounter in encounters where encounter.a == person || encounter.b == person {
             let other = encounter.a == person ? encounter.b : encounter.a
             guard other < identities.count, let heard = identities[other] else { continue }
             var time = midnight + Int64(encounter.start)

@@ -4,10 +4,10 @@ import DeskCrypto
 import Foundation
 
 /// How much a simulation does, and for how long. Every figure is bounded; the same seed gives
-/// the same phones, codes, keys and encounters.
+/// the same phones and encounters, and, when ``seedGiven``, the same Immuni codes and keys.
 public struct SimulationPlan: Sendable {
-    /// How long the Immuni traffic runs (APRICOT registration and the first files happen at the
-    /// start, whatever the duration).
+    /// How long the run lasts: no session, registration or contact upload starts after it
+    /// (those in flight finish, each request within the client's timeouts).
     public var duration: Duration = .seconds(60)
     /// Real Immuni citizens a minute: each one's code is authorised by the simulated HIS
     /// (`POST /v1/otp` on the internal listener), then the phone checks it and uploads.
@@ -43,6 +43,11 @@ public struct SimulationPlan: Sendable {
     public var analyticsPerMinute: Double = 0
     /// The seed of every random draw.
     public var seed: UInt64 = 1
+    /// Whether the seed was chosen by the caller (`--seed`). When false, a nonce drawn for each
+    /// run is mixed into the Immuni codes, keys and salts, so that runs against the same server
+    /// do not send the same keys again; phones, positives, encounters and timing still follow
+    /// the seed. When true, everything follows the seed.
+    public var seedGiven = false
     /// At most this many sessions at once; a session due when this many run is skipped (noted).
     public var maxInFlight: Int = 32
 
@@ -98,12 +103,16 @@ public final class Simulation: Sendable {
     public let recorder = SimulationRecorder()
     let client: SimulationClient
     let now: @Sendable () -> Date
+    /// The seed of the Immuni codes, keys and salts: the plan's, with a per-run nonce unless the
+    /// seed was given (``SimulationPlan/seedGiven``).
+    let immuniSeed: UInt64
     private let counts = Counts()
 
     public init(plan: SimulationPlan, targets: SimulationTargets, now: @escaping @Sendable () -> Date = { Date() }) {
         self.plan = plan
         self.targets = targets
         self.now = now
+        immuniSeed = plan.seedGiven ? plan.seed : plan.seed ^ UInt64.random(in: 1...UInt64.max)
         client = SimulationClient(recorder: recorder, maxConnections: max(8, plan.maxInFlight * 2))
     }
 
@@ -116,6 +125,7 @@ public final class Simulation: Sendable {
         await immuniPart(deadline: deadline)
         await analytics
         let (registered, positives) = await apricot
+        client.finish()
         return SimulationResult(
             summary: recorder.snapshot(), citizens: counts.value(\.citizens),
             uploadsAccepted: counts.value(\.uploads), registered: registered, positives: positives,
@@ -163,7 +173,7 @@ public final class Simulation: Sendable {
     func citizen(_ phone: ImmuniPhone, stream: UInt64) async {
         defer { counts.end() }
         guard let his = targets.hisAPI else { return }
-        var random = SeededRandom(seed: plan.seed, stream: 1_000_000 + stream)
+        var random = SeededRandom(seed: immuniSeed, stream: 1_000_000 + stream)
         let code = ImmuniPhone.randomCode(using: &random)
         counts.add(\.citizens)
         let today = CivilDay(unixSeconds: Int64(now().timeIntervalSince1970))
@@ -185,8 +195,9 @@ public final class Simulation: Sendable {
 
     func dummy(_ phone: ImmuniPhone, stream: UInt64) async {
         defer { counts.end() }
-        var random = SeededRandom(seed: plan.seed, stream: 2_000_000 + stream)
-        await phone.dummySession(now: now(), uploadChance: plan.dummyUploadChance, random: &random)
+        var random = SeededRandom(seed: immuniSeed, stream: 2_000_000 + stream)
+        await phone.dummySession(
+            now: now, uploadChance: plan.dummyUploadChance, wait: plan.checkToUploadSeconds, random: &random)
     }
 
     func analyticsPart(deadline: ContinuousClock.Instant) async {
@@ -200,7 +211,7 @@ public final class Simulation: Sendable {
             try? await Task.sleep(until: due, clock: .continuous)
             if Task.isCancelled { break }
             record += 1
-            var random = SeededRandom(seed: plan.seed, stream: 3_000_000 + record)
+            var random = SeededRandom(seed: immuniSeed, stream: 3_000_000 + record)
             if await phone.operationalInfo(now: now(), random: &random) { counts.add(\.analytics) }
             due = due + .milliseconds(Int64(schedule.exponential(mean: 1 / rate) * 1_000))
         }
@@ -208,10 +219,19 @@ public final class Simulation: Sendable {
 
     // MARK: APRICOT
 
-    /// The phone number of simulated user `index`: Italian mobile numbers +39 3xx…, the seed
-    /// choosing the block, so that runs with other seeds make other people.
+    /// The phone number of simulated user `index`: +999 (a country code the ITU keeps
+    /// unassigned, so no SMS gateway can reach anyone with it), a 5-digit block for the seed,
+    /// then the index in 7 digits: 15 digits, E.164's most. The block is the seed itself below
+    /// 100 000, else a mix of the whole seed, so that runs with other seeds make other people
+    /// (seeds equal mod 100 included). docs/decisions.md, "Simulated phone numbers are +999".
     public static func phoneNumber(seed: UInt64, index: Int) -> String {
-        "+393" + String(format: "%02d", Int(seed % 100)) + String(format: "%07d", index % 10_000_000)
+        "+999" + String(format: "%05d", Int(seedBlock(seed))) + String(format: "%07d", index % 10_000_000)
+    }
+
+    static func seedBlock(_ seed: UInt64) -> UInt64 {
+        if seed < 100_000 { return seed }
+        var mixer = SeededRandom(seed: seed, stream: 0x5048_4F4E)
+        return mixer.next() % 100_000
     }
 
     /// Which APRICOT users (by index) are positive patients: ``SimulationPlan/positiveShare`` of
@@ -232,28 +252,19 @@ public final class Simulation: Sendable {
         }
         let phone = ApricotPhone(client: client, phoneAPI: targets.phoneAPI)
         let settings = await phone.settings() ?? ApricotAppSettings()
-        // Registration, at most maxInFlight at once.
+        // Registration: batches of at most ApricotPhone.batchLimit phones that share one read of
+        // the outbox, at most maxInFlight requests at once; none starts after the deadline.
         var identities = [ApricotIdentity?](repeating: nil, count: plan.apricotUsers)
         let width = max(1, plan.maxInFlight)
-        for batch in stride(from: 0, to: plan.apricotUsers, by: width) {
-            let range = batch..<min(plan.apricotUsers, batch + width)
-            let found = await withTaskGroup(of: (Int, ApricotIdentity?).self) { group in
-                for index in range {
-                    group.addTask {
-                        let number = Self.phoneNumber(seed: self.plan.seed, index: index)
-                        return (
-                            index,
-                            await phone.register(
-                                phone: number, deviceID: "sim-\(self.plan.seed)-\(index)", codes: codes)
-                        )
-                    }
-                }
-                var out: [(Int, ApricotIdentity?)] = []
-                for await item in group { out.append(item) }
-                return out
-            }
-            for (index, identity) in found { identities[index] = identity }
+        let batchSize = min(ApricotPhone.batchLimit, width)
+        for batch in stride(from: 0, to: plan.apricotUsers, by: batchSize) {
             if ContinuousClock.now >= deadline || Task.isCancelled { break }
+            let range = batch..<min(plan.apricotUsers, batch + batchSize)
+            let phones = range.map {
+                (phone: Self.phoneNumber(seed: plan.seed, index: $0), deviceID: "sim-\(plan.seed)-\($0)")
+            }
+            let found = await phone.register(phones, width: width, codes: codes)
+            for (offset, identity) in found.enumerated() { identities[range.lowerBound + offset] = identity }
         }
         let registered = identities.compactMap { $0 }
         guard !registered.isEmpty else { return ([], []) }
@@ -263,25 +274,36 @@ public final class Simulation: Sendable {
         var random = SeededRandom(seed: plan.seed, stream: 5)
         let offsets = positives.map { _ in Int64.random(in: -3...3, using: &random) }
         let model = MobilityModel(people: plan.apricotUsers, seed: plan.seed)
+        // The server keeps contact_history_max days: older files would be refused.
+        let historyDays = max(1, min(plan.contactDays, settings.contactHistoryDays))
+        let known = identities
         var round = 0
-        while true {
+        while ContinuousClock.now < deadline, !Task.isCancelled {
             let moment = now()
             let today = CivilDay(unixSeconds: Int64(moment.timeIntervalSince1970))
-            let days = round == 0 ? max(1, plan.contactDays) : 1
-            for (slot, person) in positives.enumerated() {
-                guard let identity = identities[person] else { continue }
-                for back in 0..<days {
-                    let day = today.adding(days: -back)
-                    let records = model.records(
-                        of: person, on: day, until: Int64(moment.timeIntervalSince1970), identities: identities,
-                        settings: settings, clockOffset: offsets[slot])
-                    let clientClock = moment.addingTimeInterval(TimeInterval(offsets[slot]))
-                    if records.isEmpty { continue }
-                    if await phone.uploadContacts(identity, day: day, records: records, clientClock: clientClock) {
-                        counts.add(\.files)
-                    }
-                }
+            let days = round == 0 ? historyDays : 1
+            // Each day's encounters once per round (the whole town's), indexed by person.
+            let byDay = (0..<days).map { back in
+                let day = today.adding(days: -back)
+                return (day, model.encountersByPerson(on: day))
             }
+            let until = Int64(moment.timeIntervalSince1970)
+            let jobs = positives.indices.flatMap { slot in byDay.indices.map { (slot, $0) } }
+            let sent = await ApricotPhone.limited(jobs.count, width: width) { job -> Bool in
+                let (slot, dayIndex) = jobs[job]
+                guard ContinuousClock.now < deadline, !Task.isCancelled,
+                    let identity = known[positives[slot]]
+                else { return false }
+                let (day, encounters) = byDay[dayIndex]
+                let records = model.records(
+                    of: positives[slot], on: day, until: until, encounters: encounters[positives[slot]],
+                    identities: known, settings: settings, clockOffset: offsets[slot])
+                if records.isEmpty { return false }
+                // The phone's clock as it sends, not as the round began.
+                let clientClock = self.now().addingTimeInterval(TimeInterval(offsets[slot]))
+                return await phone.uploadContacts(identity, day: day, records: records, clientClock: clientClock)
+            }
+            for case true? in sent { counts.add(\.files) }
             round += 1
             let next = ContinuousClock.now + .milliseconds(Int64(plan.contactUploadEverySeconds * 1_000))
             if next >= deadline || Task.isCancelled || plan.contactUploadEverySeconds <= 0 { break }

@@ -26,10 +26,16 @@ public final class SimulationClient: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = maxConnections
         configuration.timeoutIntervalForRequest = 30
+        // A request that keeps trickling never holds a run (or its end) for longer than this.
+        configuration.timeoutIntervalForResource = 60
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
         self.recorder = recorder
     }
+
+    /// Lets the requests in flight finish, then releases the session (its connections and
+    /// delegate). Call once, when the run is over; a request sent after it gets no answer.
+    public func finish() { session.finishTasksAndInvalidate() }
 
     /// Sends one request and records it. `expected` says which statuses are a success for this
     /// request (a dummy check-otp may be answered 401 on purpose); anything else is recorded as
@@ -97,7 +103,11 @@ public final class SimulationRecorder: @unchecked Sendable {
         }
     }
 
-    /// Counts something that is not a request (a phone that gave up, a code never found…).
+    /// Counts an error that is not a request's (an outbox that cannot be read, a code never
+    /// found): an error of `kind`, as a request's would be.
+    public func fail(_ kind: String) { lock.withLock { errors[kind, default: 0] += 1 } }
+
+    /// Counts something that is not a request (a phone that gave up, a session skipped…).
     public func note(_ what: String) { lock.withLock { notes[what, default: 0] += 1 } }
 
     /// Requests and errors up to now, cheaply (for a progress line).
@@ -139,9 +149,10 @@ public struct SimulationSummary: Sendable {
         public var p99: Double
     }
     public var endpoints: [Endpoint]
-    /// "endpoint status (error_code)" or "endpoint no answer" → count.
+    /// "endpoint status (error_code)", "endpoint no answer", or an error that is not a request's
+    /// ("apricot code not found in the outbox") → count.
     public var errors: [String: Int]
-    /// Things that are not requests: "apricot code not found", "citizen skipped: too many in flight"…
+    /// Things that are not requests nor errors: "session skipped: 32 already in flight"…
     public var notes: [String: Int]
 
     public var requests: Int { endpoints.reduce(0) { $0 + $1.requests } }

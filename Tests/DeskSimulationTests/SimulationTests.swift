@@ -3,10 +3,11 @@ import DeskCore
 import DeskCrypto
 import DeskServer
 import DeskService
-import DeskSimulation
 import DeskStore
 import Foundation
 import Testing
+
+@testable import DeskSimulation
 
 /// A real `tracedesk serve` in-process for the simulated phones: both listeners on 127.0.0.1
 /// ephemeral ports, a real SQLite file, a signing key, no answer delays, and no per-address
@@ -209,7 +210,99 @@ struct SimulationTests {
             #expect(record.time % 60 == 0)
             #expect(record.beacon == beacons[Int((Int64(record.time) / 300) % 4)])
         }
-        #expect(Simulation.phoneNumber(seed: 1, index: 5) == "+393010000005")
-        #expect(PhoneNumber(e164: Simulation.phoneNumber(seed: 99, index: 9_999_999)) != nil)
+        #expect(Simulation.phoneNumber(seed: 1, index: 5) == "+999000010000005")
+    }
+
+    @Test("simulated phone numbers are +999 (unassigned: no SMS reaches anyone), valid, one set per seed")
+    func phoneNumbers() {
+        let seeds: [UInt64] = [0, 1, 7, 101, 99_999, 100_000, 100_001, 123_456_789, UInt64.max]
+        var seen: Set<String> = []
+        for seed in seeds {
+            for index in [0, 1, 42, 9_999_999] {
+                let number = Simulation.phoneNumber(seed: seed, index: index)
+                #expect(number.hasPrefix("+999"), "\(seed) \(index)")
+                #expect(PhoneNumber(e164: number)?.e164 == number, "\(seed) \(index)")
+                #expect(seen.insert(number).inserted, "\(seed) \(index) repeats another seed's number")
+            }
+        }
+        // Seeds equal mod 100 (and mod 100 000) make other people.
+        #expect(Simulation.phoneNumber(seed: 1, index: 0) != Simulation.phoneNumber(seed: 101, index: 0))
+        #expect(Simulation.phoneNumber(seed: 5, index: 3) != Simulation.phoneNumber(seed: 100_005, index: 3))
+    }
+
+    @Test("Immuni codes and keys change from run to run unless the seed was given")
+    func immuniNonce() throws {
+        let targets = SimulationTargets(phoneAPI: URL(string: "http://127.0.0.1:1")!, hisAPI: nil, codes: nil)
+        var plan = SimulationPlan()
+        plan.seed = 9
+        let one = Simulation(plan: plan, targets: targets)
+        let two = Simulation(plan: plan, targets: targets)
+        #expect(one.immuniSeed != two.immuniSeed)
+        plan.seedGiven = true
+        #expect(Simulation(plan: plan, targets: targets).immuniSeed == 9)
+        #expect(Simulation(plan: plan, targets: targets).immuniSeed == 9)
+    }
+
+    @Test("an outbox that cannot be read, or without the codes, is an error: no phone signs in")
+    func outboxFailures() async throws {
+        let fixture = try SimulationServer()
+        var plan = SimulationPlan()
+        plan.duration = .seconds(1)
+        plan.immuniPerMinute = 0
+        plan.apricotUsers = 3
+        // A signed-out admin's session: every read of the outbox is refused.
+        let desk = LocalDesk(store: fixture.store, hasher: PasswordHasher(logN: 10))
+        let admin = try await desk.createFirstAdmin(name: "admin", password: "correct horse battery staple")
+        try await desk.signOut(admin)
+        let refused = await Simulation(
+            plan: plan,
+            targets: SimulationTargets(
+                phoneAPI: fixture.phone, hisAPI: nil, codes: StaffOutboxCodes(desk: desk, session: admin))
+        ).run()
+        #expect(refused.registered.isEmpty)
+        #expect(refused.summary.errors["apricot outbox could not be read"] == 3, "\(refused.summary.lines)")
+
+        // Another store's outbox (a typo in --store): the codes are not there. (Other phones: the
+        // first ones have just asked for a code.)
+        let other = try SimulationServer()
+        plan.seed = 2
+        let missing = await Simulation(
+            plan: plan,
+            targets: SimulationTargets(
+                phoneAPI: fixture.phone, hisAPI: nil, codes: StoreOutboxCodes(store: other.store))
+        ).run()
+        #expect(missing.registered.isEmpty)
+        #expect(missing.summary.errors["apricot code not found in the outbox"] == 3, "\(missing.summary.lines)")
+    }
+
+    @Test("a short run with a large town stops registering and uploading at its end")
+    func boundedRun() async throws {
+        let fixture = try SimulationServer()
+        var plan = SimulationPlan()
+        plan.duration = .seconds(2)
+        plan.immuniPerMinute = 0
+        plan.apricotUsers = 4_000
+        plan.positiveShare = 0.5
+        plan.contactDays = 14
+        plan.contactUploadEverySeconds = 0
+        plan.maxInFlight = 4
+        plan.seed = 11
+        let started = Date()
+        let result = await Simulation(
+            plan: plan,
+            targets: SimulationTargets(
+                phoneAPI: fixture.phone, hisAPI: nil, codes: StoreOutboxCodes(store: fixture.store))
+        )
+        .run()
+        // Stopped before every phone registered and every positive uploaded every day.
+        #expect(result.registered.count + result.contactFiles < 4_000 + 2_000 * 14)
+        // Nothing began after the end: the server's last APRICOT event is the end plus the
+        // requests that were in flight then (a loose bound: the client's timeouts).
+        let deadline = started.addingTimeInterval(2)
+        let apricot = try fixture.store.events(after: 0, limit: 1_000_000).filter {
+            $0.kind.rawValue.hasPrefix("apricot") || $0.kind.rawValue == "contact_file_received"
+        }
+        let last = try #require(apricot.map(\.at).max())
+        #expect(last < deadline.addingTimeInterval(30), "last APRICOT event \(last), run ended \(deadline)")
     }
 }
