@@ -99,6 +99,11 @@ enum ExitStatus: Int32 {
     case notAllowed = 6
     /// `audit verify`: the hash chain is broken.
     case auditBroken = 7
+    /// `demo`, `simulate`: stopped by a signal, the shells' 128 + its number (SIGHUP, SIGINT,
+    /// SIGTERM) after the command's clean-up and summary.
+    case hangUp = 129
+    case interrupted = 130
+    case terminated = 143
 }
 
 extension ExitStatus {

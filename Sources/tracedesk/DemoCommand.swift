@@ -38,7 +38,9 @@ enum DemoCommand {
                with the printed address and password.
 
           --store PATH        keep the demo in this SQLite file (it must not exist yet); default
-                              a temporary folder, deleted at the end
+                              a temporary folder only you can read, deleted at the end (also
+                              on SIGINT, SIGTERM or SIGHUP, which stop the demo: exit 128 +
+                              the signal)
           --immuni-rate N     real Immuni citizens a minute, 0 to 600 (default 6)
           --apricot-users M   APRICOT phones, 0 to 2000 (default 40)
           --seed N            the simulation's seed (default 1)
@@ -118,6 +120,19 @@ enum DemoCommand {
         }
         defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
         let folder = URL(fileURLWithPath: storePath).deletingLastPathComponent()
+
+        // SIGINT, SIGTERM, SIGHUP: the simulation is cancelled and the console quits (restoring
+        // the terminal), then the run ends as it does at its end: summary, server stopped,
+        // temporary store deleted. Should that take more than 15 s, the store is deleted and the
+        // process exits anyway.
+        let stopping = StopActions()
+        let removeTemporary = temporary
+        let signals = StopSignals { signal in
+            stopping.fire()
+            sleep(15)
+            if let removeTemporary { try? FileManager.default.removeItem(at: removeTemporary) }
+            _exit(StopSignals.exitStatus(signal))
+        }
         let logPath = folder.appendingPathComponent("demo.log").path
 
         let store: SQLiteStore
@@ -125,12 +140,15 @@ enum DemoCommand {
         let operatorSession: StaffSession
         let server: TraceDeskServer
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Only this user may read the demo's store, log and outbox (the codes in it).
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true,
+                attributes: temporary == nil ? nil : [.posixPermissions: 0o700])
             store = try SQLiteStore(path: storePath)
             (accounts, operatorSession) = try await makeAccounts(store)
             FileManager.default.createFile(atPath: logPath, contents: nil)
             let logFile = FileHandle(forWritingAtPath: logPath)
-            let log: @Sendable (String) -> Void = { line in logFile?.write(Data((line + "\n").utf8)) }
+            let log: @Sendable (String) -> Void = { line in try? logFile?.write(contentsOf: Data((line + "\n").utf8)) }
             var config = ServerConfig()
             config.listen = ListenAddress(host: "127.0.0.1", port: 0)
             config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
@@ -161,6 +179,7 @@ enum DemoCommand {
             plan: plan,
             targets: SimulationTargets(phoneAPI: phoneURL, hisAPI: internalURL, codes: StoreOutboxCodes(store: store)))
         let running = Task { await simulation.run() }
+        stopping.add { running.cancel() }
         var savedStderr: Int32 = -1
         if console {
             // While the console owns the terminal, what goes to stderr (libmicrohttpd's word on a
@@ -176,13 +195,14 @@ enum DemoCommand {
                 client: SimulationClient(recorder: simulation.recorder), phoneAPI: phoneURL, seed: plan.seed)
             let calling = Task { await citizen.run() }
             defer { calling.cancel() }
+            stopping.add { calling.cancel() }
             let desk = LocalDesk(
                 store: store, sessions: server.config.sessionPolicy, signIns: server.config.signInPolicy,
                 publishing: server.config.publishingPolicy, apricot: server.config.apricotSettings)
             let mouse = !arguments.has("no-mouse")
             let ascii = !ConsoleCommand.localeIsUTF8(ProcessInfo.processInfo.environment)
             await runConsole(
-                desk: desk, session: operatorSession, theme: theme, mouse: mouse, ascii: ascii,
+                desk: desk, session: operatorSession, theme: theme, mouse: mouse, ascii: ascii, signals: signals,
                 citizen: { citizen.status.map(Self.strip) })
             running.cancel()
             print(intro)
@@ -196,6 +216,10 @@ enum DemoCommand {
             "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles); operational-info records \(result.analyticsSent)"
         )
         for line in result.summary.lines { print(line) }
+        if signals.signal != 0 {
+            printError("\(StopSignals.name(signals.signal)): the demo stopped early (the summary above is partial)")
+            return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
+        }
         return .success
     }
 
@@ -253,13 +277,15 @@ enum DemoCommand {
 
     /// The console on a thread of its own (its loop blocks), signed in as `session`.
     static func runConsole(
-        desk: LocalDesk, session: StaffSession, theme: Theme, mouse: Bool, ascii: Bool,
+        desk: LocalDesk, session: StaffSession, theme: Theme, mouse: Bool, ascii: Bool, signals: StopSignals,
         citizen: @escaping @Sendable () -> DemoCitizenStrip?
     ) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let thread = Thread {
                 let backend = NcursesBackend(options: .init(theme: theme, mouse: mouse))
-                let program = Program(backend: backend, service: desk, userName: session.user, ascii: ascii)
+                let program = Program(
+                    backend: QuitOnSignalBackend(backend, stop: signals), service: desk, userName: session.user,
+                    ascii: ascii)
                 program.demoCitizen = citizen
                 program.signIn(as: session)
                 program.run()

@@ -54,8 +54,10 @@ enum SimulateCommand {
                               admin (each read is an audit entry: sms_outbox_read)
 
         Bounds:
-          --duration S        seconds of Immuni traffic, 1 to 86400 (default 60); registration
-                              and the first files happen at the start whatever the duration
+          --duration S        seconds of the run, 1 to 86400 (default 60); APRICOT phones
+                              register from the start, --max-in-flight at a time, and stop at the
+                              end of it: phones not signed in by then are left out (the summary
+                              says how many signed in), so give thousands of phones some minutes
           --seed N            every random draw (phones, codes, keys, encounters), default 1
           --max-in-flight N   sessions at once, 1 to 1024 (default 32); a session due when that
                               many run is skipped and counted in the notes
@@ -66,8 +68,13 @@ enum SimulateCommand {
         apricot_otp_per_address_per_hour = 0 (`tracedesk demo` does). check_delay_mean_ms (150)
         is in every Immuni latency.
 
+        --store must name the server's existing store; --user must be an admin.
+        SIGINT (Ctrl-C), SIGTERM or SIGHUP: the run stops early, its partial summary is printed
+        and the admin signed out.
+
         Exit status: 0 no errors, 1 some requests failed (see errors by kind), 2 usage error,
-        4 the store cannot be opened, 6 the admin's sign-in failed.
+        4 the store does not exist or cannot be opened, 6 the admin's sign-in failed or the
+        account is not an admin, 128 + the signal (130 Ctrl-C, 143 SIGTERM) stopped early.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -141,6 +148,14 @@ enum SimulateCommand {
         var signedIn: (any DeskService, StaffSession)?
         if plan.apricotUsers > 0 {
             if let spec = arguments.values["store"] {
+                // The server's store, which exists: a mistyped path must not make a new, empty one
+                // (no phone would ever find its code).
+                if !PostgresStore.isURL(spec) && !FileManager.default.fileExists(atPath: spec) {
+                    printError(
+                        "--store \(spec): there is no store there; give the store the server uses (its --store or TRACEDESK_STORE)"
+                    )
+                    return .storeUnavailable
+                }
                 do {
                     codes = StoreOutboxCodes(store: try StoreLocation.open(spec))
                 } catch {
@@ -155,6 +170,13 @@ enum SimulateCommand {
                 let desk = RemoteDesk(url: hisAPI)
                 switch try await Person.signIn(desk, person, command: command) {
                 case .success(let session):
+                    guard session.role == .admin else {
+                        await Person.signOut(desk, session)
+                        printError(
+                            "\(session.user) is a \(session.role.rawValue): only an admin may read the SMS outbox; give --user with an admin account, or --store"
+                        )
+                        return .notAllowed
+                    }
                     codes = StaffOutboxCodes(desk: desk, session: session)
                     signedIn = (desk, session)
                 case .failure(let status): return status
@@ -169,27 +191,39 @@ enum SimulateCommand {
         )
         if hisAPI == nil { printError("no --internal: no real citizens, dummy Immuni traffic only") }
         let total = plan.duration
-        let result = await withTaskGroup(of: SimulationResult?.self) { group in
-            group.addTask { await simulation.run() }
-            group.addTask {
-                await progress(simulation.recorder, total: total)
-                return nil
-            }
-            var result: SimulationResult?
-            for await value in group {
-                if let value {
-                    result = value
-                    group.cancelAll()
+        let work = Task {
+            await withTaskGroup(of: SimulationResult?.self) { group in
+                group.addTask { await simulation.run() }
+                group.addTask {
+                    await progress(simulation.recorder, total: total)
+                    return nil
                 }
+                var result: SimulationResult?
+                for await value in group {
+                    if let value {
+                        result = value
+                        group.cancelAll()
+                    }
+                }
+                return result!
             }
-            return result!
         }
+        // SIGINT, SIGTERM, SIGHUP: the run stops early; the summary of what ran is printed and the
+        // admin signed out all the same. A second signal ends the process at once.
+        let signals = StopSignals { _ in work.cancel() }
+        let result = await work.value
         if let (desk, session) = signedIn { await Person.signOut(desk, session) }
-        if isatty(2) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if isatty(2) == 1 { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
         print(
             "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles)"
         )
         for line in result.summary.lines { print(line) }
+        if signals.signal != 0 {
+            fflush(nil)
+            printError(
+                "\(StopSignals.name(signals.signal)): the simulation stopped early (the summary above is partial)")
+            return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
+        }
         return result.summary.errorCount == 0 ? .success : .refused
     }
 
@@ -207,7 +241,7 @@ enum SimulateCommand {
             let elapsed = (ContinuousClock.now - started).components.seconds
             let line =
                 "\(min(elapsed, total.components.seconds)) s of \(total.components.seconds) s: \(totals.requests) requests, \(totals.errors) errors"
-            FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+            try? FileHandle.standardError.write(contentsOf: Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
         }
     }
 

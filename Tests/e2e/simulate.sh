@@ -50,14 +50,54 @@ check "a server that is not this machine is refused (exit 2) unless --allow-non-
 "$bin" simulate --server "http://$phone" --apricot-users 3 --duration 1 2>"$work/codes.err"
 check "APRICOT phones without a way to read codes: exit 2, saying what to give" bash -c "
   [ $? -eq 2 ] && grep -q -- '--store' '$work/codes.err'"
-"$bin" simulate --help | grep -q 'apricot_otp_per_address_per_hour'
-check "--help says how the per-address code limit applies" test $? -eq 0
+"$bin" simulate --help >"$work/help.out"
+check "--help says how the per-address code limit applies" grep -q 'apricot_otp_per_address_per_hour' "$work/help.out"
 
 "$bin" simulate --server "http://$phone" --internal "http://$internal" --immuni-rate 0 \
   --immuni-population 20000000 --duration 3 >"$work/population.out" 2>/dev/null
 check "--immuni-population alone: dummy sessions only, no citizen, no error" bash -c "
   [ $? -eq 0 ] && grep -q '^citizens 0,' '$work/population.out' && grep -q '^  check-otp (dummy)' '$work/population.out' &&
   ! grep -q '^  upload  ' '$work/population.out' && grep -q 'errors 0$' '$work/population.out'"
+
+# --store must name the server's store: a typo makes no new, empty one.
+"$bin" simulate --server "http://$phone" --internal "http://$internal" --store "$work/typo.sqlite" \
+  --duration 1 --apricot-users 2 2>"$work/typo.err"
+check "simulate --store of a file that does not exist: exit 4, says so, creates nothing" bash -c "
+  [ $? -eq 4 ] && grep -q 'no store there' '$work/typo.err' && [ ! -e '$work/typo.sqlite' ]"
+# --user must be an admin: said before the run, not as phones that never sign in.
+printf 'simulate-pass-1234\nsimulate-oper-1234\n' |
+  "$bin" staff add clerk --role operator --user boss --store "$work/desk.sqlite" --password-stdin >/dev/null 2>&1
+echo simulate-oper-1234 | "$bin" simulate --server "http://$phone" --internal "http://$internal" \
+  --user clerk --password-stdin --duration 1 --apricot-users 2 >"$work/clerk.out" 2>"$work/clerk.err"
+check "simulate --user of an operator: exit 6, 'only an admin', no run" bash -c "
+  [ $? -eq 6 ] && grep -q 'only an admin' '$work/clerk.err' && [ ! -s '$work/clerk.out' ]"
+
+# SIGINT (Ctrl-C) and SIGTERM stop a run early: the partial summary is printed, the admin signed
+# out, the exit status 128 + the signal.
+signouts() {
+  echo simulate-pass-1234 | "$bin" audit list --user boss --store "$work/desk.sqlite" --password-stdin 2>/dev/null |
+    grep -c sign_out
+}
+for sig in INT TERM; do
+  before=$(signouts)
+  echo simulate-pass-1234 | "$bin" simulate --server "http://$phone" --internal "http://$internal" \
+    --user boss --password-stdin --duration 600 --apricot-users 2 --seed 8 >"$work/sig.out" 2>"$work/sig.err" &
+  sim=$!
+  for _ in $(seq 1 600); do grep -q 'simulating for' "$work/sig.err" 2>/dev/null && break; sleep 0.1; done
+  sleep 2
+  kill -"$sig" "$sim"
+  stopped=1
+  for _ in $(seq 1 300); do kill -0 "$sim" 2>/dev/null || { stopped=0; break; }; sleep 0.1; done
+  wait "$sim"
+  status=$?
+  want=$([ "$sig" = INT ] && echo 130 || echo 143)
+  check "SIG$sig during simulate: it stops (exit $want), prints the partial summary, says so" bash -c "
+    [ $stopped -eq 0 ] && [ $status -eq $want ] && grep -q '^requests [0-9]*, errors' '$work/sig.out' &&
+    grep -q 'SIG$sig: the simulation stopped early' '$work/sig.err'"
+  after=$(signouts)
+  # The listing before counts its own sign-out only in the next one: +1 for it, +1 for simulate.
+  check "and signs the admin out (SIG$sig)" test "$after" -eq $((before + 2))
+done
 
 kill -TERM "$server"
 wait "$server"
@@ -72,15 +112,34 @@ check "demo --no-console: exit 0, one account per role printed, phones without e
   grep -q 'APRICOT phones signed in 8' '$work/demo.out' && grep -q '^  operational-info ' '$work/demo.out'"
 check "and its temporary store is gone" bash -c "
   store=\$(sed -nE 's/^  store +([^ ]+) .*/\\1/p' '$work/demo.out'); [ -n \"\$store\" ] && [ ! -e \"\$store\" ]"
+
+# SIGTERM, SIGINT or SIGHUP stop the demo: its temporary store (only its user may read it) is gone,
+# promptly, the exit status 128 + the signal.
+for sig in TERM INT HUP; do
+  "$bin" demo --no-console --duration 600 --apricot-users 4 >"$work/sigdemo.out" 2>"$work/sigdemo.err" &
+  demo=$!
+  for _ in $(seq 1 600); do grep -q 'positive patients' "$work/sigdemo.out" 2>/dev/null && break; sleep 0.1; done
+  store=$(sed -nE 's/^  store +([^ ]+) .*/\1/p' "$work/sigdemo.out")
+  folder=$(dirname "${store:-/nonexistent/x}")
+  mode=$(stat -c %a "$folder" 2>/dev/null)
+  kill -"$sig" "$demo"
+  stopped=1
+  for _ in $(seq 1 300); do kill -0 "$demo" 2>/dev/null || { stopped=0; break; }; sleep 0.1; done
+  wait "$demo"
+  status=$?
+  want=$(case $sig in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac)
+  check "SIG$sig to demo --no-console: its 0700 folder is deleted and it exits $want within 30 s" bash -c "
+    [ -n '$store' ] && [ '$mode' = 700 ] && [ $stopped -eq 0 ] && [ $status -eq $want ] && [ ! -e '$folder' ]"
+done
 # While a demo runs, the tracer looks a positive patient it names up through its staff API.
 "$bin" demo --no-console --duration 20 --apricot-users 12 --seed 7 >"$work/live.out" 2>/dev/null &
 demo=$!
-for _ in $(seq 1 100); do grep -q 'positive patients' "$work/live.out" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 600); do grep -q 'positive patients' "$work/live.out" 2>/dev/null && break; sleep 0.1; done
 live=$(sed -nE 's/^  internal +(http[^ ]+) .*/\1/p' "$work/live.out")
 tracer=$(sed -nE 's|^    tracer      tracer / (.*)$|\1|p' "$work/live.out")
 patient=$(sed -nE 's/^  positive patients, for the tracer.s lookup: ([^,]+).*/\1/p' "$work/live.out")
 found=1
-for _ in $(seq 1 50); do
+for _ in $(seq 1 150); do
   echo "$tracer" | "$bin" --server "$live" trace "$patient" --purpose "demo e2e" --user tracer --password-stdin --csv \
     >"$work/trace.csv" 2>/dev/null && [ "$(wc -l <"$work/trace.csv")" -ge 2 ] && { found=0; break; }
   sleep 0.2
@@ -96,18 +155,36 @@ if command -v tmux >/dev/null; then
   socket="tracedesk-demo-e2e-$$"
   tmux -L "$socket" new-session -d -x 120 -y 40 "LANG=C.UTF-8 '$bin' demo --apricot-users 6 2>'$work/tmux.err'; echo \$? >'$work/tmux.status'; sleep 30"
   opened=1
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 600); do
     tmux -L "$socket" capture-pane -p 2>/dev/null | head -1 | grep -q 'operator (operator)' && { opened=0; break; }
     sleep 0.1
   done
   check "demo opens the console signed in as the operator" test $opened -eq 0
   tmux -L "$socket" send-keys C-q
-  for _ in $(seq 1 100); do [ -f "$work/tmux.status" ] && break; sleep 0.1; done
+  for _ in $(seq 1 600); do [ -f "$work/tmux.status" ] && break; sleep 0.1; done
   tmux -L "$socket" capture-pane -p -S -200 >"$work/tmux.out" 2>/dev/null
   tmux -L "$socket" kill-server 2>/dev/null
   check "quitting the console stops the demo: exit 0, accounts printed again, no error" bash -c "
     [ \"\$(cat '$work/tmux.status' 2>/dev/null)\" = 0 ] && grep -q 'supervisor  supervisor / demo-' '$work/tmux.out' &&
     grep -q '^requests [0-9]*, errors 0$' '$work/tmux.out'"
+
+  # SIGTERM to the demo while its console is open: the console quits (the terminal is restored),
+  # the temporary store is deleted, exit 143.
+  tmux -L "$socket" new-session -d -x 120 -y 40 \
+    "sh -c 'echo \$\$ >\"$work/term.pid\"; LANG=C.UTF-8 exec \"$bin\" demo --apricot-users 4 2>\"$work/term.err\"'; echo \$? >'$work/term.status'; stty -a >'$work/term.stty'; sleep 30"
+  opened=1
+  for _ in $(seq 1 600); do
+    tmux -L "$socket" capture-pane -p 2>/dev/null | head -1 | grep -q 'operator (operator)' && { opened=0; break; }
+    sleep 0.1
+  done
+  store=$(tmux -L "$socket" capture-pane -p -J -a 2>/dev/null | sed -nE 's/^  store +([^ ]+) .*/\1/p')
+  kill -TERM "$(cat "$work/term.pid")"
+  for _ in $(seq 1 300); do [ -s "$work/term.stty" ] && break; sleep 0.1; done
+  tmux -L "$socket" kill-server 2>/dev/null
+  check "SIGTERM to the demo with its console open: exit 143, store deleted, terminal sane" bash -c "
+    [ $opened -eq 0 ] && [ -n '$store' ] && [ ! -e \"\$(dirname '$store')\" ] &&
+    [ \"\$(cat '$work/term.status' 2>/dev/null)\" = 143 ] &&
+    grep -qE '(^| )icanon( |$)' '$work/term.stty' && grep -qE '(^| )echo( |$)' '$work/term.stty'"
 fi
 
 echo "e2e-simulate: $passed passed, $failed failed"
