@@ -80,6 +80,7 @@ enum DemoCommand {
                     "--seed must be a whole number from 0 to \(UInt64.max), got '\(seed)'", command: command)
             }
             plan.seed = value
+            plan.seedGiven = true
         }
         let console = !arguments.has("no-console")
         if console && arguments.values["duration"] != nil {

@@ -133,6 +133,7 @@ enum SimulateCommand {
                     "--seed must be a whole number from 0 to \(UInt64.max), got '\(seed)'", command: command)
             }
             plan.seed = value
+            plan.seedGiven = true
         }
         let hasCodeSource = arguments.values["store"] != nil || person.user != nil
         plan.apricotUsers = try arguments.integer(
