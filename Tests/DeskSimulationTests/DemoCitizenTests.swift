@@ -8,7 +8,7 @@ import Testing
 /// The demo's simulated citizen against a real server on loopback: its phone polls check-otp
 /// until an operator authorises the code (through a real desk on the same store), then uploads,
 /// then the next citizen calls with another code.
-@Suite("The demo's simulated citizen", .timeLimit(.minutes(3)))
+@Suite("The demo's simulated citizen", .serialized, .timeLimit(.minutes(3)))
 struct DemoCitizenTests {
     /// Waits (up to 60 s) until `condition` holds for the citizen's status.
     static func waitFor(

@@ -52,7 +52,7 @@ final class SimulationServer: @unchecked Sendable {
     }
 }
 
-@Suite("Simulated phones against a real server on loopback", .timeLimit(.minutes(3)))
+@Suite("Simulated phones against a real server on loopback", .serialized, .timeLimit(.minutes(3)))
 struct SimulationTests {
     static func shortPlan(seed: UInt64 = 7) -> SimulationPlan {
         var plan = SimulationPlan()
