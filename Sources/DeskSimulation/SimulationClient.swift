@@ -37,6 +37,26 @@ public final class SimulationClient: Sendable {
     /// delegate). Call once, when the run is over; a request sent after it gets no answer.
     public func finish() { session.finishTasksAndInvalidate() }
 
+    /// One exchange through the callback API. Not `URLSession.data(for:)`: cancelling a Swift
+    /// task that waits in it calls `URLSessionTask.cancel()` from inside the task's cancellation,
+    /// and swift-corelibs-foundation can then deadlock against the answer arriving on another
+    /// thread (seen: the demo hung on quit, 1 time in 6). A stopped run instead sends nothing
+    /// new; what is in flight finishes (or times out) by itself.
+    static func exchange(_ session: URLSession, _ request: URLRequest) async throws -> (Data, URLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let response {
+                    continuation.resume(returning: (data ?? Data(), response))
+                } else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                }
+            }
+            task.resume()
+        }
+    }
+
     /// Sends one request and records it. `expected` says which statuses are a success for this
     /// request (a dummy check-otp may be answered 401 on purpose); anything else is recorded as
     /// an error of kind "`endpoint` `status` (`error_code`)", and a request that got no answer as
@@ -52,7 +72,7 @@ public final class SimulationClient: Sendable {
         request.httpBody = body
         let started = ContinuousClock.now
         do {
-            let (data, response) = try await session.data(for: request)
+            let (data, response) = try await Self.exchange(session, request)
             let elapsed = ContinuousClock.now - started
             guard let http = response as? HTTPURLResponse else {
                 recorder.record(endpoint, latency: elapsed, error: "\(endpoint) not HTTP")
