@@ -326,14 +326,11 @@ public enum DashboardScreen {
             state.export = prompt
             return []
         }
-        let path = prompt.path.text.trimmingCharacters(in: .whitespaces)
-        guard !path.isEmpty else {
-            prompt.error = "type the file to write, e.g. \(defaultExportPath(state))"
-            state.export = prompt
-            return []
-        }
-        guard !path.hasSuffix("/") else {
-            prompt.error = "\(path) is a folder: add a file name, e.g. stats.csv"
+        let path: String
+        switch ExportPath.checked(prompt.path.text, defaultPath: defaultExportPath(state), example: "stats.csv") {
+        case .success(let checked): path = checked
+        case .failure(let problem):
+            prompt.error = problem.message
             state.export = prompt
             return []
         }

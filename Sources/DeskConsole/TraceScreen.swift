@@ -694,14 +694,11 @@ public enum TraceScreen {
     private static func startExport(_ state: inout State, overwrite: Bool) -> [Command] {
         guard var prompt = state.export, let lookup = state.lookup else { return [] }
         prompt.confirm = nil
-        let path = prompt.path.text.trimmingCharacters(in: .whitespaces)
-        guard !path.isEmpty else {
-            prompt.error = "type the file to write, e.g. \(defaultExportPath(state))"
-            state.export = prompt
-            return []
-        }
-        guard !path.hasSuffix("/") else {
-            prompt.error = "\(path) is a folder: add a file name, e.g. trace.csv"
+        let path: String
+        switch ExportPath.checked(prompt.path.text, defaultPath: defaultExportPath(state), example: "trace.csv") {
+        case .success(let checked): path = checked
+        case .failure(let problem):
+            prompt.error = problem.message
             state.export = prompt
             return []
         }
