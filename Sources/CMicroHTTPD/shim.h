@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <microhttpd.h>
 
 /// libmicrohttpd's own error messages, written to stderr with every argument replaced by "…":
@@ -68,6 +70,8 @@ static size_t cmhd_unescape(void *cls, struct MHD_Connection *connection, char *
 /// MHD_start_daemon is C-variadic, which Swift cannot call: this wrapper takes plain parameters
 /// and passes the options as one MHD_OPTION_ARRAY (so the TLS ones are simply left out when not
 /// used). Binds exactly `ipv4`:`port` (never every interface). `port` 0 picks an ephemeral port.
+/// `ipv4` NULL: no listening socket (MHD_USE_NO_LISTEN_SOCKET; connections come from
+/// MHD_add_connection, after the server's own head check).
 /// `tls_key_pem`/`tls_cert_pem` NULL: plain HTTP; both set: HTTPS (MHD_USE_TLS must be in flags).
 static inline struct MHD_Daemon *
 cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int threads,
@@ -79,12 +83,12 @@ cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int thr
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_port = htons(port);
-    if (inet_pton(AF_INET, ipv4, &sa.sin_addr) != 1) return NULL;
+    if (ipv4 != NULL && inet_pton(AF_INET, ipv4, &sa.sin_addr) != 1) return NULL;
     struct MHD_OptionItem options[12];
     int n = 0;
     /* The logger first, so that no message goes to MHD's own logger (which prints arguments). */
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)cmhd_log, NULL};
-    options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &sa};
+    if (ipv4 != NULL) options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &sa};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0, NULL};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s, NULL};
@@ -110,6 +114,12 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
 static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? 0 : info->num_connections;
+}
+
+/// A connection's socket, or -1.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// Whether this libmicrohttpd was built with TLS.

@@ -66,6 +66,17 @@ public final class HTTPServer: @unchecked Sendable {
         /// PEM texts; both set → HTTPS.
         public var tlsKeyPEM: String?
         public var tlsCertificatePEM: String?
+        /// A request head must be whole within this many seconds (``HTTPHeadGate``).
+        public var headDeadlineSeconds = 10
+        /// Connections still reading their head at once; past it the oldest of the busiest
+        /// address is closed.
+        public var maxConnectionsReadingHead = 512
+        /// The longest request head accepted (431 past it).
+        public var maxHeadBytes = 32_768
+        /// After refusing a body as too large: how long and how much more of it is read and
+        /// thrown away so that a client that writes before it reads still gets the 413.
+        public var lingerSeconds = 5
+        public var lingerBytes = 4_194_304
 
         public init(
             name: String, host: String = "127.0.0.1", port: UInt16, threads: Int = 4, maxBodyBytes: Int = 262_144,
@@ -92,7 +103,12 @@ public final class HTTPServer: @unchecked Sendable {
     public let options: Options
     let handler: any HTTPHandler
     let completed: @Sendable (ExchangeSummary) -> Void
+    let headRefused: @Sendable (_ status: Int, _ reason: String) -> Void
     private var daemon: OpaquePointer?
+    private var gate: HTTPHeadGate?
+    /// Plain HTTP: every head is checked by the gate, so every connection carries one request
+    /// (a second one would reach libmicrohttpd unchecked). With TLS, connections are kept.
+    private var oneRequestPerConnection = false
     private let lock = SimpleLock()
     /// Produces the answers of delayed requests (see `finish`).
     private let workers: OperationQueue
@@ -100,12 +116,16 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port actually bound (differs from `options.port` when that was 0).
     public private(set) var port: UInt16 = 0
 
+    /// `headRefused`: each connection closed before its head was whole, with the status sent
+    /// (0: none) and why (`timeout`, `evicted`, `malformed`), for metrics.
     public init(
-        options: Options, handler: any HTTPHandler, completed: @escaping @Sendable (ExchangeSummary) -> Void = { _ in }
+        options: Options, handler: any HTTPHandler, completed: @escaping @Sendable (ExchangeSummary) -> Void = { _ in },
+        headRefused: @escaping @Sendable (Int, String) -> Void = { _, _ in }
     ) {
         self.options = options
         self.handler = handler
         self.completed = completed
+        self.headRefused = headRefused
         workers = OperationQueue()
         workers.maxConcurrentOperationCount = max(2, options.threads)
         workers.name = "tracedesk.\(options.name).delayed"
@@ -113,9 +133,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Binds and starts serving.
     public func start() throws(StartError) {
+        // No listening socket of MHD's own: the gate accepts, reads each head, and hands the
+        // connection over (MHD_USE_ITC wakes the worker that gets it).
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_ERROR_LOG.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ITC.rawValue
         let tls = options.tlsKeyPEM != nil && options.tlsCertificatePEM != nil
         if tls {
             guard cmhd_has_tls() != 0 else {
@@ -128,18 +150,37 @@ public final class HTTPServer: @unchecked Sendable {
         let started = (options.tlsKeyPEM ?? "").withCString { key in
             (options.tlsCertificatePEM ?? "").withCString { cert in
                 cmhd_start(
-                    UInt32(flags), options.host, options.port, UInt32(max(1, options.threads)),
+                    UInt32(flags), nil, 0, UInt32(max(1, options.threads)),
                     UInt32(options.connectionTimeoutSeconds), 64 * 1024, UInt32(options.maxConnections),
                     UInt32(options.maxConnectionsPerAddress), tls ? key : nil, tls ? cert : nil, HTTPServer.access,
                     context, HTTPServer.done, context)
             }
         }
         guard let started else {
-            let reason = errno == EADDRINUSE ? "the address is in use" : "check the address and the TLS files"
+            throw StartError(message: "cannot start the \(options.name) listener: check the TLS files")
+        }
+        let handle = Connection(pointer: started)
+        let gate = HTTPHeadGate(
+            limits: HTTPHeadGate.Limits(
+                headDeadlineSeconds: options.headDeadlineSeconds, idleSeconds: options.connectionTimeoutSeconds,
+                maxReading: options.maxConnectionsReadingHead, maxHeadBytes: options.maxHeadBytes,
+                lingerSeconds: options.lingerSeconds, lingerBytes: options.lingerBytes, inspects: !tls),
+            handOff: { fd, address, length in
+                // MHD owns the socket from here, and closes it itself when it cannot take it
+                // (its connection limits).
+                _ = MHD_add_connection(handle.pointer, fd, address, length)
+            }, refused: headRefused)
+        // Set before the first connection can complete (`done` reads it on MHD's threads).
+        self.gate = gate
+        guard let bound = gate.start(host: options.host, port: options.port) else {
+            let reason = errno == EADDRINUSE ? "the address is in use" : "check the address"
+            MHD_stop_daemon(started)
+            self.gate = nil
             throw StartError(message: "cannot listen on \(options.host):\(options.port) (\(options.name)): \(reason)")
         }
+        oneRequestPerConnection = !tls
         daemon = started
-        port = cmhd_bound_port(started)
+        port = bound
     }
 
     /// Stops accepting, lets in-flight requests finish (at most `grace`), then closes everything.
@@ -149,10 +190,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// 503 at once: libmicrohttpd must not be stopped with a suspended connection.
     public func stop(grace: Duration = .seconds(10)) {
         guard let daemon else { return }
+        // No new connection from here (the listening socket is closed before `isStopping` says
+        // so); those still sending their head are closed.
+        gate?.stop()
         lock.withLock { stopping = true }
-        // The listening socket is closed only after MHD_stop_daemon (its worker threads may still
-        // look at it); until then it simply accepts no more connections.
-        let socket = MHD_quiesce_daemon(daemon)
         let deadline = ContinuousClock.now.advanced(by: grace)
         while lock.withLock({ inFlight }) > 0 && ContinuousClock.now < deadline {
             usleep(10_000)
@@ -180,7 +221,6 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(5_000)
         }
         MHD_stop_daemon(daemon)
-        if socket >= 0 { close(socket) }
         self.daemon = nil
     }
 
@@ -251,11 +291,18 @@ public final class HTTPServer: @unchecked Sendable {
         return server.access(connection, url, method, uploadData, uploadDataSize, requestContext)
     }
 
-    private static let done: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+    private static let done: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
         guard let cls, let requestContext, let raw = requestContext.pointee else { return }
         requestContext.pointee = nil
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
+        if exchange.answered, let connection, let gate = server.gate {
+            // Answered before its body was read: MHD closes the socket now, and a client still
+            // writing would get a reset instead of the answer. A duplicate of the socket keeps it
+            // open for the gate's lingering close (read and thrown away, bounded).
+            let fd = cmhd_connection_fd(connection)
+            if fd >= 0 { gate.linger(dup(fd)) }
+        }
         server.lock.withLock { server.inFlight -= 1 }
         server.completed(
             ExchangeSummary(
@@ -289,6 +336,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// A request that HTTP itself makes ambiguous: answered 400 and the connection closed, so
     /// nothing after it on the connection can be read as another request.
     static func framingProblem(_ headers: [(name: String, value: String)]) -> String? {
+        // The gate refuses these on plain HTTP; with TLS it cannot read the head, and MHD hands
+        // over `Transfer-Encoding ` (space before the colon) as a header of another name.
+        if headers.contains(where: { $0.name.isEmpty || !$0.name.utf8.allSatisfy(RequestHead.isTokenCharacter) }) {
+            return "no whitespace is allowed between a header name and its colon"
+        }
         let lengths = headers.filter { $0.name == "content-length" }
         let encodings = headers.filter { $0.name == "transfer-encoding" }
         if lengths.count > 1 { return "Content-Length must be sent once" }
@@ -346,7 +398,9 @@ public final class HTTPServer: @unchecked Sendable {
             if let declared = exchange.headers.first(where: { $0.name == "content-length" }),
                 let size = Int(declared.value), size > exchange.maxBody
             {
-                // Refused before a byte of the body is read (curl's Expect: 100-continue is never answered).
+                // Refused before a byte of the body is read (curl's Expect: 100-continue is never
+                // answered); the unread body is then read and thrown away by a lingering close
+                // (see `done`), so that a client that writes before it reads still sees the 413.
                 exchange.answered = true
                 return queue(connection, exchange, .error(.payloadTooLarge(limit: exchange.maxBody)))
             }
@@ -361,7 +415,7 @@ public final class HTTPServer: @unchecked Sendable {
             if exchange.refused != nil {
                 // MHD can only answer once the body has ended (a body without a declared length);
                 // past this much more, the client is not listening: close the connection.
-                return exchange.received > exchange.maxBody * 4 + 1_048_576 ? .NO : .YES
+                return exchange.received > exchange.maxBody + options.lingerBytes ? .NO : .YES
             }
             if exchange.body.count + size > exchange.maxBody {
                 exchange.body = []
@@ -474,8 +528,9 @@ public final class HTTPServer: @unchecked Sendable {
         for header in response.headers {
             MHD_add_response_header(made, header.name, header.value)
         }
-        if exchange.answered || lock.withLock({ stopping }) {
-            // Refused early (the body may be unread) or stopping: this connection ends here.
+        if exchange.answered || oneRequestPerConnection || lock.withLock({ stopping }) {
+            // Refused early (the body may be unread), stopping, or a plain listener (whose next
+            // head the gate would not see): this connection ends here.
             MHD_add_response_header(made, "Connection", "close")
         }
         exchange.status = response.status

@@ -71,6 +71,10 @@ public final class Metrics: @unchecked Sendable {
             "tracedesk_http_request_duration_seconds", "summary",
             "Time from the request's headers to the end of the response, by route (delays included)."
         ),
+        (
+            "tracedesk_http_heads_refused_total", "counter",
+            "Connections closed before their request head was whole: timeout, evicted, malformed."
+        ),
         ("tracedesk_otp_authorizations_total", "counter", "POST /v1/otp outcomes."),
         ("tracedesk_checks_total", "counter", "Real check-otp requests by answer."),
         ("tracedesk_uploads_total", "counter", "Real uploads by result (stored, refused: 401)."),
@@ -151,6 +155,9 @@ public final class Metrics: @unchecked Sendable {
                 }
             }
         }
+        out +=
+            "# HELP tracedesk_log_write_failures_total Log lines dropped because they could not be written (full disk, gone reader).\n# TYPE tracedesk_log_write_failures_total counter\n"
+        out += "tracedesk_log_write_failures_total \(LogWriter.standardError.failures)\n"
         out +=
             "# HELP tracedesk_uptime_seconds Seconds since this server started.\n# TYPE tracedesk_uptime_seconds gauge\n"
         out += "tracedesk_uptime_seconds \(Int(Date().timeIntervalSince(started)))\n"
@@ -238,15 +245,9 @@ public final class AccessLog: @unchecked Sendable {
         if !pending.isEmpty { Self.writeAll(pending) }
     }
 
+    /// Through the one log writer: a block that cannot be written is dropped and its lines counted.
     static func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        LogWriter.standardError.write(bytes, lines: bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
     }
 }
 

@@ -56,6 +56,19 @@ public struct ServerConfig: Hashable, Sendable {
     public var connectionTimeoutSeconds = 15
     public var maxConnections = 1_000
     public var maxConnectionsPerAddress = 256
+    // Slow and odd clients (issue 18, points 8 and 9), per listener. A request head must be
+    // whole within `headDeadlineSeconds` (the idle timeout alone let a client sending a header
+    // line every 4 s hold a connection for ever); at most `maxConnectionsReadingHead` connections
+    // may be sending their head at once (past it the oldest of the busiest address is closed, so
+    // a trickle from a few addresses cannot keep a fresh client out); a head is at most
+    // `maxHeadBytes`. A body refused as too large is still read and thrown away for
+    // `lingerSeconds` and `lingerBytes` at most, so that a client that writes it whole before
+    // reading sees the 413 rather than a reset.
+    public var headDeadlineSeconds = 10
+    public var maxConnectionsReadingHead = 512
+    public var maxHeadBytes = 32_768
+    public var lingerSeconds = 5
+    public var lingerBytes = 4_194_304
     public var appSettingsFile: String?
     public var riskTransmissionLevel = 8
     public var riskReportType = "confirmed_test"
@@ -203,6 +216,23 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "max_connections_per_address", \.maxConnectionsPerAddress, 0...100_000,
             "simultaneous connections from one IP address (0: no limit; behind a proxy, 0 or above max_connections)"),
+        integer(
+            "head_deadline_seconds", \.headDeadlineSeconds, 1...600,
+            "a request head must be whole within this time, however steadily it trickles in (then the connection is closed)"
+        ),
+        integer(
+            "max_connections_reading_head", \.maxConnectionsReadingHead, 16...100_000,
+            "connections still sending their request head at once (past it the oldest of the busiest address is closed)"
+        ),
+        integer(
+            "max_head_bytes", \.maxHeadBytes, 1_024...65_536,
+            "largest request head (request line and headers); more is refused with 431"),
+        integer(
+            "linger_seconds", \.lingerSeconds, 0...60,
+            "after a 413, how long the rest of the body is read and thrown away so the client sees the answer"),
+        integer(
+            "linger_bytes", \.lingerBytes, 0...67_108_864,
+            "after a 413, how much more of the body is read and thrown away (a larger one: closed at once)"),
         path(
             "app_settings_file", \.appSettingsFile,
             "the settings the apps download (default: config/app-settings.json shipped with tracedesk)"),

@@ -94,11 +94,20 @@ public final class TraceDeskServer: @unchecked Sendable {
             accessLog?.record(exchange)
         }
         func options(_ name: String, _ address: ListenAddress) -> HTTPServer.Options {
-            HTTPServer.Options(
+            var options = HTTPServer.Options(
                 name: name, host: address.host, port: address.port, threads: config.threads,
                 maxBodyBytes: config.maxBodyBytes, connectionTimeoutSeconds: config.connectionTimeoutSeconds,
                 maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress,
                 tlsKeyPEM: tlsKey, tlsCertificatePEM: tlsCert)
+            options.headDeadlineSeconds = config.headDeadlineSeconds
+            options.maxConnectionsReadingHead = config.maxConnectionsReadingHead
+            options.maxHeadBytes = config.maxHeadBytes
+            options.lingerSeconds = config.lingerSeconds
+            options.lingerBytes = config.lingerBytes
+            return options
+        }
+        let headRefused: @Sendable (Int, String) -> Void = { _, reason in
+            metrics.count("tracedesk_http_heads_refused_total", "reason=\"\(reason)\"")
         }
         phone = HTTPServer(
             options: options("public", config.listen),
@@ -113,7 +122,7 @@ public final class TraceDeskServer: @unchecked Sendable {
                         otpPerMinute: config.apricotOTPPerMinute,
                         otpPerAddressPerHour: config.apricotOTPPerAddressPerHour, log: log)
                 }),
-            completed: completed)
+            completed: completed, headRefused: headRefused)
         staffAPI = StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)
         internalServer = HTTPServer(
             options: options("internal", config.internalListen),
@@ -122,7 +131,7 @@ public final class TraceDeskServer: @unchecked Sendable {
                     listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
                     dummyErrorPercent: config.dummyErrorPercent, log: log),
                 staff: staffAPI),
-            completed: completed)
+            completed: completed, headRefused: headRefused)
     }
 
     /// The SMS gateway `sms_gateway` names (the settings were checked: http has its URL and key).

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskServer
 import DeskService
 import Foundation
 
@@ -200,7 +201,8 @@ func jsonLine(_ value: some Encodable, fallback: String) -> String {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("tracedesk: " + terminalSafe(message) + "\n").utf8))
+    // Never FileHandle here: its write traps on a full disk (see LogWriter).
+    LogWriter.standardError.line("tracedesk: " + terminalSafe(message))
 }
 
 /// `text` with control characters (C0, DEL, C1) shown as "?": text from a server or a store

@@ -149,6 +149,9 @@ enum ServeCommand {
             printError("serve: \(error.message)")
             return ExitStatus.storeUnavailable.rawValue
         }
+        // A log whose reader went away must not kill the server (every log line goes through
+        // LogWriter, which drops and counts what it cannot write).
+        LogWriter.ignoreBrokenPipes()
         let log: @Sendable (String) -> Void = { message in printError("serve: \(message)") }
         let server: TraceDeskServer
         do {
