@@ -1,0 +1,191 @@
+import DeskServer
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue 18, points 7-9 over real loopback HTTP: framing a proxy could read differently, a 413
+/// a client sees although it writes before it reads, header trickles, and a log that fails.
+@Suite("Strict HTTP, slow clients, failing logs")
+struct StrictHTTPTests {
+    /// The three lenient framings libmicrohttpd accepted, each with a request hidden after it.
+    static let smuggled = [
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nX-A: b\r\n c\r\nContent-Length: 0\r\n\r\n",
+        "POST / HTTP/1.1\nHost: x\nContent-Length: 5\n\nhello",
+    ].map { $0 + "GET /hidden HTTP/1.1\r\nHost: x\r\n\r\n" }
+
+    @Test(
+        "space before a colon, a folded line, bare LFs: 400 with the error body, closed, the hidden request unanswered")
+    func smuggling() async throws {
+        let f = try ServerFixture()
+        for request in Self.smuggled {
+            for port in [f.server.phonePort, f.server.internalPort] {
+                let reply = try await HTTP.rawAsync(port, Array(request.utf8))
+                #expect(reply.status == 400, "\(request.debugDescription)")
+                #expect(reply.errorCode == 1100)
+                #expect(reply.header("Connection")?.lowercased() == "close")
+                let text = String(decoding: reply.body, as: UTF8.self)
+                #expect(!text.contains("HTTP/1.1"), "one answer only: \(text)")
+                #expect(!text.contains("hello") && !text.contains("hidden"), "nothing sent is echoed")
+            }
+        }
+        // Nothing reached a handler: the only requests logged are none at all.
+        #expect(f.accessLines.all.isEmpty, "\(f.accessLines.all)")
+        let metrics = try await HTTP.send("GET", f.internalURL.appendingPathComponent("metrics"))
+        #expect(
+            String(decoding: metrics.body, as: UTF8.self).contains(
+                #"tracedesk_http_heads_refused_total{reason="malformed"} 6"#))
+    }
+
+    @Test("a client that writes a whole 2 MB body before it reads gets the 413, not a reset")
+    func tooLargeWrittenFirst() async throws {
+        let f = try ServerFixture()
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 2_000_000)
+        let request = HTTP.request("POST", "/v1/ingestion/upload", headers: HardeningTests.phoneHeaders, body: body)
+        let (sentAll, reply) = try await offPool { () throws -> (Bool, Reply) in
+            let fd = try HTTP.connect(f.server.phonePort, readTimeout: 60)
+            defer { close(fd) }
+            var sent = 0
+            while sent < request.count {
+                let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                sent += n
+            }
+            var response: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { break }
+                response += buffer[0..<n]
+            }
+            return (sent == request.count, HTTP.parse(response))
+        }
+        #expect(sentAll, "the server read (and threw away) the whole body instead of resetting")
+        #expect(reply.status == 413 && reply.errorCode == 1013)
+        // The server is still there.
+        #expect(try await HTTP.send("GET", f.phone).status == 200)
+    }
+
+    @Test("a head that trickles in steadily is closed at the head deadline, while others are served")
+    func headDeadline() async throws {
+        let f = try ServerFixture(configure: { $0.headDeadlineSeconds = 1 })
+        let port = f.server.phonePort
+        let outcome = try await offPool { () throws -> (closed: Bool, lines: Int) in
+            let fd = try HTTP.connect(port, readTimeout: 1)
+            defer { close(fd) }
+            var lines = 0
+            // One line every 0.2 s, for at most 60 s: always within the idle timeout (15 s).
+            let deadline = Date().addingTimeInterval(60)
+            let head = Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8)
+            _ = head.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            while Date() < deadline {
+                var byte: UInt8 = 0
+                var watch = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&watch, 1, 200) > 0 { return (recv(fd, &byte, 1, 0) == 0, lines) }
+                let line = Array("X-Line-\(lines): x\r\n".utf8)
+                if line.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) <= 0 {
+                    return (true, lines)
+                }
+                lines += 1
+            }
+            return (false, lines)
+        }
+        #expect(outcome.closed, "the server ended the connection (after \(outcome.lines) lines)")
+        #expect(try await HTTP.send("GET", f.phone).status == 200)
+        let metrics = try await HTTP.send("GET", f.internalURL.appendingPathComponent("metrics"))
+        #expect(
+            String(decoding: metrics.body, as: UTF8.self).contains(
+                #"tracedesk_http_heads_refused_total{reason="timeout"} 1"#))
+    }
+
+    @Test("past the cap on connections reading their head, the busiest address gives way: a fresh client is served")
+    func trickleCap() async throws {
+        let f = try ServerFixture(configure: { $0.maxConnectionsReadingHead = 16 })
+        let port = f.server.phonePort
+        // 40 unfinished heads from 127.0.0.2 (bounded: closed at the end of the test).
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        for _ in 0..<40 {
+            let fd = try Self.connect(port, from: "127.0.0.2")
+            let head = Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8)
+            _ = head.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            held.append(fd)
+        }
+        // Wait for the gate to have taken them all (24 evicted), then a fresh client comes.
+        let metricsURL = f.internalURL.appendingPathComponent("metrics")
+        var evicted = false
+        for _ in 0..<600 where !evicted {
+            let text = String(decoding: try await HTTP.send("GET", metricsURL).body, as: UTF8.self)
+            evicted = text.contains(#"tracedesk_http_heads_refused_total{reason="evicted"} 24"#)
+            if !evicted { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(evicted)
+        let fresh = try await offPool { () throws -> Reply in
+            let fd = try Self.connect(port, from: "127.0.0.1")
+            defer { close(fd) }
+            let request = Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var response: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            while true {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { break }
+                response += buffer[0..<n]
+            }
+            return HTTP.parse(response)
+        }
+        #expect(fresh.status == 200)
+    }
+
+    @Test("a log on a full disk or a gone reader: the line is dropped and counted, nothing traps")
+    func logFailures() throws {
+        LogWriter.ignoreBrokenPipes()
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0)
+        defer { close(full) }
+        let toFull = LogWriter(descriptor: full)
+        #expect(!toFull.line("incident 1: the store is full"))
+        #expect(!toFull.write(Array("a\nb\n".utf8), lines: 2))
+        #expect(toFull.failures == 3)
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let toPipe = LogWriter(descriptor: ends[1])
+        #expect(toPipe.line("read"))
+        close(ends[0])
+        #expect(!toPipe.line("nobody reads this"))
+        #expect(toPipe.failures == 1)
+        close(ends[1])
+    }
+
+    /// A socket connected to 127.0.0.1:`port` from the source address `source` (127.x.y.z).
+    static func connect(_ port: UInt16, from source: String) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        var remote = sockaddr_in()
+        remote.sin_family = sa_family_t(AF_INET)
+        remote.sin_port = port.bigEndian
+        remote.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &local) { l in
+            withUnsafePointer(to: &remote) { r in
+                l.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                } == 0
+                    && r.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    } == 0
+            }
+        }
+        guard fd >= 0, ok else {
+            close(fd)
+            throw CocoaError(.fileReadUnknown)
+        }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+}
