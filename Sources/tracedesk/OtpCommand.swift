@@ -62,7 +62,8 @@ enum OtpCommand {
         let code: String
         if arguments.has("code-stdin") {
             guard arguments.positionals.isEmpty else {
-                throw UsageError("give the code either as CODE or on stdin with --code-stdin, not both", command: command)
+                throw UsageError(
+                    "give the code either as CODE or on stdin with --code-stdin, not both", command: command)
             }
             // Read before any password: with --password-stdin the password is the next line.
             switch Terminal.readLine(fd: STDIN_FILENO, limit: 64) {
