@@ -37,6 +37,12 @@ enum ServeCommand {
         several servers on one PostgreSQL, one runs each job at a time; the others log
         "skipped: another server holds the lock".
 
+        Audit checkpoints: with audit_key_path (tracedesk keys generate --audit) and
+        audit_checkpoint_path, the server appends a signed checkpoint of the audit chain to that
+        file at start, every audit_checkpoint_every_entries (1000) new entries and hourly while
+        entries are added, so a store writer cannot rewrite the log unseen (tracedesk audit
+        verify --checkpoints; docs/admin-guide.md). Without them a note at start says so.
+
         APRICOT SMS codes go through sms_gateway: outbox (default: kept for admins, read with
         tracedesk sms outbox; nothing is sent) or http (sms_http_url, sms_http_api_key). Codes
         are kept as HMACs keyed by a secret: beside an SQLite store it is made on first start
