@@ -61,19 +61,20 @@ extension AuditCheckpoint {
     /// in a URL through the staff API).
     public static let maximumCountsAsked = 400
 
-    /// The counts whose hashes a verification needs: entry 1 (which log) and the counts of the
-    /// signed checkpoints, all of them when they fit, else evenly spread with the first and the
-    /// last always in (every line is still checked for its signature and order).
+    /// The counts whose hashes a verification needs: entry 1 (which log; always asked) and the
+    /// counts of the signed checkpoints, all of them when they fit, else evenly spread with the
+    /// first and the last always in (every line is still checked for its signature and order).
+    /// At most `limit`, each once.
     public static func countsToAsk(_ lines: [AuditCheckpointLine], limit: Int = maximumCountsAsked) -> [Int64] {
         var counts = Set<Int64>()
-        for line in lines { if case .signed(let c) = line.state, c.entries > 0 { counts.insert(c.entries) } }
+        for line in lines { if case .signed(let c) = line.state, c.entries > 1 { counts.insert(c.entries) } }
         var sorted = counts.sorted()
         if sorted.count > limit - 1 {
             let keep = max(2, limit - 1)
             let step = Double(sorted.count - 1) / Double(keep - 1)
-            sorted = (0..<keep).map { sorted[Int((Double($0) * step).rounded())] }
+            sorted = Array(Set((0..<keep).map { sorted[Int((Double($0) * step).rounded())] })).sorted()
         }
-        return Array(Set(sorted + (sorted.isEmpty ? [] : [1]))).sorted()
+        return [1] + sorted
     }
 
     /// Checks the checkpoint lines against the chain as `chain` found it (``AuditVerification``

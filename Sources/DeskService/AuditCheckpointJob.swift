@@ -121,7 +121,7 @@ public final class AuditCheckpointJob: @unchecked Sendable {
         }
         let chain: AuditVerification
         do {
-            chain = try LocalDesk.verifyChain(store, hashesAt: Set(AuditCheckpoint.countsToAsk(lines) + [1]))
+            chain = try LocalDesk.verifyChain(store, hashesAt: Set(AuditCheckpoint.countsToAsk(lines)))
         } catch {
             throw .store(error)
         }

@@ -32,7 +32,7 @@ extension StaffCommand {
             return .refused
         }
         return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
-            let chain = try await desk.verifyAudit(session, hashesAt: AuditCheckpoint.countsToAsk(lines) + [1])
+            let chain = try await desk.verifyAudit(session, hashesAt: AuditCheckpoint.countsToAsk(lines))
             let report = AuditCheckpoint.verify(lines, chain: chain)
             if let worst = report.worst {
                 for problem in report.problems { printError("\(command): \(out): \(problem.message)") }

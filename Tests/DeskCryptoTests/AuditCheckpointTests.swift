@@ -237,8 +237,11 @@ import Testing
                         entries: Int64($0 * 3), headHash: "", firstHash: "", at: Self.start, keyID: "", signature: "")))
         }
         let counts = AuditCheckpoint.countsToAsk(lines, limit: 100)
-        #expect(counts.count <= 100)
+        #expect(counts.count <= 100 && counts.count >= 90)
+        #expect(Set(counts).count == counts.count, "each count once")
         #expect(counts.contains(1) && counts.contains(3) && counts.contains(3_000))
+        #expect(AuditCheckpoint.countsToAsk(Array(lines.prefix(99)), limit: 100).count == 100, "99 fit, with entry 1")
+        #expect(AuditCheckpoint.countsToAsk([]) == [1])
     }
 
     @Test("a checkpoint is appended only to a chain that is whole and still matches the file's last one")
