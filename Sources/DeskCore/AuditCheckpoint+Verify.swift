@@ -77,6 +77,12 @@ extension AuditCheckpoint {
         return [1] + sorted
     }
 
+    /// The counts asked that the chain has but the answer gave no hash for: a desk that does not
+    /// hand out hashes (a server of an older version), whose answer must not pass for a match.
+    public static func missingHashes(asked: [Int64], in chain: AuditVerification) -> [Int64] {
+        asked.filter { $0 <= chain.entries && chain.hashesAt[$0] == nil }
+    }
+
     /// Checks the checkpoint lines against the chain as `chain` found it (``AuditVerification``
     /// with the hashes at ``countsToAsk(_:limit:)``).
     ///

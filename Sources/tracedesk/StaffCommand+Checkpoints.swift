@@ -32,7 +32,9 @@ extension StaffCommand {
             return .refused
         }
         return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
-            let chain = try await desk.verifyAudit(session, hashesAt: AuditCheckpoint.countsToAsk(lines))
+            let asked = AuditCheckpoint.countsToAsk(lines)
+            let chain = try await desk.verifyAudit(session, hashesAt: asked)
+            guard hashesGiven(asked, chain, command: command) else { return .refused }
             let report = AuditCheckpoint.verify(lines, chain: chain)
             if let worst = report.worst {
                 for problem in report.problems { printError("\(command): \(out): \(problem.message)") }
@@ -60,6 +62,18 @@ extension StaffCommand {
             )
             return .success
         }
+    }
+
+    /// Whether the desk gave the chain's hash at every count asked that the chain has; says what
+    /// to do when not (an older server answers without them, which must not read as a match).
+    static func hashesGiven(_ asked: [Int64], _ chain: AuditVerification, command: String) -> Bool {
+        guard AuditCheckpoint.missingHashes(asked: asked, in: chain).isEmpty else {
+            printError(
+                "\(command): the server did not give the chain's hashes at the checkpoints' counts (a TraceDesk older than this one?): update the server, or run this on the store with --store"
+            )
+            return false
+        }
+        return true
     }
 
     /// The public key `--public-key FILE` names, or nil with the reason printed.
@@ -105,7 +119,9 @@ extension StaffCommand {
         }
         let json = arguments.has("json")
         return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
-            let chain = try await desk.verifyAudit(session, hashesAt: AuditCheckpoint.countsToAsk(lines))
+            let asked = AuditCheckpoint.countsToAsk(lines)
+            let chain = try await desk.verifyAudit(session, hashesAt: asked)
+            guard hashesGiven(asked, chain, command: command) else { return .refused }
             let report = AuditCheckpoint.verify(lines, chain: chain)
             if json {
                 print(jsonLine(CheckpointVerificationJSON(chain, report, lines: lines.count), fallback: "{}"))

@@ -244,6 +244,16 @@ import Testing
         #expect(AuditCheckpoint.countsToAsk([]) == [1])
     }
 
+    @Test("an answer without the hashes asked (an older server) is told apart from a match")
+    func missingHashes() {
+        let asked: [Int64] = [1, 10, 20, 40]
+        let full = Self.verification(Self.original, counts: asked)
+        var old = full
+        old.hashesAt = [:]
+        #expect(AuditCheckpoint.missingHashes(asked: asked, in: full) == [])
+        #expect(AuditCheckpoint.missingHashes(asked: asked, in: old) == [1, 10, 20])
+    }
+
     @Test("a checkpoint is appended only to a chain that is whole and still matches the file's last one")
     func appendRule() {
         let last = Self.checkpoint(Self.original, count: 20, minutes: 1)

@@ -82,6 +82,9 @@ check "the server appends a checkpoint after 3 more entries (checked every few s
 td "$admin_pw\n" --server "http://$internal" audit verify --checkpoints "$cps" --public-key "$work/audit-public.pem" --user boss --password-stdin
 check "audit verify --checkpoints through --server: every line matches, exit 0" \
   bash -c "[ $rc -eq 0 ] && grep -q '^checkpoints: \([0-9]*\) of \1 lines match' '$work/out'"
+td "$admin_pw\n" --server "http://$internal" audit checkpoint --key "$work/audit-key.pem" --out "$work/remote.jsonl" --user boss --password-stdin
+check "audit checkpoint through --server: the key and the file stay on this machine" \
+  bash -c "[ $rc -eq 0 ] && grep -q '^checkpoint: ' '$work/out' && [ $(lines "$work/remote.jsonl" 2>/dev/null || echo 0) = 1 ]"
 stop_server
 unset TRACEDESK_AUDIT_KEY_PATH TRACEDESK_AUDIT_CHECKPOINT_PATH TRACEDESK_AUDIT_CHECKPOINT_EVERY_ENTRIES
 
