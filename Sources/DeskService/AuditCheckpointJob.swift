@@ -30,6 +30,8 @@ public final class AuditCheckpointJob: @unchecked Sendable {
     /// Entry 1's hash, once there is an entry 1.
     private var first: String?
     private var lastProblem: String?
+    /// Set after a chain or file problem: no new check before then.
+    private var retryAt: Date?
 
     public init(
         store: any Store, key: ECPrivateKey, file: AuditCheckpointFile, everyEntries: Int, intervalSeconds: Int,
@@ -56,19 +58,27 @@ public final class AuditCheckpointJob: @unchecked Sendable {
     /// interval has passed and any were (and on the first run, when the file lags the chain).
     @discardableResult
     public func tick(now: Date) -> Outcome {
+        // After a chain or file problem the whole chain is walked again only this often, not
+        // at every check: on a long log a walk takes seconds.
+        if let retryAt, now < retryAt, let lastProblem { return .failed(lastProblem) }
         do {
             let outcome = try step(now: now)
             lastProblem = nil
+            retryAt = nil
             return outcome
         } catch {
             let message: String
             switch error {
-            case .store(let storeError): message = "cannot read the audit log: \(storeError.message)"
-            case .file(let problem): message = problem.message
-            case .chain(let text): message = text
+            case .store(let storeError):
+                // The store is away for a moment: what was checked stays checked.
+                message = "cannot read the audit log: \(storeError.message)"
+            case .file(let problem):
+                message = problem.message
+                (last, head, retryAt) = (nil, nil, now.addingTimeInterval(Self.recheckSeconds))
+            case .chain(let text):
+                message = text
+                (last, head, retryAt) = (nil, nil, now.addingTimeInterval(Self.recheckSeconds))
             }
-            last = nil
-            head = nil
             if message != lastProblem {
                 log(
                     "audit checkpoints STOPPED (\(file.path)): \(message). Run tracedesk audit verify --checkpoints \(file.path); checkpoints resume once the chain and the file agree"
@@ -78,6 +88,9 @@ public final class AuditCheckpointJob: @unchecked Sendable {
             return .failed(message)
         }
     }
+
+    /// How long after a chain or file problem the whole check is made again.
+    public static let recheckSeconds: Double = 300
 
     enum Failure: Error {
         case store(StoreError)
