@@ -210,7 +210,9 @@ extension AuditCheckpoint {
         }
         if laterMismatches > 0, let index = mismatchIndex {
             report.problems[index].message +=
-                " (and \(laterMismatches) later line\(laterMismatches == 1 ? "" : "s") do not match either)"
+                (laterMismatches == 1
+                    ? " (and 1 later line does not match either)"
+                    : " (and \(laterMismatches) later lines do not match either)")
         }
         if signedCount == 0, !otherKeys.isEmpty {
             problem(

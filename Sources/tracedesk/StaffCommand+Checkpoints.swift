@@ -64,6 +64,23 @@ extension StaffCommand {
         }
     }
 
+    /// "checkpoints: 3 of 3 lines match; entries 1…2000 are anchored; entries 2001…2345 are …".
+    static func checkpointSummary(_ report: AuditCheckpointReport, lines: Int, chain: AuditVerification) -> String {
+        var text = "checkpoints: \(report.matched) of \(lines) line\(lines == 1 ? "" : "s") match"
+        if report.anchoredEntries == 0 {
+            text += "; no entry is anchored"
+        } else {
+            text += "; entries 1…\(report.anchoredEntries) are anchored"
+        }
+        if chain.firstBroken != nil {
+            text += "; the chain breaks at entry \(chain.firstBroken!.id): checkpoints past it were not compared"
+        } else if chain.entries > report.anchoredEntries {
+            text +=
+                "; entries \(report.anchoredEntries + 1)…\(chain.entries) are after the last matching checkpoint and not covered"
+        }
+        return text
+    }
+
     /// Whether the desk gave the chain's hash at every count asked that the chain has; says what
     /// to do when not (an older server answers without them, which must not read as a match).
     static func hashesGiven(_ asked: [Int64], _ chain: AuditVerification, command: String) -> Bool {
@@ -133,11 +150,7 @@ extension StaffCommand {
                     say("chain intact: \(chain.entries) entries, head \(chain.headHash) (entry \(chain.headID))")
                 }
                 for problem in report.problems { say("CHECKPOINTS: \(problem.message)") }
-                say(
-                    "checkpoints: \(report.matched) of \(lines.count) line\(lines.count == 1 ? "" : "s") match; entries 1…\(report.anchoredEntries) are anchored"
-                        + (chain.entries > report.anchoredEntries
-                            ? "; entries \(report.anchoredEntries + 1)…\(chain.entries) are after the last matching checkpoint and not covered"
-                            : ""))
+                say(checkpointSummary(report, lines: lines.count, chain: chain))
             }
             if chain.firstBroken != nil || report.worst == .tampered { return .auditBroken }
             return report.worst == .input ? .refused : .success

@@ -114,7 +114,7 @@ import Testing
         #expect(report.problems.count == 1)
         #expect(report.problems[0].line == 2)
         #expect(report.problems[0].message.contains("among entries 11…20"))
-        #expect(report.problems[0].message.contains("and 1 later line do not match either"))
+        #expect(report.problems[0].message.contains("and 1 later line does not match either"))
     }
 
     @Test("a chain cut short is found")
