@@ -21,7 +21,7 @@ let package = Package(
         // Pure Swift.
         .target(name: "CivilCalendar"),
         .target(name: "JSONText"),
-        .target(name: "DeskCore", dependencies: ["CivilCalendar"]),
+        .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText"]),
         .target(name: "DeskAPI", dependencies: ["DeskCore", "CivilCalendar", "JSONText"]),
         .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText"]),
 

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev libpq-dev pkgconf)
-need_test=(tmux curl openssl postgresql sqlite3)
+need_test=(tmux curl openssl postgresql sqlite3 python3)
 need_bench=(hyperfine wrk nginx)
 
 case "${1:-run}" in

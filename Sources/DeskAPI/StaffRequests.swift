@@ -133,6 +133,30 @@ public enum StaffRequests {
         }
     }
 
+    /// The query of `GET /staff/v1/audit/verification`: `at`, once, a comma-separated list of
+    /// entry counts (each from 1) whose chain hashes the answer is to carry; none without it.
+    public static func verificationCounts(_ request: HTTPRequest) -> Result<[Int64], APIError> {
+        if let extra = request.query.first(where: { $0.name != "at" }) {
+            return .failure(
+                .invalidRequest("\(Fields.safeName(extra.name)) is not a parameter of this request (allowed: at)"))
+        }
+        let values = request.queryValues("at")
+        if values.count > 1 { return .failure(.invalidRequest("at may be given once: a comma-separated list")) }
+        guard let text = values.first, !text.isEmpty else { return .success([]) }
+        var counts: [Int64] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let count = Fields.parseInteger(String(part)), count >= 1 else {
+                return .failure(.invalidRequest("at must list entry counts, whole numbers from 1, separated by commas"))
+            }
+            counts.append(count)
+            if counts.count > AuditCheckpoint.maximumCountsAsked {
+                return .failure(
+                    .invalidRequest("at lists at most \(AuditCheckpoint.maximumCountsAsked) counts: ask for fewer"))
+            }
+        }
+        return .success(counts)
+    }
+
     /// A JSON object body with only `allowed` members, read by `body`.
     static func read<T>(
         _ request: HTTPRequest, allowed: Set<String>, _ body: (ObjectReader) throws(FieldProblem) -> T

@@ -215,8 +215,16 @@ extension StaffWire {
             let item = try ObjectReader(value, path: "first_broken")
             broken = AuditBreak(id: try int(item, "id"), reason: try item.string("reason")!)
         }
+        var hashes: [Int64: String] = [:]
+        // Absent from a server of an older version: then no hashes were given.
+        if let items = try reader.array("hashes_at", required: false) {
+            for (i, item) in items.enumerated() {
+                let pair = try ObjectReader(item, path: "hashes_at[\(i)]")
+                hashes[try int(pair, "entries")] = try pair.string("hash")!
+            }
+        }
         return AuditVerification(
             entries: try int(reader, "entries"), headHash: try reader.string("head_hash")!,
-            headID: try int(reader, "head_id"), firstBroken: broken)
+            headID: try int(reader, "head_id"), firstBroken: broken, hashesAt: hashes)
     }
 }

@@ -155,7 +155,19 @@ public enum StaffWire {
                 verification.firstBroken.map { object([("id", number($0.id)), ("reason", .string($0.reason))]) }
                     ?? .null
             ),
+            (
+                "hashes_at",
+                .array(
+                    verification.hashesAt.sorted { $0.key < $1.key }.map {
+                        object([("entries", number($0.key)), ("hash", .string($0.value))])
+                    })
+            ),
         ])
+    }
+
+    /// The query of `GET /staff/v1/audit/verification` asking for the chain's hashes at `counts`.
+    public static func verificationQueryItems(_ counts: [Int64]) -> [(name: String, value: String)] {
+        counts.isEmpty ? [] : [("at", counts.map(String.init).joined(separator: ","))]
     }
 
     // MARK: Request bodies (written by RemoteDesk, read by StaffRequests)

@@ -395,12 +395,18 @@ public struct AuditVerification: Hashable, Sendable {
     public var headID: Int64
     /// The first entry that does not verify; nil when the chain is whole.
     public var firstBroken: AuditBreak?
+    /// The hash of entry N for each count N that was asked for and lies in the verified part
+    /// (for checking ``AuditCheckpoint``s against the chain).
+    public var hashesAt: [Int64: String]
 
-    public init(entries: Int64, headHash: String, headID: Int64, firstBroken: AuditBreak?) {
+    public init(
+        entries: Int64, headHash: String, headID: Int64, firstBroken: AuditBreak?, hashesAt: [Int64: String] = [:]
+    ) {
         self.entries = entries
         self.headHash = headHash
         self.headID = headID
         self.firstBroken = firstBroken
+        self.hashesAt = hashesAt
     }
 }
 

@@ -98,6 +98,14 @@ public final class Metrics: @unchecked Sendable {
         ("tracedesk_cleanup_runs_total", "counter", "Retention runs by result (ok, skipped, failed)."),
         ("tracedesk_cleanup_deleted_total", "counter", "Records deleted by retention, by kind."),
         ("tracedesk_stats_rollup_runs_total", "counter", "Statistics rollup runs by result (ok, failed)."),
+        (
+            "tracedesk_audit_checkpoints_total", "counter",
+            "Audit checkpoint checks by result (written, unchanged, failed: the chain or the file does not agree)."
+        ),
+        (
+            "tracedesk_audit_checkpoint_entries", "gauge",
+            "Audit entries anchored by the last checkpoint this server wrote."
+        ),
         ("tracedesk_stats_hours_rolled_up_total", "counter", "Closed hours of statistics rolled up by this server."),
         ("tracedesk_apricot_codes_total", "counter", "APRICOT SMS code requests by result (sent, too_soon, invalid)."),
         (

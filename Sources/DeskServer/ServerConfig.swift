@@ -117,6 +117,16 @@ public struct ServerConfig: Hashable, Sendable {
     public var smsHTTPURL: String?
     public var smsHTTPAPIKey: String?
     public var smsHTTPMaxAttempts = 5
+    // Audit checkpoints (issue 18, point 6): a key the store does not hold signs the chain's
+    // count and head hash into a file outside the store, so a store writer cannot rewrite the
+    // log unseen. Both paths or neither: without them, no checkpoints (said at start).
+    public var auditKeyPath: String?
+    public var auditCheckpointPath: String?
+    /// A checkpoint after this many new entries (about 1 000 entries leave a small window at
+    /// the file's end unanchored and keep the file small: ~330 bytes a line).
+    public var auditCheckpointEveryEntries = 1_000
+    /// …and, when entries were added, at least this often.
+    public var auditCheckpointIntervalSeconds = 3_600
 
     public init() {}
 
@@ -381,6 +391,20 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "sms_http_max_attempts", \.smsHTTPMaxAttempts, 1...10,
             "attempts per SMS on 5xx, 429 or connection failures, 2 s apart and doubling, before it is marked failed"),
+        path(
+            "audit_key_path", \.auditKeyPath,
+            "P-256 private key (PEM) that signs audit checkpoints; keep it off the store's machine if you can (make one with: tracedesk keys generate --audit --out FILE); needs audit_checkpoint_path"
+        ),
+        path(
+            "audit_checkpoint_path", \.auditCheckpointPath,
+            "file outside the store the server appends signed audit checkpoints to (one JSON line each, mode 0600); unset: no checkpoints"
+        ),
+        integer(
+            "audit_checkpoint_every_entries", \.auditCheckpointEveryEntries, 1...1_000_000,
+            "a checkpoint after this many new audit entries"),
+        integer(
+            "audit_checkpoint_interval_seconds", \.auditCheckpointIntervalSeconds, 10...86_400,
+            "and at least this often while entries are added"),
     ]
 
     /// The settings the tracing desk applies (country code, close-contact rule, detect
@@ -454,6 +478,11 @@ public struct ServerConfig: Hashable, Sendable {
     public func crossCheck() -> [String] {
         var problems: [String] = []
         if (tlsCert == nil) != (tlsKey == nil) { problems.append("tls_cert and tls_key must be given together") }
+        if (auditKeyPath == nil) != (auditCheckpointPath == nil) {
+            problems.append(
+                "audit_key_path and audit_checkpoint_path must be given together (the key signs, the file keeps the checkpoints)"
+            )
+        }
         if listen == internalListen, listen.port != 0 {
             problems.append("listen and internal_listen must differ (\(listen))")
         }

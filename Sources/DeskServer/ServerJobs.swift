@@ -20,6 +20,8 @@ public final class ServerJobs: @unchecked Sendable {
     let publishInterval: Int
     let cleanupInterval: Int
     let rollupInterval: Int
+    /// Audit checkpoints; nil when the settings name no audit key and file.
+    public let auditCheckpoints: AuditCheckpointJob?
     let metrics: Metrics
     let log: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "tracedesk.jobs")
@@ -31,8 +33,10 @@ public final class ServerJobs: @unchecked Sendable {
 
     public init(
         publisher: ChunkPublisher, retention: RetentionJob, publishIntervalSeconds: Int, cleanupIntervalSeconds: Int,
-        rollupIntervalSeconds: Int = 300, metrics: Metrics, log: @escaping @Sendable (String) -> Void
+        rollupIntervalSeconds: Int = 300, auditCheckpoints: AuditCheckpointJob? = nil, metrics: Metrics,
+        log: @escaping @Sendable (String) -> Void
     ) {
+        self.auditCheckpoints = auditCheckpoints
         self.publisher = publisher
         self.retention = retention
         self.publishInterval = publishIntervalSeconds
@@ -44,10 +48,15 @@ public final class ServerJobs: @unchecked Sendable {
     }
 
     func start() {
-        let jobs: [(Int, @Sendable () -> Void)] = [
+        var jobs: [(Int, @Sendable () -> Void)] = [
             (publishInterval, { self.publishNow() }), (cleanupInterval, { self.cleanUpNow() }),
             (rollupInterval, { self.rollUpNow() }),
         ]
+        // The count is checked every few seconds (one indexed read) so that "every N entries"
+        // is kept within seconds; the hourly rule is the job's own.
+        if let checkpoints = auditCheckpoints {
+            jobs.append((min(10, checkpoints.intervalSeconds), { self.checkpointNow() }))
+        }
         for (interval, job) in jobs {
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now(), repeating: .seconds(interval), leeway: .seconds(1))
@@ -152,6 +161,22 @@ public final class ServerJobs: @unchecked Sendable {
             log("statistics rollup FAILED (tried again in \(rollupInterval) s): \(error.message)")
             return nil
         }
+    }
+
+    /// One audit checkpoint check now (the timer's job; tests call it directly).
+    @discardableResult
+    public func checkpointNow() -> AuditCheckpointJob.Outcome? {
+        guard let job = auditCheckpoints else { return nil }
+        let outcome = job.tick(now: publisher.clock.now())
+        switch outcome {
+        case .wrote(let entries):
+            metrics.count("tracedesk_audit_checkpoints_total", #"result="written""#)
+            metrics.set("tracedesk_audit_checkpoint_entries", to: Double(entries))
+            log("audit checkpoint: \(entries) entries anchored in \(job.file.path)")
+        case .nothingToDo: metrics.count("tracedesk_audit_checkpoints_total", #"result="unchanged""#)
+        case .failed: metrics.count("tracedesk_audit_checkpoints_total", #"result="failed""#)
+        }
+        return outcome
     }
 
     /// Runs `job` once more after ``retrySeconds`` on the jobs' queue, unless stopping by then.

@@ -222,8 +222,9 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     }
 
     func verifyAudit(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work) { desk, session throws(ServiceError) in
-            ok(200, StaffWire.verification(try await desk.verifyAudit(session)))
+        signedIn(request, on: work, body: StaffRequests.verificationCounts) {
+            desk, session, counts throws(ServiceError) in
+            ok(200, StaffWire.verification(try await desk.verifyAudit(session, hashesAt: counts)))
         }
     }
 

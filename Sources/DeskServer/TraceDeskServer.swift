@@ -42,8 +42,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     public init(
         config: ServerConfig, store: any Store, clock: any Clock = SystemClock(), appSettingsPath: String?,
         deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
-        nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, accessLog: AccessLog? = AccessLog(),
-        log: @escaping @Sendable (String) -> Void
+        nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil,
+        accessLog: AccessLog? = AccessLog(), log: @escaping @Sendable (String) -> Void
     ) throws(ConfigError) {
         self.config = config
         self.log = log
@@ -64,6 +64,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             publishIntervalSeconds: config.publishIntervalSeconds,
             cleanupIntervalSeconds: config.cleanupIntervalSeconds,
             rollupIntervalSeconds: config.statsRollupIntervalSeconds,
+            auditCheckpoints: Self.auditCheckpointJob(config, key: auditKey, store: store, log: log),
             metrics: metrics, log: log)
         appSettings = try appSettingsPath.map { path throws(ConfigError) in try AppSettingsFile(path: path, log: log) }
         let gateway = Self.smsGateway(config, store: store, clock: clock, log: log)
@@ -343,6 +344,36 @@ public final class TraceDeskServer: @unchecked Sendable {
                     "signing_key_path \(path) is not a usable P-256 signing key: \(error.message)"
                 ]))
         }
+    }
+
+    /// The audit key `audit_key_path` names; nil without one. A key that cannot be used is a
+    /// problem: a server told to checkpoint must not run silently without.
+    public static func auditKey(_ config: ServerConfig) -> Result<ECPrivateKey?, ConfigError> {
+        guard let path = config.auditKeyPath else { return .success(nil) }
+        guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
+            return .failure(
+                ConfigError(problems: [
+                    "audit_key_path \(path) cannot be read: check the path and that this user may read it"
+                ]))
+        }
+        do {
+            return .success(try ECPrivateKey(pem: pem))
+        } catch {
+            return .failure(
+                ConfigError(problems: [
+                    "audit_key_path \(path) is not a usable P-256 key: \(error.message) (make one with tracedesk keys generate --audit --out FILE)"
+                ]))
+        }
+    }
+
+    static func auditCheckpointJob(
+        _ config: ServerConfig, key: ECPrivateKey?, store: any Store, log: @escaping @Sendable (String) -> Void
+    ) -> AuditCheckpointJob? {
+        guard let key, let path = config.auditCheckpointPath else { return nil }
+        return AuditCheckpointJob(
+            store: store, key: key, file: AuditCheckpointFile(path: path),
+            everyEntries: config.auditCheckpointEveryEntries, intervalSeconds: config.auditCheckpointIntervalSeconds,
+            log: log)
     }
 
     /// Binds both listeners and starts the jobs on their timers (tests that drive the jobs

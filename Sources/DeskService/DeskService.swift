@@ -139,12 +139,20 @@ public protocol DeskService: Sendable {
     /// Audit entries, newest first.
     func audit(_ session: StaffSession, query: AuditQuery) async throws(ServiceError) -> [AuditEntry]
 
-    /// Checks the whole audit chain.
-    func verifyAudit(_ session: StaffSession) async throws(ServiceError) -> AuditVerification
+    /// Checks the whole audit chain, and gives the hash of entry N for each count N asked
+    /// (at most ``AuditCheckpoint/maximumCountsAsked``) that lies in the part that verifies:
+    /// what checking checkpoints kept outside the store needs.
+    func verifyAudit(_ session: StaffSession, hashesAt counts: [Int64]) async throws(ServiceError)
+        -> AuditVerification
 }
 
 extension DeskService {
     public var connectionProblem: String? { nil }
+
+    /// Checks the whole audit chain.
+    public func verifyAudit(_ session: StaffSession) async throws(ServiceError) -> AuditVerification {
+        try await verifyAudit(session, hashesAt: [])
+    }
 }
 
 /// A page of raw sightings.

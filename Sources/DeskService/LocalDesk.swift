@@ -292,33 +292,50 @@ public struct LocalDesk: DeskService {
         return try storeCall { () throws(StoreError) in try store.auditEntries(matching: bounded) }
     }
 
-    public func verifyAudit(_ session: StaffSession) async throws(ServiceError) -> AuditVerification {
+    public func verifyAudit(_ session: StaffSession, hashesAt counts: [Int64]) async throws(ServiceError)
+        -> AuditVerification
+    {
         _ = try authenticate(session, for: .verifyAudit)
-        return try storeCall { () throws(StoreError) in try Self.verifyChain(store) }
+        guard counts.count <= AuditCheckpoint.maximumCountsAsked else {
+            throw .invalid(
+                "at most \(AuditCheckpoint.maximumCountsAsked) counts can be asked at once: ask for fewer checkpoints")
+        }
+        return try storeCall { () throws(StoreError) in try Self.verifyChain(store, hashesAt: Set(counts)) }
     }
 
-    /// Walks the whole audit chain in pages, oldest first.
-    public static func verifyChain(_ store: any Store, pageSize: Int = 2_000) throws(StoreError) -> AuditVerification {
+    /// Walks the whole audit chain in pages, oldest first, noting the hash of entry N for each
+    /// count N in `counts` that lies in the part that verifies.
+    public static func verifyChain(
+        _ store: any Store, hashesAt counts: Set<Int64> = [], pageSize: Int = 2_000
+    ) throws(StoreError) -> AuditVerification {
         var last: (id: Int64, hash: String)?
         var count: Int64 = 0
+        var hashes: [Int64: String] = [:]
+        func note(_ entries: some Sequence<AuditEntry>) {
+            guard !counts.isEmpty else { return }
+            for entry in entries where counts.contains(entry.id) { hashes[entry.id] = entry.hash }
+        }
         while true {
             let page = try store.auditEntries(after: last?.id ?? 0, limit: pageSize)
             if let broken = AuditChain.check(page, after: last) {
                 // The entries of this page before the break verified: count them, and report the
                 // last of them as the head of the good part.
                 let good = page.prefix { $0.id != broken.id }
+                note(good)
                 if let tail = good.last { last = (id: tail.id, hash: tail.hash) }
                 return AuditVerification(
                     entries: count + Int64(good.count), headHash: last?.hash ?? AuditChain.genesis,
-                    headID: last?.id ?? 0, firstBroken: broken)
+                    headID: last?.id ?? 0, firstBroken: broken, hashesAt: hashes)
             }
             guard let tail = page.last else { break }
+            note(page)
             count += Int64(page.count)
             last = (id: tail.id, hash: tail.hash)
             if page.count < pageSize { break }
         }
         return AuditVerification(
-            entries: count, headHash: last?.hash ?? AuditChain.genesis, headID: last?.id ?? 0, firstBroken: nil)
+            entries: count, headHash: last?.hash ?? AuditChain.genesis, headID: last?.id ?? 0, firstBroken: nil,
+            hashesAt: hashes)
     }
 
     // MARK: Checks

@@ -220,11 +220,13 @@ public struct RemoteDesk: DeskService {
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAuditEntries(bytes) }
     }
 
-    public func verifyAudit(_ session: StaffSession) async throws(ServiceError) -> AuditVerification {
+    public func verifyAudit(_ session: StaffSession, hashesAt counts: [Int64]) async throws(ServiceError)
+        -> AuditVerification
+    {
         let reply = try await transport.perform(
             .init(
-                method: "GET", path: "/audit/verification", token: session.token, what: "audit check",
-                idempotent: true))
+                method: "GET", path: "/audit/verification", query: StaffWire.verificationQueryItems(counts),
+                token: session.token, what: "audit check", idempotent: true))
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readVerification(bytes) }
     }
 

@@ -10,13 +10,17 @@ import Foundation
 /// `tracedesk keys …`: the P-256 key that signs chunks.
 enum KeysCommand {
     static let help = """
-        Usage: tracedesk keys generate --out FILE
+        Usage: tracedesk keys generate --out FILE [--audit]
                tracedesk keys public --key FILE
 
           generate  writes a new P-256 private key (PKCS#8 PEM, mode 0600) to FILE, refusing to
                     overwrite one, and prints its public key. Give the public key to Apple and
                     Google with the key id and version of your settings (signing_key_id 222 and
                     signing_key_version v1 by default); keep FILE only on the servers.
+                    --audit: the audit key, which signs audit checkpoints (audit_key_path,
+                    tracedesk audit checkpoint --key FILE). Keep it away from the store's
+                    machine and its writers where you can; give the public key (and its key id,
+                    printed) to whoever verifies (tracedesk audit verify --public-key FILE).
           public    prints the public key (PEM) of the private key in FILE.
 
         Exit status: 0 ok, 1 the key file is refused (exists, unreadable, not P-256), 2 usage.
@@ -24,7 +28,7 @@ enum KeysCommand {
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: ["out", "key"], flagOptions: [], command: "keys")
+            Array(words.dropFirst()), valueOptions: ["out", "key"], flagOptions: ["audit"], command: "keys")
         if arguments.has("help") || words.first == "--help" || words.first == "-h" {
             print(help)
             return .success
@@ -37,7 +41,7 @@ enum KeysCommand {
             guard let out = arguments.values["out"] else {
                 throw UsageError("keys generate needs --out FILE", command: "keys")
             }
-            return generate(out)
+            return generate(out, audit: arguments.has("audit"))
         case "public":
             guard let path = arguments.values["key"] else {
                 throw UsageError("keys public needs --key FILE", command: "keys")
@@ -52,7 +56,7 @@ enum KeysCommand {
         }
     }
 
-    static func generate(_ path: String) -> ExitStatus {
+    static func generate(_ path: String, audit: Bool = false) -> ExitStatus {
         let key = ECPrivateKey.generate()
         let bytes = Array(key.pemPKCS8().utf8)
         // O_EXCL: never overwrite a key (a lost signing key cannot be replaced without Apple and Google).
@@ -70,7 +74,13 @@ enum KeysCommand {
             printError("keys generate: could not write \(path) completely; nothing was kept")
             return .refused
         }
-        printError("keys generate: wrote a new P-256 signing key to \(path) (mode 0600). Its public key:")
+        if audit {
+            printError(
+                "keys generate: wrote a new P-256 audit key to \(path) (mode 0600), key id \(key.publicKey.keyID). Its public key, for tracedesk audit verify --public-key:"
+            )
+        } else {
+            printError("keys generate: wrote a new P-256 signing key to \(path) (mode 0600). Its public key:")
+        }
         print(key.publicKeyPEM(), terminator: "")
         return .success
     }

@@ -10,7 +10,7 @@ import Foundation
 /// Privacy rule: the code is never printed back; output names it by a short hash tag.
 enum OtpCommand {
     static let help = """
-        Usage: tracedesk otp <check|authorize|status> CODE [options]
+        Usage: tracedesk otp <check|authorize|status> CODE|--code-stdin [options]
 
           tracedesk otp check CODE [--json]
               Checks a code offline (alphabet, length, check character).
@@ -31,6 +31,11 @@ enum OtpCommand {
         Exit 6: sign-in failed or the role does not allow it.
 
         CODE may be typed as the app shows it: 9K2-RAY8-UUQ, 9k2 ray8 uuq or 9K2RAY8UUQ.
+        --code-stdin reads it from stdin's first line instead: a code in the arguments shows
+        in `ps` and in the shell's history while it is live. With --password-stdin too, the
+        code is the first line and the password the second:
+          printf '%s\\n%s\\n' "$code" "$password" | tracedesk otp authorize --code-stdin \\
+            --password-stdin --symptoms 2026-11-27 --user NAME
         The store defaults to TRACEDESK_STORE, then $XDG_DATA_HOME/tracedesk/tracedesk.sqlite;
         --store takes an SQLite path or a postgres://USER@HOST:PORT/DATABASE URL.
         TRACEDESK_OTP_TTL_SECONDS (10-3600, default 150) sets how long an authorisation lasts.
@@ -47,7 +52,7 @@ enum OtpCommand {
         let command = "otp \(verb)"
         let arguments = try Arguments(
             Array(words.dropFirst()), valueOptions: Set(["store", "symptoms"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
+            flagOptions: Set(["json", "code-stdin"]).union(PersonOptions.flagOptions), command: command)
         if arguments.has("help") {
             print(help)
             return .success
@@ -55,11 +60,31 @@ enum OtpCommand {
         guard ["check", "authorize", "status"].contains(verb) else {
             throw UsageError("unknown command 'otp \(verb)': use check, authorize or status", command: "otp")
         }
-        guard arguments.positionals.count == 1, let code = arguments.positionals.first else {
-            throw UsageError(
-                arguments.positionals.isEmpty
-                    ? "give the code: tracedesk \(command) CODE" : "give one code only (quote it if it has spaces)",
-                command: command)
+        let code: String
+        if arguments.has("code-stdin") {
+            guard arguments.positionals.isEmpty else {
+                throw UsageError(
+                    "give the code either as CODE or on stdin with --code-stdin, not both", command: command)
+            }
+            // Read before any password: with --password-stdin the password is the next line.
+            switch Terminal.readLine(fd: STDIN_FILENO, limit: 64) {
+            case .line(let line): code = line
+            case .end:
+                printError("--code-stdin: stdin is empty: pipe the code in, on the first line")
+                return .refused
+            case .tooLong:
+                printError("--code-stdin: the first line is too long for a code: pipe the code alone")
+                return .refused
+            }
+        } else {
+            guard arguments.positionals.count == 1, let given = arguments.positionals.first else {
+                throw UsageError(
+                    arguments.positionals.isEmpty
+                        ? "give the code: tracedesk \(command) CODE (or --code-stdin)"
+                        : "give one code only (quote it if it has spaces)",
+                    command: command)
+            }
+            code = given
         }
         switch verb {
         case "check": return check(code, json: arguments.has("json"))
@@ -205,17 +230,21 @@ func printError(_ message: String) {
     LogWriter.standardError.line("tracedesk: " + terminalSafe(message))
 }
 
-/// `text` with control characters (C0, DEL, C1) shown as "?": text from a server or a store
-/// (a message, an audit detail) must not drive the terminal with escape sequences.
+/// `text` with control characters (C0, DEL, C1) shown as "?", but for tab and newline: text
+/// from a server or a store (a message, an audit detail) must not drive the terminal with
+/// escape sequences (ESC, CSI), move the cursor back over what was printed (CR, BS) or ring it;
+/// tabs and newlines only lay text out, and multi-line messages and tab-separated lists need them.
 func terminalSafe(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    guard text.unicodeScalars.contains(where: isNeutralised) else { return text }
     var out = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars { out.append(isControl(scalar) ? "?" : scalar) }
+    for scalar in text.unicodeScalars { out.append(isNeutralised(scalar) ? "?" : scalar) }
     return String(out)
 }
 
-private func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+/// Control characters but `\t` and `\n`.
+func isNeutralised(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar == "\t" || scalar == "\n" { return false }
+    return scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
 }
 
 /// One line on stdout, made safe for the terminal (see ``terminalSafe(_:)``).

@@ -1,3 +1,4 @@
+import DeskCrypto
 import DeskServer
 import DeskService
 import DeskStore
@@ -36,6 +37,12 @@ enum ServeCommand {
         several servers on one PostgreSQL, one runs each job at a time; the others log
         "skipped: another server holds the lock".
 
+        Audit checkpoints: with audit_key_path (tracedesk keys generate --audit) and
+        audit_checkpoint_path, the server appends a signed checkpoint of the audit chain to that
+        file at start, every audit_checkpoint_every_entries (1000) new entries and hourly while
+        entries are added, so a store writer cannot rewrite the log unseen (tracedesk audit
+        verify --checkpoints; docs/admin-guide.md). Without them a note at start says so.
+
         APRICOT SMS codes go through sms_gateway: outbox (default: kept for admins, read with
         tracedesk sms outbox; nothing is sent) or http (sms_http_url, sms_http_api_key). Codes
         are kept as HMACs keyed by a secret: beside an SQLite store it is made on first start
@@ -50,6 +57,31 @@ enum ServeCommand {
         Exit status: 0 stopped cleanly, 2 bad settings or usage, 4 store unavailable,
         5 cannot listen.
         """
+
+    /// The start line about audit checkpoints: where they go and how often, or that there are none.
+    static func logAuditCheckpoints(
+        _ config: ServerConfig, key: ECPrivateKey?, store: any Store, log: (String) -> Void
+    ) {
+        guard let key, let path = config.auditCheckpointPath else {
+            log(
+                "note: no audit checkpoints (audit_key_path and audit_checkpoint_path unset): a store writer could rewrite the audit log unseen (docs/admin-guide.md, \"Checkpoints\")"
+            )
+            return
+        }
+        log(
+            "audit checkpoints to \(path) (audit key id \(key.publicKey.keyID)) every \(config.auditCheckpointEveryEntries) entries, and every \(config.auditCheckpointIntervalSeconds) s while entries are added"
+        )
+        if let mode = permissions(config.auditKeyPath ?? ""), mode & 0o077 != 0 {
+            log("WARNING: the audit key \(config.auditKeyPath ?? "") can be read by other users: chmod 600 it")
+        }
+        let storeFolder = URL(fileURLWithPath: store.location).deletingLastPathComponent().standardizedFileURL.path
+        let fileFolder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        if !store.location.hasPrefix("postgres"), storeFolder == fileFolder {
+            log(
+                "note: the audit checkpoint file is in the store's folder: whoever can rewrite the store there may rewrite it too; keep it elsewhere (another disk, machine or a log stream)"
+            )
+        }
+    }
 
     /// Installs a SIGINT/SIGTERM handler that writes the signal number to a pipe (the self-pipe
     /// trick) and returns the pipe's read end. It works whichever thread the kernel picks, unlike
@@ -132,6 +164,11 @@ enum ServeCommand {
         case .success(let made): signing = made
         case .failure(let error): problems += error.problems
         }
+        var auditKey: ECPrivateKey?
+        switch TraceDeskServer.auditKey(config) {
+        case .success(let made): auditKey = made
+        case .failure(let error): problems += error.problems
+        }
         let settingsPath = config.appSettingsFile ?? defaultAppSettings()
         if settingsPath == nil {
             problems.append("the app settings file config/app-settings.json was not found: set app_settings_file")
@@ -157,7 +194,7 @@ enum ServeCommand {
         do {
             server = try TraceDeskServer(
                 config: config, store: store, appSettingsPath: settingsPath, deviceCheck: verifiers.0,
-                attestationCheck: verifiers.1, nonce: verifiers.2, signing: signing,
+                attestationCheck: verifiers.1, nonce: verifiers.2, signing: signing, auditKey: auditKey,
                 accessLog: config.accessLog ? AccessLog() : nil,
                 log: log)
         } catch {
@@ -191,6 +228,7 @@ enum ServeCommand {
         } else {
             log("WARNING: no signing key (signing_key_required is false): NO chunks will be published")
         }
+        logAuditCheckpoints(config, key: auditKey, store: store, log: log)
         if server.apricotDesk == nil {
             log(
                 "WARNING: no apricot_code_secret_file with a PostgreSQL store: the APRICOT API is off (503); give every server the same secret file (docs/apricot-api.md)"

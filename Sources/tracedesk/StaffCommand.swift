@@ -40,19 +40,31 @@ enum StaffCommand {
 
     static let auditHelp = """
         Usage:
-          tracedesk audit verify --user ADMIN [--json]
+          tracedesk audit verify --user ADMIN [--checkpoints FILE --public-key FILE] [--json]
               Checks the audit log's hash chain from the first entry to the last. Prints
               "intact: N entries, head <hash>" and exits 0, or names the first broken entry
-              and why, and exits 7. Keep the head hash somewhere else: a later verify that
-              shows it again proves nothing was cut off the end.
+              and why, and exits 7. The chain alone cannot show a rewrite by someone who can
+              write the store and recomputes every later hash: with --checkpoints FILE (signed
+              checkpoints kept outside the store) and --public-key FILE (the audit key's public
+              key), every checkpoint's signature and order is checked, and the chain must have
+              each checkpoint's head hash at its count. A rewritten, reordered or cut-short
+              chain exits 7 and says between which checkpoints it changed; a damaged line or
+              another key exits 1. Entries after the last checkpoint are not covered.
+          tracedesk audit checkpoint --key FILE --out FILE --user ADMIN
+              Appends one signed checkpoint (entries, head hash, time, key id) of the chain as
+              it is now to FILE (created 0600), after checking that the chain is whole and that
+              FILE's checkpoints still match it (exit 7 otherwise, nothing appended). --key is
+              the audit key (tracedesk keys generate --audit --out FILE). The server does the
+              same by itself with audit_key_path and audit_checkpoint_path (docs/admin-guide.md).
           tracedesk audit list --user ADMIN [--actor NAME] [--action ACTION]
                   [--day YYYY-MM-DD] [--limit N] [--json]
               Entries, newest first (default 50; --day is a day in local time).
               Actions: \(AuditAction.known.map(\.rawValue).joined(separator: ", ")).
 
         The options --user, --password-stdin, --store and --server work as for 'tracedesk staff'.
-        Exit status: 0 ok, 2 usage error, 4 store or server unavailable, 6 sign-in failed or
-        not allowed, 7 the chain is broken.
+        Exit status: 0 ok, 1 refused (a key or checkpoint file that cannot be used), 2 usage
+        error, 4 store or server unavailable, 6 sign-in failed or not allowed, 7 the chain is
+        broken or does not match its checkpoints.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -111,7 +123,9 @@ enum StaffCommand {
     }
 
     static func audit(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        guard let verb = words.first else { throw UsageError("say what to do: verify or list", command: "audit") }
+        guard let verb = words.first else {
+            throw UsageError("say what to do: verify, checkpoint or list", command: "audit")
+        }
         if ["--help", "-h", "help"].contains(verb) {
             print(auditHelp)
             return .success
@@ -119,7 +133,8 @@ enum StaffCommand {
         let command = "audit \(verb)"
         let arguments = try Arguments(
             Array(words.dropFirst()),
-            valueOptions: Set(["store", "actor", "action", "day", "limit"]).union(PersonOptions.valueOptions),
+            valueOptions: Set(["store", "actor", "action", "day", "limit", "key", "out", "checkpoints", "public-key"])
+                .union(PersonOptions.valueOptions),
             flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
         if arguments.has("help") {
             print(auditHelp)
@@ -130,7 +145,20 @@ enum StaffCommand {
         }
         let options = Globals.person.merged(with: arguments)
         switch verb {
+        case "checkpoint":
+            return try await checkpoint(arguments, options)
         case "verify":
+            let checkpoints = arguments.values["checkpoints"]
+            let publicKey = arguments.values["public-key"]
+            if (checkpoints == nil) != (publicKey == nil) {
+                throw UsageError(
+                    "give --checkpoints FILE and --public-key FILE together: the checkpoints are checked with the audit key's public key",
+                    command: command)
+            }
+            if let checkpoints, let publicKey {
+                return try await verifyWithCheckpoints(
+                    arguments, options, checkpoints: checkpoints, publicKey: publicKey)
+            }
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let result = try await desk.verifyAudit(session)
                 if arguments.has("json") {
@@ -185,7 +213,7 @@ enum StaffCommand {
                 return .success
             }
         default:
-            throw UsageError("unknown command 'audit \(verb)': use verify or list", command: "audit")
+            throw UsageError("unknown command 'audit \(verb)': use verify, checkpoint or list", command: "audit")
         }
     }
 

@@ -20,8 +20,9 @@ let mainHelp = """
       tracedesk staff add|list|disable|reset-password|recover [...]
           Staff accounts and roles (tracedesk staff --help); the first admin is made here
           or by the console when the store has no account.
-      tracedesk audit verify|list [...]
-          Checks the audit log's hash chain; lists entries (tracedesk audit --help).
+      tracedesk audit verify|checkpoint|list [...]
+          Checks the audit log's hash chain (against signed checkpoints kept outside the
+          store, with --checkpoints); appends a checkpoint; lists entries (tracedesk audit --help).
       tracedesk sms outbox [--limit N] [--json]
           The APRICOT SMS outbox, newest first (admin; tracedesk sms --help).
       tracedesk stats [--range 1h|24h|7d|14d] [--bucket 5m|hour|day] [--from TIME --to TIME] [--json|--csv]
@@ -35,8 +36,9 @@ let mainHelp = """
       tracedesk simulate [--server URL] [--internal URL] [--immuni-rate N] [--apricot-users M] [--duration S] [...]
           Simulated phones and a simulated hospital system against a server, for a bounded
           time, loopback by default: a load generator (tracedesk simulate --help).
-      tracedesk keys generate --out FILE | keys public --key FILE
-          Makes the P-256 key that signs TEK chunks, or prints its public key.
+      tracedesk keys generate --out FILE [--audit] | keys public --key FILE
+          Makes the P-256 key that signs TEK chunks (or, --audit, audit checkpoints), or prints
+          its public key.
       tracedesk chunks publish|list|show [...]
           Publishes keys as signed GAEN chunks, lists them, decodes one (tracedesk chunks --help).
       tracedesk migrate [--store PATH|URL] | store info [--store PATH|URL] [--json]
@@ -85,7 +87,7 @@ let mainHelp = """
 
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
     4 store or server unavailable, 5 cannot listen (serve), 6 sign-in failed or not allowed
-    for the role, 7 audit chain broken.
+    for the role, 7 audit chain broken or not matching its checkpoints.
     """
 
 func runMain() async -> Int32 {

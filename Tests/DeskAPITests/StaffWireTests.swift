@@ -113,7 +113,9 @@ import Testing
                 id: 1, at: Self.at, actor: "-", action: AuditAction(rawValue: "from_a_newer_version"), target: nil,
                 detail: "{}", previousHash: String(repeating: "0", count: 64), hash: String(repeating: "1", count: 64)),
         ]
-        let whole = AuditVerification(entries: 2, headHash: entries[0].hash, headID: 2, firstBroken: nil)
+        let whole = AuditVerification(
+            entries: 2, headHash: entries[0].hash, headID: 2, firstBroken: nil,
+            hashesAt: [1: entries[1].hash, 2: entries[0].hash])
         let broken = AuditVerification(
             entries: 1, headHash: entries[1].hash, headID: 1, firstBroken: AuditBreak(id: 2, reason: "edited"))
 

@@ -114,6 +114,32 @@ import Testing
         }
     }
 
+    @Test(
+        "verifying with counts: the chain's hash at each count asked, none past the chain; too many counts refused",
+        arguments: DeskKind.allCases)
+    func hashesAtCounts(kind: DeskKind) async throws {
+        try await ContractFixture.with(kind) { f in
+            let (admin, _) = try await Self.everyAction(f)
+            let stored = try f.auditTrail()
+            let asked: [Int64] = [1, 3, Int64(stored.count), Int64(stored.count) + 5]
+
+            let verification = try await f.desk.verifyAudit(admin, hashesAt: asked)
+            let tooMany = await failure { () async throws(ServiceError) in
+                _ = try await f.desk.verifyAudit(
+                    admin, hashesAt: (1...Int64(AuditCheckpoint.maximumCountsAsked + 1)).map { $0 })
+            }
+
+            #expect(
+                verification.hashesAt == [
+                    1: stored[0].hash, 3: stored[2].hash, Int64(stored.count): stored[stored.count - 1].hash,
+                ])
+            #expect(verification.entries == Int64(stored.count))
+            #expect(
+                tooMany.map { if case .invalid = $0 { true } else { false } } == true,
+                "\(kind): \(String(describing: tooMany))")
+        }
+    }
+
     @Test("no audit entry holds a code, a password or a token", arguments: DeskKind.allCases)
     func noSecretsAudited(kind: DeskKind) async throws {
         try await ContractFixture.with(kind) { f in

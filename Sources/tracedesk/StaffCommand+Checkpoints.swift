@@ -1,0 +1,184 @@
+import DeskCore
+import DeskCrypto
+import DeskService
+import Foundation
+
+/// `tracedesk audit checkpoint` and `audit verify --checkpoints`: the audit chain anchored in a
+/// file outside the store, signed with an audit key the store does not hold.
+///
+/// Both run through the desk (the store, or a server's staff API with `--server`): the desk
+/// walks the chain and hands out its hashes at the checkpoints' counts; the key and the file stay
+/// on this machine.
+extension StaffCommand {
+    /// `audit checkpoint --key FILE --out FILE`: appends one checkpoint of the chain as it is now,
+    /// after checking that the chain is whole and that the file so far still verifies against it.
+    static func checkpoint(_ arguments: Arguments, _ options: PersonOptions) async throws(UsageError) -> ExitStatus {
+        let command = "audit checkpoint"
+        guard let keyPath = arguments.values["key"] else {
+            throw UsageError(
+                "give the audit key: --key FILE (make one with tracedesk keys generate --audit --out FILE)",
+                command: command)
+        }
+        guard let out = arguments.values["out"] else {
+            throw UsageError("give the checkpoint file to append to: --out FILE", command: command)
+        }
+        guard let key = KeysCommand.loadPrivateKey(keyPath) else { return .refused }
+        let file = AuditCheckpointFile(path: out)
+        let lines: [AuditCheckpointLine]
+        do {
+            lines = try file.lines(key: key.publicKey, mustExist: false)
+        } catch {
+            printError("\(command): \(error.message)")
+            return .refused
+        }
+        return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+            let asked = AuditCheckpoint.countsToAsk(lines)
+            let chain = try await desk.verifyAudit(session, hashesAt: asked)
+            guard hashesGiven(asked, chain, command: command) else { return .refused }
+            let report = AuditCheckpoint.verify(lines, chain: chain)
+            if let worst = report.worst {
+                for problem in report.problems { printError("\(command): \(out): \(problem.message)") }
+                printError(
+                    "\(command): nothing appended: \(out) does not verify against the store (tracedesk audit verify --checkpoints \(out) tells more)"
+                )
+                return worst == .tampered ? .auditBroken : .refused
+            }
+            let last = lines.last?.signed
+            if let problem = AuditCheckpoint.appendProblem(after: last, chain: chain) {
+                printError("\(command): nothing appended: \(problem)")
+                return .auditBroken
+            }
+            let checkpoint = AuditCheckpoint.signed(
+                entries: chain.entries, headHash: chain.headHash, firstHash: chain.hashesAt[1] ?? AuditChain.genesis,
+                at: max(desk.now(), last?.at ?? .distantPast), key: key)
+            do throws(AuditCheckpointFile.Problem) {
+                try file.append(checkpoint)
+            } catch {
+                printError("\(command): \(error.message)")
+                return .refused
+            }
+            say(
+                "checkpoint: \(checkpoint.entries) entries, head \(checkpoint.headHash), signed by audit key \(checkpoint.keyID), appended to \(out)"
+            )
+            return .success
+        }
+    }
+
+    /// "checkpoints: 3 of 3 lines match; entries 1…2000 are anchored; entries 2001…2345 are …".
+    static func checkpointSummary(_ report: AuditCheckpointReport, lines: Int, chain: AuditVerification) -> String {
+        var text = "checkpoints: \(report.matched) of \(lines) line\(lines == 1 ? "" : "s") match"
+        if report.anchoredEntries == 0 {
+            text += "; no entry is anchored"
+        } else {
+            text += "; entries 1…\(report.anchoredEntries) are anchored"
+        }
+        if chain.firstBroken != nil {
+            text += "; the chain breaks at entry \(chain.firstBroken!.id): checkpoints past it were not compared"
+        } else if chain.entries > report.anchoredEntries {
+            text +=
+                "; entries \(report.anchoredEntries + 1)…\(chain.entries) are after the last matching checkpoint and not covered"
+        }
+        return text
+    }
+
+    /// Whether the desk gave the chain's hash at every count asked that the chain has; says what
+    /// to do when not (an older server answers without them, which must not read as a match).
+    static func hashesGiven(_ asked: [Int64], _ chain: AuditVerification, command: String) -> Bool {
+        guard AuditCheckpoint.missingHashes(asked: asked, in: chain).isEmpty else {
+            printError(
+                "\(command): the server did not give the chain's hashes at the checkpoints' counts (a TraceDesk older than this one?): update the server, or run this on the store with --store"
+            )
+            return false
+        }
+        return true
+    }
+
+    /// The public key `--public-key FILE` names, or nil with the reason printed.
+    static func loadAuditPublicKey(_ path: String, command: String) -> ECPublicKey? {
+        guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
+            printError("\(command): cannot read the public key file \(path): check the path and its permissions")
+            return nil
+        }
+        if pem.contains("PRIVATE KEY") {
+            printError(
+                "\(command): \(path) holds a private key: give its public key (tracedesk keys public --key \(path) > audit-public.pem), and keep the private key where the checkpoints are made"
+            )
+            return nil
+        }
+        do {
+            return try ECPublicKey(pem: pem)
+        } catch {
+            printError("\(command): \(path) is not a usable P-256 public key: \(error.message)")
+            return nil
+        }
+    }
+
+    /// `audit verify --checkpoints FILE --public-key FILE`: the chain's own check, then every
+    /// checkpoint against it. Exit 7 when either finds a change, 1 when the file cannot be fully
+    /// used (a damaged line, another key), 0 when everything holds.
+    static func verifyWithCheckpoints(
+        _ arguments: Arguments, _ options: PersonOptions, checkpoints path: String, publicKey keyPath: String
+    ) async throws(UsageError) -> ExitStatus {
+        let command = "audit verify"
+        guard let key = loadAuditPublicKey(keyPath, command: command) else { return .refused }
+        let lines: [AuditCheckpointLine]
+        do {
+            lines = try AuditCheckpointFile(path: path).lines(key: key, mustExist: true)
+        } catch {
+            printError("\(command): \(error.message)")
+            return .refused
+        }
+        guard !lines.isEmpty else {
+            printError(
+                "\(command): \(path) has no checkpoints: write them with tracedesk audit checkpoint, or the server's audit_checkpoint_path"
+            )
+            return .refused
+        }
+        let json = arguments.has("json")
+        return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
+            let asked = AuditCheckpoint.countsToAsk(lines)
+            let chain = try await desk.verifyAudit(session, hashesAt: asked)
+            guard hashesGiven(asked, chain, command: command) else { return .refused }
+            let report = AuditCheckpoint.verify(lines, chain: chain)
+            if json {
+                print(jsonLine(CheckpointVerificationJSON(chain, report, lines: lines.count), fallback: "{}"))
+            } else {
+                if let broken = chain.firstBroken {
+                    say("BROKEN at entry \(broken.id): \(broken.reason)")
+                    say("entries before it verify (\(chain.entries), up to id \(chain.headID))")
+                } else {
+                    say("chain intact: \(chain.entries) entries, head \(chain.headHash) (entry \(chain.headID))")
+                }
+                for problem in report.problems { say("CHECKPOINTS: \(problem.message)") }
+                say(checkpointSummary(report, lines: lines.count, chain: chain))
+            }
+            if chain.firstBroken != nil || report.worst == .tampered { return .auditBroken }
+            return report.worst == .input ? .refused : .success
+        }
+    }
+}
+
+struct CheckpointVerificationJSON: Encodable {
+    struct Problem: Encodable {
+        let line: Int
+        let message: String
+    }
+    let chain: VerificationJSON
+    let lines: Int
+    let matched: Int
+    let anchoredEntries: Int64
+    let problems: [Problem]
+
+    init(_ chain: AuditVerification, _ report: AuditCheckpointReport, lines: Int) {
+        self.chain = VerificationJSON(chain)
+        self.lines = lines
+        matched = report.matched
+        anchoredEntries = report.anchoredEntries
+        problems = report.problems.map { Problem(line: $0.line, message: $0.message) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case chain, lines, matched, problems
+        case anchoredEntries = "anchored_entries"
+    }
+}
