@@ -96,8 +96,10 @@ public struct ServerConfig: Hashable, Sendable {
     /// Sign-ins one client address may have on the 16-place hashing queue at once: five
     /// flooding addresses hold at most 10 places.
     public var signInPlacesPerAddress = 2
-    /// Sign-ins a minute per client address (successes and waits give theirs back).
-    public var signInPerAddressPerMinute = 30
+    /// Sign-ins a minute per client address (successes and waits give theirs back), at most
+    /// `signInBurstPerAddress` at once: a flood's first seconds must not fill the queue either.
+    public var signInPerAddressPerMinute = 10
+    public var signInBurstPerAddress = 3
     /// Wrong passwords a minute for one account name, from every address together.
     public var signInPerNamePerMinute = 60
     /// Where `serve` writes the first admin's setup token (mode 0600) while no account exists;
@@ -161,7 +163,7 @@ public struct ServerConfig: Hashable, Sendable {
     public var signInAdmission: SignInAdmission {
         SignInAdmission(
             placesPerAddress: signInPlacesPerAddress, perAddressPerMinute: signInPerAddressPerMinute,
-            perNamePerMinute: signInPerNamePerMinute)
+            perNamePerMinute: signInPerNamePerMinute, addressBurst: signInBurstPerAddress)
     }
 
     public var retentionPolicy: RetentionPolicy {
@@ -313,6 +315,10 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "sign_in_per_address_per_minute", \.signInPerAddressPerMinute, 0...100_000,
             "sign-ins a minute from one client address, per server (more: 429 with Retry-After; successes and waits cost nothing; 0: no limit). Staff behind one NAT or a proxy share an address"
+        ),
+        integer(
+            "sign_in_burst_per_address", \.signInBurstPerAddress, 1...100_000,
+            "of those, how many one client address may make at once before the rate applies (a flood's first seconds must not fill the hashing queue)"
         ),
         integer(
             "sign_in_per_name_per_minute", \.signInPerNamePerMinute, 0...100_000,

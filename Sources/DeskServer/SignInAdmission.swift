@@ -8,8 +8,8 @@ import Foundation
 /// Three budgets, in memory, per server:
 /// - places: at most `placesPerAddress` sign-ins from one client address (an IPv6 /64) on the
 ///   queue at once, so five flooding addresses hold at most 5 × that of its 16 places;
-/// - per address: a token bucket of `perAddressPerMinute` sign-ins a minute (as a burst or
-///   spread); a success, or a refusal that checked no password (a wait), gives its token back,
+/// - per address: a token bucket of `perAddressPerMinute` sign-ins a minute, at most
+///   `addressBurst` of them at once (a flood's first seconds must not fill the queue either); a success, or a refusal that checked no password (a wait), gives its token back,
 ///   so staff behind one NAT who sign in correctly never use it up;
 /// - per account name: `perNamePerMinute` wrong passwords a minute for one name from every
 ///   address together (a success or a wait costs nothing, so an attacker's waits cannot use a
@@ -28,6 +28,8 @@ public final class SignInAdmission: @unchecked Sendable {
     public let placesPerAddress: Int
     public let perAddressPerMinute: Int
     public let perNamePerMinute: Int
+    /// The address bucket's size: how many sign-ins an address may make at once.
+    public let addressBurst: Int
     public let maxKeys: Int
     private let lock = SimpleLock()
     private var places: [String: Int] = [:]
@@ -35,8 +37,12 @@ public final class SignInAdmission: @unchecked Sendable {
     private var names: [Int: Bucket] = [:]
     private var sweptAt = -Double.infinity
 
-    public init(placesPerAddress: Int, perAddressPerMinute: Int, perNamePerMinute: Int, maxKeys: Int = 100_000) {
+    public init(
+        placesPerAddress: Int, perAddressPerMinute: Int, perNamePerMinute: Int, addressBurst: Int? = nil,
+        maxKeys: Int = 100_000
+    ) {
         self.placesPerAddress = placesPerAddress
+        self.addressBurst = max(1, min(addressBurst ?? perAddressPerMinute, perAddressPerMinute))
         self.perAddressPerMinute = perAddressPerMinute
         self.perNamePerMinute = perNamePerMinute
         self.maxKeys = maxKeys
@@ -109,7 +115,7 @@ public final class SignInAdmission: @unchecked Sendable {
                 }
             }
             if perAddressPerMinute > 0 {
-                var bucket = refill(addresses[address], capacity: perAddressPerMinute, now: now)
+                var bucket = refillAddress(addresses[address], now: now)
                 if bucket.tokens < 1 {
                     return .failure(.address(retryAfter: Self.seconds(until: bucket, perMinute: perAddressPerMinute)))
                 }
@@ -129,8 +135,8 @@ public final class SignInAdmission: @unchecked Sendable {
             switch outcome {
             case .succeeded, .refusedUnchecked:
                 if perAddressPerMinute > 0, var bucket = addresses[ticket.address] {
-                    bucket = refill(bucket, capacity: perAddressPerMinute, now: now)
-                    bucket.tokens = min(Double(perAddressPerMinute), bucket.tokens + 1)
+                    bucket = refillAddress(bucket, now: now)
+                    bucket.tokens = min(Double(addressBurst), bucket.tokens + 1)
                     addresses[ticket.address] = bucket
                 }
             case .failedAfterCheck:
@@ -152,10 +158,15 @@ public final class SignInAdmission: @unchecked Sendable {
         return hasher.finalize()
     }
 
-    private func refill(_ bucket: Bucket?, capacity: Int, now: Double) -> Bucket {
+    /// `bucket` brought up to `now` at `perMinute` a minute, at most `capacity` (a new one is full).
+    private func refill(_ bucket: Bucket?, capacity: Int, perMinute: Int? = nil, now: Double) -> Bucket {
         guard let bucket else { return Bucket(tokens: Double(capacity), at: now) }
-        let rate = Double(capacity) / 60
+        let rate = Double(perMinute ?? capacity) / 60
         return Bucket(tokens: min(Double(capacity), bucket.tokens + max(0, now - bucket.at) * rate), at: now)
+    }
+
+    private func refillAddress(_ bucket: Bucket?, now: Double) -> Bucket {
+        refill(bucket, capacity: addressBurst, perMinute: perAddressPerMinute, now: now)
     }
 
     private static func seconds(until bucket: Bucket, perMinute: Int) -> Int {
@@ -167,9 +178,7 @@ public final class SignInAdmission: @unchecked Sendable {
     private func sweepIfFull(now: Double) {
         guard addresses.count >= maxKeys || names.count >= maxKeys, now - sweptAt >= 60 else { return }
         sweptAt = now
-        addresses = addresses.filter {
-            refill($0.value, capacity: perAddressPerMinute, now: now).tokens < Double(perAddressPerMinute)
-        }
+        addresses = addresses.filter { refillAddress($0.value, now: now).tokens < Double(addressBurst) }
         names = names.filter {
             refill($0.value, capacity: perNamePerMinute, now: now).tokens < Double(perNamePerMinute)
         }

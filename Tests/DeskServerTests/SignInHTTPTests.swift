@@ -47,6 +47,7 @@ struct SignInHTTPTests {
     func addressBudget() async throws {
         let f = try ServerFixture(configure: {
             $0.signInPerAddressPerMinute = 3
+            $0.signInBurstPerAddress = 3
             $0.signInPerNamePerMinute = 0
         })
         _ = try await StaffHTTPTests.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
@@ -65,7 +66,7 @@ struct SignInHTTPTests {
         #expect(refused.status == 429)
         #expect(refused.errorCode == 2029)
         let seconds = try #require(refused.header("Retry-After").flatMap { Int($0) })
-        #expect(seconds >= 1 && seconds <= 60)
+        #expect(seconds >= 1 && seconds <= 20)
         #expect(refused.detail == "too many sign-ins from this address: wait \(seconds) s, then try again")
         #expect(!refused.text.contains("not-the-pass") && !refused.text.contains("root"))
         #expect(f.server.metrics.render().contains(#"tracedesk_staff_sign_ins_refused_total{reason="address"} 1"#))
@@ -114,7 +115,7 @@ struct SignInAdmissionTests {
         _ = second
     }
 
-    @Test("an address's budget refills at its rate; waits and successes give their token back")
+    @Test("an address's budget refills at its rate, up to its burst; waits and successes give their token back")
     func addressBucket() throws {
         let admission = SignInAdmission(placesPerAddress: 0, perAddressPerMinute: 2, perNamePerMinute: 0)
         let one = try admission.admit(address: "x", name: "a", now: 0).get()
@@ -125,6 +126,12 @@ struct SignInAdmissionTests {
         admission.finish(three, .failedAfterCheck, now: 0)
         #expect(admission.admit(address: "x", name: "a", now: 0) == .failure(.address(retryAfter: 30)))
         #expect((try? admission.admit(address: "x", name: "a", now: 30).get()) != nil)
+
+        // A burst of 1 at 60 a minute: one at once, the next a second later.
+        let narrow = SignInAdmission(placesPerAddress: 0, perAddressPerMinute: 60, perNamePerMinute: 0, addressBurst: 1)
+        narrow.finish(try narrow.admit(address: "y", name: "a", now: 0).get(), .failedAfterCheck, now: 0)
+        #expect(narrow.admit(address: "y", name: "a", now: 0.5) == .failure(.address(retryAfter: 1)))
+        #expect((try? narrow.admit(address: "y", name: "a", now: 1).get()) != nil)
     }
 
     @Test("a name's budget counts wrong passwords only")

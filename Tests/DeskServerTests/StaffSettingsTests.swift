@@ -8,7 +8,8 @@ import Testing
 @Suite("Staff settings")
 struct StaffSettingsTests {
     @Test(
-        "defaults: 10 min idle, 12 h sessions, locked after 100 failures (NIST), 2 places and 30 a minute per address")
+        "defaults: 10 min idle, 12 h sessions, locked after 100 failures (NIST), 2 places and 10 failures a minute per address"
+    )
     func defaults() throws {
         let config = try ServerConfig.load(file: nil, environment: [:]).get()
 
@@ -16,7 +17,8 @@ struct StaffSettingsTests {
         #expect(config.sessionHours == 12)
         #expect(config.signInFailuresBeforeLock == 100)
         #expect(config.signInPlacesPerAddress == 2)
-        #expect(config.signInPerAddressPerMinute == 30)
+        #expect(config.signInPerAddressPerMinute == 10)
+        #expect(config.signInBurstPerAddress == 3)
         #expect(config.signInPerNamePerMinute == 60)
         #expect(config.setupTokenFile == nil)
         #expect(config.sessionPolicy == SessionPolicy(maximumSeconds: 12 * 3600, idleSeconds: 600))
