@@ -42,6 +42,13 @@ enum ServeCommand {
         (STORE.code-secret); with PostgreSQL give every server the same apricot_code_secret_file,
         or APRICOT answers 503 and says so.
 
+        While the store has no staff account, serve makes a one-time setup token at start,
+        prints it on stdout ("setup token: …", never in the log) and writes it to
+        setup_token_file (default STORE.setup-token, mode 0600): the first admin made through
+        the staff API must give it (tracedesk staff add NAME --role admin on the store needs
+        none). Sign-ins are admitted to the password hash by budgets per client address and
+        per name (sign_in_*; more: 429 with Retry-After).
+
         Settings come from the --config JSON file (or TRACEDESK_CONFIG), then environment
         variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these
         options. --settings lists every setting with its value and meaning.
