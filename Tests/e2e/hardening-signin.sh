@@ -45,8 +45,11 @@ post() {
 detail() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("detail",""))' "$work/body"; }
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$work/body" "$1"; }
 
-# 1. The first admin needs the setup token that serve printed.
-start_server "$store" >"$work/serve.out"
+# 1. The first admin needs the setup token that serve printed. (This server's address budget
+# is wider than the default, so that sections 2 and 3 see the waits after failures rather than
+# the budget; the flood in 4 runs against the defaults.)
+TRACEDESK_SIGN_IN_BURST_PER_ADDRESS=20 TRACEDESK_SIGN_IN_PER_ADDRESS_PER_MINUTE=20 \
+  start_server "$store" >"$work/serve.out"
 check "serve starts on a fresh store" [ -n "$internal" ]
 wait_log "setup token" >/dev/null
 token=$(sed -n 's/^setup token: //p' "$work/serve.out")
@@ -90,7 +93,10 @@ check "the attacker's address waits, right password or not" [ "$status" = 401 ]
 status=$(post 127.0.0.9 /sessions "{\"name\":\"ana\",\"password\":\"$ana_pw\"}")
 check "the owner signs in at once from another address (201)" [ "$status" = 201 ]
 
-# 4. A bounded flood (24 threads, 10 s) from 127.0.0.2-6 beside a real sign-in from 127.0.0.1.
+# 4. A bounded flood (24 threads, 10 s) from 127.0.0.2-6 beside a real sign-in from 127.0.0.1,
+# against the default budgets.
+kill -TERM "$server"; wait "$server" 2>/dev/null; server=""
+start_server "$store" >/dev/null
 TRACEDESK_FLOOD_PASSWORD="$admin_pw" python3 "$root/Benchmarks/signin-flood.py" --server "http://$internal" \
   --user boss --threads 24 --seconds 10 --json >"$work/flood.json" 2>"$work/flood.err"
 echo "    flood: $(cat "$work/flood.json")"
