@@ -54,6 +54,9 @@ public final class TraceDeskServer: @unchecked Sendable {
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), sessions: config.sessionPolicy,
             signIns: config.signInPolicy, publishing: config.publishingPolicy, apricot: config.apricotSettings,
             setupToken: setupToken)
+        // The decoy hash of unknown names, made now in the background rather than by the first
+        // unknown name (which would then take two hashes' time where a real name takes one).
+        DispatchQueue.global(qos: .utility).async { LocalDesk.prepareDecoy() }
         // Sign-ins: two hashes at a time, at most 16 admitted (under a second of queue) before
         // more are answered 503. Other staff calls: as wide as the HTTP threads, 64 deep each.
         kdfExecutor = DeskExecutor(name: "tracedesk.staff.kdf", width: 2, limit: 16)
