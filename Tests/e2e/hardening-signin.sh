@@ -4,6 +4,7 @@
 # admin's setup token, unknown and real names answered alike, an attacker's failures that do
 # not stop the owner elsewhere, real sign-ins under a bounded flood from five addresses, and a
 # session's idle limit across two servers on one store.
+# Last, the console over --server on a fresh server asks for the setup token (tmux).
 # Usage: Tests/e2e/hardening-signin.sh PATH/TO/tracedesk
 # Prints one line per check and ends with "e2e-hardening-signin: N passed, N failed".
 set -uo pipefail
@@ -17,9 +18,11 @@ server=""
 second=""
 export SWIFT_BACKTRACE=enable=no
 
+socket="tracedesk-signin-e2e-$$"
 cleanup() {
   [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
   [ -n "$second" ] && kill -KILL "$second" 2>/dev/null
+  tmux -L "$socket" kill-server 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -123,6 +126,36 @@ check "the 30-min server refuses the idle session with the 1-min limit it was gi
   bash -c "[ $code = 401 ] && grep -q 'after 1 min without activity' '$work/body'"
 code=$(curl -s -o "$work/body" -w '%{http_code}' "http://$first_internal/staff/v1/staff" -H "Authorization: Bearer $ana")
 check "…and so does the first server afterwards" [ "$code" = 401 ]
+
+# 6. The console over --server on a fresh server: its first-admin form asks for the token.
+kill -KILL "$second" 2>/dev/null; second=""
+kill -TERM "$server"; wait "$server" 2>/dev/null; server=""
+fresh="$work/fresh.sqlite"
+start_server "$fresh" >"$work/fresh.out"
+wait_log "setup token" >/dev/null
+fresh_token=$(sed -n 's/^setup token: //p' "$work/fresh.out")
+tm() { tmux -L "$socket" "$@"; }
+screen() { tm capture-pane -p -t app 2>/dev/null; }
+on_screen() {
+  local deadline=$((SECONDS + 30))
+  while [ $SECONDS -le $deadline ]; do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+tm -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
+  -e SWIFT_BACKTRACE=enable=no "$bin --server http://$internal --no-mouse; sleep 60"
+check "the console over --server on a fresh server asks for the setup token" on_screen "Setup token"
+tm send-keys -t app -l boss; tm send-keys -t app Tab
+tm send-keys -t app -l -- "$admin_pw"; tm send-keys -t app Tab
+tm send-keys -t app -l -- "$admin_pw"; tm send-keys -t app Tab
+tm send-keys -t app -l -- "tdsetup_wrong"; tm send-keys -t app Enter
+check "…a wrong token is refused on the form, naming the rule" on_screen "one-time setup token"
+check "…and the typed token is never shown" bash -c "! tmux -L '$socket' capture-pane -p -t app | grep -q tdsetup_wrong"
+for _ in $(seq 1 13); do tm send-keys -t app BSpace; done
+tm send-keys -t app -l -- "$fresh_token"; tm send-keys -t app Enter
+check "…with the printed token the first admin is made and the Staff screen opens" on_screen "Staff accounts (1)"
 
 echo "e2e-hardening-signin: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
