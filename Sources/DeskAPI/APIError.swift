@@ -76,6 +76,11 @@ public struct APIError: Error, Hashable, Sendable {
     public static func signInFailed(_ detail: String) -> APIError {
         APIError(code: 2002, status: 401, message: "Sign-in failed.", detail: detail)
     }
+    /// 2029/429: a sign-in refused before its password was checked, by the server's budgets
+    /// (per client address, per account name); `Retry-After` says when to try again.
+    public static func tooManySignIns(_ detail: String) -> APIError {
+        APIError(code: 2029, status: 429, message: "Too many sign-ins.", detail: detail)
+    }
     /// 2003/403: signed in, but the role does not allow this (or this record).
     public static func forbidden(_ detail: String) -> APIError {
         APIError(code: 2003, status: 403, message: "Forbidden.", detail: detail)
@@ -153,7 +158,8 @@ public struct APIError: Error, Hashable, Sendable {
     public static let table: [APIError] = [
         .unknown(), .unavailable(""), .notFound(""), .methodNotAllowed(allowed: []), .payloadTooLarge(limit: 0),
         .missingParameters(""), .unauthorizedOtp, .chunkNotFound, .noChunks, .emptyBody, .notCompliant(""),
-        .alreadyAuthorized, .invalidRequest(""), .notSignedIn(""), .signInFailed(""), .forbidden(""),
+        .alreadyAuthorized, .invalidRequest(""), .notSignedIn(""), .signInFailed(""), .tooManySignIns(""),
+        .forbidden(""),
         .conflict(""), .authorizationRefused(""), .apricotInvalid(""), .apricotWrongCode, .apricotExpiredCode,
         .apricotTooManyAttempts, .apricotTooSoon(retryAfter: 0), .apricotNotSignedIn, .apricotContactFileRefused(""),
         .apricotUploadsTooFrequent(perHour: 0, retryAfter: 0), .apricotRegistrationFull,

@@ -16,6 +16,8 @@ public enum StaffRequests {
     public struct Credentials: Sendable {
         public var name: String
         public var password: String
+        /// The first admin's one-time setup token (`POST /setup` only).
+        public var setupToken: String? = nil
     }
 
     public struct NewStaff: Sendable {
@@ -41,7 +43,16 @@ public enum StaffRequests {
         return String(value.dropFirst(6).trimmingSpaces)
     }
 
-    /// `{name, password}`: the first admin and sign-in.
+    /// `{name, password, setup_token}`: the first admin of a server.
+    public static func firstAdmin(_ request: HTTPRequest) -> Result<Credentials, APIError> {
+        read(request, allowed: ["name", "password", "setup_token"]) { fields throws(FieldProblem) in
+            Credentials(
+                name: try fields.string("name")!, password: try fields.string("password")!,
+                setupToken: try fields.string("setup_token", required: false))
+        }
+    }
+
+    /// `{name, password}`: sign-in.
     public static func credentials(_ request: HTTPRequest) -> Result<Credentials, APIError> {
         read(request, allowed: ["name", "password"]) { fields throws(FieldProblem) in
             Credentials(name: try fields.string("name")!, password: try fields.string("password")!)

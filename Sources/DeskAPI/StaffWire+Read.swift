@@ -107,7 +107,8 @@ extension StaffWire {
             failedSignIns: Int(try reader.integer("failed_sign_ins", in: 0...Int64(Int32.max))!),
             createdAt: try requiredTime(reader, "created_at"), createdBy: try reader.string("created_by")!,
             passwordChangedAt: try requiredTime(reader, "password_changed_at"),
-            lastSignInAt: try optionalTime(reader, "last_sign_in_at"))
+            lastSignInAt: try optionalTime(reader, "last_sign_in_at"),
+            failingSources: Int(try reader.integer("failing_sources", in: 0...Int64(Int32.max), required: false) ?? 0))
     }
 
     public static func readAccount(_ bytes: [UInt8]) throws(FieldProblem) -> StaffAccount {

@@ -97,6 +97,7 @@ public enum StaffWire {
             ("created_at", .string(time(account.createdAt))), ("created_by", .string(account.createdBy)),
             ("password_changed_at", .string(time(account.passwordChangedAt))),
             ("last_sign_in_at", optionalTime(account.lastSignInAt)),
+            ("failing_sources", number(account.failingSources)),
         ])
     }
 
@@ -174,6 +175,13 @@ public enum StaffWire {
 
     public static func credentials(name: String, password: String) -> JSONValue {
         object([("name", .string(name)), ("password", .string(password))])
+    }
+
+    /// The first admin's body: the credentials and, when given, the server's setup token.
+    public static func firstAdmin(name: String, password: String, setupToken: String?) -> JSONValue {
+        var members: [(String, JSONValue)] = [("name", .string(name)), ("password", .string(password))]
+        if let setupToken { members.append(("setup_token", .string(setupToken))) }
+        return object(members)
     }
 
     public static func newStaff(name: String, role: StaffRole, password: String) -> JSONValue {

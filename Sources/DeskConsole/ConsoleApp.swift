@@ -137,7 +137,8 @@ public enum ConsoleApp {
         case connectionChanged(String?)
         /// The demo's simulated citizen changed (``Program/demoCitizen``).
         case demoCitizenChanged(DemoCitizenStrip?)
-        case accountsChecked(needsFirstAdmin: Bool)
+        /// `setupToken`: the first admin needs the server's setup token (a desk over a server).
+        case accountsChecked(needsFirstAdmin: Bool, setupToken: Bool = false)
         case accountsCheckFailed(String)
         /// A sign-in (or the first admin's creation) succeeded.
         case signedIn(StaffSession)
@@ -165,7 +166,7 @@ public enum ConsoleApp {
     public enum Command: Hashable, Sendable {
         case checkAccounts
         case signIn(name: String, password: String)
-        case createFirstAdmin(name: String, password: String)
+        case createFirstAdmin(name: String, password: String, setupToken: String? = nil)
         case unlock(name: String, password: String)
         /// Ends a session, best effort, in the background (nothing comes back).
         case signOut(StaffSession)
@@ -237,11 +238,11 @@ public enum ConsoleApp {
         case .demoCitizenChanged(let citizen):
             state.demoCitizen = citizen
             return []
-        case .accountsChecked(let needsFirstAdmin):
+        case .accountsChecked(let needsFirstAdmin, let setupToken):
             state.signIn.checking = false
             state.accountsKnown = true
             if needsFirstAdmin, state.session == nil, state.page == .signIn {
-                state.firstAdmin = FirstAdminScreen.State(name: state.signIn.name.text)
+                state.firstAdmin = FirstAdminScreen.State(name: state.signIn.name.text, needsToken: setupToken)
                 state.page = .firstAdmin
             }
             return []
@@ -393,7 +394,7 @@ public enum ConsoleApp {
                 return update(&state, .signInScreen(.fieldClicked(.password)))
             }
         case (.firstAdmin, .press):
-            let regions = FirstAdminScreen.regions(in: body)
+            let regions = FirstAdminScreen.regions(for: state.firstAdmin, in: body)
             for (field, rect) in regions.fields
             where rect.y == event.y && regions.panel.contains(x: event.x, y: event.y) {
                 return update(&state, .firstAdminScreen(.fieldClicked(field)))
@@ -438,7 +439,8 @@ public enum ConsoleApp {
 
     private static func command(_ inner: FirstAdminScreen.Command) -> Command {
         switch inner {
-        case .createFirstAdmin(let name, let password): return .createFirstAdmin(name: name, password: password)
+        case .createFirstAdmin(let name, let password, let token):
+            return .createFirstAdmin(name: name, password: password, setupToken: token)
         }
     }
 

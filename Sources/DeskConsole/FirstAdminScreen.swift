@@ -9,29 +9,39 @@ import TerminalKit
 #endif
 
 /// The first-admin setup, shown instead of the sign-in when the desk has no staff account yet
-/// (``DeskService/needsFirstAdmin()``): a name and a password typed twice.
+/// (``DeskService/needsFirstAdmin()``): a name and a password typed twice, and, through a
+/// server (``DeskService/firstAdminNeedsSetupToken``), the one-time setup token `tracedesk
+/// serve` printed at start, without which anyone reaching the server could make its admin.
 ///
 /// The name (``StaffName``), the password (``PasswordRules``) and the match are checked as they
 /// are typed, so Enter only sends a form the desk will take. The desk refuses a second first
 /// admin (`.conflict`): the console then shows the sign-in with that message.
 /// Privacy: the state holds typed passwords; never log it.
 public enum FirstAdminScreen {
-    public enum Field: Hashable, Sendable, CaseIterable { case name, password, again }
+    public enum Field: Hashable, Sendable, CaseIterable { case name, password, again, token }
 
     public struct State: Hashable, Sendable {
         public var name: TextFieldState
         public var password: TextFieldState
         public var again: TextFieldState
+        /// The server's setup token; only asked for when ``needsToken``.
+        public var token: TextFieldState
+        public var needsToken: Bool
         public var focus: Field
         public var creating = false
         public var notice: Notice?
 
-        public init(name: String = "") {
+        public init(name: String = "", needsToken: Bool = false) {
             self.name = ConsoleText.nameField(name)
             password = ConsoleText.passwordField()
             again = ConsoleText.passwordField()
+            token = ConsoleText.passwordField()
+            self.needsToken = needsToken
             focus = name.isEmpty ? .name : .password
         }
+
+        /// The fields shown, in order.
+        public var fields: [Field] { needsToken ? Field.allCases : [.name, .password, .again] }
 
         /// What is wrong with the typed name; nil while it is empty or when it is fine.
         public var nameProblem: String? {
@@ -66,7 +76,7 @@ public enum FirstAdminScreen {
     }
 
     public enum Command: Hashable, Sendable {
-        case createFirstAdmin(name: String, password: String)
+        case createFirstAdmin(name: String, password: String, setupToken: String? = nil)
     }
 
     public enum Action: Hashable, Sendable { case submit, nextField, previousField }
@@ -90,8 +100,8 @@ public enum FirstAdminScreen {
             guard !state.creating else { return [] }
             if let action = keyMap.action(for: key) {
                 switch action {
-                case .nextField: state.focus = step(state.focus, by: 1)
-                case .previousField: state.focus = step(state.focus, by: -1)
+                case .nextField: state.focus = step(state.focus, by: 1, in: state.fields)
+                case .previousField: state.focus = step(state.focus, by: -1, in: state.fields)
                 case .submit: return submit(&state)
                 }
                 return []
@@ -100,14 +110,14 @@ public enum FirstAdminScreen {
             case .name: _ = state.name.handle(key)
             case .password: _ = state.password.handle(key)
             case .again: _ = state.again.handle(key)
+            case .token: _ = state.token.handle(key)
             }
             if state.notice?.kind == .error { state.notice = nil }
             return []
         }
     }
 
-    private static func step(_ field: Field, by offset: Int) -> Field {
-        let all = Field.allCases
+    private static func step(_ field: Field, by offset: Int, in all: [Field]) -> Field {
         let index = all.firstIndex(of: field) ?? 0
         return all[(index + offset + all.count) % all.count]
     }
@@ -115,8 +125,8 @@ public enum FirstAdminScreen {
     /// Enter: moves to the next field until the last; there, sends the form or says what to fix
     /// (with the focus on that field).
     private static func submit(_ state: inout State) -> [Command] {
-        if state.focus != .again {
-            state.focus = step(state.focus, by: 1)
+        if state.focus != state.fields.last {
+            state.focus = step(state.focus, by: 1, in: state.fields)
             return []
         }
         guard let name = state.normalizedName else {
@@ -136,9 +146,21 @@ public enum FirstAdminScreen {
             state.notice = .error("the two passwords differ: type the same password twice")
             return []
         }
+        var token: String?
+        if state.needsToken {
+            let typed = state.token.text.trimmingCharacters(in: .whitespaces)
+            guard !typed.isEmpty else {
+                state.focus = .token
+                state.notice = .error(
+                    "type the setup token that tracedesk serve printed at start (also in its setup-token file beside the store)"
+                )
+                return []
+            }
+            token = typed
+        }
         state.creating = true
         state.notice = .working("creating the first admin…")
-        return [.createFirstAdmin(name: name, password: state.password.text)]
+        return [.createFirstAdmin(name: name, password: state.password.text, setupToken: token)]
     }
 
     // MARK: Drawing
@@ -156,12 +178,24 @@ public enum FirstAdminScreen {
         let fieldWidth = max(0, min(34, inner.maxX - fieldX))
         func row(_ offset: Int) -> Rect { Rect(x: fieldX, y: inner.y + offset, width: fieldWidth, height: 1) }
         return Regions(
-            panel: panel, fields: [.name: row(5), .password: row(8), .again: row(11)],
+            panel: panel, fields: [.name: row(5), .password: row(8), .again: row(11), .token: row(14)],
             notice: Rect(x: inner.x, y: inner.y + 14, width: inner.width, height: max(0, inner.maxY - inner.y - 14)))
     }
 
+    /// The regions for `state`: with the token field, the notice moves below it.
+    public static func regions(for state: State, in area: Rect) -> Regions {
+        var regions = regions(in: area)
+        if state.needsToken {
+            let notice = regions.notice
+            regions.notice = Rect(x: notice.x, y: notice.y + 3, width: notice.width, height: max(0, notice.height - 3))
+        } else {
+            regions.fields[.token] = nil
+        }
+        return regions
+    }
+
     public static func render(_ state: State, location: String, into buffer: inout Buffer, area: Rect) {
-        let regions = regions(in: area)
+        let regions = regions(for: state, in: area)
         let inner = Panel(title: "First admin", focused: true).render(into: &buffer, area: regions.panel)
         guard inner.width > 4 else { return }
         let text = inner.inset(horizontal: 1, vertical: 0)
@@ -170,8 +204,10 @@ public enum FirstAdminScreen {
         ConsoleText.putWrapped(
             intro, style: Style(.normal), into: &buffer, x: text.x, y: text.y, width: text.width, rows: 4)
         let editing = !state.creating
-        let labels: [(Field, String)] = [(.name, "User name"), (.password, "Password"), (.again, "Again")]
-        for (field, label) in labels {
+        let labels: [(Field, String)] = [
+            (.name, "User name"), (.password, "Password"), (.again, "Again"), (.token, "Setup token"),
+        ]
+        for (field, label) in labels where state.fields.contains(field) {
             guard let rect = regions.fields[field] else { continue }
             let focused = editing && state.focus == field
             ConsoleText.putLabel(label, focused: focused, into: &buffer, x: text.x, y: rect.y, clip: text)
@@ -179,6 +215,7 @@ public enum FirstAdminScreen {
             case .name: state.name.render(into: &buffer, area: rect, focused: focused, placeholder: "e.g. admin")
             case .password: ConsoleText.renderSecret(state.password, into: &buffer, area: rect, focused: focused)
             case .again: ConsoleText.renderSecret(state.again, into: &buffer, area: rect, focused: focused)
+            case .token: ConsoleText.renderSecret(state.token, into: &buffer, area: rect, focused: focused)
             }
             let verdictWidth = text.maxX - rect.x
             switch field {
@@ -202,6 +239,10 @@ public enum FirstAdminScreen {
                     ok: !state.again.text.isEmpty && state.again.text == state.password.text
                         ? "the passwords match" : "",
                     into: &buffer, x: rect.x, y: rect.y + 1, width: verdictWidth)
+            case .token:
+                buffer.put(
+                    "printed by tracedesk serve at start; also in STORE.setup-token", x: rect.x, y: rect.y + 1,
+                    style: Style(.muted), maxWidth: verdictWidth)
             }
         }
         if let notice = state.notice {

@@ -151,14 +151,18 @@ public final class Program {
         case .checkAccounts:
             call(
                 { () async throws(ServiceError) in try await service.needsFirstAdmin() },
-                then: { .accountsChecked(needsFirstAdmin: $0) }, failed: { .accountsCheckFailed($0.message) })
+                then: { [service] in
+                    .accountsChecked(needsFirstAdmin: $0, setupToken: service.firstAdminNeedsSetupToken)
+                }, failed: { .accountsCheckFailed($0.message) })
         case .signIn(let name, let password):
             call(
                 { () async throws(ServiceError) in try await service.signIn(name: name, password: password) },
                 then: { .signedIn($0) }, failed: { .signInScreen(.failed($0.message)) })
-        case .createFirstAdmin(let name, let password):
+        case .createFirstAdmin(let name, let password, let token):
             call(
-                { () async throws(ServiceError) in try await service.createFirstAdmin(name: name, password: password) },
+                { () async throws(ServiceError) in
+                    try await service.createFirstAdmin(name: name, password: password, setupToken: token)
+                },
                 then: { .signedIn($0) },
                 failed: { error in
                     if case .conflict(let message) = error { return .firstAdminExists(message) }

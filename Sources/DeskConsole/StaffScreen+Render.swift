@@ -60,7 +60,10 @@ extension StaffScreen {
 
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         let regions = regions(in: area)
-        let title = "Staff accounts" + (state.loaded ? " (\(state.accounts.count))" : "")
+        // A hard lock means guessing from many places: the admin is told above the table.
+        let locked = state.accounts.filter { $0.locked && !$0.disabled }.count
+        let warning = locked == 0 ? "" : " · ! \(locked) locked after failed sign-ins: p resets"
+        let title = "Staff accounts" + (state.loaded ? " (\(state.accounts.count))" : "") + warning
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
         table(state, width: inner.width).render(into: &buffer, area: inner) {
             cells(state.accounts[$0], state.timeZone)
@@ -84,13 +87,23 @@ extension StaffScreen {
                 maxWidth: text.width)
             y += 1
             let facts =
-                "\(account.stateName) · created \(ConsoleText.dateTime(account.createdAt, zone)) by \(account.createdBy) · password set \(ConsoleText.dateTime(account.passwordChangedAt, zone))"
+                "\(account.stateName)\(failures(account)) · created \(ConsoleText.dateTime(account.createdAt, zone)) by \(account.createdBy) · password set \(ConsoleText.dateTime(account.passwordChangedAt, zone))"
             buffer.put(facts, x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
             y += 1
         }
         if let notice = state.notice {
             notice.render(into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y))
         }
+    }
+
+    /// " (12 failed sign-ins in a row from 3 sources)", or nothing when none failed.
+    static func failures(_ account: StaffAccount) -> String {
+        guard account.failedSignIns > 0 else { return "" }
+        let sources =
+            account.failingSources > 0
+            ? " from \(account.failingSources) source\(account.failingSources == 1 ? "" : "s")" : ""
+        let count = account.failedSignIns == 1 ? "1 failed sign-in" : "\(account.failedSignIns) failed sign-ins"
+        return " (\(count) in a row\(sources))"
     }
 
     static func formRect(_ form: Form, in area: Rect) -> Rect {

@@ -157,7 +157,8 @@ public struct StaffAccount: Hashable, Sendable {
     public var role: StaffRole
     /// Disabled by an admin: cannot sign in, sessions ended. Not reversible (add a new account).
     public var disabled: Bool
-    /// Locked after too many failed sign-ins, until an admin resets the password.
+    /// Locked after ``SignInPolicy/failuresBeforeLock`` failed sign-ins in a row (from every
+    /// source together), until an admin resets the password.
     public var locked: Bool
     /// Failed sign-ins since the last success, attempts whose password is still being checked
     /// included (each attempt is counted before the password is checked).
@@ -166,11 +167,16 @@ public struct StaffAccount: Hashable, Sendable {
     public var createdBy: String
     public var passwordChangedAt: Date
     public var lastSignInAt: Date?
+    /// How many sources (client addresses; "local" for the console and CLI on the store) have
+    /// failed to sign in to this account since their last success: the admin's sign of an
+    /// attack spread over many addresses. Filled by the staff list only (0 elsewhere).
+    public var failingSources: Int
 
     public init(
         name: String, role: StaffRole, disabled: Bool = false, locked: Bool = false, failedSignIns: Int = 0,
-        createdAt: Date, createdBy: String, passwordChangedAt: Date, lastSignInAt: Date? = nil
+        createdAt: Date, createdBy: String, passwordChangedAt: Date, lastSignInAt: Date? = nil, failingSources: Int = 0
     ) {
+        self.failingSources = failingSources
         self.name = name
         self.role = role
         self.disabled = disabled
@@ -184,41 +190,6 @@ public struct StaffAccount: Hashable, Sendable {
 
     /// "active", "locked", "disabled".
     public var stateName: String { disabled ? "disabled" : locked ? "locked" : "active" }
-}
-
-/// How failed sign-ins slow down and lock an account (per account, not per address: an attacker
-/// with many addresses gets no more tries).
-///
-/// The wait follows confirmed failures only (attempts whose password turned out wrong), so
-/// sign-ins running side by side do not slow one another down. The lock counts every attempt
-/// from the moment it is taken: no more passwords than `failuresBeforeLock` are ever checked
-/// before the lock, however many are tried at once (the store answers "busy" to the rest
-/// until one of them finishes).
-public struct SignInPolicy: Hashable, Sendable {
-    /// The failure that locks the account (consecutive, since the last success).
-    public var failuresBeforeLock: Int
-    /// The longest wait between two attempts.
-    public var maximumDelaySeconds: Int
-    /// An attempt still unfinished this long after the latest attempt was taken is taken to
-    /// be abandoned (its process died during the password check, or the servers' clocks
-    /// differ): it stops holding other attempts back and counts as a failure from then on, so
-    /// neither a crash nor a clock can buy more checks than the limit. Far longer than any check.
-    public var abandonedAfterSeconds: Int
-
-    public init(failuresBeforeLock: Int = 8, maximumDelaySeconds: Int = 60, abandonedAfterSeconds: Int = 60) {
-        self.failuresBeforeLock = failuresBeforeLock
-        self.maximumDelaySeconds = maximumDelaySeconds
-        self.abandonedAfterSeconds = abandonedAfterSeconds
-    }
-
-    /// Seconds to wait after `failures` consecutive confirmed failures, since the last of them,
-    /// before the next attempt is taken: none for the first two (typos happen), then 2, 4, 8…
-    /// up to the maximum.
-    public func delaySeconds(afterFailures failures: Int) -> Int {
-        guard failures >= 3 else { return 0 }
-        let exponent = min(failures - 2, 20)
-        return min(maximumDelaySeconds, 1 << exponent)
-    }
 }
 
 /// How long sessions last.

@@ -123,6 +123,10 @@ public final class Metrics: @unchecked Sendable {
             "Share of the pseudo-id space used; registration warns past 0.5 and stops when a user no longer fits."
         ),
         ("tracedesk_sms_messages_total", "counter", "SMS messages handed to the gateway, by gateway."),
+        (
+            "tracedesk_staff_sign_ins_refused_total", "counter",
+            "Sign-ins (and first-admin requests) refused 429 before the password hash, by budget (places, address, name)."
+        ),
     ]
 
     public func render() -> String {

@@ -101,7 +101,23 @@ public struct ServerConfig: Hashable, Sendable {
     public var analyticsRetentionDays = 30
     public var sessionIdleMinutes = 10
     public var sessionHours = 12
-    public var signInFailuresBeforeLock = 8
+    // Sign-in (issue 18): the lock, the admission budgets before the password hash, the first
+    // admin's setup token.
+    /// NIST SP 800-63B §5.2.2: at most 100 consecutive failures before a lock; the waits per
+    /// source make one source take hours to get there.
+    public var signInFailuresBeforeLock = 100
+    /// Sign-ins one client address may have on the 16-place hashing queue at once: five
+    /// flooding addresses hold at most 10 places.
+    public var signInPlacesPerAddress = 2
+    /// Sign-ins a minute per client address (successes and waits give theirs back), at most
+    /// `signInBurstPerAddress` at once: a flood's first seconds must not fill the queue either.
+    public var signInPerAddressPerMinute = 10
+    public var signInBurstPerAddress = 3
+    /// Wrong passwords a minute for one account name, from every address together.
+    public var signInPerNamePerMinute = 60
+    /// Where `serve` writes the first admin's setup token (mode 0600) while no account exists;
+    /// nil: beside an SQLite store, `tracedesk-setup-token` in the working folder for PostgreSQL.
+    public var setupTokenFile: String?
     public var numPseudoIDs = 1_000
     public var beaconChangeInterval = 300
     public var beaconDetectInterval = 60
@@ -165,6 +181,13 @@ public struct ServerConfig: Hashable, Sendable {
 
     /// When failed sign-ins lock an account.
     public var signInPolicy: SignInPolicy { SignInPolicy(failuresBeforeLock: signInFailuresBeforeLock) }
+
+    /// The budgets that admit sign-ins to the password hash.
+    public var signInAdmission: SignInAdmission {
+        SignInAdmission(
+            placesPerAddress: signInPlacesPerAddress, perAddressPerMinute: signInPerAddressPerMinute,
+            perNamePerMinute: signInPerNamePerMinute, addressBurst: signInBurstPerAddress)
+    }
 
     public var retentionPolicy: RetentionPolicy {
         RetentionPolicy(
@@ -323,7 +346,27 @@ public struct ServerConfig: Hashable, Sendable {
             "a staff session ends this long after sign-in whatever happens (one shift)"),
         integer(
             "sign_in_failures_before_lock", \.signInFailuresBeforeLock, 3...100,
-            "consecutive failed sign-ins that lock a staff account until an admin resets its password (slows guessing; waits grow after the third)"
+            "consecutive failed sign-ins from every source together that lock a staff account until an admin resets its password (NIST SP 800-63B: at most 100); waits grow after a source's third failure, for that source only"
+        ),
+        integer(
+            "sign_in_places_per_address", \.signInPlacesPerAddress, 0...16,
+            "sign-ins one client address (an IPv6 /64) may have waiting for the password hash at once, of 16 places (more: 429 with Retry-After; 0: no limit)"
+        ),
+        integer(
+            "sign_in_per_address_per_minute", \.signInPerAddressPerMinute, 0...100_000,
+            "sign-ins a minute from one client address, per server (more: 429 with Retry-After; successes and waits cost nothing; 0: no limit). Staff behind one NAT or a proxy share an address"
+        ),
+        integer(
+            "sign_in_burst_per_address", \.signInBurstPerAddress, 1...100_000,
+            "of those, how many one client address may make at once before the rate applies (a flood's first seconds must not fill the hashing queue)"
+        ),
+        integer(
+            "sign_in_per_name_per_minute", \.signInPerNamePerMinute, 0...100_000,
+            "wrong passwords a minute for one account name from every address, per server (more: 429 with Retry-After for that name; 0: no limit)"
+        ),
+        path(
+            "setup_token_file", \.setupTokenFile,
+            "where serve writes the first admin's one-time setup token (mode 0600) while no account exists (default: STORE.setup-token beside an SQLite store, ./tracedesk-setup-token for PostgreSQL)"
         ),
         integer(
             "num_pseudo_ids", \.numPseudoIDs, 1...10_000,

@@ -2,6 +2,7 @@ import CivilCalendar
 import DeskAPI
 import DeskCore
 import DeskService
+import Dispatch
 import Foundation
 import JSONText
 
@@ -24,7 +25,17 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     /// The long polls of `GET /staff/v1/events` that wait for an event.
     let waits: EventWaits
 
-    public init(desk: LocalDesk, kdf: DeskExecutor, work: DeskExecutor, log: @escaping @Sendable (String) -> Void) {
+    /// Who may put a sign-in (or a first admin) on `kdf`.
+    let admission: SignInAdmission
+    let metrics: Metrics?
+
+    public init(
+        desk: LocalDesk, kdf: DeskExecutor, work: DeskExecutor,
+        admission: SignInAdmission = SignInAdmission(placesPerAddress: 0, perAddressPerMinute: 0, perNamePerMinute: 0),
+        metrics: Metrics? = nil, log: @escaping @Sendable (String) -> Void
+    ) {
+        self.admission = admission
+        self.metrics = metrics
         self.desk = desk
         self.kdf = kdf
         self.work = work
@@ -136,12 +147,16 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
 
     func createFirstAdmin(_ request: HTTPRequest) -> HandlerResult {
         let body: StaffRequests.Credentials
-        switch StaffRequests.credentials(request) {
+        switch StaffRequests.firstAdmin(request) {
         case .failure(let error): return .now(.error(error))
         case .success(let value): body = value
         }
-        return run(on: kdf) { desk throws(ServiceError) in
-            ok(201, StaffWire.session(try await desk.createFirstAdmin(name: body.name, password: body.password)))
+        // The same places and budgets as a sign-in: a wrong token is refused before any hash,
+        // but guessing at it must not crowd out sign-ins either.
+        return admitted(request, name: "") { desk throws(ServiceError) in
+            let session = try await desk.createFirstAdmin(
+                name: body.name, password: body.password, setupToken: body.setupToken)
+            return (ok(201, StaffWire.session(session)), .succeeded)
         }
     }
 
@@ -151,9 +166,58 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case .failure(let error): return .now(.error(error))
         case .success(let value): body = value
         }
-        return run(on: kdf) { desk throws(ServiceError) in
-            ok(201, StaffWire.session(try await desk.signIn(name: body.name, password: body.password)))
+        let source = Self.source(request)
+        return admitted(request, name: body.name) { desk throws(ServiceError) in
+            let result = await desk.attemptSignIn(name: body.name, password: body.password, from: source)
+            switch result.outcome {
+            case .success(let session): return (ok(201, StaffWire.session(session)), .succeeded)
+            case .failure(let error):
+                return (
+                    Self.failure(error, log: self.log), result.passwordChecked ? .failedAfterCheck : .refusedUnchecked
+                )
+            }
         }
+    }
+
+    /// The source failures are counted under: the client's address, an IPv6 client by its /64.
+    static func source(_ request: HTTPRequest) -> String {
+        request.clientAddress.map(CodeRequestLimiter.key) ?? "unknown"
+    }
+
+    /// A call that hashes a password, admitted by ``SignInAdmission`` first (429 with
+    /// Retry-After when a budget is spent), then run on the KDF executor; its outcome settles
+    /// the budgets.
+    func admitted(
+        _ request: HTTPRequest, name: String,
+        _ call: @escaping @Sendable (LocalDesk) async throws(ServiceError) -> (HTTPResponse, SignInAdmission.Outcome)
+    ) -> HandlerResult {
+        let admission = self.admission
+        let ticket: SignInAdmission.Ticket
+        switch admission.admit(address: Self.source(request), name: name, now: Self.monotonicSeconds()) {
+        case .failure(let refusal):
+            metrics?.count("tracedesk_staff_sign_ins_refused_total", #"reason="\#(refusal.label)""#)
+            var response = HTTPResponse.error(.tooManySignIns(refusal.detail))
+            response.headers.append(("Retry-After", String(refusal.retryAfter)))
+            return .now(response)
+        case .success(let value): ticket = value
+        }
+        let result = run(on: kdf) { desk throws(ServiceError) in
+            do throws(ServiceError) {
+                let (response, outcome) = try await call(desk)
+                admission.finish(ticket, outcome, now: Self.monotonicSeconds())
+                return response
+            } catch {
+                admission.finish(ticket, .refusedUnchecked, now: Self.monotonicSeconds())
+                throw error
+            }
+        }
+        // Not admitted by the executor (full, or stopping): the place is given back now.
+        if case .now = result { admission.finish(ticket, .refusedUnchecked, now: Self.monotonicSeconds()) }
+        return result
+    }
+
+    static func monotonicSeconds() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
     func signOut(_ request: HTTPRequest) -> HandlerResult {

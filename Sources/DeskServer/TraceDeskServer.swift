@@ -43,7 +43,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         config: ServerConfig, store: any Store, clock: any Clock = SystemClock(), appSettingsPath: String?,
         deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
         nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil,
-        accessLog: AccessLog? = AccessLog(), log: @escaping @Sendable (String) -> Void
+        accessLog: AccessLog? = AccessLog(), setupToken: SetupToken? = nil, log: @escaping @Sendable (String) -> Void
     ) throws(ConfigError) {
         self.config = config
         self.log = log
@@ -52,7 +52,11 @@ public final class TraceDeskServer: @unchecked Sendable {
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), risk: config.riskProfile)
         staffDesk = LocalDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), sessions: config.sessionPolicy,
-            signIns: config.signInPolicy, publishing: config.publishingPolicy, apricot: config.apricotSettings)
+            signIns: config.signInPolicy, publishing: config.publishingPolicy, apricot: config.apricotSettings,
+            setupToken: setupToken)
+        // The decoy hash of unknown names, made now in the background rather than by the first
+        // unknown name (which would then take two hashes' time where a real name takes one).
+        DispatchQueue.global(qos: .utility).async { LocalDesk.prepareDecoy() }
         // Sign-ins: two hashes at a time, at most 16 admitted (under a second of queue) before
         // more are answered 503. Other staff calls: as wide as the HTTP threads, 64 deep each.
         kdfExecutor = DeskExecutor(name: "tracedesk.staff.kdf", width: 2, limit: 16)
@@ -124,7 +128,9 @@ public final class TraceDeskServer: @unchecked Sendable {
                         otpPerAddressPerHour: config.apricotOTPPerAddressPerHour, log: log)
                 }),
             completed: completed, headRefused: headRefused)
-        staffAPI = StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)
+        staffAPI = StaffAPI(
+            desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, admission: config.signInAdmission, metrics: metrics,
+            log: log)
         internalServer = HTTPServer(
             options: options("internal", config.internalListen),
             handler: InternalRoutes(

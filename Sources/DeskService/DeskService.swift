@@ -36,7 +36,15 @@ public protocol DeskService: Sendable {
     func needsFirstAdmin() async throws(ServiceError) -> Bool
 
     /// Creates the first admin and signs them in. Refused (`.conflict`) once any account exists.
-    func createFirstAdmin(name: String, password: String) async throws(ServiceError) -> StaffSession
+    /// `setupToken`: the one-time token `tracedesk serve` printed at start (and wrote beside the
+    /// store), which a server asks for (`.forbidden` without it or when it is wrong); a desk on
+    /// the store itself needs none (whoever can write the store can make accounts anyway).
+    func createFirstAdmin(name: String, password: String, setupToken: String?) async throws(ServiceError)
+        -> StaffSession
+
+    /// Whether ``createFirstAdmin(name:password:setupToken:)`` needs the setup token (a server's
+    /// staff API does; the store itself does not): the first-admin screen asks for it then.
+    var firstAdminNeedsSetupToken: Bool { get }
 
     /// Signs a person in. Wrong name or password, a disabled or locked account, or a wait after
     /// failures: `.signInFailed` with a message that says what to do.
@@ -147,6 +155,11 @@ public protocol DeskService: Sendable {
 }
 
 extension DeskService {
+    /// The first admin without a setup token (a desk on the store itself).
+    public func createFirstAdmin(name: String, password: String) async throws(ServiceError) -> StaffSession {
+        try await createFirstAdmin(name: name, password: password, setupToken: nil)
+    }
+
     public var connectionProblem: String? { nil }
 
     /// Checks the whole audit chain.

@@ -30,13 +30,20 @@ public struct LocalDesk: DeskService {
     /// The APRICOT settings lookups follow: the default country code of typed numbers, the
     /// contact history kept, how sightings become minutes and the close-contact threshold.
     public let apricot: ApricotSettings
+    /// The one-time token the first admin needs (a server's desk); nil: none (the store itself).
+    public let setupToken: SetupToken?
+    /// Failed sign-ins with unknown names, per (name, source), in this process.
+    let unknownNames: UnknownNameFailures
 
     public init(
         store: any Store, clock: any Clock = SystemClock(), otpLifetime: Duration = .seconds(150),
         sessions: SessionPolicy = SessionPolicy(), signIns: SignInPolicy = SignInPolicy(),
         hasher: PasswordHasher = PasswordHasher(), publishing: PublishingPolicy = PublishingPolicy(),
-        apricot: ApricotSettings = ApricotSettings()
+        apricot: ApricotSettings = ApricotSettings(), setupToken: SetupToken? = nil,
+        unknownNames: UnknownNameFailures = UnknownNameFailures()
     ) {
+        self.setupToken = setupToken
+        self.unknownNames = unknownNames
         self.store = store
         self.clock = clock
         self.otpLifetime = otpLifetime
@@ -57,7 +64,15 @@ public struct LocalDesk: DeskService {
         try storeCall { () throws(StoreError) in try store.staffCount() == 0 }
     }
 
-    public func createFirstAdmin(name: String, password: String) async throws(ServiceError) -> StaffSession {
+    public var firstAdminNeedsSetupToken: Bool { setupToken != nil }
+
+    public func createFirstAdmin(name: String, password: String, setupToken given: String?) async throws(ServiceError)
+        -> StaffSession
+    {
+        if let required = setupToken {
+            if try storeCall({ () throws(StoreError) in try store.staffCount() }) > 0 { throw Self.accountsExist }
+            guard let given, required.matches(given) else { throw Self.setupTokenRefused(required) }
+        }
         let name = try Self.checkedName(name)
         if let problem = PasswordRules.problem(password, user: name) { throw .invalid(problem.message) }
         // Refused before the KDF when accounts exist: this call needs no sign-in, so it must not
@@ -69,12 +84,46 @@ public struct LocalDesk: DeskService {
                 name: name, role: .admin, passwordHash: hash, by: "setup", now: clock.now(), onlyIfEmpty: true)
         }
         switch outcome {
-        case .added: return try await signIn(name: name, password: password)
+        case .added:
+            setupToken?.useUp()
+            return try await signIn(name: name, password: password)
         case .nameTaken, .notEmpty: throw Self.accountsExist
         }
     }
 
     public func signIn(name: String, password: String) async throws(ServiceError) -> StaffSession {
+        try await signIn(name: name, password: password, from: SignInSource.local)
+    }
+
+    /// Signs a person in from `source`: the client's address (an IPv6 /64) on the staff API,
+    /// ``SignInSource/local`` on the store itself. Failures slow down that source only
+    /// (``SignInPolicy``).
+    ///
+    /// A name no account has, a disabled or locked account and a wrong password all get the
+    /// same words after the same work (one password check), and the same waits after the same
+    /// failures (``UnknownNameFailures``): nothing here tells a real name from an unknown one.
+    public func signIn(name: String, password: String, from source: String) async throws(ServiceError)
+        -> StaffSession
+    {
+        var checked = false
+        return try await signIn(name: name, password: password, from: source, checked: &checked)
+    }
+
+    /// A sign-in and whether a password was checked for it (the staff API's admission gives the
+    /// budget back when none was: ``passwordChecked``).
+    public func attemptSignIn(name: String, password: String, from source: String) async -> SignInResult {
+        var checked = false
+        do throws(ServiceError) {
+            let session = try await signIn(name: name, password: password, from: source, checked: &checked)
+            return SignInResult(outcome: .success(session), passwordChecked: checked)
+        } catch {
+            return SignInResult(outcome: .failure(error), passwordChecked: checked)
+        }
+    }
+
+    private func signIn(name: String, password: String, from source: String, checked: inout Bool)
+        async throws(ServiceError) -> StaffSession
+    {
         guard case .success(let name) = StaffName.normalize(name) else {
             throw .signInFailed(Self.wrongNameOrPassword)
         }
@@ -83,36 +132,42 @@ public struct LocalDesk: DeskService {
         // the KDF's first pass over every byte).
         if password.count > PasswordRules.maximumLength { throw .signInFailed(Self.wrongNameOrPassword) }
         let policy = signIns
-        let attempt = try await beginSignIn(name: name, policy: policy)
+        let attempt = try await beginSignIn(name: name, source: source, policy: policy)
         switch attempt {
         case .unknownAccount:
+            let nowMs = clock.now().unixMilliseconds
+            if case .wait(let seconds) = policy.decide(unknownNames.state(name: name, source: source), nowMs: nowMs) {
+                throw Self.wait(seconds, source: source)
+            }
             // The same work as a real check, so the time taken does not tell which names exist.
+            checked = true
+            _ = PasswordHasher.verify(password, against: Self.decoyHash)
+            unknownNames.failed(name: name, source: source, nowMs: nowMs, policy: policy)
+            throw .signInFailed(Self.wrongNameOrPassword)
+        case .disabled, .locked:
+            // Told apart only on the Staff screen: here, the answer of a wrong password.
+            checked = true
             _ = PasswordHasher.verify(password, against: Self.decoyHash)
             throw .signInFailed(Self.wrongNameOrPassword)
-        case .disabled:
-            throw .signInFailed("the account \(name) is disabled: ask an admin for a new account")
-        case .locked:
-            throw .signInFailed(
-                "the account \(name) is locked after \(policy.failuresBeforeLock) failed sign-ins: ask an admin to reset its password (tracedesk staff reset-password \(name))"
-            )
         case .wait(let seconds):
-            throw .signInFailed(
-                "too many failed sign-ins for \(name): wait \(seconds) s, then try again")
+            throw Self.wait(seconds, source: source)
         case .busy:
-            throw .signInFailed("sign-ins for \(name) are being checked: try again in a moment")
+            throw .signInFailed("sign-ins with this name are being checked: try again in a moment")
         case .verify(let credentials, let number):
+            checked = true
             let matches = PasswordHasher.verify(password, against: credentials.passwordHash)
             let now = clock.now()
             if matches {
                 let token = SessionToken.make()
                 let new = NewStaffSession(
                     tokenHash: SessionToken.hash(token), createdAt: now,
-                    expiresAt: now.addingTimeInterval(Double(sessions.maximumSeconds)))
+                    expiresAt: now.addingTimeInterval(Double(sessions.maximumSeconds)),
+                    idleSeconds: sessions.idleSeconds)
                 let rehash = hasher.isWeaker(credentials.passwordHash) ? try? hasher.hash(password) : nil
                 let finish = try storeCall { () throws(StoreError) in
                     try store.finishSignIn(
-                        name: name, attempt: number, checkedAgainst: credentials.passwordHash, session: new,
-                        rehash: rehash, now: now, policy: policy)
+                        name: name, source: source, attempt: number, checkedAgainst: credentials.passwordHash,
+                        session: new, rehash: rehash, now: now, policy: policy)
                 }
                 switch finish {
                 case .signedIn(let account):
@@ -122,35 +177,30 @@ public struct LocalDesk: DeskService {
                         expiresAt: Date(unixMilliseconds: new.expiresAt.unixMilliseconds),
                         idleSeconds: sessions.idleSeconds, phoneCountryCode: apricot.defaultCountryCode)
                 case .failed, .refused:
-                    throw .signInFailed("the account \(name) changed while signing in: try again")
+                    // Disabled, locked or given a new password during the check: as a wrong one.
+                    throw .signInFailed(Self.wrongNameOrPassword)
                 }
             }
-            let finish = try storeCall { () throws(StoreError) in
+            _ = try storeCall { () throws(StoreError) in
                 try store.finishSignIn(
-                    name: name, attempt: number, checkedAgainst: credentials.passwordHash, session: nil, rehash: nil,
-                    now: now, policy: policy)
-            }
-            if case .failed(let failures, let locked) = finish {
-                if locked {
-                    throw .signInFailed(
-                        "wrong password: the account \(name) is now locked after \(failures) failed sign-ins; ask an admin to reset its password"
-                    )
-                }
-                let left = policy.failuresBeforeLock - failures
-                if left <= 0 {
-                    // Another attempt locked it meanwhile.
-                    throw .signInFailed(
-                        "wrong password: the account \(name) is locked after \(policy.failuresBeforeLock) failed sign-ins; ask an admin to reset its password"
-                    )
-                }
-                if left <= 3 {
-                    throw .signInFailed(
-                        "\(Self.wrongNameOrPassword) (\(left) \(left == 1 ? "try" : "tries") left before the account locks)"
-                    )
-                }
+                    name: name, source: source, attempt: number, checkedAgainst: credentials.passwordHash,
+                    session: nil, rehash: nil, now: now, policy: policy)
             }
             throw .signInFailed(Self.wrongNameOrPassword)
         }
+    }
+
+    /// What ``attemptSignIn(name:password:from:)`` gives: the outcome, and whether a password
+    /// (or the decoy of an unknown name) was checked.
+    public struct SignInResult: Sendable {
+        public var outcome: Result<StaffSession, ServiceError>
+        public var passwordChecked: Bool
+    }
+
+    /// The refusal of a source that failed too recently (the same for every name).
+    static func wait(_ seconds: Int, source: String) -> ServiceError {
+        .signInFailed(
+            "too many failed sign-ins with this name \(SignInSource.phrase(source)): wait \(seconds) s, then try again")
     }
 
     /// How long a sign-in waits, at most, for one of the attempts the store reports in flight
@@ -160,12 +210,14 @@ public struct LocalDesk: DeskService {
     /// The first half of a sign-in. When as many attempts as the lock allows are being checked
     /// (someone running several commands at once, each signing in), waits for one of them to
     /// finish (a password check: a fraction of a second) and asks again, for a few seconds.
-    private func beginSignIn(name: String, policy: SignInPolicy) async throws(ServiceError) -> SignInAttempt {
+    private func beginSignIn(name: String, source: String, policy: SignInPolicy) async throws(ServiceError)
+        -> SignInAttempt
+    {
         let giveUp = ContinuousClock.now + Self.busyPatience
         var pause = Duration.milliseconds(10)
         while true {
             let attempt = try storeCall { () throws(StoreError) in
-                try store.beginSignIn(name: name, now: clock.now(), policy: policy)
+                try store.beginSignIn(name: name, source: source, now: clock.now(), policy: policy)
             }
             guard attempt == .busy, ContinuousClock.now + pause < giveUp else { return attempt }
             do {
@@ -357,11 +409,14 @@ public struct LocalDesk: DeskService {
         if stored.accountDisabled { throw .notSignedIn("the account \(stored.user) is disabled: ask an admin") }
         if now >= stored.expiresAt {
             throw .notSignedIn(
-                "your session ended \(Self.hours(sessions.maximumSeconds)) after sign-in: sign in again")
+                "your session ended \(Self.hours(Int(stored.expiresAt.timeIntervalSince(stored.createdAt)))) after sign-in: sign in again"
+            )
         }
-        if now.timeIntervalSince(stored.lastSeenAt) > Double(sessions.idleSeconds) {
-            throw .notSignedIn(
-                "your session ended after \(Self.minutes(sessions.idleSeconds)) without activity: sign in again")
+        // The limit the session was given at sign-in, whichever server signed it in: every
+        // server on the store applies the same one (older sessions: this desk's own).
+        let idle = stored.idleSeconds ?? sessions.idleSeconds
+        if now.timeIntervalSince(stored.lastSeenAt) > Double(idle) {
+            throw .notSignedIn("your session ended after \(Self.minutes(idle)) without activity: sign in again")
         }
         guard stored.role.may(useCase) else { throw Self.forbidden(stored.role, useCase) }
         // Every call is activity, but the store writes it only when its record is older than
@@ -403,6 +458,14 @@ public struct LocalDesk: DeskService {
         }
     }
 
+    /// A first admin without the setup token, or with another one (never echoed).
+    static func setupTokenRefused(_ token: SetupToken) -> ServiceError {
+        let file = token.path.map { " (also in \($0), mode 0600)" } ?? ""
+        return .forbidden(
+            "the first admin of a server needs the one-time setup token that tracedesk serve printed at start\(file): give it, or run tracedesk staff add NAME --role admin on the store"
+        )
+    }
+
     static let accountsExist = ServiceError.conflict(
         "staff accounts exist already: sign in, or ask an admin for an account")
 
@@ -413,7 +476,14 @@ public struct LocalDesk: DeskService {
     /// Who authorised a code, as shown to an operator who did not.
     public static let anotherOperator = "another operator"
 
-    static let wrongNameOrPassword = "wrong user name or password: check both and try again"
+    /// Every failed sign-in's words, whatever the reason (no such name, a wrong password, a
+    /// disabled or locked account): an answer must not tell which names exist.
+    static let wrongNameOrPassword =
+        "wrong user name or password: check both and try again (if it keeps failing, ask an admin: the account may be locked or disabled)"
+
+    /// Makes ``decoyHash`` now (one hash), so that the first unknown name a server sees does not
+    /// take two hashes' time where a real name takes one (servers call it at start).
+    public static func prepareDecoy() { _ = decoyHash }
 
     /// A valid hash of a random password: checked against when the account does not exist.
     static let decoyHash =

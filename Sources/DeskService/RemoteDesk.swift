@@ -112,10 +112,16 @@ public struct RemoteDesk: DeskService {
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSetup(bytes) }
     }
 
-    public func createFirstAdmin(name: String, password: String) async throws(ServiceError) -> StaffSession {
+    /// A server's first admin needs the setup token `tracedesk serve` printed.
+    public var firstAdminNeedsSetupToken: Bool { true }
+
+    public func createFirstAdmin(name: String, password: String, setupToken: String?) async throws(ServiceError)
+        -> StaffSession
+    {
         let reply = try await transport.perform(
             .init(
-                method: "POST", path: "/setup", body: StaffWire.credentials(name: name, password: password),
+                method: "POST", path: "/setup",
+                body: StaffWire.firstAdmin(name: name, password: password, setupToken: setupToken),
                 what: "first admin", slow: true, accept: [201]))
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSession(bytes) }
     }

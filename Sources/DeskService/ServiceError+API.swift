@@ -25,6 +25,7 @@ extension ServiceError {
         case 2001: self = .notSignedIn(detail)
         case 2002: self = .signInFailed(detail)
         case 2003: self = .forbidden(detail)
+        case 2029: self = .signInFailed(detail)
         case 2009: self = .conflict(detail)
         case 2022: self = .invalid(detail)
         default: return nil

@@ -330,6 +330,24 @@ enum Migrations {
                 );
                 """
         ),
+        // Issue 18: failed sign-ins per (account, source): the waits follow the failing source
+        // only (SignInPolicy), the lock the account's row. A source is a client address (an IPv6
+        // /64) or "local". And the idle limit a session was given at sign-in, so that every
+        // server on the store applies the same (NULL: a session from before, which gets the
+        // checking server's own limit).
+        Migration(
+            version: 8, name: "0008_signin_sources",
+            sql: """
+                CREATE TABLE staff_sign_in_sources (
+                    staff_name TEXT NOT NULL REFERENCES staff (name),
+                    source TEXT NOT NULL,
+                    failures INTEGER NOT NULL CHECK (failures >= 1),
+                    last_failed_at_ms INTEGER NOT NULL,
+                    PRIMARY KEY (staff_name, source)
+                );
+                ALTER TABLE staff_sessions ADD COLUMN idle_seconds INTEGER CHECK (idle_seconds >= 1);
+                """
+        ),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

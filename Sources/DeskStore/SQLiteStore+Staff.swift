@@ -46,20 +46,22 @@ extension SQLiteStore {
         }
     }
 
-    public func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt {
+    public func beginSignIn(name: String, source: String, now: Date, policy: SignInPolicy) throws(StoreError)
+        -> SignInAttempt
+    {
         try staffWrite("begin sign-in") { work throws(StoreError) in
-            try work.beginSignIn(name: name, now: now, policy: policy)
+            try work.beginSignIn(name: name, source: source, now: now, policy: policy)
         }
     }
 
     public func finishSignIn(
-        name: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?, rehash: String?, now: Date,
-        policy: SignInPolicy
+        name: String, source: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?,
+        rehash: String?, now: Date, policy: SignInPolicy
     ) throws(StoreError) -> SignInFinish {
         try staffWrite("finish sign-in") { work throws(StoreError) in
             try work.finishSignIn(
-                name: name, attempt: attempt, checkedAgainst: checkedAgainst, session: session, rehash: rehash,
-                now: now, policy: policy)
+                name: name, source: source, attempt: attempt, checkedAgainst: checkedAgainst, session: session,
+                rehash: rehash, now: now, policy: policy)
         }
     }
 

@@ -61,12 +61,32 @@ enum StaffSQL {
         WHERE name = ? AND locked = 0 AND failed_sign_ins = ? AND sign_ins_in_flight = ?
         """
 
+    /// One source's failures on an account (migration 8): the waits follow them.
+    static let selectSource =
+        "SELECT failures, last_failed_at_ms FROM staff_sign_in_sources WHERE staff_name = ? AND source = ?"
+    /// A confirmed failure from a source: one more, and its time.
+    static let sourceFailed = """
+        INSERT INTO staff_sign_in_sources (staff_name, source, failures, last_failed_at_ms) VALUES (?, ?, 1, ?)
+        ON CONFLICT (staff_name, source) DO UPDATE
+        SET failures = staff_sign_in_sources.failures + 1, last_failed_at_ms = excluded.last_failed_at_ms
+        """
+    /// A success from a source ends its failures, and forgets other sources' that are older than
+    /// the bound instant (a day: their waits ended long ago), so the table does not grow for good.
+    static let sourceSucceeded =
+        "DELETE FROM staff_sign_in_sources WHERE staff_name = ? AND (source = ? OR last_failed_at_ms < ?)"
+    /// A reset forgets every source's failures (a new password: earlier guesses were at the old one).
+    static let clearSources = "DELETE FROM staff_sign_in_sources WHERE staff_name = ?"
+    /// How many sources have failed on each account (the staff list).
+    static let countSources = "SELECT staff_name, count(*) FROM staff_sign_in_sources GROUP BY staff_name"
+
     static let insertSession = """
-        INSERT INTO staff_sessions (token_hash, staff_name, created_at_ms, last_seen_at_ms, expires_at_ms, ended_at_ms)
-        VALUES (?, ?, ?, ?, ?, NULL)
+        INSERT INTO staff_sessions (token_hash, staff_name, created_at_ms, last_seen_at_ms, expires_at_ms, ended_at_ms,
+            idle_seconds)
+        VALUES (?, ?, ?, ?, ?, NULL, ?)
         """
     static let selectSession = """
-        SELECT s.staff_name, a.role, a.disabled, s.created_at_ms, s.last_seen_at_ms, s.expires_at_ms, s.ended_at_ms
+        SELECT s.staff_name, a.role, a.disabled, s.created_at_ms, s.last_seen_at_ms, s.expires_at_ms, s.ended_at_ms,
+            s.idle_seconds
         FROM staff_sessions s JOIN staff a ON a.name = s.staff_name
         WHERE s.token_hash = ?
         """

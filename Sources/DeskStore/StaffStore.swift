@@ -51,7 +51,9 @@ public protocol StaffStore: Sendable {
     /// - disabled or locked: audits `sign_in_refused`, returns `.disabled` / `.locked`;
     /// - the confirmed failures (those whose password turned out wrong; attempts in flight do
     ///   not count here) ask for a wait (``SignInPolicy/delaySeconds(afterFailures:)``, since the
-    ///   last confirmed failure) that has not passed: `.wait(seconds)`, nothing written;
+    ///   last confirmed failure) that has not passed: `.wait(seconds)`, nothing written. The wait
+    ///   follows `source`'s own confirmed failures on the account, not the account's: another
+    ///   source's failures never hold this one back (``SignInPolicy``);
     /// - the failure count, attempts in flight included, has reached
     ///   `policy.failuresBeforeLock` while attempts are in flight: `.busy`, nothing written (no
     ///   more passwords than the limit are checked before the lock);
@@ -61,25 +63,28 @@ public protocol StaffStore: Sendable {
     /// Attempts left in flight by a process that died are dropped from both counts once the
     /// latest attempt is ``SignInPolicy/abandonedAfterSeconds`` old: they never lock an account
     /// or hold its sign-ins back for good.
-    func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt
+    func beginSignIn(name: String, source: String, now: Date, policy: SignInPolicy) throws(StoreError)
+        -> SignInAttempt
 
     /// The second half, after the password check, in one transaction. `checkedAgainst` is the
     /// password hash the password was checked against (the credentials `.verify` returned).
     /// - success (`session` given): resets the failure count (attempts in flight included: a
     ///   success ends the episode), records the last sign-in, stores the
-    ///   session, replaces the password hash with `rehash` when given, audits `sign_in` (detail
+    ///   session (with the idle limit it was given), ends `source`'s failures (other sources keep
+    ///   theirs), replaces the password hash with `rehash` when given, audits `sign_in` (detail
     ///   has no token). If the account was disabled, locked or given a new password since
     ///   ``beginSignIn(name:now:policy:)`` (its hash is no longer `checkedAgainst`), nothing is
     ///   stored and `.refused` is returned.
     /// - failure (`session` nil): the attempt is no longer in flight and its failure is confirmed
     ///   (the time of the last confirmed failure is now); audits `sign_in_failed` with the
-    ///   confirmed failures; when they reached `policy.failuresBeforeLock`, locks the account and
+    ///   confirmed failures, and counts one more failure for `source`; when the account's
+    ///   confirmed failures reached `policy.failuresBeforeLock`, locks the account and
     ///   audits `account_locked` too (once: not when it is locked already). An attempt no longer
     ///   counted (the password was reset since: that guess was at the old one; a success since;
     ///   or abandoned) is audited with `attempt` and changes nothing else.
     func finishSignIn(
-        name: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?, rehash: String?, now: Date,
-        policy: SignInPolicy
+        name: String, source: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?,
+        rehash: String?, now: Date, policy: SignInPolicy
     ) throws(StoreError) -> SignInFinish
 
     /// The session with this token hash, with its account's current role and state; nil if unknown.
@@ -106,6 +111,23 @@ public protocol StaffStore: Sendable {
 
     /// Entries matching `query`, newest first, at most `query.limit`.
     func auditEntries(matching query: AuditQuery) throws(StoreError) -> [AuditEntry]
+}
+
+extension StaffStore {
+    /// A sign-in from the store itself (``SignInSource/local``): the console and CLI commands.
+    public func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt {
+        try beginSignIn(name: name, source: SignInSource.local, now: now, policy: policy)
+    }
+
+    /// The second half of a sign-in from the store itself (``SignInSource/local``).
+    public func finishSignIn(
+        name: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?, rehash: String?, now: Date,
+        policy: SignInPolicy
+    ) throws(StoreError) -> SignInFinish {
+        try finishSignIn(
+            name: name, source: SignInSource.local, attempt: attempt, checkedAgainst: checkedAgainst,
+            session: session, rehash: rehash, now: now, policy: policy)
+    }
 }
 
 /// An account with the KDF string of its password.
@@ -160,11 +182,15 @@ public struct NewStaffSession: Hashable, Sendable {
     public var tokenHash: String
     public var createdAt: Date
     public var expiresAt: Date
+    /// The idle limit of the desk that signed it in, kept with the session so that every server
+    /// on the store applies the same one (nil: none recorded; the checking desk's own applies).
+    public var idleSeconds: Int?
 
-    public init(tokenHash: String, createdAt: Date, expiresAt: Date) {
+    public init(tokenHash: String, createdAt: Date, expiresAt: Date, idleSeconds: Int? = nil) {
         self.tokenHash = tokenHash
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.idleSeconds = idleSeconds
     }
 }
 
@@ -178,11 +204,14 @@ public struct StoredSession: Hashable, Sendable {
     public var lastSeenAt: Date
     public var expiresAt: Date
     public var endedAt: Date?
+    /// The idle limit recorded at sign-in; nil for a session from before migration 8.
+    public var idleSeconds: Int?
 
     public init(
         user: String, role: StaffRole, accountDisabled: Bool, createdAt: Date, lastSeenAt: Date, expiresAt: Date,
-        endedAt: Date?
+        endedAt: Date?, idleSeconds: Int? = nil
     ) {
+        self.idleSeconds = idleSeconds
         self.user = user
         self.role = role
         self.accountDisabled = accountDisabled

@@ -11,6 +11,7 @@ import DeskCrypto
 struct StaffStatements: Sendable {
     var countStaff, selectAccounts, selectAccount, insertStaff, disable, resetPassword, rehash: String
     var countAttempt, failedAttempt, signedIn, lockAccount, lockAbandoned: String
+    var selectSource, sourceFailed, sourceSucceeded, clearSources, countSources: String
     var insertSession, selectSession, touchSession, endSession, endSessionsOf: String
     var lastAudit, lastAuditOf, insertAudit, auditAfter: String
     /// The `staff_action` event each audit entry (but `otp_authorized`'s) is mirrored by.
@@ -27,7 +28,9 @@ struct StaffStatements: Sendable {
         selectAccount: StaffSQL.selectAccount, insertStaff: StaffSQL.insertStaff, disable: StaffSQL.disable,
         resetPassword: StaffSQL.resetPassword, rehash: StaffSQL.rehash, countAttempt: StaffSQL.countAttempt,
         failedAttempt: StaffSQL.failedAttempt, signedIn: StaffSQL.signedIn, lockAccount: StaffSQL.lockAccount,
-        lockAbandoned: StaffSQL.lockAbandoned,
+        lockAbandoned: StaffSQL.lockAbandoned, selectSource: StaffSQL.selectSource,
+        sourceFailed: StaffSQL.sourceFailed, sourceSucceeded: StaffSQL.sourceSucceeded,
+        clearSources: StaffSQL.clearSources, countSources: StaffSQL.countSources,
         insertSession: StaffSQL.insertSession,
         selectSession: StaffSQL.selectSession, touchSession: StaffSQL.touchSession, endSession: StaffSQL.endSession,
         endSessionsOf: StaffSQL.endSessionsOf, lastAudit: StaffSQL.lastAudit, lastAuditOf: StaffSQL.lastAuditOf,
@@ -41,6 +44,9 @@ struct StaffStatements: Sendable {
         rehash: PGSQL.numbered(StaffSQL.rehash), countAttempt: PGSQL.numbered(StaffSQL.countAttempt),
         failedAttempt: PGSQL.numbered(StaffSQL.failedAttempt), signedIn: PGSQL.numbered(StaffSQL.signedIn),
         lockAccount: PGSQL.numbered(StaffSQL.lockAccount), lockAbandoned: PGSQL.numbered(StaffSQL.lockAbandoned),
+        selectSource: PGSQL.numbered(StaffSQL.selectSource), sourceFailed: PGSQL.numbered(StaffSQL.sourceFailed),
+        sourceSucceeded: PGSQL.numbered(StaffSQL.sourceSucceeded), clearSources: PGSQL.numbered(StaffSQL.clearSources),
+        countSources: StaffSQL.countSources,
         insertSession: PGSQL.numbered(StaffSQL.insertSession), selectSession: PGSQL.numbered(StaffSQL.selectSession),
         touchSession: PGSQL.numbered(StaffSQL.touchSession), endSession: PGSQL.numbered(StaffSQL.endSession),
         endSessionsOf: PGSQL.numbered(StaffSQL.endSessionsOf), lastAudit: StaffSQL.lastAudit,
@@ -66,6 +72,9 @@ struct StaffWork<DB: SQLRunning> {
 
     /// Sign-in attempts that lost a race to count themselves before one gives up.
     static var attemptRounds: Int { 64 }
+    /// Other sources' failures older than this are forgotten at a success (their waits, at most
+    /// ``SignInPolicy/maximumDelaySeconds``, ended long before).
+    static var sourceMemoryMilliseconds: Int64 { 24 * 3_600_000 }
     /// How long a session's last record stands before activity is written again.
     static var touchIntervalMilliseconds: Int64 { SessionActivity.writtenEveryMilliseconds }
 
@@ -76,7 +85,15 @@ struct StaffWork<DB: SQLRunning> {
     }
 
     func staffAccounts() throws(StoreError) -> [StaffAccount] {
-        try db.query(sql.selectAccounts, operation: "list staff") { StaffRow($0) }.compactMap { $0?.account }
+        let op = "list staff"
+        var sources: [String: Int] = [:]
+        let counted = try db.query(sql.countSources, operation: op) { (name: $0.text(0), count: Int($0.integer(1))) }
+        for row in counted { sources[row.name] = row.count }
+        return try db.query(sql.selectAccounts, operation: op) { StaffRow($0) }.compactMap { row in
+            guard var account = row?.account else { return nil }
+            account.failingSources = sources[account.name] ?? 0
+            return account
+        }
     }
 
     func credentials(name: String) throws(StoreError) -> StaffCredentials? {
@@ -131,6 +148,7 @@ struct StaffWork<DB: SQLRunning> {
             try lockAudit(operation: op)
             guard let before = try row(name: name, operation: op) else { return nil }
             try db.run(sql.resetPassword, [.text(passwordHash), .integer(nowMs), .text(name)], operation: op)
+            try db.run(sql.clearSources, [.text(name)], operation: op)
             let ended = try db.run(sql.endSessionsOf, [.integer(nowMs), .text(name)], operation: op)
             try appendAudit(
                 actor: actor, action: .passwordReset, target: name,
@@ -156,7 +174,13 @@ struct StaffWork<DB: SQLRunning> {
     /// abandoned (their process died, or a server's clock runs ahead): they leave I but stay in
     /// F, as failures. Failing closed so, no clock or crash can widen the limit: if they bring
     /// the confirmed failures to the limit, the account is locked there and then.
-    func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt {
+    ///
+    /// The wait is the source's own: its confirmed failures on this account (one row of
+    /// `staff_sign_in_sources` per account and source, written when a failure is confirmed) and
+    /// the time of its last one. The whole decision is ``SignInPolicy/decide(_:nowMs:)``.
+    func beginSignIn(name: String, source: String, now: Date, policy: SignInPolicy) throws(StoreError)
+        -> SignInAttempt
+    {
         let op = "begin sign-in"
         let nowMs = now.unixMilliseconds
         // The log's lock first, as every appending transaction does: a conditional update below
@@ -176,7 +200,16 @@ struct StaffWork<DB: SQLRunning> {
                 }
                 return .unknownAccount
             }
-            if found.account.disabled || found.account.locked {
+            let failedHere = try db.query(sql.selectSource, [.text(name), .text(source)], operation: op) {
+                (failures: Int($0.integer(0)), at: $0.integer(1))
+            }.first
+            let state = SignInPolicy.State(
+                disabled: found.account.disabled, locked: found.account.locked,
+                attempts: found.account.failedSignIns, inFlight: found.inFlight, lastAttemptAtMs: found.lastAttemptMs,
+                sourceFailures: failedHere?.failures ?? 0, sourceLastFailedAtMs: failedHere?.at)
+            let dropInFlight: Bool
+            switch policy.decide(state, nowMs: nowMs) {
+            case .disabled, .locked:
                 // Refused without a password check, so anyone can ask again and again: one entry
                 // per account a minute says it happened without letting a flood fill the log.
                 let reason = found.account.disabled ? "disabled" : "locked"
@@ -186,14 +219,7 @@ struct StaffWork<DB: SQLRunning> {
                         at: nowMs)
                 }
                 return found.account.disabled ? .disabled : .locked
-            }
-            let abandonedMs = Int64(policy.abandonedAfterSeconds) * 1000
-            let abandoned = found.inFlight > 0 && (found.lastAttemptMs.map { nowMs - $0 >= abandonedMs } ?? true)
-            let inFlight = abandoned ? 0 : found.inFlight
-            // Abandoned attempts stay counted, now as failures (fail closed).
-            let attempts = found.account.failedSignIns
-            let confirmed = attempts - inFlight
-            if abandoned && confirmed >= policy.failuresBeforeLock {
+            case .lockAbandoned(let confirmed):
                 let changed = try db.run(
                     sql.lockAbandoned,
                     [.text(name), .integer(Int64(found.account.failedSignIns)), .integer(Int64(found.inFlight))],
@@ -203,17 +229,12 @@ struct StaffWork<DB: SQLRunning> {
                     actor: name, action: .accountLocked, target: name,
                     detail: #"{"failures":\#(confirmed),"abandoned":\#(found.inFlight)}"#, at: nowMs)
                 return .locked
+            case .wait(let seconds): return .wait(seconds: seconds)
+            case .busy: return .busy
+            case .check(let drop): dropInFlight = drop
             }
-            // An abandoned attempt failed, as far as anyone knows, when it was taken.
-            let lastFailure = abandoned ? max(found.lastFailedMs ?? 0, found.lastAttemptMs ?? 0) : found.lastFailedMs
-            let delayMs = Int64(policy.delaySeconds(afterFailures: confirmed)) * 1000
-            if delayMs > 0, let last = lastFailure {
-                let remaining = min(delayMs, last + delayMs - nowMs)
-                if remaining > 0 { return .wait(seconds: Int((remaining + 999) / 1000)) }
-            }
-            // With none in flight, the attempts were all confirmed (a higher limit elsewhere, say):
-            // this one is taken, and locks if wrong.
-            if inFlight > 0 && attempts >= policy.failuresBeforeLock { return .busy }
+            let attempts = found.account.failedSignIns
+            let inFlight = dropInFlight ? 0 : found.inFlight
             let counted = try db.query(
                 sql.countAttempt,
                 [
@@ -242,8 +263,8 @@ struct StaffWork<DB: SQLRunning> {
 
     /// In a write transaction. `checkedHash` is the password hash the password was checked against.
     func finishSignIn(
-        name: String, attempt: Int, checkedAgainst checkedHash: String, session: NewStaffSession?, rehash: String?,
-        now: Date, policy: SignInPolicy
+        name: String, source: String, attempt: Int, checkedAgainst checkedHash: String, session: NewStaffSession?,
+        rehash: String?, now: Date, policy: SignInPolicy
     ) throws(StoreError) -> SignInFinish {
         let op = "finish sign-in"
         let nowMs = now.unixMilliseconds
@@ -256,10 +277,13 @@ struct StaffWork<DB: SQLRunning> {
                 sql.failedAttempt, [.integer(nowMs), .text(name), .text(checkedHash)], operation: op
             ) { Int($0.integer(0)) }.first
             let failures = confirmed ?? attempt
+            if confirmed != nil {
+                try db.run(sql.sourceFailed, [.text(name), .text(source), .integer(nowMs)], operation: op)
+            }
             try appendAudit(
                 actor: name, action: .signInFailed, target: nil, detail: #"{"failures":\#(failures)}"#, at: nowMs)
             var locked = false
-            if let confirmed, confirmed >= policy.failuresBeforeLock {
+            if let confirmed, policy.locks(afterFailures: confirmed) {
                 // Not when locked already, nor when an admin reset the password meanwhile.
                 locked = try db.run(sql.lockAccount, [.text(name), .text(checkedHash)], operation: op) == 1
                 if locked {
@@ -275,11 +299,17 @@ struct StaffWork<DB: SQLRunning> {
             operation: op
         ) { StaffRow($0) }
         guard let account = (updated.first ?? nil)?.account else { return .refused }
+        try db.run(
+            sql.sourceSucceeded, [.text(name), .text(source), .integer(nowMs - Self.sourceMemoryMilliseconds)],
+            operation: op)
         let createdMs = session.createdAt.unixMilliseconds
         let expiresMs = session.expiresAt.unixMilliseconds
         try db.run(
             sql.insertSession,
-            [.text(session.tokenHash), .text(name), .integer(createdMs), .integer(createdMs), .integer(expiresMs)],
+            [
+                .text(session.tokenHash), .text(name), .integer(createdMs), .integer(createdMs), .integer(expiresMs),
+                session.idleSeconds.map { .integer(Int64($0)) } ?? .null,
+            ],
             operation: op)
         try appendAudit(
             actor: name, action: .signIn, target: nil,
@@ -298,7 +328,8 @@ struct StaffWork<DB: SQLRunning> {
                 user: row.text(0), role: role, accountDisabled: row.integer(2) != 0,
                 createdAt: Date(unixMilliseconds: row.integer(3)), lastSeenAt: Date(unixMilliseconds: row.integer(4)),
                 expiresAt: Date(unixMilliseconds: row.integer(5)),
-                endedAt: row.optionalInteger(6).map(Date.init(unixMilliseconds:)))
+                endedAt: row.optionalInteger(6).map(Date.init(unixMilliseconds:)),
+                idleSeconds: row.optionalInteger(7).map { Int($0) })
         }
         return rows.first ?? nil
     }

@@ -49,6 +49,13 @@ enum ServeCommand {
         (STORE.code-secret); with PostgreSQL give every server the same apricot_code_secret_file,
         or APRICOT answers 503 and says so.
 
+        While the store has no staff account, serve makes a one-time setup token at start,
+        prints it on stdout ("setup token: …", never in the log) and writes it to
+        setup_token_file (default STORE.setup-token, mode 0600): the first admin made through
+        the staff API must give it (tracedesk staff add NAME --role admin on the store needs
+        none). Sign-ins are admitted to the password hash by budgets per client address and
+        per name (sign_in_*; more: 429 with Retry-After).
+
         Settings come from the --config JSON file (or TRACEDESK_CONFIG), then environment
         variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these
         options. --settings lists every setting with its value and meaning.
@@ -190,12 +197,33 @@ enum ServeCommand {
         // LogWriter, which drops and counts what it cannot write).
         LogWriter.ignoreBrokenPipes()
         let log: @Sendable (String) -> Void = { message in printError("serve: \(message)") }
+        // While no account exists, the first admin over the staff API needs a one-time token:
+        // printed on stdout (never the log) and written to a 0600 file beside the store.
+        let tokenPath = config.setupTokenFile ?? SetupToken.defaultPath(store: store.location)
+        var setup: (token: SetupToken, text: String)?
+        do {
+            if try store.staffCount() == 0 {
+                let made = try SetupToken.make(writingTo: tokenPath)
+                setup = (made.0, made.text)
+            } else {
+                SetupToken.removeStale(at: tokenPath)
+            }
+        } catch let error as StoreError {
+            printError("serve: \(error.message)")
+            return ExitStatus.storeUnavailable.rawValue
+        } catch let error as SetupTokenError {
+            printError("serve: \(error.message)")
+            return ExitStatus.usage.rawValue
+        } catch {
+            printError("serve: \(error)")
+            return ExitStatus.usage.rawValue
+        }
         let server: TraceDeskServer
         do {
             server = try TraceDeskServer(
                 config: config, store: store, appSettingsPath: settingsPath, deviceCheck: verifiers.0,
                 attestationCheck: verifiers.1, nonce: verifiers.2, signing: signing, auditKey: auditKey,
-                accessLog: config.accessLog ? AccessLog() : nil,
+                accessLog: config.accessLog ? AccessLog() : nil, setupToken: setup?.token,
                 log: log)
         } catch {
             printError("serve: the settings have problems:\n  " + error.problems.joined(separator: "\n  "))
@@ -213,6 +241,13 @@ enum ServeCommand {
         log("phone API on \(scheme)://\(config.listen.host):\(server.phonePort)")
         log("internal API (POST /v1/otp, /metrics) on \(scheme)://\(config.internalListen.host):\(server.internalPort)")
         log("store \(store.location); app settings \(settingsPath ?? "")")
+        if let setup {
+            log(
+                "no staff account yet: the first admin (POST /staff/v1/setup, or tracedesk --server URL) needs the one-time setup token printed on stdout, also in \(tokenPath) (mode 0600); tracedesk staff add NAME --role admin on the store needs none"
+            )
+            print("setup token: \(setup.text)")
+            fflush(nil)
+        }
         for address in [config.listen, config.internalListen] where !address.isLoopback {
             log("note: \(address) is not a loopback address: it is reachable from the network")
         }

@@ -12,7 +12,8 @@ enum StaffCommand {
           tracedesk staff add NAME --role operator|tracer|supervisor|admin --user ADMIN
               Adds an account. Asks for its password twice (without echo).
               With no account in the store yet, the first admin is made this way without
-              --user (its role must be admin).
+              --user (its role must be admin). Through --server, the server's one-time setup
+              token (printed by tracedesk serve at start) goes in TRACEDESK_SETUP_TOKEN.
           tracedesk staff list --user ADMIN [--json]
               Every account: name, role, state (active, locked, disabled), failed sign-ins,
               last sign-in, who made it.
@@ -246,8 +247,20 @@ enum StaffCommand {
             guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
                 return .refused
             }
+            // Through a server, the one-time token `serve` printed (from the environment, so it
+            // stays out of `ps`); on the store itself none is needed.
+            var token: String?
+            if desk.firstAdminNeedsSetupToken {
+                token = ProcessInfo.processInfo.environment["TRACEDESK_SETUP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+                if token == nil {
+                    printError(
+                        "the server has no accounts yet: its first admin needs the setup token tracedesk serve printed at start (also in the setup-token file beside its store): set TRACEDESK_SETUP_TOKEN to it"
+                    )
+                    return .refused
+                }
+            }
             do {
-                let session = try await desk.createFirstAdmin(name: name, password: password)
+                let session = try await desk.createFirstAdmin(name: name, password: password, setupToken: token)
                 await Person.signOut(desk, session)
                 say("added \(session.user) (admin), the first account")
                 return .success

@@ -83,7 +83,8 @@ let mainHelp = """
     theme folder), TRACEDESK_BUSY_TIMEOUT_MS (how long to wait for another process's write
     lock or a free database connection, default 5000), TRACEDESK_IDLE_LOCK_SECONDS (lock the
     console after this many seconds without a key, 2 to 86400; default and upper limit: the
-    session's idle limit, 10 min).
+    session's idle limit, 10 min), TRACEDESK_SETUP_TOKEN (a fresh server's one-time setup token,
+    for its first admin with staff add --server).
 
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
     4 store or server unavailable, 5 cannot listen (serve), 6 sign-in failed or not allowed

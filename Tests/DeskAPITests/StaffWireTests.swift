@@ -202,7 +202,8 @@ import Testing
         #expect(staff[2003]! == (403, "Forbidden."))
         #expect(staff[2009]! == (409, "Conflict."))
         #expect(staff[2022]! == (422, "Authorisation refused."))
-        #expect(staff.count == 6)
+        #expect(staff[2029]! == (429, "Too many sign-ins."))
+        #expect(staff.count == 7)
     }
 
     @Test("401s of the staff API name the Bearer scheme; the phone API's 1101 stays as the contract has it")

@@ -163,6 +163,41 @@ struct FirstAdminScreenTests {
         #expect(Fixture.prose(app).contains("This creates the first admin"))
     }
 
+    @Test("through a server the form also asks for the setup token: Enter on an empty one says where it is")
+    func setupToken() {
+        var app = Fixture.signedOut()
+        _ = ConsoleApp.start(&app)
+        _ = ConsoleApp.update(&app, .accountsChecked(needsFirstAdmin: true, setupToken: true))
+        #expect(app.firstAdmin.fields == [.name, .password, .again, .token])
+        #expect(Fixture.prose(app).contains("Setup token"))
+        Fixture.type("admin", into: &app)
+        _ = Fixture.press(.enter, into: &app)
+        Fixture.type(Fixture.password, into: &app)
+        _ = Fixture.press(.enter, into: &app)
+        Fixture.type(Fixture.password, into: &app)
+        #expect(Fixture.press(.enter, into: &app).isEmpty)
+        #expect(app.firstAdmin.focus == .token)
+        #expect(Fixture.press(.enter, into: &app).isEmpty)
+        #expect(
+            app.firstAdmin.notice
+                == .error(
+                    "type the setup token that tracedesk serve printed at start (also in its setup-token file beside the store)"
+                ))
+        Fixture.type("tdsetup_abc", into: &app)
+        let commands = Fixture.press(.enter, into: &app)
+        #expect(
+            commands == [.createFirstAdmin(name: "admin", password: Fixture.password, setupToken: "tdsetup_abc")])
+        // The token is a secret: never drawn.
+        #expect(!Fixture.prose(app).contains("tdsetup_abc"))
+    }
+
+    @Test("on the store itself the form has no token field")
+    func noTokenLocally() {
+        let app = setup()
+        #expect(app.firstAdmin.fields == [.name, .password, .again])
+        #expect(!Fixture.prose(app).contains("Setup token"))
+    }
+
     @Test("name, password twice: Enter moves field by field, then creates the admin")
     func create() {
         var app = setup()

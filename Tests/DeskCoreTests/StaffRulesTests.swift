@@ -52,11 +52,14 @@ import Testing
         #expect(PasswordRules.problem(String(repeating: "ab12", count: 65), user: "ana") != nil)
     }
 
-    @Test("failed sign-ins: two free, then 2, 4, 8… seconds, at most a minute")
+    @Test("failed sign-ins: two free, then 2, 4, 8… seconds, at most 5 minutes; the lock at 100")
     func delays() {
         let policy = SignInPolicy()
-        #expect((0...10).map { policy.delaySeconds(afterFailures: $0) } == [0, 0, 0, 2, 4, 8, 16, 32, 60, 60, 60])
-        #expect(policy.failuresBeforeLock == 8)
+        #expect(
+            (0...12).map { policy.delaySeconds(afterFailures: $0) } == [
+                0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300,
+            ])
+        #expect(policy.failuresBeforeLock == 100)
         #expect(SignInPolicy(failuresBeforeLock: 3, maximumDelaySeconds: 5).delaySeconds(afterFailures: 100) == 5)
     }
 

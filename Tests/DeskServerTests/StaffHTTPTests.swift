@@ -200,7 +200,7 @@ struct StaffHTTPTests {
         #expect(wrong.status == 401)
         #expect(wrong.errorCode == 2002)
         #expect(wrong.header("WWW-Authenticate") == #"Bearer realm="tracedesk-staff""#)
-        #expect(wrong.detail == "wrong user name or password: check both and try again")
+        #expect(wrong.detail?.hasPrefix("wrong user name or password: check both and try again") == true)
         #expect(!wrong.text.contains("not-the-pass"))
     }
 
@@ -251,13 +251,21 @@ struct StaffHTTPTests {
     @Test("sign-ins wait on the KDF executor with their connections suspended: other requests go on meanwhile")
     func kdfHoldsNoServerThread() async throws {
         // One server thread: if a sign-in held it, nothing else could be answered meanwhile.
-        let f = try ServerFixture(configure: { $0.threads = 1 })
+        // The admission budgets off: this is about the executor itself, the last resort behind them.
+        let f = try ServerFixture(configure: {
+            $0.threads = 1
+            $0.signInPlacesPerAddress = 0
+            $0.signInPerAddressPerMinute = 0
+            $0.signInPerNamePerMinute = 0
+        })
         _ = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
-        let credentials = Self.body(["name": "root", "password": "wrong-pass-0"])
         let finished = Counter()
 
         async let signIns: [Int] = withTaskGroup(of: Int.self) { group in
-            for _ in 0..<8 {
+            for index in 0..<8 {
+                // A name of its own each, so every one costs a hash: one name's attempts from one
+                // address wait, without a hash, after its third failure (issue 18).
+                let credentials = Self.body(["name": "nobody\(index)", "password": "wrong-pass-0"])
                 group.addTask {
                     let status =
                         (try? await HTTP.send("POST", staff(f, "/sessions"), headers: Self.json, body: credentials)
@@ -293,13 +301,20 @@ struct StaffHTTPTests {
         "a sign-in flood past the KDF executor's limit is answered 503 with Retry-After at once, not queued; the others still get their answer"
     )
     func signInFloodIsBounded() async throws {
-        let f = try ServerFixture()
+        // The admission budgets off: this is about the executor itself, the last resort behind them.
+        let f = try ServerFixture(configure: {
+            $0.signInPlacesPerAddress = 0
+            $0.signInPerAddressPerMinute = 0
+            $0.signInPerNamePerMinute = 0
+        })
         _ = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
-        let credentials = Self.body(["name": "nobody", "password": "wrong-pass-0"])
         let limit = f.server.kdfExecutor.limit
         let sent = limit * 3
         let answers: [(status: Int, retryAfter: Bool)] = await withTaskGroup(of: (Int, Bool).self) { group in
-            for _ in 0..<sent {
+            for index in 0..<sent {
+                // A name of its own each: every one costs a hash (one name would wait after its
+                // third failure, without a hash, since issue 18).
+                let credentials = Self.body(["name": "nobody\(index)", "password": "wrong-pass-0"])
                 group.addTask {
                     guard
                         let reply = try? await HTTP.send(

@@ -7,15 +7,22 @@ import Testing
 /// server's desk uses them.
 @Suite("Staff settings")
 struct StaffSettingsTests {
-    @Test("defaults: 10 min idle, 12 h sessions, locked after 8 failures")
+    @Test(
+        "defaults: 10 min idle, 12 h sessions, locked after 100 failures (NIST), 2 places and 10 failures a minute per address"
+    )
     func defaults() throws {
         let config = try ServerConfig.load(file: nil, environment: [:]).get()
 
         #expect(config.sessionIdleMinutes == 10)
         #expect(config.sessionHours == 12)
-        #expect(config.signInFailuresBeforeLock == 8)
+        #expect(config.signInFailuresBeforeLock == 100)
+        #expect(config.signInPlacesPerAddress == 2)
+        #expect(config.signInPerAddressPerMinute == 10)
+        #expect(config.signInBurstPerAddress == 3)
+        #expect(config.signInPerNamePerMinute == 60)
+        #expect(config.setupTokenFile == nil)
         #expect(config.sessionPolicy == SessionPolicy(maximumSeconds: 12 * 3600, idleSeconds: 600))
-        #expect(config.signInPolicy == SignInPolicy(failuresBeforeLock: 8))
+        #expect(config.signInPolicy == SignInPolicy(failuresBeforeLock: 100))
     }
 
     @Test("each is listed with its reason and range, and shown by serve --settings")

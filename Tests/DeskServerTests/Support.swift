@@ -34,7 +34,7 @@ final class ServerFixture: @unchecked Sendable {
         delayMs: Int = 0, configure: (inout ServerConfig) -> Void = { _ in }, appSettingsPath: String? = nil,
         busyTimeoutMs: Int32 = 5_000, deviceCheck: ImmuniAPI.DeviceCheck? = nil,
         attestationCheck: ImmuniAPI.AttestationCheck? = nil, clock: any DeskCore.Clock = SystemClock(),
-        signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil
+        signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil, setupToken: SetupToken? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-server-tests-\(UUID().uuidString)", isDirectory: true)
@@ -56,7 +56,7 @@ final class ServerFixture: @unchecked Sendable {
         server = try TraceDeskServer(
             config: config, store: store, clock: clock, appSettingsPath: appSettingsPath ?? Self.appSettingsPath,
             deviceCheck: deviceCheck, attestationCheck: attestationCheck, nonce: nonce, signing: signing,
-            auditKey: auditKey, accessLog: accessLog, log: log)
+            auditKey: auditKey, accessLog: accessLog, setupToken: setupToken, log: log)
         // The jobs run when a test calls them, so that what a test publishes is what it asked for.
         try server.start(runningJobs: false)
     }

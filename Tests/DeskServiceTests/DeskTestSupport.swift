@@ -169,10 +169,12 @@ struct UnreachableStore: Store {
     func setPassword(
         name: String, passwordHash: String, by actor: String, now: Date, reason: PasswordChange
     ) throws(StoreError) -> StaffAccount? { throw error }
-    func beginSignIn(name: String, now: Date, policy: SignInPolicy) throws(StoreError) -> SignInAttempt { throw error }
+    func beginSignIn(name: String, source: String, now: Date, policy: SignInPolicy) throws(StoreError)
+        -> SignInAttempt
+    { throw error }
     func finishSignIn(
-        name: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?, rehash: String?, now: Date,
-        policy: SignInPolicy
+        name: String, source: String, attempt: Int, checkedAgainst: String, session: NewStaffSession?,
+        rehash: String?, now: Date, policy: SignInPolicy
     ) throws(StoreError) -> SignInFinish { throw error }
     func session(tokenHash: String) throws(StoreError) -> StoredSession? { throw error }
     func touchSession(tokenHash: String, now: Date) throws(StoreError) { throw error }

@@ -284,7 +284,7 @@ struct SignInStoreTests {
         try withSpace(kind) { space in
             let stores = [try space.open(), try space.open()]
             try Staff.add(stores[0], "rossi")
-            let policy = SignInPolicy()
+            let policy = SignInPolicy(failuresBeforeLock: 8)
 
             let begins = onThreads(20) { index in
                 Result { () throws(StoreError) in

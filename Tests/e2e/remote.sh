@@ -43,7 +43,12 @@ says() { grep -qF -- "$1" "$work/out"; }
 check "serve starts and names both listeners" start_server "$work/desk.sqlite"
 url="http://$internal"
 
+# Issue 18: a server's first admin needs the setup token serve wrote beside the store.
 td "$admin_pw\n" --server "$url" staff add boss --role admin --password-stdin
+check "without the setup token the first admin is refused, saying where it is" \
+  bash -c "[ $rc -eq 1 ] && grep -q 'TRACEDESK_SETUP_TOKEN' '$work/out'"
+TRACEDESK_SETUP_TOKEN=$(cat "$work/desk.sqlite.setup-token") \
+  td "$admin_pw\n" --server "$url" staff add boss --role admin --password-stdin
 check "the first admin is made through the server" bash -c "[ $rc -eq 0 ] && grep -q 'added boss (admin), the first account' '$work/out'"
 td "$admin_pw\n$oper_pw\n" --server "$url" --user boss --password-stdin staff add ana --role operator
 check "the admin adds an operator through the server" bash -c "[ $rc -eq 0 ] && grep -q 'added ana (operator)' '$work/out'"

@@ -81,8 +81,9 @@ check "staff list --json has every account with its state" \
 td "$admin_pw\n" staff disable ana --user boss --password-stdin
 check "the admin disables the operator" bash -c "[ $rc -eq 0 ] && grep -q 'disabled ana' '$work/out'"
 td "$oper_pw\n" otp status KJ23IWY5UJ --user ana --password-stdin
-check "a disabled account cannot sign in: exit 6, says so" \
-  bash -c "[ $rc -eq 6 ] && grep -q 'the account ana is disabled' '$work/out'"
+# Issue 18: a disabled account answers as a wrong password (the Staff screen shows the state).
+check "a disabled account cannot sign in: exit 6, the words of a wrong password" \
+  bash -c "[ $rc -eq 6 ] && grep -q 'wrong user name or password' '$work/out' && ! grep -q 'ana' '$work/out'"
 td "$admin_pw\n" staff disable boss --user boss --password-stdin
 check "an admin cannot disable themself" bash -c "[ $rc -eq 1 ] && grep -q 'cannot disable your own account' '$work/out'"
 td "$admin_pw\nfresh-pass-for-her\n" staff reset-password sara --user boss --password-stdin
