@@ -100,6 +100,10 @@ final class HTTPHeadGate: @unchecked Sendable {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
+        // The kernel completes a connection only once its first bytes are there (or after a
+        // second): most heads are then whole at the first look, with no epoll round.
+        var deferSeconds: Int32 = 1
+        setsockopt(listener, Int32(IPPROTO_TCP), TCP_DEFER_ACCEPT, &deferSeconds, socklen_t(MemoryLayout<Int32>.size))
         guard bound == 0, listen(listener, 1024) == 0 else {
             let saved = errno
             close(listener)
@@ -221,7 +225,10 @@ final class HTTPHeadGate: @unchecked Sendable {
             }
             if reading() >= limits.maxReading { evict() }
             held[fd] = Held(address: address, length: length, source: Self.source(address), opened: now, lastByte: now)
-            watch(fd, EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue)
+            // Often the whole head is there already; otherwise wait for more (registering an
+            // edge-triggered socket with bytes waiting reports them once, so none is missed).
+            readable(fd, now, hangUp: false)
+            if held[fd] != nil { watch(fd, EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue) }
         }
     }
 
