@@ -40,6 +40,18 @@ struct StrictHTTPTests {
                 #"tracedesk_http_heads_refused_total{reason="malformed"} 6"#))
     }
 
+    @Test("a head longer than max_head_bytes: 400 {1100} naming the limit, and the server serves on")
+    func longHead() async throws {
+        let f = try ServerFixture(configure: { $0.maxHeadBytes = 4_096 })
+        let head = "GET / HTTP/1.1\r\nHost: x\r\nX-Long: \(String(repeating: "a", count: 5_000))\r\n\r\n"
+        let reply = try await HTTP.rawAsync(f.server.phonePort, Array(head.utf8))
+        #expect(reply.status == 400 && reply.errorCode == 1100)
+        #expect(reply.detail?.contains("longer than 4096 bytes") == true, "\(reply.detail ?? "")")
+        let fits =
+            "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Long: \(String(repeating: "a", count: 3_000))\r\n\r\n"
+        #expect(try await HTTP.rawAsync(f.server.phonePort, Array(fits.utf8)).status == 200)
+    }
+
     @Test("a client that writes a whole 2 MB body before it reads gets the 413, not a reset")
     func tooLargeWrittenFirst() async throws {
         let f = try ServerFixture()
