@@ -152,6 +152,51 @@ struct StrictHTTPTests {
         #expect(fresh.status == 200)
     }
 
+    @Test("with TLS (no head gate) a space before a header's colon is still 400 {1100}, from the names MHD hands over")
+    func tlsHeaderName() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("key.pem").path
+        let cert = directory.appendingPathComponent("cert.pem").path
+        _ = try await offPool {
+            try ProtocolTests.run(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,
+                    "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
+                ])
+        }
+        let f = try ServerFixture(configure: {
+            $0.tlsCert = cert
+            $0.tlsKey = key
+        })
+        let port = f.server.phonePort
+        let output = try await offPool { () throws -> String in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            // -quiet implies -ign_eof: it reads until the server closes.
+            process.arguments = ["s_client", "-quiet", "-connect", "127.0.0.1:\(port)", "-CAfile", cert]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try input.fileHandleForWriting.write(
+                contentsOf: Data(
+                    "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nGET /hidden HTTP/1.1\r\nHost: x\r\n\r\n"
+                        .utf8))
+            try input.fileHandleForWriting.close()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(output.hasPrefix("HTTP/1.1 400"), "\(output)")
+        #expect(output.contains(#""error_code":1100"#))
+        #expect(output.components(separatedBy: "HTTP/1.1").count == 2, "one answer only")
+    }
+
     @Test("a log on a full disk or a gone reader: the line is dropped and counted, nothing traps")
     func logFailures() throws {
         LogWriter.ignoreBrokenPipes()
