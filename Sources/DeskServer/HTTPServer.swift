@@ -71,7 +71,7 @@ public final class HTTPServer: @unchecked Sendable {
         /// Connections still reading their head at once; past it the oldest of the busiest
         /// address is closed.
         public var maxConnectionsReadingHead = 512
-        /// The longest request head accepted (431 past it).
+        /// The longest request head accepted (400 past it).
         public var maxHeadBytes = 32_768
         /// After refusing a body as too large: how long and how much more of it is read and
         /// thrown away so that a client that writes before it reads still gets the 413.

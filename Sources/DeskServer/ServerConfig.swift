@@ -259,7 +259,7 @@ public struct ServerConfig: Hashable, Sendable {
         ),
         integer(
             "max_head_bytes", \.maxHeadBytes, 1_024...65_536,
-            "largest request head (request line and headers); more is refused with 431"),
+            "largest request head (request line and headers); more is refused with 400"),
         integer(
             "linger_seconds", \.lingerSeconds, 0...60,
             "after a 413, how long the rest of the body is read and thrown away so the client sees the answer"),

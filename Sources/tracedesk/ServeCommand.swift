@@ -60,6 +60,13 @@ enum ServeCommand {
         variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these
         options. --settings lists every setting with its value and meaning.
 
+        HTTP: on plain listeners each request head is read and checked before it is served
+        (strict framing: 400 for what a proxy could read another way; a head must be whole
+        within head_deadline_seconds; at most max_connections_reading_head heads at once), and
+        every connection carries one request (docs/deployment.md, "Slow clients").
+        The log goes to stderr; a line that cannot be written (full disk, reader gone) is
+        dropped and counted in /metrics (tracedesk_log_write_failures_total).
+
         SIGINT or SIGTERM: stop accepting, finish requests in flight, exit 0.
         Exit status: 0 stopped cleanly, 2 bad settings or usage, 4 store unavailable,
         5 cannot listen.

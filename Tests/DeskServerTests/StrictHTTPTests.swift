@@ -40,6 +40,18 @@ struct StrictHTTPTests {
                 #"tracedesk_http_heads_refused_total{reason="malformed"} 6"#))
     }
 
+    @Test("a head longer than max_head_bytes: 400 {1100} naming the limit, and the server serves on")
+    func longHead() async throws {
+        let f = try ServerFixture(configure: { $0.maxHeadBytes = 4_096 })
+        let head = "GET / HTTP/1.1\r\nHost: x\r\nX-Long: \(String(repeating: "a", count: 5_000))\r\n\r\n"
+        let reply = try await HTTP.rawAsync(f.server.phonePort, Array(head.utf8))
+        #expect(reply.status == 400 && reply.errorCode == 1100)
+        #expect(reply.detail?.contains("longer than 4096 bytes") == true, "\(reply.detail ?? "")")
+        let fits =
+            "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Long: \(String(repeating: "a", count: 3_000))\r\n\r\n"
+        #expect(try await HTTP.rawAsync(f.server.phonePort, Array(fits.utf8)).status == 200)
+    }
+
     @Test("a client that writes a whole 2 MB body before it reads gets the 413, not a reset")
     func tooLargeWrittenFirst() async throws {
         let f = try ServerFixture()
@@ -138,6 +150,51 @@ struct StrictHTTPTests {
             return HTTP.parse(response)
         }
         #expect(fresh.status == 200)
+    }
+
+    @Test("with TLS (no head gate) a space before a header's colon is still 400 {1100}, from the names MHD hands over")
+    func tlsHeaderName() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("key.pem").path
+        let cert = directory.appendingPathComponent("cert.pem").path
+        _ = try await offPool {
+            try ProtocolTests.run(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,
+                    "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
+                ])
+        }
+        let f = try ServerFixture(configure: {
+            $0.tlsCert = cert
+            $0.tlsKey = key
+        })
+        let port = f.server.phonePort
+        let output = try await offPool { () throws -> String in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            // -quiet implies -ign_eof: it reads until the server closes.
+            process.arguments = ["s_client", "-quiet", "-connect", "127.0.0.1:\(port)", "-CAfile", cert]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try input.fileHandleForWriting.write(
+                contentsOf: Data(
+                    "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nGET /hidden HTTP/1.1\r\nHost: x\r\n\r\n"
+                        .utf8))
+            try input.fileHandleForWriting.close()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(output.hasPrefix("HTTP/1.1 400"), "\(output)")
+        #expect(output.contains(#""error_code":1100"#))
+        #expect(output.components(separatedBy: "HTTP/1.1").count == 2, "one answer only")
     }
 
     @Test("a log on a full disk or a gone reader: the line is dropped and counted, nothing traps")

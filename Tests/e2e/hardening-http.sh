@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Issue 18, points 7-9, against the real `tracedesk serve`: a log on a full disk and a log pipe
+# without a reader, a store on a full disk, the three lenient framings (request smuggling), a
+# client that writes a 2 MB body before it reads, and a bounded header trickle from
+# 127.0.0.2-127.0.0.6 while a fresh client on 127.0.0.1 is served.
+# Usage: Tests/e2e/hardening-http.sh PATH/TO/tracedesk
+# Prints one line per check and ends with "e2e-hardening-http: N passed, N failed".
+set -uo pipefail
+
+bin=$(realpath "${1:-.build/debug/tracedesk}")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+passed=0
+failed=0
+server=""
+mounted=""
+export SWIFT_BACKTRACE=enable=no
+
+cleanup() {
+  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
+  [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
+export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
+source "$root/Tests/e2e/lib.sh"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# wait_up PORT: up to 30 s for GET / to answer 200.
+wait_up() {
+  local deadline=$((SECONDS + 30))
+  while [ $SECONDS -le $deadline ]; do
+    [ "$(curl -s -o /dev/null -m 5 -w '%{http_code}' "http://127.0.0.1:$1/")" = 200 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# failures PORT: tracedesk_log_write_failures_total from /metrics on the internal PORT.
+failures() { curl -s -m 10 "http://127.0.0.1:$1/metrics" | sed -n 's/^tracedesk_log_write_failures_total //p'; }
+alive() { kill -0 "$server" 2>/dev/null; }
+stop_server() {
+  kill -TERM "$server" 2>/dev/null
+  wait "$server" 2>/dev/null
+  server=""
+}
+# Requests that write a line each to the access log (flushed every 250 ms).
+some_requests() { for _ in $(seq "$2"); do curl -s -o /dev/null -m 10 "http://127.0.0.1:$1/"; done; }
+# counted PORT: waits up to 30 s for the failure counter to be above 0.
+counted() {
+  local deadline=$((SECONDS + 30)) n
+  while [ $SECONDS -le $deadline ]; do
+    n=$(failures "$1")
+    [ -n "$n" ] && [ "$n" -gt 0 ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# 7. The log on a full disk: every line fails to be written; the server serves on.
+p=$(free_port) i=$(free_port)
+"$bin" serve --store "$work/full-log.sqlite" --listen "127.0.0.1:$p" --internal-listen "127.0.0.1:$i" 2>/dev/full &
+server=$!
+check "log on /dev/full: the server starts and answers" wait_up "$p"
+some_requests "$p" 60
+check "log on /dev/full: 60 requests later it still answers" wait_up "$p"
+check "log on /dev/full: the lines dropped are counted in /metrics" counted "$i"
+check "log on /dev/full: still running" alive
+stop_server
+
+# 7. The log's reader goes away (a pipe whose read end is closed): no SIGPIPE death.
+p=$(free_port) i=$(free_port)
+mkfifo "$work/log.fifo"
+# The reader takes the first line and leaves.
+head -n 1 "$work/log.fifo" >"$work/first-line" &
+reader=$!
+"$bin" serve --store "$work/pipe-log.sqlite" --listen "127.0.0.1:$p" --internal-listen "127.0.0.1:$i" \
+  2>"$work/log.fifo" &
+server=$!
+wait "$reader"
+check "closed log pipe: the reader saw the first line and left" test -s "$work/first-line"
+check "closed log pipe: the server answers" wait_up "$p"
+some_requests "$p" 60
+check "closed log pipe: 60 requests later it still answers" wait_up "$p"
+check "closed log pipe: the lines dropped are counted in /metrics" counted "$i"
+check "closed log pipe: still running (no SIGPIPE)" alive
+stop_server
+
+# 8 and 9 on one server with its log in a file. Fewer connections than the trickle below holds
+# (so that, without the head gate, it would fill them), a short head deadline and a small cap on
+# heads being read (so that both act within the trickle's 12 s).
+TRACEDESK_MAX_CONNECTIONS=100 TRACEDESK_HEAD_DEADLINE_SECONDS=4 TRACEDESK_MAX_CONNECTIONS_READING_HEAD=64 \
+  check "serve starts" start_server "$work/desk.sqlite"
+pport=${phone##*:}
+
+cat >"$work/smuggle.py" <<'EOF'
+import socket, sys
+port = int(sys.argv[1])
+hidden = b"GET /hidden-request HTTP/1.1\r\nHost: x\r\n\r\n"
+cases = {
+    "space": b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+    "fold": b"POST / HTTP/1.1\r\nHost: x\r\nX-A: b\r\n c\r\nContent-Length: 0\r\n\r\n",
+    "lf": b"POST / HTTP/1.1\nHost: x\nContent-Length: 5\n\nhello",
+}
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(30)
+s.sendall(cases[sys.argv[2]] + hidden)
+out = b""
+while True:  # until the server closes (the read timeout would raise: a failure)
+    b = s.recv(65536)
+    if not b:
+        break
+    out += b
+ok = out.startswith(b"HTTP/1.1 400 ") and out.count(b"HTTP/1.1") == 1 and b'"error_code":1100' in out
+sys.exit(0 if ok else 1)
+EOF
+lines_before=$(wc -l <"$work/serve.log")
+for variant in space fold lf; do
+  check "smuggling ($variant): 400 with the error body, closed, the hidden request not answered" \
+    python3 "$work/smuggle.py" "$pport" "$variant"
+done
+# A marker request, logged after everything before it: until it, no request reached a handler.
+curl -s -o /dev/null "http://$phone/v1/keys/index"
+check "smuggling: neither the requests nor the hidden ones reached a handler (access log)" bash -c "
+  deadline=\$((SECONDS + 30))
+  until grep -q 'GET /v1/keys/index' '$work/serve.log' || [ \$SECONDS -gt \$deadline ]; do sleep 0.1; done
+  tail -n +\$(($lines_before + 1)) '$work/serve.log' | sed '/GET \\/v1\\/keys\\/index/q' | grep -c ' public ' | grep -qx 1"
+check "smuggling: the refusals are counted" bash -c \
+  "curl -s http://$internal/metrics | grep -q 'tracedesk_http_heads_refused_total{reason=\"malformed\"} 3'"
+
+cat >"$work/big.py" <<'EOF'
+import http.client, sys
+# Python's http.client writes the whole body before it reads the answer.
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=60)
+c.request("POST", "/v1/ingestion/upload", body=b"a" * 2_000_000,
+          headers={"Content-Type": "application/json", "Authorization": "Bearer " + "0" * 64,
+                   "Immuni-Dummy-Data": "0", "Immuni-Client-Clock": "0"})
+r = c.getresponse()
+body = r.read()
+sys.exit(0 if r.status == 413 and b'"error_code":1013' in body else 1)
+EOF
+check "a 2 MB body written before reading (http.client): 413 with the error body, not a broken pipe" \
+  python3 "$work/big.py" "$pport"
+
+# 9. A bounded trickle: 300 connections from five addresses, a header line every 2 s, 12 s;
+# a fresh client on 127.0.0.1 asks every 0.5 s, waiting up to 20 s for each answer.
+python3 "$root/Benchmarks/trickle.py" "$pport" --connections 300 --sources 5 --interval 2 --seconds 12 \
+  --probe-timeout 20 >"$work/trickle.json"
+check "trickle: every probe of a fresh client was answered" python3 -c "
+import json, sys; r = json.load(open('$work/trickle.json')); print('    ', r)
+sys.exit(0 if r['probes_failed'] == 0 and r['probes_answered'] > 0 else 1)"
+check "trickle: the server closed trickling connections (head deadline, cap)" python3 -c "
+import json, sys; sys.exit(0 if json.load(open('$work/trickle.json'))['closed_by_server'] > 0 else 1)"
+check "trickle: the server still answers" wait_up "$pport"
+stop_server
+
+# 7. A store on a full disk: 500/503, the server stays up, and works again once there is room.
+disk="$work/disk"
+mkdir -p "$disk"
+if mount -t tmpfs -o size=8m tmpfs "$disk" 2>/dev/null; then
+  mounted="$disk"
+  check "full store disk: serve starts" start_server "$disk/desk.sqlite"
+  "$bin" bench seed --store "$disk/desk.sqlite" --count 30 --tokens "$work/tokens" >/dev/null 2>&1
+  now=$(date -u +%s)
+  keys=""
+  for k in $(seq 0 13); do
+    start=$(((now / 86400 - 13 + k) * 144))
+    data=$(head -c 16 /dev/urandom | base64)
+    keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":144},"
+  done
+  body="{\"teks\":[${keys%,}],\"province\":\"RM\",\"padding\":\"00\",\"exposure_detection_summaries\":[]}"
+  upload() {
+    curl -s -o "$work/upload" -w '%{http_code}' -m 30 -X POST "http://$phone/v1/ingestion/upload" \
+      -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $1" -H 'Immuni-Dummy-Data: 0' \
+      -H "Immuni-Client-Clock: $now" -d "$body"
+  }
+  dd if=/dev/zero of="$disk/filler" bs=64k 2>/dev/null
+  # SQLite may still have room in its WAL file (reused after a checkpoint): upload with one
+  # code after another until the disk tells, at most 30.
+  stored=0 refused="" statuses=""
+  for n in $(seq 30); do
+    status=$(upload "$(sed -n "${n}p" "$work/tokens")")
+    statuses="$statuses $status"
+    if [ "$status" = 204 ]; then stored=$((stored + 1)); else refused=$n; break; fi
+  done
+  check "full store disk: an upload is refused with 500 or 503 and the error body (answers:$statuses)" bash -c \
+    "[ -n '$refused' ] && case '$status' in 500|503) grep -q '\"error_code\"' '$work/upload';; *) false;; esac"
+  check "full store disk: the server is up" wait_up "${phone##*:}"
+  check "full store disk: the incident is in the log, without the token" bash -c \
+    "grep -q incident '$work/serve.log' && ! grep -q '$(sed -n "${refused:-1}p" "$work/tokens")' '$work/serve.log'"
+  rm -f "$disk/filler"
+  check "room again: the refused upload is stored (204)" test "$(upload "$(sed -n "${refused:-1}p" "$work/tokens")")" = 204
+  check "the server counted $((stored + 1)) uploads stored" bash -c \
+    "curl -s http://$internal/metrics | grep -q 'tracedesk_uploads_total{result=\"stored\"} $((stored + 1))\$'"
+  stop_server
+  check "nothing acknowledged was lost: the store holds $((stored + 1)) uploads" \
+    test "$(sqlite3 "$disk/desk.sqlite" 'SELECT count(*) FROM uploads')" = "$((stored + 1))"
+  umount "$disk" && mounted=""
+else
+  echo "skip full store disk: cannot mount a tmpfs here (needs root)"
+fi
+
+echo "e2e-hardening-http: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
