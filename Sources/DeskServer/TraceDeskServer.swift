@@ -31,6 +31,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     public let jobs: ServerJobs
     let phone: HTTPServer
     let internalServer: HTTPServer
+    /// `his_listen`: POST /v1/otp on a listener of its own; nil when it is served on internal.
+    let hisServer: HTTPServer?
     let appSettings: AppSettingsFile?
     private var watcher: DispatchSourceTimer?
     let accessLog: AccessLog?
@@ -115,14 +117,29 @@ public final class TraceDeskServer: @unchecked Sendable {
                 }),
             completed: completed)
         staffAPI = StaffAPI(desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, log: log)
+        let his = HISGate(
+            mode: config.hisAuthMode, desk: desk, metrics: metrics, defaultRatePerMinute: config.hisRatePerMinute,
+            log: log)
         internalServer = HTTPServer(
             options: options("internal", config.internalListen),
             handler: InternalRoutes(
                 immuni: ImmuniAPI(
                     listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
-                    dummyErrorPercent: config.dummyErrorPercent, log: log),
+                    dummyErrorPercent: config.dummyErrorPercent, his: his, servesOtp: config.hisListen == nil,
+                    log: log),
                 staff: staffAPI),
             completed: completed)
+        if let address = config.hisListen {
+            let phoneDesk = desk
+            hisServer = HTTPServer(
+                options: options("his", address),
+                handler: ImmuniAPI(
+                    listener: .his, desk: phoneDesk, metrics: metrics, appSettings: nil, delay: delay, his: his,
+                    log: log),
+                completed: completed)
+        } else {
+            hisServer = nil
+        }
     }
 
     /// The SMS gateway `sms_gateway` names (the settings were checked: http has its URL and key).
@@ -346,6 +363,19 @@ public final class TraceDeskServer: @unchecked Sendable {
             phone.stop(grace: .zero)
             throw error
         }
+        do {
+            try hisServer?.start()
+        } catch {
+            phone.stop(grace: .zero)
+            internalServer.stop(grace: .zero)
+            throw error
+        }
+        if config.hisAuthMode == .none {
+            let address = config.hisListen ?? config.internalListen
+            log(
+                "WARNING: his_auth is none: POST /v1/otp on \(address.host) authorises codes for anyone who reaches it (actor \(HISClientName.anonymousActor)), so anyone there can send fake exposure notifications; only for a closed test network: use his_auth key and tracedesk his add (docs/deployment.md)"
+            )
+        }
         if let appSettings {
             let timer = DispatchSource.makeTimerSource(queue: .global())
             timer.schedule(deadline: .now() + 2, repeating: 2)
@@ -364,6 +394,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     /// See ``HTTPServer/requestsInFlight``.
     public var phoneRequestsInFlight: Int { phone.requestsInFlight }
     public var internalPort: UInt16 { internalServer.port }
+    /// The HIS listener's port (`his_listen`); nil when POST /v1/otp is on the internal listener.
+    public var hisPort: UInt16? { hisServer?.port }
     /// See ``HTTPServer/peakSuspended``: staff requests waiting on the desk's executors.
     public var internalPeakSuspended: Int { internalServer.peakSuspended }
 
@@ -383,7 +415,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         let phone = self.phone
         let internalServer = self.internalServer
         let group = DispatchGroup()
-        for server in [phone, internalServer] {
+        for server in [phone, internalServer] + (hisServer.map { [$0] } ?? []) {
             DispatchQueue.global().async(group: group) { server.stop(grace: grace) }
         }
         group.wait()

@@ -48,7 +48,7 @@ import Testing
             }
             await #expect(
                 throws: ServiceError.invalid(
-                    "a client's rate limit is 1 to 100000 authorisations a minute: give another, or none for the server's setting"
+                    "a client's rate limit is 1 to 1000000 authorisations a minute: give another, or none for the server's setting"
                 )
             ) {
                 _ = try await f.desk.addHISClient(admin, name: "zero", ratePerMinute: 0)
