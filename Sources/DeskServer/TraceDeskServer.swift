@@ -88,6 +88,13 @@ public final class TraceDeskServer: @unchecked Sendable {
             if tlsCert == nil { problems.append("tls_cert \(certPath) cannot be read") }
             if !problems.isEmpty { throw ConfigError(problems: problems) }
         }
+        // his_auth certificate: the listener of POST /v1/otp asks for client certificates signed
+        // by this authority (the HIS listener when there is one, else the internal one).
+        var hisTrust: String?
+        if config.hisAuthMode == .certificate, let path = config.hisCAFile {
+            hisTrust = try? String(contentsOfFile: path, encoding: .utf8)
+            if hisTrust == nil { throw ConfigError(problems: ["his_ca_file \(path) cannot be read"]) }
+        }
         let delay = ImmuniAPI.Delay(
             meanMilliseconds: Double(config.checkDelayMeanMs), sdMilliseconds: Double(config.checkDelaySdMs))
         let metrics = self.metrics
@@ -95,12 +102,12 @@ public final class TraceDeskServer: @unchecked Sendable {
             metrics.recordExchange(exchange)
             accessLog?.record(exchange)
         }
-        func options(_ name: String, _ address: ListenAddress) -> HTTPServer.Options {
+        func options(_ name: String, _ address: ListenAddress, trust: String? = nil) -> HTTPServer.Options {
             HTTPServer.Options(
                 name: name, host: address.host, port: address.port, threads: config.threads,
                 maxBodyBytes: config.maxBodyBytes, connectionTimeoutSeconds: config.connectionTimeoutSeconds,
                 maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-                tlsKeyPEM: tlsKey, tlsCertificatePEM: tlsCert)
+                tlsKeyPEM: tlsKey, tlsCertificatePEM: tlsCert, tlsTrustPEM: trust)
         }
         phone = HTTPServer(
             options: options("public", config.listen),
@@ -121,7 +128,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             mode: config.hisAuthMode, desk: desk, metrics: metrics, defaultRatePerMinute: config.hisRatePerMinute,
             log: log)
         internalServer = HTTPServer(
-            options: options("internal", config.internalListen),
+            options: options("internal", config.internalListen, trust: config.hisListen == nil ? hisTrust : nil),
             handler: InternalRoutes(
                 immuni: ImmuniAPI(
                     listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
@@ -132,7 +139,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         if let address = config.hisListen {
             let phoneDesk = desk
             hisServer = HTTPServer(
-                options: options("his", address),
+                options: options("his", address, trust: hisTrust),
                 handler: ImmuniAPI(
                     listener: .his, desk: phoneDesk, metrics: metrics, appSettings: nil, delay: delay, his: his,
                     log: log),
@@ -258,6 +265,11 @@ public final class TraceDeskServer: @unchecked Sendable {
         }
         if let cert = config.tlsCert, (try? String(contentsOfFile: cert, encoding: .utf8)) == nil {
             problems.append("tls_cert \(cert) cannot be read")
+        }
+        if config.hisAuthMode == .certificate, let ca = config.hisCAFile,
+            (try? String(contentsOfFile: ca, encoding: .utf8)) == nil
+        {
+            problems.append("his_ca_file \(ca) cannot be read")
         }
         return problems
     }

@@ -141,3 +141,40 @@ struct HISAuthHTTPTests {
         #expect(!f.logLines.all.contains { $0.contains("his_auth") })
     }
 }
+
+/// The HIS settings' rules between settings.
+@Suite("HIS settings")
+struct HISSettingsTests {
+    @Test("his_auth certificate needs his_ca_file and TLS; his_listen must differ from the other listeners")
+    func crossCheck() {
+        var config = ServerConfig()
+        config.hisAuth = "certificate"
+        config.hisListen = config.internalListen
+        #expect(
+            config.crossCheck() == [
+                "his_listen must differ from listen and internal_listen (127.0.0.1:8081)",
+                "his_auth certificate needs his_ca_file (the authority that signs the hospitals' client certificates)",
+                "his_auth certificate needs tls_cert and tls_key: client certificates come only over TLS",
+            ])
+        config.hisListen = ListenAddress(host: "127.0.0.1", port: 8082)
+        config.hisCAFile = "/etc/tracedesk/his-ca.pem"
+        config.tlsCert = "/etc/tracedesk/cert.pem"
+        config.tlsKey = "/etc/tracedesk/key.pem"
+        #expect(config.crossCheck().isEmpty)
+    }
+
+    @Test(
+        "his_auth takes key, certificate or none; anything else is a problem naming them",
+        arguments: [
+            ("key", nil), ("certificate", nil), ("none", nil), ("open", "must be one of key, certificate, none"),
+        ] as [(String, String?)])
+    func values(_ value: String, _ problem: String?) {
+        let (config, problems) = ServerConfig.read(file: nil, environment: ["TRACEDESK_HIS_AUTH": value])
+        if let problem {
+            #expect(problems == ["TRACEDESK_HIS_AUTH \(problem)"])
+        } else {
+            #expect(problems.isEmpty)
+            #expect(config.hisAuth == value)
+        }
+    }
+}

@@ -107,5 +107,45 @@ check "his_auth none: POST /v1/otp without a key is 204, as his-api" bash -c "
   [ \"\$(sqlite3 '$store' \"SELECT authorized_by FROM otp_authorizations ORDER BY authorized_at_ms DESC LIMIT 1\")\" = his-api ]"
 kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
 
+# his_auth certificate: TLS client certificates signed by the HIS authority; the subject CN names
+# the client (added like any other), a certificate from another authority or without a client
+# is refused.
+pki="$work/pki"; mkdir -p "$pki"
+ossl() { openssl "$@" >/dev/null 2>&1; }
+ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=e2e-his-ca \
+  -keyout "$pki/ca.key" -out "$pki/ca.pem"
+ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=other-ca \
+  -keyout "$pki/other.key" -out "$pki/other.pem"
+ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$pki/server.key" -out "$pki/server.pem"
+client_cert() { # client_cert NAME CN CA
+  ossl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/O=e2e/CN=$2" -keyout "$pki/$1.key" -out "$pki/$1.csr"
+  ossl x509 -req -in "$pki/$1.csr" -CA "$pki/$3.pem" -CAkey "$pki/$3.key" -CAcreateserial -days 2 -out "$pki/$1.pem"
+}
+client_cert good hospital-c ca
+client_cert stranger hospital-c other
+client_cert nobody no-such-client ca
+as_boss his add hospital-c >/dev/null 2>&1
+TRACEDESK_TLS_CERT="$pki/server.pem" TRACEDESK_TLS_KEY="$pki/server.key" TRACEDESK_HIS_AUTH=certificate \
+  TRACEDESK_HIS_CA_FILE="$pki/ca.pem" check "his_auth certificate: serve starts over TLS" start_server "$store"
+tls_otp() { # tls_otp CODE [CURL ARGS…] → status
+  local code=$1; shift
+  curl -s --max-time 10 -k -o "$work/body" -w '%{http_code}' -X POST "https://$internal/v1/otp" \
+    -H 'Content-Type: application/json' -d "{\"otp\":\"$code\",\"symptoms_started_on\":\"$today\"}" "$@"
+}
+check "a client certificate from the HIS authority: 204, actor his:hospital-c" bash -c "
+  [ \"\$(curl -s --max-time 10 -k -o /dev/null -w '%{http_code}' -X POST https://$internal/v1/otp --cert '$pki/good.pem' --key '$pki/good.key' -H 'Content-Type: application/json' -d '{\"otp\":\"Z6UI7HAFXQ\",\"symptoms_started_on\":\"$today\"}')\" = 204 ] &&
+  [ \"\$(sqlite3 '$store' \"SELECT authorized_by FROM otp_authorizations ORDER BY authorized_at_ms DESC LIMIT 1\")\" = his:hospital-c ]"
+check "no client certificate: 401 {1402}" bash -c "[ \"\$(curl -s --max-time 10 -k -o '$work/body' -w '%{http_code}' -X POST https://$internal/v1/otp -H 'Content-Type: application/json' -d '{\"otp\":\"4K51Q19235\",\"symptoms_started_on\":\"$today\"}')\" = 401 ] && grep -q 1402 '$work/body'"
+check "a key instead of a certificate: 401" test "$(tls_otp 4K51Q19235 -H "Authorization: Bearer $key_b")" = 401
+check "the same CN from another authority: refused" bash -c "
+  s=\$(curl -s --max-time 10 -k -o /dev/null -w '%{http_code}' -X POST https://$internal/v1/otp --cert '$pki/stranger.pem' --key '$pki/stranger.key' -H 'Content-Type: application/json' -d '{\"otp\":\"4K51Q19235\",\"symptoms_started_on\":\"$today\"}'); [ \"\$s\" = 401 ] || [ \"\$s\" = 000 ]"
+check "a certificate naming no client: 401" test "$(tls_otp 4K51Q19235 --cert "$pki/nobody.pem" --key "$pki/nobody.key")" = 401
+as_boss his revoke hospital-c >/dev/null 2>&1
+check "the client revoked: its certificate is refused (401)" test "$(tls_otp 4K51Q19235 --cert "$pki/good.pem" --key "$pki/good.key")" = 401
+check "a staff console still connects without a certificate" \
+  test "$(curl -s --max-time 10 -k -o /dev/null -w '%{http_code}' "https://$internal/staff/v1")" = 200
+kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+
 echo "e2e-hardening-his: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
