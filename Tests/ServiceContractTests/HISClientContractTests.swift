@@ -31,6 +31,9 @@ import Testing
             let audit = try await f.desk.audit(admin, query: AuditQuery(action: .hisClientAdded))
             #expect(audit.map(\.target) == ["niguarda", "san-matteo"])
             #expect(!audit.contains { $0.detail.contains(added.key) || $0.detail.contains(other.key) })
+            // Through a server the key crossed in a response body: never in its log lines.
+            let logged = (f.logLines.all + f.accessLines.all).joined(separator: "\n")
+            #expect(!logged.contains(added.key) && !logged.contains(other.key))
         }
     }
 
