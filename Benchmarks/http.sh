@@ -24,6 +24,11 @@ start_nginx "$nginx_port"
 
 # tracedesk serve: defaults (4 threads, access log on, to a file), delays 0.
 "$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
+# The hospital system's key for POST /v1/otp (his_auth key), with a rate no run reaches.
+printf 'bench-admin-pass-1\n' | "$bin" staff add boss --role admin --password-stdin --store "$work/bench.sqlite" >/dev/null
+HIS_KEY=$(printf 'bench-admin-pass-1\n' | "$bin" his add bench-his --rate 1000000 --user boss --password-stdin \
+  --store "$work/bench.sqlite" | grep -oE 'tdh_[A-Za-z0-9_-]{43}')
+export HIS_KEY
 TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0 "$bin" serve --store "$work/bench.sqlite" \
   --signing-key "$work/signing.pem" \
   --listen "127.0.0.1:$phone_port" --internal-listen "127.0.0.1:$internal_port" 2>"$work/serve.log" &

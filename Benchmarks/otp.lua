@@ -1,4 +1,5 @@
--- wrk script: POST /v1/otp with a fresh valid code per request (unique across threads).
+-- wrk script: POST /v1/otp with a fresh valid code per request (unique across threads), as the
+-- HIS client whose API key is in $HIS_KEY.
 -- Codes come from a counter written in base 25 over the alphabet, plus the check character.
 local alphabet = "AEFHIJKLQRSUWXYZ123456789"
 local odd = { ["1"]=0, ["2"]=5, ["3"]=7, ["4"]=9, ["5"]=13, ["6"]=15, ["7"]=17, ["8"]=19, ["9"]=21,
@@ -9,6 +10,7 @@ local threads = {}
 local counter = 0
 local me = 0
 local day = os.date("!%Y-%m-%d")
+local key = os.getenv("HIS_KEY") or ""
 
 function setup(thread)
   thread:set("id", #threads)
@@ -39,7 +41,8 @@ end
 request = function()
   counter = counter + 1
   local body = '{"otp":"' .. code(counter * 16 + me) .. '","symptoms_started_on":"' .. day .. '"}'
-  return wrk.format("POST", "/v1/otp", { ["Content-Type"] = "application/json" }, body)
+  return wrk.format("POST", "/v1/otp",
+    { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. key }, body)
 end
 
 done = function(summary, latency, requests)

@@ -11,6 +11,8 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <microhttpd.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
 
 /// libmicrohttpd's own error messages, written to stderr with every argument replaced by "…":
 /// the format strings are fixed text, the arguments can be a request's path (which may hold a
@@ -76,7 +78,7 @@ static size_t cmhd_unescape(void *cls, struct MHD_Connection *connection, char *
 static inline struct MHD_Daemon *
 cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int threads,
            unsigned int connection_timeout_s, size_t connection_memory_limit, unsigned int connection_limit,
-           unsigned int per_ip_limit, const char *tls_key_pem, const char *tls_cert_pem,
+           unsigned int per_ip_limit, const char *tls_key_pem, const char *tls_cert_pem, const char *tls_trust_pem,
            MHD_AccessHandlerCallback handler, void *handler_cls,
            MHD_RequestCompletedCallback completed, void *completed_cls) {
     struct sockaddr_in sa;
@@ -84,7 +86,7 @@ cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int thr
     sa.sin_family = AF_INET;
     sa.sin_port = htons(port);
     if (ipv4 != NULL && inet_pton(AF_INET, ipv4, &sa.sin_addr) != 1) return NULL;
-    struct MHD_OptionItem options[12];
+    struct MHD_OptionItem options[13];
     int n = 0;
     /* The logger first, so that no message goes to MHD's own logger (which prints arguments). */
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)cmhd_log, NULL};
@@ -99,6 +101,11 @@ cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int thr
     if (tls_key_pem != NULL && tls_cert_pem != NULL) {
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key_pem};
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert_pem};
+        /* The authority of client certificates (his_auth certificate): GnuTLS then asks every
+           client for a certificate, and a client without one still connects (the handler
+           refuses it). */
+        if (tls_trust_pem != NULL)
+            options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, (void *)tls_trust_pem};
     }
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
@@ -124,6 +131,34 @@ static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
 
 /// Whether this libmicrohttpd was built with TLS.
 static inline int cmhd_has_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+
+/// The subject common name of the TLS client certificate of a connection, in `out`, only when the
+/// peer's chain verified against the daemon's trust (MHD_OPTION_HTTPS_MEM_TRUST: signed by that
+/// authority, within its validity, not malformed); returns 1, else 0 (no TLS, no certificate,
+/// not verified, no CN, or a CN that does not fit).
+static int cmhd_client_certificate_name(struct MHD_Connection *connection, char *out, size_t length) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    if (info == NULL || info->tls_session == NULL || length == 0) return 0;
+    gnutls_session_t session = (gnutls_session_t)info->tls_session;
+    unsigned int status = 0;
+    if (gnutls_certificate_verify_peers2(session, &status) != GNUTLS_E_SUCCESS || status != 0) return 0;
+    unsigned int count = 0;
+    const gnutls_datum_t *chain = gnutls_certificate_get_peers(session, &count);
+    if (chain == NULL || count == 0) return 0;
+    gnutls_x509_crt_t certificate;
+    if (gnutls_x509_crt_init(&certificate) != GNUTLS_E_SUCCESS) return 0;
+    int ok = 0;
+    size_t size = length;
+    if (gnutls_x509_crt_import(certificate, &chain[0], GNUTLS_X509_FMT_DER) == GNUTLS_E_SUCCESS &&
+        gnutls_x509_crt_get_dn_by_oid(certificate, GNUTLS_OID_X520_COMMON_NAME, 0, 0, out, &size) ==
+            GNUTLS_E_SUCCESS &&
+        size < length && memchr(out, 0, size) == NULL) {
+        out[size] = 0;
+        ok = 1;
+    }
+    gnutls_x509_crt_deinit(certificate);
+    return ok;
+}
 /// The client's address of a connection as text (IPv4 dotted, IPv6 colon form) in `out`;
 /// returns 1, or 0 when libmicrohttpd does not know it.
 static int cmhd_client_address(struct MHD_Connection *connection, char *out, size_t length) {

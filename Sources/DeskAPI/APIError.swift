@@ -41,6 +41,20 @@ public struct APIError: Error, Hashable, Sendable {
         APIError(code: 1401, status: 400, message: "Body not compliant with the defined schema.", detail: detail)
     }
     public static let alreadyAuthorized = APIError(code: 1409, status: 409, message: "OTP already authorized.")
+    /// 1402/401: `POST /v1/otp` without a valid HIS credential (no key, an unknown or revoked
+    /// key, no verified client certificate). Ours: Immuni's HIS was reached over a private
+    /// network only; the body of `/v1/otp` stays the contract's.
+    public static func hisNotAuthenticated(_ detail: String) -> APIError {
+        APIError(code: 1402, status: 401, message: "HIS client not authenticated.", detail: detail)
+    }
+    /// 1429/429: an HIS client past its authorisations a minute; `Retry-After` says when.
+    public static func hisRateLimited(perMinute: Int, retryAfter seconds: Int) -> APIError {
+        APIError(
+            code: 1429, status: 429, message: "Too many authorisations.",
+            detail:
+                "this HIS client may authorise \(perMinute) codes a minute on this server: retry in \(seconds) s (an admin can raise its limit: tracedesk his add --rate, or his_rate_per_minute)"
+        )
+    }
 
     // Protocol-level errors (ours; the contract only fixes their status and body shape).
     public static func notFound(_ detail: String) -> APIError {

@@ -13,11 +13,16 @@ public struct HTTPRequest: Sendable {
     /// The address the connection comes from (`203.0.113.7`, `2001:db8::1`), as the socket
     /// says: behind a reverse proxy, the proxy's. Nil when unknown (requests made in tests).
     public var clientAddress: String?
+    /// The common name (CN) of the TLS client certificate the connection presented, set only
+    /// when its chain verified against the configured trust (`his_ca_file`); nil otherwise.
+    public var clientCertificateName: String?
 
     public init(
         method: String, path: String, headers: [(name: String, value: String)] = [],
-        query: [(name: String, value: String)] = [], body: [UInt8] = [], clientAddress: String? = nil
+        query: [(name: String, value: String)] = [], body: [UInt8] = [], clientAddress: String? = nil,
+        clientCertificateName: String? = nil
     ) {
+        self.clientCertificateName = clientCertificateName
         self.method = method
         self.path = path
         self.headers = headers.map { ($0.name.lowercased(), $0.value) }
@@ -66,6 +71,7 @@ public struct HTTPResponse: Sendable {
         if error.code == 2001 || error.code == 2002 {
             response.headers.append(("WWW-Authenticate", #"Bearer realm="tracedesk-staff""#))
         }
+        if error.code == 1402 { response.headers.append(("WWW-Authenticate", #"Bearer realm="tracedesk-his""#)) }
         return response
     }
 

@@ -77,6 +77,15 @@ extension ConsoleApp {
                     add(StaffScreen.keyMap, as: "staff accounts")
                     add(adminKeyMap, as: "screens")
                 }
+            case .his:
+                if let dialog = state.his.confirm {
+                    add(dialog.keyMap, as: "confirm")
+                } else if state.his.form != nil {
+                    add(TextFieldState.keyMap, as: "editing text")
+                } else {
+                    add(HISScreen.keyMap, as: "HIS clients")
+                    add(adminKeyMap, as: "screens")
+                }
             case .audit:
                 if state.audit.filterForm != nil {
                     add(AuditScreen.FilterForm.keyMap, as: "filter")

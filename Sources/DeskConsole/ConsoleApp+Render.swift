@@ -13,6 +13,7 @@ extension ConsoleApp {
         case .monitor: return "Monitor"
         case .staff: return "Staff accounts"
         case .audit: return "Audit log"
+        case .his: return "Hospital systems"
         case .trace: return "Contact trace"
         case .dashboard: return "Dashboard"
         }
@@ -46,6 +47,7 @@ extension ConsoleApp {
             case .monitor: MonitorScreen.render(state.monitor, into: &buffer, area: body)
             case .staff: StaffScreen.render(state.staff, into: &buffer, area: body)
             case .audit: AuditScreen.render(state.audit, into: &buffer, area: body)
+            case .his: HISScreen.render(state.his, into: &buffer, area: body)
             case .trace: TraceScreen.render(state.trace, into: &buffer, area: body)
             case .dashboard:
                 DashboardScreen.render(state.dashboard, into: &buffer, area: body)
@@ -114,6 +116,16 @@ extension ConsoleApp {
         case .audit:
             if state.audit.filterForm != nil { return shortHints(AuditScreen.FilterForm.keyMap) + [help] }
             return shortHints(AuditScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
+        case .his:
+            if let dialog = state.his.confirm { return dialog.keyMap.footerHints }
+            if state.his.shownKey != nil { return [(keys: "Enter", help: "Done"), help] }
+            if state.his.form != nil {
+                return [
+                    (keys: "Enter", help: "Next / add"), (keys: "Tab", help: "Next field"),
+                    (keys: "Esc", help: "Cancel"), help,
+                ]
+            }
+            return shortHints(HISScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
         case .trace:
             return traceHints(state.trace, width: state.size.width, help: help, signOut: signOut, quit: quit)
         case .dashboard:

@@ -27,6 +27,7 @@ extension ConsoleApp {
         state.authorize = freshAuthorize(now: state.now, timeZone: state.timeZone)
         state.staff = StaffScreen.State(timeZone: state.timeZone)
         state.audit = AuditScreen.State(now: state.now, timeZone: state.timeZone)
+        state.his = HISScreen.State(timeZone: state.timeZone)
         state.monitor = MonitorScreen.State(now: state.now, timeZone: state.timeZone)
         state.trace = TraceScreen.State(now: state.now, timeZone: state.timeZone, ascii: state.ascii)
         state.dashboard = DashboardScreen.State(

@@ -24,7 +24,7 @@ public enum ConsoleApp {
 
     /// The screen in front (the lock screen, when set, covers it).
     public enum Page: Hashable, Sendable {
-        case signIn, firstAdmin, authorize, monitor, staff, audit, trace, dashboard
+        case signIn, firstAdmin, authorize, monitor, staff, audit, his, trace, dashboard
     }
 
     /// Events asked for per read of the feed.
@@ -44,6 +44,7 @@ public enum ConsoleApp {
         public var authorize: AuthorizeScreen.State
         public var staff: StaffScreen.State
         public var audit: AuditScreen.State
+        public var his: HISScreen.State
         public var monitor: MonitorScreen.State
         public var trace: TraceScreen.State
         public var dashboard: DashboardScreen.State
@@ -92,6 +93,7 @@ public enum ConsoleApp {
             authorize = ConsoleApp.freshAuthorize(now: now, timeZone: timeZone)
             staff = StaffScreen.State(timeZone: timeZone)
             audit = AuditScreen.State(now: now, timeZone: timeZone)
+            his = HISScreen.State(timeZone: timeZone)
             monitor = MonitorScreen.State(now: now, timeZone: timeZone)
             trace = TraceScreen.State(now: now, timeZone: timeZone, ascii: ascii)
             dashboard = DashboardScreen.State(
@@ -121,6 +123,7 @@ public enum ConsoleApp {
             case .signIn, .firstAdmin: return true
             case .staff: return staff.form != nil
             case .audit: return audit.filterForm != nil
+            case .his: return his.form != nil
             case .monitor: return monitor.filtering
             case .trace: return trace.isTyping
             case .dashboard: return dashboard.isTyping
@@ -155,6 +158,7 @@ public enum ConsoleApp {
         case monitor(MonitorScreen.Msg)
         case staff(StaffScreen.Msg)
         case audit(AuditScreen.Msg)
+        case his(HISScreen.Msg)
         case trace(TraceScreen.Msg)
         case dashboard(DashboardScreen.Msg)
         /// A page of the activity feed (possibly empty: the cursor may still move).
@@ -174,6 +178,7 @@ public enum ConsoleApp {
         case monitor(MonitorScreen.Command)
         case staff(StaffScreen.Command)
         case audit(AuditScreen.Command)
+        case his(HISScreen.Command)
         case trace(TraceScreen.Command)
         case dashboard(DashboardScreen.Command)
         /// Runs the one feed loop (replacing any) from `after`, with the session then in the state.
@@ -186,7 +191,7 @@ public enum ConsoleApp {
     }
 
     public enum GlobalAction: Hashable, Sendable {
-        case help, quit, redraw, signOut, staff, audit, switchScreen, authorize, monitor, dashboard
+        case help, quit, redraw, signOut, staff, audit, his, switchScreen, authorize, monitor, dashboard
     }
 
     /// Keys the frame takes before the screen.
@@ -201,7 +206,8 @@ public enum ConsoleApp {
     public static let adminKeyMap = KeyMap<GlobalAction>([
         Binding([.function(2)], .staff, help: "Staff", group: "screens"),
         Binding([.function(3)], .audit, help: "Audit", group: "screens"),
-        Binding([.tab], .switchScreen, help: "The other screen", group: "screens", shownInFooter: false),
+        Binding([.function(4)], .his, help: "HIS clients", group: "screens"),
+        Binding([.tab], .switchScreen, help: "The next screen", group: "screens", shownInFooter: false),
     ])
 
     /// The operator's screens (Tab is the form's: it moves between the code and the date).
@@ -290,6 +296,8 @@ public enum ConsoleApp {
             return StaffScreen.update(&state.staff, inner).flatMap { command($0, &state) }
         case .audit(let inner):
             return AuditScreen.update(&state.audit, inner).flatMap { command($0, &state) }
+        case .his(let inner):
+            return HISScreen.update(&state.his, inner).flatMap { command($0, &state) }
         case .trace(let inner):
             return TraceScreen.update(&state.trace, inner).flatMap { command($0, &state) }
         case .dashboard(let inner):
@@ -320,13 +328,14 @@ public enum ConsoleApp {
             return []
         }
         if state.lock != nil { return update(&state, .lockScreen(.keyPressed(key))) }
-        if state.session?.role == .admin, !state.staff.isModal, !state.audit.isModal,
+        if state.session?.role == .admin, !state.staff.isModal, !state.audit.isModal, !state.his.isModal,
             let action = adminKeyMap.action(for: key)
         {
             switch action {
             case .staff: return show(.staff, &state)
             case .audit: return show(.audit, &state)
-            default: return show(state.page == .staff ? .audit : .staff, &state)
+            case .his: return show(.his, &state)
+            default: return show(state.page == .staff ? .audit : state.page == .audit ? .his : .staff, &state)
             }
         }
         if state.session?.role == .operator, state.authorize.phase != .reviewing,
@@ -350,6 +359,7 @@ public enum ConsoleApp {
         case .monitor: return update(&state, .monitor(.keyPressed(key)))
         case .staff: return update(&state, .staff(.keyPressed(key)))
         case .audit: return update(&state, .audit(.keyPressed(key)))
+        case .his: return update(&state, .his(.keyPressed(key)))
         case .trace: return update(&state, .trace(.keyPressed(key)))
         case .dashboard: return update(&state, .dashboard(.keyPressed(key)))
         }
@@ -367,6 +377,9 @@ public enum ConsoleApp {
         }
         if page == .staff, !state.staff.loaded, !state.staff.loading {
             return StaffScreen.reload(&state.staff).map(Command.staff)
+        }
+        if page == .his, !state.his.loaded, !state.his.loading {
+            return HISScreen.reload(&state.his).map(Command.his)
         }
         return []
     }
@@ -405,6 +418,10 @@ public enum ConsoleApp {
             }
         case (.staff, .wheelUp), (.staff, .wheelDown):
             return update(&state, .staff(.scrolled(event.kind == .wheelUp ? -3 : 3)))
+        case (.his, .press):
+            if let row = HISScreen.client(at: event.y, state.his, in: body) {
+                return update(&state, .his(.rowClicked(row)))
+            }
         case (.audit, .press):
             if let row = AuditScreen.entry(at: event.y, state.audit, in: body) {
                 return update(&state, .audit(.rowClicked(row)))
@@ -471,6 +488,10 @@ public enum ConsoleApp {
 
     private static func command(_ inner: AuditScreen.Command, _ state: inout State) -> [Command] {
         inner == .quit ? quit(state) : [.audit(inner)]
+    }
+
+    private static func command(_ inner: HISScreen.Command, _ state: inout State) -> [Command] {
+        inner == .quit ? quit(state) : [.his(inner)]
     }
 
     private static func command(_ inner: TraceScreen.Command, _ state: inout State) -> [Command] {

@@ -177,7 +177,8 @@ public final class Program {
                 { () async throws(ServiceError) in try await service.signOut(session) }, then: { _ in nil },
                 failed: { _ in nil }
             )
-        case .authorize(.quit), .monitor(.quit), .staff(.quit), .audit(.quit), .trace(.quit), .dashboard(.quit):
+        case .authorize(.quit), .monitor(.quit), .staff(.quit), .audit(.quit), .his(.quit), .trace(.quit),
+            .dashboard(.quit):
             // Never here: ConsoleApp turns a screen's quit into its own `.quit` (which signs out).
             break
         case .authorize(.authorize(let code, let day)):
@@ -205,6 +206,8 @@ public final class Program {
         case .staff(let inner):
             perform(inner)
         case .audit(let inner):
+            perform(inner)
+        case .his(let inner):
             perform(inner)
         case .trace(let inner):
             perform(inner)
@@ -379,6 +382,30 @@ public final class Program {
                         try await service.resetPassword(session, name: name, password: password)
                     },
                     then: { .staff(.passwordReset($0)) }, failed: { .staff(.changeFailed($0.message)) }, session: true)
+            }
+        }
+    }
+
+    private func perform(_ command: HISScreen.Command) {
+        let service = self.service
+        withSession { session in
+            switch command {
+            case .quit:
+                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
+            case .load:
+                self.call(
+                    { () async throws(ServiceError) in try await service.hisClients(session) },
+                    then: { .his(.loaded($0)) }, failed: { .his(.loadFailed($0.message)) }, session: true)
+            case .add(let name, let rate):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.addHISClient(session, name: name, ratePerMinute: rate)
+                    },
+                    then: { .his(.added($0)) }, failed: { .his(.changeFailed($0.message)) }, session: true)
+            case .revoke(let name):
+                self.call(
+                    { () async throws(ServiceError) in try await service.revokeHISClient(session, name: name) },
+                    then: { .his(.revoked($0)) }, failed: { .his(.changeFailed($0.message)) }, session: true)
             }
         }
     }

@@ -63,12 +63,15 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
     /// The dashboard's statistics: authorisations per operator, uploads, chunks, analytics,
     /// APRICOT figures and lookups per tracer.
     case readStatistics = "read_statistics"
+    /// Add, list and revoke the hospital systems (HIS clients) that may authorise codes.
+    case manageHISClients = "manage_his_clients"
 
     public var roles: Set<StaffRole> {
         switch self {
         case .authorizeCode: return [.operator]
         case .codeStatus, .monitorEvents, .watchCode: return [.operator, .supervisor]
-        case .listStaff, .addStaff, .disableStaff, .resetPassword, .readAudit, .verifyAudit, .readSmsOutbox:
+        case .listStaff, .addStaff, .disableStaff, .resetPassword, .readAudit, .verifyAudit, .readSmsOutbox,
+            .manageHISClients:
             return [.admin]
         case .traceContacts: return [.tracer]
         case .readStatistics: return [.supervisor]
@@ -91,6 +94,7 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
         case .traceContacts: return "trace contacts"
         case .readSmsOutbox: return "read the SMS outbox"
         case .readStatistics: return "read the statistics"
+        case .manageHISClients: return "manage hospital systems (HIS clients)"
         }
     }
 }
@@ -104,18 +108,20 @@ public enum StaffName {
     public static let maximumLength = 32
 
     /// The name in its stored form (lowercase), or a message that says what is wrong.
-    public static func normalize(_ text: String) -> Result<String, StaffInputError> {
+    /// `noun` names what is named in messages ("client name" for HIS clients, which follow
+    /// the same rules).
+    public static func normalize(_ text: String, noun: String = "user name") -> Result<String, StaffInputError> {
         let name = String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()).lowercased()
-        if name.isEmpty { return .failure(.name("type a user name")) }
+        if name.isEmpty { return .failure(.name("type a \(noun)")) }
         if name.count > maximumLength {
-            return .failure(.name("a user name has at most \(maximumLength) characters"))
+            return .failure(.name("a \(noun) has at most \(maximumLength) characters"))
         }
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else {
-            return .failure(.name("a user name starts with a letter (a-z)"))
+            return .failure(.name("a \(noun) starts with a letter (a-z)"))
         }
         for scalar in name.unicodeScalars
         where !(("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)) {
-            return .failure(.name("a user name has only letters a-z, digits and . - _ (no spaces)"))
+            return .failure(.name("a \(noun) has only letters a-z, digits and . - _ (no spaces)"))
         }
         return .success(name)
     }
@@ -263,12 +269,16 @@ public struct AuditAction: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let contactOutcome = AuditAction(rawValue: "contact_outcome")
     /// An admin read the SMS outbox (the messages hold codes and phone numbers).
     public static let smsOutboxRead = AuditAction(rawValue: "sms_outbox_read")
+    /// An admin added an HIS client (target its name, detail its rate limit; never its key).
+    public static let hisClientAdded = AuditAction(rawValue: "his_client_added")
+    /// An admin revoked an HIS client (target its name).
+    public static let hisClientRevoked = AuditAction(rawValue: "his_client_revoked")
 
     /// The actions this version writes, for filters and help.
     public static let known: [AuditAction] = [
         .signIn, .signInFailed, .signInRefused, .accountLocked, .signOut, .otpAuthorized, .staffAdded,
         .staffDisabled, .passwordReset, .traceLookup, .traceExport, .contactOutcome,
-        .smsOutboxRead,
+        .smsOutboxRead, .hisClientAdded, .hisClientRevoked,
     ]
 
     public var description: String { rawValue }

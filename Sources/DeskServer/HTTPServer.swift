@@ -77,12 +77,17 @@ public final class HTTPServer: @unchecked Sendable {
         /// thrown away so that a client that writes before it reads still gets the 413.
         public var lingerSeconds = 5
         public var lingerBytes = 4_194_304
+        /// PEM certificate(s) of the authority client certificates must be signed by (with TLS):
+        /// a verified client certificate's subject CN reaches the handler as
+        /// ``HTTPRequest/clientCertificateName``.
+        public var tlsTrustPEM: String?
 
         public init(
             name: String, host: String = "127.0.0.1", port: UInt16, threads: Int = 4, maxBodyBytes: Int = 262_144,
             connectionTimeoutSeconds: Int = 15, maxConnections: Int = 1_000, maxConnectionsPerAddress: Int = 0,
-            tlsKeyPEM: String? = nil, tlsCertificatePEM: String? = nil
+            tlsKeyPEM: String? = nil, tlsCertificatePEM: String? = nil, tlsTrustPEM: String? = nil
         ) {
+            self.tlsTrustPEM = tlsTrustPEM
             self.maxConnectionsPerAddress = maxConnectionsPerAddress
             self.name = name
             self.host = host
@@ -147,13 +152,16 @@ public final class HTTPServer: @unchecked Sendable {
             flags |= MHD_USE_TLS.rawValue
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
+        let trusting = tls && options.tlsTrustPEM != nil
         let started = (options.tlsKeyPEM ?? "").withCString { key in
             (options.tlsCertificatePEM ?? "").withCString { cert in
-                cmhd_start(
-                    UInt32(flags), nil, 0, UInt32(max(1, options.threads)),
-                    UInt32(options.connectionTimeoutSeconds), 64 * 1024, UInt32(options.maxConnections),
-                    UInt32(options.maxConnectionsPerAddress), tls ? key : nil, tls ? cert : nil, HTTPServer.access,
-                    context, HTTPServer.done, context)
+                (options.tlsTrustPEM ?? "").withCString { trust in
+                    cmhd_start(
+                        UInt32(flags), nil, 0, UInt32(max(1, options.threads)),
+                        UInt32(options.connectionTimeoutSeconds), 64 * 1024, UInt32(options.maxConnections),
+                        UInt32(options.maxConnectionsPerAddress), tls ? key : nil, tls ? cert : nil,
+                        trusting ? trust : nil, HTTPServer.access, context, HTTPServer.done, context)
+                }
             }
         }
         guard let started else {
@@ -273,6 +281,8 @@ public final class HTTPServer: @unchecked Sendable {
         var abandoned = false
         var status = 0
         var clientAddress: String?
+        /// The verified client certificate's subject CN (a listener that trusts an authority).
+        var clientCertificateName: String?
 
         init(method: String, path: String) {
             self.method = method
@@ -356,6 +366,13 @@ public final class HTTPServer: @unchecked Sendable {
         return nil
     }
 
+    /// The subject CN of the connection's client certificate, when its chain verified.
+    static func certificateName(_ connection: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard cmhd_client_certificate_name(connection, &buffer, buffer.count) == 1 else { return nil }
+        return String(validatingCString: buffer)
+    }
+
     /// The connection's client address, from libmicrohttpd's connection info.
     static func clientAddress(_ connection: OpaquePointer) -> String? {
         var buffer = [CChar](repeating: 0, count: 64)
@@ -375,6 +392,7 @@ public final class HTTPServer: @unchecked Sendable {
                 method: HTTPServer.knownMethods.contains(sent) ? sent : "OTHER",
                 path: url.map { String(cString: $0) } ?? "/")
             exchange.clientAddress = HTTPServer.clientAddress(connection)
+            if options.tlsTrustPEM != nil { exchange.clientCertificateName = HTTPServer.certificateName(connection) }
             let pointer = Unmanaged.passRetained(exchange).toOpaque()
             requestContext.pointee = pointer
             let stopping = lock.withLock { () -> Bool in
@@ -442,7 +460,8 @@ public final class HTTPServer: @unchecked Sendable {
         if exchange.suspended || exchange.answered { return .YES }
         let request = HTTPRequest(
             method: exchange.method, path: exchange.path, headers: exchange.headers, query: exchange.query,
-            body: exchange.body, clientAddress: exchange.clientAddress)
+            body: exchange.body, clientAddress: exchange.clientAddress,
+            clientCertificateName: exchange.clientCertificateName)
         exchange.body = []
         switch handler.handle(request, route: exchange.route) {
         case .now(let response):

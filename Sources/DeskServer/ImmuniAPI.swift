@@ -10,6 +10,8 @@ import Foundation
 public enum Listener: String, Sendable {
     case phone = "public"
     case `internal` = "internal"
+    /// `--his-listen`: `POST /v1/otp` alone, for hospital systems on a network of their own.
+    case his = "his"
 }
 
 /// The Immuni API (spec/immuni-api.yaml under `/v1`, rules in spec/immuni-rules.md) as an
@@ -45,6 +47,11 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     let nonce: NonceMaker?
     let chunkFiles: ChunkFiles?
     let log: @Sendable (String) -> Void
+    /// Who may authorise codes (`POST /v1/otp`); nil on the phone listener.
+    let his: HISGate?
+    /// Whether `POST /v1/otp` is served here: not on the internal listener once the HIS has a
+    /// listener of its own (`his_listen`).
+    let servesOtp: Bool
     private let notConfiguredWarning = RateLimitedLog(interval: 60)
     /// Device checks running now, by token hash, and how many may run at once: each takes 7–10 s
     /// and up to five calls to Apple, and two checks of one device would see each other's marks.
@@ -62,8 +69,11 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     public init(
         listener: Listener, desk: PhoneDesk, metrics: Metrics, appSettings: AppSettingsFile?, delay: Delay,
         dummyErrorPercent: Int = 1, deviceCheck: DeviceCheck? = nil, attestationCheck: AttestationCheck? = nil,
-        nonce: NonceMaker? = nil, chunkFiles: ChunkFiles? = nil, log: @escaping @Sendable (String) -> Void
+        nonce: NonceMaker? = nil, chunkFiles: ChunkFiles? = nil, his: HISGate? = nil, servesOtp: Bool = true,
+        log: @escaping @Sendable (String) -> Void
     ) {
+        self.his = his
+        self.servesOtp = servesOtp
         self.chunkFiles = chunkFiles
         self.listener = listener
         self.desk = desk
@@ -84,9 +94,9 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     }
 
     static let routes: [Route] = [
-        Route(template: "/", methods: ["GET", "HEAD"], listeners: [.phone, .internal]),
+        Route(template: "/", methods: ["GET", "HEAD"], listeners: [.phone, .internal, .his]),
         Route(template: "/metrics", methods: ["GET", "HEAD"], listeners: [.internal]),
-        Route(template: "/v1/otp", methods: ["POST"], listeners: [.internal]),
+        Route(template: "/v1/otp", methods: ["POST"], listeners: [.internal, .his]),
         Route(template: "/v1/settings", methods: ["GET", "HEAD"], listeners: [.phone]),
         Route(template: "/v1/ingestion/check-otp", methods: ["POST"], listeners: [.phone]),
         Route(template: "/v1/ingestion/upload", methods: ["POST"], listeners: [.phone]),
@@ -111,6 +121,13 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     public func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
         guard let known = Self.routes.first(where: { $0.template == route }) else {
             return .now(.error(.notFound("no such path on the \(listener.rawValue) listener: see docs/api.md")))
+        }
+        if route == "/v1/otp", !servesOtp {
+            return .now(
+                .error(
+                    .notFound(
+                        "POST /v1/otp is served on this server's HIS listener (his_listen), not on the \(listener.rawValue) listener"
+                    )))
         }
         guard known.methods.contains(request.method) else {
             var response = HTTPResponse.error(.methodNotAllowed(allowed: known.methods))
@@ -142,19 +159,31 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
 
     // MARK: Endpoints
 
+    /// The caller first (401 without a valid credential, 429 past its rate), then the body.
     func authorizeOtp(_ request: HTTPRequest) -> HTTPResponse {
+        guard let his else { return .error(.notFound("no such path on the \(listener.rawValue) listener")) }
+        let caller: HISGate.Caller
+        switch his.authenticate(request) {
+        case .refused(let refusal): return refusal
+        case .caller(let value): caller = value
+        }
+        if let refusal = his.admit(caller) { return refusal }
         switch ImmuniRequests.otpAuthorization(request, today: desk.today()) {
         case .failure(let error):
             metrics.count("tracedesk_otp_authorizations_total", #"result="invalid""#)
+            his.count(caller, "invalid")
             return .error(error)
         case .success(let body):
             do {
-                switch try desk.authorize(otp: body.otp, symptomsStartedOn: body.symptomsStartedOn, actor: "his-api") {
+                switch try desk.authorize(otp: body.otp, symptomsStartedOn: body.symptomsStartedOn, actor: caller.actor)
+                {
                 case .authorized:
                     metrics.count("tracedesk_otp_authorizations_total", #"result="authorized""#)
+                    his.count(caller, "authorized")
                     return .noContent
                 case .alreadyAuthorized:
                     metrics.count("tracedesk_otp_authorizations_total", #"result="already_authorized""#)
+                    his.count(caller, "already_authorized")
                     return .error(.alreadyAuthorized)
                 }
             } catch {

@@ -76,6 +76,14 @@ public final class Metrics: @unchecked Sendable {
             "Connections closed before their request head was whole: timeout, evicted, malformed."
         ),
         ("tracedesk_otp_authorizations_total", "counter", "POST /v1/otp outcomes."),
+        (
+            "tracedesk_his_authorizations_total", "counter",
+            "POST /v1/otp outcomes per HIS client (authorized, already_authorized, invalid, rate_limited)."
+        ),
+        (
+            "tracedesk_his_auth_failures_total", "counter",
+            "POST /v1/otp refused 401, by reason (missing, unknown, revoked, no_certificate, unknown_certificate)."
+        ),
         ("tracedesk_checks_total", "counter", "Real check-otp requests by answer."),
         ("tracedesk_uploads_total", "counter", "Real uploads by result (stored, refused: 401)."),
         ("tracedesk_keys_accepted_total", "counter", "Keys stored for publishing."),

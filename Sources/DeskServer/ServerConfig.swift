@@ -144,7 +144,21 @@ public struct ServerConfig: Hashable, Sendable {
     /// …and, when entries were added, at least this often.
     public var auditCheckpointIntervalSeconds = 3_600
 
+    // Hospital systems (HIS clients, issue 18): who may authorise codes on POST /v1/otp.
+    /// `key` (default): a named client's API key; `certificate`: a TLS client certificate that
+    /// verifies against `his_ca_file`; `none`: anyone who reaches the listener (test networks).
+    public var hisAuth = HISAuthMode.key.rawValue
+    /// A listener of the HIS's own for POST /v1/otp (then not served on internal_listen), so the
+    /// hospitals reach it through a network that does not reach the staff API.
+    public var hisListen: ListenAddress?
+    /// Authorisations a minute one client may make on one server, unless the client has its own.
+    public var hisRatePerMinute = 60
+    /// PEM certificate(s) of the authority that signs HIS client certificates.
+    public var hisCAFile: String?
+
     public init() {}
+
+    public var hisAuthMode: HISAuthMode { HISAuthMode(rawValue: hisAuth) ?? .key }
 
     /// The APRICOT settings (spec/apricot-protocol.md) the phone API serves and the tracing
     /// desk applies.
@@ -448,6 +462,39 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "audit_checkpoint_interval_seconds", \.auditCheckpointIntervalSeconds, 10...86_400,
             "and at least this often while entries are added"),
+
+        text(
+            "his_auth", \.hisAuth, HISAuthMode.allCases.map(\.rawValue),
+            "how POST /v1/otp knows the hospital system: key (Authorization: Bearer KEY of a client made with tracedesk his add), certificate (a TLS client certificate verified against his_ca_file, its subject CN naming the client), none (anyone who reaches the listener: closed test networks only; warned at every start)"
+        ),
+        Setting(
+            name: "his_listen",
+            help:
+                "a listener of its own for POST /v1/otp (IPv4 address and port), so hospitals reach it through a separate network; then internal_listen no longer serves it (default: unset, served on internal_listen)",
+            apply: { config, raw in
+                switch raw {
+                case .json(.null): config.hisListen = nil
+                case .json(.string(let s)), .text(let s):
+                    if s.isEmpty {
+                        config.hisListen = nil
+                        return nil
+                    }
+                    guard let address = ListenAddress(s) else {
+                        return "must be an IPv4 address and port, such as 127.0.0.1:8082"
+                    }
+                    config.hisListen = address
+                default: return "must be a string such as \"127.0.0.1:8082\""
+                }
+                return nil
+            }, show: { $0.hisListen?.description ?? "(unset)" }),
+        integer(
+            "his_rate_per_minute", \.hisRatePerMinute, HISRate.allowed,
+            "authorisations a minute one HIS client may make on this server, unless the client has its own (tracedesk his add --rate); more: 429 with Retry-After. Bounds what a stolen key can do before it is revoked"
+        ),
+        path(
+            "his_ca_file", \.hisCAFile,
+            "PEM certificate(s) of the authority that signs HIS client certificates (his_auth certificate; needs tls_cert and tls_key)"
+        ),
     ]
 
     /// The settings the tracing desk applies (country code, close-contact rule, detect
@@ -554,6 +601,20 @@ public struct ServerConfig: Hashable, Sendable {
                 )
             }
             if smsHTTPAPIKey == nil { problems.append("sms_gateway http needs sms_http_api_key") }
+        }
+        if let hisListen, hisListen.port != 0, hisListen == listen || hisListen == internalListen {
+            problems.append("his_listen must differ from listen and internal_listen (\(hisListen))")
+        }
+        if hisAuthMode == .certificate {
+            if hisCAFile == nil {
+                problems.append(
+                    "his_auth certificate needs his_ca_file (the authority that signs the hospitals' client certificates)"
+                )
+            }
+            if tlsCert == nil || tlsKey == nil {
+                problems.append(
+                    "his_auth certificate needs tls_cert and tls_key: client certificates come only over TLS")
+            }
         }
         if chunkMinKeys > 0 && chunkMinKeys + chunkPaddingJitter > chunkMaxKeys {
             problems.append(

@@ -77,6 +77,8 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         Route(template: prefix + "/trace/export", methods: ["POST"]),
         Route(template: prefix + "/sms/outbox", methods: ["GET"]),
         Route(template: prefix + "/stats", methods: ["GET"]),
+        Route(template: prefix + "/his-clients", methods: ["GET", "POST"]),
+        Route(template: prefix + "/his-clients/{name}/revoke", methods: ["POST"]),
     ]
 
     /// Whether `path` is under the staff API (its 404s are worded for it).
@@ -98,6 +100,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         if let route = Self.routes.first(where: { $0.template == path }) { return route.template }
         if Self.accountName(path, action: "disable") != nil { return Self.prefix + "/staff/{name}/disable" }
         if Self.accountName(path, action: "password") != nil { return Self.prefix + "/staff/{name}/password" }
+        if Self.clientName(path) != nil { return Self.prefix + "/his-clients/{name}/revoke" }
         return "unmatched"
     }
 
@@ -133,6 +136,9 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case ("POST", Self.prefix + "/trace/export"): return traceExport(request)
         case ("GET", Self.prefix + "/sms/outbox"): return smsOutbox(request)
         case ("GET", Self.prefix + "/stats"): return statistics(request)
+        case ("GET", Self.prefix + "/his-clients"): return hisClients(request)
+        case ("POST", Self.prefix + "/his-clients"): return addHISClient(request)
+        case ("POST", Self.prefix + "/his-clients/{name}/revoke"): return revokeHISClient(request)
         default: return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
         }
     }
@@ -290,6 +296,38 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
             desk, session, counts throws(ServiceError) in
             ok(200, StaffWire.verification(try await desk.verifyAudit(session, hashesAt: counts)))
         }
+    }
+
+    // MARK: Hospital systems
+
+    func hisClients(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work) { desk, session throws(ServiceError) in
+            ok(200, StaffWire.hisClients(try await desk.hisClients(session)))
+        }
+    }
+
+    func addHISClient(_ request: HTTPRequest) -> HandlerResult {
+        signedIn(request, on: work, body: StaffRequests.newHISClient) { desk, session, body throws(ServiceError) in
+            let added = try await desk.addHISClient(session, name: body.name, ratePerMinute: body.ratePerMinute)
+            return ok(201, StaffWire.newHISClient(added.client, key: added.key))
+        }
+    }
+
+    func revokeHISClient(_ request: HTTPRequest) -> HandlerResult {
+        let name = Self.clientName(request.path) ?? ""
+        return signedIn(request, on: work) { desk, session throws(ServiceError) in
+            ok(200, StaffWire.hisClient(try await desk.revokeHISClient(session, name: name)))
+        }
+    }
+
+    /// The client name in `/staff/v1/his-clients/{name}/revoke`, as sent (the desk judges it).
+    static func clientName(_ path: String) -> String? {
+        let head = prefix + "/his-clients/"
+        let tail = "/revoke"
+        guard path.hasPrefix(head), path.hasSuffix(tail), path.utf8.count >= head.utf8.count + tail.utf8.count else {
+            return nil
+        }
+        return String(path.dropFirst(head.count).dropLast(tail.count))
     }
 
     // MARK: Monitor

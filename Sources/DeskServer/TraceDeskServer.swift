@@ -31,6 +31,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     public let jobs: ServerJobs
     let phone: HTTPServer
     let internalServer: HTTPServer
+    /// `his_listen`: POST /v1/otp on a listener of its own; nil when it is served on internal.
+    let hisServer: HTTPServer?
     let appSettings: AppSettingsFile?
     private var watcher: DispatchSourceTimer?
     let accessLog: AccessLog?
@@ -91,6 +93,13 @@ public final class TraceDeskServer: @unchecked Sendable {
             if tlsCert == nil { problems.append("tls_cert \(certPath) cannot be read") }
             if !problems.isEmpty { throw ConfigError(problems: problems) }
         }
+        // his_auth certificate: the listener of POST /v1/otp asks for client certificates signed
+        // by this authority (the HIS listener when there is one, else the internal one).
+        var hisTrust: String?
+        if config.hisAuthMode == .certificate, let path = config.hisCAFile {
+            hisTrust = try? String(contentsOfFile: path, encoding: .utf8)
+            if hisTrust == nil { throw ConfigError(problems: ["his_ca_file \(path) cannot be read"]) }
+        }
         let delay = ImmuniAPI.Delay(
             meanMilliseconds: Double(config.checkDelayMeanMs), sdMilliseconds: Double(config.checkDelaySdMs))
         let metrics = self.metrics
@@ -98,12 +107,12 @@ public final class TraceDeskServer: @unchecked Sendable {
             metrics.recordExchange(exchange)
             accessLog?.record(exchange)
         }
-        func options(_ name: String, _ address: ListenAddress) -> HTTPServer.Options {
+        func options(_ name: String, _ address: ListenAddress, trust: String? = nil) -> HTTPServer.Options {
             var options = HTTPServer.Options(
                 name: name, host: address.host, port: address.port, threads: config.threads,
                 maxBodyBytes: config.maxBodyBytes, connectionTimeoutSeconds: config.connectionTimeoutSeconds,
                 maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-                tlsKeyPEM: tlsKey, tlsCertificatePEM: tlsCert)
+                tlsKeyPEM: tlsKey, tlsCertificatePEM: tlsCert, tlsTrustPEM: trust)
             options.headDeadlineSeconds = config.headDeadlineSeconds
             options.maxConnectionsReadingHead = config.maxConnectionsReadingHead
             options.maxHeadBytes = config.maxHeadBytes
@@ -131,14 +140,29 @@ public final class TraceDeskServer: @unchecked Sendable {
         staffAPI = StaffAPI(
             desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, admission: config.signInAdmission, metrics: metrics,
             log: log)
+        let his = HISGate(
+            mode: config.hisAuthMode, desk: desk, metrics: metrics, defaultRatePerMinute: config.hisRatePerMinute,
+            log: log)
         internalServer = HTTPServer(
-            options: options("internal", config.internalListen),
+            options: options("internal", config.internalListen, trust: config.hisListen == nil ? hisTrust : nil),
             handler: InternalRoutes(
                 immuni: ImmuniAPI(
                     listener: .internal, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
-                    dummyErrorPercent: config.dummyErrorPercent, log: log),
+                    dummyErrorPercent: config.dummyErrorPercent, his: his, servesOtp: config.hisListen == nil,
+                    log: log),
                 staff: staffAPI),
             completed: completed, headRefused: headRefused)
+        if let address = config.hisListen {
+            let phoneDesk = desk
+            hisServer = HTTPServer(
+                options: options("his", address, trust: hisTrust),
+                handler: ImmuniAPI(
+                    listener: .his, desk: phoneDesk, metrics: metrics, appSettings: nil, delay: delay, his: his,
+                    log: log),
+                completed: completed, headRefused: headRefused)
+        } else {
+            hisServer = nil
+        }
     }
 
     /// The SMS gateway `sms_gateway` names (the settings were checked: http has its URL and key).
@@ -257,6 +281,11 @@ public final class TraceDeskServer: @unchecked Sendable {
         }
         if let cert = config.tlsCert, (try? String(contentsOfFile: cert, encoding: .utf8)) == nil {
             problems.append("tls_cert \(cert) cannot be read")
+        }
+        if config.hisAuthMode == .certificate, let ca = config.hisCAFile,
+            (try? String(contentsOfFile: ca, encoding: .utf8)) == nil
+        {
+            problems.append("his_ca_file \(ca) cannot be read")
         }
         return problems
     }
@@ -392,6 +421,19 @@ public final class TraceDeskServer: @unchecked Sendable {
             phone.stop(grace: .zero)
             throw error
         }
+        do {
+            try hisServer?.start()
+        } catch {
+            phone.stop(grace: .zero)
+            internalServer.stop(grace: .zero)
+            throw error
+        }
+        if config.hisAuthMode == .none {
+            let address = config.hisListen ?? config.internalListen
+            log(
+                "WARNING: his_auth is none: POST /v1/otp on \(address.host) authorises codes for anyone who reaches it (actor \(HISClientName.anonymousActor)), so anyone there can send fake exposure notifications; only for a closed test network: use his_auth key and tracedesk his add (docs/deployment.md)"
+            )
+        }
         if let appSettings {
             let timer = DispatchSource.makeTimerSource(queue: .global())
             timer.schedule(deadline: .now() + 2, repeating: 2)
@@ -410,6 +452,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     /// See ``HTTPServer/requestsInFlight``.
     public var phoneRequestsInFlight: Int { phone.requestsInFlight }
     public var internalPort: UInt16 { internalServer.port }
+    /// The HIS listener's port (`his_listen`); nil when POST /v1/otp is on the internal listener.
+    public var hisPort: UInt16? { hisServer?.port }
     /// See ``HTTPServer/peakSuspended``: staff requests waiting on the desk's executors.
     public var internalPeakSuspended: Int { internalServer.peakSuspended }
 
@@ -429,7 +473,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         let phone = self.phone
         let internalServer = self.internalServer
         let group = DispatchGroup()
-        for server in [phone, internalServer] {
+        for server in [phone, internalServer] + (hisServer.map { [$0] } ?? []) {
             DispatchQueue.global().async(group: group) { server.stop(grace: grace) }
         }
         group.wait()

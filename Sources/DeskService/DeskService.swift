@@ -152,6 +152,35 @@ public protocol DeskService: Sendable {
     /// what checking checkpoints kept outside the store needs.
     func verifyAudit(_ session: StaffSession, hashesAt counts: [Int64]) async throws(ServiceError)
         -> AuditVerification
+
+    // MARK: Hospital systems (admin)
+
+    /// Every HIS client, revoked ones included, by name.
+    func hisClients(_ session: StaffSession) async throws(ServiceError) -> [HISClient]
+
+    /// Adds an HIS client (name checked by ``HISClientName``; `ratePerMinute` nil: the server's
+    /// setting) and returns it with its API key: the only time the key is shown. Audited.
+    func addHISClient(
+        _ session: StaffSession, name: String, ratePerMinute: Int?
+    ) async throws(ServiceError) -> NewHISClient
+
+    /// Revokes an HIS client: its key and certificate are refused from the next request on, on
+    /// every server of the store. Audited.
+    func revokeHISClient(_ session: StaffSession, name: String) async throws(ServiceError) -> HISClient
+}
+
+/// A client just added, with the API key it authenticates with. The key is shown once and never
+/// stored; `description` leaves it out.
+public struct NewHISClient: Hashable, Sendable, CustomStringConvertible {
+    public var client: HISClient
+    public var key: String
+
+    public init(client: HISClient, key: String) {
+        self.client = client
+        self.key = key
+    }
+
+    public var description: String { "HIS client \(client.name)" }
 }
 
 extension DeskService {

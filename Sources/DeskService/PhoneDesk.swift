@@ -45,6 +45,25 @@ public struct PhoneDesk: Sendable {
         }
     }
 
+    /// The HIS client whose API key hashes to `keyHash` (revoked or not), read from the store on
+    /// every authorisation so a revocation holds at once on every server.
+    public func hisClient(keyHash: String) throws(ServiceError) -> StoredHISClient? {
+        do {
+            return try store.hisClient(keyHash: keyHash)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// The HIS client a verified TLS client certificate names (revoked or not).
+    public func hisClient(name: String) throws(ServiceError) -> HISClient? {
+        do {
+            return try store.hisClient(name: name)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
     /// check-otp: whether the code may upload now. Never consumes it.
     public func checkOtp(_ hash: OtpHash) throws(ServiceError) -> Bool {
         do {

@@ -63,11 +63,15 @@ public struct SimulationTargets: Sendable {
     public var hisAPI: URL?
     /// Where APRICOT phones read their SMS code; nil: no APRICOT phones, noted in the summary.
     public var codes: (any ApricotCodeSource)?
+    /// The simulated hospital's API key (`tracedesk his add`), sent as `Authorization: Bearer`
+    /// on `POST /v1/otp`; nil for a server whose `his_auth` is `none`.
+    public var hisKey: String?
 
-    public init(phoneAPI: URL, hisAPI: URL?, codes: (any ApricotCodeSource)?) {
+    public init(phoneAPI: URL, hisAPI: URL?, codes: (any ApricotCodeSource)?, hisKey: String? = nil) {
         self.phoneAPI = phoneAPI
         self.hisAPI = hisAPI
         self.codes = codes
+        self.hisKey = hisKey
     }
 }
 
@@ -179,9 +183,10 @@ public final class Simulation: Sendable {
         let today = CivilDay(unixSeconds: Int64(now().timeIntervalSince1970))
         let onset = today.adding(days: -Int.random(in: 0...4, using: &random))
         let body = try? JSONSerialization.data(withJSONObject: ["otp": code, "symptoms_started_on": onset.iso])
+        var headers = ["Content-Type": "application/json"]
+        if let key = targets.hisKey { headers["Authorization"] = "Bearer \(key)" }
         let authorized = await client.send(
-            "his otp", "POST", his.appendingPathComponent("v1/otp"),
-            headers: ["Content-Type": "application/json"], body: body, expected: [204])
+            "his otp", "POST", his.appendingPathComponent("v1/otp"), headers: headers, body: body, expected: [204])
         guard authorized?.status == 204 else { return }
         let token = SHA256.hex(code)
         guard await phone.checkOtp(token: token, dummy: false)?.status == 204 else { return }

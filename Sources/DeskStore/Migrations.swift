@@ -348,6 +348,24 @@ enum Migrations {
                 ALTER TABLE staff_sessions ADD COLUMN idle_seconds INTEGER CHECK (idle_seconds >= 1);
                 """
         ),
+        // Named hospital systems (issue 18): `key_hash` is the SHA-256 of the API key shown once
+        // at `his add` (the key itself is never stored); `rate_per_minute` overrides the server's
+        // `his_rate_per_minute` (NULL: the setting); a revoked client keeps its row and name, so
+        // old events and audit entries keep naming one system.
+        Migration(
+            version: 9, name: "0009_his_clients",
+            sql: """
+                CREATE TABLE his_clients (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    key_hash TEXT NOT NULL UNIQUE,
+                    rate_per_minute INTEGER CHECK (rate_per_minute IS NULL OR rate_per_minute > 0),
+                    created_at_ms INTEGER NOT NULL,
+                    created_by TEXT NOT NULL,
+                    revoked_at_ms INTEGER,
+                    revoked_by TEXT
+                );
+                """
+        ),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

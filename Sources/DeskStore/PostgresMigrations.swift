@@ -334,5 +334,20 @@ enum PostgresMigrations {
                 ALTER TABLE staff_sessions ADD COLUMN idle_seconds BIGINT CHECK (idle_seconds >= 1);
                 """
         ),
+        // Migrations.swift's 0008 (what each column is for is said there).
+        Migration(
+            version: 9, name: "0009_his_clients",
+            sql: """
+                CREATE TABLE his_clients (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    key_hash TEXT NOT NULL UNIQUE,
+                    rate_per_minute BIGINT CHECK (rate_per_minute IS NULL OR rate_per_minute > 0),
+                    created_at_ms BIGINT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    revoked_at_ms BIGINT,
+                    revoked_by TEXT
+                );
+                """
+        ),
     ]
 }

@@ -15,7 +15,7 @@ import DeskCore
 ///
 /// Threading rule: implementations are safe to call from any thread.
 /// Privacy rule: codes arrive only as ``OtpHash``; errors never carry bound values.
-public protocol Store: StaffStore, ApricotStore, StatsStore {
+public protocol Store: StaffStore, ApricotStore, StatsStore, HISClientStore {
     /// Where the store is, for people: a file path, or a PostgreSQL URL without its password.
     var location: String { get }
 

@@ -139,6 +139,7 @@ enum DemoCommand {
         let store: SQLiteStore
         let accounts: [(StaffRole, String, String)]
         let operatorSession: StaffSession
+        let hisKey: String
         let server: TraceDeskServer
         do {
             // Only this user may read the demo's store, log and outbox (the codes in it).
@@ -146,7 +147,7 @@ enum DemoCommand {
                 at: folder, withIntermediateDirectories: true,
                 attributes: temporary == nil ? nil : [.posixPermissions: 0o700])
             store = try SQLiteStore(path: storePath)
-            (accounts, operatorSession) = try await makeAccounts(store)
+            (accounts, operatorSession, hisKey) = try await makeAccounts(store)
             FileManager.default.createFile(atPath: logPath, contents: nil)
             let logFile = FileHandle(forWritingAtPath: logPath)
             let log: @Sendable (String) -> Void = { line in try? logFile?.write(contentsOf: Data((line + "\n").utf8)) }
@@ -172,13 +173,14 @@ enum DemoCommand {
         let patients = Simulation.positiveIndices(plan).map { Simulation.phoneNumber(seed: plan.seed, index: $0) }
         let intro = introduction(
             accounts: accounts, store: storePath, kept: temporary == nil, log: logPath, phone: phoneURL,
-            internalURL: internalURL, patients: patients)
+            internalURL: internalURL, hisKey: hisKey, patients: patients)
         print(intro)
         fflush(nil)  // every output stream: a script reading the addresses and accounts sees them now
 
         let simulation = Simulation(
             plan: plan,
-            targets: SimulationTargets(phoneAPI: phoneURL, hisAPI: internalURL, codes: StoreOutboxCodes(store: store)))
+            targets: SimulationTargets(
+                phoneAPI: phoneURL, hisAPI: internalURL, codes: StoreOutboxCodes(store: store), hisKey: hisKey))
         let running = Task { await simulation.run() }
         stopping.add { running.cancel() }
         var savedStderr: Int32 = -1
@@ -237,7 +239,11 @@ enum DemoCommand {
     }
 
     /// One account per role with a random password each; the operator signed in.
-    static func makeAccounts(_ store: SQLiteStore) async throws -> ([(StaffRole, String, String)], StaffSession) {
+    /// The demo's accounts (role, name, password), the operator signed in, and the API key of
+    /// the simulated hospital's HIS client (`demo-hospital`, added by the admin like any other).
+    static func makeAccounts(_ store: SQLiteStore) async throws -> (
+        [(StaffRole, String, String)], StaffSession, String
+    ) {
         let desk = LocalDesk(store: store)
         func password() -> String { "demo-" + Base64.encodeURL(SecureRandom.bytes(9)) }
         let adminPassword = password()
@@ -248,14 +254,18 @@ enum DemoCommand {
             _ = try await desk.addStaff(admin, name: name, role: role, password: secret)
             accounts.append((role, name, secret))
         }
+        let hospital = try await desk.addHISClient(admin, name: demoHospital, ratePerMinute: HISRate.allowed.upperBound)
         try await desk.signOut(admin)
         let session = try await desk.signIn(name: "operator", password: accounts[1].2)
-        return (accounts, session)
+        return (accounts, session, hospital.key)
     }
+
+    /// The HIS client of the demo's simulated hospital.
+    static let demoHospital = "demo-hospital"
 
     static func introduction(
         accounts: [(StaffRole, String, String)], store: String, kept: Bool, log: String, phone: URL, internalURL: URL,
-        patients: [String]
+        hisKey: String, patients: [String]
     ) -> String {
         var lines = ["TraceDesk demo (simulated phones; never point real ones at it)"]
         lines.append("  store      \(store)\(kept ? "" : " (deleted at the end)")")
@@ -263,6 +273,7 @@ enum DemoCommand {
         lines.append(
             "  internal   \(internalURL.absoluteString)   (POST /v1/otp, staff API: tracedesk --server \(internalURL.absoluteString) …)"
         )
+        lines.append("  HIS key    \(hisKey)   (HIS client \(demoHospital): Authorization: Bearer KEY on POST /v1/otp)")
         lines.append("  server log \(log)")
         lines.append("  accounts (name / password):")
         for (role, name, password) in accounts {

@@ -11,17 +11,25 @@ nonisolated(unsafe) private var terminationPipe: Int32 = -1
 enum ServeCommand {
     static let help = """
         Usage: tracedesk serve [--store PATH|URL] [--listen 127.0.0.1:8080]
-                               [--internal-listen 127.0.0.1:8081] [--config FILE]
-                               [--tls-cert FILE --tls-key FILE] [--signing-key FILE]
+                               [--internal-listen 127.0.0.1:8081] [--his-listen ADDR]
+                               [--config FILE] [--tls-cert FILE --tls-key FILE] [--signing-key FILE]
                tracedesk serve --settings
 
         Serves the Immuni API (docs/api.md) and the APRICOT API (docs/apricot-api.md):
           public listener    phones: /v1/settings, /v1/ingestion/*, /v1/analytics/*,
                              /v1/keys/index and /v1/keys/N (the published chunks);
                              APRICOT apps: /apricot/v1/settings, otp, login, contacts/DAY
-          internal listener  hospital systems and operations: POST /v1/otp, GET /metrics
-        Both listen on loopback unless told otherwise; put the public one behind a proxy
+          internal listener  hospital systems and operations: POST /v1/otp, GET /metrics,
+                             the staff API (/staff/v1) for consoles and the CLI
+          HIS listener       with --his-listen (his_listen): POST /v1/otp alone, for hospitals
+                             on a network of their own (internal then no longer serves it)
+        They listen on loopback unless told otherwise; put the public one behind a proxy
         or give --tls-cert/--tls-key (docs/deployment.md).
+
+        Hospital systems authenticate on POST /v1/otp (his_auth): key (default) with
+        "Authorization: Bearer KEY" of a client an admin made with tracedesk his add; certificate
+        with a TLS client certificate verified against his_ca_file; none lets anyone in (closed
+        test networks only; warned at every start). Without a valid credential: 401.
 
         Store: an SQLite file (one server), or postgres://USER@HOST:PORT/DATABASE: any number
         of servers share one PostgreSQL database (docs/deployment.md). On PostgreSQL a server
@@ -131,7 +139,9 @@ enum ServeCommand {
     static func run(_ words: [String]) throws(UsageError) -> Int32 {
         let arguments = try Arguments(
             words,
-            valueOptions: ["store", "listen", "internal-listen", "config", "tls-cert", "tls-key", "signing-key"],
+            valueOptions: [
+                "store", "listen", "internal-listen", "his-listen", "config", "tls-cert", "tls-key", "signing-key",
+            ],
             flagOptions: ["settings"], command: "serve")
         if arguments.has("help") {
             print(help)
@@ -157,6 +167,13 @@ enum ServeCommand {
                 config.internalListen = address
             } else {
                 problems.append("--internal-listen must be an IPv4 address and port, such as 127.0.0.1:8081")
+            }
+        }
+        if let text = arguments.values["his-listen"] {
+            if let address = ListenAddress(text) {
+                config.hisListen = address
+            } else {
+                problems.append("--his-listen must be an IPv4 address and port, such as 127.0.0.1:8082")
             }
         }
         if let store = arguments.values["store"] { config.store = store }
@@ -246,7 +263,16 @@ enum ServeCommand {
         }
         let scheme = config.tlsCert == nil ? "http" : "https"
         log("phone API on \(scheme)://\(config.listen.host):\(server.phonePort)")
-        log("internal API (POST /v1/otp, /metrics) on \(scheme)://\(config.internalListen.host):\(server.internalPort)")
+        if let hisPort = server.hisPort, let his = config.hisListen {
+            log(
+                "internal API (staff API, /metrics) on \(scheme)://\(config.internalListen.host):\(server.internalPort)"
+            )
+            log("HIS API (POST /v1/otp, his_auth \(config.hisAuth)) on \(scheme)://\(his.host):\(hisPort)")
+        } else {
+            log(
+                "internal API (POST /v1/otp with his_auth \(config.hisAuth), staff API, /metrics) on \(scheme)://\(config.internalListen.host):\(server.internalPort)"
+            )
+        }
         log("store \(store.location); app settings \(settingsPath ?? "")")
         if let setup {
             log(
@@ -255,7 +281,8 @@ enum ServeCommand {
             print("setup token: \(setup.text)")
             fflush(nil)
         }
-        for address in [config.listen, config.internalListen] where !address.isLoopback {
+        for address in [config.listen, config.internalListen] + (config.hisListen.map { [$0] } ?? [])
+        where !address.isLoopback {
             log("note: \(address) is not a loopback address: it is reachable from the network")
         }
         if signing != nil, let path = config.signingKeyPath, let mode = permissions(path), mode & 0o077 != 0 {

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskCrypto
 import DeskService
 import DeskSimulation
 import DeskStore
@@ -13,7 +14,8 @@ import Foundation
 /// then a summary (requests, errors by kind, latency percentiles).
 enum SimulateCommand {
     static let help = """
-        Usage: tracedesk simulate [--server URL] [--internal URL] [--immuni-rate N] [--dummy-per-real X | --immuni-population N]
+        Usage: tracedesk simulate [--server URL] [--internal URL] [--his URL] [--his-key-file FILE]
+                                  [--immuni-rate N] [--dummy-per-real X | --immuni-population N]
                                   [--apricot-users M] [--positive-share PERCENT] [--contact-days N]
                                   [--duration S] [--seed N] [--max-in-flight N]
                                   [--store PATH|URL | --user ADMIN [--password-stdin]] [--allow-non-loopback]
@@ -28,6 +30,12 @@ enum SimulateCommand {
                               (default http://127.0.0.1:8081 when --server is not given; with
                               --server and no --internal there are no real citizens: dummy
                               traffic only)
+          --his URL           where POST /v1/otp goes when the server has an HIS listener of
+                              its own (its --his-listen; default: --internal)
+          --his-key-file FILE the API key of an HIS client (tracedesk his add) for POST /v1/otp,
+                              or TRACEDESK_HIS_KEY. Without one, the simulated hospital gets a
+                              client of its own, simulate-XXXXXX, added by the --user admin
+                              (through --internal) or straight in --store, and revoked at the end
           --allow-non-loopback  allow URLs whose host is not 127.0.0.1, ::1 or localhost: the
                               simulation makes real load and real-looking data; never aim it
                               at a server that serves real phones
@@ -84,7 +92,7 @@ enum SimulateCommand {
             valueOptions: [
                 "server", "internal", "immuni-rate", "dummy-per-real", "immuni-population", "apricot-users",
                 "positive-share",
-                "contact-days", "duration", "seed", "max-in-flight", "store", "user",
+                "contact-days", "duration", "seed", "max-in-flight", "store", "user", "his", "his-key-file",
             ],
             flagOptions: ["allow-non-loopback", "password-stdin"], command: command)
         if arguments.has("help") {
@@ -103,8 +111,12 @@ enum SimulateCommand {
         let serverGiven = arguments.values["server"] != nil
         let phoneAPI = try url(arguments.values["server"] ?? "http://127.0.0.1:8080", "--server", allowRemote, command)
         let internalText = arguments.values["internal"] ?? (serverGiven ? nil : "http://127.0.0.1:8081")
-        let hisAPI = try internalText.map { text throws(UsageError) in try url(text, "--internal", allowRemote, command)
+        let internalAPI = try internalText.map { text throws(UsageError) in
+            try url(text, "--internal", allowRemote, command)
         }
+        let hisAPI =
+            try arguments.values["his"].map { text throws(UsageError) in try url(text, "--his", allowRemote, command)
+            } ?? internalAPI
 
         let person = Globals.person.merged(with: arguments)
         if arguments.values["store"] != nil && person.user != nil {
@@ -164,11 +176,11 @@ enum SimulateCommand {
                     return .storeUnavailable
                 }
             } else {
-                guard let hisAPI else {
+                guard let internalAPI else {
                     throw UsageError(
                         "--user reads codes through the staff API: give --internal URL too", command: command)
                 }
-                let desk = RemoteDesk(url: hisAPI)
+                let desk = RemoteDesk(url: internalAPI)
                 switch try await Person.signIn(desk, person, command: command) {
                 case .success(let session):
                     guard session.role == .admin else {
@@ -185,8 +197,35 @@ enum SimulateCommand {
             }
         }
 
+        // The simulated hospital's key: given, or a client of its own for the run.
+        var hisKey = try givenHISKey(arguments, command: command)
+        var madeClient: (name: String, revoke: @Sendable () async -> Void)?
+        if hisKey == nil, hisAPI != nil, plan.immuniPerMinute > 0 {
+            if signedIn == nil, person.user != nil, let internalAPI {
+                let desk = RemoteDesk(url: internalAPI)
+                switch try await Person.signIn(desk, person, command: command) {
+                case .success(let session): signedIn = (desk, session)
+                case .failure(let status): return status
+                }
+            }
+            switch await makeHospital(signedIn: signedIn, storeSpec: arguments.values["store"]) {
+            case .success(let made):
+                hisKey = made.key
+                madeClient = (made.name, made.revoke)
+            case .failure(let status):
+                if let (desk, session) = signedIn { await Person.signOut(desk, session) }
+                return status
+            }
+            if hisKey == nil {
+                printError(
+                    "no HIS key: POST /v1/otp will be refused unless the server's his_auth is none; give --his-key-file FILE, --user ADMIN or --store"
+                )
+            }
+        }
+
         let simulation = Simulation(
-            plan: plan, targets: SimulationTargets(phoneAPI: phoneAPI, hisAPI: hisAPI, codes: codes))
+            plan: plan, targets: SimulationTargets(phoneAPI: phoneAPI, hisAPI: hisAPI, codes: codes, hisKey: hisKey))
+        if let madeClient { printError("the simulated hospital is HIS client \(madeClient.name) (revoked at the end)") }
         printError(
             "simulating for \(plan.duration.components.seconds) s against \(phoneAPI.absoluteString): \(Int(plan.immuniPerMinute)) citizens a minute, \(plan.apricotUsers) APRICOT phones, seed \(plan.seed)"
         )
@@ -213,6 +252,7 @@ enum SimulateCommand {
         // admin signed out all the same. A second signal ends the process at once.
         let signals = StopSignals { _ in work.cancel() }
         let result = await work.value
+        await madeClient?.revoke()
         if let (desk, session) = signedIn { await Person.signOut(desk, session) }
         if isatty(2) == 1 { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
         print(
@@ -226,6 +266,63 @@ enum SimulateCommand {
             return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
         }
         return result.summary.errorCount == 0 ? .success : .refused
+    }
+
+    /// The key of `--his-key-file`, else of TRACEDESK_HIS_KEY; nil when neither is given.
+    static func givenHISKey(_ arguments: Arguments, command: String) throws(UsageError) -> String? {
+        if let path = arguments.values["his-key-file"] {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw UsageError("--his-key-file \(path) cannot be read", command: command)
+            }
+            let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard HISKey.looksValid(key) else {
+                throw UsageError(
+                    "--his-key-file \(path) does not hold an HIS API key (tdh_…, as tracedesk his add prints it)",
+                    command: command)
+            }
+            return key
+        }
+        if let key = ProcessInfo.processInfo.environment["TRACEDESK_HIS_KEY"], !key.isEmpty { return key }
+        return nil
+    }
+
+    /// A client of its own for the simulated hospital: added by the signed-in admin, or straight
+    /// in the store (audited as store access, as `staff recover` is); its key, and how to revoke
+    /// it at the end. Nothing to add with (no admin, no store): a nil key.
+    static func makeHospital(signedIn: (any DeskService, StaffSession)?, storeSpec: String?) async -> Result<
+        (name: String, key: String?, revoke: @Sendable () async -> Void), ExitStatus
+    > {
+        let name = "simulate-" + Hex.encode(SecureRandom.bytes(3))
+        let rate = HISRate.allowed.upperBound
+        if let (desk, session) = signedIn {
+            do {
+                let added = try await desk.addHISClient(session, name: name, ratePerMinute: rate)
+                return .success(
+                    (name, added.key, { _ = try? await desk.revokeHISClient(session, name: name) }))
+            } catch {
+                printError("the simulated hospital's HIS client could not be added: \(error.message)")
+                return .failure(ExitStatus(error))
+            }
+        }
+        guard let storeSpec else { return .success((name, nil, {})) }
+        // The server's store, which exists: a mistyped path must not make a new, empty one.
+        if !PostgresStore.isURL(storeSpec) && !FileManager.default.fileExists(atPath: storeSpec) {
+            printError(
+                "--store \(storeSpec): there is no store there; give the store the server uses (its --store or TRACEDESK_STORE)"
+            )
+            return .failure(.storeUnavailable)
+        }
+        let actor = "store-access:\(StoreLocation.userName)"
+        do {
+            let store = try StoreLocation.open(storeSpec)
+            let key = HISKey.make()
+            _ = try store.addHISClient(
+                name: name, keyHash: HISKey.hash(key), ratePerMinute: rate, by: actor, now: Date())
+            return .success((name, key, { _ = try? store.revokeHISClient(name: name, by: actor, now: Date()) }))
+        } catch {
+            printError(error.message)
+            return .failure(.storeUnavailable)
+        }
     }
 
     /// The progress line: every second on a terminal (overwritten), else every 10 s.

@@ -23,6 +23,9 @@ let mainHelp = """
       tracedesk audit verify|checkpoint|list [...]
           Checks the audit log's hash chain (against signed checkpoints kept outside the
           store, with --checkpoints); appends a checkpoint; lists entries (tracedesk audit --help).
+      tracedesk his add|list|revoke [...]
+          The hospital systems that may authorise codes (POST /v1/otp), each with its API
+          key (admin; tracedesk his --help).
       tracedesk sms outbox [--limit N] [--json]
           The APRICOT SMS outbox, newest first (admin; tracedesk sms --help).
       tracedesk stats [--range 1h|24h|7d|14d] [--bucket 5m|hour|day] [--from TIME --to TIME] [--json|--csv]
@@ -109,6 +112,8 @@ func runMain() async -> Int32 {
             return try await TraceCommand.run(Array(words.dropFirst())).rawValue
         case "audit":
             return try await StaffCommand.audit(Array(words.dropFirst())).rawValue
+        case "his":
+            return try await HISCommand.run(Array(words.dropFirst())).rawValue
         case "sms":
             return try await SmsCommand.run(Array(words.dropFirst())).rawValue
         case "stats":

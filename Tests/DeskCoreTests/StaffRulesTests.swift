@@ -9,6 +9,7 @@ import Testing
             .addStaff: [.admin], .disableStaff: [.admin], .resetPassword: [.admin], .readAudit: [.admin],
             .verifyAudit: [.admin], .monitorEvents: [.operator, .supervisor], .watchCode: [.operator, .supervisor],
             .traceContacts: [.tracer], .readSmsOutbox: [.admin], .readStatistics: [.supervisor],
+            .manageHISClients: [.admin],
         ]
         #expect(Set(expected.keys) == Set(DeskUseCase.allCases))
         for useCase in DeskUseCase.allCases {

@@ -34,7 +34,7 @@ struct ChunkHTTPTests {
     static func authoriseAndUpload(_ fixture: ServerFixture, otp: String, days: [Int64], at now: Date) async throws {
         let onset = now.utcDay.adding(days: -3).iso
         let authorised = try await HTTP.send(
-            "POST", fixture.internalURL.appendingPathComponent("v1/otp"), headers: ["Content-Type": Phone.json],
+            "POST", fixture.internalURL.appendingPathComponent("v1/otp"), headers: fixture.hisHeaders,
             body: Data(#"{"otp":"\#(otp)","symptoms_started_on":"\#(onset)"}"#.utf8))
         #expect(authorised.status == 204)
         let upload = try await HTTP.send(

@@ -9,9 +9,12 @@ import Testing
 struct OtpEndpointTests {
     static let json = ["Content-Type": "application/json"]
 
+    /// Posts `body` with the fixture's HIS key and `headers` (the content type by default).
     func post(_ fixture: ServerFixture, _ body: String, headers: [String: String] = json) async throws -> Reply {
         try await HTTP.send(
-            "POST", fixture.internalURL.appendingPathComponent("v1/otp"), headers: headers, body: Data(body.utf8))
+            "POST", fixture.internalURL.appendingPathComponent("v1/otp"),
+            headers: headers.merging(["Authorization": "Bearer \(fixture.hisKey)"]) { own, _ in own },
+            body: Data(body.utf8))
     }
 
     func body(_ otp: String, _ day: CivilDay = Date().utcDay) -> String {
@@ -27,7 +30,7 @@ struct OtpEndpointTests {
         #expect(first.body.isEmpty)
         let stored = try fixture.store.authorization(
             for: OtpHash(hex: "4ec50b1f75ef4ad97521f5b3610cee605595266b7e2c42e6ce72eadff067c108")!)
-        #expect(stored?.authorizedBy == "his-api")
+        #expect(stored?.authorizedBy == "his:test-his")
         let lifetime = stored.map { $0.expiresAt.timeIntervalSince($0.authorizedAt) }
         #expect(lifetime == 150)
         let again = try await post(fixture, body("KJ23IWY5UJ"))
@@ -40,7 +43,7 @@ struct OtpEndpointTests {
                 for: OtpHash(hex: "8edafc8c445aeb9b531ac14ce5d73671f1d5e97cb2f1dbdc5083c62f18ebb708")!) != nil)
         let events = try fixture.events().filter { $0.kind == .otpAuthorized }
         #expect(events.count == 2)
-        #expect(events.allSatisfy { $0.actor == "his-api" })
+        #expect(events.allSatisfy { $0.actor == "his:test-his" })
     }
 
     @Test("5: an empty body is 1400; every other invalid body is 1401 and nothing is stored")

@@ -20,6 +20,12 @@ final class ServerFixture: @unchecked Sendable {
     let server: TraceDeskServer
     let logLines = LogLines()
     let accessLines = LogLines()
+    /// The API key of the HIS client `test-his` (no rate limit to speak of), made in the store
+    /// before the server starts: what a hospital system sends on `POST /v1/otp`.
+    let hisKey: String
+
+    /// `Content-Type: application/json` and the HIS client's key: the headers of `POST /v1/otp`.
+    var hisHeaders: [String: String] { ["Content-Type": "application/json", "Authorization": "Bearer \(hisKey)"] }
 
     var phone: URL { URL(string: "http://127.0.0.1:\(server.phonePort)")! }
     var internalURL: URL { URL(string: "http://127.0.0.1:\(server.internalPort)")! }
@@ -47,6 +53,9 @@ final class ServerFixture: @unchecked Sendable {
         config.checkDelayMeanMs = delayMs
         config.checkDelaySdMs = delayMs == 0 ? 0 : 20
         configure(&config)
+        hisKey = HISKey.make()
+        _ = try store.addHISClient(
+            name: "test-his", keyHash: HISKey.hash(hisKey), ratePerMinute: 100_000, by: "boss", now: Date())
         let logLines = self.logLines
         let accessLines = self.accessLines
         var nonce: ImmuniAPI.NonceMaker?

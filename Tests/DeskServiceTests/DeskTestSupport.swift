@@ -184,6 +184,14 @@ struct UnreachableStore: Store {
     ) throws(StoreError) -> AuditEntry { throw error }
     func auditEntries(after afterID: Int64, limit: Int) throws(StoreError) -> [AuditEntry] { throw error }
     func auditEntries(matching query: AuditQuery) throws(StoreError) -> [AuditEntry] { throw error }
+
+    func addHISClient(
+        name: String, keyHash: String, ratePerMinute: Int?, by actor: String, now: Date
+    ) throws(StoreError) -> HISClient? { throw error }
+    func hisClients() throws(StoreError) -> [HISClient] { throw error }
+    func revokeHISClient(name: String, by actor: String, now: Date) throws(StoreError) -> HISClient? { throw error }
+    func hisClient(keyHash: String) throws(StoreError) -> StoredHISClient? { throw error }
+    func hisClient(name: String) throws(StoreError) -> HISClient? { throw error }
 }
 
 extension AuthorizeResult {

@@ -16,6 +16,8 @@ final class SimulationServer: @unchecked Sendable {
     let directory: URL
     let store: SQLiteStore
     let server: TraceDeskServer
+    /// The simulated hospital's HIS client key.
+    let hisKey: String
 
     var phone: URL { URL(string: "http://127.0.0.1:\(server.phonePort)")! }
     var internalURL: URL { URL(string: "http://127.0.0.1:\(server.internalPort)")! }
@@ -26,6 +28,9 @@ final class SimulationServer: @unchecked Sendable {
             "tracedesk-simulation-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory.appendingPathComponent("tracedesk.sqlite").path)
+        hisKey = HISKey.make()
+        _ = try store.addHISClient(
+            name: "sim-hospital", keyHash: HISKey.hash(hisKey), ratePerMinute: 100_000, by: "boss", now: Date())
         var config = ServerConfig()
         config.listen = ListenAddress(host: "127.0.0.1", port: 0)
         config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
@@ -74,7 +79,8 @@ struct SimulationTests {
         let simulation = Simulation(
             plan: Self.shortPlan(),
             targets: SimulationTargets(
-                phoneAPI: fixture.phone, hisAPI: fixture.internalURL, codes: StoreOutboxCodes(store: fixture.store)))
+                phoneAPI: fixture.phone, hisAPI: fixture.internalURL, codes: StoreOutboxCodes(store: fixture.store),
+                hisKey: fixture.hisKey))
         let result = await simulation.run()
 
         #expect(result.summary.errors.isEmpty, "\(result.summary.lines.joined(separator: "\n"))")

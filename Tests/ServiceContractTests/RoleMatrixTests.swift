@@ -74,6 +74,14 @@ import Testing
             return await failure { () async throws(ServiceError) in
                 _ = try await desk.statistics(session, query: .last(.day, now: Date()))
             }
+        case .manageHISClients:
+            // Every HIS call: add, list, revoke.
+            return await failure { () async throws(ServiceError) in
+                let name = "his-by-\(role.rawValue)"
+                _ = try await desk.addHISClient(session, name: name, ratePerMinute: nil)
+                _ = try await desk.hisClients(session)
+                _ = try await desk.revokeHISClient(session, name: name)
+            }
         }
     }
 

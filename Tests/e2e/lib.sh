@@ -13,7 +13,8 @@ check() {
 }
 
 # start_server STORE [ARGS…]: serve on ephemeral loopback ports (environment variables before
-# the call reach it); sets $server, $phone and $internal; the log goes to $work/serve.log.
+# the call reach it); sets $server, $phone and $internal (and $his with --his-listen); the log
+# goes to $work/serve.log.
 start_server() {
   local store=$1; shift
   "$bin" serve --store "$store" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 "$@" 2>"$work/serve.log" &
@@ -22,6 +23,7 @@ start_server() {
   while [ $SECONDS -le $deadline ]; do
     phone=$(sed -nE 's|.*phone API on https?://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
     internal=$(sed -nE 's|.*internal API .* on https?://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
+    his=$(sed -nE 's|.*HIS API .* on https?://(127\.0\.0\.1:[0-9]+).*|\1|p' "$work/serve.log")
     [ -n "$phone" ] && [ -n "$internal" ] && return 0
     kill -0 "$server" 2>/dev/null || return 1
     sleep 0.05
@@ -37,4 +39,11 @@ wait_log() {
     sleep 0.05
   done
   return 1
+}
+
+# his_key STORE ADMIN PASSWORD NAME: adds the HIS client NAME (as ADMIN, on STORE) and prints the
+# API key `tracedesk his add` shows once: what a hospital system sends on POST /v1/otp.
+his_key() {
+  printf '%s\n' "$3" | "$bin" his add "$4" --user "$2" --password-stdin --store "$1" 2>/dev/null |
+    grep -oE 'tdh_[A-Za-z0-9_-]{43}'
 }

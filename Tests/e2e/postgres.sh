@@ -96,10 +96,15 @@ upload() { # upload PHONE TOKEN → status; headers in $work/h
 
 # A code authorised on server A's internal listener is uploaded through server B, once.
 hash() { printf %s "$1" | sha256sum | cut -c1-64; }
-check "POST /v1/otp on server A: 204" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$a_internal/v1/otp" \
-  -H 'Content-Type: application/json' -d "{\"otp\":\"9K2RAY8UUQ\",\"symptoms_started_on\":\"$today\"}")" = 204
+his_key=$(his_key "$url" boss "$admin_pw" e2e-hospital)
+check "POST /v1/otp on server A with the HIS key: 204" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$a_internal/v1/otp" \
+  -H "Authorization: Bearer $his_key" -H 'Content-Type: application/json' -d "{\"otp\":\"9K2RAY8UUQ\",\"symptoms_started_on\":\"$today\"}")" = 204
 check "its upload through server B: 204" test "$(upload "$b_phone" "$(hash 9K2RAY8UUQ)")" = 204
 check "a second upload through server A: 401" test "$(upload "$a_phone" "$(hash 9K2RAY8UUQ)")" = 401
+printf '%s\n' "$admin_pw" | "$bin" his revoke e2e-hospital --user boss --password-stdin --store "$url" >/dev/null 2>&1
+check "the HIS client revoked on the store: server B refuses its key at once (401)" \
+  test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$b_internal/v1/otp" -H "Authorization: Bearer $his_key" \
+    -H 'Content-Type: application/json' -d "{\"otp\":\"KJ23IWY5UJ\",\"symptoms_started_on\":\"$today\"}")" = 401
 
 # APRICOT across servers: a code sent by server A signs in on server B (the shared secret).
 ap='"app_id":"e2e.app","device_id":"dev-1","phone":"+393331234567"'

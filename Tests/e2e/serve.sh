@@ -33,19 +33,23 @@ hash() { printf %s "$1" | sha256sum | cut -c1-64; }
 
 TRACEDESK_CHECK_DELAY_MEAN_MS=150 check "serve starts and names both listeners" start_server "$work/desk.sqlite"
 
-# A hospital system authorises a code on the internal listener.
+# A hospital system authorises a code on the internal listener, with the key of the HIS client
+# an admin made for it.
+admin_pw="chief-key-8734" oper_pw="operator-secret-2"
+printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$work/desk.sqlite" >/dev/null 2>&1
+his_key=$(his_key "$work/desk.sqlite" boss "$admin_pw" e2e-hospital)
 otp_body="{\"otp\":\"KJ23IWY5UJ\",\"symptoms_started_on\":\"$today\"}"
-check "POST /v1/otp on the internal listener: 204" \
-  test "$(status_of -X POST "http://$internal/v1/otp" -H 'Content-Type: application/json' -d "$otp_body")" = 204
+check "POST /v1/otp on the internal listener with the HIS key: 204" \
+  test "$(status_of -X POST "http://$internal/v1/otp" -H "Authorization: Bearer $his_key" -H 'Content-Type: application/json' -d "$otp_body")" = 204
 check "the same code again: 409 with error 1409" \
-  bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -X POST http://$internal/v1/otp -H 'Content-Type: application/json' -d '$otp_body')\" = 409 ]"
+  bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -X POST http://$internal/v1/otp -H 'Authorization: Bearer $his_key' -H 'Content-Type: application/json' -d '$otp_body')\" = 409 ]"
+check "POST /v1/otp without a key: 401" \
+  test "$(status_of -X POST "http://$internal/v1/otp" -H 'Content-Type: application/json' -d "$otp_body")" = 401
 check "POST /v1/otp is not on the public listener" \
-  test "$(status_of -X POST "http://$phone/v1/otp" -H 'Content-Type: application/json' -d "$otp_body")" = 404
+  test "$(status_of -X POST "http://$phone/v1/otp" -H "Authorization: Bearer $his_key" -H 'Content-Type: application/json' -d "$otp_body")" = 404
 
 # The operator authorises another code in the console, in tmux, on the same store (signing in
 # on the console's sign-in screen; the accounts are made with the CLI).
-admin_pw="chief-key-8734" oper_pw="operator-secret-2"
-printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$work/desk.sqlite" >/dev/null 2>&1
 printf '%s\n%s\n' "$admin_pw" "$oper_pw" |
   "$bin" staff add ana --role operator --user boss --password-stdin --store "$work/desk.sqlite" >/dev/null 2>&1
 tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \

@@ -1,0 +1,153 @@
+import DeskCore
+import DeskService
+import TerminalKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension HISScreen {
+    /// Where each part goes in a body area; shared by drawing and mouse hit-tests.
+    public struct Regions: Hashable, Sendable {
+        public var table: Rect
+        public var detail: Rect
+    }
+
+    public static func regions(in area: Rect) -> Regions {
+        let parts = Layout(.vertical, [.fill(), .length(6)]).split(area)
+        return Regions(table: parts[0], detail: parts[1])
+    }
+
+    /// The client index at a screen row, if any.
+    public static func client(at y: Int, _ state: State, in area: Rect) -> Int? {
+        let inner = Panel.inner(regions(in: area).table)
+        return table(state, width: inner.width).row(at: y, in: inner)
+    }
+
+    /// The clients table drawn `width` cells wide; "Revoked" (when) only from 100 on (the state
+    /// says it, the detail says when).
+    static func table(_ state: State, width: Int) -> Table {
+        var columns = [
+            TableColumn("Name", width: .length(18)),
+            TableColumn("State", width: .length(8)),
+            TableColumn("Rate/min", width: .length(8), alignment: .trailing),
+            TableColumn("Created", width: .length(16)),
+            TableColumn("Created by", width: .length(12)),
+        ]
+        if width >= 100 { columns.append(TableColumn("Revoked", width: .length(16))) }
+        return Table(
+            columns: columns, rowCount: state.clients.count, selected: state.selected, focused: !state.isModal,
+            emptyText: state.loading
+                ? "… loading the HIS clients" : state.loaded ? "no HIS clients: a adds one (the hospital's key)" : "")
+    }
+
+    static func cells(_ client: HISClient, _ zone: TimeZone) -> [TableCell] {
+        [
+            TableCell(client.name),
+            TableCell(client.stateName, style: client.isRevoked ? Style(.muted) : nil),
+            TableCell(client.ratePerMinute.map(String.init) ?? "default"),
+            TableCell(ConsoleText.dateTime(client.createdAt, zone)),
+            TableCell(client.createdBy),
+            TableCell(client.revokedAt.map { ConsoleText.dateTime($0, zone) } ?? "-"),
+        ]
+    }
+
+    public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
+        let regions = regions(in: area)
+        let title = "Hospital systems (HIS clients)" + (state.loaded ? " (\(state.clients.count))" : "")
+        let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
+        table(state, width: inner.width).render(into: &buffer, area: inner) {
+            cells(state.clients[$0], state.timeZone)
+        }
+        renderDetail(state, into: &buffer, area: regions.detail)
+        if let form = state.form { renderForm(form, into: &buffer, area: area) }
+        if let dialog = state.confirm { dialog.render(into: &buffer, area: area) }
+        if let shown = state.shownKey { renderKey(shown, into: &buffer, area: area) }
+        if state.form == nil { buffer.cursor = nil }
+    }
+
+    private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {
+        let inner = Panel(title: state.selectedClient.map { "Client \($0.name)" } ?? "Client").render(
+            into: &buffer, area: area)
+        let text = inner.inset(horizontal: 1, vertical: 0)
+        guard text.width > 0, text.height > 0 else { return }
+        var y = text.y
+        if let client = state.selectedClient {
+            buffer.put(
+                "\(client.name) · actor \(client.actor) · \(client.ratePerMinute.map { "\($0) a minute" } ?? "the server's rate limit")",
+                x: text.x, y: y, maxWidth: text.width)
+            y += 1
+            let revoked = client.revokedAt.map {
+                " · revoked \(ConsoleText.dateTime($0, state.timeZone)) by \(client.revokedBy ?? "-")"
+            }
+            buffer.put(
+                "\(client.stateName) · added \(ConsoleText.dateTime(client.createdAt, state.timeZone)) by \(client.createdBy)\(revoked ?? "")",
+                x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
+            y += 1
+        }
+        if let notice = state.notice {
+            notice.render(into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y))
+        }
+    }
+
+    private static func renderForm(_ form: Form, into buffer: inout Buffer, area: Rect) {
+        let box = area.centered(width: min(68, area.width), height: 11)
+        buffer.fill(box, with: .blank)
+        let inner = Panel(title: "Add a hospital system", focused: true).render(into: &buffer, area: box)
+        let text = inner.inset(horizontal: 1, vertical: 1)
+        guard text.width > 14, text.height > 0 else { return }
+        let fieldX = text.x + 13
+        let fieldWidth = min(34, text.maxX - fieldX)
+        let verdictWidth = text.maxX - fieldX
+        let editing = !form.submitting
+        var y = text.y
+        ConsoleText.putLabel(
+            "Name", focused: editing && form.focus == .name, into: &buffer, x: text.x, y: y, clip: text)
+        form.name.render(
+            into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1),
+            focused: editing && form.focus == .name, placeholder: "e.g. san-matteo")
+        ConsoleText.putVerdict(
+            form.nameProblem, ok: form.clientName.map { "actor \(HISClientName.actor($0))" } ?? "", into: &buffer,
+            x: fieldX, y: y + 1, width: verdictWidth)
+        y += 2
+        ConsoleText.putLabel(
+            "Per minute", focused: editing && form.focus == .rate, into: &buffer, x: text.x, y: y, clip: text)
+        form.rate.render(
+            into: &buffer, area: Rect(x: fieldX, y: y, width: 10, height: 1), focused: editing && form.focus == .rate,
+            placeholder: "default")
+        if let problem = form.rateProblem {
+            ConsoleText.putVerdict(problem, ok: "", into: &buffer, x: fieldX, y: y + 1, width: verdictWidth)
+        } else {
+            buffer.put(
+                "empty: the server's his_rate_per_minute", x: fieldX, y: y + 1, style: Style(.muted),
+                maxWidth: verdictWidth)
+        }
+        y += 3
+        if let notice = form.notice {
+            notice.render(into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1))
+        }
+        buffer.put(
+            "Enter next / add · Tab next field · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted),
+            clip: text)
+        if !editing { buffer.cursor = nil }
+    }
+
+    /// The key of a client just added: shown once, in full, until Enter or Esc.
+    private static func renderKey(_ shown: NewHISClient, into buffer: inout Buffer, area: Rect) {
+        let box = area.centered(width: min(72, area.width), height: 12)
+        buffer.fill(box, with: .blank)
+        let inner = Panel(title: "API key of \(shown.client.name): shown only now", focused: true).render(
+            into: &buffer, area: box)
+        let text = inner.inset(horizontal: 1, vertical: 1)
+        guard text.width > 0, text.height > 0 else { return }
+        buffer.put("Give it to the hospital system now: it sends it as", x: text.x, y: text.y, maxWidth: text.width)
+        buffer.put("Authorization: Bearer KEY on POST /v1/otp.", x: text.x, y: text.y + 1, maxWidth: text.width)
+        buffer.put(shown.key, x: text.x, y: text.y + 3, style: Style(.header, .bold), maxWidth: text.width)
+        buffer.put(
+            "The store keeps only its hash: lost, it cannot be shown again.", x: text.x, y: text.y + 5,
+            style: Style(.muted), maxWidth: text.width)
+        buffer.put("Enter or Esc: done", x: text.x, y: text.maxY - 1, style: Style(.muted), clip: text)
+    }
+}

@@ -1,0 +1,259 @@
+import DeskCore
+import DeskService
+import TerminalKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The admin's hospital systems (HIS clients): a table (name, state, rate limit, created,
+/// created by, revoked), and keys to add a client (its API key is shown once, in a panel that
+/// stays until dismissed) and to revoke one (after a confirm dialog that names it).
+///
+/// The desk enforces every rule (admin only, names, rates); this screen shows its messages.
+/// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``.
+/// Privacy: ``State/shownKey`` holds an API key until dismissed; never log the state.
+public enum HISScreen {
+    public struct State: Hashable, Sendable {
+        public var clients: [HISClient] = []
+        /// Index into ``clients``.
+        public var selected = 0
+        public var loading = false
+        public var loaded = false
+        public var notice: Notice?
+        public var form: Form?
+        public var confirm: DialogState?
+        public var confirmTarget: String?
+        /// A client just added and its key: shown once, forgotten when dismissed.
+        public var shownKey: NewHISClient?
+        public var timeZone: TimeZone
+
+        public init(timeZone: TimeZone = .current) {
+            self.timeZone = timeZone
+        }
+
+        public var selectedClient: HISClient? { clients.indices.contains(selected) ? clients[selected] : nil }
+
+        /// A form, a dialog or the key panel is open: it takes every key.
+        public var isModal: Bool { form != nil || confirm != nil || shownKey != nil }
+    }
+
+    public enum Msg: Hashable, Sendable {
+        case keyPressed(Key)
+        case rowClicked(Int)
+        case loaded([HISClient])
+        case loadFailed(String)
+        case added(NewHISClient)
+        case revoked(HISClient)
+        case changeFailed(String)
+    }
+
+    public enum Command: Hashable, Sendable {
+        case load
+        case add(name: String, ratePerMinute: Int?)
+        case revoke(name: String)
+        case quit
+    }
+
+    public enum Action: Hashable, Sendable {
+        case up, down, top, bottom, add, revoke, reload, quit
+    }
+
+    public static let keyMap = KeyMap<Action>([
+        Binding([.char("a"), .insert], .add, help: "Add client"),
+        Binding([.char("x"), .delete], .revoke, help: "Revoke"),
+        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false),
+        Binding([.up, .char("k")], .up, help: "Previous client", shownInFooter: false),
+        Binding([.down, .char("j")], .down, help: "Next client", shownInFooter: false),
+        Binding([.home, .char("g")], .top, help: "First client", shownInFooter: false),
+        Binding([.end, .char("G")], .bottom, help: "Last client", shownInFooter: false),
+        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+    ])
+
+    public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
+        switch msg {
+        case .keyPressed(let key):
+            if state.shownKey != nil {
+                // Only Enter or Esc put the key away: a stray key must not hide it unread.
+                if key == .enter || key == .escape { state.shownKey = nil }
+                return []
+            }
+            if state.confirm != nil { return handleConfirmKey(&state, key) }
+            if var form = state.form {
+                let edit = form.handle(key)
+                state.form = form
+                switch edit {
+                case .cancelled: state.form = nil
+                case .submit(let command): return [command]
+                case .edited: break
+                }
+                return []
+            }
+            guard let action = keyMap.action(for: key) else { return [] }
+            return perform(&state, action)
+        case .rowClicked(let row):
+            guard !state.isModal, state.clients.indices.contains(row) else { return [] }
+            state.selected = row
+            return []
+        case .loaded(let clients):
+            let keep = state.selectedClient?.name
+            state.clients = clients
+            state.loading = false
+            state.loaded = true
+            state.selected = keep.flatMap { name in clients.firstIndex { $0.name == name } } ?? 0
+            if state.notice?.kind == .working { state.notice = nil }
+            return []
+        case .loadFailed(let message):
+            state.loading = false
+            state.notice = .error("could not load the HIS clients: \(message) (r to try again)")
+            return []
+        case .added(let added):
+            state.form = nil
+            state.shownKey = added
+            state.notice = .ok("added \(added.client.name): events and the audit log name it \(added.client.actor)")
+            return reload(&state)
+        case .revoked(let client):
+            state.notice = .ok("\(client.name) is revoked: its key is refused from the next request on")
+            return reload(&state)
+        case .changeFailed(let message):
+            if var form = state.form, form.submitting {
+                form.submitting = false
+                form.notice = .error(message)
+                state.form = form
+            } else {
+                state.notice = .error(message)
+            }
+            return []
+        }
+    }
+
+    /// Loading on entering the screen (and on `r`).
+    public static func reload(_ state: inout State) -> [Command] {
+        state.loading = true
+        return [.load]
+    }
+
+    private static func perform(_ state: inout State, _ action: Action) -> [Command] {
+        switch action {
+        case .up: state.selected = max(0, state.selected - 1)
+        case .down: state.selected = min(max(0, state.clients.count - 1), state.selected + 1)
+        case .top: state.selected = 0
+        case .bottom: state.selected = max(0, state.clients.count - 1)
+        case .reload:
+            state.notice = nil
+            return reload(&state)
+        case .quit: return [.quit]
+        case .add: state.form = Form()
+        case .revoke:
+            guard let client = state.selectedClient else {
+                state.notice = .error("no client selected: add one first (a)")
+                return []
+            }
+            if client.isRevoked {
+                state.notice = .info("\(client.name) is revoked already")
+                return []
+            }
+            state.confirmTarget = client.name
+            state.confirm = DialogState.confirm(
+                title: "Revoke \(client.name)?",
+                message:
+                    "\(client.name) will no longer authorise codes: its key is refused from the next request on, on every server.\n\nThis cannot be undone: to let it back in, add a new client.",
+                confirm: "Revoke \(client.name)", cancel: "Keep")
+        }
+        return []
+    }
+
+    private static func handleConfirmKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard var dialog = state.confirm else { return [] }
+        let outcome = dialog.handle(key)
+        state.confirm = dialog
+        switch outcome {
+        case .chosen(0):
+            let name = state.confirmTarget ?? ""
+            state.confirm = nil
+            state.confirmTarget = nil
+            state.notice = .working("revoking \(name)…")
+            return [.revoke(name: name)]
+        case .chosen, .cancelled:
+            state.confirm = nil
+            state.confirmTarget = nil
+            return []
+        case .changed, .unchanged, .notHandled:
+            return []
+        }
+    }
+
+    /// The add form: a name (staff-name rules) and an optional rate limit, checked as typed.
+    public struct Form: Hashable, Sendable {
+        public enum Field: Hashable, Sendable { case name, rate }
+        public enum Edit: Hashable, Sendable {
+            case edited, cancelled
+            case submit(Command)
+        }
+
+        public var name = ConsoleText.nameField()
+        public var rate = TextFieldState(maxLength: 7, transform: .digits)
+        public var focus = Field.name
+        public var submitting = false
+        public var notice: Notice?
+
+        public init() {}
+
+        public var clientName: String? {
+            guard case .success(let normalized) = HISClientName.normalize(name.text) else { return nil }
+            return normalized
+        }
+
+        public var nameProblem: String? {
+            guard !name.text.isEmpty, case .failure(let problem) = HISClientName.normalize(name.text) else {
+                return nil
+            }
+            return problem.message
+        }
+
+        /// Nil: empty (the server's setting) or acceptable.
+        public var rateProblem: String? {
+            guard !rate.text.isEmpty else { return nil }
+            guard let value = Int(rate.text), HISRate.allowed.contains(value) else {
+                return "\(HISRate.allowed.lowerBound) to \(HISRate.allowed.upperBound) a minute, or empty"
+            }
+            return nil
+        }
+
+        public mutating func handle(_ key: Key) -> Edit {
+            if submitting { return .edited }
+            switch key {
+            case .escape: return .cancelled
+            case .tab, .down, .backTab, .up:
+                focus = focus == .name ? .rate : .name
+                return .edited
+            case .enter:
+                if focus == .name {
+                    focus = .rate
+                    return .edited
+                }
+                guard let clientName else {
+                    focus = .name
+                    notice = .error(nameProblem ?? "type the client's name")
+                    return .edited
+                }
+                if let rateProblem {
+                    notice = .error("the rate limit is \(rateProblem)")
+                    return .edited
+                }
+                submitting = true
+                notice = .working("adding \(clientName)…")
+                return .submit(.add(name: clientName, ratePerMinute: Int(rate.text)))
+            default:
+                switch focus {
+                case .name: _ = name.handle(key)
+                case .rate: _ = rate.handle(key)
+                }
+                if notice?.kind == .error { notice = nil }
+                return .edited
+            }
+        }
+    }
+}
