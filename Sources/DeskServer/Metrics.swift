@@ -95,7 +95,19 @@ public final class Metrics: @unchecked Sendable {
         ("tracedesk_cleanup_deleted_total", "counter", "Records deleted by retention, by kind."),
         ("tracedesk_stats_rollup_runs_total", "counter", "Statistics rollup runs by result (ok, failed)."),
         ("tracedesk_stats_hours_rolled_up_total", "counter", "Closed hours of statistics rolled up by this server."),
-        ("tracedesk_apricot_codes_total", "counter", "APRICOT SMS code requests by result (sent, too_soon, invalid)."),
+        (
+            "tracedesk_apricot_codes_total", "counter",
+            "APRICOT SMS code requests by result (sent, too_soon, number_refused, invalid)."
+        ),
+        // Issue 18, point 10a.
+        (
+            "tracedesk_otp_guess_failures_total", "counter",
+            "Wrong codes on check-otp and upload by route (what the guess limit counts per client address)."
+        ),
+        (
+            "tracedesk_otp_guesses_limited_total", "counter",
+            "check-otp and upload requests answered 429 by the guess limit (otp_guess_limit), by route."
+        ),
         (
             "tracedesk_apricot_logins_total", "counter",
             "APRICOT sign-ins by result (new_user, returning, wrong_code, expired, too_many_attempts, full, invalid)."
