@@ -38,12 +38,14 @@ struct IngestionTests {
         #expect(unknown.status == 401)
         #expect(unknown.errorCode == 1101)
         #expect(unknown.text.contains("Unauthorized OTP."))
-        // Two checks within 5 s: both counted on the authorisation, one event (issue 18, 10c).
+        // Two checks: both counted on the authorisation, one event when they came within 5 s
+        // (issue 18, 10c; a machine slow enough to part them further writes two).
         let checks = try f.events().filter { $0.kind == .otpChecked }
-        #expect(checks.count == 1)
-        let watch = try f.store.codeWatch(
-            otpHash: try #require(OtpHash(hex: Self.token)), now: Date(), policy: PublishingPolicy())
-        #expect(watch?.checks == 2)
+        let token = try #require(OtpHash(hex: Self.token))
+        let watch = try #require(try f.store.codeWatch(otpHash: token, now: Date(), policy: PublishingPolicy()))
+        #expect(watch.checks == 2)
+        let apart = (watch.lastCheckedAt ?? .distantFuture).timeIntervalSince(watch.firstCheckedAt ?? .distantPast)
+        #expect(checks.count == (apart < 5 ? 1 : 2))
         #expect(checks.allSatisfy { $0.detail == #"{"status":"authorized"}"# })
         // An uppercase-hex token of an authorised code never matches (hashes are lowercase).
         #expect(try await checkOtp(f, token: Self.token.uppercased()).status == 401)
