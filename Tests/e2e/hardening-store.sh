@@ -92,6 +92,21 @@ check "an Italian number is served: 204" test "$(ask_code +393331234567 3)" = 20
 check "no SMS was queued for a refused number" \
   test "$(sqlite3 "$store" "SELECT count(*) FROM sms_messages WHERE phone LIKE '+1%' OR phone LIKE '+88%' OR phone LIKE '+44%'")" = 0
 
+# The outbox drops a code's text once the code is used; `sms outbox` still lists the entry, saying why.
+admin_pw="chief-key-8734"
+printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$store" >/dev/null 2>&1
+outbox() { printf '%s\n' "$admin_pw" | "$bin" sms outbox --user boss --password-stdin --store "$store" "$@" 2>/dev/null; }
+it_code=$(outbox --json | grep -oE '"phone":"\+393331234567"[^}]*' | grep -oE 'code is [0-9]{6}' | grep -oE '[0-9]{6}')
+check "the outbox holds the live code's text" test -n "$it_code"
+check "the code signs the phone in: 200" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST \
+  "http://$phone/apricot/v1/login" -H 'Content-Type: application/json' \
+  -d "{\"phone\":\"+393331234567\",\"otp\":\"$it_code\",\"app_id\":\"it.test.app\",\"device_id\":\"dev-3\"}")" = 200
+check "sms outbox then shows the entry without its text, saying why" \
+  bash -c "outbox() { printf '%s\n' '$admin_pw' | '$bin' sms outbox --user boss --password-stdin --store '$store' 2>/dev/null; }
+    outbox | grep -F '+393331234567' | grep -qF '(text dropped: its code was used)' && ! outbox | grep -qF 'code is $it_code'"
+check "... and the store no longer holds it" \
+  test "$(sqlite3 "$store" "SELECT count(*) FROM sms_messages WHERE text LIKE '%$it_code%'")" = 0
+
 # A check flood of one valid code: 6 clients x 25 checks, bounded.
 before=$(sqlite3 "$store" "SELECT count(*) FROM events WHERE kind = 'otp_checked'")
 started=$SECONDS
