@@ -32,6 +32,15 @@ public struct APIError: Error, Hashable, Sendable {
     }
     /// 1101/401: unknown, expired or used code.
     public static let unauthorizedOtp = APIError(code: 1101, status: 401, message: "Unauthorized OTP.")
+    /// 1102/429: too many wrong codes from this client address (the guess limit, per server);
+    /// `Retry-After` says when. The contract's body, as every Immuni error.
+    public static func otpGuessesLimited(retryAfter seconds: Int) -> APIError {
+        APIError(
+            code: 1102, status: 429, message: "Too many unauthorized OTPs.",
+            detail:
+                "too many wrong codes came from this network address: try again in \(seconds) s, with the code the operator authorised"
+        )
+    }
     public static let chunkNotFound = APIError(code: 1300, status: 404, message: "Chunk not found.")
     public static let noChunks = APIError(code: 1301, status: 404, message: "No chunks found.")
     /// 1400/400: `POST /v1/otp` with nothing in it.
@@ -159,6 +168,11 @@ public struct APIError: Error, Hashable, Sendable {
                 ? "too many codes were asked for from this network address: ask again in \(seconds) s"
                 : "the server is sending as many codes as it may now: ask again in \(seconds) s")
     }
+    /// 3010/422: a number this server sends no SMS to (premium, satellite, another country,
+    /// unassigned): SMS pumping costs a paid message each. `detail` names the rule, never the number.
+    public static func apricotNumberNotServed(_ detail: String) -> APIError {
+        APIError(code: 3010, status: 422, message: "Phone number not served.", detail: detail)
+    }
     /// 3008/507: the pseudo-id space of the design (2^32) cannot hold another user. Not a
     /// temporary state: no Retry-After.
     public static let apricotRegistrationFull = APIError(
@@ -171,13 +185,14 @@ public struct APIError: Error, Hashable, Sendable {
     /// per-case detail are listed with an empty one.
     public static let table: [APIError] = [
         .unknown(), .unavailable(""), .notFound(""), .methodNotAllowed(allowed: []), .payloadTooLarge(limit: 0),
-        .missingParameters(""), .unauthorizedOtp, .chunkNotFound, .noChunks, .emptyBody, .notCompliant(""),
+        .missingParameters(""), .unauthorizedOtp, .otpGuessesLimited(retryAfter: 0), .chunkNotFound, .noChunks,
+        .emptyBody, .notCompliant(""),
         .alreadyAuthorized, .invalidRequest(""), .notSignedIn(""), .signInFailed(""), .tooManySignIns(""),
         .forbidden(""),
         .conflict(""), .authorizationRefused(""), .apricotInvalid(""), .apricotWrongCode, .apricotExpiredCode,
         .apricotTooManyAttempts, .apricotTooSoon(retryAfter: 0), .apricotNotSignedIn, .apricotContactFileRefused(""),
         .apricotUploadsTooFrequent(perHour: 0, retryAfter: 0), .apricotRegistrationFull,
-        .apricotCodeRequestsLimited(fromAddress: false, retryAfter: 0),
+        .apricotCodeRequestsLimited(fromAddress: false, retryAfter: 0), .apricotNumberNotServed(""),
     ]
 
     /// The JSON body.

@@ -147,6 +147,7 @@ extension StaffWire {
                             ("status", .string(message.status.rawValue)), ("attempts", number(message.attempts)),
                             ("detail", .string(message.detail)), ("created_at", .string(time(message.createdAt))),
                             ("updated_at", .string(time(message.updatedAt))),
+                            ("text_dropped", message.textDropped.map { .string($0.rawValue) } ?? .null),
                         ])
                     })
             )
@@ -307,7 +308,9 @@ extension StaffWire {
                     id: try int(entry, "id"), phone: try phone(entry, "phone"), text: try entry.string("text")!,
                     gateway: try entry.string("gateway")!, status: status, attempts: try count(entry, "attempts"),
                     detail: try entry.string("detail")!, createdAt: try requiredTime(entry, "created_at"),
-                    updatedAt: try requiredTime(entry, "updated_at")))
+                    updatedAt: try requiredTime(entry, "updated_at"),
+                    textDropped: try entry.string("text_dropped", required: false, allowNull: true).flatMap(
+                        SmsTextDropped.init(rawValue:))))
         }
         return messages
     }

@@ -134,6 +134,10 @@ public enum EventDetail {
             if let skew = int(object, "clock_skew_s") { text += ", phone " + clockOffset(skew: skew) }
             if bool(object, "replaced") == true { text += ", replaced the day's earlier file" }
             return text
+        case .otpGuessesLimited:
+            let route = string(object, "route").map { " on \($0)" } ?? ""
+            let wait = int(object, "retry_after_s").map { " for \($0) s" } ?? ""
+            return "WARNING: too many wrong codes from one address\(route): answered 429\(wait)"
         }
     }
 

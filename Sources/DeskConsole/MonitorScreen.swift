@@ -40,6 +40,8 @@ public enum MonitorScreen {
             case .staffAction: self = .staff
             case .apricotRegistered: self = .registered
             case .contactFileReceived: self = .contactFile
+            // A warning that phone requests are being refused: shown (and toggled) with them.
+            case .otpGuessesLimited: self = .refused
             }
         }
 
@@ -112,7 +114,7 @@ public enum MonitorScreen {
             if let actor = event.actor, !actor.isEmpty { return actor }
             switch event.known {
             case .otpChecked, .uploadAccepted, .uploadRefused, .analyticsReceived, .apricotRegistered,
-                .contactFileReceived:
+                .contactFileReceived, .otpGuessesLimited:
                 return "phone"
             case .chunkPublished: return "server"
             case .otpAuthorized, .staffAction, nil: return "–"

@@ -735,11 +735,14 @@ public struct SmsMessage: Hashable, Sendable {
     public var detail: String
     public var createdAt: Date
     public var updatedAt: Date
+    /// Why `text` is empty: the code it carried is dead, so the store keeps no more of it.
+    public var textDropped: SmsTextDropped?
 
     public init(
         id: Int64, phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, attempts: Int,
-        detail: String, createdAt: Date, updatedAt: Date
+        detail: String, createdAt: Date, updatedAt: Date, textDropped: SmsTextDropped? = nil
     ) {
+        self.textDropped = textDropped
         self.id = id
         self.phone = phone
         self.text = text
@@ -749,5 +752,22 @@ public struct SmsMessage: Hashable, Sendable {
         self.detail = detail
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+}
+
+/// Why an SMS's text was dropped from the outbox: its code can no longer be used.
+public enum SmsTextDropped: String, Hashable, Sendable {
+    case expired
+    case used
+    /// A newer code was sent to the same phone.
+    case replaced
+
+    /// For `tracedesk sms outbox`: what happened, and that nothing is lost.
+    public var explanation: String {
+        switch self {
+        case .expired: "text dropped: its code expired"
+        case .used: "text dropped: its code was used"
+        case .replaced: "text dropped: a newer code replaced it"
+        }
     }
 }

@@ -126,6 +126,9 @@ public struct DeskEvent: Hashable, Sendable {
         /// An APRICOT contact file arrived (detail: day, records, distinct and unknown beacons,
         /// skew, whether it replaced an earlier file).
         case contactFileReceived = "contact_file_received"
+        /// A client address sent so many wrong codes that the phone API answers it 429 for a
+        /// while (issue 18, point 10a); detail `{"route":…,"retry_after_s":N}`, never the address.
+        case otpGuessesLimited = "otp_guesses_limited"
     }
 
     /// The event's position in the stream: strictly increasing across the whole store, in the

@@ -15,6 +15,8 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
     let metrics: Metrics
     let uploads: UploadLimiter
     let codeRequests: CodeRequestLimiter
+    /// The numbers codes are sent to (nil: any, as in tests of other things).
+    let destinations: SmsDestinations?
     let log: @Sendable (String) -> Void
 
     /// `Retry-After` of a 503 for a full SMS queue: the provider is behind, and a phone may ask
@@ -26,8 +28,9 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
     ///   - otpPerAddressPerHour: codes one client address may ask for in an hour (0: no limit).
     public init(
         desk: ApricotDesk, metrics: Metrics, uploadsPerHour: Int, otpPerMinute: Int = 0,
-        otpPerAddressPerHour: Int = 0, log: @escaping @Sendable (String) -> Void
+        otpPerAddressPerHour: Int = 0, destinations: SmsDestinations? = nil, log: @escaping @Sendable (String) -> Void
     ) {
+        self.destinations = destinations
         self.desk = desk
         self.metrics = metrics
         self.uploads = UploadLimiter(perHour: uploadsPerHour)
@@ -117,6 +120,11 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
             metrics.count("tracedesk_apricot_codes_total", #"result="invalid""#)
             return .error(error)
         case .success(let value): body = value
+        }
+        // Before the limits: a refused number takes no one's budget.
+        if let destinations, case .refused(let detail) = destinations.verdict(for: body.phone) {
+            metrics.count("tracedesk_apricot_codes_total", #"result="number_refused""#)
+            return .error(.apricotNumberNotServed(detail))
         }
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
         switch codeRequests.admit(address: request.clientAddress, now: now) {

@@ -52,7 +52,13 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     /// Whether `POST /v1/otp` is served here: not on the internal listener once the HIS has a
     /// listener of its own (`his_listen`).
     let servesOtp: Bool
+    /// Wrong codes per client address on check-otp and upload (nil: no limit, as in tests of
+    /// other things).
+    let guesses: OtpGuessLimiter?
+    /// Called once each time an address fills its guess bucket (the monitor's warning event).
+    let guessesLimited: (@Sendable (_ route: String, _ retryAfter: Int) -> Void)?
     private let notConfiguredWarning = RateLimitedLog(interval: 60)
+    private let guessWarning = RateLimitedLog(interval: 60)
     /// Device checks running now, by token hash, and how many may run at once: each takes 7–10 s
     /// and up to five calls to Apple, and two checks of one device would see each other's marks.
     private let checksLock = SimpleLock()
@@ -70,11 +76,15 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         listener: Listener, desk: PhoneDesk, metrics: Metrics, appSettings: AppSettingsFile?, delay: Delay,
         dummyErrorPercent: Int = 1, deviceCheck: DeviceCheck? = nil, attestationCheck: AttestationCheck? = nil,
         nonce: NonceMaker? = nil, chunkFiles: ChunkFiles? = nil, his: HISGate? = nil, servesOtp: Bool = true,
+        guesses: OtpGuessLimiter? = nil,
+        guessesLimited: (@Sendable (_ route: String, _ retryAfter: Int) -> Void)? = nil,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.his = his
         self.servesOtp = servesOtp
         self.chunkFiles = chunkFiles
+        self.guesses = guesses
+        self.guessesLimited = guessesLimited
         self.listener = listener
         self.desk = desk
         self.metrics = metrics
@@ -217,15 +227,18 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
             return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: dummyErrorPercent) }
         }
         metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        let address = request.clientAddress
+        // The delay is kept for every answer, the 429 too: timing tells nothing.
         return .after(nextDelay()) { [self] in
+            if let refused = guessLimited(address, route: route) { return refused }
             guard let hash = parsed.bearer.otpHash else {
                 metrics.count("tracedesk_checks_total", #"result="unauthorized""#)
-                return .error(.unauthorizedOtp)
+                return wrongCode(address, route: route)
             }
             do throws(ServiceError) {
                 let usable = try desk.checkOtp(hash)
                 metrics.count("tracedesk_checks_total", usable ? #"result="authorized""# : #"result="unauthorized""#)
-                return usable ? .noContent : .error(.unauthorizedOtp)
+                return usable ? .noContent : wrongCode(address, route: route)
             } catch {
                 return unavailable(error)
             }
@@ -245,14 +258,45 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
             return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
         }
         metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        let address = request.clientAddress
         // The same delay as a dummy upload: an observer cannot tell real uploads by their timing.
-        return .after(nextDelay()) { [self] in storeUpload(parsed) }
+        return .after(nextDelay()) { [self] in
+            if let refused = guessLimited(address, route: route) { return refused }
+            return storeUpload(parsed, address: address)
+        }
     }
 
-    func storeUpload(_ parsed: ImmuniRequests.UploadRequest) -> HTTPResponse {
+    /// The 429 of the guess limit for `address`, or nil when it may be answered.
+    func guessLimited(_ address: String?, route: String) -> HTTPResponse? {
+        guard let guesses, case .refused(let seconds) = guesses.decision(address: address) else { return nil }
+        metrics.count("tracedesk_otp_guesses_limited_total", #"route="\#(route)""#)
+        var response = HTTPResponse.error(.otpGuessesLimited(retryAfter: seconds))
+        response.headers.append(("Retry-After", String(seconds)))
+        return response
+    }
+
+    /// The 401 of a wrong code, counted against `address`; the first failure that fills the
+    /// address's bucket is logged (at most once a minute an address) and shown in the monitor.
+    func wrongCode(_ address: String?, route: String) -> HTTPResponse {
+        metrics.count("tracedesk_otp_guess_failures_total", #"route="\#(route)""#)
+        if let guesses, guesses.recordFailure(address: address), let address {
+            let key = CodeRequestLimiter.key(address)
+            let seconds: Int
+            if case .refused(let wait) = guesses.decision(address: address) { seconds = wait } else { seconds = 1 }
+            guessWarning.log(
+                key, log,
+                "WARNING: client address \(key) sent \(guesses.policy.failures) wrong codes within \(Int(guesses.policy.windowSeconds)) s (\(route)): answering it 429 (otp_guess_limit)"
+            )
+            guessesLimited?(route, seconds)
+        }
+        return .error(.unauthorizedOtp)
+    }
+
+    func storeUpload(_ parsed: ImmuniRequests.UploadRequest, address: String? = nil) -> HTTPResponse {
+        let route = "/v1/ingestion/upload"
         guard let hash = parsed.bearer.otpHash else {
             metrics.count("tracedesk_uploads_total", #"result="refused""#)
-            return .error(.unauthorizedOtp)
+            return wrongCode(address, route: route)
         }
         do throws(ServiceError) {
             switch try desk.upload(
@@ -268,7 +312,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 return .noContent
             case .refused:
                 metrics.count("tracedesk_uploads_total", #"result="refused""#)
-                return .error(.unauthorizedOtp)
+                return wrongCode(address, route: route)
             }
         } catch {
             return unavailable(error)

@@ -115,7 +115,19 @@ public final class Metrics: @unchecked Sendable {
             "Audit entries anchored by the last checkpoint this server wrote."
         ),
         ("tracedesk_stats_hours_rolled_up_total", "counter", "Closed hours of statistics rolled up by this server."),
-        ("tracedesk_apricot_codes_total", "counter", "APRICOT SMS code requests by result (sent, too_soon, invalid)."),
+        (
+            "tracedesk_apricot_codes_total", "counter",
+            "APRICOT SMS code requests by result (sent, too_soon, number_refused, invalid)."
+        ),
+        // Issue 18, point 10a.
+        (
+            "tracedesk_otp_guess_failures_total", "counter",
+            "Wrong codes on check-otp and upload by route (what the guess limit counts per client address)."
+        ),
+        (
+            "tracedesk_otp_guesses_limited_total", "counter",
+            "check-otp and upload requests answered 429 by the guess limit (otp_guess_limit), by route."
+        ),
         (
             "tracedesk_apricot_logins_total", "counter",
             "APRICOT sign-ins by result (new_user, returning, wrong_code, expired, too_many_attempts, full, invalid)."

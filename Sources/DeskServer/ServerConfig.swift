@@ -156,6 +156,23 @@ public struct ServerConfig: Hashable, Sendable {
     /// PEM certificate(s) of the authority that signs HIS client certificates.
     public var hisCAFile: String?
 
+    // Phones guessing and pumping (issue 18, point 10; docs/security.md, docs/decisions.md).
+    /// Wrong codes one client address (an IPv6 /64) may send to check-otp and upload in ten
+    /// minutes, per server, before it is answered 429; 0: no limit (benchmarks).
+    public var otpGuessLimit = OtpGuessPolicy().failures
+    /// The numbers APRICOT codes are sent to, `+` and digits each; empty: `default_country_code`.
+    public var smsAllowedPrefixes: [String] = []
+
+    /// The guess limit of check-otp and upload.
+    public var otpGuessPolicy: OtpGuessPolicy { OtpGuessPolicy(failures: otpGuessLimit) }
+    /// Where SMS codes may go: the allowed prefixes, and the +999 test numbers only with the
+    /// outbox gateway (nothing is sent, so nothing is paid).
+    public var smsDestinations: SmsDestinations {
+        SmsDestinations(
+            prefixes: smsAllowedPrefixes.isEmpty ? [defaultCountryCode] : smsAllowedPrefixes,
+            testNumbers: smsGateway == "outbox")
+    }
+
     public init() {}
 
     public var hisAuthMode: HISAuthMode { HISAuthMode(rawValue: hisAuth) ?? .key }
@@ -494,6 +511,37 @@ public struct ServerConfig: Hashable, Sendable {
         path(
             "his_ca_file", \.hisCAFile,
             "PEM certificate(s) of the authority that signs HIS client certificates (his_auth certificate; needs tls_cert and tls_key)"
+
+        // Phones guessing and pumping (issue 18, point 10).
+        integer(
+            "otp_guess_limit", \.otpGuessLimit, 0...100_000,
+            "wrong codes one client address (an IPv6 /64) may send to check-otp and upload in ten minutes, per server, before it gets 429 with Retry-After (dummy requests never count; 0: no limit). Phones behind one carrier NAT share it: see docs/decisions.md"
+        ),
+        Setting(
+            name: "sms_allowed_prefixes",
+            help:
+                "the numbers APRICOT codes are sent to: + and digits, comma-separated (e.g. \"+39 3, +378\"); empty: default_country_code. Others get 422: premium, satellite and foreign numbers cost an SMS each. +999 test numbers only with sms_gateway outbox",
+            apply: { config, raw in
+                switch raw {
+                case .json(.string(let s)), .text(let s):
+                    if s.trimmingCharacters(in: .whitespaces).isEmpty {
+                        config.smsAllowedPrefixes = []
+                        return nil
+                    }
+                    switch SmsDestinations.parse(s) {
+                    case .success(let prefixes):
+                        config.smsAllowedPrefixes = prefixes
+                        return nil
+                    case .failure(let problem):
+                        return
+                            "each prefix must be + and 1 to 15 digits, not starting with 0 (\"\(problem.part)\" is not)"
+                    }
+                default: return "must be a string such as \"+39\" or \"+39 3, +378\""
+                }
+            },
+            show: {
+                $0.smsAllowedPrefixes.isEmpty ? "(default_country_code)" : $0.smsAllowedPrefixes.joined(separator: ",")
+            }
         ),
     ]
 

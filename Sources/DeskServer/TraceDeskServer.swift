@@ -129,12 +129,17 @@ public final class TraceDeskServer: @unchecked Sendable {
                 immuni: ImmuniAPI(
                     listener: .phone, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
                     dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
-                    attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles, log: log),
+                    attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles,
+                    guesses: OtpGuessLimiter(policy: config.otpGuessPolicy),
+                    guessesLimited: { [desk] route, seconds in
+                        desk.recordGuessesLimited(route: route, retryAfterSeconds: seconds)
+                    }, log: log),
                 apricot: apricotDesk.map { desk in
                     ApricotAPI(
                         desk: desk, metrics: metrics, uploadsPerHour: config.apricotUploadsPerHour,
                         otpPerMinute: config.apricotOTPPerMinute,
-                        otpPerAddressPerHour: config.apricotOTPPerAddressPerHour, log: log)
+                        otpPerAddressPerHour: config.apricotOTPPerAddressPerHour,
+                        destinations: config.smsDestinations, log: log)
                 }),
             completed: completed, headRefused: headRefused)
         staffAPI = StaffAPI(

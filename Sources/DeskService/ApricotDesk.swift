@@ -69,9 +69,10 @@ public struct ApricotDesk: Sendable {
     {
         let code = Self.newCode()
         let issue: SmsCodeIssue
+        let now = clock.now()
         do {
             issue = try store.issueSmsCode(
-                phone: phone, codeHMAC: codeHMAC(phone: phone, code: code), now: clock.now(), policy: codePolicy)
+                phone: phone, codeHMAC: codeHMAC(phone: phone, code: code), now: now, policy: codePolicy)
         } catch {
             throw ServiceError(error)
         }
@@ -82,8 +83,8 @@ public struct ApricotDesk: Sendable {
             message: SmsCodeText(
                 code: code,
                 template:
-                    "Your APRICOT code is \(SmsCodeText.placeholder). It expires in \(minutes) minutes. Never tell it to anyone."
-            ))
+                    "Your APRICOT code is \(SmsCodeText.placeholder). It expires in \(minutes) minutes. Never tell it to anyone.",
+                expiresAt: now.addingTimeInterval(codePolicy.lifetime.seconds)))
         return issue
     }
 

@@ -66,7 +66,7 @@ extension LocalDesk {
         switch target {
         case .code(let text):
             do {
-                hash = try Otp(operatorInput: text).hash
+                hash = try Otp(operatorInput: text).hash.stored
             } catch {
                 throw .invalid(error.message)
             }
@@ -88,7 +88,7 @@ extension LocalDesk {
         let policy = publishing
         guard
             let stored = try storeCall({ () throws(StoreError) in
-                try store.codeWatch(otpHash: hash, now: now, policy: policy)
+                try store.codeWatch(storedKey: hash, now: now, policy: policy)
             })
         else { throw .invalid(Self.noAuthorization) }
         // Operators follow only their own codes, as with `status`.

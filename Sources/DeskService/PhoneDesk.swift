@@ -74,6 +74,12 @@ public struct PhoneDesk: Sendable {
         }
     }
 
+    /// Records that a client address filled the guess limit (for the monitor). Best effort: a
+    /// store that cannot take it now loses a warning, never an answer.
+    public func recordGuessesLimited(route: String, retryAfterSeconds: Int) {
+        try? store.recordGuessesLimited(route: route, retryAfterSeconds: retryAfterSeconds, now: clock.now())
+    }
+
     /// upload: consumes the code and stores the keys the rules accept.
     public func upload(
         _ hash: OtpHash, clientClock: Int64, keys: [TemporaryExposureKey], province: Province?, summariesJSON: String,

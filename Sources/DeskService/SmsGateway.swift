@@ -41,11 +41,15 @@ public struct SmsCodeText: Hashable, Sendable {
     public static let mask = "******"
     public let code: String
     public let template: String
+    /// When the code stops working: the outbox drops the text then (nil: when it is used or
+    /// replaced).
+    public let expiresAt: Date?
 
     /// - Parameter template: the words of the message, with ``placeholder`` where the code goes.
-    public init(code: String, template: String) {
+    public init(code: String, template: String, expiresAt: Date? = nil) {
         self.code = code
         self.template = template
+        self.expiresAt = expiresAt
     }
 
     /// The text the phone receives.
@@ -79,7 +83,8 @@ public struct OutboxSmsGateway: SmsGateway {
         do {
             _ = try store.enqueueSms(
                 phone: phone, text: message.plain, gateway: name, status: .held,
-                detail: "kept in the outbox (sms_gateway outbox): no SMS is sent", now: clock.now())
+                detail: "kept in the outbox (sms_gateway outbox): no SMS is sent", now: clock.now(),
+                textExpiresAt: message.expiresAt)
         } catch {
             throw ServiceError(error)
         }

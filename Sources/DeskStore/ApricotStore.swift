@@ -81,8 +81,11 @@ public protocol ApricotStore: Sendable {
 
     /// Puts a message in the outbox (`gateway` "outbox" or "http") with its first status:
     /// `held` (the outbox gateway keeps it, no attempt) or `pending` (a sender will try it).
+    /// The text is dropped at `textExpiresAt` (when its code expires), or when the phone's code
+    /// is used or replaced, whichever comes first; nil: only then.
     func enqueueSms(
-        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date,
+        textExpiresAt: Date?
     ) throws(StoreError) -> Int64
 
     /// Records a delivery attempt's result for message `id`.
@@ -170,5 +173,15 @@ public struct StoredTracePatient: Sendable {
         self.registeredAt = registeredAt
         self.ownSuffixes = ownSuffixes
         self.files = files
+    }
+}
+
+extension ApricotStore {
+    /// A message whose text is dropped only when the phone's code is used or replaced.
+    public func enqueueSms(
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+    ) throws(StoreError) -> Int64 {
+        try enqueueSms(
+            phone: phone, text: text, gateway: gateway, status: status, detail: detail, now: now, textExpiresAt: nil)
     }
 }

@@ -84,15 +84,26 @@ enum ApricotSQL {
 
     // The SMS outbox.
     static let enqueueSms = """
-        INSERT INTO sms_messages (phone, text, gateway, status, attempts, detail, created_at_ms, updated_at_ms)
-        VALUES (?, ?, ?, ?, 0, ?, ?, ?) RETURNING id
+        INSERT INTO sms_messages (phone, text, gateway, status, attempts, detail, created_at_ms, updated_at_ms,
+            text_expires_at_ms)
+        VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id
+        """
+    /// A phone's texts written up to now, once its code is used or replaced by a newer one.
+    static let dropPhoneTexts = """
+        UPDATE sms_messages SET text = '', text_dropped = ?
+        WHERE phone = ? AND text_dropped IS NULL AND created_at_ms <= ?
+        """
+    /// Texts whose code has expired (sms_messages_by_text_expiry).
+    static let dropExpiredTexts = """
+        UPDATE sms_messages SET text = '', text_dropped = 'expired'
+        WHERE text_dropped IS NULL AND text_expires_at_ms <= ?
         """
     static let recordDelivery = """
         UPDATE sms_messages SET status = ?, detail = ?, attempts = attempts + 1, updated_at_ms = ? WHERE id = ?
         """
     static let outbox = """
-        SELECT id, phone, text, gateway, status, attempts, detail, created_at_ms, updated_at_ms FROM sms_messages
-        ORDER BY id DESC LIMIT ?
+        SELECT id, phone, text, gateway, status, attempts, detail, created_at_ms, updated_at_ms, text_dropped
+        FROM sms_messages ORDER BY id DESC LIMIT ?
         """
 
     // Retention.
@@ -109,7 +120,8 @@ struct ApricotStatements: Sendable {
     var recentCodes, retireCodes, insertCode, currentCode, countAttempt, useCode: String
     var userByPhone, insertUser, suffixesOf, insertSuffixes, reserve, release, used, insertToken, tokenUser: String
     var ownedAmong, fileExists, upsertFile, patient, patientByID, files, owners, phones, outcomes, upsertOutcome: String
-    var enqueueSms, recordDelivery, outbox, deleteOldFiles, deleteOldCodes, deleteExpiredTokens, deleteOldSms: String
+    var enqueueSms, dropPhoneTexts, dropExpiredTexts, recordDelivery, outbox, deleteOldFiles, deleteOldCodes,
+        deleteExpiredTokens, deleteOldSms: String
     var insertEvent: String
     /// Serialises the codes of one phone across servers (PostgreSQL's transaction-level advisory
     /// lock, in the one-key space, which never meets the two-key locks of ``PGSQL``). Nil for
@@ -141,6 +153,8 @@ struct ApricotStatements: Sendable {
     ) {
         func list(_ sql: String) -> String { dialect(sql.replacing("IN_LIST", with: inList)) }
         recentCodes = dialect(ApricotSQL.recentCodes)
+        dropPhoneTexts = dialect(ApricotSQL.dropPhoneTexts)
+        dropExpiredTexts = dialect(ApricotSQL.dropExpiredTexts)
         retireCodes = dialect(ApricotSQL.retireCodes)
         insertCode = dialect(ApricotSQL.insertCode)
         currentCode = dialect(ApricotSQL.currentCode)
@@ -220,6 +234,8 @@ struct ApricotWork<DB: SQLRunning> {
             }
         }
         try db.run(sql.retireCodes, [.text(phone.e164)], operation: op)
+        // The replaced code's text, and every text whose code has expired, are dead: drop them.
+        try dropTexts(phone: phone, reason: .replaced, nowMs: nowMs, operation: op)
         try db.run(
             sql.insertCode,
             [
@@ -253,7 +269,18 @@ struct ApricotWork<DB: SQLRunning> {
         ) { $0.integer(0) }
         guard !counted.isEmpty else { return .tooManyAttempts }
         guard Self.same(code.hmac, codeHMAC) else { return .wrong }
-        return try db.run(sql.useCode, [.integer(code.id)], operation: op) == 1 ? .verified : .wrong
+        guard try db.run(sql.useCode, [.integer(code.id)], operation: op) == 1 else { return .wrong }
+        try dropTexts(phone: phone, reason: .used, nowMs: nowMs, operation: op)
+        return .verified
+    }
+
+    /// Drops the texts of `phone`'s messages so far (their code is `reason`: used or replaced),
+    /// and every text whose code has expired (issue 18, point 5: the outbox kept every code's
+    /// text for good). The rows stay, so `sms outbox` still lists them, saying why.
+    func dropTexts(phone: PhoneNumber, reason: SmsTextDropped, nowMs: Int64, operation: String) throws(StoreError) {
+        try db.run(
+            sql.dropPhoneTexts, [.text(reason.rawValue), .text(phone.e164), .integer(nowMs)], operation: operation)
+        try db.run(sql.dropExpiredTexts, [.integer(nowMs)], operation: operation)
     }
 
     /// Compares in time independent of where the texts differ.
@@ -510,7 +537,8 @@ struct ApricotWork<DB: SQLRunning> {
     // MARK: The SMS outbox
 
     func enqueueSms(
-        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date,
+        textExpiresAt: Date?
     ) throws(StoreError) -> Int64 {
         let nowMs = now.unixMilliseconds
         guard
@@ -518,7 +546,7 @@ struct ApricotWork<DB: SQLRunning> {
                 sql.enqueueSms,
                 [
                     .text(phone.e164), .text(text), .text(gateway), .text(status.rawValue), .text(detail),
-                    .integer(nowMs), .integer(nowMs),
+                    .integer(nowMs), .integer(nowMs), textExpiresAt.map { .integer($0.unixMilliseconds) } ?? .null,
                 ],
                 operation: "queue an SMS", { $0.integer(0) }
             ).first
@@ -540,7 +568,8 @@ struct ApricotWork<DB: SQLRunning> {
                 id: row.integer(0), phone: phone, text: row.text(2), gateway: row.text(3),
                 status: SmsDeliveryStatus(rawValue: row.text(4)) ?? .failed, attempts: Int(row.integer(5)),
                 detail: row.text(6), createdAt: Date(unixMilliseconds: row.integer(7)),
-                updatedAt: Date(unixMilliseconds: row.integer(8)))
+                updatedAt: Date(unixMilliseconds: row.integer(8)),
+                textDropped: row.optionalText(9).flatMap(SmsTextDropped.init(rawValue:)))
         }.compactMap { $0 }
     }
 
@@ -557,6 +586,7 @@ struct ApricotWork<DB: SQLRunning> {
         report.contactFiles = try db.run(sql.deleteOldFiles, [.text(oldestKept.iso)], operation: op)
         report.smsCodes = try db.run(sql.deleteOldCodes, [.integer(nowMs), .integer(nowMs - 3_600_000)], operation: op)
         report.apricotTokens = try db.run(sql.deleteExpiredTokens, [.integer(nowMs)], operation: op)
+        try db.run(sql.dropExpiredTexts, [.integer(nowMs)], operation: op)
         report.smsMessages = try db.run(
             sql.deleteOldSms, [.integer(nowMs - Int64(policy.smsMessageHours) * 3_600_000)], operation: op)
     }

@@ -47,9 +47,12 @@ enum EventSQL {
     // The watch: everything by the code's hash (events_by_otp_hash, uploads_by_otp_hash), since
     // its latest authorisation (a consumed code can be authorised again).
     static let latestAbout = "SELECT coalesce(max(seq), 0) FROM events WHERE otp_hash = ?"
+    /// Every check is counted on the authorisation; events are coalesced (PhoneWork.recordCheck),
+    /// but the first check always has one.
     static let checks = """
-        SELECT count(*), min(at_ms), max(at_ms) FROM events
-        WHERE otp_hash = ? AND kind = 'otp_checked' AND at_ms >= ?
+        SELECT check_count, (SELECT min(at_ms) FROM events
+            WHERE otp_hash = ? AND kind = 'otp_checked' AND at_ms >= ?), last_checked_at_ms
+        FROM otp_authorizations WHERE otp_hash = ?
         """
     static let refusals = """
         SELECT count(*) FROM events WHERE otp_hash = ? AND kind = 'upload_refused' AND at_ms >= ?
@@ -203,12 +206,16 @@ struct EventWork<DB: SQLRunning> {
     }
 
     /// In one read snapshot.
-    func watch(otpHash: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch? {
+    /// `storedKey` is the code as the store keeps it (``OtpHash/stored``).
+    func watch(storedKey: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch? {
         let op = "read the watch of a code"
-        guard let authorization = try StoreReads(db: db, sql: reads).authorization(otpHash) else { return nil }
-        let code: SQLValue = .text(otpHash.hex)
+        guard
+            let authorization = try StoreReads(db: db, sql: reads).authorization(
+                storedKey: storedKey, naming: storedKey)
+        else { return nil }
+        let code: SQLValue = .text(storedKey.hex)
         let since: SQLValue = .integer(authorization.authorizedAt.unixMilliseconds)
-        let checks = try db.query(sql.checks, [code, since], operation: op) {
+        let checks = try db.query(sql.checks, [code, since, code], operation: op) {
             (count: Int($0.integer(0)), first: $0.optionalInteger(1), last: $0.optionalInteger(2))
         }.first
         let refused = try db.query(sql.refusals, [code, since], operation: op) { Int($0.integer(0)) }.first ?? 0

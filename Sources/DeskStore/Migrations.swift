@@ -1,3 +1,5 @@
+import DeskCore
+
 /// A numbered, forward-only schema change. Applied once, in its own transaction; never edited
 /// after it has shipped. The SQL is kept portable between SQLite and PostgreSQL where it can
 /// be; a PostgreSQL adapter supplies its own text with the same meaning.
@@ -5,6 +7,9 @@ struct Migration: Sendable {
     let version: Int
     let name: String
     let sql: String
+    /// What SQL alone cannot do on SQLite (it has no SHA-256 function), run after `sql` in the
+    /// migration's transaction.
+    var sqliteStep: (@Sendable (SQLiteConnection) throws(StoreError) -> Void)? = nil
 }
 
 enum Migrations {
@@ -366,7 +371,54 @@ enum Migrations {
                 );
                 """
         ),
+        // The store is a secret (issue 18, point 5). Codes are keyed by a one-way function of
+        // the bearer token (OtpHash.stored: its tag, then SHA-256 of the token), rewritten here
+        // for every row (authorisations, events, uploads; `rekeyCodes`, in Swift). SMS texts
+        // are dropped once their code is dead: `text_expires_at_ms` is when the code stops
+        // (older rows: created + 5 minutes, the default lifetime), `text_dropped` why the text is
+        // gone ('expired', 'used', 'replaced'). Checks of a code are coalesced (point 10c):
+        // `check_count` and `last_checked_at_ms` count every check since the authorisation,
+        // `check_event_at_ms` is when the last `otp_checked` event was written (at most one a
+        // code every PhoneWork.checkEventInterval), backfilled from the events.
+        Migration(
+            version: 10, name: "0010_store_secrets",
+            sql: """
+                ALTER TABLE otp_authorizations ADD COLUMN check_count INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE otp_authorizations ADD COLUMN last_checked_at_ms INTEGER;
+                ALTER TABLE otp_authorizations ADD COLUMN check_event_at_ms INTEGER;
+                UPDATE otp_authorizations SET
+                    check_count = (SELECT count(*) FROM events e WHERE e.otp_hash = otp_authorizations.otp_hash
+                        AND e.kind = 'otp_checked' AND e.at_ms >= otp_authorizations.authorized_at_ms),
+                    last_checked_at_ms = (SELECT max(e.at_ms) FROM events e WHERE e.otp_hash = otp_authorizations.otp_hash
+                        AND e.kind = 'otp_checked' AND e.at_ms >= otp_authorizations.authorized_at_ms);
+                UPDATE otp_authorizations SET check_event_at_ms = last_checked_at_ms;
+                ALTER TABLE sms_messages ADD COLUMN text_expires_at_ms INTEGER;
+                ALTER TABLE sms_messages ADD COLUMN text_dropped TEXT
+                    CHECK (text_dropped IS NULL OR text_dropped IN ('expired', 'used', 'replaced'));
+                UPDATE sms_messages SET text_expires_at_ms = created_at_ms + 300000;
+                CREATE INDEX sms_messages_by_text_expiry ON sms_messages (text_expires_at_ms) WHERE text_dropped IS NULL;
+                """,
+            sqliteStep: { connection throws(StoreError) in try rekeyCodes(connection) }
+        ),
     ]
+
+    /// Rewrites every stored code from the bearer token to ``OtpHash/stored`` (migration 10).
+    static func rekeyCodes(_ connection: SQLiteConnection) throws(StoreError) {
+        let op = "migration 0010_store_secrets"
+        let tokens = try connection.query(
+            """
+            SELECT otp_hash FROM otp_authorizations UNION SELECT otp_hash FROM events WHERE otp_hash IS NOT NULL
+            UNION SELECT otp_hash FROM uploads
+            """, operation: op
+        ) { $0.text(0) }
+        for token in tokens {
+            let key = SQLValue.text(OtpHash.storedHex(token))
+            for table in ["otp_authorizations", "events", "uploads"] {
+                try connection.run(
+                    "UPDATE \(table) SET otp_hash = ? WHERE otp_hash = ?", [key, .text(token)], operation: op)
+            }
+        }
+    }
 
     static var latestVersion: Int { all.last?.version ?? 0 }
 }

@@ -9,17 +9,20 @@ import DeskCore
 
 /// The statements of the phone API's simpler writes, in one adapter's dialect.
 struct PhoneStatements: Sendable {
-    var insertEvent, markChecked, countDummy, dummyCounts, allowanceExists, grantAllowance, useAllowance: String
+    var insertEvent, markChecked, claimCheckEvent, countDummy, dummyCounts, allowanceExists, grantAllowance,
+        useAllowance: String
     var insertOperationalInfo, dropExpiredSalts, claimSalt, saltUsed: String
 
     static let sqlite = PhoneStatements(
-        insertEvent: SQL.insertEvent, markChecked: SQL.markChecked, countDummy: SQL.countDummy,
+        insertEvent: SQL.insertEvent, markChecked: SQL.markChecked, claimCheckEvent: SQL.claimCheckEvent,
+        countDummy: SQL.countDummy,
         dummyCounts: SQL.dummyCounts,
         allowanceExists: SQL.allowanceExists, grantAllowance: SQL.grantAllowance, useAllowance: SQL.useAllowance,
         insertOperationalInfo: SQL.insertOperationalInfo, dropExpiredSalts: SQL.dropExpiredSalts,
         claimSalt: SQL.claimSalt, saltUsed: SQL.saltUsed)
     static let postgres = PhoneStatements(
-        insertEvent: PGSQL.insertEvent, markChecked: PGSQL.markChecked, countDummy: PGSQL.countDummy,
+        insertEvent: PGSQL.insertEvent, markChecked: PGSQL.markChecked,
+        claimCheckEvent: PGSQL.claimCheckEvent, countDummy: PGSQL.countDummy,
         dummyCounts: PGSQL.dummyCounts,
         allowanceExists: PGSQL.allowanceExists, grantAllowance: PGSQL.grantAllowance,
         useAllowance: PGSQL.useAllowance, insertOperationalInfo: PGSQL.insertOperationalInfo,
@@ -39,27 +42,43 @@ struct PhoneWork<DB: SQLRunning> {
         try db.run(
             sql.insertEvent,
             [
-                .integer(ms), .text(kind.rawValue), otpHash.map { .text($0.hex) } ?? .null,
+                .integer(ms), .text(kind.rawValue), otpHash.map { .text($0.stored.hex) } ?? .null,
                 actor.map { .text($0) } ?? .null, .text(detail),
             ], operation: "append event")
     }
 
-    /// The code's status at `now`, with an `otp_checked` event when the code is known (in a
-    /// transaction). The first check that finds the code usable since its latest authorisation
-    /// is marked on it (`checked_at_ms`, the statistics' "checked").
+    /// The code's status at `now` (in a transaction). A check of a known code is counted on its
+    /// authorisation (`check_count`, `last_checked_at_ms`); the first that finds the code usable
+    /// since its latest authorisation is marked on it (`checked_at_ms`, the statistics'
+    /// "checked"). An `otp_checked` event is written for at most one check of a code every
+    /// ``checkEventInterval``: a phone retrying, or a flood of checks of one code, is one line in
+    /// the monitor, not thousands (issue 18, point 10c).
     func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
         let status = OtpStatus(try StoreReads(db: db, sql: reads).authorization(otpHash), now: now)
-        if status != .unknown {
+        guard status != .unknown else { return status }
+        let nowMs = now.unixMilliseconds
+        let key = SQLValue.text(otpHash.stored.hex)
+        var usable: Int64 = 0
+        if case .authorized = status { usable = 1 }
+        try db.run(
+            sql.markChecked, [.integer(nowMs), .integer(usable), .integer(nowMs), key], operation: "record check")
+        let claimed = try db.run(
+            sql.claimCheckEvent, [.integer(nowMs), key, .integer(nowMs - Self.checkEventInterval)],
+            operation: "record check")
+        if claimed == 1 {
             try appendEvent(
-                kind: .otpChecked, at: now.unixMilliseconds, otpHash: otpHash, actor: nil,
-                detail: #"{"status":"\#(status.name)"}"#)
-        }
-        if case .authorized = status {
-            try db.run(
-                sql.markChecked, [.integer(now.unixMilliseconds), .text(otpHash.hex)], operation: "record check")
+                kind: .otpChecked, at: nowMs, otpHash: otpHash, actor: nil, detail: #"{"status":"\#(status.name)"}"#)
         }
         return status
     }
+
+    /// The detail of an `otp_guesses_limited` event: the route and the wait; never the address.
+    static func guessesLimitedDetail(route: String, retryAfterSeconds: Int) -> String {
+        #"{"route":"\#(route)","retry_after_s":\#(retryAfterSeconds)}"#
+    }
+
+    /// The shortest time between two `otp_checked` events of one code, in milliseconds.
+    static var checkEventInterval: Int64 { 5_000 }
 
     /// An `upload_refused` event for a code known here (in a transaction).
     func refuseUpload(otpHash: OtpHash, status: OtpStatus, at ms: Int64) throws(StoreError) {

@@ -349,5 +349,30 @@ enum PostgresMigrations {
                 );
                 """
         ),
+        // Migrations.swift's 0010 (what each column is for is said there); the rekeying is SQL
+        // here (sha256(bytea)), the same function as OtpHash.stored.
+        Migration(
+            version: 10, name: "0010_store_secrets",
+            sql: """
+                ALTER TABLE otp_authorizations ADD COLUMN check_count BIGINT NOT NULL DEFAULT 0;
+                ALTER TABLE otp_authorizations ADD COLUMN last_checked_at_ms BIGINT;
+                ALTER TABLE otp_authorizations ADD COLUMN check_event_at_ms BIGINT;
+                UPDATE otp_authorizations SET
+                    check_count = (SELECT count(*) FROM events e WHERE e.otp_hash = otp_authorizations.otp_hash
+                        AND e.kind = 'otp_checked' AND e.at_ms >= otp_authorizations.authorized_at_ms),
+                    last_checked_at_ms = (SELECT max(e.at_ms) FROM events e WHERE e.otp_hash = otp_authorizations.otp_hash
+                        AND e.kind = 'otp_checked' AND e.at_ms >= otp_authorizations.authorized_at_ms);
+                UPDATE otp_authorizations SET check_event_at_ms = last_checked_at_ms;
+                ALTER TABLE sms_messages ADD COLUMN text_expires_at_ms BIGINT;
+                ALTER TABLE sms_messages ADD COLUMN text_dropped TEXT
+                    CHECK (text_dropped IS NULL OR text_dropped IN ('expired', 'used', 'replaced'));
+                UPDATE sms_messages SET text_expires_at_ms = created_at_ms + 300000;
+                CREATE INDEX sms_messages_by_text_expiry ON sms_messages (text_expires_at_ms) WHERE text_dropped IS NULL;
+                UPDATE otp_authorizations SET otp_hash = substr(otp_hash, 1, 6) || substr(encode(sha256(convert_to(otp_hash, 'UTF8')), 'hex'), 1, 58);
+                UPDATE events SET otp_hash = substr(otp_hash, 1, 6) || substr(encode(sha256(convert_to(otp_hash, 'UTF8')), 'hex'), 1, 58)
+                    WHERE otp_hash IS NOT NULL;
+                UPDATE uploads SET otp_hash = substr(otp_hash, 1, 6) || substr(encode(sha256(convert_to(otp_hash, 'UTF8')), 'hex'), 1, 58);
+                """
+        ),
     ]
 }

@@ -52,12 +52,14 @@ enum PGSQL {
         ON CONFLICT (otp_hash) DO UPDATE SET
             symptoms_started_on = excluded.symptoms_started_on, authorized_at_ms = excluded.authorized_at_ms,
             expires_at_ms = excluded.expires_at_ms, authorized_by = excluded.authorized_by,
-            state = 'authorized', consumed_at_ms = NULL, checked_at_ms = NULL
+            state = 'authorized', consumed_at_ms = NULL, checked_at_ms = NULL, check_count = 0,
+            last_checked_at_ms = NULL, check_event_at_ms = NULL
         WHERE NOT (a.state = 'authorized' AND a.expires_at_ms > $6)
         RETURNING 1::bigint
         """
     static let insertEvent = numbered(SQL.insertEvent)
     static let markChecked = numbered(SQL.markChecked)
+    static let claimCheckEvent = numbered(SQL.claimCheckEvent)
 
     // The sequencer. Identity values are taken before commit, so two transactions can commit in
     // the other order than their ids, and a reader paging by id would skip the one that commits

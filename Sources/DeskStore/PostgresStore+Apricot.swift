@@ -108,11 +108,13 @@ extension PostgresStore {
     }
 
     public func enqueueSms(
-        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date,
+        textExpiresAt: Date?
     ) throws(StoreError) -> Int64 {
         try pool.withConnection { connection throws(StoreError) in
             try apricotWork(connection).enqueueSms(
-                phone: phone, text: text, gateway: gateway, status: status, detail: detail, now: now)
+                phone: phone, text: text, gateway: gateway, status: status, detail: detail, now: now,
+                textExpiresAt: textExpiresAt)
         }
     }
 

@@ -35,14 +35,14 @@ extension PostgresStore {
     }
 
     public func codeWatch(
-        otpHash: OtpHash, now: Date, policy: PublishingPolicy
+        storedKey: OtpHash, now: Date, policy: PublishingPolicy
     ) throws(StoreError) -> StoredCodeWatch? {
         try pool.withConnection { connection throws(StoreError) in
             // Positioned first, so `asOf` covers the events counted.
             try Self.assignPositions(connection)
             return try connection.transaction(begin: Self.snapshot, operation: "read the watch of a code") {
                 () throws(StoreError) -> StoredCodeWatch? in
-                try Self.eventWork(connection).watch(otpHash: otpHash, now: now, policy: policy)
+                try Self.eventWork(connection).watch(storedKey: storedKey, now: now, policy: policy)
             }
         }
     }

@@ -25,6 +25,9 @@ public final class PostgresStore: Store, @unchecked Sendable {
     let target: PGTarget
     /// How many pseudo-ids may exist: ``PseudoID/capacity``; lower only in tests of a full space.
     let pseudoIDLimit: Int64
+    /// The last migration to apply: ``Migrations/latestVersion`` but in tests that write rows
+    /// as an older version left them.
+    let schemaCeiling: Int
 
     /// Whether `text` names a PostgreSQL store (`postgres://` or `postgresql://`).
     public static func isURL(_ text: String) -> Bool {
@@ -69,9 +72,11 @@ public final class PostgresStore: Store, @unchecked Sendable {
     /// As ``init(url:poolSize:connectTimeoutSeconds:waitMilliseconds:)``, with the pseudo-id
     /// space cut to `pseudoIDLimit` (tests of registration refused when full).
     init(
-        url: String, poolSize: Int, connectTimeoutSeconds: Int, waitMilliseconds: Int, pseudoIDLimit: Int64
+        url: String, poolSize: Int, connectTimeoutSeconds: Int, waitMilliseconds: Int, pseudoIDLimit: Int64,
+        schemaCeiling: Int = Migrations.latestVersion
     ) throws(StoreError) {
         self.pseudoIDLimit = pseudoIDLimit
+        self.schemaCeiling = schemaCeiling
         target = try PGTarget(url)
         pool = PGPool(
             target: target, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds,
@@ -106,7 +111,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 let written = try connection.query(
                     PGSQL.authorize,
                     [
-                        .text(otpHash.hex), .text(symptomsStartedOn.iso), .integer(nowMs),
+                        .text(otpHash.stored.hex), .text(symptomsStartedOn.iso), .integer(nowMs),
                         .integer(record.expiresAt.unixMilliseconds), .text(actor), .integer(nowMs),
                     ], operation: "authorize"
                 ) { $0.integer(0) }
@@ -170,7 +175,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 // The conditional update takes the row lock: a concurrent upload with the same
                 // code (on any server) waits here, then finds the code consumed and changes nothing.
                 let consumed = try connection.query(
-                    PGSQL.consumeReturning, [.integer(nowMs), .text(otpHash.hex), .integer(nowMs)],
+                    PGSQL.consumeReturning, [.integer(nowMs), .text(otpHash.stored.hex), .integer(nowMs)],
                     operation: "consume code"
                 ) { row -> OtpAuthorization? in
                     guard let day = CivilDay(iso: row.text(0)) else { return nil }
@@ -189,7 +194,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                     .joined(separator: ",")
                 let province = upload.province.map { #""\#($0.code)""# } ?? "null"
                 var values: [SQLValue] = [
-                    .text(otpHash.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
+                    .text(otpHash.stored.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
                     upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
                     .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
                     .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
@@ -222,6 +227,15 @@ public final class PostgresStore: Store, @unchecked Sendable {
     public func countDummy(route: String, now: Date) throws(StoreError) {
         try pool.withConnection { connection throws(StoreError) in
             try Self.work(connection).countDummy(route: route, now: now)
+        }
+    }
+
+    public func recordGuessesLimited(route: String, retryAfterSeconds: Int, now: Date) throws(StoreError) {
+        try pool.withConnection { connection throws(StoreError) in
+            try Self.work(connection).appendEvent(
+                kind: .otpGuessesLimited, at: now.unixMilliseconds, otpHash: nil, actor: nil,
+                detail: PhoneWork<PGConnection>.guessesLimitedDetail(route: route, retryAfterSeconds: retryAfterSeconds)
+            )
         }
     }
 
@@ -364,8 +378,8 @@ public final class PostgresStore: Store, @unchecked Sendable {
         if found > Migrations.latestVersion {
             throw StoreError.schemaTooNew(path: target.description, found: found, known: Migrations.latestVersion)
         }
-        guard found < Migrations.latestVersion else { return }
-        for migration in PostgresMigrations.all where migration.version > found {
+        guard found < schemaCeiling else { return }
+        for migration in PostgresMigrations.all where migration.version > found && migration.version <= schemaCeiling {
             try connection.transaction(operation: "migration \(migration.name)") { () throws(StoreError) in
                 if migration.version == 1 {
                     try connection.execute(PGSQL.createMigrationsTable, operation: "create schema_migrations")

@@ -1,5 +1,9 @@
 @preconcurrency import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A value bound to or read from an SQL statement.
 enum SQLValue: Hashable, Sendable {
     case integer(Int64)
@@ -45,6 +49,7 @@ final class SQLiteConnection {
 
     init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
         self.path = path
+        try Self.createPrivately(path)
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &db, flags, nil)
         if code != SQLITE_OK {
@@ -58,6 +63,23 @@ final class SQLiteConnection {
         if sqlite3_db_readonly(db, "main") == 1 {
             throw StoreError.readOnly(path: path)
         }
+    }
+
+    /// Creates a missing store file empty and 0600 before SQLite opens it, whatever the umask:
+    /// the store holds phone numbers, the contact graph and live authorisations. SQLite gives
+    /// the `-wal` and `-shm` files it makes later the main file's mode (its unix VFS copies it,
+    /// whichever process makes them), so one private file keeps all three private. An existing
+    /// file keeps its mode (`serve` warns when others can read it).
+    static func createPrivately(_ path: String) throws(StoreError) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            _ = fchmod(fd, 0o600)
+            close(fd)
+            return
+        }
+        if errno == EEXIST { return }
+        throw StoreError.cannotOpen(path: path, reason: "cannot create the file (\(String(cString: strerror(errno))))")
     }
 
     deinit {

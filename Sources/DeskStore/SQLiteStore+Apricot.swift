@@ -105,11 +105,13 @@ extension SQLiteStore {
     }
 
     public func enqueueSms(
-        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date,
+        textExpiresAt: Date?
     ) throws(StoreError) -> Int64 {
         try lock.withLock { () throws(StoreError) -> Int64 in
             try apricotWork.enqueueSms(
-                phone: phone, text: text, gateway: gateway, status: status, detail: detail, now: now)
+                phone: phone, text: text, gateway: gateway, status: status, detail: detail, now: now,
+                textExpiresAt: textExpiresAt)
         }
     }
 

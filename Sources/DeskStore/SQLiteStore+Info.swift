@@ -1,6 +1,10 @@
 @preconcurrency import CSQLite
 import DeskCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -43,6 +47,26 @@ extension SQLiteStore {
                     schemaVersion: version, knownVersion: Migrations.latestVersion, totalBytes: total, tables: tables)
             }
         }
+    }
+
+    /// The store's files (the file, its `-wal` and `-shm`, its folder) that users other than
+    /// the owner may read or enter, with their modes: `serve` warns about each, since whoever
+    /// reads the store reads phone numbers, the contact graph and outcome notes.
+    public func filesOthersCanRead() -> [(path: String, mode: Int)] {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var found: [(path: String, mode: Int)] = []
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard stat(file, &info) == 0 else { continue }
+            let mode = Int(info.st_mode) & 0o777
+            if mode & 0o044 != 0 { found.append((file, mode)) }
+        }
+        var info = stat()
+        if !folder.isEmpty, stat(folder, &info) == 0, Int(info.st_mode) & 0o055 != 0 {
+            // A folder others may enter lets them read any file there that is readable.
+            if !found.isEmpty { found.append((folder, Int(info.st_mode) & 0o777)) }
+        }
+        return found
     }
 
     public func acquireJobLock(_ job: StoreJob) throws(StoreError) -> JobLease? {

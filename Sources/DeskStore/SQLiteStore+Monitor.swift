@@ -35,12 +35,12 @@ extension SQLiteStore {
     }
 
     public func codeWatch(
-        otpHash: OtpHash, now: Date, policy: PublishingPolicy
+        storedKey: OtpHash, now: Date, policy: PublishingPolicy
     ) throws(StoreError) -> StoredCodeWatch? {
         try lock.withLock { () throws(StoreError) -> StoredCodeWatch? in
             try connection.transaction(immediate: false, operation: "read the watch of a code") {
                 () throws(StoreError) -> StoredCodeWatch? in
-                try eventWork.watch(otpHash: otpHash, now: now, policy: policy)
+                try eventWork.watch(storedKey: storedKey, now: now, policy: policy)
             }
         }
     }

@@ -30,6 +30,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     /// How many pseudo-ids may exist: ``PseudoID/capacity``; lower only in tests of a full space.
     let pseudoIDLimit: Int64
+    /// The last migration to apply: ``Migrations/latestVersion`` but in tests that write rows
+    /// as an older version left them.
+    let schemaCeiling: Int
 
     /// Opens (creating if needed) the store at `path`.
     ///
@@ -40,9 +43,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     /// As ``init(path:busyTimeoutMilliseconds:)``, with the pseudo-id space cut to `pseudoIDLimit`
     /// (tests of registration refused when full).
-    init(path: String, busyTimeoutMilliseconds: Int32, pseudoIDLimit: Int64) throws(StoreError) {
+    init(
+        path: String, busyTimeoutMilliseconds: Int32, pseudoIDLimit: Int64,
+        schemaCeiling: Int = Migrations.latestVersion
+    ) throws(StoreError) {
         self.path = path
         self.pseudoIDLimit = pseudoIDLimit
+        self.schemaCeiling = schemaCeiling
         connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         // Several processes opening a new file at once can meet SQLite's immediate SQLITE_BUSY
         // (a read lock that would have to become a write lock, a journal-mode switch), which the
@@ -88,7 +95,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 try connection.run(
                     SQL.upsertAuthorization,
                     [
-                        .text(otpHash.hex), .text(symptomsStartedOn.iso), .integer(nowMs),
+                        .text(otpHash.stored.hex), .text(symptomsStartedOn.iso), .integer(nowMs),
                         .integer(record.expiresAt.unixMilliseconds), .text(actor),
                     ], operation: "authorize")
                 try appendEvent(
@@ -136,7 +143,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 }
                 // Consume first, conditionally: the one-time guarantee does not rest on the read above.
                 let changed = try connection.run(
-                    SQL.consumeAuthorization, [.integer(nowMs), .text(otpHash.hex), .integer(nowMs)],
+                    SQL.consumeAuthorization, [.integer(nowMs), .text(otpHash.stored.hex), .integer(nowMs)],
                     operation: "consume code")
                 guard changed == 1 else { return .refused(OtpStatus(try fetchAuthorization(otpHash), now: now)) }
                 let upload = evaluate(record)
@@ -146,7 +153,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 try connection.run(
                     SQL.insertUpload,
                     [
-                        .text(otpHash.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
+                        .text(otpHash.stored.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
                         upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
                         .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
                         .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
@@ -177,6 +184,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     public func countDummy(route: String, now: Date) throws(StoreError) {
         try lock.withLock { () throws(StoreError) in try work.countDummy(route: route, now: now) }
+    }
+
+    public func recordGuessesLimited(route: String, retryAfterSeconds: Int, now: Date) throws(StoreError) {
+        try lock.withLock { () throws(StoreError) in
+            try work.appendEvent(
+                kind: .otpGuessesLimited, at: now.unixMilliseconds, otpHash: nil, actor: nil,
+                detail: PhoneWork<SQLiteConnection>.guessesLimitedDetail(
+                    route: route, retryAfterSeconds: retryAfterSeconds))
+        }
     }
 
     public func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {
@@ -277,8 +293,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         if found > Migrations.latestVersion {
             throw StoreError.schemaTooNew(path: path, found: found, known: Migrations.latestVersion)
         }
-        if found == Migrations.latestVersion { return }
-        for migration in Migrations.all {
+        if found >= schemaCeiling { return }
+        for migration in Migrations.all where migration.version <= schemaCeiling {
             try connection.transaction(operation: "migration \(migration.name)") { () throws(StoreError) in
                 // Re-read inside the write lock: another process may have migrated meanwhile.
                 let version = try currentVersion()
@@ -290,6 +306,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     try connection.execute(SQL.createMigrationsTable, operation: "create schema_migrations")
                 }
                 try connection.execute(migration.sql, operation: "migration \(migration.name)")
+                try migration.sqliteStep?(connection)
                 try connection.run(
                     SQL.recordMigration,
                     [.integer(Int64(migration.version)), .text(migration.name), .integer(Date().unixMilliseconds)],
@@ -320,11 +337,24 @@ enum SQL {
         ON CONFLICT (otp_hash) DO UPDATE SET
             symptoms_started_on = excluded.symptoms_started_on, authorized_at_ms = excluded.authorized_at_ms,
             expires_at_ms = excluded.expires_at_ms, authorized_by = excluded.authorized_by,
-            state = 'authorized', consumed_at_ms = NULL, checked_at_ms = NULL
+            state = 'authorized', consumed_at_ms = NULL, checked_at_ms = NULL, check_count = 0,
+            last_checked_at_ms = NULL, check_event_at_ms = NULL
         """
-    /// The first check that answered "authorised" since the latest authorisation (statistics).
-    static let markChecked =
-        "UPDATE otp_authorizations SET checked_at_ms = ? WHERE otp_hash = ? AND checked_at_ms IS NULL"
+    /// Counts a check on the authorisation (`check_count`, `last_checked_at_ms`) and marks the
+    /// first one that answered "authorised" since the latest authorisation (`checked_at_ms`,
+    /// the statistics' "checked"; the second parameter is 1 when it did).
+    static let markChecked = """
+        UPDATE otp_authorizations SET check_count = check_count + 1, last_checked_at_ms = ?,
+            checked_at_ms = CASE WHEN checked_at_ms IS NULL AND ? = 1 THEN ? ELSE checked_at_ms END
+        WHERE otp_hash = ?
+        """
+    /// Claims the right to write this check's `otp_checked` event: one row changed when the
+    /// last one is older than the interval (a conditional update, so that checks racing on
+    /// several servers claim it once).
+    static let claimCheckEvent = """
+        UPDATE otp_authorizations SET check_event_at_ms = ?
+        WHERE otp_hash = ? AND (check_event_at_ms IS NULL OR check_event_at_ms <= ?)
+        """
     static let insertEvent = "INSERT INTO events (at_ms, kind, otp_hash, actor, detail) VALUES (?, ?, ?, ?, ?)"
 
     static let consumeAuthorization = """

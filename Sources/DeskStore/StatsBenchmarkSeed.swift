@@ -50,6 +50,7 @@ public struct StatsSeedPlan: Hashable, Sendable {
                 ? "generate_series(CAST(0 AS BIGINT), \(n - 1)) AS s(i)"
                 : "(WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < \(n - 1)) SELECT i FROM r) AS s"
         }
+        // Stored keys (OtpHash.stored) of no real code: nothing seeded here is a bearer token.
         func hash(_ code: String) -> String {
             postgres ? "lpad(to_hex(\(code)), 64, '0')" : "printf('%064x', \(code))"
         }

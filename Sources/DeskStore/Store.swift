@@ -68,7 +68,9 @@ public protocol Store: StaffStore, ApricotStore, StatsStore, HISClientStore {
 
     /// The watch of the latest authorisation of `otpHash`, read in one snapshot; nil when the
     /// code has none. Keys wait for the chunks of `policy` (embargo, age limit) at `now`.
-    func codeWatch(otpHash: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch?
+    /// `storedKey` is the code as the store keeps it (``OtpHash/stored``, or an event's
+    /// `otpHash`); ``codeWatch(otpHash:now:policy:)`` takes the token.
+    func codeWatch(storedKey: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch?
 
     /// Phone requests since the start of the hour `since` falls in: real ones (`otp_checked`,
     /// `upload_accepted`, `upload_refused` and `analytics_received` events) and dummy ones.
@@ -102,6 +104,10 @@ public protocol Store: StaffStore, ApricotStore, StatsStore, HISClientStore {
 
     /// Dummy requests per route since the start of the hour of `since`.
     func dummyCounts(since: Date) throws(StoreError) -> [String: Int64]
+
+    /// An `otp_guesses_limited` event: a client address filled the guess limit of `route` and is
+    /// answered 429 for `retryAfterSeconds` (the monitor's warning). Never the address.
+    func recordGuessesLimited(route: String, retryAfterSeconds: Int, now: Date) throws(StoreError)
 
     // MARK: Analytics
 
@@ -248,6 +254,7 @@ enum StoreTables {
 /// An upload read back from the store.
 public struct StoredUpload: Hashable, Sendable {
     public var id: Int64
+    /// The code as the store keeps it (``OtpHash/stored``), not the bearer token.
     public var otpHash: OtpHash
     public var receivedAt: Date
     public var symptomsStartedOn: CivilDay

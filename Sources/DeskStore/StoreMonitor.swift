@@ -8,8 +8,9 @@ import DeskCore
 
 /// One event of the stream as the store keeps it, for the monitor.
 ///
-/// Privacy rule: `otpHash` is for the desk to make a code's tag from and to decide who may see
-/// the event; it never leaves the desk.
+/// Privacy rule: `otpHash` is the code as the store keeps it (``OtpHash/stored``, not the
+/// bearer token), for the desk to make a code's tag from and to decide who may see the event;
+/// it never leaves the desk.
 public struct StoredEvent: Hashable, Sendable {
     /// The event's position in the stream: positions only grow in the order events became
     /// visible (committed), so reading "after N" never skips one that commits late.
@@ -50,6 +51,7 @@ public enum EventCode: Hashable, Sendable {
     case noSuchEvent
     /// A chunk, a staff action, analytics: no code.
     case notAboutACode
+    /// The code as the store keeps it (``OtpHash/stored``): give it to ``Store/codeWatch(storedKey:now:policy:)``.
     case code(OtpHash)
 }
 
@@ -57,7 +59,7 @@ public enum EventCode: Hashable, Sendable {
 /// store half of the watch (``DeskCore/CodeWatch``). Counts and reasons only: never a key.
 public struct StoredCodeWatch: Hashable, Sendable {
     public var authorization: OtpAuthorization
-    /// `otp_checked` events since the authorisation.
+    /// Checks since the authorisation (counted on it: the `otp_checked` events are coalesced).
     public var checks: Int
     public var firstCheckedAt: Date?
     public var lastCheckedAt: Date?

@@ -24,8 +24,15 @@ struct StoreReads<DB: SQLRunning> {
     let db: DB
     let sql: ReadStatements
 
+    /// The authorisation of the bearer token `otpHash`; the record names the code by it.
     func authorization(_ otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
-        let rows = try db.query(sql.selectAuthorization, [.text(otpHash.hex)], operation: "read authorization") {
+        try authorization(storedKey: otpHash.stored, naming: otpHash)
+    }
+
+    /// The authorisation stored under `storedKey` (``OtpHash/stored``), its record naming the
+    /// code by `naming` (the token where the caller has it, else the stored key: same tag).
+    func authorization(storedKey: OtpHash, naming otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
+        let rows = try db.query(sql.selectAuthorization, [.text(storedKey.hex)], operation: "read authorization") {
             row -> OtpAuthorization? in
             guard let day = CivilDay(iso: row.text(1)) else { return nil }
             return OtpAuthorization(

@@ -59,7 +59,7 @@ extension BenchCommand {
             // Codes the writer's checks are about.
             var hashes: [OtpHash] = []
             let yesterday = desk.now().utcDay.adding(days: -1)
-            for i in 0..<100 {
+            for i in 0..<EventWriter.codes(rate: rate) {
                 let hash = try benchCode(i)
                 _ = try store.authorize(
                     otpHash: hash, symptomsStartedOn: yesterday, by: "bench-op", now: Date(), lifetime: .seconds(86_400)
@@ -138,7 +138,8 @@ extension BenchCommand {
 
     static let eventsHelp = """
         Usage: tracedesk bench events --store PATH [--rate 1000] [--seconds 60]
-               Writes --rate events a second (app checks of 100 codes it authorises) into the
+               Writes --rate events a second (app checks of the codes it authorises: 6 × rate of
+               them, at least 100, since checks of one code make one event every 5 s) into the
                store for --seconds: load for watching the monitor in a real terminal.
         """
 
@@ -162,8 +163,8 @@ extension BenchCommand {
             let store = try SQLiteStore(path: path)
             let today = Date().utcDay
             var hashes: [OtpHash] = []
-            for i in 0..<100 {
-                let hash = try benchCode(200_000 + i)
+            for i in 0..<EventWriter.codes(rate: rate) {
+                let hash = try benchCode(1_000_000 + i)
                 _ = try store.authorize(
                     otpHash: hash, symptomsStartedOn: today, by: "bench-op", now: Date(), lifetime: .seconds(86_400))
                 hashes.append(hash)
@@ -278,10 +279,16 @@ extension BenchCommand {
         let remote = RemoteDesk(url: url)
         let remoteSession = try await remote.signIn(name: "bench-sup", password: "bench supervisor pass")
         let localSession = try await desk.signIn(name: "bench-sup", password: "bench supervisor pass")
-        let code = try benchCode(100_000)
-        _ = try? store.authorize(
-            otpHash: code, symptomsStartedOn: desk.now().utcDay, by: "bench-op", now: Date(), lifetime: .seconds(86_400)
-        )
+        // A code of its own for each timed check: checks of one code make one event every 5 s.
+        var codes: [OtpHash] = []
+        for n in 0..<(2 * polls) {
+            let code = try benchCode(100_000 + n)
+            _ = try? store.authorize(
+                otpHash: code, symptomsStartedOn: desk.now().utcDay, by: "bench-op", now: Date(),
+                lifetime: .seconds(86_400))
+            codes.append(code)
+        }
+        var used = 0
 
         func time(_ service: any DeskService, _ session: StaffSession, waiting: @escaping @Sendable () -> Bool)
             async throws -> [Double]
@@ -296,7 +303,8 @@ extension BenchCommand {
                 while !waiting() && Date() < deadline { try await Task.sleep(for: .milliseconds(1)) }
                 try await Task.sleep(for: .milliseconds(Int.random(in: 5...60)))
                 let written = DispatchTime.now().uptimeNanoseconds
-                _ = try store.recordCheck(otpHash: code, now: Date())
+                _ = try store.recordCheck(otpHash: codes[used % codes.count], now: Date())
+                used += 1
                 let page = try await poll.value
                 out.append(Double(DispatchTime.now().uptimeNanoseconds - written) / 1e6)
                 if page.events.isEmpty { throw BenchFailure(message: "a wait ended without the new event") }
@@ -333,7 +341,7 @@ extension BenchCommand {
 
 }
 
-/// App checks of `hashes` (one `otp_checked` event each) at `rate` a second: every 10 ms, the
+/// App checks of `hashes` (one `otp_checked` event each, with ``codes(rate:)`` of them) at `rate` a second: every 10 ms, the
 /// events due by then. Shared by `bench monitor` (on a thread of its own, stopped from outside)
 /// and `bench events` (for a fixed time).
 private final class EventWriter: @unchecked Sendable {
@@ -345,6 +353,11 @@ private final class EventWriter: @unchecked Sendable {
     private var count = 0
     private var failed = 0
     private var failure: StoreError?
+
+    /// How many codes to check at `rate` a second so that every check is an event: checks of one
+    /// code make one event every 5 s (PhoneWork.checkEventInterval), so each code is checked at
+    /// most every 6 s.
+    static func codes(rate: Int) -> Int { max(100, rate * 6) }
 
     init(store: SQLiteStore, hashes: [OtpHash], rate: Int) {
         self.store = store

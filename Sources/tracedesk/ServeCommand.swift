@@ -285,6 +285,13 @@ enum ServeCommand {
         where !address.isLoopback {
             log("note: \(address) is not a loopback address: it is reachable from the network")
         }
+        if let file = store as? SQLiteStore {
+            for (path, mode) in file.filesOthersCanRead() {
+                log(
+                    "WARNING: the store file \(path) can be read by other users (mode \(String(mode, radix: 8))): whoever reads it reads phone numbers and the contact graph; chmod 600 the files (700 the folder)"
+                )
+            }
+        }
         if signing != nil, let path = config.signingKeyPath, let mode = permissions(path), mode & 0o077 != 0 {
             log(
                 "WARNING: the signing key \(path) can be read by other users (mode \(String(mode, radix: 8))): chmod 600 it"

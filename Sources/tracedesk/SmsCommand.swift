@@ -10,7 +10,8 @@ enum SmsCommand {
               The newest SMS messages (default 50, at most 1000), newest first: when, to whom,
               the gateway (outbox: kept here, never sent; http: sent to the provider), the
               status (held, pending, sent, failed), attempts, the text (with the http gateway
-              its code masked) and the last delivery detail. With sms_gateway outbox (the
+              its code masked; once the code has expired, been used or been replaced, the text is
+              dropped and the entry says why) and the last delivery detail. With sms_gateway outbox (the
               default) this is where the codes of POST /apricot/v1/otp are read, for training
               and test deployments.
 
@@ -51,7 +52,7 @@ enum SmsCommand {
             } else {
                 for message in messages {
                     say(
-                        "\(message.id)\t\(StaffCommand.localTime(message.createdAt))\t\(message.phone.e164)\t\(message.gateway)\t\(message.status.rawValue)\t\(message.attempts)\t\(message.text)\t\(message.detail)"
+                        "\(message.id)\t\(StaffCommand.localTime(message.createdAt))\t\(message.phone.e164)\t\(message.gateway)\t\(message.status.rawValue)\t\(message.attempts)\t\(message.textDropped.map { "(\($0.explanation))" } ?? message.text)\t\(message.detail)"
                     )
                 }
             }
@@ -63,12 +64,14 @@ enum SmsCommand {
 struct SmsJSON: Encodable {
     let id: Int64
     let phone, text, gateway, status, detail, createdAt, updatedAt: String
+    let textDropped: String?
     let attempts: Int
 
     init(_ message: SmsMessage) {
         id = message.id
         phone = message.phone.e164
         text = message.text
+        textDropped = message.textDropped?.rawValue
         gateway = message.gateway
         status = message.status.rawValue
         detail = message.detail
@@ -81,5 +84,6 @@ struct SmsJSON: Encodable {
         case id, phone, text, gateway, status, detail, attempts
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        case textDropped = "text_dropped"
     }
 }

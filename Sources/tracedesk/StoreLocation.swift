@@ -45,7 +45,9 @@ enum StoreLocation {
         if path == nil {
             let folder = (resolved as NSString).deletingLastPathComponent
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                // 0700: the store's folder is no one else's to list.
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw .cannotOpen(path: resolved, reason: "cannot create the folder \(folder)")
             }

@@ -38,7 +38,9 @@ struct FeedProgramTests {
             await c.program.settle(seconds: 120)
             #expect(c.rowIDs == (try d.storedIDs()))
 
-            // The loop still reads: what the store records next arrives with no key pressed.
+            // The loop still reads: what the store records next arrives with no key pressed (past
+            // the 5 s in which checks of one code make one event).
+            d.clock.advance(seconds: 6)
             _ = try d.store.recordCheck(otpHash: hash, now: d.clock.now())
             try await c.expectRows(d.storedIDs)
             #expect(c.state.monitor.rows.first?.kind == .checked)

@@ -439,7 +439,9 @@ import Testing
     func logPrivacy() async throws {
         let f = try ApricotFixture()
         let anna = try await f.register(Self.anna)
-        let code = try f.code(for: Self.anna)
+        // Read before it is used: the outbox drops a code's text once it is (issue 18).
+        #expect(try await f.requestCode(Self.bruno).status == 204)
+        let code = try f.code(for: Self.bruno)
         _ = try await f.login(Self.bruno, otp: "123456")
         _ = try await f.requestCode(Self.anna)
         let record = Contacts.file([(Contacts.foreign(1), UInt32(Self.now))])

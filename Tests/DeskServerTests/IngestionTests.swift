@@ -38,8 +38,14 @@ struct IngestionTests {
         #expect(unknown.status == 401)
         #expect(unknown.errorCode == 1101)
         #expect(unknown.text.contains("Unauthorized OTP."))
+        // Two checks: both counted on the authorisation, one event when they came within 5 s
+        // (issue 18, 10c; a machine slow enough to part them further writes two).
         let checks = try f.events().filter { $0.kind == .otpChecked }
-        #expect(checks.count == 2)
+        let token = try #require(OtpHash(hex: Self.token))
+        let watch = try #require(try f.store.codeWatch(otpHash: token, now: Date(), policy: PublishingPolicy()))
+        #expect(watch.checks == 2)
+        let apart = (watch.lastCheckedAt ?? .distantFuture).timeIntervalSince(watch.firstCheckedAt ?? .distantPast)
+        #expect(checks.count == (apart < 5 ? 1 : 2))
         #expect(checks.allSatisfy { $0.detail == #"{"status":"authorized"}"# })
         // An uppercase-hex token of an authorised code never matches (hashes are lowercase).
         #expect(try await checkOtp(f, token: Self.token.uppercased()).status == 401)
@@ -160,7 +166,7 @@ struct IngestionTests {
         #expect(accepted.detail.contains(#""before_risk_window":4"#))
         #expect(accepted.detail.contains(#""province":"AG""#))
         #expect(accepted.detail.contains(#""summaries":1"#))
-        #expect(accepted.otpHash?.hex == Self.token)
+        #expect(accepted.otpHash == OtpHash(hex: Self.token)?.stored, "the store keeps the stored form, not the token")
         let upload = try #require(try f.store.upload(id: 1))
         #expect(upload.keys.count == 10)
         #expect(upload.keys.allSatisfy { $0.transmissionRiskLevel == 8 && $0.reportType == .confirmedTest })

@@ -137,8 +137,9 @@ enum HTTP {
 
     /// Raw bytes over a socket, for what URLSession will not send (repeated headers, broken
     /// UTF-8, a body that never ends…). Returns the whole response (the request says close).
-    static func raw(_ port: UInt16, _ bytes: [UInt8], readTimeout: Int = 10) throws -> Reply {
-        let fd = try connect(port, readTimeout: readTimeout)
+    static func raw(_ port: UInt16, _ bytes: [UInt8], readTimeout: Int = 10, from source: String? = nil) throws -> Reply
+    {
+        let fd = try connect(port, readTimeout: readTimeout, from: source)
         defer { close(fd) }
         var sent = 0
         while sent < bytes.count {
@@ -157,9 +158,24 @@ enum HTTP {
     }
 
     /// A connected socket to 127.0.0.1:`port` with a read timeout.
-    static func connect(_ port: UInt16, readTimeout: Int = 10) throws -> Int32 {
+    /// `source`: a loopback address to send from (127.x.y.z stands for another client).
+    static func connect(_ port: UInt16, readTimeout: Int = 10, from source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw CocoaError(.fileReadUnknown)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -83,7 +83,7 @@ struct UnreachableStore: Store {
     }
     func eventTail(limit: Int, visibleTo operatorName: String?) throws(StoreError) -> StoredEventPage { throw error }
     func code(ofEvent position: Int64) throws(StoreError) -> EventCode { throw error }
-    func codeWatch(otpHash: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch? {
+    func codeWatch(storedKey: OtpHash, now: Date, policy: PublishingPolicy) throws(StoreError) -> StoredCodeWatch? {
         throw error
     }
     func traffic(since: Date) throws(StoreError) -> TrafficShare { throw error }
@@ -95,6 +95,7 @@ struct UnreachableStore: Store {
     ) throws(StoreError) -> UploadOutcome { throw error }
     func countDummy(route: String, now: Date) throws(StoreError) { throw error }
     func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] { throw error }
+    func recordGuessesLimited(route: String, retryAfterSeconds: Int, now: Date) throws(StoreError) { throw error }
     func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool { throw error }
     func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
         throw error
@@ -148,7 +149,8 @@ struct UnreachableStore: Store {
         patientUserID: Int64, contactUserID: Int64, outcome: RecordedOutcome, purpose: String
     ) throws(StoreError) { throw error }
     func enqueueSms(
-        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date
+        phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date,
+        textExpiresAt: Date?
     ) throws(StoreError) -> Int64 {
         throw error
     }

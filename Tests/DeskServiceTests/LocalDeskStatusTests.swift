@@ -114,11 +114,15 @@ import Testing
                 .map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
             try #require(!bytes.isEmpty)
 
-            // Then no form of the code is there, but the hash is (so the search is not vacuous).
-            for form in ["9K2RAY8UUQ", "9k2ray8uuq", "9K2-RAY8-UUQ", "9k2-ray8-uuq", "9K2 RAY8 UUQ"] {
+            // Then no form of the code is there, nor the bearer token (its hash), but the stored
+            // form of the token is (so the search is not vacuous).
+            for form in [
+                "9K2RAY8UUQ", "9k2ray8uuq", "9K2-RAY8-UUQ", "9k2-ray8-uuq", "9K2 RAY8 UUQ", DeskFixture.hashHex,
+            ] {
                 #expect(!bytes.contains { $0.range(of: Data(form.utf8)) != nil }, "\(form) found on disk")
             }
-            #expect(bytes.contains { $0.range(of: Data(DeskFixture.hashHex.utf8)) != nil }, "the hash should be stored")
+            let stored = try #require(OtpHash(hex: DeskFixture.hashHex)).stored.hex
+            #expect(bytes.contains { $0.range(of: Data(stored.utf8)) != nil }, "the stored form should be there")
         }
     }
 }

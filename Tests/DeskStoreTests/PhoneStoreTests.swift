@@ -58,7 +58,7 @@ struct PhoneStoreTests {
                 events[1].detail
                     == #"{"upload_id":\#(id),"keys_accepted":1,"keys_dropped":1,"dropped":{"too_old":1},"province":"RM","clock_skew_s":400,"clock_skew_flagged":false,"summaries":0}"#
             )
-            #expect(events[1].otpHash == Fixture.hash)
+            #expect(events[1].otpHash == Fixture.hash.stored)
             #expect(events[1].at == Fixture.now)
             #expect(events[2].detail == #"{"reason":"consumed"}"#)
         }

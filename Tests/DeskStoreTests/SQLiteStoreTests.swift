@@ -77,7 +77,7 @@ import Testing
             let events = try store.events(after: 0, limit: 10)
             try #require(events.count == 1)
             #expect(events[0].kind == .otpAuthorized)
-            #expect(events[0].otpHash == Fixture.hash)
+            #expect(events[0].otpHash == Fixture.hash.stored)
             #expect(events[0].actor == "rossi")
             #expect(events[0].at == Fixture.now)
             #expect(events[0].detail.contains(#""symptoms_started_on":"2026-11-27""#), "detail: \(events[0].detail)")
@@ -179,7 +179,7 @@ import Testing
             let all = try store.events(after: 0, limit: 1_000)
             #expect(all.count == 7)
             #expect(zip(all, all.dropFirst()).allSatisfy { $0.id < $1.id }, "ids: \(all.map(\.id))")
-            #expect(all.map(\.otpHash) == (1...7).map(Fixture.hash))
+            #expect(all.map(\.otpHash) == (1...7).map { Fixture.hash($0).stored })
             #expect(try store.latestEventID() == all.last?.id)
 
             // When they are read page by page, then the pages are full until the last and join up.

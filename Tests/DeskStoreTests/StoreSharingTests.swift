@@ -91,7 +91,7 @@ import Testing
             }
             let events = try stores[0].events(after: 0, limit: 100)
             #expect(events.count == 40)
-            #expect(Set(events.compactMap(\.otpHash)) == Set((0..<40).map(Fixture.hash)))
+            #expect(Set(events.compactMap(\.otpHash)) == Set((0..<40).map { Fixture.hash($0).stored }))
             #expect(zip(events, events.dropFirst()).allSatisfy { $0.id < $1.id })
         }
     }

@@ -96,6 +96,8 @@ upload() { # upload PHONE TOKEN → status; headers in $work/h
 
 # A code authorised on server A's internal listener is uploaded through server B, once.
 hash() { printf %s "$1" | sha256sum | cut -c1-64; }
+# How the store keys a bearer token (OtpHash.stored): its tag, then SHA-256 of the token.
+stored_token() { printf '%s%s' "${1:0:6}" "$(printf %s "$1" | sha256sum | cut -c1-58)"; }
 his_key=$(his_key "$url" boss "$admin_pw" e2e-hospital)
 check "POST /v1/otp on server A with the HIS key: 204" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$a_internal/v1/otp" \
   -H "Authorization: Bearer $his_key" -H 'Content-Type: application/json' -d "{\"otp\":\"9K2RAY8UUQ\",\"symptoms_started_on\":\"$today\"}")" = 204
@@ -184,7 +186,7 @@ check "... every 503 carries Retry-After" test "$(grep ' 503 ' "$work/results" |
 check "... and nothing but 204 or 503 is answered" test "$((ok + unavailable))" = "$codes"
 check "both servers are still running" kill -0 "$a_pid" "$b_pid"
 check "the servers logged the lost database" grep -q "cannot reach the database" "$work/a.log" "$work/b.log"
-grep ' 204 ' "$work/results" | cut -d' ' -f1 | sort >"$work/acknowledged"
+grep ' 204 ' "$work/results" | cut -d' ' -f1 | while read -r t; do stored_token "$t"; echo; done | sort >"$work/acknowledged"
 psql_ "SELECT otp_hash FROM uploads" | sort >"$work/stored"
 check "every acknowledged upload is stored (nothing acknowledged is lost)" \
   test -z "$(comm -23 "$work/acknowledged" "$work/stored")"
@@ -239,7 +241,7 @@ if "$root/scripts/postgres.sh" standby "$work/standby" "$sport" "$port" >/dev/nu
   echo "     (uploads after the primary went:$statuses)"
   check "after the standby is promoted, the same server stores uploads there, by itself" test "$result" = 204
   check "the promoted standby has every upload acknowledged before and after" test \
-    "$(psql "postgres://postgres@127.0.0.1:$sport/postgres" -XAtq -c "SELECT count(*) FROM uploads WHERE otp_hash IN ('${ftokens[0]}', '${ftokens[1]}')")" = 2
+    "$(psql "postgres://postgres@127.0.0.1:$sport/postgres" -XAtq -c "SELECT count(*) FROM uploads WHERE otp_hash IN ('$(stored_token "${ftokens[0]}")', '$(stored_token "${ftokens[1]}")')")" = 2
 else
   check "a hot standby starts (pg_basebackup -R)" false
 fi
