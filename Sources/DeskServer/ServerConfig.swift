@@ -511,6 +511,7 @@ public struct ServerConfig: Hashable, Sendable {
         path(
             "his_ca_file", \.hisCAFile,
             "PEM certificate(s) of the authority that signs HIS client certificates (his_auth certificate; needs tls_cert and tls_key)"
+        ),
 
         // Phones guessing and pumping (issue 18, point 10).
         integer(
