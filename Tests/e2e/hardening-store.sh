@@ -50,14 +50,19 @@ ask_code() {
     -H 'Content-Type: application/json' -d "{\"phone\":\"$1\",\"app_id\":\"it.test.app\",\"device_id\":\"dev-$2\"}"
 }
 
+# An admin, and the hospital system that authorises codes with its key (POST /v1/otp needs one).
+admin_pw="chief-key-8734"
+printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$store" >/dev/null 2>&1
+his_api_key=$(his_key "$store" boss "$admin_pw" e2e-hospital)
+
 TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0 TRACEDESK_OTP_GUESS_LIMIT=20 \
-  check "serve starts on a new store (umask 022, guess limit 20)" start_server "$store"
+  check "serve starts (umask 022, guess limit 20)" start_server "$store"
 check "the store file is 0600 though the umask is 022" test "$(mode "$store")" = 600
 check "serve does not warn about a private store" bash -c "! grep -q 'can be read by other users' '$work/serve.log'"
 
 otp_body="{\"otp\":\"$code\",\"symptoms_started_on\":\"$today\"}"
 check "a hospital system authorises a code: 204" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST \
-  "http://$internal/v1/otp" -H 'Content-Type: application/json' -d "$otp_body")" = 204
+  "http://$internal/v1/otp" -H "Authorization: Bearer $his_api_key" -H 'Content-Type: application/json' -d "$otp_body")" = 204
 check "the -wal and -shm files are 0600 too" test "$(mode "$store-wal") $(mode "$store-shm")" = "600 600"
 stored=$(sqlite3 "$store" "SELECT otp_hash FROM otp_authorizations")
 check "the store holds the code's tag but not its bearer token" \
@@ -93,8 +98,6 @@ check "no SMS was queued for a refused number" \
   test "$(sqlite3 "$store" "SELECT count(*) FROM sms_messages WHERE phone LIKE '+1%' OR phone LIKE '+88%' OR phone LIKE '+44%'")" = 0
 
 # The outbox drops a code's text once the code is used; `sms outbox` still lists the entry, saying why.
-admin_pw="chief-key-8734"
-printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$store" >/dev/null 2>&1
 outbox() { printf '%s\n' "$admin_pw" | "$bin" sms outbox --user boss --password-stdin --store "$store" "$@" 2>/dev/null; }
 it_code=$(outbox --json | grep -oE '"phone":"\+393331234567"[^}]*' | grep -oE 'code is [0-9]{6}' | grep -oE '[0-9]{6}')
 check "the outbox holds the live code's text" test -n "$it_code"
