@@ -1,0 +1,179 @@
+import DeskServer
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Kept-alive connections (issue 18, points 8 and 9 after the first head): the gate checks
+/// only a connection's first head, so every later one is checked from what libmicrohttpd
+/// parsed, and gets the same deadline and cap. Each framing is sent as the SECOND request.
+@Suite("Kept-alive connections: later heads checked, timed and capped")
+struct KeepAliveHTTPTests {
+    static let health = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    static let hidden = "GET /hidden HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    /// Framings a proxy could read differently, as libmicrohttpd 0.9.75 shows them: whitespace
+    /// before a colon stays in the name; a folded line is glued onto the name before it.
+    static let framings = [
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length\t: 5\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n chunked\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost: x\r\nX-A: b\r\n Transfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\tX-B: c\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+    ]
+
+    @Test("a kept connection serves several requests, without Connection: close")
+    func servesSeveral() async throws {
+        let f = try ServerFixture()
+        let client = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
+        defer { client.close() }
+        for _ in 0..<5 {
+            let reply = try await offPool { try client.exchange(Self.health) }
+            #expect(reply.status == 200)
+            #expect(reply.header("Connection") == nil)
+        }
+    }
+
+    @Test("on the second request: whitespace before a colon, folded lines, double or mixed lengths: 400 {1100}, closed")
+    func secondRequestFramings() async throws {
+        let f = try ServerFixture()
+        for request in Self.framings {
+            for port in [f.server.phonePort, f.server.internalPort] {
+                let client = try KeepAlive(port: port, readTimeout: 30)
+                defer { client.close() }
+                #expect(try await offPool { try client.exchange(Self.health) }.status == 200)
+                let rest = try await offPool { () -> [UInt8] in
+                    client.send(Array((request + Self.hidden).utf8))
+                    return client.receiveAll()
+                }
+                let reply = HTTP.parse(rest)
+                #expect(reply.status == 400, "\(request.debugDescription)")
+                #expect(reply.errorCode == 1100)
+                #expect(reply.header("Connection")?.lowercased() == "close")
+                let text = String(decoding: rest, as: UTF8.self)
+                #expect(text.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer only: \(text)")
+                #expect(!text.contains("hidden") && !text.contains("hello"), "nothing sent is echoed")
+            }
+        }
+        // The hidden requests were never answered: two exchanges per connection were logged
+        // (the log line of the last one may follow its close).
+        for _ in 0..<3_000 where f.accessLines.all.count < Self.framings.count * 4 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(f.accessLines.all.count == Self.framings.count * 4, "\(f.accessLines.all)")
+    }
+
+    @Test("a kept connection trickling its second head is cut at the head deadline, counted as a timeout")
+    func secondHeadDeadline() async throws {
+        let f = try ServerFixture(configure: { $0.headDeadlineSeconds = 1 })
+        let client = try KeepAlive(port: f.server.phonePort, readTimeout: 1)
+        defer { client.close() }
+        #expect(try await offPool { try client.exchange(Self.health) }.status == 200)
+        let outcome = try await offPool { () -> (closed: Bool, lines: Int) in
+            var lines = 0
+            client.send(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
+            // One line every 0.2 s, for at most 60 s: always within the idle timeout (15 s).
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                var byte: UInt8 = 0
+                var watch = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+                if poll(&watch, 1, 200) > 0 { return (recv(client.fd, &byte, 1, 0) <= 0, lines) }
+                let line = Array("X-Line-\(lines): x\r\n".utf8)
+                if line.withUnsafeBytes({ send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) <= 0 {
+                    return (true, lines)
+                }
+                lines += 1
+            }
+            return (false, lines)
+        }
+        #expect(outcome.closed, "the server ended the connection (after \(outcome.lines) lines)")
+        #expect(try await HTTP.send("GET", f.phone).status == 200)
+        let metrics = try await HTTP.send("GET", f.internalURL.appendingPathComponent("metrics"))
+        #expect(
+            String(decoding: metrics.body, as: UTF8.self).contains(
+                #"tracedesk_http_heads_refused_total{reason="timeout"} 1"#))
+    }
+
+    @Test("idle kept connections count against the cap on heads being read: the busiest address gives way")
+    func idleCap() async throws {
+        let f = try ServerFixture(configure: { $0.maxConnectionsReadingHead = 16 })
+        let port = f.server.phonePort
+        // 40 connections from 127.0.0.2, each served once and then left idle (closed at the end).
+        var held: [KeepAlive] = []
+        defer { for client in held { client.close() } }
+        for _ in 0..<40 {
+            let fd = try StrictHTTPTests.connect(port, from: "127.0.0.2")
+            let client = KeepAlive(fd: fd)
+            #expect(try await offPool { try client.exchange(Self.health) }.status == 200)
+            held.append(client)
+        }
+        let metricsURL = f.internalURL.appendingPathComponent("metrics")
+        var evicted = false
+        var seen = ""
+        for _ in 0..<600 where !evicted {
+            let text = String(decoding: try await HTTP.send("GET", metricsURL).body, as: UTF8.self)
+            seen = text.split(separator: "\n").filter { $0.contains("heads_refused") }.joined(separator: "; ")
+            evicted = text.contains(#"tracedesk_http_heads_refused_total{reason="evicted"} 24"#)
+            if !evicted { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(evicted, "\(seen)")
+        // The evicted ones were shut by the server; a fresh client is served.
+        let oldest = Array(held.prefix(24))
+        let ended = try await offPool { oldest.map { $0.receiveEnd() } }
+        #expect(ended.allSatisfy { $0 == 0 }, "\(ended)")
+        let fresh = try StrictHTTPTests.connect(port, from: "127.0.0.3")
+        let client = KeepAlive(fd: fresh)
+        defer { client.close() }
+        #expect(try await offPool { try client.exchange(Self.health) }.status == 200)
+    }
+
+    @Test("a request suspended longer than the head deadline (check-otp's delay) is answered, and its connection kept")
+    func suspendedIsNotAHead() async throws {
+        let f = try ServerFixture(configure: {
+            $0.headDeadlineSeconds = 1
+            $0.checkDelayMeanMs = 2_500
+            $0.checkDelaySdMs = 0
+        })
+        let client = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
+        defer { client.close() }
+        let body = Array(#"{"padding":""}"#.utf8)
+        var head = "POST /v1/ingestion/check-otp HTTP/1.1\r\nHost: x\r\n"
+        for (name, value) in Phone.headers(token: HardeningTests.token, dummy: "1") { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        let request = Array(head.utf8) + body
+        let checked = try await offPool { try client.exchange(request) }
+        #expect(checked.status == 200 || checked.status == 204 || checked.status == 401, "\(checked.status)")
+        #expect(checked.header("Connection") == nil)
+        #expect(try await offPool { try client.exchange(Self.health) }.status == 200)
+    }
+
+    @Test("http_keep_alive false: every answer ends its connection")
+    func keepAliveOff() async throws {
+        let f = try ServerFixture(configure: { $0.httpKeepAlive = false })
+        let client = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
+        defer { client.close() }
+        let reply = try await offPool { try client.exchange(Self.health) }
+        #expect(reply.status == 200)
+        #expect(reply.header("Connection")?.lowercased() == "close")
+        #expect(try await offPool { client.receiveEnd() } == 0, "the server closed the connection")
+    }
+}
+
+extension KeepAlive {
+    /// Everything the server sends until it closes the connection (or the read timeout).
+    func receiveAll() -> [UInt8] {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { return data }
+            data += buffer[0..<n]
+        }
+    }
+}
