@@ -145,6 +145,12 @@ static inline uint64_t cmhd_connection_source(struct MHD_Connection *connection)
     return 0;
 }
 
+/// A connection's socket context (set by the connection notification), or NULL.
+static inline void *cmhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /// Whether this libmicrohttpd was built with TLS.
 static inline int cmhd_has_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
 /// The client's address of a connection as text (IPv4 dotted, IPv6 colon form) in `out`;

@@ -301,20 +301,17 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// A connection libmicrohttpd starts or is about to close (its socket is closed after this).
-    private static let notify: MHD_NotifyConnectionCallback = { cls, connection, _, code in
-        guard let cls, let connection else { return }
+    private static let notify: MHD_NotifyConnectionCallback = { cls, connection, context, code in
+        guard let cls, let connection, let context else { return }
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         if code.rawValue == 0 {
-            server.kept.opened(
-                key(connection), fd: cmhd_connection_fd(connection), source: cmhd_connection_source(connection),
+            context.pointee = server.kept.opened(
+                fd: cmhd_connection_fd(connection), source: cmhd_connection_source(connection),
                 readingHead: !server.inspectsFirstHead, now: DispatchTime.now().uptimeNanoseconds)
-        } else {
-            server.kept.closed(key(connection))
+        } else if let state = context.pointee {
+            context.pointee = nil
+            server.kept.closed(state)
         }
-    }
-
-    private static func key(_ connection: OpaquePointer) -> UInt {
-        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
     }
 
     private static let done: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
@@ -322,7 +319,9 @@ public final class HTTPServer: @unchecked Sendable {
         requestContext.pointee = nil
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         // The next head's clock starts (if the connection is closing, its closed notice follows).
-        if let connection { server.kept.answered(key(connection), now: DispatchTime.now().uptimeNanoseconds) }
+        if let connection {
+            KeptConnections.of(cmhd_socket_context(connection))?.answered(now: DispatchTime.now().uptimeNanoseconds)
+        }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
         if exchange.answered, let connection, let gate = server.gate {
             // Answered before its body was read: MHD closes the socket now, and a client still
@@ -372,12 +371,18 @@ public final class HTTPServer: @unchecked Sendable {
         // `content-lengthchunked`): a name that is no token, or that is a framing header's name
         // with more after it. A folded single word after another header is not seen (it changes
         // no framing here; see docs/security.md).
-        if headers.contains(where: { $0.name.isEmpty || !$0.name.utf8.allSatisfy(RequestHead.isTokenCharacter) }) {
-            return "no whitespace is allowed in a header name or before its colon, and no line may be folded"
-        }
-        let framing = ["content-length", "transfer-encoding"]
-        if headers.contains(where: { name in framing.contains { name.name.hasPrefix($0) && name.name != $0 } }) {
-            return "header lines must not be folded (a line beginning with whitespace)"
+        for header in headers {
+            let name = header.name.utf8
+            if name.isEmpty || !name.allSatisfy(RequestHead.isTokenCharacter) {
+                return "no whitespace is allowed in a header name or before its colon, and no line may be folded"
+            }
+            // Every request passes here: the string comparisons only for a name that could be one.
+            if name.count > 14, name.first == UInt8(ascii: "c") || name.first == UInt8(ascii: "t"),
+                header.name.hasPrefix("content-length") && header.name != "content-length"
+                    || header.name.hasPrefix("transfer-encoding") && header.name != "transfer-encoding"
+            {
+                return "header lines must not be folded (a line beginning with whitespace)"
+            }
         }
         let lengths = headers.filter { $0.name == "content-length" }
         let encodings = headers.filter { $0.name == "transfer-encoding" }
@@ -408,7 +413,7 @@ public final class HTTPServer: @unchecked Sendable {
     ) -> MHD_Result {
         // First call: headers only.
         guard let raw = requestContext.pointee else {
-            kept.headArrived(HTTPServer.key(connection))
+            KeptConnections.of(cmhd_socket_context(connection))?.headArrived()
             let sent = method.map { String(cString: $0) } ?? ""
             let exchange = Exchange(
                 method: HTTPServer.knownMethods.contains(sent) ? sent : "OTHER",

@@ -1,6 +1,7 @@
 import DeskCore
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,57 +20,67 @@ import Foundation
 /// A connection is "reading a head" from the end of an answer (libmicrohttpd's completion
 /// callback) until the next head has arrived (the access handler's first call); a request
 /// being handled, suspended (long polls, check-otp's delay) or sending its body never is.
-/// An expired connection is `shutdown(SHUT_RDWR)`, never closed: libmicrohttpd then sees the
+/// A request touches only its connection's own atomic clock (the state is libmicrohttpd's
+/// socket context), no shared lock: the table of all connections changes only when one opens
+/// or closes. An expired connection is `shutdown(SHUT_RDWR)`, never closed: libmicrohttpd then sees the
 /// end of the stream and closes it itself. That happens under the lock that the closed
 /// notification also takes, so a socket is never shut after libmicrohttpd closed it (and the
 /// number was perhaps reused).
 final class KeptConnections: @unchecked Sendable {
-    private struct Kept {
+    /// One connection: libmicrohttpd's socket context points at it from open to close.
+    final class Kept: Sendable {
         let fd: Int32
         let source: UInt64
-        /// Set while reading a head: since when.
-        var readingSince: UInt64?
+        /// While reading a head: since when (uptime nanoseconds); 0 otherwise.
+        let readingSince: Atomic<UInt64>
+
+        init(fd: Int32, source: UInt64, readingSince: UInt64) {
+            self.fd = fd
+            self.source = source
+            self.readingSince = Atomic(readingSince)
+        }
+
+        /// The head arrived: the clock stops.
+        func headArrived() { readingSince.store(0, ordering: .relaxed) }
+
+        /// An answer is done and the connection stays open: the next head's clock starts.
+        func answered(now: UInt64) { readingSince.store(max(now, 1), ordering: .relaxed) }
     }
 
     private let lock = SimpleLock()
-    private var kept: [UInt: Kept] = [:]
-    private var reading = 0
+    private var kept: [ObjectIdentifier: Kept] = [:]
 
     /// A connection libmicrohttpd took; `readingHead`: its first head is still to come (TLS,
-    /// where the gate cannot look).
-    func opened(_ key: UInt, fd: Int32, source: UInt64, readingHead: Bool, now: UInt64) {
-        lock.withLock {
-            kept[key] = Kept(fd: fd, source: source, readingSince: readingHead ? now : nil)
-            if readingHead { reading += 1 }
-        }
+    /// where the gate cannot look). Returned retained, for the socket context.
+    func opened(fd: Int32, source: UInt64, readingHead: Bool, now: UInt64) -> UnsafeMutableRawPointer {
+        let connection = Kept(fd: fd, source: source, readingSince: readingHead ? max(now, 1) : 0)
+        lock.withLock { kept[ObjectIdentifier(connection)] = connection }
+        return Unmanaged.passRetained(connection).toOpaque()
     }
 
-    /// The connection's head arrived: the clock stops.
-    func headArrived(_ key: UInt) {
-        lock.withLock { setReading(key, nil) }
+    /// The connection of a socket context, or nil.
+    static func of(_ context: UnsafeMutableRawPointer?) -> Kept? {
+        context.map { Unmanaged<Kept>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// An answer is done and the connection stays open: the next head's clock starts.
-    func answered(_ key: UInt, now: UInt64) {
-        lock.withLock { setReading(key, now) }
-    }
-
-    /// libmicrohttpd is about to close the connection's socket.
-    func closed(_ key: UInt) {
-        lock.withLock {
-            if kept.removeValue(forKey: key)?.readingSince != nil { reading -= 1 }
-        }
+    /// libmicrohttpd is about to close the connection's socket: releases the socket context.
+    func closed(_ context: UnsafeMutableRawPointer) {
+        let connection = Unmanaged<Kept>.fromOpaque(context).takeRetainedValue()
+        lock.withLock { _ = kept.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
     /// Connections waiting for or reading their next head.
-    var readingCount: Int { lock.withLock { reading } }
+    var readingCount: Int {
+        lock.withLock { kept.values.reduce(0) { $0 + ($1.readingSince.load(ordering: .relaxed) != 0 ? 1 : 0) } }
+    }
 
     /// The connections reading a head, per address, and the oldest one's start.
     func readingBySource() -> [UInt64: (count: Int, oldest: UInt64)] {
         lock.withLock {
             var result: [UInt64: (count: Int, oldest: UInt64)] = [:]
             for connection in kept.values {
-                guard let since = connection.readingSince else { continue }
+                let since = connection.readingSince.load(ordering: .relaxed)
+                guard since != 0 else { continue }
                 let previous = result[connection.source] ?? (0, since)
                 result[connection.source] = (previous.count + 1, min(previous.oldest, since))
             }
@@ -81,10 +92,13 @@ final class KeptConnections: @unchecked Sendable {
     @discardableResult
     func shutOldest(of source: UInt64) -> Bool {
         lock.withLock {
-            let oldest = kept.filter { $0.value.source == source && $0.value.readingSince != nil }
-                .min { $0.value.readingSince! < $1.value.readingSince! }
+            var oldest: (Kept, UInt64)?
+            for connection in kept.values where connection.source == source {
+                let since = connection.readingSince.load(ordering: .relaxed)
+                if since != 0 && since < (oldest?.1 ?? .max) { oldest = (connection, since) }
+            }
             guard let oldest else { return false }
-            shut(oldest.key)
+            shut(oldest.0)
             return true
         }
     }
@@ -93,24 +107,23 @@ final class KeptConnections: @unchecked Sendable {
     /// nanoseconds; how many.
     func reap(now: UInt64, deadline: UInt64) -> Int {
         lock.withLock {
-            // `now` may be a little older than a clock started on another thread since.
-            let expired = kept.filter { $0.value.readingSince.map { now > $0 && now - $0 > deadline } ?? false }
-            for key in expired.keys { shut(key) }
-            return expired.count
+            var count = 0
+            for connection in kept.values {
+                // `now` may be a little older than a clock started on another thread since.
+                let since = connection.readingSince.load(ordering: .relaxed)
+                if since != 0 && now > since && now - since > deadline {
+                    shut(connection)
+                    count += 1
+                }
+            }
+            return count
         }
     }
 
-    /// Under the lock. No longer counted as reading: libmicrohttpd closes it at its next look.
-    private func shut(_ key: UInt) {
-        guard let connection = kept[key] else { return }
-        setReading(key, nil)
+    /// Under the lock (the closed notice takes it too: the socket is still libmicrohttpd's).
+    /// No longer counted as reading: libmicrohttpd closes it at its next look.
+    private func shut(_ connection: Kept) {
+        connection.headArrived()
         shutdown(connection.fd, Int32(SHUT_RDWR))
-    }
-
-    /// Under the lock.
-    private func setReading(_ key: UInt, _ since: UInt64?) {
-        guard let connection = kept[key] else { return }
-        if (connection.readingSince == nil) != (since == nil) { reading += since == nil ? -1 : 1 }
-        kept[key]?.readingSince = since
     }
 }
