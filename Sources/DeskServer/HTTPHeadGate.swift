@@ -368,7 +368,9 @@ final class HTTPHeadGate: @unchecked Sendable {
                 drop(fd, reason: "timeout")
             }
         }
-        for _ in 0..<kept.reap(now: now, deadline: deadline) { refused(0, "timeout") }
+        // Idle or trickling, a kept connection without its next head: counted apart from the
+        // first heads that never ended.
+        for _ in 0..<kept.reap(now: now, deadline: deadline) { refused(0, "kept_timeout") }
         // Kept connections become idle without passing through `acceptWaiting`: hold the cap here.
         var excess = reading() - limits.maxReading
         while excess > 0 {
