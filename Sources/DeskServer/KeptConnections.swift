@@ -31,13 +31,34 @@ final class KeptConnections: @unchecked Sendable {
     final class Kept: Sendable {
         let fd: Int32
         let source: UInt64
+        /// The socket's two ports: checked before a shutdown, so that a descriptor number reused
+        /// by another socket of the process is never touched, whatever happened to this one.
+        let ports: UInt32
         /// While reading a head: since when (uptime nanoseconds); 0 otherwise.
         let readingSince: Atomic<UInt64>
 
         init(fd: Int32, source: UInt64, readingSince: UInt64) {
             self.fd = fd
             self.source = source
+            ports = Self.ports(fd)
             self.readingSince = Atomic(readingSince)
+        }
+
+        /// Local and remote port of a TCP socket (0 when it has none).
+        static func ports(_ fd: Int32) -> UInt32 {
+            func port(_ get: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32)
+                -> UInt32
+            {
+                var address = sockaddr_storage()
+                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                let ok = withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { get(fd, $0, &length) }
+                }
+                guard ok == 0 else { return 0 }
+                // sin_port and sin6_port are at the same offset.
+                return withUnsafeBytes(of: address) { UInt32($0[2]) << 8 | UInt32($0[3]) }
+            }
+            return port { getsockname($0, $1, $2) } << 16 | port { getpeername($0, $1, $2) }
         }
 
         /// The head arrived: the clock stops.
@@ -124,6 +145,7 @@ final class KeptConnections: @unchecked Sendable {
     /// No longer counted as reading: libmicrohttpd closes it at its next look.
     private func shut(_ connection: Kept) {
         connection.headArrived()
+        guard connection.ports != 0, Kept.ports(connection.fd) == connection.ports else { return }
         shutdown(connection.fd, Int32(SHUT_RDWR))
     }
 }

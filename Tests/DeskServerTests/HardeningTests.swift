@@ -136,7 +136,13 @@ struct HardeningTests {
 
     @Test("during the grace, a new request on an open connection is told to go away (503, Connection: close)")
     func newRequestWhileStopping() async throws {
-        let f = try ServerFixture()
+        // Both connections wait on the test, which a loaded machine (the whole suite on two
+        // cores) may pause for many seconds: neither the head deadline nor the idle timeout may
+        // end them meanwhile.
+        let f = try ServerFixture(configure: {
+            $0.headDeadlineSeconds = 600
+            $0.connectionTimeoutSeconds = 600
+        })
         // The request in flight is held by the test, not by a timer: its body is sent only after
         // the late request was answered, so however slow the machine, the grace is still running.
         let body = Array(#"{"padding":""}"#.utf8)
@@ -146,7 +152,7 @@ struct HardeningTests {
         let slow = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
         defer { slow.close() }
         slow.send(Array(head.utf8) + body[..<4])
-        for _ in 0..<2_000 where f.server.phoneRequestsInFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<6_000 where f.server.phoneRequestsInFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(f.server.phoneRequestsInFlight == 1)
         // A keep-alive connection, used once before the stop (and kept: HTTP/1.1's default).
         let client = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
@@ -160,7 +166,7 @@ struct HardeningTests {
         // A long grace: `stop` returns as soon as nothing is in flight, and on a loaded machine the
         // rest of the test must still find the grace running.
         let stopping = Task { try await offPool { server.stop(grace: .seconds(60)) } }
-        for _ in 0..<2_000 where !server.phoneStopping { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<6_000 where !server.phoneStopping { try await Task.sleep(for: .milliseconds(10)) }
         #expect(server.phoneStopping)
         // No new connection from the start of the grace; a new request on an open one is refused.
         #expect(throws: (any Error).self) { try HTTP.connect(port) }

@@ -30,11 +30,12 @@ struct KeepAliveHTTPTests {
 
     @Test("a kept connection serves several requests, without Connection: close")
     func servesSeveral() async throws {
-        let f = try ServerFixture()
+        // No head deadline to meet here (a loaded machine may pause the test between requests).
+        let f = try ServerFixture(configure: { $0.headDeadlineSeconds = 600 })
         let client = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
         defer { client.close() }
-        for _ in 0..<5 {
-            let reply = try await offPool { try client.exchange(Self.health) }
+        let replies = try await offPool { try (0..<5).map { _ in try client.exchange(Self.health) } }
+        for reply in replies {
             #expect(reply.status == 200)
             #expect(reply.header("Connection") == nil)
         }
@@ -42,16 +43,17 @@ struct KeepAliveHTTPTests {
 
     @Test("on the second request: whitespace before a colon, folded lines, double or mixed lengths: 400 {1100}, closed")
     func secondRequestFramings() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(configure: { $0.headDeadlineSeconds = 600 })
         for request in Self.framings {
             for port in [f.server.phonePort, f.server.internalPort] {
                 let client = try KeepAlive(port: port, readTimeout: 30)
                 defer { client.close() }
-                #expect(try await offPool { try client.exchange(Self.health) }.status == 200)
-                let rest = try await offPool { () -> [UInt8] in
+                let (first, rest) = try await offPool { () throws -> (Reply, [UInt8]) in
+                    let first = try client.exchange(Self.health)
                     client.send(Array((request + Self.hidden).utf8))
-                    return client.receiveAll()
+                    return (first, client.receiveAll())
                 }
+                #expect(first.status == 200)
                 let reply = HTTP.parse(rest)
                 #expect(reply.status == 400, "\(request.debugDescription)")
                 #expect(reply.errorCode == 1100)
@@ -103,17 +105,22 @@ struct KeepAliveHTTPTests {
 
     @Test("idle kept connections count against the cap on heads being read: the busiest address gives way")
     func idleCap() async throws {
-        let f = try ServerFixture(configure: { $0.maxConnectionsReadingHead = 16 })
+        // No expiry by the deadline meanwhile: the cap alone acts.
+        let f = try ServerFixture(configure: {
+            $0.maxConnectionsReadingHead = 16
+            $0.headDeadlineSeconds = 600
+        })
         let port = f.server.phonePort
         // 40 connections from 127.0.0.2, each served once and then left idle (closed at the end).
-        var held: [KeepAlive] = []
-        defer { for client in held { client.close() } }
-        for _ in 0..<40 {
-            let fd = try StrictHTTPTests.connect(port, from: "127.0.0.2")
-            let client = KeepAlive(fd: fd)
-            #expect(try await offPool { try client.exchange(Self.health) }.status == 200)
-            held.append(client)
-        }
+        // One at a time: connected, served, then idle.
+        let held = try await offPool { () throws -> [(KeepAlive, Int)] in
+            try (0..<40).map { _ in
+                let client = KeepAlive(fd: try StrictHTTPTests.connect(port, from: "127.0.0.2"))
+                return (client, try client.exchange(Self.health).status)
+            }
+        }.map { $0 }
+        defer { for (client, _) in held { client.close() } }
+        #expect(held.allSatisfy { $0.1 == 200 }, "\(held.map(\.1))")
         let metricsURL = f.internalURL.appendingPathComponent("metrics")
         var evicted = false
         var seen = ""
@@ -125,7 +132,7 @@ struct KeepAliveHTTPTests {
         }
         #expect(evicted, "\(seen)")
         // The evicted ones were shut by the server; a fresh client is served.
-        let oldest = Array(held.prefix(24))
+        let oldest = held.prefix(24).map(\.0)
         let ended = try await offPool { oldest.map { $0.receiveEnd() } }
         #expect(ended.allSatisfy { $0 == 0 }, "\(ended)")
         let fresh = try StrictHTTPTests.connect(port, from: "127.0.0.3")
