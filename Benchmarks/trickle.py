@@ -2,12 +2,14 @@
 """A bounded header trickle against a loopback server, with a fresh client probing meanwhile.
 
 Usage: Benchmarks/trickle.py PORT [--connections 1100] [--sources 5] [--interval 4]
-                             [--seconds 20] [--probe-timeout 5]
+                             [--seconds 20] [--probe-timeout 5] [--kept]
 
 `--connections` sockets from 127.0.0.2 … 127.0.0.(1+sources) each send a request line, then one
 header line every `--interval` seconds, never ending the head; a socket the server closes is
 opened again (as an attacker would). Meanwhile a fresh client on 127.0.0.1 sends `GET /` every
-0.5 s and waits at most `--probe-timeout` s for the answer. Prints one JSON line: probes
+0.5 s and waits at most `--probe-timeout` s for the answer. With `--kept`, each trickle socket
+first sends one whole request and reads its answer, then trickles its second head on the kept
+connection. Prints one JSON line: probes
 answered and timed out, their latency (median, 95th percentile, worst), and how many trickle
 sockets the server closed. Everything stops after `--seconds` (at most 60) and at most 2 000
 connections: only 127.x.y.z is ever contacted.
@@ -28,6 +30,7 @@ def parse():
     p.add_argument("--interval", type=float, default=4.0)
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--probe-timeout", type=float, default=5.0)
+    p.add_argument("--kept", action="store_true")
     a = p.parse_args()
     a.connections = max(1, min(a.connections, 2000))
     a.sources = max(1, min(a.sources, 20))
@@ -35,13 +38,17 @@ def parse():
     return a
 
 
-def opened(port, source):
+def opened(port, source, kept=False):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.setblocking(True)
     s.settimeout(2)
     try:
         s.bind((source, 0))
         s.connect(("127.0.0.1", port))
+        if kept:  # one good request first; its (small) answer is read
+            s.sendall(b"GET / HTTP/1.1\r\nHost: trickle\r\n\r\n")
+            if not s.recv(65536).startswith(b"HTTP/1.1 200"):
+                raise OSError("no answer")
         s.sendall(b"GET / HTTP/1.1\r\nHost: trickle\r\n")
         s.setblocking(False)
         return s
@@ -71,7 +78,7 @@ def trickle(a, stop, counts):
                     except OSError:
                         counts["closed_by_server"] += 1
                         s.close()
-                s = opened(a.port, sources[i % len(sources)])
+                s = opened(a.port, sources[i % len(sources)], a.kept)
                 counts["opened" if s is not None else "refused"] += 1
                 sockets[i] = s
         stop.wait(0.05)
@@ -122,7 +129,7 @@ def main():
         return round(x * 1000, 1)
 
     print(json.dumps({
-        "connections": a.connections, "sources": a.sources, "interval_s": a.interval, "seconds": a.seconds,
+        "connections": a.connections, "sources": a.sources, "kept": a.kept, "interval_s": a.interval, "seconds": a.seconds,
         "probes_answered": answered, "probes_failed": timed_out,
         "latency_ms_median": ms(statistics.median(latencies)) if latencies else None,
         "latency_ms_p95": ms(latencies[int(0.95 * (len(latencies) - 1))]) if latencies else None,

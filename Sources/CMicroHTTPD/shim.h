@@ -74,25 +74,30 @@ static size_t cmhd_unescape(void *cls, struct MHD_Connection *connection, char *
 /// used). Binds exactly `ipv4`:`port` (never every interface). `port` 0 picks an ephemeral port.
 /// `ipv4` NULL: no listening socket (MHD_USE_NO_LISTEN_SOCKET; connections come from
 /// MHD_add_connection, after the server's own head check).
+/// `notify_connection` (may be NULL): told when each connection starts and closes.
 /// `tls_key_pem`/`tls_cert_pem` NULL: plain HTTP; both set: HTTPS (MHD_USE_TLS must be in flags).
 static inline struct MHD_Daemon *
 cmhd_start(unsigned int flags, const char *ipv4, uint16_t port, unsigned int threads,
            unsigned int connection_timeout_s, size_t connection_memory_limit, unsigned int connection_limit,
            unsigned int per_ip_limit, const char *tls_key_pem, const char *tls_cert_pem, const char *tls_trust_pem,
            MHD_AccessHandlerCallback handler, void *handler_cls,
-           MHD_RequestCompletedCallback completed, void *completed_cls) {
+           MHD_RequestCompletedCallback completed, void *completed_cls,
+           MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls) {
     struct sockaddr_in sa;
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_port = htons(port);
     if (ipv4 != NULL && inet_pton(AF_INET, ipv4, &sa.sin_addr) != 1) return NULL;
-    struct MHD_OptionItem options[13];
+    struct MHD_OptionItem options[16];
     int n = 0;
     /* The logger first, so that no message goes to MHD's own logger (which prints arguments). */
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)cmhd_log, NULL};
     if (ipv4 != NULL) options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &sa};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0, NULL};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
+    if (notify_connection != NULL)
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection,
+                                               notify_connection_cls};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s, NULL};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL};
@@ -127,6 +132,30 @@ static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
 static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The client's address of a connection as a number, as the head gate counts addresses: an
+/// IPv4 address as stored (network order), an IPv6 address's /64 (its first 8 bytes, big-endian).
+static inline uint64_t cmhd_connection_source(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return 0;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)(const void *)address;
+        uint64_t n = 0;
+        for (int i = 0; i < 8; i++) n = n << 8 | v6->sin6_addr.s6_addr[i];
+        return n;
+    }
+    if (address->sa_family == AF_INET)
+        return (uint64_t)((const struct sockaddr_in *)(const void *)address)->sin_addr.s_addr;
+    return 0;
+}
+
+/// A connection's socket context (set by the connection notification), or NULL.
+static inline void *cmhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 /// Whether this libmicrohttpd was built with TLS.

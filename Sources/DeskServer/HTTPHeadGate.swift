@@ -56,6 +56,9 @@ final class HTTPHeadGate: @unchecked Sendable {
     }
 
     let limits: Limits
+    /// libmicrohttpd's kept-alive connections: those waiting for their next head share the
+    /// deadline and the cap (see ``KeptConnections``); the sweep here is their one timer.
+    let kept: KeptConnections
     private let handOff: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Void
     private let refused: @Sendable (_ status: Int, _ reason: String) -> Void
     private var listener: Int32 = -1
@@ -76,10 +79,11 @@ final class HTTPHeadGate: @unchecked Sendable {
     /// (it then owns the socket); `refused` for each connection closed here, with its status
     /// (0: closed without an answer) and reason (`timeout`, `evicted`, `malformed`).
     init(
-        limits: Limits, handOff: @escaping (Int32, UnsafePointer<sockaddr>, socklen_t) -> Void,
+        limits: Limits, kept: KeptConnections, handOff: @escaping (Int32, UnsafePointer<sockaddr>, socklen_t) -> Void,
         refused: @escaping @Sendable (Int, String) -> Void
     ) {
         self.limits = limits
+        self.kept = kept
         self.handOff = handOff
         self.refused = refused
         buffer = [UInt8](repeating: 0, count: limits.maxHeadBytes + 1)
@@ -247,18 +251,29 @@ final class HTTPHeadGate: @unchecked Sendable {
         }
     }
 
-    private func reading() -> Int { held.values.reduce(0) { $0 + ($1.closingSince == nil ? 1 : 0) } }
+    /// Connections reading a head: here, and kept alive in libmicrohttpd awaiting the next one.
+    private func reading() -> Int {
+        held.values.reduce(0) { $0 + ($1.closingSince == nil ? 1 : 0) } + kept.readingCount
+    }
 
-    /// Closes the oldest head of the address that holds the most heads being read.
+    /// Closes the oldest head of the address that holds the most heads being read (here or
+    /// in a kept-alive connection).
     private func evict() {
-        var perSource: [UInt64: Int] = [:]
+        let keptBySource = kept.readingBySource()
+        var perSource = keptBySource.mapValues { $0.count }
         for connection in held.values where connection.closingSince == nil {
             perSource[connection.source, default: 0] += 1
         }
         guard let busiest = perSource.max(by: { $0.value < $1.value })?.key else { return }
         let oldest = held.filter { $0.value.source == busiest && $0.value.closingSince == nil }
             .min { $0.value.opened < $1.value.opened }
-        if let fd = oldest?.key { drop(fd, reason: "evicted") }
+        if let keptOldest = keptBySource[busiest]?.oldest, oldest.map({ keptOldest < $0.value.opened }) ?? true,
+            kept.shutOldest(of: busiest)
+        {
+            refused(0, "evicted")
+        } else if let fd = oldest?.key {
+            drop(fd, reason: "evicted")
+        }
     }
 
     private func readable(_ fd: Int32, _ now: UInt64, hangUp: Bool) {
@@ -352,6 +367,15 @@ final class HTTPHeadGate: @unchecked Sendable {
             } else if now &- connection.opened > deadline || now &- connection.lastByte > idle {
                 drop(fd, reason: "timeout")
             }
+        }
+        // Idle or trickling, a kept connection without its next head: counted apart from the
+        // first heads that never ended.
+        for _ in 0..<kept.reap(now: now, deadline: deadline) { refused(0, "kept_timeout") }
+        // Kept connections become idle without passing through `acceptWaiting`: hold the cap here.
+        var excess = reading() - limits.maxReading
+        while excess > 0 {
+            evict()
+            excess -= 1
         }
     }
 

@@ -81,6 +81,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// a verified client certificate's subject CN reaches the handler as
         /// ``HTTPRequest/clientCertificateName``.
         public var tlsTrustPEM: String?
+        /// False: `Connection: close` after every answer, so that every head passes the gate
+        /// (behind a proxy that pools several clients on one connection; see docs/security.md).
+        public var keepAlive = true
 
         public init(
             name: String, host: String = "127.0.0.1", port: UInt16, threads: Int = 4, maxBodyBytes: Int = 262_144,
@@ -111,9 +114,13 @@ public final class HTTPServer: @unchecked Sendable {
     let headRefused: @Sendable (_ status: Int, _ reason: String) -> Void
     private var daemon: OpaquePointer?
     private var gate: HTTPHeadGate?
-    /// Plain HTTP: every head is checked by the gate, so every connection carries one request
-    /// (a second one would reach libmicrohttpd unchecked). With TLS, connections are kept.
+    /// `http_keep_alive` off: every connection carries one request, so every head is checked by
+    /// the gate (later heads on a kept connection are checked only as libmicrohttpd parsed them).
     private var oneRequestPerConnection = false
+    /// Plain HTTP: the gate saw the first head (with TLS it could not).
+    private var inspectsFirstHead = true
+    /// Kept-alive connections, for the deadline and cap on their next head.
+    private let kept = KeptConnections()
     private let lock = SimpleLock()
     /// Produces the answers of delayed requests (see `finish`).
     private let workers: OperationQueue
@@ -160,7 +167,8 @@ public final class HTTPServer: @unchecked Sendable {
                         UInt32(flags), nil, 0, UInt32(max(1, options.threads)),
                         UInt32(options.connectionTimeoutSeconds), 64 * 1024, UInt32(options.maxConnections),
                         UInt32(options.maxConnectionsPerAddress), tls ? key : nil, tls ? cert : nil,
-                        trusting ? trust : nil, HTTPServer.access, context, HTTPServer.done, context)
+                        trusting ? trust : nil, HTTPServer.access, context, HTTPServer.done, context, HTTPServer.notify,
+                        context)
                 }
             }
         }
@@ -173,6 +181,7 @@ public final class HTTPServer: @unchecked Sendable {
                 headDeadlineSeconds: options.headDeadlineSeconds, idleSeconds: options.connectionTimeoutSeconds,
                 maxReading: options.maxConnectionsReadingHead, maxHeadBytes: options.maxHeadBytes,
                 lingerSeconds: options.lingerSeconds, lingerBytes: options.lingerBytes, inspects: !tls),
+            kept: kept,
             handOff: { fd, address, length in
                 // MHD owns the socket from here, and closes it itself when it cannot take it
                 // (its connection limits).
@@ -186,7 +195,8 @@ public final class HTTPServer: @unchecked Sendable {
             self.gate = nil
             throw StartError(message: "cannot listen on \(options.host):\(options.port) (\(options.name)): \(reason)")
         }
-        oneRequestPerConnection = !tls
+        inspectsFirstHead = !tls
+        oneRequestPerConnection = !options.keepAlive
         daemon = started
         port = bound
     }
@@ -301,10 +311,28 @@ public final class HTTPServer: @unchecked Sendable {
         return server.access(connection, url, method, uploadData, uploadDataSize, requestContext)
     }
 
+    /// A connection libmicrohttpd starts or is about to close (its socket is closed after this).
+    private static let notify: MHD_NotifyConnectionCallback = { cls, connection, context, code in
+        guard let cls, let connection, let context else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        if code.rawValue == 0 {
+            context.pointee = server.kept.opened(
+                fd: cmhd_connection_fd(connection), source: cmhd_connection_source(connection),
+                readingHead: !server.inspectsFirstHead, now: DispatchTime.now().uptimeNanoseconds)
+        } else if let state = context.pointee {
+            context.pointee = nil
+            server.kept.closed(state)
+        }
+    }
+
     private static let done: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
         guard let cls, let requestContext, let raw = requestContext.pointee else { return }
         requestContext.pointee = nil
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        // The next head's clock starts (if the connection is closing, its closed notice follows).
+        if let connection {
+            KeptConnections.of(cmhd_socket_context(connection))?.answered(now: DispatchTime.now().uptimeNanoseconds)
+        }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
         if exchange.answered, let connection, let gate = server.gate {
             // Answered before its body was read: MHD closes the socket now, and a client still
@@ -346,10 +374,26 @@ public final class HTTPServer: @unchecked Sendable {
     /// A request that HTTP itself makes ambiguous: answered 400 and the connection closed, so
     /// nothing after it on the connection can be read as another request.
     static func framingProblem(_ headers: [(name: String, value: String)]) -> String? {
-        // The gate refuses these on plain HTTP; with TLS it cannot read the head, and MHD hands
-        // over `Transfer-Encoding ` (space before the colon) as a header of another name.
-        if headers.contains(where: { $0.name.isEmpty || !$0.name.utf8.allSatisfy(RequestHead.isTokenCharacter) }) {
-            return "no whitespace is allowed between a header name and its colon"
+        // The gate refuses these in a connection's first head; it cannot read TLS, nor a later
+        // head on a kept connection, which only libmicrohttpd 0.9.75 parses. That hands over
+        // `Transfer-Encoding ` (whitespace before the colon) as a name with the whitespace, and
+        // glues an obsolete folded line onto the name before it (`X-A: 1\r\n Transfer-Encoding:
+        // chunked` → `x-atransfer-encoding: chunked`, `Content-Length: 4\r\n chunked` →
+        // `content-lengthchunked`): a name that is no token, or that is a framing header's name
+        // with more after it. A folded single word after another header is not seen (it changes
+        // no framing here; see docs/security.md).
+        for header in headers {
+            let name = header.name.utf8
+            if name.isEmpty || !name.allSatisfy(RequestHead.isTokenCharacter) {
+                return "no whitespace is allowed in a header name or before its colon, and no line may be folded"
+            }
+            // Every request passes here: the string comparisons only for a name that could be one.
+            if name.count > 14, name.first == UInt8(ascii: "c") || name.first == UInt8(ascii: "t"),
+                header.name.hasPrefix("content-length") && header.name != "content-length"
+                    || header.name.hasPrefix("transfer-encoding") && header.name != "transfer-encoding"
+            {
+                return "header lines must not be folded (a line beginning with whitespace)"
+            }
         }
         let lengths = headers.filter { $0.name == "content-length" }
         let encodings = headers.filter { $0.name == "transfer-encoding" }
@@ -387,6 +431,7 @@ public final class HTTPServer: @unchecked Sendable {
     ) -> MHD_Result {
         // First call: headers only.
         guard let raw = requestContext.pointee else {
+            KeptConnections.of(cmhd_socket_context(connection))?.headArrived()
             let sent = method.map { String(cString: $0) } ?? ""
             let exchange = Exchange(
                 method: HTTPServer.knownMethods.contains(sent) ? sent : "OTHER",

@@ -73,7 +73,7 @@ public final class Metrics: @unchecked Sendable {
         ),
         (
             "tracedesk_http_heads_refused_total", "counter",
-            "Connections closed before their request head was whole: timeout, evicted, malformed."
+            "Connections closed before their request head was whole: timeout, evicted, malformed, kept_timeout (a kept connection without its next head in time)."
         ),
         ("tracedesk_otp_authorizations_total", "counter", "POST /v1/otp outcomes."),
         (

@@ -69,6 +69,13 @@ public struct ServerConfig: Hashable, Sendable {
     public var maxHeadBytes = 32_768
     public var lingerSeconds = 5
     public var lingerBytes = 4_194_304
+    // Keep-alive (HTTP/1.1's default): phones and proxies reuse connections, and closing after
+    // every answer cut a reusing client's throughput to a third. Only a connection's first head
+    // passes the gate's byte-level checks; later ones are checked as libmicrohttpd parsed them,
+    // which cannot show bare-LF line ends. Off: `Connection: close` after every answer, for a
+    // deployment behind a proxy that pools several clients' requests on one connection without
+    // normalising their heads (docs/security.md).
+    public var httpKeepAlive = true
     public var appSettingsFile: String?
     public var riskTransmissionLevel = 8
     public var riskReportType = "confirmed_test"
@@ -297,6 +304,10 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "linger_bytes", \.lingerBytes, 0...67_108_864,
             "after a 413, how much more of the body is read and thrown away (a larger one: closed at once)"),
+        boolean(
+            "http_keep_alive", \.httpKeepAlive,
+            "keep connections open between requests (false: close after every answer, behind a proxy that pools clients)"
+        ),
         path(
             "app_settings_file", \.appSettingsFile,
             "the settings the apps download (default: config/app-settings.json shipped with tracedesk)"),

@@ -118,6 +118,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             options.maxHeadBytes = config.maxHeadBytes
             options.lingerSeconds = config.lingerSeconds
             options.lingerBytes = config.lingerBytes
+            options.keepAlive = config.httpKeepAlive
             return options
         }
         let headRefused: @Sendable (Int, String) -> Void = { _, reason in

@@ -70,8 +70,9 @@ enum ServeCommand {
 
         HTTP: on plain listeners each request head is read and checked before it is served
         (strict framing: 400 for what a proxy could read another way; a head must be whole
-        within head_deadline_seconds; at most max_connections_reading_head heads at once), and
-        every connection carries one request (docs/deployment.md, "Slow clients").
+        within head_deadline_seconds; at most max_connections_reading_head heads at once, idle
+        kept connections included); later heads on a kept connection are checked as parsed, and
+        http_keep_alive = false closes after every answer (docs/deployment.md, "Slow clients").
         The log goes to stderr; a line that cannot be written (full disk, reader gone) is
         dropped and counted in /metrics (tracedesk_log_write_failures_total).
 

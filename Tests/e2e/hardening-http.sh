@@ -129,6 +129,46 @@ check "smuggling: neither the requests nor the hidden ones reached a handler (ac
 check "smuggling: the refusals are counted" bash -c \
   "curl -s http://$internal/metrics | grep -q 'tracedesk_http_heads_refused_total{reason=\"malformed\"} 3'"
 
+# The same framings as a LATER request of a kept connection (past the gate: checked from what
+# libmicrohttpd parsed), after three requests answered on it.
+cat >"$work/kept.py" <<'EOF'
+import socket, sys
+port = int(sys.argv[1])
+hidden = b"GET /hidden-request HTTP/1.1\r\nHost: x\r\n\r\n"
+cases = {
+    "space": b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+    "fold": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n chunked\r\n\r\nhello",
+    "both": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+}
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(30)
+for _ in range(3):  # kept: each answer read by its Content-Length, no Connection: close
+    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += s.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.lower().split(b"\r\n")
+    length = int([l.split(b":")[1] for l in lines if l.startswith(b"content-length:")][0])
+    while len(body) < length:
+        body += s.recv(65536)
+    if not head.startswith(b"HTTP/1.1 200 ") or b"connection: close" in lines:
+        sys.exit(1)
+s.sendall(cases[sys.argv[2]] + hidden)
+out = b""
+while True:  # until the server closes (the read timeout would raise: a failure)
+    b = s.recv(65536)
+    if not b:
+        break
+    out += b
+ok = out.startswith(b"HTTP/1.1 400 ") and out.count(b"HTTP/1.1") == 1 and b'"error_code":1100' in out
+sys.exit(0 if ok else 1)
+EOF
+for variant in space fold both; do
+  check "kept connection, 4th request ($variant): 400 with the error body, closed, the hidden one not answered" \
+    python3 "$work/kept.py" "$pport" "$variant"
+done
+
 cat >"$work/big.py" <<'EOF'
 import http.client, sys
 # Python's http.client writes the whole body before it reads the answer.
