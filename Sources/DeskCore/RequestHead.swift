@@ -26,6 +26,11 @@ public enum RequestHead {
         // Within the current line: seen the colon of a header field, and the line so far.
         var sawColon = false
         var nameLength = 0
+        // The header's name (lower case, while short enough to be one this checks) and, for
+        // Content-Length, its value: libmicrohttpd answers a value such as `+0`, `0x0` or
+        // `0, 0` with its own HTML head, sent twice, instead of refusing it.
+        var name: [UInt8] = []
+        var value: [UInt8] = []
         var lineLength = 0
         var spacesInRequestLine = 0
         var previousSpace = false
@@ -49,6 +54,10 @@ public enum RequestHead {
                     if lineNumber > 0 && !sawColon {
                         return .refused(detail: "every header line must be name: value")
                     }
+                    if lineNumber > 0 && name == contentLength && !isDecimal(value) {
+                        return .refused(
+                            detail: "Content-Length must be one decimal number of bytes (digits only, no sign or list)")
+                    }
                     if lineNumber == 0 && spacesInRequestLine != 2 {
                         return .refused(detail: "the request line must be METHOD SP TARGET SP HTTP/1.1")
                     }
@@ -58,6 +67,8 @@ public enum RequestHead {
                 sawColon = false
                 nameLength = 0
                 lineLength = 0
+                name.removeAll(keepingCapacity: true)
+                value.removeAll(keepingCapacity: true)
                 continue
             }
             switch byte {
@@ -98,6 +109,9 @@ public enum RequestHead {
                     sawColon = true
                 } else if isTokenCharacter(byte) {
                     nameLength += 1
+                    if name.count <= contentLength.count {
+                        name.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
+                    }
                 } else if byte == space || byte == tab {
                     return .refused(detail: "no whitespace is allowed between a header name and its colon")
                 } else {
@@ -105,10 +119,21 @@ public enum RequestHead {
                 }
             } else if byte != tab && (byte < 0x20 || byte == 0x7F) {
                 return .refused(detail: "a header value may not hold control characters")
+            } else if name == contentLength && value.count <= 20 {
+                value.append(byte)
             }
         }
         return .incomplete
     }
+
+    /// A Content-Length value: digits only, between optional spaces or tabs (RFC 9110 §8.6).
+    static func isDecimal(_ value: [UInt8]) -> Bool {
+        let trimmed = value.drop { $0 == space || $0 == tab }.reversed().drop { $0 == space || $0 == tab }
+        return !trimmed.isEmpty && trimmed.count <= 19
+            && trimmed.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    private static let contentLength = Array("content-length".utf8)
 
     /// RFC 9110 §5.6.2's `tchar`.
     public static func isTokenCharacter(_ byte: UInt8) -> Bool {

@@ -39,6 +39,10 @@ final class HTTPHeadGate: @unchecked Sendable {
         var lingerBytes: Int
         /// False: hand each connection over at once (TLS).
         var inspects: Bool
+        /// Connections handed to libmicrohttpd at once, in all and from one address (0: no
+        /// limit): past them a connection is answered 503 here (see ``KeptConnections``).
+        var maxConnections = 1_000
+        var maxConnectionsPerAddress = 0
     }
 
     /// A connection the gate holds.
@@ -245,6 +249,13 @@ final class HTTPHeadGate: @unchecked Sendable {
     }
 
     private func give(_ fd: Int32, _ address: sockaddr_storage, _ length: socklen_t) {
+        let source = Self.source(address)
+        if let full = kept.reserve(
+            source: source, maxTotal: limits.maxConnections, maxPerSource: limits.maxConnectionsPerAddress)
+        {
+            busy(fd, reason: full)
+            return
+        }
         var address = address
         withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { handOff(fd, $0, length) }
@@ -306,6 +317,26 @@ final class HTTPHeadGate: @unchecked Sendable {
             // A client that has finished sending without ending its head will not end it.
             if hangUp { drop(fd, reason: "malformed") }
         }
+    }
+
+    /// Answers a connection past a connection cap 503 with the contract's error body and
+    /// `Retry-After`, and closes it (its head is not read: nothing of it is acted on).
+    private func busy(_ fd: Int32, reason: String) {
+        let detail =
+            reason == "busy"
+            ? "the server holds as many connections as it may (max_connections): try again in a few seconds"
+            : "this address holds as many connections as it may (max_connections_per_address): close some, then try again"
+        let response = HTTPResponse.error(.unavailable(detail))
+        var text = "HTTP/1.1 503 Service Unavailable\r\n"
+        for header in response.headers { text += "\(header.name): \(header.value)\r\n" }
+        text += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        let bytes = Array(text.utf8) + response.body
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        discard(fd)
+        held[fd] = nil
+        epoll_ctl(poller, EPOLL_CTL_DEL, fd, nil)
+        close(fd)
+        refused(503, reason)
     }
 
     /// Answers a refused head with the contract's error body, then lingers (see the type doc).
@@ -377,6 +408,18 @@ final class HTTPHeadGate: @unchecked Sendable {
             evict()
             excess -= 1
         }
+    }
+
+    /// ``source(_:)`` of a socket address as libmicrohttpd is handed it.
+    static func source(of address: UnsafePointer<sockaddr>) -> UInt64 {
+        var storage = sockaddr_storage()
+        let length =
+            address.pointee.sa_family == sa_family_t(AF_INET6)
+            ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+        withUnsafeMutableBytes(of: &storage) {
+            UnsafeMutableRawPointer($0.baseAddress!).copyMemory(from: address, byteCount: length)
+        }
+        return source(storage)
     }
 
     /// The client's address as a number (IPv4; an IPv6 /64), for the per-address eviction.

@@ -165,8 +165,11 @@ public final class HTTPServer: @unchecked Sendable {
                 (options.tlsTrustPEM ?? "").withCString { trust in
                     cmhd_start(
                         UInt32(flags), nil, 0, UInt32(max(1, options.threads)),
-                        UInt32(options.connectionTimeoutSeconds), 64 * 1024, UInt32(options.maxConnections),
-                        UInt32(options.maxConnectionsPerAddress), tls ? key : nil, tls ? cert : nil,
+                        // The gate counts the connection caps (KeptConnections): libmicrohttpd's own
+                        // limits are out of reach (each worker of its pool gets a share of them).
+                        UInt32(options.connectionTimeoutSeconds), 64 * 1024,
+                        UInt32((options.maxConnections + 64) * max(1, options.threads)), 0, tls ? key : nil,
+                        tls ? cert : nil,
                         trusting ? trust : nil, HTTPServer.access, context, HTTPServer.done, context, HTTPServer.notify,
                         context)
                 }
@@ -176,16 +179,21 @@ public final class HTTPServer: @unchecked Sendable {
             throw StartError(message: "cannot start the \(options.name) listener: check the TLS files")
         }
         let handle = Connection(pointer: started)
+        let places = kept
         let gate = HTTPHeadGate(
             limits: HTTPHeadGate.Limits(
                 headDeadlineSeconds: options.headDeadlineSeconds, idleSeconds: options.connectionTimeoutSeconds,
                 maxReading: options.maxConnectionsReadingHead, maxHeadBytes: options.maxHeadBytes,
-                lingerSeconds: options.lingerSeconds, lingerBytes: options.lingerBytes, inspects: !tls),
+                lingerSeconds: options.lingerSeconds, lingerBytes: options.lingerBytes, inspects: !tls,
+                maxConnections: options.maxConnections, maxConnectionsPerAddress: options.maxConnectionsPerAddress),
             kept: kept,
             handOff: { fd, address, length in
                 // MHD owns the socket from here, and closes it itself when it cannot take it
                 // (its connection limits).
-                _ = MHD_add_connection(handle.pointer, fd, address, length)
+                if MHD_add_connection(handle.pointer, fd, address, length) != .YES {
+                    // It closed the socket; the place the gate reserved is given back.
+                    places.release(source: HTTPHeadGate.source(of: address))
+                }
             }, refused: headRefused)
         // Set before the first connection can complete (`done` reads it on MHD's threads).
         self.gate = gate
@@ -254,6 +262,8 @@ public final class HTTPServer: @unchecked Sendable {
     public var isStopping: Bool { lock.withLock { stopping } }
     /// Requests whose headers have arrived and whose answer is not yet written.
     public var requestsInFlight: Int { lock.withLock { inFlight } }
+    /// Connections handed to libmicrohttpd and not yet closed there (the connection caps).
+    public var connectionsHeld: Int { kept.count }
     private var suspendedNow = 0
     private var suspendedPeak = 0
     private var stopping = false

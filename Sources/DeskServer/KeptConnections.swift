@@ -70,12 +70,63 @@ final class KeptConnections: @unchecked Sendable {
 
     private let lock = SimpleLock()
     private var kept: [ObjectIdentifier: Kept] = [:]
+    /// Connections handed to libmicrohttpd (reserved by the gate, then open there) in all and per
+    /// address: the listener's connection caps, counted here rather than by libmicrohttpd.
+    /// Why: once libmicrohttpd 0.9.75 reaches its own limits for connections handed to it
+    /// (MHD_add_connection, with a thread pool), sockets are left unclosed: 1 050 slow bodies from
+    /// 5 addresses left 549 in CLOSE-WAIT for good, and the listener answered nobody. So its own
+    /// limits are set out of reach and the gate refuses past these.
+    private var total = 0
+    private var bySource: [UInt64: Int] = [:]
+    /// Reservations not yet opened by libmicrohttpd, per address.
+    private var pending: [UInt64: Int] = [:]
+
+    /// Takes a place for a connection from `source` about to be handed to libmicrohttpd, or says
+    /// which cap is full: `max_connections` (`"busy"`) or `max_connections_per_address`
+    /// (`"address_busy"`; 0: none).
+    func reserve(source: UInt64, maxTotal: Int, maxPerSource: Int) -> String? {
+        lock.withLock {
+            if total >= maxTotal { return "busy" }
+            if maxPerSource > 0, bySource[source, default: 0] >= maxPerSource { return "address_busy" }
+            total += 1
+            bySource[source, default: 0] += 1
+            pending[source, default: 0] += 1
+            return nil
+        }
+    }
+
+    /// Gives back a place `reserve` took for a connection libmicrohttpd did not take.
+    func release(source: UInt64) {
+        lock.withLock {
+            guard let waiting = pending[source], waiting > 0 else { return }
+            pending[source] = waiting == 1 ? nil : waiting - 1
+            leave(source)
+        }
+    }
+
+    /// Connections handed to libmicrohttpd and not yet closed there.
+    var count: Int { lock.withLock { total } }
+
+    private func leave(_ source: UInt64) {
+        total = max(0, total - 1)
+        let left = bySource[source, default: 1] - 1
+        bySource[source] = left > 0 ? left : nil
+    }
 
     /// A connection libmicrohttpd took; `readingHead`: its first head is still to come (TLS,
     /// where the gate cannot look). Returned retained, for the socket context.
     func opened(fd: Int32, source: UInt64, readingHead: Bool, now: UInt64) -> UnsafeMutableRawPointer {
         let connection = Kept(fd: fd, source: source, readingSince: readingHead ? max(now, 1) : 0)
-        lock.withLock { kept[ObjectIdentifier(connection)] = connection }
+        lock.withLock {
+            kept[ObjectIdentifier(connection)] = connection
+            // Its reservation becomes an open connection (one that came without one counts now).
+            if let waiting = pending[source], waiting > 0 {
+                pending[source] = waiting == 1 ? nil : waiting - 1
+            } else {
+                total += 1
+                bySource[source, default: 0] += 1
+            }
+        }
         return Unmanaged.passRetained(connection).toOpaque()
     }
 
@@ -87,7 +138,9 @@ final class KeptConnections: @unchecked Sendable {
     /// libmicrohttpd is about to close the connection's socket: releases the socket context.
     func closed(_ context: UnsafeMutableRawPointer) {
         let connection = Unmanaged<Kept>.fromOpaque(context).takeRetainedValue()
-        lock.withLock { _ = kept.removeValue(forKey: ObjectIdentifier(connection)) }
+        lock.withLock {
+            if kept.removeValue(forKey: ObjectIdentifier(connection)) != nil { leave(connection.source) }
+        }
     }
 
     /// Connections waiting for or reading their next head.

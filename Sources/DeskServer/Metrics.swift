@@ -73,7 +73,7 @@ public final class Metrics: @unchecked Sendable {
         ),
         (
             "tracedesk_http_heads_refused_total", "counter",
-            "Connections closed before their request head was whole: timeout, evicted, malformed, kept_timeout (a kept connection without its next head in time)."
+            "Connections closed by the head gate: timeout, evicted, malformed, kept_timeout (a kept connection without its next head in time) before their head was whole; busy (max_connections) and address_busy (max_connections_per_address), answered 503."
         ),
         ("tracedesk_otp_authorizations_total", "counter", "POST /v1/otp outcomes."),
         (

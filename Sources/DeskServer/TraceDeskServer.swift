@@ -457,6 +457,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     public var phoneStopping: Bool { phone.isStopping }
     /// See ``HTTPServer/requestsInFlight``.
     public var phoneRequestsInFlight: Int { phone.requestsInFlight }
+    /// See ``HTTPServer/connectionsHeld``.
+    public var phoneConnectionsHeld: Int { phone.connectionsHeld }
     public var internalPort: UInt16 { internalServer.port }
     /// The HIS listener's port (`his_listen`); nil when POST /v1/otp is on the internal listener.
     public var hisPort: UInt16? { hisServer?.port }

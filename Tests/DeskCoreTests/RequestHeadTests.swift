@@ -13,6 +13,7 @@ import Testing
             "POST /v1/ingestion/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}",
             "GET /v1/settings?platform=android&build=1 HTTP/1.1\r\nHost: x\r\nX-Empty:\r\nX-Tab:\tv\r\n\r\n",
             "\r\nGET / HTTP/1.0\r\n\r\n",
+            "POST / HTTP/1.1\r\nHost: x\r\ncontent-LENGTH: \t12 \r\nContent-Length-Extra: +1\r\n\r\n",
             "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /hidden HTTP/1.1\r\n\r\n",
         ])
     func clean(text: String) {
@@ -32,6 +33,12 @@ import Testing
         "what a proxy may frame differently is refused, naming the rule",
         arguments: [
             ("POST / HTTP/1.1\r\nTransfer-Encoding : chunked\r\n\r\n", "between a header name and its colon"),
+            ("POST / HTTP/1.1\r\nContent-Length: +0\r\n\r\n", "Content-Length must be one decimal number"),
+            ("POST / HTTP/1.1\r\nContent-Length: -0\r\n\r\n", "Content-Length must be one decimal number"),
+            ("POST / HTTP/1.1\r\ncontent-length: 0, 0\r\n\r\n", "Content-Length must be one decimal number"),
+            ("POST / HTTP/1.1\r\nContent-Length: 0x0\r\n\r\n", "Content-Length must be one decimal number"),
+            ("POST / HTTP/1.1\r\nCONTENT-LENGTH: 1e0\r\n\r\n", "Content-Length must be one decimal number"),
+            ("POST / HTTP/1.1\r\nContent-Length:\r\n\r\n", "Content-Length must be one decimal number"),
             ("POST / HTTP/1.1\r\nTransfer-Encoding\t: chunked\r\n\r\n", "between a header name and its colon"),
             ("POST / HTTP/1.1\r\nX-A: b\r\n c\r\n\r\n", "obsolete line folding"),
             ("POST / HTTP/1.1\r\nTransfer-Encoding:\r\n\tchunked\r\n\r\n", "obsolete line folding"),

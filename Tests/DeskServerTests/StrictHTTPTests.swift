@@ -154,6 +154,77 @@ struct StrictHTTPTests {
         #expect(fresh.status == 200)
     }
 
+    @Test(
+        "slow bodies past max_connections and max_connections_per_address are answered 503 by the gate, and once they go every place is free again"
+    )
+    func connectionCaps() async throws {
+        let f = try ServerFixture(configure: {
+            $0.maxConnections = 20
+            $0.maxConnectionsPerAddress = 12
+            $0.headDeadlineSeconds = 600
+            $0.connectionTimeoutSeconds = 600
+        })
+        let port = f.server.phonePort
+        // Whole heads, then bodies that never come: 12 from 127.0.0.2 (its cap), 8 from
+        // 127.0.0.3 (the total), then one more from each address and one from 127.0.0.4.
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        @Sendable func open(_ source: String) throws -> Int32 { try Self.slowBody(port, from: source) }
+        func waitHeld(_ count: Int) async throws -> Bool {
+            for _ in 0..<600 {
+                if f.server.phoneConnectionsHeld == count { return true }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return false
+        }
+        for _ in 0..<12 { held.append(try open("127.0.0.2")) }
+        #expect(try await waitHeld(12), "held \(f.server.phoneConnectionsHeld), not 12")
+        let overAddress = try await offPool { () throws -> Reply in
+            let fd = try open("127.0.0.2")
+            defer { close(fd) }
+            return HTTP.parse(Self.readAll(fd))
+        }
+        #expect(overAddress.status == 503 && overAddress.errorCode == 1003)
+        #expect(overAddress.text.contains("max_connections_per_address"))
+        for _ in 0..<8 { held.append(try open("127.0.0.3")) }
+        #expect(try await waitHeld(20), "held \(f.server.phoneConnectionsHeld), not 20")
+        let overTotal = try await offPool { () throws -> Reply in
+            let fd = try open("127.0.0.4")
+            defer { close(fd) }
+            return HTTP.parse(Self.readAll(fd))
+        }
+        #expect(overTotal.status == 503 && overTotal.text.contains("max_connections"))
+        // The slow bodies go: every place comes back, and a fresh client is served.
+        for fd in held { close(fd) }
+        held = []
+        #expect(try await waitHeld(0), "still held after the clients left: \(f.server.phoneConnectionsHeld)")
+        #expect(try await HTTP.send("GET", f.phone).status == 200)
+    }
+
+    /// A connection from `source` with a whole head whose body never comes.
+    static func slowBody(_ port: UInt16, from source: String) throws -> Int32 {
+        let fd = try connect(port, from: source)
+        let head = Array(
+            "POST /v1/ingestion/check-otp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+                .utf8)
+        _ = head.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return fd
+    }
+
+    /// Everything the server sends until it closes (bounded by the socket's read timeout).
+    static func readAll(_ fd: Int32) -> [UInt8] {
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            response += buffer[0..<n]
+        }
+        return response
+    }
+
     @Test("with TLS (no head gate) a space before a header's colon is still 400 {1100}, from the names MHD hands over")
     func tlsHeaderName() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
