@@ -39,10 +39,18 @@ struct PhoneWork<DB: SQLRunning> {
     func appendEvent(
         kind: DeskEvent.Kind, at ms: Int64, otpHash: OtpHash?, actor: String?, detail: String
     ) throws(StoreError) {
+        try appendEvent(kind: kind, at: ms, storedKey: otpHash?.stored, actor: actor, detail: detail)
+    }
+
+    /// ``appendEvent(kind:at:otpHash:actor:detail:)`` with the code's ``OtpHash/stored`` form
+    /// already made (before the write lock, by the caller).
+    func appendEvent(
+        kind: DeskEvent.Kind, at ms: Int64, storedKey: OtpHash?, actor: String?, detail: String
+    ) throws(StoreError) {
         try db.run(
             sql.insertEvent,
             [
-                .integer(ms), .text(kind.rawValue), otpHash.map { .text($0.stored.hex) } ?? .null,
+                .integer(ms), .text(kind.rawValue), storedKey.map { .text($0.hex) } ?? .null,
                 actor.map { .text($0) } ?? .null, .text(detail),
             ], operation: "append event")
     }

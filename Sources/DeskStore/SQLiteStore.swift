@@ -133,9 +133,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
     ) throws(StoreError) -> UploadOutcome {
         let nowMs = now.unixMilliseconds
+        // The code's stored form, made once and outside the write lock (a SHA-256 each time).
+        let stored = otpHash.stored
         return try lock.withLock { () throws(StoreError) -> UploadOutcome in
             try connection.transaction(operation: "store upload") { () throws(StoreError) -> UploadOutcome in
-                let record = try fetchAuthorization(otpHash)
+                let record = try StoreReads(db: connection, sql: .sqlite).authorization(
+                    storedKey: stored, naming: otpHash)
                 guard let record, record.isUsable(at: now) else {
                     let status = OtpStatus(record, now: now)
                     try work.refuseUpload(otpHash: otpHash, status: status, at: nowMs)
@@ -143,7 +146,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 }
                 // Consume first, conditionally: the one-time guarantee does not rest on the read above.
                 let changed = try connection.run(
-                    SQL.consumeAuthorization, [.integer(nowMs), .text(otpHash.stored.hex), .integer(nowMs)],
+                    SQL.consumeAuthorization, [.integer(nowMs), .text(stored.hex), .integer(nowMs)],
                     operation: "consume code")
                 guard changed == 1 else { return .refused(OtpStatus(try fetchAuthorization(otpHash), now: now)) }
                 let upload = evaluate(record)
@@ -153,7 +156,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 try connection.run(
                     SQL.insertUpload,
                     [
-                        .text(otpHash.stored.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
+                        .text(stored.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
                         upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
                         .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
                         .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
@@ -172,8 +175,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                         ], operation: "store keys")
                 }
                 let province = upload.province.map { #""\#($0.code)""# } ?? "null"
-                try appendEvent(
-                    kind: .uploadAccepted, at: nowMs, otpHash: otpHash, actor: nil,
+                try work.appendEvent(
+                    kind: .uploadAccepted, at: nowMs, storedKey: stored, actor: nil,
                     detail:
                         #"{"upload_id":\#(uploadID),"keys_accepted":\#(evaluation.accepted.count),"keys_dropped":\#(evaluation.dropped.count),"dropped":{\#(reasons)},"province":\#(province),"clock_skew_s":\#(evaluation.clockSkewSeconds),"clock_skew_flagged":\#(evaluation.clockSkewFlagged),"summaries":\#(upload.summaryCount)}"#
                 )
