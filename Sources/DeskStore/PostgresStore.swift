@@ -170,12 +170,14 @@ public final class PostgresStore: Store, @unchecked Sendable {
         otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
     ) throws(StoreError) -> UploadOutcome {
         let nowMs = now.unixMilliseconds
+        // The code's stored form, made once and before the transaction (a SHA-256 each time).
+        let stored = SQLValue.text(otpHash.stored.hex)
         return try pool.withConnection { connection throws(StoreError) in
             try connection.transaction(operation: "store upload") { () throws(StoreError) -> UploadOutcome in
                 // The conditional update takes the row lock: a concurrent upload with the same
                 // code (on any server) waits here, then finds the code consumed and changes nothing.
                 let consumed = try connection.query(
-                    PGSQL.consumeReturning, [.integer(nowMs), .text(otpHash.stored.hex), .integer(nowMs)],
+                    PGSQL.consumeReturning, [.integer(nowMs), stored, .integer(nowMs)],
                     operation: "consume code"
                 ) { row -> OtpAuthorization? in
                     guard let day = CivilDay(iso: row.text(0)) else { return nil }
@@ -194,7 +196,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                     .joined(separator: ",")
                 let province = upload.province.map { #""\#($0.code)""# } ?? "null"
                 var values: [SQLValue] = [
-                    .text(otpHash.stored.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
+                    stored, .integer(nowMs), .text(upload.symptomsStartedOn.iso),
                     upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
                     .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
                     .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),

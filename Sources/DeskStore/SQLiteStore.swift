@@ -83,9 +83,14 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     ) throws(StoreError) -> AuthorizeOutcome {
         let nowMs = now.unixMilliseconds
         let lifetimeMs = lifetime.components.seconds * 1000 + lifetime.components.attoseconds / 1_000_000_000_000_000
+        // The code's stored form, made once and outside the write lock (a SHA-256 each time).
+        let stored = otpHash.stored
         return try lock.withLock { () throws(StoreError) -> AuthorizeOutcome in
             try connection.transaction(operation: "authorize") { () throws(StoreError) -> AuthorizeOutcome in
-                if let existing = try fetchAuthorization(otpHash), existing.isUsable(at: now) {
+                if let existing = try StoreReads(db: connection, sql: .sqlite).authorization(
+                    storedKey: stored, naming: otpHash),
+                    existing.isUsable(at: now)
+                {
                     return .alreadyAuthorized(existing)
                 }
                 // Instants are kept as whole milliseconds: return exactly what a later read gives.
@@ -95,11 +100,11 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 try connection.run(
                     SQL.upsertAuthorization,
                     [
-                        .text(otpHash.stored.hex), .text(symptomsStartedOn.iso), .integer(nowMs),
+                        .text(stored.hex), .text(symptomsStartedOn.iso), .integer(nowMs),
                         .integer(record.expiresAt.unixMilliseconds), .text(actor),
                     ], operation: "authorize")
-                try appendEvent(
-                    kind: .otpAuthorized, at: nowMs, otpHash: otpHash, actor: actor,
+                try work.appendEvent(
+                    kind: .otpAuthorized, at: nowMs, storedKey: stored, actor: actor,
                     detail: record.storedDetail)
                 try staffWork.auditAuthorization(record)
                 return .authorized(record)
