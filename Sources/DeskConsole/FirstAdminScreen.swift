@@ -188,6 +188,9 @@ public enum FirstAdminScreen {
         if state.needsToken {
             let notice = regions.notice
             regions.notice = Rect(x: notice.x, y: notice.y + 3, width: notice.width, height: max(0, notice.height - 3))
+            // "Setup token" is the longest label: every field starts two columns later, so that
+            // a space stays between it and its field.
+            regions.fields = regions.fields.mapValues { Rect(x: $0.x + 2, y: $0.y, width: $0.width, height: 1) }
         } else {
             regions.fields[.token] = nil
         }
@@ -241,7 +244,7 @@ public enum FirstAdminScreen {
                     into: &buffer, x: rect.x, y: rect.y + 1, width: verdictWidth)
             case .token:
                 buffer.put(
-                    "printed by tracedesk serve at start; also in STORE.setup-token", x: rect.x, y: rect.y + 1,
+                    "printed by serve at start, and in STORE.setup-token", x: rect.x, y: rect.y + 1,
                     style: Style(.muted), maxWidth: verdictWidth)
             }
         }
