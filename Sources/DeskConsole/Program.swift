@@ -20,17 +20,17 @@ import TerminalKit
 /// ``ConsoleApp/Msg/sessionEnded(_:)``. Stopping it (sign-out, lock, quit) cancels the task,
 /// and anything a stopped loop still posts is dropped.
 public final class Program {
-    private let backend: TerminalBackend
-    private let service: any DeskService
-    private let inbox = Inbox()
+    let backend: TerminalBackend
+    let service: any DeskService
+    let inbox = Inbox()
     private var previous: Buffer
     /// The state the screen shows; nil forces the next draw (start, resize, ^L).
     private var drawnState: ConsoleApp.State?
     private var lastTick = Date.distantPast
     private var started = false
     /// The feed loop, while one runs; posts of any loop but the current one are dropped.
-    private var feedTask: Task<Void, Never>?
-    private var feedEpoch = 0
+    var feedTask: Task<Void, Never>?
+    var feedEpoch = 0
     public private(set) var state: ConsoleApp.State
     public private(set) var finished = false
     /// How long one step waits for input before ticking (countdowns refresh at least this often).
@@ -134,11 +134,11 @@ public final class Program {
         }
     }
 
-    private func apply(_ msg: ConsoleApp.Msg) {
+    func apply(_ msg: ConsoleApp.Msg) {
         for command in ConsoleApp.update(&state, msg) { perform(command) }
     }
 
-    private func perform(_ command: ConsoleApp.Command) {
+    func perform(_ command: ConsoleApp.Command) {
         let service = self.service
         switch command {
         case .quit:
@@ -181,26 +181,8 @@ public final class Program {
             .dashboard(.quit):
             // Never here: ConsoleApp turns a screen's quit into its own `.quit` (which signs out).
             break
-        case .authorize(.authorize(let code, let day)):
-            withSession { session in
-                self.call(
-                    { () async throws(ServiceError) in
-                        try await service.authorize(session, code: code, symptomsStartedOn: day)
-                    },
-                    then: { .authorize(.authorizeFinished($0)) }, failed: { .authorize(.authorizeFailed($0.message)) },
-                    session: true)
-            }
-        case .authorize(.watch(let target)):
-            withSession { session in
-                self.call(
-                    { () async throws(ServiceError) in try await service.watch(session, target) },
-                    then: { .authorize(.watchLoaded($0)) },
-                    failed: { error in
-                        Self.isRefusal(error)
-                            ? .authorize(.watchRefused(error.message, for: target))
-                            : .authorize(.watchFailed(error.message, for: target))
-                    }, session: true)
-            }
+        case .authorize(let inner):
+            perform(inner)
         case .monitor(let inner):
             perform(inner)
         case .staff(let inner):
@@ -216,7 +198,33 @@ public final class Program {
         }
     }
 
-    private func perform(_ command: DashboardScreen.Command) {
+    func perform(_ command: AuthorizeScreen.Command) {
+        let service = self.service
+        withSession { session in
+            switch command {
+            case .quit:
+                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
+            case .authorize(let code, let day):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.authorize(session, code: code, symptomsStartedOn: day)
+                    },
+                    then: { .authorize(.authorizeFinished($0)) }, failed: { .authorize(.authorizeFailed($0.message)) },
+                    session: true)
+            case .watch(let target):
+                self.call(
+                    { () async throws(ServiceError) in try await service.watch(session, target) },
+                    then: { .authorize(.watchLoaded($0)) },
+                    failed: { error in
+                        Self.isRefusal(error)
+                            ? .authorize(.watchRefused(error.message, for: target))
+                            : .authorize(.watchFailed(error.message, for: target))
+                    }, session: true)
+            }
+        }
+    }
+
+    func perform(_ command: DashboardScreen.Command) {
         let service = self.service
         switch command {
         case .quit:
@@ -247,7 +255,7 @@ public final class Program {
         }
     }
 
-    private func perform(_ command: MonitorScreen.Command) {
+    func perform(_ command: MonitorScreen.Command) {
         let service = self.service
         withSession { session in
             switch command {
@@ -273,7 +281,7 @@ public final class Program {
 
     /// The desk will not show this code whatever we do (not the operator's, no such code):
     /// asking again is pointless.
-    private static func isRefusal(_ error: ServiceError) -> Bool {
+    static func isRefusal(_ error: ServiceError) -> Bool {
         switch error {
         case .forbidden, .invalid: return true
         default: return false
@@ -289,7 +297,7 @@ public final class Program {
     }
 
     /// Starts the feed loop from `cursor` with the current session, ending any other.
-    private func startFeed(after cursor: Int64?) {
+    func startFeed(after cursor: Int64?) {
         stopFeed()
         guard let session = state.session else { return }
         let service = self.service
@@ -303,7 +311,7 @@ public final class Program {
     }
 
     /// The feed loop's body: read, post, and on failure wait and read again from the same cursor.
-    private static func readFeed(
+    static func readFeed(
         service: any DeskService, session: StaffSession, from start: Int64?, inbox: Inbox, generation: Int, epoch: Int
     ) async {
         var cursor = start
@@ -350,13 +358,13 @@ public final class Program {
     }
 
     /// Ends the feed loop; what it still posts is dropped.
-    private func stopFeed() {
+    func stopFeed() {
         feedTask?.cancel()
         feedTask = nil
         feedEpoch += 1
     }
 
-    private func perform(_ command: StaffScreen.Command) {
+    func perform(_ command: StaffScreen.Command) {
         let service = self.service
         withSession { session in
             switch command {
@@ -386,7 +394,7 @@ public final class Program {
         }
     }
 
-    private func perform(_ command: HISScreen.Command) {
+    func perform(_ command: HISScreen.Command) {
         let service = self.service
         withSession { session in
             switch command {
@@ -410,7 +418,7 @@ public final class Program {
         }
     }
 
-    private func perform(_ command: AuditScreen.Command) {
+    func perform(_ command: AuditScreen.Command) {
         let service = self.service
         withSession { session in
             switch command {
@@ -429,7 +437,7 @@ public final class Program {
         }
     }
 
-    private func perform(_ command: TraceScreen.Command) {
+    func perform(_ command: TraceScreen.Command) {
         let service = self.service
         withSession { session in
             switch command {
@@ -507,7 +515,7 @@ public final class Program {
 
     /// Runs `body` with the current session; with none (signed out meanwhile) the console locks
     /// or stays on the sign-in, as the state decides.
-    private func withSession(_ body: (StaffSession) -> Void) {
+    func withSession(_ body: (StaffSession) -> Void) {
         guard let session = state.session else {
             apply(.sessionEnded("not signed in: sign in first"))
             return
@@ -518,7 +526,7 @@ public final class Program {
     /// Starts `work` as a task; its answer comes back as a message through the inbox, tagged with
     /// the sign-in it was made for. With `session`, a `.notSignedIn` answer also reports
     /// ``ConsoleApp/Msg/sessionEnded(_:)`` (first, so the lock is up before the screen reacts).
-    private func call<T: Sendable>(
+    func call<T: Sendable>(
         _ work: @escaping @Sendable () async throws(ServiceError) -> T,
         then success: @escaping @Sendable (T) -> ConsoleApp.Msg?,
         failed failure: @escaping @Sendable (ServiceError) -> ConsoleApp.Msg?,

@@ -410,7 +410,7 @@ public enum TraceScreen {
 
     // MARK: Keys
 
-    private static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
+    static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
         switch state.phase {
         case .phone: return phoneKey(&state, key)
         case .purpose: return purposeKey(&state, key)
@@ -425,7 +425,7 @@ public enum TraceScreen {
         }
     }
 
-    private static func phoneKey(_ state: inout State, _ key: Key) -> [Command] {
+    static func phoneKey(_ state: inout State, _ key: Key) -> [Command] {
         switch inputKeyMap(state).action(for: key) {
         case .submit:
             switch state.normalizedPhone {
@@ -456,7 +456,7 @@ public enum TraceScreen {
         }
     }
 
-    private static func purposeKey(_ state: inout State, _ key: Key) -> [Command] {
+    static func purposeKey(_ state: inout State, _ key: Key) -> [Command] {
         switch inputKeyMap(state).action(for: key) {
         case .submit:
             switch TracePurpose.check(state.purpose.text) {
@@ -479,7 +479,7 @@ public enum TraceScreen {
         }
     }
 
-    private static func perform(_ state: inout State, _ action: Action) -> [Command] {
+    static func perform(_ state: inout State, _ action: Action) -> [Command] {
         state.notice = nil
         switch action {
         case .up: move(&state, by: -1)
@@ -526,7 +526,7 @@ public enum TraceScreen {
         return []
     }
 
-    private static func filterKey(_ state: inout State, _ key: Key) -> [Command] {
+    static func filterKey(_ state: inout State, _ key: Key) -> [Command] {
         if let action = MonitorScreen.filterKeyMap.action(for: key) {
             switch action {
             case .keep: state.filtering = false
@@ -545,14 +545,14 @@ public enum TraceScreen {
         return []
     }
 
-    private static func move(_ state: inout State, by offset: Int) {
+    static func move(_ state: inout State, by offset: Int) {
         guard !state.order.isEmpty else { return }
         state.selected = min(max(0, state.selected + offset), state.order.count - 1)
     }
 
     // MARK: Detail
 
-    private static func openDetail(_ state: inout State) -> [Command] {
+    static func openDetail(_ state: inout State) -> [Command] {
         guard let contact = state.selectedContact else { return [] }
         state.detail = Detail(contactUserID: contact.summary.userID)
         return askSightings(&state)
@@ -572,7 +572,7 @@ public enum TraceScreen {
         ]
     }
 
-    private static func detailKey(_ state: inout State, _ key: Key) -> [Command] {
+    static func detailKey(_ state: inout State, _ key: Key) -> [Command] {
         guard let action = detailKeyMap.action(for: key) else { return [] }
         state.notice = nil
         switch action {
@@ -608,12 +608,12 @@ public enum TraceScreen {
 
     // MARK: Outcome
 
-    private static func openOutcome(_ state: inout State) {
+    static func openOutcome(_ state: inout State) {
         guard let contact = state.detailContact ?? state.selectedContact else { return }
         state.outcomeForm = OutcomeForm(contactUserID: contact.summary.userID, current: contact.outcome)
     }
 
-    private static func outcomeKey(_ state: inout State, _ key: Key) -> [Command] {
+    static func outcomeKey(_ state: inout State, _ key: Key) -> [Command] {
         guard var form = state.outcomeForm, !form.saving else { return [] }
         defer { state.outcomeForm = state.outcomeForm == nil ? nil : form }
         switch outcomeKeyMap.action(for: key) {
@@ -653,7 +653,7 @@ public enum TraceScreen {
         return "./trace-\(state.lookup?.patient.userID ?? 0)-\(day.iso).csv"
     }
 
-    private static func openExport(_ state: inout State) {
+    static func openExport(_ state: inout State) {
         guard state.lookup != nil else { return }
         state.export = ExportPrompt(path: defaultExportPath(state))
     }
@@ -664,7 +664,7 @@ public enum TraceScreen {
         return state.order.map { lookup.contacts[$0] }
     }
 
-    private static func exportKey(_ state: inout State, _ key: Key) -> [Command] {
+    static func exportKey(_ state: inout State, _ key: Key) -> [Command] {
         guard var prompt = state.export, !prompt.writing else { return [] }
         if var dialog = prompt.confirm {
             switch dialog.handle(key) {
@@ -691,7 +691,7 @@ public enum TraceScreen {
         }
     }
 
-    private static func startExport(_ state: inout State, overwrite: Bool) -> [Command] {
+    static func startExport(_ state: inout State, overwrite: Bool) -> [Command] {
         guard var prompt = state.export, let lookup = state.lookup else { return [] }
         prompt.confirm = nil
         let path: String
