@@ -69,6 +69,8 @@ let package = Package(
             name: "DeskServiceTests",
             dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto"]
         ),
+        // The JSONTestSuite's parsing cases (Tests/Vectors/json) against the reader.
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
         .testTarget(name: "DeskAPITests", dependencies: ["DeskAPI", "DeskCore", "CivilCalendar", "JSONText"]),
         .testTarget(
