@@ -30,46 +30,24 @@ extension TraceScreen {
     }
 
     static func exportKey(_ state: inout State, _ key: Key) -> [Command] {
-        guard var prompt = state.export, !prompt.writing else { return [] }
-        if var dialog = prompt.confirm {
-            switch dialog.handle(key) {
-            case .chosen(0): return startExport(&state, overwrite: true)
-            case .chosen, .cancelled:
-                prompt.confirm = nil
-                prompt.error = "kept the existing file: type another name, or press Enter again to be asked again"
-            case .changed, .unchanged, .notHandled:
-                prompt.confirm = dialog
-            }
-            state.export = prompt
-            return []
-        }
-        switch inputKeyMap(state).action(for: key) {
-        case .back:
+        guard var prompt = state.export else { return [] }
+        let action = inputKeyMap(state).action(for: key).map { $0 == .submit ? ExportPrompt.Action.submit : .back }
+        let step = prompt.handle(key, action)
+        state.export = prompt
+        switch step {
+        case .stay: return []
+        case .cancel:
             state.export = nil
             return []
-        case .submit:
-            return startExport(&state, overwrite: false)
-        case nil:
-            if prompt.path.handle(key) == .changed { prompt.error = nil }
-            state.export = prompt
-            return []
+        case .write(let overwrite): return startExport(&state, overwrite: overwrite)
         }
     }
 
     static func startExport(_ state: inout State, overwrite: Bool) -> [Command] {
         guard var prompt = state.export, let lookup = state.lookup else { return [] }
-        prompt.confirm = nil
-        let path: String
-        switch ExportPath.checked(prompt.path.text, defaultPath: defaultExportPath(state), example: "trace.csv") {
-        case .success(let checked): path = checked
-        case .failure(let problem):
-            prompt.error = problem.message
-            state.export = prompt
-            return []
-        }
-        prompt.writing = true
-        prompt.error = nil
+        let path = prompt.start(defaultPath: defaultExportPath(state), example: "trace.csv")
         state.export = prompt
+        guard let path else { return [] }
         let rows = exportRows(state)
         return [
             .export(

@@ -82,17 +82,6 @@ public enum TraceScreen {
         }
     }
 
-    /// Exporting the table to a CSV file.
-    public struct ExportPrompt: Hashable, Sendable {
-        public var path: TextFieldState
-        /// Asked when the file exists.
-        public var confirm: DialogState?
-        public var writing = false
-        public var error: String?
-
-        public init(path: String) { self.path = TextFieldState(path, maxLength: 1_024) }
-    }
-
     public struct State: Hashable, Sendable {
         public var phase: Phase = .phone
         public var phone = TraceScreen.phoneField()
@@ -292,20 +281,14 @@ public enum TraceScreen {
             state.outcomeForm?.error = message
             return []
         case .exportExists(let path):
-            guard state.export != nil else { return [] }
-            state.export?.writing = false
-            state.export?.confirm = .confirm(
-                title: "Overwrite?", message: "\(path) exists. Replace it with this export?", confirm: "Overwrite",
-                cancel: "Keep it")
+            state.export?.fileExists(path)
             return []
         case .exported(let path, let rows):
             state.export = nil
             state.notice = .ok("exported \(rows) contact\(rows == 1 ? "" : "s") to \(path) (the export is audited)")
             return []
         case .exportFailed(let message):
-            guard state.export != nil else { return [] }
-            state.export?.writing = false
-            state.export?.error = message
+            state.export?.failed(message)
             return []
         }
     }
