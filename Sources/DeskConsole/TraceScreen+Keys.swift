@@ -84,12 +84,8 @@ extension TraceScreen {
     static func perform(_ state: inout State, _ action: Action) -> [Command] {
         state.notice = nil
         switch action {
-        case .up: move(&state, by: -1)
-        case .down: move(&state, by: 1)
-        case .pageUp: move(&state, by: -page)
-        case .pageDown: move(&state, by: page)
-        case .top: state.selected = 0
-        case .bottom: state.selected = max(0, state.order.count - 1)
+        case .move(let step):
+            state.selected = TableCursor.position(state.selected, after: step, count: state.order.count)
         case .cycleSort:
             let all = Sort.allCases
             state.sort = all[(all.firstIndex(of: state.sort)! + 1) % all.count]
@@ -148,8 +144,7 @@ extension TraceScreen {
     }
 
     static func move(_ state: inout State, by offset: Int) {
-        guard !state.order.isEmpty else { return }
-        state.selected = min(max(0, state.selected + offset), state.order.count - 1)
+        state.selected = TableCursor.position(state.selected, by: offset, count: state.order.count)
     }
 
 }

@@ -217,7 +217,7 @@ public enum TraceScreen {
 
     /// Sightings asked for per page of the detail view.
     public static let sightingsPage = 500
-    static let page = 10
+    static let page = TableCursor.page
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
