@@ -45,13 +45,25 @@ let package = Package(
             name: "DeskSimulation",
             dependencies: ["DeskCore", "DeskCrypto", "DeskService", "DeskStore", "CivilCalendar"]
         ),
+        // The command line's shared parts: arguments, exit statuses, terminal-safe output, the
+        // store's location (tracedesk's commands and the benchmarks).
+        .target(name: "DeskCLI", dependencies: ["DeskService", "DeskServer", "DeskStore", "DeskCore"]),
+        // `tracedesk bench`: the benchmarks and their bulk seeding, kept out of the production modules.
+        .target(
+            name: "DeskBench",
+            dependencies: [
+                "DeskCLI", "DeskConsole", "DeskCore", "DeskCrypto", "DeskServer", "DeskService", "DeskStore",
+                "TerminalKit", "TerminalNcurses", "CivilCalendar",
+            ]
+        ),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
         .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskAPI", "DeskCore"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [
                 "DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses",
-                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport", "DeskSimulation",
+                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport", "DeskSimulation", "DeskCLI",
+                "DeskBench",
             ]
         ),
 

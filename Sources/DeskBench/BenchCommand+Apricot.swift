@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskCLI
 import DeskCore
 import DeskCrypto
 import DeskServer

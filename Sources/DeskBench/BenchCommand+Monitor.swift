@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskCLI
 import DeskConsole
 import DeskCore
 import DeskServer

@@ -1,3 +1,4 @@
+import DeskCLI
 import DeskCore
 import DeskStore
 import Foundation

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskCLI
 import DeskConsole
 import DeskCore
 import DeskCrypto
@@ -15,7 +16,7 @@ import TerminalNcurses
 /// fresh W×H buffer and diffs it, frame after frame, in two ways measured in the same run:
 /// against a blank screen (a full repaint, as after a resize) and against the previous frame
 /// with only the countdown changed (the usual case). Prints median and p90 per frame.
-enum BenchCommand {
+package enum BenchCommand {
     static let help = """
         Usage: tracedesk bench render [--width 200] [--height 60] [--frames 2000] [--json]
                Measures render + diff per frame of the authorise screen (build with -c release).
@@ -47,7 +48,7 @@ enum BenchCommand {
                supervisor's statistics: the first call (rolling up) and warm 14 d, 24 h and 1 h calls.
         """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    package static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         if words.first == "staff" { return try await staff(Array(words.dropFirst())) }
         if words.first == "apricot" { return try await apricot(Array(words.dropFirst())) }
         if words.first == "monitor" { return try await monitor(Array(words.dropFirst())) }

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -43,8 +44,9 @@ public struct StatsSeedPlan: Hashable, Sendable {
     public var startMs: Int64 { StatsBucket.day.floor(now.unixMilliseconds) - Int64(days - 1) * 86_400_000 }
     public var spanMs: Int64 { max(3_600_000, StatsBucket.hour.floor(now.unixMilliseconds) - startMs) }
 
-    /// The statements, in order, for a dialect.
-    func statements(postgres: Bool) -> [String] {
+    /// The statements, in order, for a dialect (the store runs `ANALYZE` after them).
+    func statements(for dialect: SQLDialect) -> [String] {
+        let postgres = dialect == .postgres
         func series(_ n: Int) -> String {
             postgres
                 ? "generate_series(CAST(0 AS BIGINT), \(n - 1)) AS s(i)"
@@ -158,7 +160,6 @@ public struct StatsSeedPlan: Hashable, Sendable {
                 20 + i % 13
             FROM \(series(hours * 12 * 2))
             """,
-            "ANALYZE",
         ]
     }
 }
@@ -166,35 +167,13 @@ public struct StatsSeedPlan: Hashable, Sendable {
 extension SQLiteStore {
     /// Bulk-writes `plan` into this store, which must hold no uploads yet (bench only).
     public func seedStatisticsBenchmark(_ plan: StatsSeedPlan) throws(StoreError) {
-        try lock.withLock { () throws(StoreError) in
-            let uploads = try connection.query("SELECT count(*) FROM uploads", operation: "seed") { $0.integer(0) }
-            guard uploads.first == 0 else {
-                throw StoreError.failed(operation: "seed", reason: "the store already holds uploads: use an empty one")
-            }
-            try connection.transaction(operation: "seed") { () throws(StoreError) in
-                for statement in plan.statements(postgres: false) where statement != "ANALYZE" {
-                    try connection.execute(statement, operation: "seed")
-                }
-            }
-            try connection.execute("ANALYZE", operation: "seed")
-        }
+        try bulkLoadEmptyStore { plan.statements(for: $0) }
     }
 }
 
 extension PostgresStore {
     /// Bulk-writes `plan` into this store, which must hold no uploads yet (bench only).
     public func seedStatisticsBenchmark(_ plan: StatsSeedPlan) throws(StoreError) {
-        try pool.withConnection { connection throws(StoreError) in
-            let uploads = try connection.query("SELECT count(*) FROM uploads", operation: "seed") { $0.integer(0) }
-            guard uploads.first == 0 else {
-                throw StoreError.failed(operation: "seed", reason: "the store already holds uploads: use an empty one")
-            }
-            try connection.transaction(operation: "seed") { () throws(StoreError) in
-                for statement in plan.statements(postgres: true) where statement != "ANALYZE" {
-                    try connection.execute(statement, operation: "seed")
-                }
-            }
-            try connection.execute("ANALYZE", operation: "seed")
-        }
+        try bulkLoadEmptyStore { plan.statements(for: $0) }
     }
 }

@@ -5,14 +5,16 @@ import DeskService
 /// Deliberately small: the binary has a handful of subcommands, each declaring which options
 /// take a value and which are flags, and every mistake becomes a ``UsageError`` that says
 /// what to type instead.
-struct Arguments {
-    var positionals: [String] = []
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
+package struct Arguments {
+    package var positionals: [String] = []
+    package var values: [String: String] = [:]
+    package var flags: Set<String> = []
 
     /// Parses `words` given the option names (without dashes) that take a value and those that
     /// do not. Accepts `--name value` and `--name=value`; `--` ends the options.
-    init(_ words: [String], valueOptions: Set<String>, flagOptions: Set<String>, command: String) throws(UsageError) {
+    package init(_ words: [String], valueOptions: Set<String>, flagOptions: Set<String>, command: String)
+        throws(UsageError)
+    {
         var index = 0
         var optionsEnded = false
         while index < words.count {
@@ -57,11 +59,12 @@ struct Arguments {
         }
     }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The whole number given to `--name` (inside `range`), or `fallback` when the option is
     /// absent; anything else is a usage error naming the range.
-    func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String) throws(UsageError)
+    package func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>, command: String)
+        throws(UsageError)
         -> Int
     {
         guard let text = values[name] else { return fallback }
@@ -75,17 +78,17 @@ struct Arguments {
 }
 
 /// A mistake on the command line; printed with a pointer to `--help`, exit status 2.
-struct UsageError: Error {
-    let message: String
-    let command: String
-    init(_ message: String, command: String) {
+package struct UsageError: Error {
+    package let message: String
+    package let command: String
+    package init(_ message: String, command: String) {
         self.message = message
         self.command = command
     }
 }
 
 /// Exit statuses, documented in `tracedesk --help`.
-enum ExitStatus: Int32 {
+package enum ExitStatus: Int32 {
     case success = 0
     /// The input was refused (invalid code, bad date…); the reason is on stderr.
     case refused = 1
@@ -108,7 +111,7 @@ enum ExitStatus: Int32 {
 
 extension ExitStatus {
     /// The exit status for a use case that could not run.
-    init(_ error: ServiceError) {
+    package init(_ error: ServiceError) {
         switch error {
         case .invalid, .conflict: self = .refused
         case .unavailable, .failed: self = .storeUnavailable

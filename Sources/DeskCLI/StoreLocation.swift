@@ -4,9 +4,9 @@ import DeskStore
 import Foundation
 
 /// Where the embedded store lives, and opening it with errors a person can act on.
-enum StoreLocation {
+package enum StoreLocation {
     /// `$XDG_DATA_HOME/tracedesk/tracedesk.sqlite`, falling back to `~/.local/share`.
-    static var defaultPath: String {
+    package static var defaultPath: String {
         let environment = ProcessInfo.processInfo.environment
         let base: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
@@ -18,7 +18,7 @@ enum StoreLocation {
     }
 
     /// The store named by `--store`, else `TRACEDESK_STORE`, else nil (the default file).
-    static func named(_ argument: String?) -> String? {
+    package static func named(_ argument: String?) -> String? {
         if let argument, !argument.isEmpty { return argument }
         if let environment = ProcessInfo.processInfo.environment["TRACEDESK_STORE"], !environment.isEmpty {
             return environment
@@ -28,7 +28,7 @@ enum StoreLocation {
 
     /// Opens the store `spec` names: a `postgres://` URL (PostgreSQL), else an SQLite file path;
     /// nil is `TRACEDESK_STORE`, then the default file (whose folder is created on first run).
-    static func open(
+    package static func open(
         _ spec: String?, busyTimeoutMilliseconds: Int32 = 5_000, poolSize: Int = 8
     ) throws(StoreError) -> any Store {
         let spec = named(spec)
@@ -40,7 +40,9 @@ enum StoreLocation {
     }
 
     /// Opens the SQLite store at `path` (or the default, whose folder is created on first run).
-    static func openFile(_ path: String?, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) -> SQLiteStore {
+    package static func openFile(_ path: String?, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError)
+        -> SQLiteStore
+    {
         let resolved = path ?? defaultPath
         if path == nil {
             let folder = (resolved as NSString).deletingLastPathComponent
@@ -66,7 +68,7 @@ enum StoreLocation {
 
     /// How long an authorised code stays usable: `TRACEDESK_OTP_TTL_SECONDS`, default 150
     /// (Immuni's lifetime), 10...3600 accepted.
-    static func otpLifetime() throws(UsageError) -> Duration {
+    package static func otpLifetime() throws(UsageError) -> Duration {
         guard let text = ProcessInfo.processInfo.environment["TRACEDESK_OTP_TTL_SECONDS"], !text.isEmpty else {
             return .seconds(150)
         }
@@ -81,7 +83,7 @@ enum StoreLocation {
     /// The tracing desk's APRICOT settings (`TRACEDESK_DEFAULT_COUNTRY_CODE`,
     /// `TRACEDESK_CLOSE_CONTACT_MINUTES`…), read as `tracedesk serve` reads them, so a lookup on
     /// the embedded store counts as the server does.
-    static func apricotSettings(command: String) throws(UsageError) -> ApricotSettings {
+    package static func apricotSettings(command: String) throws(UsageError) -> ApricotSettings {
         switch ServerConfig.apricotSettings(environment: ProcessInfo.processInfo.environment) {
         case .success(let settings): return settings
         case .failure(let error): throw UsageError(error.message, command: command)
@@ -90,7 +92,7 @@ enum StoreLocation {
 
     /// How long to wait for another process's write lock: `TRACEDESK_BUSY_TIMEOUT_MS`, default
     /// 5000, 100...600000 accepted (the same range as `tracedesk serve`'s `busy_timeout_ms`).
-    static func busyTimeout() throws(UsageError) -> Int32 {
+    package static func busyTimeout() throws(UsageError) -> Int32 {
         guard let text = ProcessInfo.processInfo.environment["TRACEDESK_BUSY_TIMEOUT_MS"], !text.isEmpty else {
             return 5_000
         }
@@ -103,7 +105,7 @@ enum StoreLocation {
     }
 
     /// The OS user name: who authorised, until staff accounts exist.
-    static var userName: String {
+    package static var userName: String {
         let environment = ProcessInfo.processInfo.environment
         if let user = environment["USER"], !user.isEmpty { return user }
         if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
