@@ -213,6 +213,8 @@ extension BenchCommand {
         backend.events = "bench supervisor pass".map { InputEvent.key(.char($0)) } + [.key(.enter)]
         let signInDeadline = Date().addingTimeInterval(30)
         while program.state.session == nil || program.state.page != .monitor {
+            // A supervisor starts on the dashboard (since there is one); F3 is the monitor.
+            if program.state.page == .dashboard, backend.events.isEmpty { backend.events.append(.key(.function(3))) }
             program.step(timeoutMilliseconds: 0)
             usleep(2_000)
             guard Date() < signInDeadline else { throw BenchFailure(message: "the console did not sign in") }
