@@ -1,4 +1,4 @@
-import DeskAPI
+import DeskContract
 
 extension ServiceError {
     /// The row of the one error table (``APIError``) that answers this error; `detail` is the
@@ -29,27 +29,6 @@ extension ServiceError {
         case 2009: self = .conflict(detail)
         case 2022: self = .invalid(detail)
         default: return nil
-        }
-    }
-}
-
-extension AuthorizeResult {
-    /// As the staff API carries it.
-    public var wire: AuthorizeAnswer {
-        switch self {
-        case .authorized(let record): return .authorized(record)
-        case .alreadyAuthorized(let record): return .alreadyAuthorized(record)
-        case .invalid(.code(let error)): return .refused(.code(error))
-        case .invalid(.symptomOnset(let error)): return .refused(.symptomOnset(error))
-        }
-    }
-
-    public init(wire: AuthorizeAnswer) {
-        switch wire {
-        case .authorized(let record): self = .authorized(record)
-        case .alreadyAuthorized(let record): self = .alreadyAuthorized(record)
-        case .refused(.code(let error)): self = .invalid(.code(error))
-        case .refused(.symptomOnset(let error)): self = .invalid(.symptomOnset(error))
         }
     }
 }

@@ -1,4 +1,3 @@
-import DeskAPI
 import DeskCore
 
 #if canImport(FoundationEssentials)
@@ -46,15 +45,15 @@ public enum StatsCSV {
             _ section: String, _ figure: String, key: String = "", label: String = "", at: Date? = nil, _ value: String
         ) {
             let fields = [
-                section, figure, TraceCSV.typed(key), TraceCSV.typed(label), at.map(StaffWire.time) ?? "", value,
+                section, figure, TraceCSV.typed(key), TraceCSV.typed(label), at.map(UTCTime.text) ?? "", value,
             ]
             lines.append(fields.map(TraceCSV.field).joined(separator: ","))
         }
         let query = report.query
-        row("range", "from", StaffWire.time(query.from))
-        row("range", "to", StaffWire.time(query.to))
+        row("range", "from", UTCTime.text(query.from))
+        row("range", "to", UTCTime.text(query.to))
         row("range", "bucket", query.bucket.rawValue)
-        row("range", "generated_at", StaffWire.time(report.generatedAt))
+        row("range", "generated_at", UTCTime.text(report.generatedAt))
         if report.isEmpty { row("range", "note", noData) }
         let series = namedSeries(report)
         let starts = query.bucketStarts

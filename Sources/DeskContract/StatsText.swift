@@ -1,4 +1,3 @@
-import DeskAPI
 import DeskCore
 
 #if canImport(FoundationEssentials)
@@ -128,7 +127,7 @@ public enum StatsText {
 
     /// "2026-11-29 10:00" (UTC).
     public static func utc(_ date: Date) -> String {
-        let text = StaffWire.time(date)
+        let text = UTCTime.text(date)
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
 

@@ -1,4 +1,3 @@
-import DeskAPI
 import DeskCore
 import Foundation
 
@@ -31,9 +30,9 @@ public enum TraceCSV {
         return [
             String(summary.userID), summary.phone.e164, summary.isCloseContact ? "yes" : "no", String(summary.minutes),
             String(summary.mostMinutesOnOneDay), String(summary.days), String(summary.sightings),
-            summary.firstSeen.map(StaffWire.time) ?? "", summary.lastSeen.map(StaffWire.time) ?? "",
+            summary.firstSeen.map(UTCTime.text) ?? "", summary.lastSeen.map(UTCTime.text) ?? "",
             contact.currentOutcome.rawValue, typed(contact.outcome?.note ?? ""), typed(contact.outcome?.by ?? ""),
-            contact.outcome.map { StaffWire.time($0.at) } ?? "",
+            contact.outcome.map { UTCTime.text($0.at) } ?? "",
         ]
     }
 

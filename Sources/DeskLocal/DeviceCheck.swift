@@ -1,3 +1,4 @@
+import DeskContract
 import DeskCrypto
 import Foundation
 

@@ -1,3 +1,4 @@
+import DeskContract
 import DeskCore
 import DeskStore
 

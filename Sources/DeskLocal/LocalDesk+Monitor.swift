@@ -1,4 +1,4 @@
-import DeskAPI
+import DeskContract
 import DeskCore
 import DeskStore
 import JSONText
@@ -14,10 +14,6 @@ import JSONText
 //
 // Privacy rule: a code's hash never leaves here; events and watches name a code by its tag.
 extension LocalDesk {
-    /// The most events one page holds.
-    public static let maximumPageSize = StaffWire.maximumPageSize
-    /// The longest a page waits for an event.
-    public static let maximumWait: Duration = .seconds(StaffWire.maximumWaitSeconds)
     /// How often a waiting page looks for a new event: one indexed query each time.
     static let pollInterval: Duration = .milliseconds(100)
 
@@ -25,8 +21,8 @@ extension LocalDesk {
         _ session: StaffSession, after: Int64, limit: Int, wait: Duration
     ) async throws(ServiceError) -> EventPage {
         let person = try authenticate(session, for: .monitorEvents)
-        if let problem = Self.pageProblem(after: after, limit: limit, wait: wait) { throw problem }
-        let deadline = ContinuousClock.now + min(wait, Self.maximumWait)
+        if let problem = ServiceChecks.pageProblem(after: after, limit: limit, wait: wait) { throw problem }
+        let deadline = ContinuousClock.now + min(wait, ServiceChecks.maximumWait)
         // An operator sees their own codes, their own actions and published chunks; a supervisor everything.
         let viewer = person.role == .operator ? person.user : nil
         var cursor = after
@@ -49,7 +45,7 @@ extension LocalDesk {
 
     public func newestEvents(_ session: StaffSession, limit: Int) async throws(ServiceError) -> EventPage {
         let person = try authenticate(session, for: .monitorEvents)
-        if let problem = Self.pageProblem(after: 0, limit: limit, wait: .zero) { throw problem }
+        if let problem = ServiceChecks.pageProblem(after: 0, limit: limit, wait: .zero) { throw problem }
         let viewer = person.role == .operator ? person.user : nil
         let page = try storeCall { () throws(StoreError) in try store.eventTail(limit: limit, visibleTo: viewer) }
         return EventPage(events: page.events.map(Self.monitorEvent), cursor: page.cursor)
@@ -98,17 +94,6 @@ extension LocalDesk {
         }
         let publishingRun = try storeCall { () throws(StoreError) in try store.jobRun(.publishing) }
         return Self.codeWatch(stored, nextPublishingRun: publishingRun?.nextRun)
-    }
-
-    /// What is wrong with a page request, in the words both desks use (RemoteDesk checks before
-    /// sending, so a console gets the same message in either mode); nil when nothing is.
-    static func pageProblem(after: Int64, limit: Int, wait: Duration) -> ServiceError? {
-        guard (1...maximumPageSize).contains(limit) else {
-            return .invalid("ask for 1 to \(maximumPageSize) events per page (not \(limit))")
-        }
-        guard after >= 0 else { return .invalid("an event position is 0 or more: start from 0") }
-        guard wait >= .zero else { return .invalid("a wait cannot be negative: give 0 to 60 seconds") }
-        return nil
     }
 
     static let notYourEvent = "you can watch only events about codes you authorised"

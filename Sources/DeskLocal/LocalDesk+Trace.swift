@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskStore
 import JSONText
@@ -32,7 +33,7 @@ extension LocalDesk {
             try audit(
                 person.user, .traceLookup, target: nil,
                 detail: #"{"purpose":\#(Self.json(purpose)),"found":false}"#, now: clock.now())
-            throw .invalid(Self.unknownPatient)
+            throw .invalid(ServiceChecks.unknownPatient)
         }
         let now = clock.now()
         let resolved = try resolve(stored, today: now.utcDay)
@@ -96,7 +97,7 @@ extension LocalDesk {
     ) async throws(ServiceError) -> RecordedOutcome {
         let person = try authenticate(session, for: .traceContacts)
         let purpose = try Self.checkedPurpose(purpose)
-        if let problem = Self.noteProblem(note) { throw .invalid(problem) }
+        if let problem = ServiceChecks.noteProblem(note) { throw .invalid(problem) }
         let stored = try patient(userID: patientUserID)
         let now = clock.now()
         // A contact of this patient: one of the persons their kept files resolve to.
@@ -120,9 +121,9 @@ extension LocalDesk {
     ) async throws(ServiceError) {
         let person = try authenticate(session, for: .traceContacts)
         let purpose = try Self.checkedPurpose(purpose)
-        guard Self.exportKinds.contains(kind) else {
+        guard ServiceChecks.exportKinds.contains(kind) else {
             throw .invalid(
-                "unknown export kind: use one of \(Self.exportKinds.sorted().joined(separator: ", "))")
+                "unknown export kind: use one of \(ServiceChecks.exportKinds.sorted().joined(separator: ", "))")
         }
         guard rows >= 0 else { throw .invalid("an export has 0 rows or more") }
         _ = try patient(userID: patientUserID)  // an export names a patient who exists
@@ -133,8 +134,8 @@ extension LocalDesk {
 
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
         let person = try authenticate(session, for: .readSmsOutbox)
-        guard (1...Self.maximumOutboxPage).contains(limit) else {
-            throw .invalid("the outbox shows 1 to \(Self.maximumOutboxPage) messages: ask for fewer")
+        guard (1...ServiceChecks.maximumOutboxPage).contains(limit) else {
+            throw .invalid("the outbox shows 1 to \(ServiceChecks.maximumOutboxPage) messages: ask for fewer")
         }
         let messages = try storeCall { () throws(StoreError) in try store.smsOutbox(limit: limit) }
         // The messages hold codes and phone numbers: reading them is audited (after the read,
@@ -144,28 +145,7 @@ extension LocalDesk {
         return messages
     }
 
-    // MARK: Rules
-
-    /// The kinds ``recordTraceExport(_:patientUserID:purpose:kind:rows:)`` accepts.
-    public static let exportKinds: Set<String> = ["contacts_csv", "sightings_csv", "json"]
-    /// The most outbox messages one call returns.
-    public static let maximumOutboxPage = 1_000
-
-    /// What a tracer is told for a number no APRICOT user registered (the number is not repeated).
-    public static let unknownPatient =
-        "no APRICOT user has this number: check it with the patient, or ask them to register in the app"
-
-    /// What is wrong with an outcome's note; nil when it is fine.
-    public static func noteProblem(_ note: String) -> String? {
-        if note.count > RecordedOutcome.maximumNoteLength {
-            return
-                "the note has \(note.count) characters, at most \(RecordedOutcome.maximumNoteLength): shorten it"
-        }
-        if note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "the note may not contain control characters (line breaks, tabs): type it on one line"
-        }
-        return nil
-    }
+    // MARK: Rules (the limits and messages both desks use are ServiceChecks, in the contract)
 
     static func checkedPurpose(_ text: String) throws(ServiceError) -> String {
         switch TracePurpose.check(text) {

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskStore
@@ -418,7 +419,7 @@ public struct LocalDesk: DeskService {
         if now.timeIntervalSince(stored.lastSeenAt) > Double(idle) {
             throw .notSignedIn("your session ended after \(Self.minutes(idle)) without activity: sign in again")
         }
-        guard stored.role.may(useCase) else { throw Self.forbidden(stored.role, useCase) }
+        guard stored.role.may(useCase) else { throw ServiceChecks.forbidden(stored.role, useCase) }
         // Every call is activity, but the store writes it only when its record is older than
         // ``SessionActivity``'s interval: the UPDATE that would change nothing is not even sent
         // (on SQLite it would still take the write lock, against the phones' uploads).
@@ -430,11 +431,6 @@ public struct LocalDesk: DeskService {
 
     /// The refusal of a use case the role may not run (also what RemoteDesk says when it checks
     /// the session's role before asking).
-    static func forbidden(_ role: StaffRole, _ useCase: DeskUseCase) -> ServiceError {
-        let allowed = useCase.roles.sorted().map(\.rawValue).joined(separator: " or ")
-        return .forbidden("your role (\(role.rawValue)) cannot \(useCase.phrase): that needs the \(allowed) role")
-    }
-
     private func hashed(_ password: String) throws(ServiceError) -> String {
         do {
             return try hasher.hash(password)

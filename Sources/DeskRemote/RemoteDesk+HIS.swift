@@ -1,4 +1,5 @@
 import DeskAPI
+import DeskContract
 import DeskCore
 
 #if canImport(FoundationEssentials)
@@ -25,8 +26,7 @@ extension RemoteDesk {
                 method: "POST", path: "/his-clients",
                 body: StaffWire.newHISClientRequest(name: name, ratePerMinute: ratePerMinute), token: session.token,
                 what: "new HIS client", accept: [201]))
-        let added = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readNewHISClient(bytes) }
-        return NewHISClient(client: added.client, key: added.key)
+        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readNewHISClient(bytes) }
     }
 
     public func revokeHISClient(_ session: StaffSession, name: String) async throws(ServiceError) -> HISClient {

@@ -1,4 +1,5 @@
 import DeskAPI
+import DeskContract
 import DeskCore
 import Foundation
 import JSONText

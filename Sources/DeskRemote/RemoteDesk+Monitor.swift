@@ -1,4 +1,5 @@
 import DeskAPI
+import DeskContract
 import DeskCore
 import Foundation
 
@@ -8,9 +9,9 @@ extension RemoteDesk {
         _ session: StaffSession, after: Int64, limit: Int, wait: Duration
     ) async throws(ServiceError) -> EventPage {
         // The same refusals as the desk's, in its words, before anything is sent.
-        if let problem = LocalDesk.pageProblem(after: after, limit: limit, wait: wait) { throw problem }
+        if let problem = ServiceChecks.pageProblem(after: after, limit: limit, wait: wait) { throw problem }
         // Whole seconds on the wire, rounded up (a wait asked for is never shortened to none).
-        let seconds = min(StaffWire.maximumWaitSeconds, Int64((wait.seconds).rounded(.up)))
+        let seconds = min(ServiceChecks.maximumWaitSeconds, Int64((wait.seconds).rounded(.up)))
         let reply = try await transport.perform(
             .init(
                 method: "GET", path: "/events",
@@ -25,7 +26,7 @@ extension RemoteDesk {
     }
 
     public func newestEvents(_ session: StaffSession, limit: Int) async throws(ServiceError) -> EventPage {
-        if let problem = LocalDesk.pageProblem(after: 0, limit: limit, wait: .zero) { throw problem }
+        if let problem = ServiceChecks.pageProblem(after: 0, limit: limit, wait: .zero) { throw problem }
         let reply = try await transport.perform(
             .init(
                 method: "GET", path: "/events", query: [("newest", String(limit))], token: session.token,

@@ -1,4 +1,5 @@
 import DeskAPI
+import DeskContract
 import DeskCore
 
 #if canImport(FoundationEssentials)
@@ -12,8 +13,8 @@ import DeskCore
 extension RemoteDesk {
     public func statistics(_ session: StaffSession, query: StatsQuery) async throws(ServiceError) -> StatsReport {
         // The role first, then the query: the same refusals in the same order as LocalDesk.
-        guard session.role.may(.readStatistics) else { throw LocalDesk.forbidden(session.role, .readStatistics) }
-        if let problem = LocalDesk.statsProblem(query) { throw problem }
+        guard session.role.may(.readStatistics) else { throw ServiceChecks.forbidden(session.role, .readStatistics) }
+        if let problem = ServiceChecks.statsProblem(query) { throw problem }
         let reply = try await transport.perform(
             .init(
                 method: "GET", path: "/stats", query: StaffWire.statsQueryItems(query), token: session.token,

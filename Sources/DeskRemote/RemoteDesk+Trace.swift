@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
 
 #if canImport(FoundationEssentials)
@@ -36,8 +37,7 @@ extension RemoteDesk {
                 token: session.token, what: "sightings",
                 // Every page is audited: not sent twice.
                 idempotent: false))
-        let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSightingsPage(bytes) }
-        return TraceSightingsPage(sightings: page.sightings, total: page.total, nextOffset: page.nextOffset)
+        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSightingsPage(bytes) }
     }
 
     public func recordOutcome(

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
 import DeskCrypto
 import Foundation
@@ -157,7 +158,7 @@ public struct RemoteDesk: DeskService {
                 throw transport.notTraceDesk("it answered the authorisation with HTTP 422 but no refusal")
             }
             let refusal = try read(reply) { _ throws(FieldProblem) in try StaffWire.readRefusal(error.document) }
-            return AuthorizeResult(wire: .refused(refusal))
+            return .invalid(refusal)
         }
         // The wire carries no code hash: the record is given the hash of the code sent.
         guard let hash = try? Otp(operatorInput: code).hash else {
@@ -167,7 +168,7 @@ public struct RemoteDesk: DeskService {
             try StaffWire.readAuthorization(bytes, otpHash: hash)
         }
         switch (reply.status, answer) {
-        case (201, .authorized), (200, .alreadyAuthorized): return AuthorizeResult(wire: answer)
+        case (201, .authorized), (200, .alreadyAuthorized): return answer
         default: throw transport.notTraceDesk("its HTTP status \(reply.status) does not match its answer")
         }
     }

@@ -1,6 +1,7 @@
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 import Testing

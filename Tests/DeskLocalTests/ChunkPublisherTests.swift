@@ -1,8 +1,9 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskExport
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 import Testing

@@ -1,7 +1,8 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 import Testing
@@ -278,10 +279,10 @@ import Testing
         try await Self.with { t in
             let desk = t.fixture.desk
             let before = try t.fixture.store.auditEntries(after: 0, limit: 1_000).count
-            await #expect(throws: ServiceError.invalid(LocalDesk.unknownPatient)) {
+            await #expect(throws: ServiceError.invalid(ServiceChecks.unknownPatient)) {
                 try await desk.traceLookup(t.tracer, phone: "333 999 8877", purpose: "case 2026-1")
             }
-            #expect(!LocalDesk.unknownPatient.contains("999"))
+            #expect(!ServiceChecks.unknownPatient.contains("999"))
             await #expect(throws: ServiceError.invalid(PhoneNumberError.notADigit.message)) {
                 try await desk.traceLookup(t.tracer, phone: "333 abc", purpose: "case 2026-1")
             }
