@@ -132,7 +132,7 @@ extension PostgresStore {
 
     /// The shared APRICOT code, on `connection`.
     func apricotWork(_ connection: PGConnection) -> ApricotWork<PGConnection> {
-        ApricotWork(db: connection, sql: .postgres, staff: Self.staffWork(connection), capacity: pseudoIDLimit)
+        ApricotWork(db: connection, sql: .postgres, staff: staffWork(on: connection), capacity: pseudoIDLimit)
     }
 
     /// `body` in one READ COMMITTED transaction on a pooled connection (each statement sees

@@ -126,7 +126,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                     detail: record.storedDetail)
                 // Then the log's lock, and its entry. Waiting for it holds only this code's row,
                 // which no holder of the log's lock waits for.
-                try Self.staffWork(connection).auditAuthorization(record)
+                try staffWork(on: connection).auditAuthorization(record)
                 return .authorized(record)
             }
         }

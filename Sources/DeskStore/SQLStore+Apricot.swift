@@ -129,7 +129,7 @@ extension SQLiteStore {
 
     /// The shared APRICOT code on this store's connection (call with the lock held).
     var apricotWork: ApricotWork<SQLiteConnection> {
-        ApricotWork(db: connection, sql: .sqlite, staff: staffWork, capacity: pseudoIDLimit)
+        ApricotWork(db: connection, sql: .sqlite, staff: staffWork(on: connection), capacity: pseudoIDLimit)
     }
 
     /// `body` in one write transaction, under the lock.

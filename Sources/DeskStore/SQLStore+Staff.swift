@@ -6,21 +6,26 @@ import DeskCore
     import Foundation
 #endif
 
-// Staff accounts, sessions and the audit log in the embedded store. Every write is one
-// `BEGIN IMMEDIATE` transaction: it holds the file's write lock from its first statement, so
-// reading the last audit entry and appending the next one cannot interleave with another
-// process, and neither can counting a sign-in attempt.
-extension SQLiteStore {
+// Staff accounts, sessions and the audit log, once for both engines. Every write is one
+// transaction that sees what committed before each of its statements: on SQLite `BEGIN
+// IMMEDIATE` holds the file's write lock from its first statement, so reading the last audit
+// entry and appending the next one cannot interleave with another process, and neither can
+// counting a sign-in attempt; on PostgreSQL READ COMMITTED, whatever the server's default (a
+// repeatable-read snapshot taken at BEGIN would read a stale last id), with appends ordered by
+// a transaction-level advisory lock (``PGSQL/auditLock``) taken before any row is touched, so
+// ids stay gapless and the chain linear across every server; sign-in attempts are counted by a
+// conditional update of the account's row (see ``StaffWork/beginSignIn(name:now:policy:)``).
+extension SQLStore {
     public func staffCount() throws(StoreError) -> Int {
-        try lock.withLock { () throws(StoreError) -> Int in try staffWork.staffCount() }
+        try read { db throws(StoreError) in try staffWork(on: db).staffCount() }
     }
 
     public func staffAccounts() throws(StoreError) -> [StaffAccount] {
-        try lock.withLock { () throws(StoreError) -> [StaffAccount] in try staffWork.staffAccounts() }
+        try read { db throws(StoreError) in try staffWork(on: db).staffAccounts() }
     }
 
     public func staffCredentials(name: String) throws(StoreError) -> StaffCredentials? {
-        try lock.withLock { () throws(StoreError) -> StaffCredentials? in try staffWork.credentials(name: name) }
+        try read { db throws(StoreError) in try staffWork(on: db).credentials(name: name) }
     }
 
     public func addStaff(
@@ -66,12 +71,12 @@ extension SQLiteStore {
     }
 
     public func session(tokenHash: String) throws(StoreError) -> StoredSession? {
-        try lock.withLock { () throws(StoreError) -> StoredSession? in try staffWork.session(tokenHash: tokenHash) }
+        try read { db throws(StoreError) in try staffWork(on: db).session(tokenHash: tokenHash) }
     }
 
     public func touchSession(tokenHash: String, now: Date) throws(StoreError) {
         // One conditional UPDATE, its own transaction: most calls change nothing and write nothing.
-        try lock.withLock { () throws(StoreError) in try staffWork.touchSession(tokenHash: tokenHash, now: now) }
+        try read { db throws(StoreError) in try staffWork(on: db).touchSession(tokenHash: tokenHash, now: now) }
     }
 
     @discardableResult
@@ -89,26 +94,17 @@ extension SQLiteStore {
     }
 
     public func auditEntries(after afterID: Int64, limit: Int) throws(StoreError) -> [AuditEntry] {
-        try lock.withLock { () throws(StoreError) -> [AuditEntry] in
-            try staffWork.auditEntries(after: afterID, limit: limit)
-        }
+        try read { db throws(StoreError) in try staffWork(on: db).auditEntries(after: afterID, limit: limit) }
     }
 
     public func auditEntries(matching query: AuditQuery) throws(StoreError) -> [AuditEntry] {
-        try lock.withLock { () throws(StoreError) -> [AuditEntry] in try staffWork.auditEntries(matching: query) }
+        try read { db throws(StoreError) in try staffWork(on: db).auditEntries(matching: query) }
     }
 
-    // MARK: Internals
-
-    /// The shared staff code on this store's connection (call with the lock held).
-    var staffWork: StaffWork<SQLiteConnection> { StaffWork(db: connection, sql: .sqlite) }
-
-    /// `body` in one write transaction, under the lock.
+    /// `body` in one write transaction.
     private func staffWrite<T: Sendable>(
-        _ operation: String, _ body: (StaffWork<SQLiteConnection>) throws(StoreError) -> T
+        _ operation: String, _ body: (StaffWork<DB>) throws(StoreError) -> T
     ) throws(StoreError) -> T {
-        try lock.withLock { () throws(StoreError) -> T in
-            try connection.transaction(operation: operation) { () throws(StoreError) -> T in try body(staffWork) }
-        }
+        try write(operation) { db throws(StoreError) in try body(staffWork(on: db)) }
     }
 }

@@ -106,7 +106,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 try work.appendEvent(
                     kind: .otpAuthorized, at: nowMs, storedKey: stored, actor: actor,
                     detail: record.storedDetail)
-                try staffWork.auditAuthorization(record)
+                try staffWork(on: connection).auditAuthorization(record)
                 return .authorized(record)
             }
         }

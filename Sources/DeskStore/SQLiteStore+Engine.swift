@@ -1,0 +1,23 @@
+// The embedded store as an engine: one connection serialised by the lock, `BEGIN IMMEDIATE` for
+// every write (the file's write lock is held from the first statement, so no two processes
+// deadlock upgrading a read lock), the busy timeout for waiting on other processes.
+extension SQLiteStore: SQLStore {
+    var dialect: SQLDialect { .sqlite }
+
+    func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try lock.withLock { () throws(StoreError) -> T in try body(connection) }
+    }
+
+    func transaction<T>(
+        _ db: SQLiteConnection, _ kind: TransactionKind, _ operation: String, _ body: () throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        switch kind {
+        case .write, .writeReadCommitted: return try db.transaction(operation: operation, body)
+        case .snapshot, .streamRead: return try db.transaction(immediate: false, operation: operation, body)
+        }
+    }
+
+    /// Each event's position is its id (migration 5's virtual column), and writes are serialised
+    /// by the file's write lock: positions are in commit order already.
+    func positionEvents(_ db: SQLiteConnection) {}
+}
