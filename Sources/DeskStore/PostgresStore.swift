@@ -136,13 +136,6 @@ public final class PostgresStore: Store, @unchecked Sendable {
         try pool.withConnection { connection throws(StoreError) in try fetchAuthorization(connection, otpHash) }
     }
 
-    public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.assignPositions(connection)
-            return try Self.eventWork(connection).events(after: afterID, limit: limit)
-        }
-    }
-
     public func latestEventID() throws(StoreError) -> Int64 {
         try pool.withConnection { connection throws(StoreError) in
             // One indexed query when every committed event has its position (most polls).
@@ -152,7 +145,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 }.first ?? (0, 0)
             guard pending > 0 else { return latest }
             try Self.assignPositions(connection, pending: true)
-            return try Self.eventWork(connection).latest()
+            return try eventWork(on: connection).latest()
         }
     }
 

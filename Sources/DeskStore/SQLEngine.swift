@@ -86,6 +86,7 @@ extension SQLEngine {
     // The shared code, on a lent connection.
 
     func staffWork(on db: DB) -> StaffWork<DB> { StaffWork(db: db, sql: dialect.staff) }
+    func eventWork(on db: DB) -> EventWork<DB> { EventWork(db: db, sql: dialect.events, reads: dialect.reads) }
 }
 
 /// The one SQL adapter: every operation of ``Store`` written once, over its ``SQLEngine``
@@ -101,5 +102,8 @@ extension SQLDialect {
         }
     }
 
+    // Each statement set is built once per dialect (`XStatements(dialect)`), here picked.
+    var reads: ReadStatements { self == .sqlite ? .sqlite : .postgres }
+    var events: EventStatements { self == .sqlite ? .sqlite : .postgres }
     var staff: StaffStatements { self == .sqlite ? .sqlite : .postgres }
 }

@@ -116,12 +116,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         try lock.withLock { () throws(StoreError) -> OtpAuthorization? in try fetchAuthorization(otpHash) }
     }
 
-    public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
-        try lock.withLock { () throws(StoreError) -> [DeskEvent] in try eventWork.events(after: afterID, limit: limit) }
-    }
-
     public func latestEventID() throws(StoreError) -> Int64 {
-        try lock.withLock { () throws(StoreError) -> Int64 in try eventWork.latest() }
+        try lock.withLock { () throws(StoreError) -> Int64 in try eventWork(on: connection).latest() }
     }
 
     // MARK: The phone API
