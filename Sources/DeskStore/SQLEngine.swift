@@ -40,6 +40,14 @@ protocol SQLEngine: AnyObject, Sendable {
     /// positions (see ``PostgresStore/assignPositions(_:pending:)``); SQLite's have theirs
     /// from the moment they are written.
     func positionEvents(_ db: DB) throws(StoreError)
+
+    /// Runs `body` as the one transaction that publishes a chunk: one publisher at a time, and a
+    /// commit that survives a power loss (its index must never be given again to other bytes).
+    func publishing<T>(_ db: DB, _ body: () throws(StoreError) -> T) throws(StoreError) -> T
+
+    /// Inside a write transaction: waits until no statistics rollup runs (PostgreSQL's advisory
+    /// lock; SQLite's write transaction is exclusive already).
+    func lockRollups(_ db: DB, operation: String) throws(StoreError)
 }
 
 /// What a transaction is for; each engine begins it its own way.
@@ -86,7 +94,12 @@ extension SQLEngine {
     // The shared code, on a lent connection.
 
     func staffWork(on db: DB) -> StaffWork<DB> { StaffWork(db: db, sql: dialect.staff) }
+    func phoneWork(on db: DB) -> PhoneWork<DB> { PhoneWork(db: db, sql: dialect.phone, reads: dialect.reads) }
     func eventWork(on db: DB) -> EventWork<DB> { EventWork(db: db, sql: dialect.events, reads: dialect.reads) }
+    func statsWork(on db: DB) -> StatsWork<DB> { StatsWork(db: db, sql: dialect.stats) }
+    func apricotWork(on db: DB) -> ApricotWork<DB> {
+        ApricotWork(db: db, sql: dialect.apricot, staff: staffWork(on: db), capacity: pseudoIDLimit)
+    }
 }
 
 /// The one SQL adapter: every operation of ``Store`` written once, over its ``SQLEngine``
@@ -104,6 +117,10 @@ extension SQLDialect {
 
     // Each statement set is built once per dialect (`XStatements(dialect)`), here picked.
     var reads: ReadStatements { self == .sqlite ? .sqlite : .postgres }
+    var phone: PhoneStatements { self == .sqlite ? .sqlite : .postgres }
     var events: EventStatements { self == .sqlite ? .sqlite : .postgres }
+    var chunks: ChunkStatements { self == .sqlite ? .sqlite : .postgres }
     var staff: StaffStatements { self == .sqlite ? .sqlite : .postgres }
+    var apricot: ApricotStatements { self == .sqlite ? .sqlite : .postgres }
+    var stats: StatsStatements { self == .sqlite ? .sqlite : .postgres }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 // The embedded store as an engine: one connection serialised by the lock, `BEGIN IMMEDIATE` for
 // every write (the file's write lock is held from the first statement, so no two processes
 // deadlock upgrading a read lock), the busy timeout for waiting on other processes.
@@ -20,4 +26,15 @@ extension SQLiteStore: SQLStore {
     /// Each event's position is its id (migration 5's virtual column), and writes are serialised
     /// by the file's write lock: positions are in commit order already.
     func positionEvents(_ db: SQLiteConnection) {}
+
+    /// The write transaction is exclusive already; its commit is made durable (`synchronous =
+    /// FULL` for it alone), so that a power loss cannot take back a chunk phones may have.
+    func publishing<T>(_ db: SQLiteConnection, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try db.execute("PRAGMA synchronous = FULL", operation: "publish chunk")
+        defer { _ = try? db.execute("PRAGMA synchronous = NORMAL", operation: "publish chunk") }
+        return try db.transaction(operation: "publish chunk", body)
+    }
+
+    /// The write transaction is exclusive already.
+    func lockRollups(_ db: SQLiteConnection, operation: String) {}
 }
