@@ -29,7 +29,7 @@ extension PostgresStore {
             return try connection.transaction(begin: Self.snapshot, operation: "read statistics") {
                 () throws(StoreError) -> StatsReport in
                 var report = try Self.statsWork(connection).report(query, now: now)
-                report.pseudoIDs = try apricotWork(connection).pseudoIDCapacity()
+                report.pseudoIDs = try apricotWork(on: connection).pseudoIDCapacity()
                 return report
             }
         }

@@ -21,7 +21,7 @@ extension SQLiteStore {
             return try connection.transaction(immediate: false, operation: "read statistics") {
                 () throws(StoreError) -> StatsReport in
                 var report = try statsWork.report(query, now: now)
-                report.pseudoIDs = try apricotWork.pseudoIDCapacity()
+                report.pseudoIDs = try apricotWork(on: connection).pseudoIDCapacity()
                 return report
             }
         }
