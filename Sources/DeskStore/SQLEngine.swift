@@ -48,6 +48,14 @@ protocol SQLEngine: AnyObject, Sendable {
     /// Inside a write transaction: waits until no statistics rollup runs (PostgreSQL's advisory
     /// lock; SQLite's write transaction is exclusive already).
     func lockRollups(_ db: DB, operation: String) throws(StoreError)
+
+    /// Rolls up the hours that closed before `now` (``StatsWork/rollUp(now:)``), serialised
+    /// across processes, in a transaction of its own; returns how many hours it added.
+    func rollUp(_ db: DB, now: Date) throws(StoreError) -> Int
+
+    /// Whether a failure broke `db` (a restarted database): the call must then fail, so that the
+    /// pool retries it on a fresh connection.
+    func isBroken(_ db: DB) -> Bool
 }
 
 /// What a transaction is for; each engine begins it its own way.

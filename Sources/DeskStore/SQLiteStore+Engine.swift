@@ -37,4 +37,17 @@ extension SQLiteStore: SQLStore {
 
     /// The write transaction is exclusive already.
     func lockRollups(_ db: SQLiteConnection, operation: String) {}
+
+    /// A plain read first: no write lock when no hour closed since. The caller's clock decides
+    /// which hours are closed: the file is on this machine, so every process writing to it shares
+    /// that clock (unlike PostgreSQL, which uses its own).
+    func rollUp(_ db: SQLiteConnection, now: Date) throws(StoreError) -> Int {
+        let work = statsWork(on: db)
+        guard !StatsWork<SQLiteConnection>.pending(try work.rolledHours(), now: now).isEmpty else { return 0 }
+        return try db.transaction(operation: "roll up statistics") { () throws(StoreError) -> Int in
+            try work.rollUp(now: now)
+        }
+    }
+
+    func isBroken(_ db: SQLiteConnection) -> Bool { false }
 }
