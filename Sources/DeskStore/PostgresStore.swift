@@ -16,7 +16,9 @@ import DeskCore
 /// by a transaction-level advisory lock, and the scheduled jobs by session-level ones
 /// (``acquireJobLock(_:)``). Migrations run under an advisory lock, so servers starting
 /// together do not race. Advisory locks are keyed by the schema, so stores in two schemas of
-/// one database (the tests) do not block each other.
+/// one database (the tests) do not block each other. The operations are ``SQLStore``'s, written
+/// once for both engines; this class is the PostgreSQL engine (PostgresStore+Engine.swift) and
+/// keeps its fast paths as overrides (below).
 ///
 /// Threading rule: safe from any thread; libpq calls block the calling thread.
 /// Privacy rule: codes arrive as hashes; errors never include bound values or the password.

@@ -15,7 +15,8 @@ import DeskCore
 /// WAL lets readers (a live monitor, a second console) run while one process writes; the busy
 /// timeout makes a writer wait its turn instead of failing. Every public method is one
 /// transaction. Opening a file checks that it is a TraceDesk store and applies pending
-/// migrations.
+/// migrations. The operations are ``SQLStore``'s, written once for both engines; this class is
+/// the SQLite engine (SQLiteStore+Engine.swift): the lock, `BEGIN IMMEDIATE`, the busy timeout.
 ///
 /// Threading rule: safe from any thread; one connection, serialised by a lock.
 /// Privacy rule: codes arrive as hashes; errors never include bound values.
