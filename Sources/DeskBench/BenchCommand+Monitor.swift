@@ -1,9 +1,11 @@
 import CivilCalendar
 import DeskCLI
 import DeskConsole
+import DeskContract
 import DeskCore
+import DeskLocal
+import DeskRemote
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import TerminalKit

@@ -1,9 +1,11 @@
 import CivilCalendar
 import DeskCLI
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
+import DeskRemote
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 

@@ -1,8 +1,9 @@
 import CivilCalendar
 import DeskCLI
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 

@@ -1,10 +1,11 @@
 import CivilCalendar
 import DeskCLI
 import DeskConsole
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import TerminalKit
