@@ -1,6 +1,6 @@
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 
 /// `tracedesk his …`: the hospital systems (HIS clients) that may authorise codes over

@@ -1,6 +1,6 @@
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 
 /// `tracedesk sms outbox`: the APRICOT SMS outbox, for admins.

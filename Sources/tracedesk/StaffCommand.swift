@@ -1,8 +1,8 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
 import DeskStore
 import Foundation
 
