@@ -6,80 +6,78 @@ import DeskCore
     import Foundation
 #endif
 
-// Chunk publishing, chunk reads and retention for the embedded store.
-extension SQLiteStore {
+// Chunk publishing, chunk reads and retention, once for both engines. One publisher at a time
+// and a commit that survives a power loss are the engine's part
+// (``SQLEngine/publishing(_:_:)``): a published chunk may already be on phones and CDNs, so its
+// index is never given again to other bytes.
+extension SQLStore {
     public func publishChunk(
         now: Date, policy: PublishingPolicy, build: (ChunkDraft) throws(StoreError) -> ChunkBuild
     ) throws(StoreError) -> ChunkSummary? {
-        try lock.withLock { () throws(StoreError) -> ChunkSummary? in
-            // A published chunk may already be on phones and CDNs: its commit must survive a
-            // power loss, so that its index is never given again to other bytes.
-            try connection.execute("PRAGMA synchronous = FULL", operation: "publish chunk")
-            defer { _ = try? connection.execute("PRAGMA synchronous = NORMAL", operation: "publish chunk") }
-            return try connection.transaction(operation: "publish chunk") { () throws(StoreError) -> ChunkSummary? in
-                try ChunkWork(db: connection, sql: .sqlite).publishOne(now: now, policy: policy, build: build) {
+        try withConnection { db throws(StoreError) in
+            try publishing(db) { () throws(StoreError) -> ChunkSummary? in
+                try ChunkWork(db: db, sql: dialect.chunks).publishOne(now: now, policy: policy, build: build) {
                     at, detail throws(StoreError) in
-                    try appendEvent(kind: .chunkPublished, at: at, otpHash: nil, actor: nil, detail: detail)
+                    try phoneWork(on: db).appendEvent(
+                        kind: .chunkPublished, at: at, otpHash: nil, actor: nil, detail: detail)
                 }
             }
         }
     }
 
     public func publishingBacklog(now: Date, policy: PublishingPolicy) throws(StoreError) -> PublishingBacklog {
-        try lock.withLock { () throws(StoreError) -> PublishingBacklog in
-            try connection.transaction(immediate: false, operation: "read backlog") {
-                () throws(StoreError) -> PublishingBacklog in
-                try ChunkWork(db: connection, sql: .sqlite).backlog(now: now, policy: policy)
-            }
+        try snapshot("read backlog") { db throws(StoreError) in
+            try ChunkWork(db: db, sql: dialect.chunks).backlog(now: now, policy: policy)
         }
     }
 
     public func chunkIndexRange(since: Date) throws(StoreError) -> ClosedRange<Int64>? {
-        try lock.withLock { () throws(StoreError) -> ClosedRange<Int64>? in
-            let rows = try connection.query(
-                ChunkSQL.indexRange, [.integer(since.unixMilliseconds)], operation: "read chunk index",
-                StoreReads<SQLiteConnection>.indexRange)
+        try read { db throws(StoreError) in
+            let rows = try db.query(
+                dialect.chunks.indexRange, [.integer(since.unixMilliseconds)], operation: "read chunk index",
+                StoreReads<DB>.indexRange)
             return rows.first ?? nil
         }
     }
 
     public func chunkZip(index: Int64, since: Date) throws(StoreError) -> (zip: [UInt8], publishedAt: Date)? {
-        try lock.withLock { () throws(StoreError) -> (zip: [UInt8], publishedAt: Date)? in
-            try connection.query(
-                ChunkSQL.selectZip, [.integer(index), .integer(since.unixMilliseconds)], operation: "read chunk"
+        try read { db throws(StoreError) in
+            try db.query(
+                dialect.chunks.selectZip, [.integer(index), .integer(since.unixMilliseconds)],
+                operation: "read chunk"
             ) { ($0.blob(0), Date(unixMilliseconds: $0.integer(1))) }.first
         }
     }
 
     public func chunks() throws(StoreError) -> [ChunkSummary] {
-        try lock.withLock { () throws(StoreError) -> [ChunkSummary] in
-            try connection.query(
-                ChunkSQL.selectSummaries, operation: "list chunks", ChunkWork<SQLiteConnection>.summary)
+        try read { db throws(StoreError) in
+            try db.query(dialect.chunks.selectSummaries, operation: "list chunks", ChunkWork<DB>.summary)
         }
     }
 
     public func chunk(index: Int64) throws(StoreError) -> (summary: ChunkSummary, zip: [UInt8])? {
-        try lock.withLock { () throws(StoreError) -> (summary: ChunkSummary, zip: [UInt8])? in
-            try connection.query(ChunkSQL.selectChunk, [.integer(index)], operation: "read chunk") { row in
-                (ChunkWork<SQLiteConnection>.summary(row), row.blob(11))
+        try read { db throws(StoreError) in
+            try db.query(dialect.chunks.selectChunk, [.integer(index)], operation: "read chunk") { row in
+                (ChunkWork<DB>.summary(row), row.blob(11))
             }.first
         }
     }
 
     public func lastChunkIndex() throws(StoreError) -> Int64 {
-        try lock.withLock { () throws(StoreError) -> Int64 in
-            try connection.query(ChunkSQL.selectState, operation: "read chunk index") { $0.integer(0) }.first ?? 0
+        try read { db throws(StoreError) in
+            try db.query(dialect.chunks.selectState, operation: "read chunk index") { $0.integer(0) }.first ?? 0
         }
     }
 
     public func cleanup(now: Date, policy: RetentionPolicy) throws(StoreError) -> CleanupReport {
-        try lock.withLock { () throws(StoreError) -> CleanupReport in
-            try connection.transaction(operation: "clean up") { () throws(StoreError) -> CleanupReport in
-                var report = try ChunkWork(db: connection, sql: .sqlite).cleanup(now: now, policy: policy)
-                try apricotWork.cleanup(now: now, policy: policy, into: &report)
-                report.other += try statsWork.cleanup(now: now)
-                return report
-            }
+        try inTransaction(.write, "clean up") { db throws(StoreError) in
+            var report = try ChunkWork(db: db, sql: dialect.chunks).cleanup(now: now, policy: policy)
+            try apricotWork(on: db).cleanup(now: now, policy: policy, into: &report)
+            // Under the rollups' lock: a rollup that read the state before this trims it
+            // would otherwise write back the old start of the rolled range.
+            try lockRollups(db, operation: "clean up")
+            report.other += try statsWork(on: db).cleanup(now: now)
+            return report
         }
     }
 }

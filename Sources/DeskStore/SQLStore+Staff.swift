@@ -6,24 +6,26 @@ import DeskCore
     import Foundation
 #endif
 
-// Staff accounts, sessions and the audit log on PostgreSQL: each method one READ COMMITTED
-// transaction on a pooled connection. Appends are ordered by a transaction-level advisory lock
-// (``PGSQL/auditLock``), taken before any row is touched, so ids stay gapless and the chain
-// linear across every server; sign-in attempts are counted by a conditional update of the
-// account's row (see ``StaffWork/beginSignIn(name:now:policy:)``).
-extension PostgresStore {
+// Staff accounts, sessions and the audit log, once for both engines. Every write is one
+// transaction that sees what committed before each of its statements: on SQLite `BEGIN
+// IMMEDIATE` holds the file's write lock from its first statement, so reading the last audit
+// entry and appending the next one cannot interleave with another process, and neither can
+// counting a sign-in attempt; on PostgreSQL READ COMMITTED, whatever the server's default (a
+// repeatable-read snapshot taken at BEGIN would read a stale last id), with appends ordered by
+// a transaction-level advisory lock (``PGSQL/auditLock``) taken before any row is touched, so
+// ids stay gapless and the chain linear across every server; sign-in attempts are counted by a
+// conditional update of the account's row (see ``StaffWork/beginSignIn(name:now:policy:)``).
+extension SQLStore {
     public func staffCount() throws(StoreError) -> Int {
-        try pool.withConnection { connection throws(StoreError) in try Self.staffWork(connection).staffCount() }
+        try read { db throws(StoreError) in try staffWork(on: db).staffCount() }
     }
 
     public func staffAccounts() throws(StoreError) -> [StaffAccount] {
-        try pool.withConnection { connection throws(StoreError) in try Self.staffWork(connection).staffAccounts() }
+        try read { db throws(StoreError) in try staffWork(on: db).staffAccounts() }
     }
 
     public func staffCredentials(name: String) throws(StoreError) -> StaffCredentials? {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.staffWork(connection).credentials(name: name)
-        }
+        try read { db throws(StoreError) in try staffWork(on: db).credentials(name: name) }
     }
 
     public func addStaff(
@@ -69,16 +71,12 @@ extension PostgresStore {
     }
 
     public func session(tokenHash: String) throws(StoreError) -> StoredSession? {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.staffWork(connection).session(tokenHash: tokenHash)
-        }
+        try read { db throws(StoreError) in try staffWork(on: db).session(tokenHash: tokenHash) }
     }
 
     public func touchSession(tokenHash: String, now: Date) throws(StoreError) {
         // One conditional UPDATE, its own transaction: most calls change nothing and write nothing.
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.staffWork(connection).touchSession(tokenHash: tokenHash, now: now)
-        }
+        try read { db throws(StoreError) in try staffWork(on: db).touchSession(tokenHash: tokenHash, now: now) }
     }
 
     @discardableResult
@@ -96,36 +94,17 @@ extension PostgresStore {
     }
 
     public func auditEntries(after afterID: Int64, limit: Int) throws(StoreError) -> [AuditEntry] {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.staffWork(connection).auditEntries(after: afterID, limit: limit)
-        }
+        try read { db throws(StoreError) in try staffWork(on: db).auditEntries(after: afterID, limit: limit) }
     }
 
     public func auditEntries(matching query: AuditQuery) throws(StoreError) -> [AuditEntry] {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.staffWork(connection).auditEntries(matching: query)
-        }
+        try read { db throws(StoreError) in try staffWork(on: db).auditEntries(matching: query) }
     }
 
-    // MARK: Internals
-
-    /// The shared staff code, on `connection`.
-    static func staffWork(_ connection: PGConnection) -> StaffWork<PGConnection> {
-        StaffWork(db: connection, sql: .postgres)
-    }
-
-    /// `body` in one transaction on a pooled connection.
-    private func staffWrite<T>(
-        _ operation: String, _ body: (StaffWork<PGConnection>) throws(StoreError) -> T
+    /// `body` in one write transaction.
+    private func staffWrite<T: Sendable>(
+        _ operation: String, _ body: (StaffWork<DB>) throws(StoreError) -> T
     ) throws(StoreError) -> T {
-        try pool.withConnection { connection throws(StoreError) in
-            // READ COMMITTED whatever the server's default: each statement must see what the
-            // holder of the log's lock committed before it (a repeatable-read snapshot taken at
-            // BEGIN would read a stale last id).
-            try connection.transaction(begin: PGSQL.beginReadCommitted, operation: operation) {
-                () throws(StoreError) -> T in
-                try body(Self.staffWork(connection))
-            }
-        }
+        try write(operation) { db throws(StoreError) in try body(staffWork(on: db)) }
     }
 }

@@ -7,13 +7,17 @@ import DeskCore
     import Foundation
 #endif
 
-// APRICOT on PostgreSQL: each method one READ COMMITTED transaction on a pooled connection.
-// Pseudo-ids stay unique across servers by their primary key (a suffix another registration
+// APRICOT, once for both engines. Every write is one transaction that sees what committed before
+// each of its statements. On SQLite, `BEGIN IMMEDIATE` holds the file's write lock from its first
+// statement, so a registration's capacity check and its pseudo-ids, a code's rate limit and its
+// insert, cannot interleave with another process's. On PostgreSQL (READ COMMITTED: a
+// registration that waited for the counter row reads the user another server just made),
+// pseudo-ids stay unique across servers by their primary key (a suffix another registration
 // holds is refused by `ON CONFLICT DO NOTHING`, after waiting for that transaction, and
 // replaced); the capacity is reserved by a conditional update of the counter row, whose lock
 // orders registrations. A phone's codes are ordered by an advisory lock on the phone; an
 // attempt is counted by a conditional update of the code's row.
-extension PostgresStore {
+extension SQLStore {
     public func issueSmsCode(
         phone: PhoneNumber, codeHMAC: String, now: Date, policy: SmsCodePolicy
     ) throws(StoreError) -> SmsCodeIssue {
@@ -43,13 +47,13 @@ extension PostgresStore {
 
     public func apricotUser(tokenHash: String, appID: String, deviceID: String, now: Date) throws(StoreError) -> Int64?
     {
-        try pool.withConnection { connection throws(StoreError) in
-            try apricotWork(connection).apricotUser(tokenHash: tokenHash, appID: appID, deviceID: deviceID, now: now)
+        try read { db throws(StoreError) in
+            try apricotWork(on: db).apricotUser(tokenHash: tokenHash, appID: appID, deviceID: deviceID, now: now)
         }
     }
 
     public func pseudoIDCapacity() throws(StoreError) -> PseudoIDCapacity {
-        try pool.withConnection { connection throws(StoreError) in try apricotWork(connection).pseudoIDCapacity() }
+        try read { db throws(StoreError) in try apricotWork(on: db).pseudoIDCapacity() }
     }
 
     public func storeContactFile(
@@ -64,38 +68,23 @@ extension PostgresStore {
     }
 
     public func tracePatient(phone: PhoneNumber) throws(StoreError) -> StoredTracePatient? {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(begin: Self.snapshot, operation: "read a patient") {
-                () throws(StoreError) -> StoredTracePatient? in
-                try apricotWork(connection).tracePatient(phone: phone)
-            }
-        }
+        try snapshot("read a patient") { db throws(StoreError) in try apricotWork(on: db).tracePatient(phone: phone) }
     }
 
     public func tracePatient(userID: Int64) throws(StoreError) -> StoredTracePatient? {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(begin: Self.snapshot, operation: "read a patient") {
-                () throws(StoreError) -> StoredTracePatient? in
-                try apricotWork(connection).tracePatient(userID: userID)
-            }
-        }
+        try snapshot("read a patient") { db throws(StoreError) in try apricotWork(on: db).tracePatient(userID: userID) }
     }
 
     public func owners(ofSuffixes suffixes: [UInt32]) throws(StoreError) -> [UInt32: (
         userID: Int64, phone: PhoneNumber
     )] {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(begin: Self.snapshot, operation: "resolve pseudo-ids") {
-                () throws(StoreError) -> [UInt32: (userID: Int64, phone: PhoneNumber)] in
-                try apricotWork(connection).owners(ofSuffixes: suffixes)
-            }
+        try snapshot("resolve pseudo-ids") { db throws(StoreError) in
+            try apricotWork(on: db).owners(ofSuffixes: suffixes)
         }
     }
 
     public func contactOutcomes(patientUserID: Int64) throws(StoreError) -> [Int64: RecordedOutcome] {
-        try pool.withConnection { connection throws(StoreError) in
-            try apricotWork(connection).contactOutcomes(patientUserID: patientUserID)
-        }
+        try read { db throws(StoreError) in try apricotWork(on: db).contactOutcomes(patientUserID: patientUserID) }
     }
 
     public func recordContactOutcome(
@@ -111,41 +100,27 @@ extension PostgresStore {
         phone: PhoneNumber, text: String, gateway: String, status: SmsDeliveryStatus, detail: String, now: Date,
         textExpiresAt: Date?
     ) throws(StoreError) -> Int64 {
-        try pool.withConnection { connection throws(StoreError) in
-            try apricotWork(connection).enqueueSms(
+        try read { db throws(StoreError) in
+            try apricotWork(on: db).enqueueSms(
                 phone: phone, text: text, gateway: gateway, status: status, detail: detail, now: now,
                 textExpiresAt: textExpiresAt)
         }
     }
 
     public func recordSmsDelivery(id: Int64, status: SmsDeliveryStatus, detail: String, now: Date) throws(StoreError) {
-        try pool.withConnection { connection throws(StoreError) in
-            try apricotWork(connection).recordSmsDelivery(id: id, status: status, detail: detail, now: now)
+        try read { db throws(StoreError) in
+            try apricotWork(on: db).recordSmsDelivery(id: id, status: status, detail: detail, now: now)
         }
     }
 
     public func smsOutbox(limit: Int) throws(StoreError) -> [SmsMessage] {
-        try pool.withConnection { connection throws(StoreError) in try apricotWork(connection).smsOutbox(limit: limit) }
+        try read { db throws(StoreError) in try apricotWork(on: db).smsOutbox(limit: limit) }
     }
 
-    // MARK: Internals
-
-    /// The shared APRICOT code, on `connection`.
-    func apricotWork(_ connection: PGConnection) -> ApricotWork<PGConnection> {
-        ApricotWork(db: connection, sql: .postgres, staff: Self.staffWork(connection), capacity: pseudoIDLimit)
-    }
-
-    /// `body` in one READ COMMITTED transaction on a pooled connection (each statement sees
-    /// what committed before it: a registration that waited for the counter row reads the
-    /// user another server just made).
-    private func apricotWrite<T>(
-        _ operation: String, _ body: (ApricotWork<PGConnection>) throws(StoreError) -> T
+    /// `body` in one write transaction.
+    private func apricotWrite<T: Sendable>(
+        _ operation: String, _ body: (ApricotWork<DB>) throws(StoreError) -> T
     ) throws(StoreError) -> T {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(begin: PGSQL.beginReadCommitted, operation: operation) {
-                () throws(StoreError) -> T in
-                try body(apricotWork(connection))
-            }
-        }
+        try write(operation) { db throws(StoreError) in try body(apricotWork(on: db)) }
     }
 }
