@@ -278,7 +278,8 @@ public final class PostgresStore: Store, @unchecked Sendable {
             throw StoreError.schemaTooNew(path: target.description, found: found, known: Migrations.latestVersion)
         }
         guard found < schemaCeiling else { return }
-        for migration in PostgresMigrations.all where migration.version > found && migration.version <= schemaCeiling {
+        for migration in Migrations.all(for: .postgres)
+        where migration.version > found && migration.version <= schemaCeiling {
             try connection.transaction(operation: "migration \(migration.name)") { () throws(StoreError) in
                 if migration.version == 1 {
                     try connection.execute(PGSQL.createMigrationsTable, operation: "create schema_migrations")

@@ -77,9 +77,8 @@ struct StaffWork<DB: SQLRunning> {
 
     /// Sign-in attempts that lost a race to count themselves before one gives up.
     static var attemptRounds: Int { 64 }
-    /// Other sources' failures older than this are forgotten at a success (their waits, at most
-    /// ``SignInPolicy/maximumDelaySeconds``, ended long before).
-    static var sourceMemoryMilliseconds: Int64 { 24 * 3_600_000 }
+    /// Other sources' failures older than this are forgotten at a success.
+    static var sourceMemoryMilliseconds: Int64 { SignInPolicy.sourceMemoryMilliseconds }
     /// How long a session's last record stands before activity is written again.
     static var touchIntervalMilliseconds: Int64 { SessionActivity.writtenEveryMilliseconds }
 
@@ -196,7 +195,7 @@ struct StaffWork<DB: SQLRunning> {
             guard let found = try row(name: name, operation: op) else {
                 // The typed name is not recorded: people type passwords into name fields. At most
                 // one such entry a second: the log cannot be pruned, and this path needs no account.
-                if try !audited(actor: Self.unknownName, action: .signInFailed, within: 1_000, of: nowMs, operation: op)
+                if try audits(.unknownAccount, actor: Self.unknownName, action: .signInFailed, at: nowMs, operation: op)
                 {
                     try appendAudit(
                         actor: Self.unknownName, action: .signInFailed, target: nil,
@@ -218,7 +217,7 @@ struct StaffWork<DB: SQLRunning> {
                 // Refused without a password check, so anyone can ask again and again: one entry
                 // per account a minute says it happened without letting a flood fill the log.
                 let reason = found.account.disabled ? "disabled" : "locked"
-                if try !audited(actor: name, action: .signInRefused, within: 60_000, of: nowMs, operation: op) {
+                if try audits(.refused, actor: name, action: .signInRefused, at: nowMs, operation: op) {
                     try appendAudit(
                         actor: name, action: .signInRefused, target: nil, detail: #"{"reason":"\#(reason)"}"#,
                         at: nowMs)
@@ -238,12 +237,11 @@ struct StaffWork<DB: SQLRunning> {
             case .busy: return .busy
             case .check(let drop): dropInFlight = drop
             }
-            let attempts = found.account.failedSignIns
-            let inFlight = dropInFlight ? 0 : found.inFlight
+            let (attempts, inFlight) = SignInPolicy.taking(state, dropInFlight: dropInFlight)
             let counted = try db.query(
                 sql.countAttempt,
                 [
-                    .integer(Int64(attempts + 1)), .integer(Int64(inFlight + 1)), .integer(nowMs), .text(name),
+                    .integer(Int64(attempts)), .integer(Int64(inFlight)), .integer(nowMs), .text(name),
                     .integer(Int64(found.account.failedSignIns)), .integer(Int64(found.inFlight)),
                     .integer(found.lastFailedMs ?? -1), .integer(found.lastAttemptMs ?? -1),
                 ], operation: op
@@ -255,15 +253,14 @@ struct StaffWork<DB: SQLRunning> {
         throw StoreError.conflict(operation: op, reason: "too many sign-ins for one account at once")
     }
 
-    /// Whether `actor` has an entry with `action` less than `milliseconds` before `nowMs`.
-    func audited(
-        actor: String, action: AuditAction, within milliseconds: Int64, of nowMs: Int64, operation: String
+    /// Whether a `refusal` at `nowMs` gets an entry, from `actor`'s last entry with `action`.
+    func audits(
+        _ refusal: SignInPolicy.QuietRefusal, actor: String, action: AuditAction, at nowMs: Int64, operation: String
     ) throws(StoreError) -> Bool {
         let last = try db.query(
             sql.lastAuditOf, [.text(actor), .text(action.rawValue)], operation: operation
         ) { $0.integer(0) }.first
-        guard let last else { return false }
-        return nowMs - last < milliseconds
+        return SignInPolicy.audits(refusal, lastAtMs: last, nowMs: nowMs)
     }
 
     /// In a write transaction. `checkedHash` is the password hash the password was checked against.
@@ -281,14 +278,15 @@ struct StaffWork<DB: SQLRunning> {
             let confirmed = try db.query(
                 sql.failedAttempt, [.integer(nowMs), .text(name), .text(checkedHash)], operation: op
             ) { Int($0.integer(0)) }.first
-            let failures = confirmed ?? attempt
-            if confirmed != nil {
+            let failure = policy.failure(attempt: attempt, confirmed: confirmed)
+            let failures = failure.failures
+            if failure.counts {
                 try db.run(sql.sourceFailed, [.text(name), .text(source), .integer(nowMs)], operation: op)
             }
             try appendAudit(
                 actor: name, action: .signInFailed, target: nil, detail: #"{"failures":\#(failures)}"#, at: nowMs)
             var locked = false
-            if let confirmed, policy.locks(afterFailures: confirmed) {
+            if failure.locks {
                 // Not when locked already, nor when an admin reset the password meanwhile.
                 locked = try db.run(sql.lockAccount, [.text(name), .text(checkedHash)], operation: op) == 1
                 if locked {
