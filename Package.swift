@@ -114,7 +114,8 @@ let package = Package(
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
-                "DeskServer", "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI",
+                "DeskServer", "DeskLocal", "DeskRemote", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto",
+                "DeskAPI",
                 "CivilCalendar", "JSONText", "CSQLite", "DeskExport", "CLibpq",
             ]
         ),
