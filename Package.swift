@@ -22,36 +22,51 @@ let package = Package(
         .target(name: "CivilCalendar"),
         .target(name: "JSONText"),
         .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText"]),
-        .target(name: "DeskAPI", dependencies: ["DeskCore", "CivilCalendar", "JSONText"]),
+        // The staff use cases as a contract (protocol, errors, results, checks, texts): no store, no C.
+        .target(name: "DeskContract", dependencies: ["DeskCore", "CivilCalendar"]),
+        // The wire form of the contract and the phones' requests; depends on the contract, not the reverse.
+        .target(name: "DeskAPI", dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
         .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText"]),
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
+        // The contract over a store (LocalDesk), the phones' desks, the jobs.
         .target(
-            name: "DeskService",
-            dependencies: ["DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "DeskAPI", "JSONText", "CivilCalendar"]
+            name: "DeskLocal",
+            dependencies: [
+                "DeskContract", "DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "JSONText",
+                "CivilCalendar",
+            ]
+        ),
+        // The contract over a server's staff API (RemoteDesk).
+        .target(
+            name: "DeskRemote",
+            dependencies: ["DeskContract", "DeskAPI", "DeskCore", "DeskCrypto", "JSONText", "CivilCalendar"]
         ),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
             name: "DeskServer",
             dependencies: [
-                "DeskService", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "JSONText",
-                "CMicroHTTPD",
+                "DeskLocal", "DeskContract", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "JSONText", "CMicroHTTPD",
             ]
         ),
         // Simulated phones and a simulated HIS over real HTTP: the demo and the load generator.
         .target(
             name: "DeskSimulation",
-            dependencies: ["DeskCore", "DeskCrypto", "DeskService", "DeskStore", "CivilCalendar"]
+            dependencies: ["DeskCore", "DeskCrypto", "DeskContract", "DeskLocal", "DeskStore", "CivilCalendar"]
         ),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
-        .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskAPI", "DeskCore"]),
+        // The console knows the contract only: whoever starts it passes a desk in.
+        .target(
+            name: "DeskConsole", dependencies: ["TerminalKit", "DeskContract", "DeskAPI", "DeskCore", "CivilCalendar"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [
-                "DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses",
-                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport", "DeskSimulation",
+                "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskStore", "DeskCore", "DeskCrypto",
+                "TerminalKit", "TerminalNcurses", "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport",
+                "DeskSimulation",
             ]
         ),
 
@@ -59,23 +74,28 @@ let package = Package(
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
         .testTarget(
             name: "DeskCryptoTests",
-            dependencies: ["DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar"]
+            dependencies: [
+                "DeskCrypto", "DeskLocal", "DeskContract", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar",
+            ]
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(
             name: "DeskStoreTests",
             dependencies: ["DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
         .testTarget(
-            name: "DeskServiceTests",
-            dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto"]
+            name: "DeskLocalTests",
+            dependencies: [
+                "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
+            ]
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
-        .testTarget(name: "DeskAPITests", dependencies: ["DeskAPI", "DeskCore", "CivilCalendar", "JSONText"]),
+        .testTarget(
+            name: "DeskAPITests", dependencies: ["DeskAPI", "DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
-                "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText", "CSQLite", "DeskExport", "CLibpq",
+                "DeskServer", "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI",
+                "CivilCalendar", "JSONText", "CSQLite", "DeskExport", "CLibpq",
             ]
         ),
         // The service contract suite: the same use-case checks against LocalDesk and against
@@ -83,22 +103,23 @@ let package = Package(
         .testTarget(
             name: "ServiceContractTests",
             dependencies: [
-                "DeskService", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText",
+                "DeskContract", "DeskLocal", "DeskRemote", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto",
+                "DeskAPI", "CivilCalendar", "JSONText",
             ]
         ),
         .testTarget(
             name: "DeskSimulationTests",
             dependencies: [
-                "DeskSimulation", "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "DeskSimulation", "DeskServer", "DeskContract", "DeskLocal", "DeskStore", "DeskCore", "DeskCrypto",
+                "CivilCalendar",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
         .testTarget(
             name: "DeskConsoleTests",
             dependencies: [
-                "DeskConsole", "TerminalKit", "DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskCrypto",
-                "DeskServer",
+                "DeskConsole", "TerminalKit", "DeskContract", "DeskLocal", "DeskRemote", "DeskStore", "DeskCore",
+                "CivilCalendar", "DeskCrypto", "DeskServer", "DeskAPI",
             ],
             exclude: ["Snapshots"]
         ),

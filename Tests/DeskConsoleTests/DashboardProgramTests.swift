@@ -1,6 +1,7 @@
 import DeskConsole
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 import TerminalKit

@@ -1,7 +1,8 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 import TerminalKit

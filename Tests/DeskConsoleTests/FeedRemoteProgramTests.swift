@@ -1,8 +1,9 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
+import DeskRemote
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import TerminalKit

@@ -1,7 +1,8 @@
 import DeskConsole
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 import TerminalKit

@@ -1,7 +1,9 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
+import DeskRemote
 import DeskStore
 import Foundation
 import TerminalKit

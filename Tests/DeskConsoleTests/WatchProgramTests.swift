@@ -1,8 +1,9 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 import TerminalKit

@@ -1,9 +1,10 @@
 @preconcurrency import CSQLite
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import Testing
