@@ -70,6 +70,13 @@ let package = Package(
             ]
         ),
 
+        // Shared by the test targets only: FakeDesk (the contract in memory) and the console's
+        // driver on a test backend.
+        .target(
+            name: "DeskTestSupport",
+            dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "DeskConsole", "TerminalKit"]
+        ),
+
         // Tests.
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
         .testTarget(
@@ -115,13 +122,21 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
+        // The screens and the program loop over FakeDesk: the contract only, no store, no server.
         .testTarget(
             name: "DeskConsoleTests",
             dependencies: [
-                "DeskConsole", "TerminalKit", "DeskContract", "DeskLocal", "DeskRemote", "DeskStore", "DeskCore",
-                "CivilCalendar", "DeskCrypto", "DeskServer", "DeskAPI",
+                "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskCore", "CivilCalendar",
             ],
             exclude: ["Snapshots"]
+        ),
+        // The console over LocalDesk on a real SQLite file, or RemoteDesk against a real server.
+        .testTarget(
+            name: "DeskConsoleIntegrationTests",
+            dependencies: [
+                "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskLocal", "DeskRemote", "DeskStore",
+                "DeskCore", "CivilCalendar", "DeskCrypto", "DeskServer",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,6 @@ import CivilCalendar
 import DeskConsole
 import DeskContract
 import DeskCore
-import DeskLocal
 import Foundation
 import TerminalKit
 import Testing

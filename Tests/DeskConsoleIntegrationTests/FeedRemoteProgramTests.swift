@@ -5,6 +5,7 @@ import DeskCore
 import DeskRemote
 import DeskServer
 import DeskStore
+import DeskTestSupport
 import Foundation
 import TerminalKit
 import Testing

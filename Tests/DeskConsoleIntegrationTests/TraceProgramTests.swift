@@ -5,6 +5,7 @@ import DeskCore
 import DeskLocal
 import DeskRemote
 import DeskStore
+import DeskTestSupport
 import Foundation
 import TerminalKit
 import Testing

@@ -4,6 +4,7 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskStore
+import DeskTestSupport
 import Foundation
 import TerminalKit
 import Testing

@@ -5,6 +5,7 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskStore
+import DeskTestSupport
 import Foundation
 import TerminalKit
 import Testing

@@ -3,6 +3,7 @@ import DeskContract
 import DeskCore
 import DeskLocal
 import DeskStore
+import DeskTestSupport
 import Foundation
 import TerminalKit
 import Testing

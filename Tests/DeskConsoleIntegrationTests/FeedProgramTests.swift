@@ -4,6 +4,7 @@ import DeskContract
 import DeskCore
 import DeskLocal
 import DeskStore
+import DeskTestSupport
 import Foundation
 import TerminalKit
 import Testing
