@@ -326,7 +326,7 @@ struct ApricotWork<DB: SQLRunning> {
                 .integer(tokenExpiresAt.unixMilliseconds),
             ], operation: op)
         let detail =
-            isNew ? #"{"pseudo_ids":\#(suffixes.count)}"# : #"{"pseudo_ids":\#(suffixes.count),"returning":true}"#
+            DeskEvent.Detail.ApricotRegistered(pseudoIDs: suffixes.count, returning: !isNew).json
         try appendEvent(.apricotRegistered, at: nowMs, detail: detail)
         return .signedIn(userID: userID, isNew: isNew, pseudoIDs: suffixes.sorted().map(PseudoID.init(suffix:)))
     }
@@ -397,9 +397,10 @@ struct ApricotWork<DB: SQLRunning> {
             ], operation: op)
         try appendEvent(
             .contactFileReceived, at: receivedMs,
-            detail:
-                #"{"day":"\#(day.iso)","records":\#(records.count),"distinct_beacons":\#(distinct.count),"unknown_beacons":\#(unknown),"clock_skew_s":\#(skewSeconds),"replaced":\#(replaced)}"#
-        )
+            detail: DeskEvent.Detail.ContactFileReceived(
+                day: day, records: records.count, distinctBeacons: distinct.count, unknownBeacons: unknown,
+                clockSkewSeconds: skewSeconds, replaced: replaced
+            ).json)
         return ContactFileReceipt(
             records: records.count, distinctBeacons: distinct.count, unknownBeacons: unknown, replaced: replaced)
     }
@@ -514,8 +515,9 @@ struct ApricotWork<DB: SQLRunning> {
             ], operation: op)
         try staff.appendAudit(
             actor: outcome.by, action: .contactOutcome, target: "user \(contactUserID)",
-            detail:
-                #"{"patient":"user \#(patientUserID)","outcome":"\#(outcome.outcome.rawValue)","purpose":\#(StaffWork<DB>.jsonString(purpose))}"#,
+            detail: AuditEntry.Detail.ContactOutcomeRecorded(
+                patient: "user \(patientUserID)", outcome: outcome.outcome.rawValue, purpose: purpose
+            ).json,
             at: atMs)
     }
 

@@ -119,7 +119,8 @@ struct StaffWork<DB: SQLRunning> {
             operation: op)
         guard added == 1 else { return .nameTaken }
         try appendAudit(
-            actor: actor, action: .staffAdded, target: name, detail: #"{"role":"\#(role.rawValue)"}"#, at: nowMs)
+            actor: actor, action: .staffAdded, target: name, detail: AuditEntry.Detail.StaffAdded(role: role).json,
+            at: nowMs)
         let at = Date(unixMilliseconds: nowMs)
         return .added(StaffAccount(name: name, role: role, createdAt: at, createdBy: actor, passwordChangedAt: at))
     }
@@ -134,7 +135,8 @@ struct StaffWork<DB: SQLRunning> {
         try db.run(sql.disable, [.text(name)], operation: op)
         let ended = try db.run(sql.endSessionsOf, [.integer(nowMs), .text(name)], operation: op)
         try appendAudit(
-            actor: actor, action: .staffDisabled, target: name, detail: #"{"sessions_ended":\#(ended)}"#, at: nowMs)
+            actor: actor, action: .staffDisabled, target: name,
+            detail: AuditEntry.Detail.StaffDisabled(sessionsEnded: ended).json, at: nowMs)
         return try row(name: name, operation: op)?.account
     }
 
@@ -156,7 +158,8 @@ struct StaffWork<DB: SQLRunning> {
             let ended = try db.run(sql.endSessionsOf, [.integer(nowMs), .text(name)], operation: op)
             try appendAudit(
                 actor: actor, action: .passwordReset, target: name,
-                detail: #"{"sessions_ended":\#(ended),"was_locked":\#(before.account.locked)}"#, at: nowMs)
+                detail: AuditEntry.Detail.PasswordReset(sessionsEnded: ended, wasLocked: before.account.locked).json,
+                at: nowMs)
         }
         return try row(name: name, operation: "read staff account")?.account
     }
@@ -199,7 +202,8 @@ struct StaffWork<DB: SQLRunning> {
                 {
                     try appendAudit(
                         actor: Self.unknownName, action: .signInFailed, target: nil,
-                        detail: #"{"reason":"unknown account"}"#,
+                        detail: AuditEntry.Detail.SignInFailed(reason: AuditEntry.Detail.SignInFailed.unknownAccount)
+                            .json,
                         at: nowMs)
                 }
                 return .unknownAccount
@@ -219,7 +223,8 @@ struct StaffWork<DB: SQLRunning> {
                 let reason = found.account.disabled ? "disabled" : "locked"
                 if try audits(.refused, actor: name, action: .signInRefused, at: nowMs, operation: op) {
                     try appendAudit(
-                        actor: name, action: .signInRefused, target: nil, detail: #"{"reason":"\#(reason)"}"#,
+                        actor: name, action: .signInRefused, target: nil,
+                        detail: AuditEntry.Detail.SignInRefused(reason: reason).json,
                         at: nowMs)
                 }
                 return found.account.disabled ? .disabled : .locked
@@ -231,7 +236,8 @@ struct StaffWork<DB: SQLRunning> {
                 guard changed == 1 else { continue }
                 try appendAudit(
                     actor: name, action: .accountLocked, target: name,
-                    detail: #"{"failures":\#(confirmed),"abandoned":\#(found.inFlight)}"#, at: nowMs)
+                    detail: AuditEntry.Detail.AccountLocked(failures: confirmed, abandoned: found.inFlight).json,
+                    at: nowMs)
                 return .locked
             case .wait(let seconds): return .wait(seconds: seconds)
             case .busy: return .busy
@@ -284,14 +290,16 @@ struct StaffWork<DB: SQLRunning> {
                 try db.run(sql.sourceFailed, [.text(name), .text(source), .integer(nowMs)], operation: op)
             }
             try appendAudit(
-                actor: name, action: .signInFailed, target: nil, detail: #"{"failures":\#(failures)}"#, at: nowMs)
+                actor: name, action: .signInFailed, target: nil,
+                detail: AuditEntry.Detail.SignInFailed(failures: failures).json, at: nowMs)
             var locked = false
             if failure.locks {
                 // Not when locked already, nor when an admin reset the password meanwhile.
                 locked = try db.run(sql.lockAccount, [.text(name), .text(checkedHash)], operation: op) == 1
                 if locked {
                     try appendAudit(
-                        actor: name, action: .accountLocked, target: name, detail: #"{"failures":\#(failures)}"#,
+                        actor: name, action: .accountLocked, target: name,
+                        detail: AuditEntry.Detail.AccountLocked(failures: failures).json,
                         at: nowMs)
                 }
             }
@@ -316,7 +324,9 @@ struct StaffWork<DB: SQLRunning> {
             operation: op)
         try appendAudit(
             actor: name, action: .signIn, target: nil,
-            detail: #"{"expires_at_ms":\#(expiresMs),"password_rehashed":\#(rehash != nil)}"#, at: nowMs)
+            detail: AuditEntry.Detail.SignIn(
+                expiresAt: Date(unixMilliseconds: expiresMs), passwordRehashed: rehash != nil
+            ).json, at: nowMs)
         return .signedIn(account)
     }
 
@@ -352,7 +362,7 @@ struct StaffWork<DB: SQLRunning> {
         try lockAudit(operation: op)
         let ended = try db.query(sql.endSession, [.integer(nowMs), .text(tokenHash)], operation: op) { $0.text(0) }
         guard let user = ended.first else { return false }
-        try appendAudit(actor: user, action: .signOut, target: nil, detail: "{}", at: nowMs)
+        try appendAudit(actor: user, action: .signOut, target: nil, detail: AuditEntry.Detail.signOut.json, at: nowMs)
         return true
     }
 
@@ -406,11 +416,12 @@ struct StaffWork<DB: SQLRunning> {
         actor: String, action: AuditAction, target: String?
     ) -> (actor: String?, detail: String)? {
         if action == .otpAuthorized { return nil }
-        var detail = #"{"action":"# + jsonString(action.rawValue)
-        if actor == Self.unknownName { return (nil, detail + #","unknown_name":true}"#) }
+        if actor == Self.unknownName {
+            return (nil, DeskEvent.Detail.StaffAction(action: action, unknownName: true).json)
+        }
         // Only actions whose target is an account name: other targets (a code's tag) stay in the log.
-        if let target, Self.accountActions.contains(action) { detail += #","target":"# + jsonString(target) }
-        return (actor, detail + "}")
+        let account = Self.accountActions.contains(action) ? target : nil
+        return (actor, DeskEvent.Detail.StaffAction(action: action, target: account).json)
     }
 
     /// The audit actor for a sign-in with a name no account has.
@@ -418,21 +429,6 @@ struct StaffWork<DB: SQLRunning> {
 
     /// The actions whose target is a staff account.
     static var accountActions: Set<AuditAction> { [.staffAdded, .staffDisabled, .passwordReset, .accountLocked] }
-
-    /// `text` as a JSON string literal: staff names are plain, but ``Store/appendAudit`` takes any text.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"", "\\": out += "\\" + String(scalar)
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 
     /// The `otp_authorized` entry of an authorisation, in its transaction.
     func auditAuthorization(_ record: OtpAuthorization) throws(StoreError) {
@@ -526,6 +522,6 @@ extension AuditEntry {
 extension OtpAuthorization {
     /// The detail of an authorisation's event and of its audit entry (the same text in both).
     var storedDetail: String {
-        #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(expiresAt.unixMilliseconds)}"#
+        DeskEvent.Detail.OtpAuthorized(symptomsStartedOn: symptomsStartedOn, expiresAt: expiresAt).json
     }
 }
