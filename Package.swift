@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Pure Swift.
         .target(name: "CivilCalendar"),
@@ -27,10 +28,15 @@ let package = Package(
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
+        // The one HTTP client (libcurl): RemoteDesk, DeviceCheck, the SMS provider, simulated phones.
+        .target(name: "DeskHTTPClient", dependencies: ["CCurl"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
         .target(
             name: "DeskService",
-            dependencies: ["DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "DeskAPI", "JSONText", "CivilCalendar"]
+            dependencies: [
+                "DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "DeskAPI", "JSONText", "CivilCalendar",
+                "DeskHTTPClient",
+            ]
         ),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
@@ -43,8 +49,11 @@ let package = Package(
         // Simulated phones and a simulated HIS over real HTTP: the demo and the load generator.
         .target(
             name: "DeskSimulation",
-            dependencies: ["DeskCore", "DeskCrypto", "DeskService", "DeskStore", "CivilCalendar"]
+            dependencies: ["DeskCore", "DeskCrypto", "DeskService", "DeskStore", "CivilCalendar", "DeskHTTPClient"]
         ),
+        // Benchmarks/http-client.sh: the HTTP client's engines (libcurl, URLSession) measured.
+        .executableTarget(
+            name: "http-client-probe", dependencies: ["DeskHTTPClient"], path: "Benchmarks/HTTPClientProbe"),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
         .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskAPI", "DeskCore"]),
         .executableTarget(
@@ -56,10 +65,13 @@ let package = Package(
         ),
 
         // Tests.
+        .testTarget(name: "DeskHTTPClientTests", dependencies: ["DeskHTTPClient"]),
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
         .testTarget(
             name: "DeskCryptoTests",
-            dependencies: ["DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar"]
+            dependencies: [
+                "DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar", "DeskHTTPClient",
+            ]
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(
@@ -75,7 +87,7 @@ let package = Package(
             name: "DeskServerTests",
             dependencies: [
                 "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText", "CSQLite", "DeskExport", "CLibpq",
+                "JSONText", "CSQLite", "DeskExport", "CLibpq", "DeskHTTPClient",
             ]
         ),
         // The service contract suite: the same use-case checks against LocalDesk and against
