@@ -104,10 +104,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// The outcome of a finished transfer (engine thread).
     func outcome(_ code: CURLcode) -> Result<HTTPClient.Response, HTTPClientError> {
         guard code == CURLE_OK else {
+            var osError = 0
+            if let easy { _ = ccurl_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError) }
             return .failure(
                 HTTPClientError.classify(
-                    code, detail: errorText, answered: status != nil, overLimit: overLimit,
-                    limit: request.maxAnswerBytes))
+                    code, detail: errorText, osError: Int32(truncatingIfNeeded: osError), answered: status != nil,
+                    overLimit: overLimit, limit: request.maxAnswerBytes))
         }
         guard let status else { return .failure(.notHTTP) }
         return .success(HTTPClient.Response(status: status, headers: headers, body: body))

@@ -113,4 +113,10 @@ public final class HTTPClient: Sendable {
         }
         return try result.get()
     }
+
+    /// ``send(_:)`` as a value: for callers that keep the outcome, or send from a task of
+    /// their own.
+    public func result(_ request: Request) async -> Result<Response, HTTPClientError> {
+        do { return .success(try await send(request)) } catch { return .failure(error) }
+    }
 }

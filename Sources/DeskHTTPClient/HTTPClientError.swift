@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 
 /// How a request failed, by kind, for callers to say in their own words. No case carries a
 /// header or a body: `detail` texts are libcurl's, which name at most a host and a port.
@@ -30,17 +31,16 @@ public enum HTTPClientError: Error, Equatable, Sendable {
     public static let unknownHost = "host name not known"
     public static let noRoute = "no route to the host"
 
-    /// The kind of a libcurl result. `detail` is the transfer's error buffer; `answered` says
-    /// whether a status line came; `overLimit` whether the write callback refused more bytes.
+    /// The kind of a libcurl result. `detail` is the transfer's error buffer; `osError` the
+    /// errno of its last socket call; `answered` says whether a status line came; `overLimit`
+    /// whether the write callback refused more bytes.
     static func classify(
-        _ code: CURLcode, detail: String, answered: Bool, overLimit: Bool, limit: Int
+        _ code: CURLcode, detail: String, osError: Int32, answered: Bool, overLimit: Bool, limit: Int
     ) -> HTTPClientError {
         switch code {
         case CURLE_COULDNT_CONNECT:
-            if detail.contains("refused") { return .cannotConnect(reason: connectionRefused) }
-            if detail.contains("No route") || detail.contains("unreachable") {
-                return .cannotConnect(reason: noRoute)
-            }
+            if osError == ECONNREFUSED { return .cannotConnect(reason: connectionRefused) }
+            if osError == ENETUNREACH || osError == EHOSTUNREACH { return .cannotConnect(reason: noRoute) }
             return .cannotConnect(reason: detail.isEmpty ? "the connection failed" : detail)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .cannotConnect(reason: unknownHost)
