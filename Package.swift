@@ -23,7 +23,10 @@ let package = Package(
         .target(name: "CivilCalendar"),
         .target(name: "JSONText"),
         .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText"]),
-        .target(name: "DeskAPI", dependencies: ["DeskCore", "CivilCalendar", "JSONText"]),
+        // The staff use cases as a contract (protocol, errors, results, checks, texts): no store, no C.
+        .target(name: "DeskContract", dependencies: ["DeskCore", "CivilCalendar"]),
+        // The wire form of the contract and the phones' requests; depends on the contract, not the reverse.
+        .target(name: "DeskAPI", dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
         .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText"]),
 
         // Adapters and layers.
@@ -31,37 +34,68 @@ let package = Package(
         // The one HTTP client (libcurl): RemoteDesk, DeviceCheck, the SMS provider, simulated phones.
         .target(name: "DeskHTTPClient", dependencies: ["CCurl"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
+        // The contract over a store (LocalDesk), the phones' desks, the jobs.
         .target(
-            name: "DeskService",
+            name: "DeskLocal",
             dependencies: [
-                "DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "DeskAPI", "JSONText", "CivilCalendar",
-                "DeskHTTPClient",
+                "DeskContract", "DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "JSONText",
+                "CivilCalendar", "DeskHTTPClient",
+            ]
+        ),
+        // The contract over a server's staff API (RemoteDesk).
+        .target(
+            name: "DeskRemote",
+            dependencies: [
+                "DeskContract", "DeskAPI", "DeskCore", "DeskCrypto", "JSONText", "CivilCalendar", "DeskHTTPClient",
             ]
         ),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
             name: "DeskServer",
             dependencies: [
-                "DeskService", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "JSONText",
-                "CMicroHTTPD",
+                "DeskLocal", "DeskContract", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "JSONText", "CMicroHTTPD",
             ]
         ),
         // Simulated phones and a simulated HIS over real HTTP: the demo and the load generator.
         .target(
             name: "DeskSimulation",
-            dependencies: ["DeskCore", "DeskCrypto", "DeskService", "DeskStore", "CivilCalendar", "DeskHTTPClient"]
+            dependencies: [
+                "DeskCore", "DeskCrypto", "DeskContract", "DeskLocal", "DeskStore", "CivilCalendar", "DeskHTTPClient",
+            ]
+        ),
+        // The command line's shared parts: arguments, exit statuses, terminal-safe output, the
+        // store's location (tracedesk's commands and the benchmarks).
+        .target(name: "DeskCLI", dependencies: ["DeskContract", "DeskServer", "DeskStore", "DeskCore"]),
+        // `tracedesk bench`: the benchmarks and their bulk seeding, kept out of the production modules.
+        .target(
+            name: "DeskBench",
+            dependencies: [
+                "DeskCLI", "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskCore", "DeskCrypto",
+                "DeskServer", "DeskStore", "TerminalKit", "TerminalNcurses", "CivilCalendar",
+            ]
         ),
         // Benchmarks/http-client.sh: the HTTP client's engines (libcurl, URLSession) measured.
         .executableTarget(
             name: "http-client-probe", dependencies: ["DeskHTTPClient"], path: "Benchmarks/HTTPClientProbe"),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
-        .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskAPI", "DeskCore"]),
+        // The console knows the contract only: whoever starts it passes a desk in.
+        .target(
+            name: "DeskConsole", dependencies: ["TerminalKit", "DeskContract", "DeskAPI", "DeskCore", "CivilCalendar"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [
-                "DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses",
-                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport", "DeskSimulation",
+                "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskStore", "DeskCore", "DeskCrypto",
+                "TerminalKit", "TerminalNcurses", "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport",
+                "DeskSimulation", "DeskCLI", "DeskBench",
             ]
+        ),
+
+        // Shared by the test targets only: FakeDesk (the contract in memory) and the console's
+        // driver on a test backend.
+        .target(
+            name: "DeskTestSupport",
+            dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "DeskConsole", "TerminalKit"]
         ),
 
         // Tests.
@@ -70,7 +104,8 @@ let package = Package(
         .testTarget(
             name: "DeskCryptoTests",
             dependencies: [
-                "DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar", "DeskHTTPClient",
+                "DeskCrypto", "DeskLocal", "DeskContract", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar",
+                "DeskHTTPClient",
             ]
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
@@ -78,16 +113,21 @@ let package = Package(
             name: "DeskStoreTests",
             dependencies: ["DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
         .testTarget(
-            name: "DeskServiceTests",
-            dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto"]
+            name: "DeskLocalTests",
+            dependencies: [
+                "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
+            ]
         ),
+        // The JSONTestSuite's parsing cases (Tests/Vectors/json) against the reader.
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
-        .testTarget(name: "DeskAPITests", dependencies: ["DeskAPI", "DeskCore", "CivilCalendar", "JSONText"]),
+        .testTarget(
+            name: "DeskAPITests", dependencies: ["DeskAPI", "DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
-                "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText", "CSQLite", "DeskExport", "CLibpq", "DeskHTTPClient",
+                "DeskServer", "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI",
+                "CivilCalendar", "JSONText", "CSQLite", "DeskExport", "CLibpq", "DeskHTTPClient",
             ]
         ),
         // The service contract suite: the same use-case checks against LocalDesk and against
@@ -95,24 +135,33 @@ let package = Package(
         .testTarget(
             name: "ServiceContractTests",
             dependencies: [
-                "DeskService", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText",
+                "DeskContract", "DeskLocal", "DeskRemote", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto",
+                "DeskAPI", "CivilCalendar", "JSONText",
             ]
         ),
         .testTarget(
             name: "DeskSimulationTests",
             dependencies: [
-                "DeskSimulation", "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "DeskSimulation", "DeskServer", "DeskContract", "DeskLocal", "DeskStore", "DeskCore", "DeskCrypto",
+                "CivilCalendar",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
+        // The screens and the program loop over FakeDesk: the contract only, no store, no server.
         .testTarget(
             name: "DeskConsoleTests",
             dependencies: [
-                "DeskConsole", "TerminalKit", "DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskCrypto",
-                "DeskServer",
+                "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskCore", "CivilCalendar",
             ],
             exclude: ["Snapshots"]
+        ),
+        // The console over LocalDesk on a real SQLite file, or RemoteDesk against a real server.
+        .testTarget(
+            name: "DeskConsoleIntegrationTests",
+            dependencies: [
+                "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskLocal", "DeskRemote", "DeskStore",
+                "DeskCore", "CivilCalendar", "DeskCrypto", "DeskServer",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

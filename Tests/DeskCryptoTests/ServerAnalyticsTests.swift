@@ -1,9 +1,9 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskHTTPClient
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import Testing

@@ -1,10 +1,11 @@
 @preconcurrency import CSQLite
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskHTTPClient
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import Testing

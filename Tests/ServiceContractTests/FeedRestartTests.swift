@@ -1,6 +1,7 @@
+import DeskContract
 import DeskCore
+import DeskRemote
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import Testing

@@ -1,7 +1,8 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
+import DeskRemote
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import Testing
