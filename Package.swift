@@ -55,25 +55,39 @@ let package = Package(
             ]
         ),
 
+        // What the test targets share (waits that fail loudly, temporary folders, servers on
+        // loopback, cheap password hashing); used only by test targets.
+        .target(
+            name: "DeskTestSupport",
+            dependencies: ["DeskCore", "DeskCrypto", "DeskStore", "DeskService", "DeskServer"]
+        ),
+
         // Tests.
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
         .testTarget(
             name: "DeskCryptoTests",
-            dependencies: ["DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar"]
+            dependencies: [
+                "DeskTestSupport", "DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar",
+            ]
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(
             name: "DeskStoreTests",
-            dependencies: ["DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
+            dependencies: [
+                "DeskTestSupport", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq",
+            ]),
         .testTarget(
             name: "DeskServiceTests",
-            dependencies: ["DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto"]
+            dependencies: [
+                "DeskTestSupport", "DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
+            ]
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
         .testTarget(name: "DeskAPITests", dependencies: ["DeskAPI", "DeskCore", "CivilCalendar", "JSONText"]),
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
+                "DeskTestSupport",
                 "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
                 "JSONText", "CSQLite", "DeskExport", "CLibpq",
             ]
@@ -83,6 +97,7 @@ let package = Package(
         .testTarget(
             name: "ServiceContractTests",
             dependencies: [
+                "DeskTestSupport",
                 "DeskService", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
                 "JSONText",
             ]
@@ -90,6 +105,7 @@ let package = Package(
         .testTarget(
             name: "DeskSimulationTests",
             dependencies: [
+                "DeskTestSupport",
                 "DeskSimulation", "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
             ]
         ),
@@ -97,6 +113,7 @@ let package = Package(
         .testTarget(
             name: "DeskConsoleTests",
             dependencies: [
+                "DeskTestSupport",
                 "DeskConsole", "TerminalKit", "DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskCrypto",
                 "DeskServer",
             ],

@@ -4,6 +4,7 @@ import DeskCore
 import DeskServer
 import DeskService
 import DeskStore
+import DeskTestSupport
 import Foundation
 import TerminalKit
 import Testing
@@ -47,7 +48,7 @@ final class LoopbackDesk: @unchecked Sendable {
         config.checkDelaySdMs = 0
         let server = try TraceDeskServer(
             config: config, store: store, clock: clock, appSettingsPath: nil,
-            accessLog: AccessLog(write: { access.append($0) }), log: { _ in })
+            accessLog: AccessLog(write: { access.append($0) }), hasher: TestHashing.cheap, log: { _ in })
         try server.start(runningJobs: false)
         return server
     }

@@ -4,6 +4,7 @@ import DeskCrypto
 import DeskServer
 import DeskService
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 

@@ -4,6 +4,7 @@ import DeskCrypto
 import DeskServer
 import DeskService
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ struct ManyServersHTTPTests {
                 let logs = self.logs
                 let server = try TraceDeskServer(
                     config: config, store: store, appSettingsPath: ServerFixture.appSettingsPath, signing: signing,
-                    accessLog: nil, log: { logs.append($0) })
+                    accessLog: nil, hasher: TestHashing.cheap, log: { logs.append($0) })
                 try server.start(runningJobs: false)
                 stores.append(store)
                 servers.append(server)

@@ -3,6 +3,7 @@ import DeskCore
 import DeskServer
 import DeskService
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 

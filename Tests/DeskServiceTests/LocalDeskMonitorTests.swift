@@ -262,19 +262,18 @@ import Testing
             let writing = Task.detached {
                 // bianchi's code is checked every few milliseconds: nothing rossi may see, and
                 // more of it throughout the wait (paced, so reads still get the store's lock).
-                for _ in 0..<100_000 where !Task.isCancelled {
+                // Until cancelled: a wait that ended only when the writing stopped would never end.
+                while !Task.isCancelled {
                     _ = try? store.recordCheck(otpHash: hash, now: Date())
                     try? await Task.sleep(for: .milliseconds(2))
                 }
             }
-            let began = ContinuousClock.now
             let page = try await fixture.desk.events(fixture.rossi, after: start, limit: 100, wait: .seconds(1))
-            let took = ContinuousClock.now - began
             writing.cancel()
+            // Answered while the writer still writes (it stops only now): the wait ended at its
+            // deadline. No wall-clock bound: how late past the second depends on the machine.
             #expect(page.events.isEmpty)
             #expect(page.cursor > start, "the cursor moved past what rossi may not see")
-            // Ends by its deadline, not when the writer stops (it would write for much longer).
-            #expect(took < .seconds(20), "\(took)")
         }
     }
 }
