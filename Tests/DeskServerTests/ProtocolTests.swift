@@ -239,7 +239,7 @@ struct ProtocolTests {
             body: Data(#"{"padding":"ab"}"#.utf8))
         _ = try await HTTP.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=ios&build=7")!)
         _ = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/\(Self.token)"))
-        try await eventually(within: .seconds(30), "three access-log lines") { f.accessLines.all.count >= 3 }
+        try await eventually(within: .seconds(60), "three access-log lines") { f.accessLines.all.count >= 3 }
         let lines = f.accessLines.all
         #expect(lines.contains { $0.contains("public POST /v1/ingestion/check-otp 401 ") && $0.hasSuffix("ms") })
         #expect(lines.contains { $0.contains("public GET /v1/settings 200 ") })
@@ -255,7 +255,7 @@ struct ProtocolTests {
                 "POST", url, headers: Phone.headers(token: Self.token, dummy: "1"), body: Data(#"{"padding":""}"#.utf8))
         }
         // Stop once the request is in (waiting out its delay).
-        try await eventually(within: .seconds(30), "the request waiting out its delay") {
+        try await eventually(within: .seconds(60), "the request waiting out its delay") {
             f.server.phonePeakSuspended == 1
         }
         let server = f.server

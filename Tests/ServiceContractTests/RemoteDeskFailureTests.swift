@@ -86,7 +86,7 @@ import Testing
                 return .failure(error)
             }
         }
-        try await eventually(within: .seconds(30), "the desk telling of its retries") {
+        try await eventually(within: .seconds(60), "the desk telling of its retries") {
             desk.connectionProblem != nil
         }
         #expect(desk.connectionProblem == "server unreachable, retrying")
