@@ -22,44 +22,66 @@ let package = Package(
         .target(name: "CivilCalendar"),
         .target(name: "JSONText"),
         .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText"]),
-        .target(name: "DeskAPI", dependencies: ["DeskCore", "CivilCalendar", "JSONText"]),
+        // The staff use cases as a contract (protocol, errors, results, checks, texts): no store, no C.
+        .target(name: "DeskContract", dependencies: ["DeskCore", "CivilCalendar"]),
+        // The wire form of the contract and the phones' requests; depends on the contract, not the reverse.
+        .target(name: "DeskAPI", dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
         .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText"]),
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
+        // The contract over a store (LocalDesk), the phones' desks, the jobs.
         .target(
-            name: "DeskService",
-            dependencies: ["DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "DeskAPI", "JSONText", "CivilCalendar"]
+            name: "DeskLocal",
+            dependencies: [
+                "DeskContract", "DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "JSONText",
+                "CivilCalendar",
+            ]
+        ),
+        // The contract over a server's staff API (RemoteDesk).
+        .target(
+            name: "DeskRemote",
+            dependencies: ["DeskContract", "DeskAPI", "DeskCore", "DeskCrypto", "JSONText", "CivilCalendar"]
         ),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
             name: "DeskServer",
             dependencies: [
-                "DeskService", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "JSONText",
-                "CMicroHTTPD",
+                "DeskLocal", "DeskContract", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "JSONText", "CMicroHTTPD",
             ]
         ),
         // Simulated phones and a simulated HIS over real HTTP: the demo and the load generator.
         .target(
             name: "DeskSimulation",
-            dependencies: ["DeskCore", "DeskCrypto", "DeskService", "DeskStore", "CivilCalendar"]
+            dependencies: ["DeskCore", "DeskCrypto", "DeskContract", "DeskLocal", "DeskStore", "CivilCalendar"]
         ),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
-        .target(name: "DeskConsole", dependencies: ["TerminalKit", "DeskService", "DeskAPI", "DeskCore"]),
+        // The console knows the contract only: whoever starts it passes a desk in.
+        .target(
+            name: "DeskConsole", dependencies: ["TerminalKit", "DeskContract", "DeskAPI", "DeskCore", "CivilCalendar"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [
-                "DeskConsole", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "TerminalKit", "TerminalNcurses",
-                "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport", "DeskSimulation",
+                "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskStore", "DeskCore", "DeskCrypto",
+                "TerminalKit", "TerminalNcurses", "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport",
+                "DeskSimulation",
             ]
         ),
 
-        // What the test targets share (waits that fail loudly, temporary folders, servers on
-        // loopback, cheap password hashing); used only by test targets.
+        // Shared by the test targets only: FakeDesk (the contract in memory), the console's
+        // driver on a test backend, and waits that fail loudly, temporary folders, free ports.
         .target(
             name: "DeskTestSupport",
-            dependencies: ["DeskCore", "DeskCrypto", "DeskStore", "DeskService", "DeskServer"]
+            dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "DeskConsole", "TerminalKit"]
+        ),
+        // For the test targets that run a store or a server: cheap password hashing, a SQLite store
+        // in a temporary folder, a server started on loopback (kept apart so that the console's
+        // contract-only tests link no store and no server).
+        .target(
+            name: "DeskServerTestSupport",
+            dependencies: ["DeskTestSupport", "DeskCore", "DeskCrypto", "DeskStore", "DeskLocal", "DeskServer"]
         ),
 
         // Tests.
@@ -67,29 +89,33 @@ let package = Package(
         .testTarget(
             name: "DeskCryptoTests",
             dependencies: [
-                "DeskTestSupport", "DeskCrypto", "DeskService", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar",
+                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskCrypto", "DeskLocal", "DeskContract", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar",
             ]
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(
             name: "DeskStoreTests",
             dependencies: [
-                "DeskTestSupport", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq",
+                "DeskTestSupport", "DeskServerTestSupport", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "CSQLite", "CLibpq",
             ]),
         .testTarget(
-            name: "DeskServiceTests",
+            name: "DeskLocalTests",
             dependencies: [
-                "DeskTestSupport", "DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
+                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
             ]
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
-        .testTarget(name: "DeskAPITests", dependencies: ["DeskAPI", "DeskCore", "CivilCalendar", "JSONText"]),
+        .testTarget(
+            name: "DeskAPITests", dependencies: ["DeskAPI", "DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
-                "DeskTestSupport",
-                "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText", "CSQLite", "DeskExport", "CLibpq",
+                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskServer", "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI",
+                "CivilCalendar", "JSONText", "CSQLite", "DeskExport", "CLibpq",
             ]
         ),
         // The service contract suite: the same use-case checks against LocalDesk and against
@@ -97,27 +123,36 @@ let package = Package(
         .testTarget(
             name: "ServiceContractTests",
             dependencies: [
-                "DeskTestSupport",
-                "DeskService", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI", "CivilCalendar",
-                "JSONText",
+                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskContract", "DeskLocal", "DeskRemote", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto",
+                "DeskAPI", "CivilCalendar", "JSONText",
             ]
         ),
         .testTarget(
             name: "DeskSimulationTests",
             dependencies: [
-                "DeskTestSupport",
-                "DeskSimulation", "DeskServer", "DeskService", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskSimulation", "DeskServer", "DeskContract", "DeskLocal", "DeskStore", "DeskCore", "DeskCrypto",
+                "CivilCalendar",
             ]
         ),
         .testTarget(name: "TerminalNcursesTests", dependencies: ["TerminalNcurses", "TerminalKit", "CNcursesw"]),
+        // The screens and the program loop over FakeDesk: the contract only, no store, no server.
         .testTarget(
             name: "DeskConsoleTests",
             dependencies: [
-                "DeskTestSupport",
-                "DeskConsole", "TerminalKit", "DeskService", "DeskStore", "DeskCore", "CivilCalendar", "DeskCrypto",
-                "DeskServer",
+                "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskCore", "CivilCalendar",
             ],
             exclude: ["Snapshots"]
+        ),
+        // The console over LocalDesk on a real SQLite file, or RemoteDesk against a real server.
+        .testTarget(
+            name: "DeskConsoleIntegrationTests",
+            dependencies: [
+                "DeskServerTestSupport",
+                "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskLocal", "DeskRemote", "DeskStore",
+                "DeskCore", "CivilCalendar", "DeskCrypto", "DeskServer",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import DeskContract
 import DeskCore
 import JSONText
 
@@ -66,11 +67,11 @@ extension StaffWire {
         return out
     }
 
-    public static func readNewHISClient(_ bytes: [UInt8]) throws(FieldProblem) -> (client: HISClient, key: String) {
+    public static func readNewHISClient(_ bytes: [UInt8]) throws(FieldProblem) -> NewHISClient {
         let reader = try document(bytes)
         guard case .object? = try reader.optional("client") else { throw FieldProblem("client is required") }
         let client = try hisClient(try ObjectReader(try reader.required("client"), path: "client"))
-        return (client, try reader.string("key")!)
+        return NewHISClient(client: client, key: try reader.string("key")!)
     }
 }
 

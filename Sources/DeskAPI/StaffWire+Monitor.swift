@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import JSONText
 
@@ -12,10 +13,9 @@ import JSONText
 /// (docs/staff-api.yaml). Like the rest of ``StaffWire``, it never holds a code or its hash:
 /// a code travels as its 6-hex tag only.
 extension StaffWire {
-    /// The longest long poll a request may ask for, in seconds.
-    public static let maximumWaitSeconds: Int64 = 60
-    /// The most events one page holds.
-    public static let maximumPageSize = 1_000
+    /// The longest long poll a request may ask for, in seconds: the contract's limit
+    /// (``ServiceChecks/maximumWaitSeconds``), named here too for the client's transport.
+    public static var maximumWaitSeconds: Int64 { ServiceChecks.maximumWaitSeconds }
 
     // MARK: Writing
 
@@ -194,11 +194,12 @@ extension StaffRequests {
             if let after = try number("after", 0...Int64.max, "an event id, a whole number from 0") {
                 query.after = after
             }
-            let pageSizes = 1...Int64(StaffWire.maximumPageSize)
-            let sizeMeaning = "a whole number from 1 to \(StaffWire.maximumPageSize)"
+            let pageSizes = 1...Int64(ServiceChecks.maximumPageSize)
+            let sizeMeaning = "a whole number from 1 to \(ServiceChecks.maximumPageSize)"
             if let limit = try number("limit", pageSizes, sizeMeaning) { query.limit = Int(limit) }
             if let wait = try number(
-                "wait", 0...StaffWire.maximumWaitSeconds, "whole seconds from 0 to \(StaffWire.maximumWaitSeconds)")
+                "wait", 0...ServiceChecks.maximumWaitSeconds,
+                "whole seconds from 0 to \(ServiceChecks.maximumWaitSeconds)")
             {
                 query.waitSeconds = wait
             }

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import JSONText
 
@@ -138,23 +139,23 @@ extension StaffWire {
     }
 
     /// A 200 or 201 answer to an authorisation (the 422 refusal is read by ``readRefusal(_:)``).
-    public static func readAuthorization(_ bytes: [UInt8], otpHash: OtpHash) throws(FieldProblem) -> AuthorizeAnswer {
+    public static func readAuthorization(_ bytes: [UInt8], otpHash: OtpHash) throws(FieldProblem) -> AuthorizeResult {
         let reader = try document(bytes)
         switch try reader.string("result")! {
         case "authorized": return .authorized(try record(try nested(reader, "record"), otpHash: otpHash))
         case "already_authorized":
             return .alreadyAuthorized(try record(try nested(reader, "record"), otpHash: otpHash))
-        case "invalid": return .refused(try refusal(try nested(reader, "refusal")))
+        case "invalid": return .invalid(try refusal(try nested(reader, "refusal")))
         default: throw FieldProblem("result must be authorized, already_authorized or invalid")
         }
     }
 
     /// The `refusal` of a 422 error body.
-    public static func readRefusal(_ document: JSONValue) throws(FieldProblem) -> AuthorizeRefusalWire {
+    public static func readRefusal(_ document: JSONValue) throws(FieldProblem) -> AuthorizeRefusal {
         try refusal(try nested(try ObjectReader(document, path: ""), "refusal"))
     }
 
-    static func refusal(_ reader: ObjectReader) throws(FieldProblem) -> AuthorizeRefusalWire {
+    static func refusal(_ reader: ObjectReader) throws(FieldProblem) -> AuthorizeRefusal {
         func count(_ key: String) throws(FieldProblem) -> Int {
             Int(try reader.integer(key, in: 0...Int64(Int32.max))!)
         }

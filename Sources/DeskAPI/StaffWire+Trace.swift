@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import JSONText
 
@@ -14,9 +15,6 @@ import JSONText
 /// a query, so the access log (method and route template) never sees one. Beacons travel as
 /// 40 lowercase hex characters.
 extension StaffWire {
-    /// The most sightings one page may hold (the desk's limit, repeated for the docs).
-    public static let maximumSightingsPage = 50_000
-
     // MARK: Request bodies (written by RemoteDesk, read by StaffRequests)
 
     /// `POST /staff/v1/trace/lookup`: `{"phone": "...", "purpose": "..."}`, the phone as typed.
@@ -272,9 +270,7 @@ extension StaffWire {
         try recordedOutcome(try document(bytes))
     }
 
-    public static func readSightingsPage(_ bytes: [UInt8]) throws(FieldProblem) -> (
-        sightings: [Sighting], total: Int, nextOffset: Int?
-    ) {
+    public static func readSightingsPage(_ bytes: [UInt8]) throws(FieldProblem) -> TraceSightingsPage {
         let reader = try document(bytes)
         var sightings: [Sighting] = []
         let items = try reader.array("sightings")!
@@ -292,7 +288,7 @@ extension StaffWire {
         }
         let next: Int? =
             try reader.optional("next_offset", allowNull: true) == nil ? nil : Int(try int(reader, "next_offset"))
-        return (sightings, try count(reader, "total"), next)
+        return TraceSightingsPage(sightings: sightings, total: try count(reader, "total"), nextOffset: next)
     }
 
     public static func readSmsOutbox(_ bytes: [UInt8]) throws(FieldProblem) -> [SmsMessage] {

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import JSONText
 
@@ -22,20 +23,8 @@ public enum StaffWire {
 
     // MARK: Times
 
-    /// `2026-11-29T10:00:00.000Z`: UTC, whole milliseconds (what the stores keep).
-    public static func time(_ date: Date) -> String {
-        let ms = date.unixMilliseconds
-        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        let millis = ms - seconds * 1000
-        let day = CivilDay(unixSeconds: seconds)
-        let secondOfDay = seconds - day.unixSecondsAtMidnightUTC
-        func pad(_ n: Int64, _ width: Int) -> String {
-            let text = String(n)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return
-            "\(day.iso)T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
-    }
+    /// `2026-11-29T10:00:00.000Z`: UTC, whole milliseconds (``UTCTime``, the contract's one way).
+    public static func time(_ date: Date) -> String { UTCTime.text(date) }
 
     /// Reads exactly the form ``time(_:)`` writes; nil for anything else.
     public static func parseTime(_ text: String) -> Date? {
@@ -116,12 +105,12 @@ public enum StaffWire {
     }
 
     /// `POST /staff/v1/otp/authorizations` answered 201 (`authorized`) or 200 (`already_authorized`).
-    public static func authorization(_ answer: AuthorizeAnswer) -> JSONValue {
-        switch answer {
+    public static func authorization(_ result: AuthorizeResult) -> JSONValue {
+        switch result {
         case .authorized(let r): return object([("result", .string("authorized")), ("record", record(r))])
         case .alreadyAuthorized(let r):
             return object([("result", .string("already_authorized")), ("record", record(r))])
-        case .refused(let refusal): return object([("result", .string("invalid")), ("refusal", refusal.json)])
+        case .invalid(let refusal): return object([("result", .string("invalid")), ("refusal", refusal.json)])
         }
     }
 
@@ -209,26 +198,9 @@ public enum StaffWire {
     }
 }
 
-/// What an authorisation request came to, as the wire carries it (DeskService maps it to and
-/// from its `AuthorizeResult`).
-public enum AuthorizeAnswer: Hashable, Sendable {
-    case authorized(OtpAuthorization)
-    case alreadyAuthorized(OtpAuthorization)
-    case refused(AuthorizeRefusalWire)
-}
-
-/// A refusal by the rules, with the parts a screen needs (which character, which position).
-public enum AuthorizeRefusalWire: Hashable, Sendable {
-    case code(OtpError)
-    case symptomOnset(SymptomOnsetError)
-
-    public var message: String {
-        switch self {
-        case .code(let error): return error.message
-        case .symptomOnset(let error): return error.message
-        }
-    }
-
+/// A refusal by the rules on the wire, with the parts a screen needs (which character, which
+/// position).
+extension AuthorizeRefusal {
     var json: JSONValue {
         switch self {
         case .code(let error):

@@ -1,5 +1,5 @@
+import DeskContract
 import DeskCore
-import DeskService
 import TerminalKit
 
 #if canImport(FoundationEssentials)

@@ -1,7 +1,7 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
 import TerminalKit
 
 #if canImport(FoundationEssentials)

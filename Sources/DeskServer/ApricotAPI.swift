@@ -1,7 +1,8 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import DeskStore
 import Dispatch
 import Foundation

@@ -1,6 +1,7 @@
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import Foundation
 
 /// The long polls of `GET /staff/v1/events?wait=…`: requests that found no new event wait here,

@@ -1,8 +1,9 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
 import Dispatch
 import Foundation
 

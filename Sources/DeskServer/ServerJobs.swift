@@ -1,5 +1,6 @@
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import Dispatch
 
 #if canImport(FoundationEssentials)

@@ -1,6 +1,6 @@
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
 
 /// The supervisor's statistics (docs/staff-api.yaml, "Statistics"): figures only, on the staff
 /// executor like every store read.

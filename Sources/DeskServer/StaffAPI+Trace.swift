@@ -1,6 +1,6 @@
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
 
 /// The contact tracer's routes and the SMS outbox (docs/staff-api.yaml, "Contact tracing").
 /// Phone numbers and purposes come only in bodies (POST), so the access log never sees them;

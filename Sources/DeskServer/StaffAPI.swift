@@ -1,7 +1,8 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import Dispatch
 import Foundation
 import JSONText
@@ -238,10 +239,10 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     func authorize(_ request: HTTPRequest) -> HandlerResult {
         signedIn(request, on: work, body: StaffRequests.authorization) { desk, session, body throws(ServiceError) in
             let result = try await desk.authorize(session, code: body.code, symptomsStartedOn: body.symptomsStartedOn)
-            switch result.wire {
-            case .authorized(let record): return ok(201, StaffWire.authorization(.authorized(record)))
-            case .alreadyAuthorized(let record): return ok(200, StaffWire.authorization(.alreadyAuthorized(record)))
-            case .refused(let refusal):
+            switch result {
+            case .authorized: return ok(201, StaffWire.authorization(result))
+            case .alreadyAuthorized: return ok(200, StaffWire.authorization(result))
+            case .invalid(let refusal):
                 return .error(.authorizationRefused(refusal.message), extra: refusal.errorMembers)
             }
         }

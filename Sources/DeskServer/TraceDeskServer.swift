@@ -1,7 +1,8 @@
 import DeskAPI
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
 import DeskStore
 import Dispatch
 import Foundation

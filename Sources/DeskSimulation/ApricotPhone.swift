@@ -1,6 +1,7 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 

@@ -130,27 +130,30 @@ struct ApricotStatements: Sendable {
     /// A list of suffixes as the text `IN_LIST` reads.
     var listOpen, listClose: String
 
-    static let sqlite = ApricotStatements(
-        dialect: { $0 }, inList: "IN (SELECT value FROM json_each(?))",
-        insertSuffixes: """
+    static let sqlite = ApricotStatements(.sqlite)
+    static let postgres = ApricotStatements(.postgres)
+
+    private init(_ sql: SQLDialect) {
+        let dialect = sql.text
+        let onSQLite = sql == .sqlite
+        let inList = onSQLite ? "IN (SELECT value FROM json_each(?))" : "= ANY(?::text::bigint[])"
+        let insertSuffixes =
+            onSQLite
+            ? """
             INSERT INTO pseudo_ids (suffix, user_id) SELECT value, ? FROM json_each(?) WHERE true
             ON CONFLICT DO NOTHING RETURNING suffix
-            """, insertEvent: SQL.insertEvent, lockPhone: nil, listOpen: "[", listClose: "]")
-
-    static let postgres = ApricotStatements(
-        dialect: PGSQL.numbered, inList: "= ANY(?::text::bigint[])",
-        insertSuffixes: """
+            """
+            : """
             INSERT INTO pseudo_ids (suffix, user_id) SELECT s, ? FROM unnest(?::text::bigint[]) AS s
             ON CONFLICT DO NOTHING RETURNING suffix
-            """, insertEvent: PGSQL.insertEvent,
-        lockPhone:
-            "SELECT pg_advisory_xact_lock(hashtextextended('tracedesk:apricot:' || current_schema() || ':' || ?, 0))",
-        listOpen: "{", listClose: "}")
-
-    private init(
-        dialect: (String) -> String, inList: String, insertSuffixes: String, insertEvent: String, lockPhone: String?,
-        listOpen: String, listClose: String
-    ) {
+            """
+        let insertEvent = dialect(SQL.insertEvent)
+        let lockPhone: String? =
+            onSQLite
+            ? nil
+            : "SELECT pg_advisory_xact_lock(hashtextextended('tracedesk:apricot:' || current_schema() || ':' || ?, 0))"
+        let listOpen = onSQLite ? "[" : "{"
+        let listClose = onSQLite ? "]" : "}"
         func list(_ sql: String) -> String { dialect(sql.replacing("IN_LIST", with: inList)) }
         recentCodes = dialect(ApricotSQL.recentCodes)
         dropPhoneTexts = dialect(ApricotSQL.dropPhoneTexts)

@@ -43,38 +43,49 @@ struct ChunkStatements: Sendable {
     var deleteOldKeys, deleteOldUploads, deleteOldPadding, deleteOldChunks, deleteOldAuthorizations: String
     var deleteOldEvents, deleteOldAnalyticsEvents, deleteOldOperationalInfo, deleteOldDummyCounts: String
     var deleteUsedUpAllowances, dropExpiredSalts: String
+    var indexRange, selectZip, selectSummaries, selectChunk: String
     /// How the batch's keys are marked: by the range of the batch (SQLite: its write
     /// transaction is exclusive, so the range holds exactly the keys selected), or by the list
     /// of their ids (PostgreSQL: at READ COMMITTED an upload that commits meanwhile would fall
     /// into the range too).
-    var marksByID = false
+    var marksByID: Bool
 
-    static let sqlite = ChunkStatements(
-        countReady: ChunkSQL.countReady, selectReady: ChunkSQL.selectReady,
-        alreadyPublished: ChunkSQL.alreadyPublished, markOne: ChunkSQL.markOne, selectState: ChunkSQL.selectState,
-        highestIndex: ChunkSQL.highestIndex, earliestArrival: ChunkSQL.earliestArrival,
-        insertChunk: ChunkSQL.insertChunk, insertPadding: ChunkSQL.insertPadding,
-        markPublished: ChunkSQL.markPublished, saveState: ChunkSQL.saveState, embargoed: ChunkSQL.embargoed,
-        tooOld: ChunkSQL.tooOld, deleteOldKeys: ChunkSQL.deleteOldKeys, deleteOldUploads: ChunkSQL.deleteOldUploads,
-        deleteOldPadding: ChunkSQL.deleteOldPadding, deleteOldChunks: ChunkSQL.deleteOldChunks,
-        deleteOldAuthorizations: ChunkSQL.deleteOldAuthorizations, deleteOldEvents: ChunkSQL.deleteOldEvents,
-        deleteOldAnalyticsEvents: ChunkSQL.deleteOldAnalyticsEvents,
-        deleteOldOperationalInfo: ChunkSQL.deleteOldOperationalInfo,
-        deleteOldDummyCounts: ChunkSQL.deleteOldDummyCounts, deleteUsedUpAllowances: ChunkSQL.deleteUsedUpAllowances,
-        dropExpiredSalts: SQL.dropExpiredSalts)
+    static let sqlite = ChunkStatements(.sqlite)
+    static let postgres = ChunkStatements(.postgres)
 
-    static let postgres = ChunkStatements(
-        countReady: PGSQL.countReady, selectReady: PGSQL.selectReady, alreadyPublished: PGSQL.alreadyPublished,
-        markOne: PGSQL.markOne, selectState: PGSQL.selectState, highestIndex: PGSQL.highestIndex,
-        earliestArrival: PGSQL.earliestArrival, insertChunk: PGSQL.insertChunk, insertPadding: PGSQL.insertPadding,
-        markPublished: PGSQL.markPublished, saveState: PGSQL.saveState, embargoed: PGSQL.embargoed,
-        tooOld: PGSQL.tooOld, deleteOldKeys: PGSQL.deleteOldKeys, deleteOldUploads: PGSQL.deleteOldUploads,
-        deleteOldPadding: PGSQL.deleteOldPadding, deleteOldChunks: PGSQL.deleteOldChunks,
-        deleteOldAuthorizations: PGSQL.deleteOldAuthorizations, deleteOldEvents: PGSQL.deleteOldEvents,
-        deleteOldAnalyticsEvents: PGSQL.deleteOldAnalyticsEvents,
-        deleteOldOperationalInfo: PGSQL.deleteOldOperationalInfo, deleteOldDummyCounts: PGSQL.deleteOldDummyCounts,
-        deleteUsedUpAllowances: PGSQL.deleteUsedUpAllowances, dropExpiredSalts: PGSQL.dropExpiredSalts,
-        marksByID: true)
+    private init(_ dialect: SQLDialect) {
+        let text = dialect.text
+        countReady = text(ChunkSQL.countReady)
+        selectReady = text(ChunkSQL.selectReady)
+        // PostgreSQL cannot name a select-list alias in WHERE.
+        alreadyPublished = dialect == .sqlite ? ChunkSQL.alreadyPublished : PGSQL.alreadyPublished
+        markOne = text(ChunkSQL.markOne)
+        selectState = text(ChunkSQL.selectState)
+        highestIndex = text(ChunkSQL.highestIndex)
+        earliestArrival = text(ChunkSQL.earliestArrival)
+        insertChunk = text(ChunkSQL.insertChunk)
+        insertPadding = text(ChunkSQL.insertPadding)
+        markPublished = dialect == .sqlite ? ChunkSQL.markPublished : PGSQL.markPublished
+        saveState = text(ChunkSQL.saveState)
+        embargoed = text(ChunkSQL.embargoed)
+        tooOld = text(ChunkSQL.tooOld)
+        deleteOldKeys = text(ChunkSQL.deleteOldKeys)
+        deleteOldUploads = text(ChunkSQL.deleteOldUploads)
+        deleteOldPadding = text(ChunkSQL.deleteOldPadding)
+        deleteOldChunks = text(ChunkSQL.deleteOldChunks)
+        deleteOldAuthorizations = text(ChunkSQL.deleteOldAuthorizations)
+        deleteOldEvents = text(ChunkSQL.deleteOldEvents)
+        deleteOldAnalyticsEvents = text(ChunkSQL.deleteOldAnalyticsEvents)
+        deleteOldOperationalInfo = text(ChunkSQL.deleteOldOperationalInfo)
+        deleteOldDummyCounts = text(ChunkSQL.deleteOldDummyCounts)
+        deleteUsedUpAllowances = text(ChunkSQL.deleteUsedUpAllowances)
+        dropExpiredSalts = text(SQL.dropExpiredSalts)
+        indexRange = text(ChunkSQL.indexRange)
+        selectZip = text(ChunkSQL.selectZip)
+        selectSummaries = text(ChunkSQL.selectSummaries)
+        selectChunk = text(ChunkSQL.selectChunk)
+        marksByID = dialect == .postgres
+    }
 }
 
 /// Chunk publishing, the backlog and retention: one implementation for every adapter, run

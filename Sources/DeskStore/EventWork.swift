@@ -93,10 +93,11 @@ struct EventStatements: Sendable {
     var latestAbout, checks, refusals, lastRefusal, watchedUpload, keysWaiting: String
     var realRequests, dummyRequests, recordJobRun, jobRun: String
 
-    static let sqlite = EventStatements({ $0 })
-    static let postgres = EventStatements(PGSQL.numbered)
+    static let sqlite = EventStatements(.sqlite)
+    static let postgres = EventStatements(.postgres)
 
-    private init(_ dialect: (String) -> String) {
+    private init(_ sql: SQLDialect) {
+        let dialect = sql.text
         latest = dialect(EventSQL.latest)
         eventsAfter = dialect(EventSQL.eventsAfter)
         firstAfter = dialect(EventSQL.firstAfter)

@@ -126,8 +126,10 @@ struct HISClientWork<DB: SQLRunning> {
     }
 }
 
-// The embedded store: reads under the lock, writes in one `BEGIN IMMEDIATE` transaction.
-extension SQLiteStore {
+// Once for both engines: reads on a lent connection, writes in one transaction that sees what
+// committed before each statement (the audit entries are ordered by the log's lock, as for staff
+// changes: SQLite's write lock, PostgreSQL's advisory lock).
+extension SQLStore {
     public func addHISClient(
         name: String, keyHash: String, ratePerMinute: Int?, by actor: String, now: Date
     ) throws(StoreError) -> HISClient? {
@@ -137,7 +139,7 @@ extension SQLiteStore {
     }
 
     public func hisClients() throws(StoreError) -> [HISClient] {
-        try lock.withLock { () throws(StoreError) -> [HISClient] in try hisWork.all() }
+        try read { db throws(StoreError) in try hisWork(on: db).all() }
     }
 
     public func revokeHISClient(name: String, by actor: String, now: Date) throws(StoreError) -> HISClient? {
@@ -146,66 +148,18 @@ extension SQLiteStore {
     }
 
     public func hisClient(keyHash: String) throws(StoreError) -> StoredHISClient? {
-        try lock.withLock { () throws(StoreError) -> StoredHISClient? in try hisWork.find(keyHash: keyHash) }
+        try read { db throws(StoreError) in try hisWork(on: db).find(keyHash: keyHash) }
     }
 
     public func hisClient(name: String) throws(StoreError) -> HISClient? {
-        try lock.withLock { () throws(StoreError) -> HISClient? in try hisWork.client(name: name) }
+        try read { db throws(StoreError) in try hisWork(on: db).client(name: name) }
     }
 
-    private var hisWork: HISClientWork<SQLiteConnection> { HISClientWork(db: connection, staff: staffWork) }
+    private func hisWork(on db: DB) -> HISClientWork<DB> { HISClientWork(db: db, staff: staffWork(on: db)) }
 
     private func hisWrite<T: Sendable>(
-        _ operation: String, _ body: (HISClientWork<SQLiteConnection>) throws(StoreError) -> T
+        _ operation: String, _ body: (HISClientWork<DB>) throws(StoreError) -> T
     ) throws(StoreError) -> T {
-        try lock.withLock { () throws(StoreError) -> T in
-            try connection.transaction(operation: operation) { () throws(StoreError) -> T in try body(hisWork) }
-        }
-    }
-}
-
-// PostgreSQL: each method one READ COMMITTED transaction on a pooled connection (the audit
-// entries are ordered by the log's advisory lock, as for staff changes).
-extension PostgresStore {
-    public func addHISClient(
-        name: String, keyHash: String, ratePerMinute: Int?, by actor: String, now: Date
-    ) throws(StoreError) -> HISClient? {
-        try hisWrite("add HIS client") { work throws(StoreError) in
-            try work.add(name: name, keyHash: keyHash, ratePerMinute: ratePerMinute, by: actor, now: now)
-        }
-    }
-
-    public func hisClients() throws(StoreError) -> [HISClient] {
-        try pool.withConnection { connection throws(StoreError) in try Self.hisWork(connection).all() }
-    }
-
-    public func revokeHISClient(name: String, by actor: String, now: Date) throws(StoreError) -> HISClient? {
-        try hisWrite("revoke HIS client") { work throws(StoreError) in try work.revoke(name: name, by: actor, now: now)
-        }
-    }
-
-    public func hisClient(keyHash: String) throws(StoreError) -> StoredHISClient? {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.hisWork(connection).find(keyHash: keyHash)
-        }
-    }
-
-    public func hisClient(name: String) throws(StoreError) -> HISClient? {
-        try pool.withConnection { connection throws(StoreError) in try Self.hisWork(connection).client(name: name) }
-    }
-
-    static func hisWork(_ connection: PGConnection) -> HISClientWork<PGConnection> {
-        HISClientWork(db: connection, staff: staffWork(connection))
-    }
-
-    private func hisWrite<T>(
-        _ operation: String, _ body: (HISClientWork<PGConnection>) throws(StoreError) -> T
-    ) throws(StoreError) -> T {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(begin: PGSQL.beginReadCommitted, operation: operation) {
-                () throws(StoreError) -> T in
-                try body(Self.hisWork(connection))
-            }
-        }
+        try write(operation) { db throws(StoreError) in try body(hisWork(on: db)) }
     }
 }

@@ -13,20 +13,25 @@ struct PhoneStatements: Sendable {
         useAllowance: String
     var insertOperationalInfo, dropExpiredSalts, claimSalt, saltUsed: String
 
-    static let sqlite = PhoneStatements(
-        insertEvent: SQL.insertEvent, markChecked: SQL.markChecked, claimCheckEvent: SQL.claimCheckEvent,
-        countDummy: SQL.countDummy,
-        dummyCounts: SQL.dummyCounts,
-        allowanceExists: SQL.allowanceExists, grantAllowance: SQL.grantAllowance, useAllowance: SQL.useAllowance,
-        insertOperationalInfo: SQL.insertOperationalInfo, dropExpiredSalts: SQL.dropExpiredSalts,
-        claimSalt: SQL.claimSalt, saltUsed: SQL.saltUsed)
-    static let postgres = PhoneStatements(
-        insertEvent: PGSQL.insertEvent, markChecked: PGSQL.markChecked,
-        claimCheckEvent: PGSQL.claimCheckEvent, countDummy: PGSQL.countDummy,
-        dummyCounts: PGSQL.dummyCounts,
-        allowanceExists: PGSQL.allowanceExists, grantAllowance: PGSQL.grantAllowance,
-        useAllowance: PGSQL.useAllowance, insertOperationalInfo: PGSQL.insertOperationalInfo,
-        dropExpiredSalts: PGSQL.dropExpiredSalts, claimSalt: PGSQL.claimSalt, saltUsed: PGSQL.saltUsed)
+    static let sqlite = PhoneStatements(.sqlite)
+    static let postgres = PhoneStatements(.postgres)
+
+    private init(_ dialect: SQLDialect) {
+        let text = dialect.text
+        insertEvent = text(SQL.insertEvent)
+        markChecked = text(SQL.markChecked)
+        claimCheckEvent = text(SQL.claimCheckEvent)
+        // PostgreSQL names the row it adds to, and its sum of a BIGINT is a NUMERIC.
+        countDummy = dialect == .sqlite ? SQL.countDummy : PGSQL.countDummy
+        dummyCounts = dialect == .sqlite ? SQL.dummyCounts : PGSQL.dummyCounts
+        allowanceExists = text(SQL.allowanceExists)
+        grantAllowance = text(SQL.grantAllowance)
+        useAllowance = text(SQL.useAllowance)
+        insertOperationalInfo = text(SQL.insertOperationalInfo)
+        dropExpiredSalts = text(SQL.dropExpiredSalts)
+        claimSalt = text(SQL.claimSalt)
+        saltUsed = text(SQL.saltUsed)
+    }
 }
 
 /// Events, checks, dummy counts and analytics: one implementation for every adapter, run on

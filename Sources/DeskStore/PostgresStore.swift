@@ -16,7 +16,9 @@ import DeskCore
 /// by a transaction-level advisory lock, and the scheduled jobs by session-level ones
 /// (``acquireJobLock(_:)``). Migrations run under an advisory lock, so servers starting
 /// together do not race. Advisory locks are keyed by the schema, so stores in two schemas of
-/// one database (the tests) do not block each other.
+/// one database (the tests) do not block each other. The operations are ``SQLStore``'s, written
+/// once for both engines; this class is the PostgreSQL engine (PostgresStore+Engine.swift) and
+/// keeps its fast paths as overrides (below).
 ///
 /// Threading rule: safe from any thread; libpq calls block the calling thread.
 /// Privacy rule: codes arrive as hashes; errors never include bound values or the password.
@@ -93,7 +95,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
         try pool.withConnection { connection throws(StoreError) in try Self.currentVersion(connection) }
     }
 
-    // MARK: Store
+    // MARK: Fast paths: one statement where the defaults (SQLStore+Phone.swift) take several
 
     public func authorize(
         otpHash: OtpHash, symptomsStartedOn: CivilDay, by actor: String, now: Date, lifetime: Duration
@@ -121,25 +123,14 @@ public final class PostgresStore: Store, @unchecked Sendable {
                     }
                     return .alreadyAuthorized(existing)
                 }
-                try appendEvent(
-                    connection, kind: .otpAuthorized, at: nowMs, otpHash: otpHash, actor: actor,
+                try phoneWork(on: connection).appendEvent(
+                    kind: .otpAuthorized, at: nowMs, otpHash: otpHash, actor: actor,
                     detail: record.storedDetail)
                 // Then the log's lock, and its entry. Waiting for it holds only this code's row,
                 // which no holder of the log's lock waits for.
-                try Self.staffWork(connection).auditAuthorization(record)
+                try staffWork(on: connection).auditAuthorization(record)
                 return .authorized(record)
             }
-        }
-    }
-
-    public func authorization(for otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
-        try pool.withConnection { connection throws(StoreError) in try fetchAuthorization(connection, otpHash) }
-    }
-
-    public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.assignPositions(connection)
-            return try Self.eventWork(connection).events(after: afterID, limit: limit)
         }
     }
 
@@ -152,17 +143,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 }.first ?? (0, 0)
             guard pending > 0 else { return latest }
             try Self.assignPositions(connection, pending: true)
-            return try Self.eventWork(connection).latest()
-        }
-    }
-
-    // MARK: The phone API
-
-    public func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(operation: "record check") { () throws(StoreError) -> OtpStatus in
-                try Self.work(connection).recordCheck(otpHash: otpHash, now: now)
-            }
+            return try eventWork(on: connection).latest()
         }
     }
 
@@ -187,7 +168,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 }
                 guard let record = consumed.first ?? nil else {
                     let status = OtpStatus(try fetchAuthorization(connection, otpHash), now: now)
-                    try Self.work(connection).refuseUpload(otpHash: otpHash, status: status, at: nowMs)
+                    try phoneWork(on: connection).refuseUpload(otpHash: otpHash, status: status, at: nowMs)
                     return .refused(status)
                 }
                 let upload = evaluate(record)
@@ -226,78 +207,6 @@ public final class PostgresStore: Store, @unchecked Sendable {
         }
     }
 
-    public func countDummy(route: String, now: Date) throws(StoreError) {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.work(connection).countDummy(route: route, now: now)
-        }
-    }
-
-    public func recordGuessesLimited(route: String, retryAfterSeconds: Int, now: Date) throws(StoreError) {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.work(connection).appendEvent(
-                kind: .otpGuessesLimited, at: now.unixMilliseconds, otpHash: nil, actor: nil,
-                detail: PhoneWork<PGConnection>.guessesLimitedDetail(route: route, retryAfterSeconds: retryAfterSeconds)
-            )
-        }
-    }
-
-    public func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {
-        try pool.withConnection { connection throws(StoreError) in try Self.work(connection).dummyCounts(since: since) }
-    }
-
-    // MARK: Analytics
-
-    public func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.work(connection).analyticsTokenAuthorized(tokenHash: tokenHash, month: month)
-        }
-    }
-
-    public func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(operation: "grant analytics allowances") { () throws(StoreError) in
-                try Self.work(connection).grantAnalyticsAllowances(allowances, expiresAt: expiresAt)
-            }
-        }
-    }
-
-    public func recordOperationalInfo(
-        _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
-    ) throws(StoreError) -> Bool {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
-                try Self.work(connection).recordOperationalInfo(info, allowance: allowance, now: now)
-            }
-        }
-    }
-
-    public func recordOperationalInfo(
-        _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
-    ) throws(StoreError) -> Bool {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
-                try Self.work(connection).recordOperationalInfo(
-                    info, salt: salt, now: now, saltExpiresAt: saltExpiresAt)
-            }
-        }
-    }
-
-    public func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool {
-        try pool.withConnection { connection throws(StoreError) in
-            try Self.work(connection).attestationSaltUsed(salt, now: now)
-        }
-    }
-
-    public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
-        try pool.withConnection { connection throws(StoreError) in
-            try connection.transaction(
-                begin: Self.snapshot, operation: "read upload"
-            ) { () throws(StoreError) -> StoredUpload? in
-                try StoreReads(db: connection, sql: .postgres).upload(id: id)
-            }
-        }
-    }
-
     // MARK: Job locks
 
     public func acquireJobLock(_ job: StoreJob) throws(StoreError) -> JobLease? {
@@ -323,18 +232,6 @@ public final class PostgresStore: Store, @unchecked Sendable {
 
     func fetchAuthorization(_ connection: PGConnection, _ otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
         try StoreReads(db: connection, sql: .postgres).authorization(otpHash)
-    }
-
-    func appendEvent(
-        _ connection: PGConnection, kind: DeskEvent.Kind, at ms: Int64, otpHash: OtpHash?, actor: String?,
-        detail: String
-    ) throws(StoreError) {
-        try Self.work(connection).appendEvent(kind: kind, at: ms, otpHash: otpHash, actor: actor, detail: detail)
-    }
-
-    /// The shared writes, on `connection`.
-    static func work(_ connection: PGConnection) -> PhoneWork<PGConnection> {
-        PhoneWork(db: connection, sql: .postgres, reads: .postgres)
     }
 
     static func currentVersion(_ connection: PGConnection) throws(StoreError) -> Int {

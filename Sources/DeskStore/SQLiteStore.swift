@@ -15,7 +15,8 @@ import DeskCore
 /// WAL lets readers (a live monitor, a second console) run while one process writes; the busy
 /// timeout makes a writer wait its turn instead of failing. Every public method is one
 /// transaction. Opening a file checks that it is a TraceDesk store and applies pending
-/// migrations.
+/// migrations. The operations are ``SQLStore``'s, written once for both engines; this class is
+/// the SQLite engine (SQLiteStore+Engine.swift): the lock, `BEGIN IMMEDIATE`, the busy timeout.
 ///
 /// Threading rule: safe from any thread; one connection, serialised by a lock.
 /// Privacy rule: codes arrive as hashes; errors never include bound values.
@@ -75,201 +76,6 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func schemaVersion() throws(StoreError) -> Int {
         try lock.withLock { () throws(StoreError) -> Int in try currentVersion() }
     }
-
-    // MARK: Store
-
-    public func authorize(
-        otpHash: OtpHash, symptomsStartedOn: CivilDay, by actor: String, now: Date, lifetime: Duration
-    ) throws(StoreError) -> AuthorizeOutcome {
-        let nowMs = now.unixMilliseconds
-        let lifetimeMs = lifetime.components.seconds * 1000 + lifetime.components.attoseconds / 1_000_000_000_000_000
-        // The code's stored form, made once and outside the write lock (a SHA-256 each time).
-        let stored = otpHash.stored
-        return try lock.withLock { () throws(StoreError) -> AuthorizeOutcome in
-            try connection.transaction(operation: "authorize") { () throws(StoreError) -> AuthorizeOutcome in
-                if let existing = try StoreReads(db: connection, sql: .sqlite).authorization(
-                    storedKey: stored, naming: otpHash),
-                    existing.isUsable(at: now)
-                {
-                    return .alreadyAuthorized(existing)
-                }
-                // Instants are kept as whole milliseconds: return exactly what a later read gives.
-                let record = OtpAuthorization(
-                    otpHash: otpHash, symptomsStartedOn: symptomsStartedOn, authorizedAt: Date(unixMilliseconds: nowMs),
-                    expiresAt: Date(unixMilliseconds: nowMs + max(1, lifetimeMs)), authorizedBy: actor)
-                try connection.run(
-                    SQL.upsertAuthorization,
-                    [
-                        .text(stored.hex), .text(symptomsStartedOn.iso), .integer(nowMs),
-                        .integer(record.expiresAt.unixMilliseconds), .text(actor),
-                    ], operation: "authorize")
-                try work.appendEvent(
-                    kind: .otpAuthorized, at: nowMs, storedKey: stored, actor: actor,
-                    detail: record.storedDetail)
-                try staffWork.auditAuthorization(record)
-                return .authorized(record)
-            }
-        }
-    }
-
-    public func authorization(for otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
-        try lock.withLock { () throws(StoreError) -> OtpAuthorization? in try fetchAuthorization(otpHash) }
-    }
-
-    public func events(after afterID: Int64, limit: Int) throws(StoreError) -> [DeskEvent] {
-        try lock.withLock { () throws(StoreError) -> [DeskEvent] in try eventWork.events(after: afterID, limit: limit) }
-    }
-
-    public func latestEventID() throws(StoreError) -> Int64 {
-        try lock.withLock { () throws(StoreError) -> Int64 in try eventWork.latest() }
-    }
-
-    // MARK: The phone API
-
-    public func recordCheck(otpHash: OtpHash, now: Date) throws(StoreError) -> OtpStatus {
-        try lock.withLock { () throws(StoreError) -> OtpStatus in
-            try connection.transaction(operation: "record check") { () throws(StoreError) -> OtpStatus in
-                try work.recordCheck(otpHash: otpHash, now: now)
-            }
-        }
-    }
-
-    public func consumeForUpload(
-        otpHash: OtpHash, now: Date, evaluate: (OtpAuthorization) -> UploadRecord
-    ) throws(StoreError) -> UploadOutcome {
-        let nowMs = now.unixMilliseconds
-        // The code's stored form, made once and outside the write lock (a SHA-256 each time).
-        let stored = otpHash.stored
-        return try lock.withLock { () throws(StoreError) -> UploadOutcome in
-            try connection.transaction(operation: "store upload") { () throws(StoreError) -> UploadOutcome in
-                let record = try StoreReads(db: connection, sql: .sqlite).authorization(
-                    storedKey: stored, naming: otpHash)
-                guard let record, record.isUsable(at: now) else {
-                    let status = OtpStatus(record, now: now)
-                    try work.refuseUpload(otpHash: otpHash, status: status, at: nowMs)
-                    return .refused(status)
-                }
-                // Consume first, conditionally: the one-time guarantee does not rest on the read above.
-                let changed = try connection.run(
-                    SQL.consumeAuthorization, [.integer(nowMs), .text(stored.hex), .integer(nowMs)],
-                    operation: "consume code")
-                guard changed == 1 else { return .refused(OtpStatus(try fetchAuthorization(otpHash), now: now)) }
-                let upload = evaluate(record)
-                let evaluation = upload.evaluation
-                let reasons = evaluation.droppedCounts.map { #""\#($0.reason.rawValue)":\#($0.count)"# }
-                    .joined(separator: ",")
-                try connection.run(
-                    SQL.insertUpload,
-                    [
-                        .text(stored.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
-                        upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
-                        .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
-                        .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
-                        .integer(Int64(upload.summaryCount)), .text(upload.summariesJSON),
-                    ], operation: "store upload")
-                let uploadID = connection.lastInsertRowID
-                for accepted in evaluation.accepted {
-                    try connection.run(
-                        SQL.insertKey,
-                        [
-                            .integer(uploadID), .blob(accepted.key.keyData), .integer(accepted.key.rollingStartNumber),
-                            .integer(accepted.key.rollingPeriod), .integer(Int64(accepted.transmissionRiskLevel)),
-                            .integer(Int64(accepted.reportType.rawValue)),
-                            .integer(Int64(accepted.daysSinceOnsetOfSymptoms)),
-                            .integer(accepted.key.expiresAtSeconds),
-                        ], operation: "store keys")
-                }
-                let province = upload.province.map { #""\#($0.code)""# } ?? "null"
-                try work.appendEvent(
-                    kind: .uploadAccepted, at: nowMs, storedKey: stored, actor: nil,
-                    detail:
-                        #"{"upload_id":\#(uploadID),"keys_accepted":\#(evaluation.accepted.count),"keys_dropped":\#(evaluation.dropped.count),"dropped":{\#(reasons)},"province":\#(province),"clock_skew_s":\#(evaluation.clockSkewSeconds),"clock_skew_flagged":\#(evaluation.clockSkewFlagged),"summaries":\#(upload.summaryCount)}"#
-                )
-                return .stored(uploadID: uploadID, upload)
-            }
-        }
-    }
-
-    public func countDummy(route: String, now: Date) throws(StoreError) {
-        try lock.withLock { () throws(StoreError) in try work.countDummy(route: route, now: now) }
-    }
-
-    public func recordGuessesLimited(route: String, retryAfterSeconds: Int, now: Date) throws(StoreError) {
-        try lock.withLock { () throws(StoreError) in
-            try work.appendEvent(
-                kind: .otpGuessesLimited, at: now.unixMilliseconds, otpHash: nil, actor: nil,
-                detail: PhoneWork<SQLiteConnection>.guessesLimitedDetail(
-                    route: route, retryAfterSeconds: retryAfterSeconds))
-        }
-    }
-
-    public func dummyCounts(since: Date) throws(StoreError) -> [String: Int64] {
-        try lock.withLock { () throws(StoreError) -> [String: Int64] in try work.dummyCounts(since: since) }
-    }
-
-    // MARK: Analytics
-
-    public func analyticsTokenAuthorized(tokenHash: String, month: CivilDay) throws(StoreError) -> Bool {
-        try lock.withLock { () throws(StoreError) -> Bool in
-            try work.analyticsTokenAuthorized(tokenHash: tokenHash, month: month)
-        }
-    }
-
-    public func grantAnalyticsAllowances(_ allowances: [AnalyticsAllowance], expiresAt: Date) throws(StoreError) {
-        try lock.withLock { () throws(StoreError) in
-            try connection.transaction(operation: "grant analytics allowances") { () throws(StoreError) in
-                try work.grantAnalyticsAllowances(allowances, expiresAt: expiresAt)
-            }
-        }
-    }
-
-    public func recordOperationalInfo(
-        _ info: OperationalInfo, allowance: AnalyticsAllowance?, now: Date
-    ) throws(StoreError) -> Bool {
-        try lock.withLock { () throws(StoreError) -> Bool in
-            try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
-                try work.recordOperationalInfo(info, allowance: allowance, now: now)
-            }
-        }
-    }
-
-    public func recordOperationalInfo(
-        _ info: OperationalInfo, salt: String, now: Date, saltExpiresAt: Date
-    ) throws(StoreError) -> Bool {
-        try lock.withLock { () throws(StoreError) -> Bool in
-            try connection.transaction(operation: "store operational info") { () throws(StoreError) -> Bool in
-                try work.recordOperationalInfo(info, salt: salt, now: now, saltExpiresAt: saltExpiresAt)
-            }
-        }
-    }
-
-    public func attestationSaltUsed(_ salt: String, now: Date) throws(StoreError) -> Bool {
-        try lock.withLock { () throws(StoreError) -> Bool in try work.attestationSaltUsed(salt, now: now) }
-    }
-
-    public func upload(id: Int64) throws(StoreError) -> StoredUpload? {
-        try lock.withLock { () throws(StoreError) -> StoredUpload? in
-            try connection.transaction(immediate: false, operation: "read upload") {
-                () throws(StoreError) -> StoredUpload? in
-                try StoreReads(db: connection, sql: .sqlite).upload(id: id)
-            }
-        }
-    }
-
-    // MARK: Internals (called with the lock held)
-
-    private func fetchAuthorization(_ otpHash: OtpHash) throws(StoreError) -> OtpAuthorization? {
-        try StoreReads(db: connection, sql: .sqlite).authorization(otpHash)
-    }
-
-    func appendEvent(
-        kind: DeskEvent.Kind, at ms: Int64, otpHash: OtpHash?, actor: String?, detail: String
-    ) throws(StoreError) {
-        try work.appendEvent(kind: kind, at: ms, otpHash: otpHash, actor: actor, detail: detail)
-    }
-
-    /// The shared writes, on this store's connection (call with the lock held).
-    var work: PhoneWork<SQLiteConnection> { PhoneWork(db: connection, sql: .sqlite, reads: .sqlite) }
 
     func currentVersion() throws(StoreError) -> Int {
         let exists = try connection.query(SQL.migrationsTableExists, operation: "read schema version") { $0.integer(0) }
@@ -372,7 +178,7 @@ enum SQL {
     static let insertUpload = """
         INSERT INTO uploads (otp_hash, received_at_ms, symptoms_started_on, province, client_clock_s, clock_skew_s,
             keys_accepted, keys_dropped, dropped_reasons, summary_count, summaries)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
         """
     static let insertKey = """
         INSERT INTO exposure_keys (upload_id, key_data, rolling_start_number, rolling_period, transmission_risk_level,

@@ -23,37 +23,42 @@ struct StaffStatements: Sendable {
     /// Whether placeholders are numbered (`$1`…): the audit browse is built per query.
     var numbered: Bool
 
-    static let sqlite = StaffStatements(
-        countStaff: StaffSQL.countStaff, selectAccounts: StaffSQL.selectAccounts,
-        selectAccount: StaffSQL.selectAccount, insertStaff: StaffSQL.insertStaff, disable: StaffSQL.disable,
-        resetPassword: StaffSQL.resetPassword, rehash: StaffSQL.rehash, countAttempt: StaffSQL.countAttempt,
-        failedAttempt: StaffSQL.failedAttempt, signedIn: StaffSQL.signedIn, lockAccount: StaffSQL.lockAccount,
-        lockAbandoned: StaffSQL.lockAbandoned, selectSource: StaffSQL.selectSource,
-        sourceFailed: StaffSQL.sourceFailed, sourceSucceeded: StaffSQL.sourceSucceeded,
-        clearSources: StaffSQL.clearSources, countSources: StaffSQL.countSources,
-        insertSession: StaffSQL.insertSession,
-        selectSession: StaffSQL.selectSession, touchSession: StaffSQL.touchSession, endSession: StaffSQL.endSession,
-        endSessionsOf: StaffSQL.endSessionsOf, lastAudit: StaffSQL.lastAudit, lastAuditOf: StaffSQL.lastAuditOf,
-        insertAudit: StaffSQL.insertAudit,
-        auditAfter: StaffSQL.auditAfter, insertEvent: SQL.insertEvent, lockAudit: nil, numbered: false)
+    static let sqlite = StaffStatements(.sqlite)
+    static let postgres = StaffStatements(.postgres)
 
-    static let postgres = StaffStatements(
-        countStaff: StaffSQL.countStaff, selectAccounts: StaffSQL.selectAccounts,
-        selectAccount: PGSQL.numbered(StaffSQL.selectAccount), insertStaff: PGSQL.numbered(StaffSQL.insertStaff),
-        disable: PGSQL.numbered(StaffSQL.disable), resetPassword: PGSQL.numbered(StaffSQL.resetPassword),
-        rehash: PGSQL.numbered(StaffSQL.rehash), countAttempt: PGSQL.numbered(StaffSQL.countAttempt),
-        failedAttempt: PGSQL.numbered(StaffSQL.failedAttempt), signedIn: PGSQL.numbered(StaffSQL.signedIn),
-        lockAccount: PGSQL.numbered(StaffSQL.lockAccount), lockAbandoned: PGSQL.numbered(StaffSQL.lockAbandoned),
-        selectSource: PGSQL.numbered(StaffSQL.selectSource), sourceFailed: PGSQL.numbered(StaffSQL.sourceFailed),
-        sourceSucceeded: PGSQL.numbered(StaffSQL.sourceSucceeded), clearSources: PGSQL.numbered(StaffSQL.clearSources),
-        countSources: StaffSQL.countSources,
-        insertSession: PGSQL.numbered(StaffSQL.insertSession), selectSession: PGSQL.numbered(StaffSQL.selectSession),
-        touchSession: PGSQL.numbered(StaffSQL.touchSession), endSession: PGSQL.numbered(StaffSQL.endSession),
-        endSessionsOf: PGSQL.numbered(StaffSQL.endSessionsOf), lastAudit: StaffSQL.lastAudit,
-        lastAuditOf: PGSQL.numbered(StaffSQL.lastAuditOf),
-        insertAudit: PGSQL.numbered(StaffSQL.insertAudit), auditAfter: PGSQL.numbered(StaffSQL.auditAfter),
-        insertEvent: PGSQL.insertEvent,
-        lockAudit: "SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.auditLock))", numbered: true)
+    private init(_ dialect: SQLDialect) {
+        let text = dialect.text
+        countStaff = text(StaffSQL.countStaff)
+        selectAccounts = text(StaffSQL.selectAccounts)
+        selectAccount = text(StaffSQL.selectAccount)
+        insertStaff = text(StaffSQL.insertStaff)
+        disable = text(StaffSQL.disable)
+        resetPassword = text(StaffSQL.resetPassword)
+        rehash = text(StaffSQL.rehash)
+        countAttempt = text(StaffSQL.countAttempt)
+        failedAttempt = text(StaffSQL.failedAttempt)
+        signedIn = text(StaffSQL.signedIn)
+        lockAccount = text(StaffSQL.lockAccount)
+        lockAbandoned = text(StaffSQL.lockAbandoned)
+        selectSource = text(StaffSQL.selectSource)
+        sourceFailed = text(StaffSQL.sourceFailed)
+        sourceSucceeded = text(StaffSQL.sourceSucceeded)
+        clearSources = text(StaffSQL.clearSources)
+        countSources = text(StaffSQL.countSources)
+        insertSession = text(StaffSQL.insertSession)
+        selectSession = text(StaffSQL.selectSession)
+        touchSession = text(StaffSQL.touchSession)
+        endSession = text(StaffSQL.endSession)
+        endSessionsOf = text(StaffSQL.endSessionsOf)
+        lastAudit = text(StaffSQL.lastAudit)
+        lastAuditOf = text(StaffSQL.lastAuditOf)
+        insertAudit = text(StaffSQL.insertAudit)
+        auditAfter = text(StaffSQL.auditAfter)
+        insertEvent = text(SQL.insertEvent)
+        lockAudit =
+            dialect == .postgres ? "SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.auditLock))" : nil
+        numbered = dialect == .postgres
+    }
 }
 
 /// Staff accounts, sessions and the audit log: one implementation for every adapter, run inside

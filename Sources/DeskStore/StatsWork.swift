@@ -164,11 +164,13 @@ struct StatsStatements: Sendable {
     /// Whether the funnel is grouped by the database (PostgreSQL) or row by row here (SQLite).
     var groupsFunnel: Bool
 
-    static let sqlite = StatsStatements(StatsSQL.sqliteDialect, groupsFunnel: false, { $0 })
-    static let postgres = StatsStatements(StatsSQL.postgresDialect, groupsFunnel: true, PGSQL.numbered)
+    static let sqlite = StatsStatements(.sqlite)
+    static let postgres = StatsStatements(.postgres)
 
-    private init(_ json: StatsSQL.Dialect, groupsFunnel: Bool, _ dialect: (String) -> String) {
-        self.groupsFunnel = groupsFunnel
+    private init(_ sql: SQLDialect) {
+        let dialect = sql.text
+        let json = sql == .sqlite ? StatsSQL.sqliteDialect : StatsSQL.postgresDialect
+        groupsFunnel = sql == .postgres
         funnelRows = dialect(StatsSQL.funnelRows)
         let sources = StatsSQL.sources(json)
         self.sources = sources.map(dialect)

@@ -11,12 +11,15 @@ import DeskCore
 struct ReadStatements: Sendable {
     var selectAuthorization, selectKeys, selectUpload, selectUploadChunks: String
 
-    static let sqlite = ReadStatements(
-        selectAuthorization: SQL.selectAuthorization, selectKeys: SQL.selectKeys, selectUpload: SQL.selectUpload,
-        selectUploadChunks: SQL.selectUploadChunks)
-    static let postgres = ReadStatements(
-        selectAuthorization: PGSQL.selectAuthorization, selectKeys: PGSQL.selectKeys,
-        selectUpload: PGSQL.selectUpload, selectUploadChunks: PGSQL.selectUploadChunks)
+    static let sqlite = ReadStatements(.sqlite)
+    static let postgres = ReadStatements(.postgres)
+
+    private init(_ dialect: SQLDialect) {
+        selectAuthorization = dialect.text(SQL.selectAuthorization)
+        selectKeys = dialect.text(SQL.selectKeys)
+        selectUpload = dialect.text(SQL.selectUpload)
+        selectUploadChunks = dialect.text(SQL.selectUploadChunks)
+    }
 }
 
 /// Reads shared by every adapter: rows to values, once (the columns of `SQL`'s selects).

@@ -1,20 +1,8 @@
-import DeskCrypto
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// Password hashing for tests: scrypt with N = 2^10 (about a millisecond) instead of the
-/// production 2^15 (about 100 ms, dozens of times per suite).
-///
-/// Given explicitly to `LocalDesk(hasher:)` and `TraceDeskServer(hasher:)`; never read from the
-/// environment or a config file, so no production setup can reach it. The stored hashes carry
-/// their parameters, so verification is the production code path unchanged. At least one test
-/// (LocalDeskStaffTests, the rehash at sign-in) keeps the real cost.
-public enum TestHashing {
-    public static let cheap = PasswordHasher(logN: 10, r: 8, p: 1)
-}
 
 /// A fresh directory under the system's temporary directory, removed when the value is released.
 public final class TemporaryDirectory: @unchecked Sendable {

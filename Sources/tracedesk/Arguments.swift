@@ -1,4 +1,4 @@
-import DeskService
+import DeskContract
 
 /// A command line split into positionals, options with values and flags.
 ///

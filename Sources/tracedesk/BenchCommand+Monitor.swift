@@ -1,8 +1,10 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
+import DeskLocal
+import DeskRemote
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import TerminalKit

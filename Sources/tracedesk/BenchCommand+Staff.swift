@@ -1,8 +1,10 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
+import DeskRemote
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 

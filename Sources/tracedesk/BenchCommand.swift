@@ -1,9 +1,10 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import TerminalKit

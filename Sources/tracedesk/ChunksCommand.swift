@@ -1,9 +1,10 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskExport
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 

@@ -1,5 +1,5 @@
 import DeskConsole
-import DeskService
+import DeskContract
 import DeskStore
 import Foundation
 import TerminalKit

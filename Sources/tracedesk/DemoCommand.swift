@@ -1,8 +1,9 @@
 import DeskConsole
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskSimulation
 import DeskStore
 import Foundation

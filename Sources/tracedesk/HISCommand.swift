@@ -1,5 +1,5 @@
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 
 /// `tracedesk his …`: the hospital systems (HIS clients) that may authorise codes over

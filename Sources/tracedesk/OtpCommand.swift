@@ -1,7 +1,7 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskServer
-import DeskService
 import Foundation
 
 /// `tracedesk otp check|authorize|status`: the authorisation flow without the full screen,

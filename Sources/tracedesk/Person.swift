@@ -1,5 +1,7 @@
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
+import DeskRemote
 import DeskStore
 import Foundation
 

@@ -1,6 +1,7 @@
+import DeskContract
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 

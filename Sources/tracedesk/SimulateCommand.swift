@@ -1,6 +1,7 @@
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskRemote
 import DeskSimulation
 import DeskStore
 import Foundation

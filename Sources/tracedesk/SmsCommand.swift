@@ -1,5 +1,5 @@
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 
 /// `tracedesk sms outbox`: the APRICOT SMS outbox, for admins.

@@ -1,6 +1,7 @@
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
 import Foundation
 
 /// `tracedesk audit checkpoint` and `audit verify --checkpoints`: the audit chain anchored in a

@@ -1,7 +1,7 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
 import DeskStore
 import Foundation
 

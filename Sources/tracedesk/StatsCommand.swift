@@ -1,7 +1,8 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import Foundation
 
 /// `tracedesk stats`: the supervisor's statistics without the dashboard. The default output is
@@ -114,7 +115,7 @@ enum StatsCommand {
             case .failure(let problem): throw UsageError("--range: \(problem.message)", command: command)
             }
             let query = StatsQuery.last(range, bucket: bucket, now: Date())
-            if let problem = LocalDesk.statsProblem(query) {
+            if let problem = ServiceChecks.statsProblem(query) {
                 throw UsageError(
                     "--range \(range.rawValue) --bucket \(query.bucket.rawValue): \(problem.message)", command: command)
             }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
 import Foundation
 import JSONText
@@ -71,7 +72,7 @@ import Testing
         consumed.state = .consumed
         consumed.consumedAt = Self.at + 100
 
-        for answer in [AuthorizeAnswer.authorized(record), .alreadyAuthorized(consumed)] {
+        for answer in [AuthorizeResult.authorized(record), .alreadyAuthorized(consumed)] {
             let written = StaffWire.authorization(answer)
             #expect(!written.serialized.contains(Self.hash.hex))
             #expect(try StaffWire.readAuthorization(Self.bytes(written), otpHash: Self.hash) == answer)
@@ -86,18 +87,18 @@ import Testing
     @Test(
         "every refusal reads back equal, from the answer and from a 422 error body",
         arguments: [
-            AuthorizeRefusalWire.code(.empty), .code(.forbiddenCharacter("B", position: 4)),
+            AuthorizeRefusal.code(.empty), .code(.forbiddenCharacter("B", position: 4)),
             .code(.forbiddenCharacter("é", position: 10)), .code(.tooShort(count: 9)), .code(.tooLong(count: 11)),
             .code(.checkCharacterMismatch),
             .symptomOnset(.inFuture(CivilDay(iso: "2026-11-30")!, today: CivilDay(iso: "2026-11-29")!)),
             .symptomOnset(.tooOld(CivilDay(iso: "2026-01-01")!, daysAgo: 332)), .symptomOnset(.notADate("31/11")),
         ])
-    func refusals(refusal: AuthorizeRefusalWire) throws {
-        let answer = StaffWire.authorization(.refused(refusal))
+    func refusals(refusal: AuthorizeRefusal) throws {
+        let answer = StaffWire.authorization(.invalid(refusal))
         let error = APIError.authorizationRefused(refusal.message)
         let body = try JSONReader.parse(error.body(extra: refusal.errorMembers))
 
-        #expect(try StaffWire.readAuthorization(Self.bytes(answer), otpHash: Self.hash) == .refused(refusal))
+        #expect(try StaffWire.readAuthorization(Self.bytes(answer), otpHash: Self.hash) == .invalid(refusal))
         #expect(try StaffWire.readRefusal(body) == refusal)
         #expect(StaffWire.readError(Array(error.body(extra: refusal.errorMembers).utf8))?.code == 2022)
     }

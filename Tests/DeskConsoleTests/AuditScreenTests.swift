@@ -1,7 +1,7 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 import TerminalKit
 import Testing

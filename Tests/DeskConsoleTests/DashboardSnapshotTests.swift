@@ -1,6 +1,6 @@
 import DeskConsole
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 import TerminalKit
 import Testing

@@ -1,7 +1,7 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 import TerminalKit
 import Testing
@@ -176,9 +176,9 @@ struct TraceScreenTests {
         _ = Fixture.press(.enter, into: &state)
         Fixture.type("case 9", into: &state)
         _ = Fixture.press(.enter, into: &state)
-        _ = ConsoleApp.update(&state, .trace(.lookupFailed(LocalDesk.unknownPatient)))
+        _ = ConsoleApp.update(&state, .trace(.lookupFailed(ServiceChecks.unknownPatient)))
         #expect(state.trace.phase == .phone)
-        #expect(state.trace.phoneError == LocalDesk.unknownPatient)
+        #expect(state.trace.phoneError == ServiceChecks.unknownPatient)
         #expect(state.trace.purpose.text == "case 9")
     }
 

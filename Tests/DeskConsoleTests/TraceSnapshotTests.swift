@@ -1,7 +1,7 @@
 import CivilCalendar
 import DeskConsole
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 import TerminalKit
 import Testing
@@ -53,7 +53,7 @@ struct TraceSnapshotTests {
             _ = Fixture.press(.enter, into: &state)
             Fixture.type("case 2026", into: &state)
             _ = Fixture.press(.enter, into: &state)
-            _ = ConsoleApp.update(&state, .trace(.lookupFailed(LocalDesk.unknownPatient)))
+            _ = ConsoleApp.update(&state, .trace(.lookupFailed(ServiceChecks.unknownPatient)))
         case .loading:
             Fixture.type("333 123 4567", into: &state)
             _ = Fixture.press(.enter, into: &state)

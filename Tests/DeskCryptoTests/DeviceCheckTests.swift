@@ -1,5 +1,6 @@
+import DeskContract
 import DeskCrypto
-import DeskService
+import DeskLocal
 import DeskTestSupport
 import Foundation
 import Testing

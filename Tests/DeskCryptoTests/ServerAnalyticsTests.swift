@@ -1,8 +1,8 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
+import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskServer
-import DeskService
 import DeskTestSupport
 import Foundation
 import Testing

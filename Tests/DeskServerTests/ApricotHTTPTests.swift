@@ -1,8 +1,9 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -1,8 +1,9 @@
 import DeskAPI
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import Testing

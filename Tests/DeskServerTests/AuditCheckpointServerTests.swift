@@ -1,7 +1,8 @@
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
 import Foundation
 import Testing
 

@@ -1,8 +1,9 @@
+import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskExport
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import Foundation
 import Testing

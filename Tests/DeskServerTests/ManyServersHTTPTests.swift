@@ -1,8 +1,10 @@
 @preconcurrency import CLibpq
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
+import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -1,6 +1,8 @@
 import DeskAPI
+import DeskContract
+import DeskLocal
+import DeskRemote
 import DeskServer
-import DeskService
 import Foundation
 import Testing
 

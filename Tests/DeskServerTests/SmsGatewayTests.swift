@@ -1,7 +1,8 @@
 import DeskAPI
+import DeskContract
 import DeskCore
+import DeskLocal
 import DeskServer
-import DeskService
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -1,9 +1,11 @@
 @preconcurrency import CSQLite
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
+import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -1,6 +1,8 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
+import DeskServerTestSupport
 import DeskSimulation
 import DeskTestSupport
 import Foundation

@@ -1,8 +1,10 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
 import DeskServer
-import DeskService
+import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -1,8 +1,11 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskLocal
+import DeskRemote
 import DeskServer
-import DeskService
+import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

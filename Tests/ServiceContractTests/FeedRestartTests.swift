@@ -1,6 +1,8 @@
+import DeskContract
 import DeskCore
+import DeskRemote
 import DeskServer
-import DeskService
+import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -1,6 +1,6 @@
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
 import DeskStore
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
-import DeskService
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -1,6 +1,6 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
-import DeskService
 import Foundation
 import Testing
 

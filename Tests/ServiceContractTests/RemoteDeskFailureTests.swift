@@ -1,7 +1,9 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
+import DeskRemote
 import DeskServer
-import DeskService
+import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -1,6 +1,8 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
+import DeskRemote
 import Foundation
 import Testing
 

@@ -1,7 +1,9 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskCrypto
-import DeskService
+import DeskLocal
+import DeskServerTestSupport
 import DeskTestSupport
 import Foundation
 import Testing

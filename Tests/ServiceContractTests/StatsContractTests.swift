@@ -1,7 +1,8 @@
 import CivilCalendar
 import DeskAPI
+import DeskContract
 import DeskCore
-import DeskService
+import DeskRemote
 import DeskStore
 import Foundation
 import JSONText

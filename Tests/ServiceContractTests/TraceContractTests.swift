@@ -1,6 +1,7 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
-import DeskService
+import DeskLocal
 import DeskStore
 import Foundation
 import Testing
@@ -138,7 +139,7 @@ struct TraceCaseError: Error {}
             let unknown = await failure { () async throws(ServiceError) in
                 try await f.desk.traceLookup(tina, phone: "+39 333 999 9999", purpose: TraceCase.purpose)
             }
-            #expect(unknown == .invalid(LocalDesk.unknownPatient))
+            #expect(unknown == .invalid(ServiceChecks.unknownPatient))
             #expect(!(unknown?.message.contains("9999") ?? true))
             let empty = await failure { () async throws(ServiceError) in
                 try await f.desk.traceLookup(tina, phone: TraceCase.patientPhone.e164, purpose: "   ")
@@ -232,7 +233,7 @@ struct TraceCaseError: Error {}
                     tina, patientUserID: ids.patient, contactUserID: ids.anna, outcome: .noAnswer,
                     note: String(repeating: "x", count: 501), purpose: TraceCase.purpose)
             }
-            #expect(longNote == .invalid(LocalDesk.noteProblem(String(repeating: "x", count: 501))!))
+            #expect(longNote == .invalid(ServiceChecks.noteProblem(String(repeating: "x", count: 501))!))
         }
     }
 
