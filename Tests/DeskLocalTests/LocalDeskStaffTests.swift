@@ -155,21 +155,25 @@ import Testing
             let store = fixture.store
             let now = fixture.clock.now()
             let (credentials, number) = taken[0]
-            // On a thread of its own, so that its pause ends while the sign-in waits (within its
-            // 5 s), not whenever Swift's shared pool, busy with the whole suite, gets to a timer.
-            let finisher = Task {
-                try await offPool {
-                    usleep(300_000)
-                    return try store.finishSignIn(
-                    name: "rossi", attempt: number, checkedAgainst: credentials.passwordHash,
-                    session: NewStaffSession(
-                            tokenHash: String(repeating: "ab", count: 32), createdAt: now, expiresAt: now + 3_600),
-                        rehash: nil, now: now, policy: policy)
-                }
+            // On a thread of its own, started here (not from a task), so that its pause ends
+            // while the sign-in waits (within its 5 s), however busy Swift's shared pool is.
+            let finished = FinishedSignIn()
+            let thread = Thread {
+                usleep(300_000)
+                finished.set(
+                    Result { () throws(StoreError) -> SignInFinish in
+                        try store.finishSignIn(
+                            name: "rossi", attempt: number, checkedAgainst: credentials.passwordHash,
+                            session: NewStaffSession(
+                                tokenHash: String(repeating: "ab", count: 32), createdAt: now, expiresAt: now + 3_600),
+                            rehash: nil, now: now, policy: policy)
+                    })
             }
+            thread.start()
             let session = try await fixture.desk.signIn(name: "rossi", password: DeskFixture.password)
             #expect(session.user == "rossi")
-            guard case .signedIn = try await finisher.value else {
+            try await eventually(within: .seconds(60), "the other sign-in's finish") { finished.get() != nil }
+            guard case .success(.signedIn) = finished.get() else {
                 Issue.record("the other sign-in did not finish")
                 return
             }
@@ -339,4 +343,12 @@ import Testing
             #expect(count == 4)
         }
     }
+}
+
+/// The outcome of a sign-in finished on a thread of the test's own.
+private final class FinishedSignIn: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<SignInFinish, StoreError>?
+    func set(_ value: Result<SignInFinish, StoreError>) { lock.withLock { result = value } }
+    func get() -> Result<SignInFinish, StoreError>? { lock.withLock { result } }
 }

@@ -283,15 +283,20 @@ struct StaffHTTPTests {
             for await status in group { statuses.append(status) }
             return statuses
         }
-        try await eventually(within: .seconds(60), "two sign-ins suspended on the KDF executor at once") {
-            f.server.internalPeakSuspended > 1
-        }
         // On its own connection (a raw socket): URLSession would queue it behind the sign-ins
-        // on its few connections per host, and measure the client, not the server.
-        let ping = try await HTTP.rawAsync(
-            f.server.internalPort,
-            Array("GET /staff/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
-        let finishedAtPing = finished.value
+        // on its few connections per host, and measure the client, not the server. Sent from a
+        // thread that waits for the sign-ins to be suspended itself (no timer of the busy shared
+        // pool between the two), and the count read there as soon as the answer is in.
+        let server = f.server
+        let port = server.internalPort
+        let (ping, finishedAtPing) = try await offPool { () throws -> (Reply, Int) in
+            try eventuallyBlocking(within: .seconds(60), "two sign-ins suspended on the KDF executor at once") {
+                server.internalPeakSuspended > 1
+            }
+            let reply = try HTTP.raw(
+                port, Array("GET /staff/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+            return (reply, finished.value)
+        }
         let statuses = await signIns
 
         #expect(ping.status == 200)
