@@ -13,27 +13,21 @@ import DeskCore
 /// another), a revoke may be (revoking twice changes nothing).
 extension RemoteDesk {
     public func hisClients(_ session: StaffSession) async throws(ServiceError) -> [HISClient] {
-        let reply = try await transport.perform(
-            .init(method: "GET", path: "/his-clients", token: session.token, what: "HIS client list", idempotent: true))
+        let reply = try await call(.hisClients, token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readHISClients(bytes) }
     }
 
     public func addHISClient(
         _ session: StaffSession, name: String, ratePerMinute: Int?
     ) async throws(ServiceError) -> NewHISClient {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/his-clients",
-                body: StaffWire.newHISClientRequest(name: name, ratePerMinute: ratePerMinute), token: session.token,
-                what: "new HIS client", accept: [201]))
+        let reply = try await call(
+            .addHISClient, body: StaffWire.newHISClientRequest(name: name, ratePerMinute: ratePerMinute),
+            token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readNewHISClient(bytes) }
     }
 
     public func revokeHISClient(_ session: StaffSession, name: String) async throws(ServiceError) -> HISClient {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/his-clients/\(Self.pathSegment(name))/revoke", token: session.token,
-                what: "HIS client revocation", idempotent: true))
+        let reply = try await call(.revokeHISClient, segment: name, token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readHISClient(bytes) }
     }
 }

@@ -12,11 +12,9 @@ extension RemoteDesk {
         if let problem = ServiceChecks.pageProblem(after: after, limit: limit, wait: wait) { throw problem }
         // Whole seconds on the wire, rounded up (a wait asked for is never shortened to none).
         let seconds = min(ServiceChecks.maximumWaitSeconds, Int64((wait.seconds).rounded(.up)))
-        let reply = try await transport.perform(
-            .init(
-                method: "GET", path: "/events",
-                query: StaffWire.eventsQueryItems(after: after, limit: limit, waitSeconds: seconds),
-                token: session.token, what: "events", idempotent: true, longPoll: .seconds(seconds)))
+        let reply = try await call(
+            .events, query: StaffWire.eventsQueryItems(after: after, limit: limit, waitSeconds: seconds),
+            token: session.token, longPoll: .seconds(seconds))
         let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readEventPage(bytes) }
         // A cursor that goes back, or events not after the one asked for, would repeat rows.
         guard page.cursor >= after, page.events.allSatisfy({ $0.id > after && $0.id <= page.cursor }),
@@ -27,10 +25,7 @@ extension RemoteDesk {
 
     public func newestEvents(_ session: StaffSession, limit: Int) async throws(ServiceError) -> EventPage {
         if let problem = ServiceChecks.pageProblem(after: 0, limit: limit, wait: .zero) { throw problem }
-        let reply = try await transport.perform(
-            .init(
-                method: "GET", path: "/events", query: [("newest", String(limit))], token: session.token,
-                what: "events", idempotent: true))
+        let reply = try await call(.events, query: [("newest", String(limit))], token: session.token)
         let page = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readEventPage(bytes) }
         guard page.events.allSatisfy({ $0.id <= page.cursor }),
             zip(page.events, page.events.dropFirst()).allSatisfy({ $0.id < $1.id })
@@ -39,19 +34,12 @@ extension RemoteDesk {
     }
 
     public func traffic(_ session: StaffSession, since: Date) async throws(ServiceError) -> TrafficShare {
-        let reply = try await transport.perform(
-            .init(
-                method: "GET", path: "/traffic", query: [("since", StaffWire.time(since))], token: session.token,
-                what: "traffic", idempotent: true))
+        let reply = try await call(.traffic, query: [("since", StaffWire.time(since))], token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readTraffic(bytes) }
     }
 
     public func watch(_ session: StaffSession, _ target: WatchTarget) async throws(ServiceError) -> CodeWatch {
-        // A POST, so a typed code stays out of URLs and access logs; it changes nothing.
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/watch", body: StaffWire.watchRequest(target), token: session.token,
-                what: "watch", idempotent: true))
+        let reply = try await call(.watch, body: StaffWire.watchRequest(target), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readWatch(bytes) }
     }
 }

@@ -18,11 +18,8 @@ extension RemoteDesk {
     public func traceLookup(_ session: StaffSession, phone: String, purpose: String) async throws(ServiceError)
         -> TraceLookup
     {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/trace/lookup",
-                body: StaffWire.traceLookupRequest(phone: phone, purpose: purpose), token: session.token,
-                what: "contact lookup", idempotent: false))
+        let reply = try await call(
+            .traceLookup, body: StaffWire.traceLookupRequest(phone: phone, purpose: purpose), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readTraceLookup(bytes) }
     }
 
@@ -31,12 +28,8 @@ extension RemoteDesk {
     ) async throws(ServiceError) -> TraceSightingsPage {
         let request = StaffRequests.TraceSightings(
             patientUserID: patientUserID, contactUserID: contactUserID, purpose: purpose, offset: offset, limit: limit)
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/trace/sightings", body: StaffWire.traceSightingsRequest(request),
-                token: session.token, what: "sightings",
-                // Every page is audited: not sent twice.
-                idempotent: false))
+        let reply = try await call(
+            .traceSightings, body: StaffWire.traceSightingsRequest(request), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSightingsPage(bytes) }
     }
 
@@ -46,10 +39,7 @@ extension RemoteDesk {
     ) async throws(ServiceError) -> RecordedOutcome {
         let request = StaffRequests.TraceOutcome(
             patientUserID: patientUserID, contactUserID: contactUserID, outcome: outcome, note: note, purpose: purpose)
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/trace/outcome", body: StaffWire.traceOutcomeRequest(request),
-                token: session.token, what: "outcome"))
+        let reply = try await call(.traceOutcome, body: StaffWire.traceOutcomeRequest(request), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readRecordedOutcome(bytes) }
     }
 
@@ -57,17 +47,11 @@ extension RemoteDesk {
         _ session: StaffSession, patientUserID: Int64, purpose: String, kind: String, rows: Int
     ) async throws(ServiceError) {
         let request = StaffRequests.TraceExport(patientUserID: patientUserID, purpose: purpose, kind: kind, rows: rows)
-        _ = try await transport.perform(
-            .init(
-                method: "POST", path: "/trace/export", body: StaffWire.traceExportRequest(request),
-                token: session.token, what: "export record", accept: [204]))
+        _ = try await call(.traceExport, body: StaffWire.traceExportRequest(request), token: session.token)
     }
 
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
-        let reply = try await transport.perform(
-            .init(
-                method: "GET", path: "/sms/outbox", query: [("limit", String(limit))], token: session.token,
-                what: "SMS outbox", idempotent: true))
+        let reply = try await call(.smsOutbox, query: [("limit", String(limit))], token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSmsOutbox(bytes) }
     }
 }

@@ -94,7 +94,7 @@ public struct RemoteDesk: DeskService {
 
     /// `GET /staff/v1`: whether `url` is a TraceDesk staff API this version can talk to.
     public func identify() async throws(ServiceError) {
-        let reply = try await transport.perform(.init(method: "GET", path: "", what: "identify", idempotent: true))
+        let reply = try await call(.info)
         let info = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readInfo(bytes) }
         guard info.service == StaffWire.service else {
             throw transport.notTraceDesk("it calls itself \(Fields.safeName(info.service))")
@@ -109,7 +109,7 @@ public struct RemoteDesk: DeskService {
     // MARK: Accounts and sessions
 
     public func needsFirstAdmin() async throws(ServiceError) -> Bool {
-        let reply = try await transport.perform(.init(method: "GET", path: "/setup", what: "setup", idempotent: true))
+        let reply = try await call(.needsFirstAdmin)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSetup(bytes) }
     }
 
@@ -119,28 +119,18 @@ public struct RemoteDesk: DeskService {
     public func createFirstAdmin(name: String, password: String, setupToken: String?) async throws(ServiceError)
         -> StaffSession
     {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/setup",
-                body: StaffWire.firstAdmin(name: name, password: password, setupToken: setupToken),
-                what: "first admin", slow: true, accept: [201]))
+        let reply = try await call(
+            .createFirstAdmin, body: StaffWire.firstAdmin(name: name, password: password, setupToken: setupToken))
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSession(bytes) }
     }
 
     public func signIn(name: String, password: String) async throws(ServiceError) -> StaffSession {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/sessions", body: StaffWire.credentials(name: name, password: password),
-                what: "sign-in", slow: true, accept: [201]))
+        let reply = try await call(.signIn, body: StaffWire.credentials(name: name, password: password))
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readSession(bytes) }
     }
 
     public func signOut(_ session: StaffSession) async throws(ServiceError) {
-        // Ending a session twice is no error, so this one may be retried.
-        _ = try await transport.perform(
-            .init(
-                method: "DELETE", path: "/sessions/current", token: session.token, what: "sign-out", idempotent: true,
-                accept: [204]))
+        _ = try await call(.signOut, token: session.token)
     }
 
     // MARK: Operator
@@ -148,11 +138,9 @@ public struct RemoteDesk: DeskService {
     public func authorize(
         _ session: StaffSession, code: String, symptomsStartedOn: CivilDay
     ) async throws(ServiceError) -> AuthorizeResult {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/otp/authorizations",
-                body: StaffWire.authorize(code: code, symptomsStartedOn: symptomsStartedOn), token: session.token,
-                what: "authorisation", accept: [200, 201, 422]))
+        let reply = try await call(
+            .authorize, body: StaffWire.authorize(code: code, symptomsStartedOn: symptomsStartedOn),
+            token: session.token)
         if reply.status == 422 {
             guard let error = StaffWire.readError(reply.body), error.code == 2022 else {
                 throw transport.notTraceDesk("it answered the authorisation with HTTP 422 but no refusal")
@@ -174,10 +162,7 @@ public struct RemoteDesk: DeskService {
     }
 
     public func status(_ session: StaffSession, of code: String) async throws(ServiceError) -> OtpStatus {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/otp/status", body: StaffWire.statusRequest(code: code), token: session.token,
-                what: "status", idempotent: true))
+        let reply = try await call(.status, body: StaffWire.statusRequest(code: code), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in
             try StaffWire.readStatus(bytes, otpHash: { try? Otp(operatorInput: code).hash })
         }
@@ -186,54 +171,41 @@ public struct RemoteDesk: DeskService {
     // MARK: Admin
 
     public func staff(_ session: StaffSession) async throws(ServiceError) -> [StaffAccount] {
-        let reply = try await transport.perform(
-            .init(method: "GET", path: "/staff", token: session.token, what: "staff list", idempotent: true))
+        let reply = try await call(.staff, token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAccounts(bytes) }
     }
 
     public func addStaff(
         _ session: StaffSession, name: String, role: StaffRole, password: String
     ) async throws(ServiceError) -> StaffAccount {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/staff", body: StaffWire.newStaff(name: name, role: role, password: password),
-                token: session.token, what: "new account", slow: true, accept: [201]))
+        let reply = try await call(
+            .addStaff, body: StaffWire.newStaff(name: name, role: role, password: password), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAccount(bytes) }
     }
 
     public func disableStaff(_ session: StaffSession, name: String) async throws(ServiceError) -> StaffAccount {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/staff/\(Self.pathSegment(name))/disable", token: session.token,
-                what: "disable"))
+        let reply = try await call(.disableStaff, segment: name, token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAccount(bytes) }
     }
 
     public func resetPassword(
         _ session: StaffSession, name: String, password: String
     ) async throws(ServiceError) -> StaffAccount {
-        let reply = try await transport.perform(
-            .init(
-                method: "POST", path: "/staff/\(Self.pathSegment(name))/password",
-                body: StaffWire.newPassword(password), token: session.token, what: "password reset", slow: true))
+        let reply = try await call(
+            .resetPassword, segment: name, body: StaffWire.newPassword(password), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAccount(bytes) }
     }
 
     public func audit(_ session: StaffSession, query: AuditQuery) async throws(ServiceError) -> [AuditEntry] {
-        let reply = try await transport.perform(
-            .init(
-                method: "GET", path: "/audit", query: StaffWire.auditQueryItems(query), token: session.token,
-                what: "audit log", idempotent: true))
+        let reply = try await call(.audit, query: StaffWire.auditQueryItems(query), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAuditEntries(bytes) }
     }
 
     public func verifyAudit(_ session: StaffSession, hashesAt counts: [Int64]) async throws(ServiceError)
         -> AuditVerification
     {
-        let reply = try await transport.perform(
-            .init(
-                method: "GET", path: "/audit/verification", query: StaffWire.verificationQueryItems(counts),
-                token: session.token, what: "audit check", idempotent: true))
+        let reply = try await call(
+            .verifyAudit, query: StaffWire.verificationQueryItems(counts), token: session.token)
         return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readVerification(bytes) }
     }
 
@@ -249,9 +221,5 @@ public struct RemoteDesk: DeskService {
             throw transport.notTraceDesk("its answer is not the staff API's JSON: \(error.text)")
         }
     }
-
-    /// A name as one path segment: everything but unreserved characters percent-encoded, so a
-    /// name with `/` or `?` in it reaches the desk whole (and is refused there, by its rules).
-    static func pathSegment(_ name: String) -> String { RemoteTransport.escape(name) }
 
 }

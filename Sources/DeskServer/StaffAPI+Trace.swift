@@ -6,16 +6,17 @@ import DeskCore
 /// Phone numbers and purposes come only in bodies (POST), so the access log never sees them;
 /// the desk's messages hold neither.
 extension StaffAPI {
-    func traceLookup(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.traceLookup) { desk, session, body throws(ServiceError) in
+    func traceLookup(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.traceLookup) { desk, session, body throws(ServiceError) in
             ok(
                 200,
                 StaffWire.traceLookup(try await desk.traceLookup(session, phone: body.phone, purpose: body.purpose)))
         }
     }
 
-    func traceSightings(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.traceSightings) { desk, session, body throws(ServiceError) in
+    func traceSightings(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.traceSightings) {
+            desk, session, body throws(ServiceError) in
             let page = try await desk.traceSightings(
                 session, patientUserID: body.patientUserID, contactUserID: body.contactUserID, purpose: body.purpose,
                 offset: body.offset, limit: body.limit)
@@ -24,8 +25,8 @@ extension StaffAPI {
         }
     }
 
-    func traceOutcome(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.traceOutcome) { desk, session, body throws(ServiceError) in
+    func traceOutcome(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.traceOutcome) { desk, session, body throws(ServiceError) in
             ok(
                 200,
                 StaffWire.recordedOutcome(
@@ -35,16 +36,17 @@ extension StaffAPI {
         }
     }
 
-    func traceExport(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.traceExport) { desk, session, body throws(ServiceError) in
+    func traceExport(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.traceExport) { desk, session, body throws(ServiceError) in
             try await desk.recordTraceExport(
                 session, patientUserID: body.patientUserID, purpose: body.purpose, kind: body.kind, rows: body.rows)
             return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
         }
     }
 
-    func smsOutbox(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.smsOutboxLimit) { desk, session, limit throws(ServiceError) in
+    func smsOutbox(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.smsOutboxLimit) {
+            desk, session, limit throws(ServiceError) in
             ok(200, StaffWire.smsOutbox(try await desk.smsOutbox(session, limit: limit)))
         }
     }

@@ -52,107 +52,66 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
 
     static let prefix = StaffWire.prefix
 
-    struct Route {
-        let template: String
-        let methods: [String]
-    }
-
-    static let routes: [Route] = [
-        Route(template: prefix, methods: ["GET"]),
-        Route(template: prefix + "/setup", methods: ["GET", "POST"]),
-        Route(template: prefix + "/sessions", methods: ["POST"]),
-        Route(template: prefix + "/sessions/current", methods: ["DELETE"]),
-        Route(template: prefix + "/otp/authorizations", methods: ["POST"]),
-        Route(template: prefix + "/otp/status", methods: ["POST"]),
-        Route(template: prefix + "/staff", methods: ["GET", "POST"]),
-        Route(template: prefix + "/staff/{name}/disable", methods: ["POST"]),
-        Route(template: prefix + "/staff/{name}/password", methods: ["POST"]),
-        Route(template: prefix + "/audit", methods: ["GET"]),
-        Route(template: prefix + "/audit/verification", methods: ["GET"]),
-        Route(template: prefix + "/events", methods: ["GET"]),
-        Route(template: prefix + "/traffic", methods: ["GET"]),
-        Route(template: prefix + "/watch", methods: ["POST"]),
-        Route(template: prefix + "/trace/lookup", methods: ["POST"]),
-        Route(template: prefix + "/trace/sightings", methods: ["POST"]),
-        Route(template: prefix + "/trace/outcome", methods: ["POST"]),
-        Route(template: prefix + "/trace/export", methods: ["POST"]),
-        Route(template: prefix + "/sms/outbox", methods: ["GET"]),
-        Route(template: prefix + "/stats", methods: ["GET"]),
-        Route(template: prefix + "/his-clients", methods: ["GET", "POST"]),
-        Route(template: prefix + "/his-clients/{name}/revoke", methods: ["POST"]),
-    ]
-
     /// Whether `path` is under the staff API (its 404s are worded for it).
     static func owns(_ path: String) -> Bool { path == prefix || path.hasPrefix(prefix + "/") }
 
-    /// The account name in `/staff/v1/staff/{name}/<action>`: everything between, as sent
-    /// (the desk judges it, so a bad name gets the desk's message, after the session check).
-    static func accountName(_ path: String, action: String) -> String? {
-        let head = prefix + "/staff/"
-        let tail = "/" + action
-        guard path.hasPrefix(head), path.hasSuffix(tail), path.utf8.count >= head.utf8.count + tail.utf8.count else {
-            return nil
-        }
-        return String(path.dropFirst(head.count).dropLast(tail.count))
-    }
-
+    /// The route template of the table (``StaffEndpoint``) the path falls under.
     public func route(for request: HTTPRequest) -> String {
-        let path = request.path
-        if let route = Self.routes.first(where: { $0.template == path }) { return route.template }
-        if Self.accountName(path, action: "disable") != nil { return Self.prefix + "/staff/{name}/disable" }
-        if Self.accountName(path, action: "password") != nil { return Self.prefix + "/staff/{name}/password" }
-        if Self.clientName(path) != nil { return Self.prefix + "/his-clients/{name}/revoke" }
-        return "unmatched"
+        StaffEndpoint.template(for: request.path) ?? "unmatched"
     }
 
     public func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
-        guard let known = Self.routes.first(where: { $0.template == route }) else {
+        let known = StaffEndpoint.endpoints(at: route)
+        guard !known.isEmpty else {
             return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
         }
-        guard known.methods.contains(request.method) else {
-            var response = HTTPResponse.error(.methodNotAllowed(allowed: known.methods))
-            response.headers.append(("Allow", known.methods.joined(separator: ", ")))
+        guard let endpoint = known.first(where: { $0.method == request.method }) else {
+            let methods = known.map(\.method)
+            var response = HTTPResponse.error(.methodNotAllowed(allowed: methods))
+            response.headers.append(("Allow", methods.joined(separator: ", ")))
             return .now(response)
         }
-        switch (request.method, route) {
-        case ("GET", Self.prefix): return .now(ok(200, StaffWire.info()))
-        case ("GET", Self.prefix + "/setup"): return needsFirstAdmin()
-        case ("POST", Self.prefix + "/setup"): return createFirstAdmin(request)
-        case ("POST", Self.prefix + "/sessions"): return signIn(request)
-        case ("DELETE", Self.prefix + "/sessions/current"): return signOut(request)
-        case ("POST", Self.prefix + "/otp/authorizations"): return authorize(request)
-        case ("POST", Self.prefix + "/otp/status"): return status(request)
-        case ("GET", Self.prefix + "/staff"): return staff(request)
-        case ("POST", Self.prefix + "/staff"): return addStaff(request)
-        case ("POST", Self.prefix + "/staff/{name}/disable"): return disableStaff(request)
-        case ("POST", Self.prefix + "/staff/{name}/password"): return resetPassword(request)
-        case ("GET", Self.prefix + "/audit"): return audit(request)
-        case ("GET", Self.prefix + "/audit/verification"): return verifyAudit(request)
-        case ("GET", Self.prefix + "/events"): return events(request)
-        case ("GET", Self.prefix + "/traffic"): return traffic(request)
-        case ("POST", Self.prefix + "/watch"): return watch(request)
-        case ("POST", Self.prefix + "/trace/lookup"): return traceLookup(request)
-        case ("POST", Self.prefix + "/trace/sightings"): return traceSightings(request)
-        case ("POST", Self.prefix + "/trace/outcome"): return traceOutcome(request)
-        case ("POST", Self.prefix + "/trace/export"): return traceExport(request)
-        case ("GET", Self.prefix + "/sms/outbox"): return smsOutbox(request)
-        case ("GET", Self.prefix + "/stats"): return statistics(request)
-        case ("GET", Self.prefix + "/his-clients"): return hisClients(request)
-        case ("POST", Self.prefix + "/his-clients"): return addHISClient(request)
-        case ("POST", Self.prefix + "/his-clients/{name}/revoke"): return revokeHISClient(request)
-        default: return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
+        // Hashing a password takes its own executor, two at a time; everything else the store's.
+        let on = endpoint.work == .slowKDF ? kdf : work
+        let name = StaffEndpoint.segment(of: request.path, in: route) ?? ""
+        switch endpoint.name {
+        case .info: return .now(ok(200, StaffWire.info()))
+        case .needsFirstAdmin: return needsFirstAdmin(on: on)
+        case .createFirstAdmin: return createFirstAdmin(request, on: on)
+        case .signIn: return signIn(request, on: on)
+        case .signOut: return signOut(request, on: on)
+        case .authorize: return authorize(request, on: on)
+        case .status: return status(request, on: on)
+        case .staff: return staff(request, on: on)
+        case .addStaff: return addStaff(request, on: on)
+        case .disableStaff: return disableStaff(request, name: name, on: on)
+        case .resetPassword: return resetPassword(request, name: name, on: on)
+        case .audit: return audit(request, on: on)
+        case .verifyAudit: return verifyAudit(request, on: on)
+        case .events: return events(request, on: on)
+        case .traffic: return traffic(request, on: on)
+        case .watch: return watch(request, on: on)
+        case .traceLookup: return traceLookup(request, on: on)
+        case .traceSightings: return traceSightings(request, on: on)
+        case .traceOutcome: return traceOutcome(request, on: on)
+        case .traceExport: return traceExport(request, on: on)
+        case .smsOutbox: return smsOutbox(request, on: on)
+        case .statistics: return statistics(request, on: on)
+        case .hisClients: return hisClients(request, on: on)
+        case .addHISClient: return addHISClient(request, on: on)
+        case .revokeHISClient: return revokeHISClient(request, name: name, on: on)
         }
     }
 
     // MARK: Accounts and sessions
 
-    func needsFirstAdmin() -> HandlerResult {
-        run(on: work) { desk throws(ServiceError) in
+    func needsFirstAdmin(on executor: DeskExecutor) -> HandlerResult {
+        run(on: executor) { desk throws(ServiceError) in
             ok(200, StaffWire.setup(needsFirstAdmin: try await desk.needsFirstAdmin()))
         }
     }
 
-    func createFirstAdmin(_ request: HTTPRequest) -> HandlerResult {
+    func createFirstAdmin(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
         let body: StaffRequests.Credentials
         switch StaffRequests.firstAdmin(request) {
         case .failure(let error): return .now(.error(error))
@@ -160,21 +119,21 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         }
         // The same places and budgets as a sign-in: a wrong token is refused before any hash,
         // but guessing at it must not crowd out sign-ins either.
-        return admitted(request, name: "") { desk throws(ServiceError) in
+        return admitted(request, name: "", on: executor) { desk throws(ServiceError) in
             let session = try await desk.createFirstAdmin(
                 name: body.name, password: body.password, setupToken: body.setupToken)
             return (ok(201, StaffWire.session(session)), .succeeded)
         }
     }
 
-    func signIn(_ request: HTTPRequest) -> HandlerResult {
+    func signIn(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
         let body: StaffRequests.Credentials
         switch StaffRequests.credentials(request) {
         case .failure(let error): return .now(.error(error))
         case .success(let value): body = value
         }
         let source = Self.source(request)
-        return admitted(request, name: body.name) { desk throws(ServiceError) in
+        return admitted(request, name: body.name, on: executor) { desk throws(ServiceError) in
             let result = await desk.attemptSignIn(name: body.name, password: body.password, from: source)
             switch result.outcome {
             case .success(let session): return (ok(201, StaffWire.session(session)), .succeeded)
@@ -195,7 +154,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     /// Retry-After when a budget is spent), then run on the KDF executor; its outcome settles
     /// the budgets.
     func admitted(
-        _ request: HTTPRequest, name: String,
+        _ request: HTTPRequest, name: String, on executor: DeskExecutor,
         _ call: @escaping @Sendable (LocalDesk) async throws(ServiceError) -> (HTTPResponse, SignInAdmission.Outcome)
     ) -> HandlerResult {
         let admission = self.admission
@@ -208,7 +167,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
             return .now(response)
         case .success(let value): ticket = value
         }
-        let result = run(on: kdf) { desk throws(ServiceError) in
+        let result = run(on: executor) { desk throws(ServiceError) in
             do throws(ServiceError) {
                 let (response, outcome) = try await call(desk)
                 admission.finish(ticket, outcome, now: Self.monotonicSeconds())
@@ -227,8 +186,8 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
-    func signOut(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work) { desk, session throws(ServiceError) in
+    func signOut(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor) { desk, session throws(ServiceError) in
             try await desk.signOut(session)
             return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
         }
@@ -236,8 +195,8 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
 
     // MARK: Operator
 
-    func authorize(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.authorization) { desk, session, body throws(ServiceError) in
+    func authorize(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.authorization) { desk, session, body throws(ServiceError) in
             let result = try await desk.authorize(session, code: body.code, symptomsStartedOn: body.symptomsStartedOn)
             switch result {
             case .authorized: return ok(201, StaffWire.authorization(result))
@@ -248,22 +207,22 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    func status(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.statusCode) { desk, session, code throws(ServiceError) in
+    func status(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.statusCode) { desk, session, code throws(ServiceError) in
             ok(200, StaffWire.status(try await desk.status(session, of: code)))
         }
     }
 
     // MARK: Admin
 
-    func staff(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work) { desk, session throws(ServiceError) in
+    func staff(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor) { desk, session throws(ServiceError) in
             ok(200, StaffWire.accounts(try await desk.staff(session)))
         }
     }
 
-    func addStaff(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: kdf, body: StaffRequests.newStaff) { desk, session, body throws(ServiceError) in
+    func addStaff(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.newStaff) { desk, session, body throws(ServiceError) in
             ok(
                 201,
                 StaffWire.account(
@@ -271,29 +230,27 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    func disableStaff(_ request: HTTPRequest) -> HandlerResult {
-        let name = Self.accountName(request.path, action: "disable") ?? ""
-        return signedIn(request, on: work) { desk, session throws(ServiceError) in
+    func disableStaff(_ request: HTTPRequest, name: String, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor) { desk, session throws(ServiceError) in
             ok(200, StaffWire.account(try await desk.disableStaff(session, name: name)))
         }
     }
 
-    func resetPassword(_ request: HTTPRequest) -> HandlerResult {
-        let name = Self.accountName(request.path, action: "password") ?? ""
-        return signedIn(request, on: kdf, body: StaffRequests.newPassword) {
+    func resetPassword(_ request: HTTPRequest, name: String, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.newPassword) {
             desk, session, password throws(ServiceError) in
             ok(200, StaffWire.account(try await desk.resetPassword(session, name: name, password: password)))
         }
     }
 
-    func audit(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.auditQuery) { desk, session, query throws(ServiceError) in
+    func audit(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.auditQuery) { desk, session, query throws(ServiceError) in
             ok(200, StaffWire.auditEntries(try await desk.audit(session, query: query)))
         }
     }
 
-    func verifyAudit(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.verificationCounts) {
+    func verifyAudit(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.verificationCounts) {
             desk, session, counts throws(ServiceError) in
             ok(200, StaffWire.verification(try await desk.verifyAudit(session, hashesAt: counts)))
         }
@@ -301,34 +258,23 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
 
     // MARK: Hospital systems
 
-    func hisClients(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work) { desk, session throws(ServiceError) in
+    func hisClients(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor) { desk, session throws(ServiceError) in
             ok(200, StaffWire.hisClients(try await desk.hisClients(session)))
         }
     }
 
-    func addHISClient(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.newHISClient) { desk, session, body throws(ServiceError) in
+    func addHISClient(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.newHISClient) { desk, session, body throws(ServiceError) in
             let added = try await desk.addHISClient(session, name: body.name, ratePerMinute: body.ratePerMinute)
             return ok(201, StaffWire.newHISClient(added.client, key: added.key))
         }
     }
 
-    func revokeHISClient(_ request: HTTPRequest) -> HandlerResult {
-        let name = Self.clientName(request.path) ?? ""
-        return signedIn(request, on: work) { desk, session throws(ServiceError) in
+    func revokeHISClient(_ request: HTTPRequest, name: String, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor) { desk, session throws(ServiceError) in
             ok(200, StaffWire.hisClient(try await desk.revokeHISClient(session, name: name)))
         }
-    }
-
-    /// The client name in `/staff/v1/his-clients/{name}/revoke`, as sent (the desk judges it).
-    static func clientName(_ path: String) -> String? {
-        let head = prefix + "/his-clients/"
-        let tail = "/revoke"
-        guard path.hasPrefix(head), path.hasSuffix(tail), path.utf8.count >= head.utf8.count + tail.utf8.count else {
-            return nil
-        }
-        return String(path.dropFirst(head.count).dropLast(tail.count))
     }
 
     // MARK: Monitor
@@ -336,7 +282,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     /// A page of events at once when there is one (or no wait was asked for); otherwise the
     /// request waits in ``EventWaits`` with its connection suspended, holding no thread and no
     /// place on the staff executor, until an event arrives or the wait ends.
-    func events(_ request: HTTPRequest) -> HandlerResult {
+    func events(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
         guard let session = Self.session(request) else { return .now(.error(Self.noToken)) }
         let query: StaffRequests.EventsQuery
         switch StaffRequests.eventsQuery(request) {
@@ -345,11 +291,11 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         }
         let waits = self.waits
         if let newest = query.newest {
-            return run(on: work) { desk throws(ServiceError) in
+            return run(on: executor) { desk throws(ServiceError) in
                 EventWaits.page(try await desk.newestEvents(session, limit: newest))
             }
         }
-        return handOff(on: work) { desk, answer throws(ServiceError) in
+        return handOff(on: executor) { desk, answer throws(ServiceError) in
             let page = try await desk.events(session, after: query.after, limit: query.limit, wait: .zero)
             guard page.events.isEmpty, query.waitSeconds > 0 else { return EventWaits.page(page) }
             let waiting = waits.add(
@@ -359,14 +305,14 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    func traffic(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.trafficSince) { desk, session, since throws(ServiceError) in
+    func traffic(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.trafficSince) { desk, session, since throws(ServiceError) in
             ok(200, StaffWire.traffic(try await desk.traffic(session, since: since)))
         }
     }
 
-    func watch(_ request: HTTPRequest) -> HandlerResult {
-        signedIn(request, on: work, body: StaffRequests.watchTarget) { desk, session, target throws(ServiceError) in
+    func watch(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        signedIn(request, on: executor, body: StaffRequests.watchTarget) { desk, session, target throws(ServiceError) in
             ok(200, StaffWire.watch(try await desk.watch(session, target)))
         }
     }

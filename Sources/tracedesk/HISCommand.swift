@@ -1,3 +1,4 @@
+import DeskAPI
 import DeskContract
 import DeskCore
 import Foundation
@@ -24,6 +25,7 @@ enum HISCommand {
         A client with a TLS client certificate (his_auth certificate) is the client its
         certificate's subject CN names; it is added the same way (its key is then unused).
         The options --user, --password-stdin, --store and --server work as for 'tracedesk staff'.
+        --json prints what the staff API answers (docs/staff-api.yaml).
 
         Exit status: 0 ok, 1 refused (bad name, name taken, no such client), 2 usage error,
         4 store or server unavailable, 6 sign-in failed or not allowed for the role.
@@ -60,7 +62,7 @@ enum HISCommand {
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let added = try await desk.addHISClient(session, name: name, ratePerMinute: chosen)
                 if arguments.has("json") {
-                    print(jsonLine(NewHISClientJSON(added), fallback: "{}"))
+                    print(StaffWire.newHISClient(added.client, key: added.key).serialized)
                 } else {
                     say(
                         "added HIS client \(added.client.name) (actor \(added.client.actor), \(rateText(added.client)))"
@@ -75,7 +77,7 @@ enum HISCommand {
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let clients = try await desk.hisClients(session)
                 if arguments.has("json") {
-                    print(jsonLine(clients.map(HISClientJSON.init), fallback: "[]"))
+                    print(StaffWire.hisClients(clients).serialized)
                 } else {
                     printTable(clients)
                 }
@@ -127,41 +129,5 @@ enum HISCommand {
                     index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
                 }.joined(separator: "  "))
         }
-    }
-}
-
-struct HISClientJSON: Encodable {
-    let name, state, createdAt, createdBy: String
-    let ratePerMinute: Int?
-    let revokedAt, revokedBy: String?
-
-    init(_ client: HISClient) {
-        let iso = ISO8601DateFormatter()
-        name = client.name
-        state = client.stateName
-        createdAt = iso.string(from: client.createdAt)
-        createdBy = client.createdBy
-        ratePerMinute = client.ratePerMinute
-        revokedAt = client.revokedAt.map { iso.string(from: $0) }
-        revokedBy = client.revokedBy
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, state
-        case createdAt = "created_at"
-        case createdBy = "created_by"
-        case ratePerMinute = "rate_per_minute"
-        case revokedAt = "revoked_at"
-        case revokedBy = "revoked_by"
-    }
-}
-
-struct NewHISClientJSON: Encodable {
-    let client: HISClientJSON
-    let key: String
-
-    init(_ added: NewHISClient) {
-        client = HISClientJSON(added.client)
-        key = added.key
     }
 }

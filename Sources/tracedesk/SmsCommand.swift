@@ -1,3 +1,4 @@
+import DeskAPI
 import DeskContract
 import DeskCore
 import Foundation
@@ -17,8 +18,9 @@ enum SmsCommand {
 
         The texts hold sign-in codes and the rows phone numbers: reading the outbox is audited
         (sms_outbox_read). The options --user, --password-stdin, --store and --server work as
-        for 'tracedesk staff'. Exit status: 0 ok, 2 usage error, 4 store or server
-        unavailable, 6 sign-in failed or not an admin.
+        for 'tracedesk staff'. --json prints what the staff API answers (GET /staff/v1/sms/outbox).
+        Exit status: 0 ok, 2 usage error, 4 store or server unavailable, 6 sign-in failed or
+        not an admin.
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -46,7 +48,7 @@ enum SmsCommand {
         return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
             let messages = try await desk.smsOutbox(session, limit: limit)
             if arguments.has("json") {
-                print(jsonLine(messages.map(SmsJSON.init), fallback: "[]"))
+                print(StaffWire.smsOutbox(messages).serialized)
             } else if messages.isEmpty {
                 say("the outbox is empty: no SMS code was asked for yet")
             } else {
@@ -58,32 +60,5 @@ enum SmsCommand {
             }
             return .success
         }
-    }
-}
-
-struct SmsJSON: Encodable {
-    let id: Int64
-    let phone, text, gateway, status, detail, createdAt, updatedAt: String
-    let textDropped: String?
-    let attempts: Int
-
-    init(_ message: SmsMessage) {
-        id = message.id
-        phone = message.phone.e164
-        text = message.text
-        textDropped = message.textDropped?.rawValue
-        gateway = message.gateway
-        status = message.status.rawValue
-        detail = message.detail
-        attempts = message.attempts
-        createdAt = ISO8601DateFormatter().string(from: message.createdAt)
-        updatedAt = ISO8601DateFormatter().string(from: message.updatedAt)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, phone, text, gateway, status, detail, attempts
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-        case textDropped = "text_dropped"
     }
 }

@@ -1,8 +1,10 @@
+import DeskAPI
 import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskLocal
 import Foundation
+import JSONText
 
 /// `tracedesk audit checkpoint` and `audit verify --checkpoints`: the audit chain anchored in a
 /// file outside the store, signed with an audit key the store does not hold.
@@ -142,7 +144,7 @@ extension StaffCommand {
             guard hashesGiven(asked, chain, command: command) else { return .refused }
             let report = AuditCheckpoint.verify(lines, chain: chain)
             if json {
-                print(jsonLine(CheckpointVerificationJSON(chain, report, lines: lines.count), fallback: "{}"))
+                print(checkpointVerificationJSON(chain, report, lines: lines.count).serialized)
             } else {
                 if let broken = chain.firstBroken {
                     say("BROKEN at entry \(broken.id): \(broken.reason)")
@@ -159,27 +161,19 @@ extension StaffCommand {
     }
 }
 
-struct CheckpointVerificationJSON: Encodable {
-    struct Problem: Encodable {
-        let line: Int
-        let message: String
-    }
-    let chain: VerificationJSON
-    let lines: Int
-    let matched: Int
-    let anchoredEntries: Int64
-    let problems: [Problem]
-
-    init(_ chain: AuditVerification, _ report: AuditCheckpointReport, lines: Int) {
-        self.chain = VerificationJSON(chain)
-        self.lines = lines
-        matched = report.matched
-        anchoredEntries = report.anchoredEntries
-        problems = report.problems.map { Problem(line: $0.line, message: $0.message) }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case chain, lines, matched, problems
-        case anchoredEntries = "anchored_entries"
-    }
+/// `audit verify --checkpoints … --json`: the chain as the staff API answers it
+/// (`GET /staff/v1/audit/verification`), and what the checkpoints came to.
+func checkpointVerificationJSON(_ chain: AuditVerification, _ report: AuditCheckpointReport, lines: Int) -> JSONValue {
+    func member(_ key: String, _ value: JSONValue) -> JSONValue.Member { JSONValue.Member(key: key, value: value) }
+    return .object([
+        member("anchored_entries", .number(String(report.anchoredEntries))),
+        member("chain", StaffWire.verification(chain)), member("lines", .number(String(lines))),
+        member("matched", .number(String(report.matched))),
+        member(
+            "problems",
+            .array(
+                report.problems.map {
+                    .object([member("line", .number(String($0.line))), member("message", .string($0.message))])
+                })),
+    ])
 }

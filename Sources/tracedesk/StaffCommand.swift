@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskAPI
 import DeskContract
 import DeskCore
 import DeskCrypto
@@ -35,6 +36,8 @@ enum StaffCommand {
         (monitor all), admin (accounts, audit). Names: a letter, then letters a-z, digits,
         . - _ (at most 32). Passwords: at least 10 characters, not containing the name.
 
+        --json prints what the staff API answers (docs/staff-api.yaml), on the store too.
+
         Exit status: 0 ok, 1 refused (bad name or password, name taken), 2 usage error,
         4 store or server unavailable, 6 sign-in failed or not allowed for the role.
         """
@@ -63,6 +66,8 @@ enum StaffCommand {
               Actions: \(AuditAction.known.map(\.rawValue).joined(separator: ", ")).
 
         The options --user, --password-stdin, --store and --server work as for 'tracedesk staff'.
+        --json prints what the staff API answers (GET /staff/v1/audit, /audit/verification); with
+        --checkpoints, that answer as "chain" beside what the checkpoints came to.
         Exit status: 0 ok, 1 refused (a key or checkpoint file that cannot be used), 2 usage
         error, 4 store or server unavailable, 6 sign-in failed or not allowed, 7 the chain is
         broken or does not match its checkpoints.
@@ -92,7 +97,7 @@ enum StaffCommand {
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let accounts = try await desk.staff(session)
                 if arguments.has("json") {
-                    print(jsonLine(accounts.map(StaffJSON.init), fallback: "[]"))
+                    print(StaffWire.accounts(accounts).serialized)
                 } else {
                     printTable(accounts)
                 }
@@ -163,7 +168,7 @@ enum StaffCommand {
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let result = try await desk.verifyAudit(session)
                 if arguments.has("json") {
-                    print(jsonLine(VerificationJSON(result), fallback: "{}"))
+                    print(StaffWire.verification(result).serialized)
                 } else if let broken = result.firstBroken {
                     say("BROKEN at entry \(broken.id): \(broken.reason)")
                     say("entries before it verify (\(result.entries), up to id \(result.headID))")
@@ -201,7 +206,7 @@ enum StaffCommand {
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let entries = try await desk.audit(session, query: bounded)
                 if arguments.has("json") {
-                    print(jsonLine(entries.map(AuditJSON.init), fallback: "[]"))
+                    print(StaffWire.auditEntries(entries).serialized)
                 } else if entries.isEmpty {
                     say("no entries match")
                 } else {
@@ -390,78 +395,6 @@ enum StaffCommand {
             ?? Date(timeIntervalSince1970: 0)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
         return (start, end)
-    }
-}
-
-struct StaffJSON: Encodable {
-    let name, role, state, createdBy, createdAt: String
-    let failedSignIns: Int
-    let lastSignInAt: String?
-
-    init(_ account: StaffAccount) {
-        let iso = ISO8601DateFormatter()
-        name = account.name
-        role = account.role.rawValue
-        state = account.stateName
-        createdBy = account.createdBy
-        createdAt = iso.string(from: account.createdAt)
-        failedSignIns = account.failedSignIns
-        lastSignInAt = account.lastSignInAt.map { iso.string(from: $0) }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, role, state
-        case createdBy = "created_by"
-        case createdAt = "created_at"
-        case failedSignIns = "failed_sign_ins"
-        case lastSignInAt = "last_sign_in_at"
-    }
-}
-
-struct AuditJSON: Encodable {
-    let id: Int64
-    let at, actor, action, detail, previousHash, hash: String
-    let target: String?
-
-    init(_ entry: AuditEntry) {
-        id = entry.id
-        at = ISO8601DateFormatter().string(from: entry.at)
-        actor = entry.actor
-        action = entry.action.rawValue
-        target = entry.target
-        detail = entry.detail
-        previousHash = entry.previousHash
-        hash = entry.hash
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, at, actor, action, target, detail, hash
-        case previousHash = "previous_hash"
-    }
-}
-
-struct VerificationJSON: Encodable {
-    let intact: Bool
-    let entries: Int64
-    let headID: Int64
-    let headHash: String
-    let brokenAt: Int64?
-    let reason: String?
-
-    init(_ result: AuditVerification) {
-        intact = result.firstBroken == nil
-        entries = result.entries
-        headID = result.headID
-        headHash = result.headHash
-        brokenAt = result.firstBroken?.id
-        reason = result.firstBroken?.reason
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case intact, entries, reason
-        case headID = "head_id"
-        case headHash = "head_hash"
-        case brokenAt = "broken_at"
     }
 }
 

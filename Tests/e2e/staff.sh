@@ -131,8 +131,8 @@ check "after an edit, audit verify names entry 3 and exits 7" \
   bash -c "[ $rc -eq 7 ] && grep -q '^BROKEN at entry 3: its contents do not match its hash' '$work/out'"
 check "... and says the two entries before it verify" grep -q 'entries before it verify (2, up to id 2)' "$work/out"
 td "$admin_pw\n" audit verify --user boss --password-stdin --json
-check "audit verify --json says where it broke" \
-  bash -c "grep -q '\"intact\":false' '$work/out' && grep -q '\"broken_at\":3' '$work/out'"
+check "audit verify --json says where it broke (the staff API's answer)" \
+  bash -c "grep -q '\"first_broken\":{\"id\":3,' '$work/out'"
 
 check "no password and no code in any output" bash -c "
   ! grep -qE -- '$admin_pw|$oper_pw|$super_pw|fresh-pass-for-her|KJ23IWY5UJ|9K2RAY8UUQ' '$work/all-output'"

@@ -1,0 +1,191 @@
+import DeskAPI
+import Foundation
+import Testing
+
+/// The staff endpoint table against docs/staff-api.yaml: the same paths and methods, the same
+/// statuses, the same sessions, query parameters and schemas; and the routing derived from it.
+@Suite struct StaffEndpointTests {
+    /// One operation of the YAML, as far as the table describes it.
+    struct Operation: Equatable, CustomStringConvertible {
+        var method: String
+        var path: String
+        var statuses: Set<Int> = []
+        var signedIn = true
+        var request: StaffEndpoint.Payload = .none
+        var answer: StaffEndpoint.Payload = .none
+
+        var description: String { "\(method) \(path)" }
+    }
+
+    static let yaml: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return (try? String(contentsOf: root.appendingPathComponent("docs/staff-api.yaml"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The operations under `paths:`, read from the YAML's lines (its indentation is fixed:
+    /// paths at 2 spaces, methods at 4, an operation's keys at 6, response statuses at 8).
+    static func operations(_ text: String) -> [Operation] {
+        var operations: [Operation] = []
+        var path: String?
+        var section = ""
+        var queryNames: [String] = []
+        var pendingName: String?
+        var bodySeen = false
+        var bodySchema: String?
+        var bodyDecided = false
+        var inSuccess = false
+        var successSeen = false
+
+        func finish() {
+            guard var last = operations.popLast() else { return }
+            if bodySeen {
+                last.request = .json(bodySchema)
+            } else if !queryNames.isEmpty {
+                last.request = .query(queryNames)
+            }
+            operations.append(last)
+        }
+        func schema(in line: String) -> String? {
+            guard let range = line.range(of: "#/components/schemas/") else { return nil }
+            return String(line[range.upperBound...].prefix { $0.isLetter || $0.isNumber })
+        }
+        func indent(_ line: String) -> Int { line.prefix { $0 == " " }.count }
+
+        var inPaths = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if indent(line) == 0 && !trimmed.isEmpty {
+                if inPaths { finish() }
+                inPaths = line == "paths:"
+                continue
+            }
+            guard inPaths, !trimmed.isEmpty else { continue }
+            if indent(line) == 2, trimmed.hasSuffix(":") {
+                path = String(trimmed.dropLast())
+                continue
+            }
+            if indent(line) == 4, trimmed.hasSuffix(":"), let path {
+                if !operations.isEmpty { finish() }
+                operations.append(Operation(method: String(trimmed.dropLast()).uppercased(), path: path))
+                (section, queryNames, pendingName) = ("", [], nil)
+                (bodySeen, bodySchema, bodyDecided, inSuccess, successSeen) = (false, nil, false, false, false)
+                continue
+            }
+            guard !operations.isEmpty else { continue }
+            let index = operations.count - 1
+            if indent(line) == 6 {
+                section = String(trimmed.prefix { $0 != ":" })
+                if trimmed == "security: []" { operations[index].signedIn = false }
+                if section == "requestBody" { bodySeen = true }
+                continue
+            }
+            switch section {
+            case "parameters":
+                if trimmed.hasPrefix("- name:") {
+                    pendingName = String(trimmed.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+                }
+                if trimmed.hasPrefix("- {"), trimmed.contains("in: query"),
+                    let range = trimmed.range(of: "name: ")
+                {
+                    queryNames.append(String(trimmed[range.upperBound...].prefix { $0 != "," }))
+                }
+                if trimmed == "in: query", let name = pendingName { queryNames.append(name) }
+            case "requestBody" where !bodyDecided:
+                if let found = schema(in: line) {
+                    (bodySchema, bodyDecided) = (found, true)
+                } else if trimmed == "schema:" {
+                    bodyDecided = true
+                }
+            case "responses":
+                if indent(line) == 8, trimmed.hasPrefix("\""), let code = Int(trimmed.dropFirst().prefix(3)) {
+                    operations[index].statuses.insert(code)
+                    // The first success's schema is the answer; one with a description only has none.
+                    inSuccess = !successSeen && (200..<300).contains(code) && !trimmed.contains("{ description:")
+                    if (200..<300).contains(code) { successSeen = true }
+                    continue
+                }
+                guard inSuccess else { continue }
+                if let found = schema(in: line) {
+                    operations[index].answer = .json(found)
+                    inSuccess = false
+                } else if trimmed == "schema:" {
+                    operations[index].answer = .json(nil)
+                    inSuccess = false
+                }
+            default: break
+            }
+        }
+        return operations
+    }
+
+    @Test("the YAML is read: it has operations, each with statuses")
+    func yamlIsRead() {
+        let operations = Self.operations(Self.yaml)
+        #expect(operations.count >= 20)
+        #expect(operations.allSatisfy { !$0.statuses.isEmpty }, "\(operations.filter { $0.statuses.isEmpty })")
+    }
+
+    @Test("every path and method of docs/staff-api.yaml is in the table, and every one of the table in the YAML")
+    func sameOperations() {
+        let documented = Self.operations(Self.yaml).map(\.description)
+        let table = StaffEndpoint.table.map { "\($0.method) \($0.template)" }
+        #expect(Set(documented).subtracting(table).sorted() == [], "in the YAML, not in StaffEndpoint.table")
+        #expect(Set(table).subtracting(documented).sorted() == [], "in StaffEndpoint.table, not in the YAML")
+        #expect(table == documented, "the table is in the order of the YAML")
+    }
+
+    @Test("each endpoint has the YAML's statuses, session, query parameters and schemas")
+    func sameDescriptions() {
+        let documented = Dictionary(
+            Self.operations(Self.yaml).map { ($0.description, $0) }, uniquingKeysWith: { first, _ in first })
+        for endpoint in StaffEndpoint.table {
+            let key = "\(endpoint.method) \(endpoint.template)"
+            guard let operation = documented[key] else { continue }
+            #expect(operation.statuses == Set(endpoint.accept + endpoint.errors), "\(key): statuses")
+            #expect(
+                operation.statuses.filter { (200..<300).contains($0) }.isSubset(of: endpoint.accept),
+                "\(key): every success of the YAML is accepted")
+            #expect(operation.signedIn == endpoint.signedIn, "\(key): whether a session is needed")
+            #expect(operation.request == endpoint.request, "\(key): the request")
+            #expect(operation.answer == endpoint.answer, "\(key): the answer")
+        }
+    }
+
+    @Test("every name is in the table once, and every method and path once")
+    func unique() {
+        #expect(StaffEndpoint.table.map(\.name) == StaffEndpoint.Name.allCases)
+        let keys = StaffEndpoint.table.map { "\($0.method) \($0.path)" }
+        #expect(Set(keys).count == keys.count)
+    }
+
+    @Test(
+        "a path falls under its template; a name is everything between head and tail, as sent",
+        arguments: [
+            ("/staff/v1", "/staff/v1", nil), ("/staff/v1/staff", "/staff/v1/staff", nil),
+            ("/staff/v1/staff/ana/disable", "/staff/v1/staff/{name}/disable", "ana"),
+            ("/staff/v1/staff/a%2Fb/password", "/staff/v1/staff/{name}/password", "a%2Fb"),
+            ("/staff/v1/staff/a/b/disable", "/staff/v1/staff/{name}/disable", "a/b"),
+            ("/staff/v1/staff//disable", "/staff/v1/staff/{name}/disable", ""),
+            ("/staff/v1/his-clients/lab/revoke", "/staff/v1/his-clients/{name}/revoke", "lab"),
+            ("/staff/v1/staff/{name}/disable", "/staff/v1/staff/{name}/disable", "{name}"),
+        ] as [(String, String, String?)])
+    func routing(path: String, template: String, segment: String?) {
+        #expect(StaffEndpoint.template(for: path) == template)
+        #expect(StaffEndpoint.segment(of: path, in: template) == segment)
+    }
+
+    @Test(
+        "a path the staff API does not have has no template",
+        arguments: ["/staff/v1/", "/staff/v1/staff/ana", "/staff/v1/nope", "/staff/v1/his-clients/x", "/staff"])
+    func noRoute(path: String) {
+        #expect(StaffEndpoint.template(for: path) == nil)
+    }
+
+    @Test("a path with two methods allows them GET first")
+    func allow() {
+        #expect(StaffEndpoint.endpoints(at: "/staff/v1/setup").map(\.method) == ["GET", "POST"])
+        #expect(StaffEndpoint.endpoints(at: "/staff/v1/his-clients").map(\.method) == ["GET", "POST"])
+        #expect(StaffEndpoint.endpoints(at: "/staff/v1/sessions/current").map(\.method) == ["DELETE"])
+    }
+}
