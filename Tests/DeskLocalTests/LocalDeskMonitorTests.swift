@@ -64,20 +64,20 @@ import Testing
     func waitEndsEarly() async throws {
         try await DeskFixture.with { fixture in
             let start = try await Self.end(fixture)
-            // The event comes from a thread of its own, so that however busy Swift's shared
-            // pool is, it is written while the page waits (not after a timer on that pool).
+            // The event comes from a thread of its own, started here (not from a task), so that
+            // however busy Swift's shared pool is, it is written while the page waits.
             let store = fixture.store
             let hash = try Otp(operatorInput: Self.code).hash
-            let writer = Task {
-                try await offPool {
-                    usleep(200_000)
-                    _ = try store.authorize(
-                        otpHash: hash, symptomsStartedOn: DeskFixture.today, by: "rossi", now: DeskFixture.start,
-                        lifetime: .seconds(150))
-                }
-            }
+            let written = DispatchSemaphore(value: 0)
+            Thread {
+                usleep(200_000)
+                _ = try? store.authorize(
+                    otpHash: hash, symptomsStartedOn: DeskFixture.today, by: "rossi", now: DeskFixture.start,
+                    lifetime: .seconds(150))
+                written.signal()
+            }.start()
             let page = try await fixture.desk.events(fixture.rossi, after: start, limit: 10, wait: .seconds(60))
-            try await writer.value
+            try await offPool { written.wait() }
             // A page ends its wait with an event only when one came: a wait that ran out answers
             // empty. No wall-clock bound: the event itself tells the two apart.
             #expect(page.events.map(\.kind) == ["otp_authorized"])

@@ -249,11 +249,14 @@ struct ProtocolTests {
     @Test("stopping lets a request in flight finish, then refuses new connections")
     func gracefulStop() async throws {
         let f = try ServerFixture(delayMs: 400)
-        let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
-        let pending = Task {
-            try await HTTP.send(
-                "POST", url, headers: Phone.headers(token: Self.token, dummy: "1"), body: Data(#"{"padding":""}"#.utf8))
-        }
+        // On a socket of its own (not the tests' shared URLSession, whose connections other
+        // suites' long polls may hold): the request reaches the server however busy the run is.
+        let port = f.server.phonePort
+        let request = HTTP.request(
+            "POST", "/v1/ingestion/check-otp",
+            headers: Phone.headers(token: Self.token, dummy: "1").map { "\($0.key): \($0.value)" },
+            body: Array(#"{"padding":""}"#.utf8))
+        let pending = Task { try await offPool { try HTTP.raw(port, request, readTimeout: 60) } }
         // Stop once the request is in (waiting out its delay).
         try await eventually(within: .seconds(60), "the request waiting out its delay") {
             f.server.phonePeakSuspended == 1

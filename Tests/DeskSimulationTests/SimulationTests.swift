@@ -65,11 +65,8 @@ final class SimulationServer: @unchecked Sendable {
 struct SimulationTests {
     static func shortPlan(seed: UInt64 = 7) -> SimulationPlan {
         var plan = SimulationPlan()
-        // Long enough for the whole town to register and the positives to send their files on
-        // a machine several times slower than usual (the run stops starting work at its end);
-        // the citizens' rate keeps their number what 3 s at 120 a minute gave.
-        plan.duration = .seconds(20)
-        plan.immuniPerMinute = 18
+        plan.duration = .seconds(3)
+        plan.immuniPerMinute = 120
         plan.dummySessionsPerReal = 1
         plan.checkToUploadSeconds = 0...0.2
         plan.apricotUsers = 12
