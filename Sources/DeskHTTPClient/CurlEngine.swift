@@ -35,7 +35,9 @@ final class CurlEngine: @unchecked Sendable {
         _ continuation: CheckedContinuation<Result<HTTPClient.Response, HTTPClientError>, Never>
     ) {
         lock.withLock {
+            // A cancellation the engine's thread has already ended resumes the caller here.
             transfer.setContinuation(continuation)
+            if transfer.isFinished { return }
             if transfer.cancelled || stopping || multi == nil {
                 transfer.finish(.failure(.cancelled))
                 return

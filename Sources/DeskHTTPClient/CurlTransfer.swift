@@ -13,6 +13,9 @@ final class CurlTransfer: @unchecked Sendable {
     private let errorStorage: UnsafeMutablePointer<CChar>
     private var continuation: CheckedContinuation<Result<HTTPClient.Response, HTTPClientError>, Never>?
     private var finished = false
+    /// The outcome of a transfer finished before its caller waited for it (a cancellation the
+    /// engine's thread took before the transfer itself): handed over by `setContinuation`.
+    private var early: Result<HTTPClient.Response, HTTPClientError>?
     /// Set by a cancellation that came before the engine's thread took the transfer.
     var cancelled = false
 
@@ -36,11 +39,17 @@ final class CurlTransfer: @unchecked Sendable {
         errorStorage.deallocate()
     }
 
-    /// Who to resume; set by the engine, under its lock, as the transfer starts.
+    /// Who to resume; set by the engine, under its lock, as the transfer starts. Resumed at
+    /// once if the transfer has already finished.
     func setContinuation(
         _ continuation: CheckedContinuation<Result<HTTPClient.Response, HTTPClientError>, Never>
     ) {
-        self.continuation = continuation
+        if let early {
+            self.early = nil
+            continuation.resume(returning: early)
+        } else {
+            self.continuation = continuation
+        }
     }
 
     /// Makes and configures the easy handle (engine thread). False when libcurl refused.
@@ -115,12 +124,17 @@ final class CurlTransfer: @unchecked Sendable {
         return .success(HTTPClient.Response(status: status, headers: headers, body: body))
     }
 
-    /// Resumes the caller once; later calls do nothing. Call under the engine's lock.
+    /// Resumes the caller once, now or as soon as it waits (``setContinuation(_:)``); later
+    /// calls do nothing. Call under the engine's lock.
     func finish(_ result: Result<HTTPClient.Response, HTTPClientError>) {
         guard !finished else { return }
         finished = true
-        continuation?.resume(returning: result)
-        continuation = nil
+        if let continuation {
+            continuation.resume(returning: result)
+            self.continuation = nil
+        } else {
+            early = result
+        }
     }
 
     var isFinished: Bool { finished }
