@@ -6,8 +6,9 @@ import Foundation
 /// How much a simulation does, and for how long. Every figure is bounded; the same seed gives
 /// the same phones and encounters, and, when ``seedGiven``, the same Immuni codes and keys.
 public struct SimulationPlan: Sendable {
-    /// How long the run lasts: no session, registration or contact upload starts after it
-    /// (those in flight finish, each request within the client's timeouts).
+    /// How long the run lasts, at most (``Simulation/finish()`` ends it earlier): no session,
+    /// registration or contact upload starts after it (those in flight finish, each request
+    /// within the client's timeouts).
     public var duration: Duration = .seconds(60)
     /// Real Immuni citizens a minute: each one's code is authorised by the simulated HIS
     /// (`POST /v1/otp` on the internal listener), then the phone checks it and uploads.
@@ -110,7 +111,8 @@ public final class Simulation: Sendable {
     /// The seed of the Immuni codes, keys and salts: the plan's, with a per-run nonce unless the
     /// seed was given (``SimulationPlan/seedGiven``).
     let immuniSeed: UInt64
-    private let counts = Counts()
+    let counts = Counts()
+    private let end = RunEnd()
 
     public init(plan: SimulationPlan, targets: SimulationTargets, now: @escaping @Sendable () -> Date = { Date() }) {
         self.plan = plan
@@ -120,13 +122,13 @@ public final class Simulation: Sendable {
         client = SimulationClient(recorder: recorder, maxConnections: max(8, plan.maxInFlight * 2))
     }
 
-    /// Runs the plan to its end (or until the task is cancelled) and says what happened.
+    /// Runs the plan to its end (its duration, or ``finish()``) or until the task is cancelled,
+    /// and says what happened.
     public func run() async -> SimulationResult {
-        let started = ContinuousClock.now
-        let deadline = started + plan.duration
-        async let apricot = apricotPart(deadline: deadline)
-        async let analytics: Void = analyticsPart(deadline: deadline)
-        await immuniPart(deadline: deadline)
+        end.begin(lasting: plan.duration)
+        async let apricot = apricotPart()
+        async let analytics: Void = analyticsPart()
+        await immuniPart()
         await analytics
         let (registered, positives) = await apricot
         return SimulationResult(
@@ -135,9 +137,15 @@ public final class Simulation: Sendable {
             contactFiles: counts.value(\.files), analyticsSent: counts.value(\.analytics))
     }
 
+    /// Ends the run now, as its duration would: no session, registration batch, contact upload
+    /// or round starts after it; those in flight finish, and so does a wait between two
+    /// sessions or rounds already begun. For a caller that ends a run once it has done what
+    /// the caller needs (``counts`` says), whatever the machine's speed.
+    func finish() { end.finish() }
+
     // MARK: Immuni
 
-    func immuniPart(deadline: ContinuousClock.Instant) async {
+    func immuniPart() async {
         let realRate = max(0, plan.immuniPerMinute) / 60
         let dummyRate =
             plan.immuniPopulation.map { Double(max(0, $0)) / SimulationPlan.dummySessionMeanSeconds }
@@ -150,8 +158,10 @@ public final class Simulation: Sendable {
             var due = ContinuousClock.now
             var session: UInt64 = 0
             var first = true
-            while due < deadline, !Task.isCancelled {
+            while end.admits(due), !Task.isCancelled {
                 try? await Task.sleep(until: due, clock: .continuous)
+                // Finished while waiting for it: the session is not started.
+                if !end.admits(due) { break }
                 let real =
                     (first && realRate > 0)
                     || Double.random(in: 0..<(realRate + dummyRate), using: &schedule) < realRate
@@ -204,16 +214,16 @@ public final class Simulation: Sendable {
             now: now, uploadChance: plan.dummyUploadChance, wait: plan.checkToUploadSeconds, random: &random)
     }
 
-    func analyticsPart(deadline: ContinuousClock.Instant) async {
+    func analyticsPart() async {
         let rate = max(0, plan.analyticsPerMinute) / 60
         guard rate > 0 else { return }
         let phone = ImmuniPhone(client: client, phoneAPI: targets.phoneAPI)
         var schedule = SeededRandom(seed: plan.seed, stream: 4)
         var due = ContinuousClock.now
         var record: UInt64 = 0
-        while due < deadline, !Task.isCancelled {
+        while end.admits(due), !Task.isCancelled {
             try? await Task.sleep(until: due, clock: .continuous)
-            if Task.isCancelled { break }
+            if Task.isCancelled || !end.admits(due) { break }
             record += 1
             var random = SeededRandom(seed: immuniSeed, stream: 3_000_000 + record)
             if await phone.operationalInfo(now: now(), random: &random) { counts.add(\.analytics) }
@@ -248,7 +258,7 @@ public final class Simulation: Sendable {
         return Array((0..<plan.apricotUsers).shuffled(using: &random).prefix(count)).sorted()
     }
 
-    func apricotPart(deadline: ContinuousClock.Instant) async -> ([ApricotIdentity], [String]) {
+    func apricotPart() async -> ([ApricotIdentity], [String]) {
         guard plan.apricotUsers > 0 else { return ([], []) }
         guard let codes = targets.codes else {
             recorder.note("no way to read SMS codes given: no APRICOT phones")
@@ -257,12 +267,12 @@ public final class Simulation: Sendable {
         let phone = ApricotPhone(client: client, phoneAPI: targets.phoneAPI)
         let settings = await phone.settings() ?? ApricotAppSettings()
         // Registration: batches of at most ApricotPhone.batchLimit phones that share one read of
-        // the outbox, at most maxInFlight requests at once; none starts after the deadline.
+        // the outbox, at most maxInFlight requests at once; none starts after the end.
         var identities = [ApricotIdentity?](repeating: nil, count: plan.apricotUsers)
         let width = max(1, plan.maxInFlight)
         let batchSize = min(ApricotPhone.batchLimit, width)
         for batch in stride(from: 0, to: plan.apricotUsers, by: batchSize) {
-            if ContinuousClock.now >= deadline || Task.isCancelled { break }
+            if !end.admits() || Task.isCancelled { break }
             let range = batch..<min(plan.apricotUsers, batch + batchSize)
             let phones = range.map {
                 (phone: Self.phoneNumber(seed: plan.seed, index: $0), deviceID: "sim-\(plan.seed)-\($0)")
@@ -282,7 +292,7 @@ public final class Simulation: Sendable {
         let historyDays = max(1, min(plan.contactDays, settings.contactHistoryDays))
         let known = identities
         var round = 0
-        while ContinuousClock.now < deadline, !Task.isCancelled {
+        while end.admits(), !Task.isCancelled {
             let moment = now()
             let today = CivilDay(unixSeconds: Int64(moment.timeIntervalSince1970))
             let days = round == 0 ? historyDays : 1
@@ -295,7 +305,7 @@ public final class Simulation: Sendable {
             let jobs = positives.indices.flatMap { slot in byDay.indices.map { (slot, $0) } }
             let sent = await ApricotPhone.limited(jobs.count, width: width) { job -> Bool in
                 let (slot, dayIndex) = jobs[job]
-                guard ContinuousClock.now < deadline, !Task.isCancelled,
+                guard self.end.admits(), !Task.isCancelled,
                     let identity = known[positives[slot]]
                 else { return false }
                 let (day, encounters) = byDay[dayIndex]
@@ -309,21 +319,25 @@ public final class Simulation: Sendable {
             }
             for case true? in sent { counts.add(\.files) }
             round += 1
+            counts.add(\.contactRounds)
             let next = ContinuousClock.now + .milliseconds(Int64(plan.contactUploadEverySeconds * 1_000))
-            if next >= deadline || Task.isCancelled || plan.contactUploadEverySeconds <= 0 { break }
+            if !end.admits(next) || Task.isCancelled || plan.contactUploadEverySeconds <= 0 { break }
             try? await Task.sleep(until: next, clock: .continuous)
         }
         return (registered, positives.compactMap { identities[$0]?.phone })
     }
 }
 
-/// Counters shared by the run's tasks.
+/// Counters shared by the run's tasks; read at any time for what the run has done so far.
 final class Counts: @unchecked Sendable {
     struct Values {
         var inFlight = 0
         var citizens = 0
         var uploads = 0
         var files = 0
+        /// Rounds of contact uploads over (each positive patient's files of the round sent, or
+        /// left out at the end of the run).
+        var contactRounds = 0
         var analytics = 0
     }
     private let lock = NSLock()
@@ -339,4 +353,6 @@ final class Counts: @unchecked Sendable {
     func end() { lock.withLock { values.inFlight -= 1 } }
     func add(_ key: WritableKeyPath<Values, Int>) { lock.withLock { values[keyPath: key] += 1 } }
     func value(_ key: KeyPath<Values, Int>) -> Int { lock.withLock { values[keyPath: key] } }
+    /// Every counter at once.
+    func snapshot() -> Values { lock.withLock { values } }
 }

@@ -63,9 +63,13 @@ final class SimulationServer: @unchecked Sendable {
 
 @Suite("Simulated phones against a real server on loopback", .serialized, .timeLimit(.minutes(3)))
 struct SimulationTests {
+    /// A cap on a run that ``finished(_:_:when:)`` ends once it has done its part: never reached
+    /// unless something is stuck.
+    static let cap: Duration = .seconds(120)
+
     static func shortPlan(seed: UInt64 = 7) -> SimulationPlan {
         var plan = SimulationPlan()
-        plan.duration = .seconds(3)
+        plan.duration = cap
         plan.immuniPerMinute = 120
         plan.dummySessionsPerReal = 1
         plan.checkToUploadSeconds = 0...0.2
@@ -77,6 +81,29 @@ struct SimulationTests {
         return plan
     }
 
+    /// Runs `simulation` until `done` holds for what it has done so far (its counts and its
+    /// requests), then ends it as its duration would and returns its result. So the run is
+    /// bounded by what the test needs from it, not by a wall-clock guess that a loaded machine
+    /// outruns. Waits up to 60 s; past that, fails saying what it waited for (`what`).
+    static func finished(
+        _ simulation: Simulation, _ what: String,
+        when done: @escaping @Sendable (Counts.Values, SimulationSummary) -> Bool
+    ) async throws -> SimulationResult {
+        let running = Task { await simulation.run() }
+        do {
+            try await eventually(within: .seconds(60), what) {
+                done(simulation.counts.snapshot(), simulation.recorder.snapshot())
+            }
+        } catch {
+            simulation.finish()
+            let result = await running.value
+            Issue.record("the run so far: \(result.summary.lines.joined(separator: "\n"))")
+            throw error
+        }
+        simulation.finish()
+        return await running.value
+    }
+
     @Test("a short run yields the events of each flow, a chunk, and a contact the tracer finds")
     func shortRun() async throws {
         let fixture = try SimulationServer()
@@ -85,7 +112,14 @@ struct SimulationTests {
             targets: SimulationTargets(
                 phoneAPI: fixture.phone, hisAPI: fixture.internalURL, codes: StoreOutboxCodes(store: fixture.store),
                 hisKey: fixture.hisKey))
-        let result = await simulation.run()
+        // Each flow once: a citizen's upload, a dummy session, and the positive patients' round
+        // of contact files (the one round: no re-uploads in this plan).
+        let result = try await Self.finished(
+            simulation, "a citizen's upload, a dummy check-otp and the round of contact files"
+        ) { counts, summary in
+            counts.uploads >= 1 && counts.contactRounds >= 1
+                && summary.endpoints.contains { $0.name == "check-otp (dummy)" }
+        }
 
         #expect(result.summary.errors.isEmpty, "\(result.summary.lines.joined(separator: "\n"))")
         #expect(result.citizens >= 1)
@@ -139,15 +173,16 @@ struct SimulationTests {
     @Test("operational info: kept by a server that accepts the simulated attestation, discarded by one without")
     func analytics() async throws {
         var plan = SimulationPlan()
-        plan.duration = .seconds(2)
+        plan.duration = Self.cap
         plan.immuniPerMinute = 0
         plan.apricotUsers = 0
         plan.analyticsPerMinute = 600
         for attested in [true, false] {
             let fixture = try SimulationServer(attested: attested)
-            let result = await Simulation(
-                plan: plan, targets: SimulationTargets(phoneAPI: fixture.phone, hisAPI: nil, codes: nil)
-            ).run()
+            let result = try await Self.finished(
+                Simulation(plan: plan, targets: SimulationTargets(phoneAPI: fixture.phone, hisAPI: nil, codes: nil)),
+                "three operational-info records answered"
+            ) { counts, _ in counts.analytics >= 3 }
             #expect(result.summary.errors.isEmpty, "\(result.summary.lines.joined(separator: "\n"))")
             #expect(result.analyticsSent >= 1)
             // The attestation is checked after the 204: wait for the records to land (up to 30 s
@@ -264,7 +299,9 @@ struct SimulationTests {
     func outboxFailures() async throws {
         let fixture = try SimulationServer()
         var plan = SimulationPlan()
-        plan.duration = .seconds(1)
+        // No Immuni traffic and no phone that signs in: the run ends when registration has
+        // failed, long before this cap.
+        plan.duration = Self.cap
         plan.immuniPerMinute = 0
         plan.apricotUsers = 3
         // A signed-out admin's session: every read of the outbox is refused.
