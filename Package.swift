@@ -57,6 +57,17 @@ let package = Package(
             name: "DeskSimulation",
             dependencies: ["DeskCore", "DeskCrypto", "DeskContract", "DeskLocal", "DeskStore", "CivilCalendar"]
         ),
+        // The command line's shared parts: arguments, exit statuses, terminal-safe output, the
+        // store's location (tracedesk's commands and the benchmarks).
+        .target(name: "DeskCLI", dependencies: ["DeskContract", "DeskServer", "DeskStore", "DeskCore"]),
+        // `tracedesk bench`: the benchmarks and their bulk seeding, kept out of the production modules.
+        .target(
+            name: "DeskBench",
+            dependencies: [
+                "DeskCLI", "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskCore", "DeskCrypto",
+                "DeskServer", "DeskStore", "TerminalKit", "TerminalNcurses", "CivilCalendar",
+            ]
+        ),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
         // The console knows the contract only: whoever starts it passes a desk in.
         .target(
@@ -66,7 +77,7 @@ let package = Package(
             dependencies: [
                 "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskStore", "DeskCore", "DeskCrypto",
                 "TerminalKit", "TerminalNcurses", "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport",
-                "DeskSimulation",
+                "DeskSimulation", "DeskCLI", "DeskBench",
             ]
         ),
 
@@ -95,6 +106,8 @@ let package = Package(
                 "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
             ]
         ),
+        // The JSONTestSuite's parsing cases (Tests/Vectors/json) against the reader.
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
         .testTarget(
             name: "DeskAPITests", dependencies: ["DeskAPI", "DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),

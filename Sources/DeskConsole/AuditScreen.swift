@@ -101,7 +101,7 @@ public enum AuditScreen {
     }
 
     public enum Action: Hashable, Sendable {
-        case up, down, pageUp, pageDown, top, bottom
+        case move(TableCursor.Move)
         case older, filter, clearFilter, verify, reload, quit
     }
 
@@ -111,16 +111,14 @@ public enum AuditScreen {
         Binding([.char("v")], .verify, help: "Verify chain"),
         Binding([.char("x")], .clearFilter, help: "Clear filter", shownInFooter: false),
         Binding([.char("r"), .function(5)], .reload, help: "Reload (newest first)", shownInFooter: false),
-        Binding([.up, .char("k")], .up, help: "Newer entry", shownInFooter: false),
-        Binding([.down, .char("j")], .down, help: "Older entry (loads more at the end)", shownInFooter: false),
-        Binding([.pageUp], .pageUp, help: "Page up", shownInFooter: false),
-        Binding([.pageDown], .pageDown, help: "Page down", shownInFooter: false),
-        Binding([.home, .char("g")], .top, help: "Newest entry", shownInFooter: false),
-        Binding([.end, .char("G")], .bottom, help: "Oldest entry loaded", shownInFooter: false),
+        Binding([.up, .char("k")], .move(.up), help: "Newer entry", shownInFooter: false),
+        Binding([.down, .char("j")], .move(.down), help: "Older entry (loads more at the end)", shownInFooter: false),
+        Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
+        Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
+        Binding([.home, .char("g")], .move(.top), help: "Newest entry", shownInFooter: false),
+        Binding([.end, .char("G")], .move(.bottom), help: "Oldest entry loaded", shownInFooter: false),
         Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
     ])
-
-    static let page = 10
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
@@ -186,12 +184,9 @@ public enum AuditScreen {
 
     private static func perform(_ state: inout State, _ action: Action) -> [Command] {
         switch action {
-        case .up: return move(&state, by: -1)
-        case .down: return move(&state, by: 1)
-        case .pageUp: return move(&state, by: -page)
-        case .pageDown: return move(&state, by: page)
-        case .top: state.selected = 0
-        case .bottom: state.selected = max(0, state.entries.count - 1)
+        case .move(let step) where step == .top || step == .bottom:
+            state.selected = TableCursor.position(state.selected, after: step, count: state.entries.count)
+        case .move(let step): return move(&state, by: TableCursor.rows(step))
         case .older: return older(&state)
         case .reload:
             state.notice = nil
@@ -220,7 +215,7 @@ public enum AuditScreen {
         if target > state.entries.count - 1, state.selected == state.entries.count - 1, state.hasMore {
             return older(&state)
         }
-        state.selected = min(max(0, target), state.entries.count - 1)
+        state.selected = TableCursor.position(state.selected, by: rows, count: state.entries.count)
         return []
     }
 

@@ -238,39 +238,10 @@ extension DashboardScreen {
     }
 
     static func renderExport(_ state: State, into buffer: inout Buffer, area: Rect) {
-        guard let prompt = state.export else { return }
-        let panel = area.centered(width: min(72, area.width), height: min(9, area.height))
-        buffer.fill(panel)
-        let inner = Panel(title: "Export the figures as CSV", focused: prompt.confirm == nil).render(
-            into: &buffer, area: panel)
-        let text = inner.inset(horizontal: 1, vertical: 0)
-        guard text.width > 4 else { return }
-        var y = text.y
         let shown = shown(state)
-        buffer.put(
-            Glyphs(ascii: state.ascii)("Every figure of the \(shown.range.label), by \(shown.bucket.label)."),
-            x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
-        y += 1
-        buffer.put("File", x: text.x, y: y, style: Style(.header), clip: text)
-        y += 1
-        prompt.path.render(
-            into: &buffer, area: Rect(x: text.x, y: y, width: text.width, height: 1),
-            focused: prompt.confirm == nil && !prompt.writing)
-        y += 1
-        if let error = prompt.error {
-            Notice.error(error).render(
-                into: &buffer, x: text.x, y: y, width: text.width, rows: 2, ascii: state.ascii)
-        } else if prompt.writing {
-            Notice.working("writing").render(
-                into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
-        } else {
-            buffer.put(
-                Glyphs(ascii: state.ascii)("Enter write · Esc cancel"), x: text.x, y: y, style: Style(.muted),
-                clip: text)
-        }
-        if let dialog = prompt.confirm {
-            buffer.cursor = nil
-            _ = dialog.render(into: &buffer, area: area)
-        }
+        state.export?.render(
+            title: "Export the figures as CSV",
+            summary: Glyphs(ascii: state.ascii)("Every figure of the \(shown.range.label), by \(shown.bucket.label)."),
+            into: &buffer, area: area, ascii: state.ascii)
     }
 }

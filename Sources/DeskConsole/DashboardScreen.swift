@@ -21,17 +21,6 @@ import TerminalKit
 /// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``
 /// and writes the export's file.
 public enum DashboardScreen {
-    /// Writing the figures to a CSV file.
-    public struct ExportPrompt: Hashable, Sendable {
-        public var path: TextFieldState
-        /// Asked when the file exists.
-        public var confirm: DialogState?
-        public var writing = false
-        public var error: String?
-
-        public init(path: String) { self.path = TextFieldState(path, maxLength: 1_024) }
-    }
-
     /// Asking which province to show.
     public struct ProvincePrompt: Hashable, Sendable {
         public var code = TextFieldState("", maxLength: 8)
@@ -147,20 +136,14 @@ public enum DashboardScreen {
             state.error = message
             return askIfPending(&state)
         case .exportExists(let path):
-            guard state.export != nil else { return [] }
-            state.export?.writing = false
-            state.export?.confirm = .confirm(
-                title: "Overwrite?", message: "\(path) exists. Replace it with this export?", confirm: "Overwrite",
-                cancel: "Keep it")
+            state.export?.fileExists(path)
             return []
         case .exported(let path):
             state.export = nil
             state.notice = .ok("exported the figures to \(path)")
             return []
         case .exportFailed(let message):
-            guard state.export != nil else { return [] }
-            state.export?.writing = false
-            state.export?.error = message
+            state.export?.failed(message)
             return []
         }
     }
@@ -292,29 +275,15 @@ public enum DashboardScreen {
     }
 
     private static func exportKey(_ state: inout State, _ key: Key) -> [Command] {
-        guard var prompt = state.export, !prompt.writing else { return [] }
-        if var dialog = prompt.confirm {
-            switch dialog.handle(key) {
-            case .chosen(0): return startExport(&state, overwrite: true)
-            case .chosen, .cancelled:
-                prompt.confirm = nil
-                prompt.error = "kept the existing file: type another name, or press Enter again to be asked again"
-            case .changed, .unchanged, .notHandled:
-                prompt.confirm = dialog
-            }
-            state.export = prompt
-            return []
-        }
-        switch exportKeyMap.action(for: key) {
-        case .back:
+        guard var prompt = state.export else { return [] }
+        let step = prompt.handle(key, exportKeyMap.action(for: key).map { $0 == .submit ? .submit : .back })
+        state.export = prompt
+        switch step {
+        case .stay: return []
+        case .cancel:
             state.export = nil
             return []
-        case .submit:
-            return startExport(&state, overwrite: false)
-        case nil:
-            if prompt.path.handle(key) == .changed { prompt.error = nil }
-            state.export = prompt
-            return []
+        case .write(let overwrite): return startExport(&state, overwrite: overwrite)
         }
     }
 
@@ -326,17 +295,9 @@ public enum DashboardScreen {
             state.export = prompt
             return []
         }
-        let path: String
-        switch ExportPath.checked(prompt.path.text, defaultPath: defaultExportPath(state), example: "stats.csv") {
-        case .success(let checked): path = checked
-        case .failure(let problem):
-            prompt.error = problem.message
-            state.export = prompt
-            return []
-        }
-        prompt.writing = true
-        prompt.error = nil
+        let path = prompt.start(defaultPath: defaultExportPath(state), example: "stats.csv")
         state.export = prompt
+        guard let path else { return [] }
         return [.export(path: path, csv: StatsCSV.encode(report), overwrite: overwrite)]
     }
 }

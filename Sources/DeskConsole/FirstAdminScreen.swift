@@ -100,8 +100,8 @@ public enum FirstAdminScreen {
             guard !state.creating else { return [] }
             if let action = keyMap.action(for: key) {
                 switch action {
-                case .nextField: state.focus = step(state.focus, by: 1, in: state.fields)
-                case .previousField: state.focus = step(state.focus, by: -1, in: state.fields)
+                case .nextField: state.focus = FormFocus.step(state.focus, by: 1, in: state.fields)
+                case .previousField: state.focus = FormFocus.step(state.focus, by: -1, in: state.fields)
                 case .submit: return submit(&state)
                 }
                 return []
@@ -117,18 +117,10 @@ public enum FirstAdminScreen {
         }
     }
 
-    private static func step(_ field: Field, by offset: Int, in all: [Field]) -> Field {
-        let index = all.firstIndex(of: field) ?? 0
-        return all[(index + offset + all.count) % all.count]
-    }
-
     /// Enter: moves to the next field until the last; there, sends the form or says what to fix
     /// (with the focus on that field).
     private static func submit(_ state: inout State) -> [Command] {
-        if state.focus != state.fields.last {
-            state.focus = step(state.focus, by: 1, in: state.fields)
-            return []
-        }
+        guard FormFocus.advance(&state.focus, in: state.fields) else { return [] }
         guard let name = state.normalizedName else {
             state.focus = .name
             if case .failure(let problem) = StaffName.normalize(state.name.text) {

@@ -58,17 +58,18 @@ public enum HISScreen {
     }
 
     public enum Action: Hashable, Sendable {
-        case up, down, top, bottom, add, revoke, reload, quit
+        case move(TableCursor.Move)
+        case add, revoke, reload, quit
     }
 
     public static let keyMap = KeyMap<Action>([
         Binding([.char("a"), .insert], .add, help: "Add client"),
         Binding([.char("x"), .delete], .revoke, help: "Revoke"),
         Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false),
-        Binding([.up, .char("k")], .up, help: "Previous client", shownInFooter: false),
-        Binding([.down, .char("j")], .down, help: "Next client", shownInFooter: false),
-        Binding([.home, .char("g")], .top, help: "First client", shownInFooter: false),
-        Binding([.end, .char("G")], .bottom, help: "Last client", shownInFooter: false),
+        Binding([.up, .char("k")], .move(.up), help: "Previous client", shownInFooter: false),
+        Binding([.down, .char("j")], .move(.down), help: "Next client", shownInFooter: false),
+        Binding([.home, .char("g")], .move(.top), help: "First client", shownInFooter: false),
+        Binding([.end, .char("G")], .move(.bottom), help: "Last client", shownInFooter: false),
         Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
     ])
 
@@ -102,7 +103,7 @@ public enum HISScreen {
             state.clients = clients
             state.loading = false
             state.loaded = true
-            state.selected = keep.flatMap { name in clients.firstIndex { $0.name == name } } ?? 0
+            state.selected = TableCursor.position(of: keep, in: clients, id: \.name)
             if state.notice?.kind == .working { state.notice = nil }
             return []
         case .loadFailed(let message):
@@ -137,10 +138,8 @@ public enum HISScreen {
 
     private static func perform(_ state: inout State, _ action: Action) -> [Command] {
         switch action {
-        case .up: state.selected = max(0, state.selected - 1)
-        case .down: state.selected = min(max(0, state.clients.count - 1), state.selected + 1)
-        case .top: state.selected = 0
-        case .bottom: state.selected = max(0, state.clients.count - 1)
+        case .move(let move):
+            state.selected = TableCursor.position(state.selected, after: move, count: state.clients.count)
         case .reload:
             state.notice = nil
             return reload(&state)
@@ -196,6 +195,8 @@ public enum HISScreen {
         public var name = ConsoleText.nameField()
         public var rate = TextFieldState(maxLength: 7, transform: .digits)
         public var focus = Field.name
+        /// In the order Tab goes through them.
+        static let fields: [Field] = [.name, .rate]
         public var submitting = false
         public var notice: Notice?
 
@@ -226,14 +227,14 @@ public enum HISScreen {
             if submitting { return .edited }
             switch key {
             case .escape: return .cancelled
-            case .tab, .down, .backTab, .up:
-                focus = focus == .name ? .rate : .name
+            case .tab, .down:
+                focus = FormFocus.step(focus, by: 1, in: Self.fields)
+                return .edited
+            case .backTab, .up:
+                focus = FormFocus.step(focus, by: -1, in: Self.fields)
                 return .edited
             case .enter:
-                if focus == .name {
-                    focus = .rate
-                    return .edited
-                }
+                guard FormFocus.advance(&focus, in: Self.fields) else { return .edited }
                 guard let clientName else {
                     focus = .name
                     notice = .error(nameProblem ?? "type the client's name")

@@ -20,17 +20,17 @@ import TerminalKit
 /// ``ConsoleApp/Msg/sessionEnded(_:)``. Stopping it (sign-out, lock, quit) cancels the task,
 /// and anything a stopped loop still posts is dropped.
 public final class Program {
-    private let backend: TerminalBackend
-    private let service: any DeskService
-    private let inbox = Inbox()
+    let backend: TerminalBackend
+    let service: any DeskService
+    let inbox = Inbox()
     private var previous: Buffer
     /// The state the screen shows; nil forces the next draw (start, resize, ^L).
     private var drawnState: ConsoleApp.State?
     private var lastTick = Date.distantPast
     private var started = false
     /// The feed loop, while one runs; posts of any loop but the current one are dropped.
-    private var feedTask: Task<Void, Never>?
-    private var feedEpoch = 0
+    var feedTask: Task<Void, Never>?
+    var feedEpoch = 0
     public private(set) var state: ConsoleApp.State
     public private(set) var finished = false
     /// How long one step waits for input before ticking (countdowns refresh at least this often).
@@ -134,11 +134,11 @@ public final class Program {
         }
     }
 
-    private func apply(_ msg: ConsoleApp.Msg) {
+    func apply(_ msg: ConsoleApp.Msg) {
         for command in ConsoleApp.update(&state, msg) { perform(command) }
     }
 
-    private func perform(_ command: ConsoleApp.Command) {
+    func perform(_ command: ConsoleApp.Command) {
         let service = self.service
         switch command {
         case .quit:
@@ -181,26 +181,8 @@ public final class Program {
             .dashboard(.quit):
             // Never here: ConsoleApp turns a screen's quit into its own `.quit` (which signs out).
             break
-        case .authorize(.authorize(let code, let day)):
-            withSession { session in
-                self.call(
-                    { () async throws(ServiceError) in
-                        try await service.authorize(session, code: code, symptomsStartedOn: day)
-                    },
-                    then: { .authorize(.authorizeFinished($0)) }, failed: { .authorize(.authorizeFailed($0.message)) },
-                    session: true)
-            }
-        case .authorize(.watch(let target)):
-            withSession { session in
-                self.call(
-                    { () async throws(ServiceError) in try await service.watch(session, target) },
-                    then: { .authorize(.watchLoaded($0)) },
-                    failed: { error in
-                        Self.isRefusal(error)
-                            ? .authorize(.watchRefused(error.message, for: target))
-                            : .authorize(.watchFailed(error.message, for: target))
-                    }, session: true)
-            }
+        case .authorize(let inner):
+            perform(inner)
         case .monitor(let inner):
             perform(inner)
         case .staff(let inner):
@@ -216,298 +198,18 @@ public final class Program {
         }
     }
 
-    private func perform(_ command: DashboardScreen.Command) {
-        let service = self.service
-        switch command {
-        case .quit:
-            break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
-        case .load(let query):
-            withSession { session in
-                self.call(
-                    { () async throws(ServiceError) in try await service.statistics(session, query: query) },
-                    then: { .dashboard(.loaded($0, for: query)) },
-                    failed: { .dashboard(.failed($0.message, for: query)) }, session: true)
-            }
-        case .export(let path, let csv, let overwrite):
-            // Figures, not personal data: nothing to audit. Checked, then an existing file asked
-            // about, then written whole under a temporary name and put in place (mode 0600).
-            call(
-                { () async throws(ServiceError) -> DashboardScreen.Msg in
-                    do throws(AtomicFile.Failure) {
-                        try AtomicFile.check(path)
-                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
-                        try AtomicFile.write(Array(csv.utf8), to: path, overwrite: overwrite)
-                    } catch {
-                        if case .exists = error { return .exportExists(path) }
-                        return .exportFailed(error.message)
-                    }
-                    return .exported(path: path)
-                },
-                then: { .dashboard($0) }, failed: { .dashboard(.exportFailed($0.message)) })
-        }
-    }
-
-    private func perform(_ command: MonitorScreen.Command) {
-        let service = self.service
-        withSession { session in
-            switch command {
-            case .quit:
-                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
-            case .traffic(let since):
-                self.call(
-                    { () async throws(ServiceError) in try await service.traffic(session, since: since) },
-                    then: { .monitor(.trafficLoaded($0)) }, failed: { .monitor(.trafficFailed($0.message)) },
-                    session: true)
-            case .watch(let target):
-                self.call(
-                    { () async throws(ServiceError) in try await service.watch(session, target) },
-                    then: { .monitor(.watchLoaded($0, for: target)) },
-                    failed: { error in
-                        Self.isRefusal(error)
-                            ? .monitor(.watchRefused(error.message, for: target))
-                            : .monitor(.watchFailed(error.message, for: target))
-                    }, session: true)
-            }
-        }
-    }
-
     /// The desk will not show this code whatever we do (not the operator's, no such code):
     /// asking again is pointless.
-    private static func isRefusal(_ error: ServiceError) -> Bool {
+    static func isRefusal(_ error: ServiceError) -> Bool {
         switch error {
         case .forbidden, .invalid: return true
         default: return false
         }
     }
 
-    // MARK: The feed
-
-    /// Pause before the n-th consecutive retry: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
-    public static func feedBackoff(failures: Int) -> Duration {
-        let milliseconds = 500 * (1 << min(max(0, failures - 1), 4))
-        return .milliseconds(min(5_000, milliseconds))
-    }
-
-    /// Starts the feed loop from `cursor` with the current session, ending any other.
-    private func startFeed(after cursor: Int64?) {
-        stopFeed()
-        guard let session = state.session else { return }
-        let service = self.service
-        let inbox = self.inbox
-        let generation = state.generation
-        let epoch = feedEpoch
-        feedTask = Task.detached {
-            await Program.readFeed(
-                service: service, session: session, from: cursor, inbox: inbox, generation: generation, epoch: epoch)
-        }
-    }
-
-    /// The feed loop's body: read, post, and on failure wait and read again from the same cursor.
-    private static func readFeed(
-        service: any DeskService, session: StaffSession, from start: Int64?, inbox: Inbox, generation: Int, epoch: Int
-    ) async {
-        var cursor = start
-        var failures = 0
-        while !Task.isCancelled {
-            // One page at a time: the next is read once the screen has taken the last, so a
-            // slow screen slows the reading instead of piling pages up in memory.
-            while inbox.feedQueued > 0 && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
-            let result: Result<EventPage, ServiceError>
-            do throws(ServiceError) {
-                if let after = cursor {
-                    result = .success(
-                        try await service.events(
-                            session, after: after, limit: ConsoleApp.feedPageSize, wait: .seconds(10)))
-                } else {
-                    // The first read: the newest page, and the latest position to follow from.
-                    result = .success(try await service.newestEvents(session, limit: ConsoleApp.feedPageSize))
-                }
-            } catch {
-                result = .failure(error)
-            }
-            if Task.isCancelled { return }
-            switch result {
-            case .success(let page):
-                let previous = cursor
-                // The cursor never goes back, whatever a desk answers: no repeats.
-                cursor = max(cursor ?? page.cursor, page.cursor)
-                if !page.events.isEmpty || cursor != previous || failures > 0 {
-                    inbox.post([.feed(page)], generation: generation, feed: epoch)
-                }
-                failures = 0
-                // An empty answer came after the desk's wait; a short pause keeps a desk that
-                // answers at once from being asked in a tight loop.
-                if page.events.isEmpty { try? await Task.sleep(for: .milliseconds(250)) }
-            case .failure(.notSignedIn(let text)):
-                inbox.post([.sessionEnded(text)], generation: generation, feed: epoch)
-                return
-            case .failure(let error):
-                failures += 1
-                inbox.post([.feedFailed(error.message)], generation: generation, feed: epoch)
-                try? await Task.sleep(for: feedBackoff(failures: failures))
-            }
-        }
-    }
-
-    /// Ends the feed loop; what it still posts is dropped.
-    private func stopFeed() {
-        feedTask?.cancel()
-        feedTask = nil
-        feedEpoch += 1
-    }
-
-    private func perform(_ command: StaffScreen.Command) {
-        let service = self.service
-        withSession { session in
-            switch command {
-            case .quit:
-                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
-            case .load:
-                self.call(
-                    { () async throws(ServiceError) in try await service.staff(session) },
-                    then: { .staff(.loaded($0)) }, failed: { .staff(.loadFailed($0.message)) }, session: true)
-            case .add(let name, let role, let password):
-                self.call(
-                    { () async throws(ServiceError) in
-                        try await service.addStaff(session, name: name, role: role, password: password)
-                    },
-                    then: { .staff(.added($0)) }, failed: { .staff(.changeFailed($0.message)) }, session: true)
-            case .disable(let name):
-                self.call(
-                    { () async throws(ServiceError) in try await service.disableStaff(session, name: name) },
-                    then: { .staff(.disabled($0)) }, failed: { .staff(.changeFailed($0.message)) }, session: true)
-            case .resetPassword(let name, let password):
-                self.call(
-                    { () async throws(ServiceError) in
-                        try await service.resetPassword(session, name: name, password: password)
-                    },
-                    then: { .staff(.passwordReset($0)) }, failed: { .staff(.changeFailed($0.message)) }, session: true)
-            }
-        }
-    }
-
-    private func perform(_ command: HISScreen.Command) {
-        let service = self.service
-        withSession { session in
-            switch command {
-            case .quit:
-                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
-            case .load:
-                self.call(
-                    { () async throws(ServiceError) in try await service.hisClients(session) },
-                    then: { .his(.loaded($0)) }, failed: { .his(.loadFailed($0.message)) }, session: true)
-            case .add(let name, let rate):
-                self.call(
-                    { () async throws(ServiceError) in
-                        try await service.addHISClient(session, name: name, ratePerMinute: rate)
-                    },
-                    then: { .his(.added($0)) }, failed: { .his(.changeFailed($0.message)) }, session: true)
-            case .revoke(let name):
-                self.call(
-                    { () async throws(ServiceError) in try await service.revokeHISClient(session, name: name) },
-                    then: { .his(.revoked($0)) }, failed: { .his(.changeFailed($0.message)) }, session: true)
-            }
-        }
-    }
-
-    private func perform(_ command: AuditScreen.Command) {
-        let service = self.service
-        withSession { session in
-            switch command {
-            case .quit:
-                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
-            case .load(let query):
-                self.call(
-                    { () async throws(ServiceError) in try await service.audit(session, query: query) },
-                    then: { .audit(.loaded($0, for: query)) }, failed: { .audit(.loadFailed($0.message, for: query)) },
-                    session: true)
-            case .verify:
-                self.call(
-                    { () async throws(ServiceError) in try await service.verifyAudit(session) },
-                    then: { .audit(.verified($0)) }, failed: { .audit(.verifyFailed($0.message)) }, session: true)
-            }
-        }
-    }
-
-    private func perform(_ command: TraceScreen.Command) {
-        let service = self.service
-        withSession { session in
-            switch command {
-            case .quit:
-                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
-            case .lookup(let phone, let purpose):
-                self.call(
-                    { () async throws(ServiceError) in
-                        try await service.traceLookup(session, phone: phone, purpose: purpose)
-                    },
-                    then: { .trace(.lookupLoaded($0)) }, failed: { .trace(.lookupFailed($0.message)) }, session: true)
-            case .sightings(let patient, let contact, let purpose, let offset, let limit):
-                self.call(
-                    { () async throws(ServiceError) in
-                        try await service.traceSightings(
-                            session, patientUserID: patient, contactUserID: contact, purpose: purpose, offset: offset,
-                            limit: limit)
-                    },
-                    then: { .trace(.sightingsLoaded($0, patient: patient, contact: contact, offset: offset)) },
-                    failed: { .trace(.sightingsFailed($0.message, patient: patient, contact: contact)) }, session: true)
-            case .recordOutcome(let patient, let contact, let outcome, let note, let purpose):
-                self.call(
-                    { () async throws(ServiceError) in
-                        try await service.recordOutcome(
-                            session, patientUserID: patient, contactUserID: contact, outcome: outcome, note: note,
-                            purpose: purpose)
-                    },
-                    then: { .trace(.outcomeSaved($0, patient: patient, contact: contact)) },
-                    failed: { .trace(.outcomeFailed($0.message, patient: patient, contact: contact)) }, session: true)
-            case .export(let path, let csv, let patient, let purpose, let rows, let overwrite):
-                self.call(
-                    { () async throws(ServiceError) -> TraceScreen.Msg in
-                        // The path is checked, then an existing file asked about, then the
-                        // bytes written and flushed under a temporary name; only then is the
-                        // export audited, and only an audited export is put in place. A failed
-                        // export leaves no audit entry; a written one always has one.
-                        do throws(AtomicFile.Failure) {
-                            try AtomicFile.check(path)
-                        } catch {
-                            return .exportFailed(error.message)
-                        }
-                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
-                        let staged: AtomicFile.Staged
-                        do throws(AtomicFile.Failure) {
-                            staged = try AtomicFile.stage(Array(csv.utf8), for: path, overwrite: overwrite)
-                        } catch {
-                            if case .exists = error { return .exportExists(path) }
-                            return .exportFailed(error.message)
-                        }
-                        do throws(ServiceError) {
-                            try await service.recordTraceExport(
-                                session, patientUserID: patient, purpose: purpose, kind: "contacts_csv", rows: rows)
-                        } catch {
-                            staged.discard()
-                            throw error
-                        }
-                        do throws(AtomicFile.Failure) {
-                            try staged.commit()
-                        } catch {
-                            if case .exists = error { return .exportExists(path) }
-                            return .exportFailed(error.message)
-                        }
-                        return .exported(path: path, rows: rows)
-                    },
-                    then: { .trace($0) },
-                    failed: {
-                        .trace(
-                            .exportFailed(
-                                "the export could not be recorded in the audit log, so no file was written: \($0.message)"
-                            ))
-                    }, session: true)
-            }
-        }
-    }
-
     /// Runs `body` with the current session; with none (signed out meanwhile) the console locks
     /// or stays on the sign-in, as the state decides.
-    private func withSession(_ body: (StaffSession) -> Void) {
+    func withSession(_ body: (StaffSession) -> Void) {
         guard let session = state.session else {
             apply(.sessionEnded("not signed in: sign in first"))
             return
@@ -518,7 +220,7 @@ public final class Program {
     /// Starts `work` as a task; its answer comes back as a message through the inbox, tagged with
     /// the sign-in it was made for. With `session`, a `.notSignedIn` answer also reports
     /// ``ConsoleApp/Msg/sessionEnded(_:)`` (first, so the lock is up before the screen reacts).
-    private func call<T: Sendable>(
+    func call<T: Sendable>(
         _ work: @escaping @Sendable () async throws(ServiceError) -> T,
         then success: @escaping @Sendable (T) -> ConsoleApp.Msg?,
         failed failure: @escaping @Sendable (ServiceError) -> ConsoleApp.Msg?,
@@ -549,47 +251,5 @@ public final class Program {
         ConsoleApp.render(state, into: &buffer)
         backend.draw(buffer.diff(from: previous), cursor: buffer.cursor)
         previous = buffer
-    }
-}
-
-/// Results of commands, handed from tasks to the program loop, each with the sign-in
-/// generation it belongs to (and, for the feed, the loop that read it).
-final class Inbox: @unchecked Sendable {
-    private let lock = SimpleLock()
-    private var messages: [(Int, Int?, ConsoleApp.Msg)] = []
-    private var running = 0
-
-    var pending: Int { lock.withLock { running } }
-    /// Answers delivered and not drained yet.
-    var queued: Int { lock.withLock { messages.count } }
-
-    func started() { lock.withLock { running += 1 } }
-
-    func deliver(_ batch: [ConsoleApp.Msg], generation: Int) {
-        lock.withLock {
-            messages += batch.map { (generation, nil, $0) }
-            running -= 1
-        }
-    }
-
-    /// From the feed loop `feed`: not a call, so nothing waits for it.
-    func post(_ batch: [ConsoleApp.Msg], generation: Int, feed: Int) {
-        lock.withLock {
-            messages += batch.map { (generation, feed, $0) }
-            feedPosts += batch.count
-        }
-    }
-
-    /// Messages from the feed loop not drained yet.
-    var feedQueued: Int { lock.withLock { feedPosts } }
-    private var feedPosts = 0
-
-    func drain() -> [(Int, Int?, ConsoleApp.Msg)] {
-        lock.withLock {
-            let out = messages
-            messages.removeAll()
-            feedPosts = 0
-            return out
-        }
     }
 }

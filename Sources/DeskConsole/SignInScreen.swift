@@ -75,8 +75,11 @@ public enum SignInScreen {
             guard !state.signingIn else { return [] }
             if let action = keyMap.action(for: key) {
                 switch action {
-                case .nextField, .previousField:
-                    state.focus = state.focus == .name ? .password : .name
+                case .nextField:
+                    state.focus = FormFocus.step(state.focus, by: 1, in: [.name, .password])
+                    return []
+                case .previousField:
+                    state.focus = FormFocus.step(state.focus, by: -1, in: [.name, .password])
                     return []
                 case .submit:
                     return submit(&state)

@@ -98,8 +98,8 @@ extension StaffScreen {
             if let action = Self.keyMap.action(for: key) {
                 switch action {
                 case .cancel: return .cancelled
-                case .nextField: focus = step(by: 1)
-                case .previousField: focus = step(by: -1)
+                case .nextField: focus = FormFocus.step(focus, by: 1, in: fields)
+                case .previousField: focus = FormFocus.step(focus, by: -1, in: fields)
                 case .submit: return submit()
                 }
                 return .edited
@@ -122,18 +122,9 @@ extension StaffScreen {
             return .edited
         }
 
-        private func step(by offset: Int) -> Field {
-            let all = fields
-            let index = all.firstIndex(of: focus) ?? 0
-            return all[(index + offset + all.count) % all.count]
-        }
-
         /// Enter: the next field until the last; there, the command, or what to fix first.
         private mutating func submit() -> Edit {
-            if focus != fields.last {
-                focus = step(by: 1)
-                return .edited
-            }
+            guard FormFocus.advance(&focus, in: fields) else { return .edited }
             if kind == .add, case .failure(let problem) = StaffName.normalize(name.text) {
                 focus = .name
                 notice = .error(problem.message)

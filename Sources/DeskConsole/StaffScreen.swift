@@ -70,7 +70,7 @@ public enum StaffScreen {
     }
 
     public enum Action: Hashable, Sendable {
-        case up, down, pageUp, pageDown, top, bottom
+        case move(TableCursor.Move)
         case add, disable, resetPassword, reload, quit
     }
 
@@ -79,17 +79,14 @@ public enum StaffScreen {
         Binding([.char("d"), .delete], .disable, help: "Disable"),
         Binding([.char("p")], .resetPassword, help: "New password"),
         Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false),
-        Binding([.up, .char("k")], .up, help: "Previous account", shownInFooter: false),
-        Binding([.down, .char("j")], .down, help: "Next account", shownInFooter: false),
-        Binding([.pageUp], .pageUp, help: "Page up", shownInFooter: false),
-        Binding([.pageDown], .pageDown, help: "Page down", shownInFooter: false),
-        Binding([.home, .char("g")], .top, help: "First account", shownInFooter: false),
-        Binding([.end, .char("G")], .bottom, help: "Last account", shownInFooter: false),
+        Binding([.up, .char("k")], .move(.up), help: "Previous account", shownInFooter: false),
+        Binding([.down, .char("j")], .move(.down), help: "Next account", shownInFooter: false),
+        Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
+        Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
+        Binding([.home, .char("g")], .move(.top), help: "First account", shownInFooter: false),
+        Binding([.end, .char("G")], .move(.bottom), help: "Last account", shownInFooter: false),
         Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
     ])
-
-    /// Rows a page key moves.
-    static let page = 10
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
@@ -104,7 +101,7 @@ public enum StaffScreen {
             return []
         case .scrolled(let rows):
             guard !state.isModal else { return [] }
-            move(&state, by: rows)
+            state.selected = TableCursor.position(state.selected, by: rows, count: state.accounts.count)
             return []
         case .loaded(let accounts):
             let keep = state.selectAfterLoad ?? state.selectedAccount?.name
@@ -112,7 +109,7 @@ public enum StaffScreen {
             state.accounts = accounts
             state.loading = false
             state.loaded = true
-            state.selected = keep.flatMap { name in accounts.firstIndex { $0.name == name } } ?? 0
+            state.selected = TableCursor.position(of: keep, in: accounts, id: \.name)
             if state.notice?.kind == .working { state.notice = nil }
             return []
         case .loadFailed(let message):
@@ -154,12 +151,8 @@ public enum StaffScreen {
 
     private static func perform(_ state: inout State, _ action: Action) -> [Command] {
         switch action {
-        case .up: move(&state, by: -1)
-        case .down: move(&state, by: 1)
-        case .pageUp: move(&state, by: -page)
-        case .pageDown: move(&state, by: page)
-        case .top: state.selected = 0
-        case .bottom: state.selected = max(0, state.accounts.count - 1)
+        case .move(let move):
+            state.selected = TableCursor.position(state.selected, after: move, count: state.accounts.count)
         case .reload:
             state.notice = nil
             return reload(&state)
@@ -190,11 +183,6 @@ public enum StaffScreen {
                 confirm: "Disable \(account.name)", cancel: "Keep")
         }
         return []
-    }
-
-    private static func move(_ state: inout State, by rows: Int) {
-        guard !state.accounts.isEmpty else { return }
-        state.selected = min(max(0, state.selected + rows), state.accounts.count - 1)
     }
 
     private static func handleConfirmKey(_ state: inout State, _ key: Key) -> [Command] {

@@ -2,7 +2,7 @@ import TerminalKit
 
 extension TraceScreen {
     public enum Action: Hashable, Sendable {
-        case up, down, pageUp, pageDown, top, bottom
+        case move(TableCursor.Move)
         case cycleSort
         case sort(Sort)
         case filter, clear, detail, outcome, export, newLookup, again, quit
@@ -30,12 +30,12 @@ extension TraceScreen {
         Binding([.char("d")], .sort(.days), help: "Sort by days", shownInFooter: false),
         Binding([.char("r")], .again, help: "Look the same patient up again", shownInFooter: false),
         Binding([.escape], .clear, help: "Clear the filter", shownInFooter: false),
-        Binding([.up, .char("k")], .up, help: "Previous contact", shownInFooter: false),
-        Binding([.down, .char("j")], .down, help: "Next contact", shownInFooter: false),
-        Binding([.pageUp], .pageUp, help: "Page up", shownInFooter: false),
-        Binding([.pageDown], .pageDown, help: "Page down", shownInFooter: false),
-        Binding([.home, .char("g")], .top, help: "First contact", shownInFooter: false),
-        Binding([.end, .char("G")], .bottom, help: "Last contact", shownInFooter: false),
+        Binding([.up, .char("k")], .move(.up), help: "Previous contact", shownInFooter: false),
+        Binding([.down, .char("j")], .move(.down), help: "Next contact", shownInFooter: false),
+        Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
+        Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
+        Binding([.home, .char("g")], .move(.top), help: "First contact", shownInFooter: false),
+        Binding([.end, .char("G")], .move(.bottom), help: "Last contact", shownInFooter: false),
         Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
     ])
 

@@ -40,8 +40,8 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         let watch = desk.capacity
         metrics.refreshBeforeRender { metrics in
             guard let capacity = watch.known else { return }
-            metrics.set("tracedesk_apricot_pseudo_ids_used", to: Double(capacity.used))
-            metrics.set("tracedesk_apricot_pseudo_ids_used_ratio", to: capacity.fraction)
+            metrics.set(.apricotPseudoIdsUsed, to: Double(capacity.used))
+            metrics.set(.apricotPseudoIdsUsedRatio, to: capacity.fraction)
         }
     }
 
@@ -118,24 +118,24 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         let body: ApricotRequests.CodeRequest
         switch ApricotRequests.codeRequest(request) {
         case .failure(let error):
-            metrics.count("tracedesk_apricot_codes_total", #"result="invalid""#)
+            metrics.count(.apricotCodesTotal, #"result="invalid""#)
             return .error(error)
         case .success(let value): body = value
         }
         // Before the limits: a refused number takes no one's budget.
         if let destinations, case .refused(let detail) = destinations.verdict(for: body.phone) {
-            metrics.count("tracedesk_apricot_codes_total", #"result="number_refused""#)
+            metrics.count(.apricotCodesTotal, #"result="number_refused""#)
             return .error(.apricotNumberNotServed(detail))
         }
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
         switch codeRequests.admit(address: request.clientAddress, now: now) {
         case .admitted: break
         case .serverBusy(let seconds):
-            metrics.count("tracedesk_apricot_codes_total", #"result="server_limited""#)
+            metrics.count(.apricotCodesTotal, #"result="server_limited""#)
             return Self.tooMany(
                 .apricotCodeRequestsLimited(fromAddress: false, retryAfter: seconds), retryAfter: seconds)
         case .addressBusy(let seconds):
-            metrics.count("tracedesk_apricot_codes_total", #"result="address_limited""#)
+            metrics.count(.apricotCodesTotal, #"result="address_limited""#)
             return Self.tooMany(
                 .apricotCodeRequestsLimited(fromAddress: true, retryAfter: seconds), retryAfter: seconds)
         }
@@ -144,11 +144,11 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         do throws(ServiceError) {
             switch try desk.requestCode(phone: body.phone, appID: body.appID, deviceID: body.deviceID) {
             case .issued:
-                metrics.count("tracedesk_apricot_codes_total", #"result="sent""#)
-                metrics.count("tracedesk_sms_messages_total", #"gateway="\#(desk.gateway.name)""#)
+                metrics.count(.apricotCodesTotal, #"result="sent""#)
+                metrics.count(.smsMessagesTotal, #"gateway="\#(desk.gateway.name)""#)
                 return .noContent
             case .tooSoon(let seconds):
-                metrics.count("tracedesk_apricot_codes_total", #"result="too_soon""#)
+                metrics.count(.apricotCodesTotal, #"result="too_soon""#)
                 return Self.tooMany(.apricotTooSoon(retryAfter: seconds), retryAfter: seconds)
             }
         } catch {
@@ -162,7 +162,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         let body: ApricotRequests.LoginRequest
         switch ApricotRequests.login(request) {
         case .failure(let error):
-            metrics.count("tracedesk_apricot_logins_total", #"result="invalid""#)
+            metrics.count(.apricotLoginsTotal, #"result="invalid""#)
             return .error(error)
         case .success(let value): body = value
         }
@@ -170,7 +170,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
             switch try desk.login(otp: body.otp, phone: body.phone, appID: body.appID, deviceID: body.deviceID) {
             case .signedIn(let credentials):
                 metrics.count(
-                    "tracedesk_apricot_logins_total", credentials.isNew ? #"result="new_user""# : #"result="returning""#
+                    .apricotLoginsTotal, credentials.isNew ? #"result="new_user""# : #"result="returning""#
                 )
                 var text = #"{"user_id":\#(credentials.userID),"access_token":""#
                 text += credentials.accessToken
@@ -185,16 +185,16 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                 text += "]}"
                 return .json(200, text, cacheControl: "no-store")
             case .wrongCode:
-                metrics.count("tracedesk_apricot_logins_total", #"result="wrong_code""#)
+                metrics.count(.apricotLoginsTotal, #"result="wrong_code""#)
                 return .error(.apricotWrongCode)
             case .expired:
-                metrics.count("tracedesk_apricot_logins_total", #"result="expired""#)
+                metrics.count(.apricotLoginsTotal, #"result="expired""#)
                 return .error(.apricotExpiredCode)
             case .tooManyAttempts:
-                metrics.count("tracedesk_apricot_logins_total", #"result="too_many_attempts""#)
+                metrics.count(.apricotLoginsTotal, #"result="too_many_attempts""#)
                 return .error(.apricotTooManyAttempts)
             case .full:
-                metrics.count("tracedesk_apricot_logins_total", #"result="full""#)
+                metrics.count(.apricotLoginsTotal, #"result="full""#)
                 return .error(.apricotRegistrationFull)
             }
         } catch {
@@ -206,7 +206,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         let upload: ApricotRequests.ContactUpload
         switch ApricotRequests.contactUpload(request) {
         case .failure(let error):
-            metrics.count("tracedesk_apricot_contact_files_total", #"result="invalid""#)
+            metrics.count(.apricotContactFilesTotal, #"result="invalid""#)
             return .error(error)
         case .success(let value): upload = value
         }
@@ -215,7 +215,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
         // Checked and counted at once, so concurrent uploads of one token cannot all pass the
         // check; given back when the token turns out not to be valid (or the store fails).
         if let wait = uploads.reserve(key, now: now) {
-            metrics.count("tracedesk_apricot_contact_files_total", #"result="rate_limited""#)
+            metrics.count(.apricotContactFilesTotal, #"result="rate_limited""#)
             return Self.tooMany(
                 .apricotUploadsTooFrequent(perHour: uploads.perHour, retryAfter: wait), retryAfter: wait)
         }
@@ -226,19 +226,19 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
             {
             case .stored(let receipt, let skew):
                 metrics.count(
-                    "tracedesk_apricot_contact_files_total",
+                    .apricotContactFilesTotal,
                     receipt.replaced ? #"result="replaced""# : #"result="stored""#)
-                metrics.count("tracedesk_apricot_contact_records_total", by: receipt.records)
+                metrics.count(.apricotContactRecordsTotal, by: receipt.records)
                 return .json(
                     200,
                     #"{"records":\#(receipt.records),"distinct_beacons":\#(receipt.distinctBeacons),"unknown_beacons":\#(receipt.unknownBeacons),"skew_seconds":\#(skew),"replaced":\#(receipt.replaced)}"#,
                     cacheControl: "no-store")
             case .notSignedIn:
                 uploads.release(key, now: now)
-                metrics.count("tracedesk_apricot_contact_files_total", #"result="not_signed_in""#)
+                metrics.count(.apricotContactFilesTotal, #"result="not_signed_in""#)
                 return .error(.apricotNotSignedIn)
             case .refused(let problem):
-                metrics.count("tracedesk_apricot_contact_files_total", #"result="refused""#)
+                metrics.count(.apricotContactFilesTotal, #"result="refused""#)
                 if case .tooLarge = problem { return .error(.payloadTooLarge(limit: ContactFile.maxBytes)) }
                 return .error(.apricotContactFileRefused(problem.message))
             }
@@ -252,7 +252,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
 
     /// The http gateway's queue is full: 503 with a `Retry-After` longer than a busy store's.
     func gatewayBusy() -> HTTPResponse {
-        metrics.count("tracedesk_apricot_codes_total", #"result="gateway_busy""#)
+        metrics.count(.apricotCodesTotal, #"result="gateway_busy""#)
         var response = HTTPResponse.error(
             .unavailable(
                 "the SMS provider is behind and no code can be sent now: ask again in \(Self.gatewayBusyRetryAfter) s"))

@@ -125,7 +125,7 @@ public final class HISGate: @unchecked Sendable {
     }
 
     private func refuse(_ reason: String, _ detail: String) -> Decision {
-        metrics.count("tracedesk_his_auth_failures_total", #"reason="\#(reason)""#)
+        metrics.count(.hisAuthFailuresTotal, #"reason="\#(reason)""#)
         return .refused(.error(.hisNotAuthenticated(detail)))
     }
 
@@ -156,6 +156,6 @@ public final class HISGate: @unchecked Sendable {
     /// Counts an outcome of the caller's (client names follow the staff-name rules, so they are
     /// safe as label values).
     func count(_ caller: Caller, _ result: String) {
-        metrics.count("tracedesk_his_authorizations_total", #"client="\#(caller.name)",result="\#(result)""#)
+        metrics.count(.hisAuthorizationsTotal, #"client="\#(caller.name)",result="\#(result)""#)
     }
 }

@@ -181,7 +181,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         if let refusal = his.admit(caller) { return refusal }
         switch ImmuniRequests.otpAuthorization(request, today: desk.today()) {
         case .failure(let error):
-            metrics.count("tracedesk_otp_authorizations_total", #"result="invalid""#)
+            metrics.count(.otpAuthorizationsTotal, #"result="invalid""#)
             his.count(caller, "invalid")
             return .error(error)
         case .success(let body):
@@ -189,11 +189,11 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 switch try desk.authorize(otp: body.otp, symptomsStartedOn: body.symptomsStartedOn, actor: caller.actor)
                 {
                 case .authorized:
-                    metrics.count("tracedesk_otp_authorizations_total", #"result="authorized""#)
+                    metrics.count(.otpAuthorizationsTotal, #"result="authorized""#)
                     his.count(caller, "authorized")
                     return .noContent
                 case .alreadyAuthorized:
-                    metrics.count("tracedesk_otp_authorizations_total", #"result="already_authorized""#)
+                    metrics.count(.otpAuthorizationsTotal, #"result="already_authorized""#)
                     his.count(caller, "already_authorized")
                     return .error(.alreadyAuthorized)
                 }
@@ -227,18 +227,18 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         if parsed.dummy {
             return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: dummyErrorPercent) }
         }
-        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        metrics.count(.phoneRequestsTotal, #"route="\#(route)",traffic="real""#)
         let address = request.clientAddress
         // The delay is kept for every answer, the 429 too: timing tells nothing.
         return .after(nextDelay()) { [self] in
             if let refused = guessLimited(address, route: route) { return refused }
             guard let hash = parsed.bearer.otpHash else {
-                metrics.count("tracedesk_checks_total", #"result="unauthorized""#)
+                metrics.count(.checksTotal, #"result="unauthorized""#)
                 return wrongCode(address, route: route)
             }
             do throws(ServiceError) {
                 let usable = try desk.checkOtp(hash)
-                metrics.count("tracedesk_checks_total", usable ? #"result="authorized""# : #"result="unauthorized""#)
+                metrics.count(.checksTotal, usable ? #"result="authorized""# : #"result="unauthorized""#)
                 return usable ? .noContent : wrongCode(address, route: route)
             } catch {
                 return unavailable(error)
@@ -250,7 +250,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         let parsed: ImmuniRequests.UploadRequest
         switch ImmuniRequests.upload(request, today: desk.today()) {
         case .failure(let error):
-            metrics.count("tracedesk_uploads_total", #"result="invalid""#)
+            metrics.count(.uploadsTotal, #"result="invalid""#)
             return .now(.error(error))
         case .success(let value): parsed = value
         }
@@ -258,7 +258,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         if parsed.dummy {
             return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
         }
-        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        metrics.count(.phoneRequestsTotal, #"route="\#(route)",traffic="real""#)
         let address = request.clientAddress
         // The same delay as a dummy upload: an observer cannot tell real uploads by their timing.
         return .after(nextDelay()) { [self] in
@@ -270,7 +270,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     /// The 429 of the guess limit for `address`, or nil when it may be answered.
     func guessLimited(_ address: String?, route: String) -> HTTPResponse? {
         guard let guesses, case .refused(let seconds) = guesses.decision(address: address) else { return nil }
-        metrics.count("tracedesk_otp_guesses_limited_total", #"route="\#(route)""#)
+        metrics.count(.otpGuessesLimitedTotal, #"route="\#(route)""#)
         var response = HTTPResponse.error(.otpGuessesLimited(retryAfter: seconds))
         response.headers.append(("Retry-After", String(seconds)))
         return response
@@ -279,7 +279,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     /// The 401 of a wrong code, counted against `address`; the first failure that fills the
     /// address's bucket is logged (at most once a minute an address) and shown in the monitor.
     func wrongCode(_ address: String?, route: String) -> HTTPResponse {
-        metrics.count("tracedesk_otp_guess_failures_total", #"route="\#(route)""#)
+        metrics.count(.otpGuessFailuresTotal, #"route="\#(route)""#)
         if let guesses, guesses.recordFailure(address: address), let address {
             let key = CodeRequestLimiter.key(address)
             let seconds: Int
@@ -296,7 +296,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     func storeUpload(_ parsed: ImmuniRequests.UploadRequest, address: String? = nil) -> HTTPResponse {
         let route = "/v1/ingestion/upload"
         guard let hash = parsed.bearer.otpHash else {
-            metrics.count("tracedesk_uploads_total", #"result="refused""#)
+            metrics.count(.uploadsTotal, #"result="refused""#)
             return wrongCode(address, route: route)
         }
         do throws(ServiceError) {
@@ -305,14 +305,14 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 summariesJSON: parsed.exposureDetectionSummaries.serialized, summaryCount: parsed.summaryCount)
             {
             case .stored(_, let record):
-                metrics.count("tracedesk_uploads_total", #"result="stored""#)
-                metrics.count("tracedesk_keys_accepted_total", by: record.evaluation.accepted.count)
+                metrics.count(.uploadsTotal, #"result="stored""#)
+                metrics.count(.keysAcceptedTotal, by: record.evaluation.accepted.count)
                 for (reason, count) in record.evaluation.droppedCounts {
-                    metrics.count("tracedesk_keys_dropped_total", #"reason="\#(reason.rawValue)""#, by: count)
+                    metrics.count(.keysDroppedTotal, #"reason="\#(reason.rawValue)""#, by: count)
                 }
                 return .noContent
             case .refused:
-                metrics.count("tracedesk_uploads_total", #"result="refused""#)
+                metrics.count(.uploadsTotal, #"result="refused""#)
                 return wrongCode(address, route: route)
             }
         } catch {
@@ -356,14 +356,14 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         }
         do {
             if try desk.analyticsTokenAuthorized(parsed.analyticsToken) {
-                metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="authorized""#)
+                metrics.count(.analyticsTotal, #"kind="apple_token",result="authorized""#)
                 return HTTPResponse(status: 201)
             }
         } catch {
             return unavailable(error)
         }
         guard let deviceCheck else {
-            metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="refused_not_configured""#)
+            metrics.count(.analyticsTotal, #"kind="apple_token",result="refused_not_configured""#)
             notConfiguredWarning.log(
                 "apple-token", log,
                 "WARNING: an iOS analytics token was refused because Apple DeviceCheck is not configured (apple_device_check_url…): no iOS analytics are accepted"
@@ -380,10 +380,10 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         }
         guard started else {
             // Already being checked, or too many checks at once: still "in progress"; the app asks again.
-            metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="check_not_started""#)
+            metrics.count(.analyticsTotal, #"kind="apple_token",result="check_not_started""#)
             return HTTPResponse(status: 202)
         }
-        metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="checking""#)
+        metrics.count(.analyticsTotal, #"kind="apple_token",result="checking""#)
         let desk = self.desk
         let metrics = self.metrics
         let log = self.log
@@ -393,14 +393,14 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
             case .authorized:
                 do throws(ServiceError) {
                     try desk.grantAnalyticsToken(parsed.analyticsToken)
-                    metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="granted""#)
+                    metrics.count(.analyticsTotal, #"kind="apple_token",result="granted""#)
                 } catch {
                     log("analytics token could not be granted: \(error.message)")
                 }
             case .discarded:
-                metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="device_check_discarded""#)
+                metrics.count(.analyticsTotal, #"kind="apple_token",result="device_check_discarded""#)
             case .blacklisted:
-                metrics.count("tracedesk_analytics_total", #"kind="apple_token",result="device_check_blacklisted""#)
+                metrics.count(.analyticsTotal, #"kind="apple_token",result="device_check_blacklisted""#)
             }
         }
         return HTTPResponse(status: 202)
@@ -416,12 +416,12 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         if parsed.dummy {
             return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
         }
-        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        metrics.count(.phoneRequestsTotal, #"route="\#(route)",traffic="real""#)
         return .after(nextDelay()) { [self] in
             do throws(ServiceError) {
                 let stored = try desk.recordAppleOperationalInfo(parsed.info, token: parsed.analyticsToken)
                 metrics.count(
-                    "tracedesk_analytics_total",
+                    .analyticsTotal,
                     #"kind="apple_operational_info",result="\#(stored ? "stored" : "no_allowance")""#)
             } catch {
                 return unavailable(error)
@@ -440,10 +440,10 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         if parsed.dummy {
             return .after(nextDelay()) { [self] in dummyAnswer(route: route, errorPercent: 0) }
         }
-        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="real""#)
+        metrics.count(.phoneRequestsTotal, #"route="\#(route)",traffic="real""#)
         guard let attestationCheck, let nonce else {
             metrics.count(
-                "tracedesk_analytics_total", #"kind="google_operational_info",result="discarded_not_configured""#)
+                .analyticsTotal, #"kind="google_operational_info",result="discarded_not_configured""#)
             notConfiguredWarning.log(
                 "google", log,
                 "WARNING: an Android operational-info record was discarded because no attestation root is configured (google_attestation_root_file): no Android analytics are accepted"
@@ -454,7 +454,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         let metrics = self.metrics
         let log = self.log
         if desk.attestationSaltUsed(parsed.salt) {
-            metrics.count("tracedesk_analytics_total", #"kind="google_operational_info",result="salt_reused""#)
+            metrics.count(.analyticsTotal, #"kind="google_operational_info",result="salt_reused""#)
             return .after(nextDelay()) { .noContent }
         }
         // Verified off the request path, like Immuni's queue: the answer is 204 either way, after
@@ -465,14 +465,14 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
                 // The case name only: OpenSSL's chain text would make endless label values.
                 let reason = String(describing: failure).prefix { $0 != "(" }
                 metrics.count(
-                    "tracedesk_analytics_total",
+                    .analyticsTotal,
                     #"kind="google_operational_info",result="attestation_failed",reason="\#(reason)""#)
                 return
             }
             do throws(ServiceError) {
                 let stored = try desk.recordGoogleOperationalInfo(parsed.info, salt: parsed.salt)
                 metrics.count(
-                    "tracedesk_analytics_total",
+                    .analyticsTotal,
                     #"kind="google_operational_info",result="\#(stored ? "stored" : "salt_reused")""#)
             } catch {
                 log("operational info could not be stored: \(error.message)")
@@ -485,7 +485,7 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
 
     /// A dummy request, after its delay: counted, answered like a real one, never recorded.
     func dummyAnswer(route: String, errorPercent: Int) -> HTTPResponse {
-        metrics.count("tracedesk_phone_requests_total", #"route="\#(route)",traffic="dummy""#)
+        metrics.count(.phoneRequestsTotal, #"route="\#(route)",traffic="dummy""#)
         desk.countDummy(route: route)
         if errorPercent > 0, Int.random(in: 0..<100) < errorPercent { return .error(.unauthorizedOtp) }
         return .noContent

@@ -45,7 +45,7 @@ public final class ServerJobs: @unchecked Sendable {
         self.rollupInterval = rollupIntervalSeconds
         self.metrics = metrics
         self.log = log
-        metrics.set("tracedesk_publishing_enabled", to: publisher.signing == nil ? 0 : 1)
+        metrics.set(.publishingEnabled, to: publisher.signing == nil ? 0 : 1)
     }
 
     func start() {
@@ -82,16 +82,16 @@ public final class ServerJobs: @unchecked Sendable {
         do {
             let run = try publisher.run(shouldStop: { self.stopping.withLock { self.stopRequested } })
             let result = run.skipped ? "skipped" : run.unsigned ? "unsigned" : run.failure == nil ? "ok" : "failed"
-            metrics.count("tracedesk_publishing_runs_total", #"result="\#(result)""#)
-            metrics.count("tracedesk_chunks_published_total", by: run.published.count)
-            metrics.count("tracedesk_keys_published_total", by: run.published.reduce(0) { $0 + $1.keyCount })
-            metrics.set("tracedesk_keys_waiting", #"state="ready""#, to: Double(run.backlog.ready))
-            metrics.set("tracedesk_keys_waiting", #"state="embargoed""#, to: Double(run.backlog.embargoed))
-            metrics.set("tracedesk_keys_waiting", #"state="too_old""#, to: Double(run.backlog.tooOld))
+            metrics.count(.publishingRunsTotal, #"result="\#(result)""#)
+            metrics.count(.chunksPublishedTotal, by: run.published.count)
+            metrics.count(.keysPublishedTotal, by: run.published.reduce(0) { $0 + $1.keyCount })
+            metrics.set(.keysWaiting, #"state="ready""#, to: Double(run.backlog.ready))
+            metrics.set(.keysWaiting, #"state="embargoed""#, to: Double(run.backlog.embargoed))
+            metrics.set(.keysWaiting, #"state="too_old""#, to: Double(run.backlog.tooOld))
             if let last = run.published.last {
-                metrics.set("tracedesk_last_chunk_index", to: Double(last.index))
+                metrics.set(.lastChunkIndex, to: Double(last.index))
             } else if let last = try? publisher.store.lastChunkIndex() {
-                metrics.set("tracedesk_last_chunk_index", to: Double(last))
+                metrics.set(.lastChunkIndex, to: Double(last))
             }
             log("publishing: \(run.summary)")
             if run.failure != nil { retry { self.publishNow() } }
@@ -100,7 +100,7 @@ public final class ServerJobs: @unchecked Sendable {
             if !run.skipped && !run.unsigned { recordPublishingRun(started: started, failed: run.failure != nil) }
             return run
         } catch {
-            metrics.count("tracedesk_publishing_runs_total", #"result="failed""#)
+            metrics.count(.publishingRunsTotal, #"result="failed""#)
             log("publishing FAILED (tried again in \(Self.retrySeconds) s): \(error.message)")
             retry { self.publishNow() }
             recordPublishingRun(started: started, failed: true)
@@ -126,19 +126,19 @@ public final class ServerJobs: @unchecked Sendable {
     public func cleanUpNow() -> CleanupReport? {
         do {
             let report = try retention.run()
-            metrics.count("tracedesk_cleanup_runs_total", report.skipped ? #"result="skipped""# : #"result="ok""#)
+            metrics.count(.cleanupRunsTotal, report.skipped ? #"result="skipped""# : #"result="ok""#)
             let kinds: [(String, Int)] = [
                 ("uploads", report.uploads), ("keys", report.keys), ("chunks", report.chunks),
                 ("authorizations", report.authorizations), ("events", report.events),
                 ("operational_info", report.operationalInfo), ("other", report.other),
             ]
             for (kind, n) in kinds where n > 0 {
-                metrics.count("tracedesk_cleanup_deleted_total", #"kind="\#(kind)""#, by: n)
+                metrics.count(.cleanupDeletedTotal, #"kind="\#(kind)""#, by: n)
             }
             log("cleanup: \(report.summary)")
             return report
         } catch {
-            metrics.count("tracedesk_cleanup_runs_total", #"result="failed""#)
+            metrics.count(.cleanupRunsTotal, #"result="failed""#)
             log("cleanup FAILED (tried again in \(Self.retrySeconds) s): \(error.message)")
             retry { self.cleanUpNow() }
             return nil
@@ -153,12 +153,12 @@ public final class ServerJobs: @unchecked Sendable {
     public func rollUpNow() -> Int? {
         do {
             let hours = try publisher.store.rollUpStatistics(now: publisher.clock.now())
-            metrics.count("tracedesk_stats_rollup_runs_total", #"result="ok""#)
-            metrics.count("tracedesk_stats_hours_rolled_up_total", by: hours)
+            metrics.count(.statsRollupRunsTotal, #"result="ok""#)
+            metrics.count(.statsHoursRolledUpTotal, by: hours)
             if hours > 0 { log("statistics: rolled up \(hours) closed hour\(hours == 1 ? "" : "s")") }
             return hours
         } catch {
-            metrics.count("tracedesk_stats_rollup_runs_total", #"result="failed""#)
+            metrics.count(.statsRollupRunsTotal, #"result="failed""#)
             log("statistics rollup FAILED (tried again in \(rollupInterval) s): \(error.message)")
             return nil
         }
@@ -171,11 +171,11 @@ public final class ServerJobs: @unchecked Sendable {
         let outcome = job.tick(now: publisher.clock.now())
         switch outcome {
         case .wrote(let entries):
-            metrics.count("tracedesk_audit_checkpoints_total", #"result="written""#)
-            metrics.set("tracedesk_audit_checkpoint_entries", to: Double(entries))
+            metrics.count(.auditCheckpointsTotal, #"result="written""#)
+            metrics.set(.auditCheckpointEntries, to: Double(entries))
             log("audit checkpoint: \(entries) entries anchored in \(job.file.path)")
-        case .nothingToDo: metrics.count("tracedesk_audit_checkpoints_total", #"result="unchanged""#)
-        case .failed: metrics.count("tracedesk_audit_checkpoints_total", #"result="failed""#)
+        case .nothingToDo: metrics.count(.auditCheckpointsTotal, #"result="unchanged""#)
+        case .failed: metrics.count(.auditCheckpointsTotal, #"result="failed""#)
         }
         return outcome
     }

@@ -161,7 +161,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         let ticket: SignInAdmission.Ticket
         switch admission.admit(address: Self.source(request), name: name, now: Self.monotonicSeconds()) {
         case .failure(let refusal):
-            metrics?.count("tracedesk_staff_sign_ins_refused_total", #"reason="\#(refusal.label)""#)
+            metrics?.count(.staffSignInsRefusedTotal, #"reason="\#(refusal.label)""#)
             var response = HTTPResponse.error(.tooManySignIns(refusal.detail))
             response.headers.append(("Retry-After", String(refusal.retryAfter)))
             return .now(response)

@@ -123,7 +123,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             return options
         }
         let headRefused: @Sendable (Int, String) -> Void = { _, reason in
-            metrics.count("tracedesk_http_heads_refused_total", "reason=\"\(reason)\"")
+            metrics.count(.httpHeadsRefusedTotal, "reason=\"\(reason)\"")
         }
         phone = HTTPServer(
             options: options("public", config.listen),

@@ -1,3 +1,4 @@
+import DeskBench
 import Foundation
 
 /// `tracedesk`: the console with no arguments, or a subcommand.

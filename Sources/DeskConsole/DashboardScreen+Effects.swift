@@ -1,0 +1,38 @@
+import DeskContract
+import DeskCore
+import Foundation
+import TerminalKit
+
+// What the dashboard's commands do: the statistics call and the CSV file.
+extension Program {
+    func perform(_ command: DashboardScreen.Command) {
+        let service = self.service
+        switch command {
+        case .quit:
+            break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
+        case .load(let query):
+            withSession { session in
+                self.call(
+                    { () async throws(ServiceError) in try await service.statistics(session, query: query) },
+                    then: { .dashboard(.loaded($0, for: query)) },
+                    failed: { .dashboard(.failed($0.message, for: query)) }, session: true)
+            }
+        case .export(let path, let csv, let overwrite):
+            // Figures, not personal data: nothing to audit. Checked, then an existing file asked
+            // about, then written whole under a temporary name and put in place (mode 0600).
+            call(
+                { () async throws(ServiceError) -> DashboardScreen.Msg in
+                    do throws(AtomicFile.Failure) {
+                        try AtomicFile.check(path)
+                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
+                        try AtomicFile.write(Array(csv.utf8), to: path, overwrite: overwrite)
+                    } catch {
+                        if case .exists = error { return .exportExists(path) }
+                        return .exportFailed(error.message)
+                    }
+                    return .exported(path: path)
+                },
+                then: { .dashboard($0) }, failed: { .dashboard(.exportFailed($0.message)) })
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import DeskContract
+import DeskCore
+import Foundation
+import TerminalKit
+
+// What the tracer's commands do: calls to the desk, and the audited CSV file.
+extension Program {
+    func perform(_ command: TraceScreen.Command) {
+        let service = self.service
+        withSession { session in
+            switch command {
+            case .quit:
+                break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
+            case .lookup(let phone, let purpose):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.traceLookup(session, phone: phone, purpose: purpose)
+                    },
+                    then: { .trace(.lookupLoaded($0)) }, failed: { .trace(.lookupFailed($0.message)) }, session: true)
+            case .sightings(let patient, let contact, let purpose, let offset, let limit):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.traceSightings(
+                            session, patientUserID: patient, contactUserID: contact, purpose: purpose, offset: offset,
+                            limit: limit)
+                    },
+                    then: { .trace(.sightingsLoaded($0, patient: patient, contact: contact, offset: offset)) },
+                    failed: { .trace(.sightingsFailed($0.message, patient: patient, contact: contact)) }, session: true)
+            case .recordOutcome(let patient, let contact, let outcome, let note, let purpose):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.recordOutcome(
+                            session, patientUserID: patient, contactUserID: contact, outcome: outcome, note: note,
+                            purpose: purpose)
+                    },
+                    then: { .trace(.outcomeSaved($0, patient: patient, contact: contact)) },
+                    failed: { .trace(.outcomeFailed($0.message, patient: patient, contact: contact)) }, session: true)
+            case .export(let path, let csv, let patient, let purpose, let rows, let overwrite):
+                self.call(
+                    { () async throws(ServiceError) -> TraceScreen.Msg in
+                        // The path is checked, then an existing file asked about, then the
+                        // bytes written and flushed under a temporary name; only then is the
+                        // export audited, and only an audited export is put in place. A failed
+                        // export leaves no audit entry; a written one always has one.
+                        do throws(AtomicFile.Failure) {
+                            try AtomicFile.check(path)
+                        } catch {
+                            return .exportFailed(error.message)
+                        }
+                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
+                        let staged: AtomicFile.Staged
+                        do throws(AtomicFile.Failure) {
+                            staged = try AtomicFile.stage(Array(csv.utf8), for: path, overwrite: overwrite)
+                        } catch {
+                            if case .exists = error { return .exportExists(path) }
+                            return .exportFailed(error.message)
+                        }
+                        do throws(ServiceError) {
+                            try await service.recordTraceExport(
+                                session, patientUserID: patient, purpose: purpose, kind: "contacts_csv", rows: rows)
+                        } catch {
+                            staged.discard()
+                            throw error
+                        }
+                        do throws(AtomicFile.Failure) {
+                            try staged.commit()
+                        } catch {
+                            if case .exists = error { return .exportExists(path) }
+                            return .exportFailed(error.message)
+                        }
+                        return .exported(path: path, rows: rows)
+                    },
+                    then: { .trace($0) },
+                    failed: {
+                        .trace(
+                            .exportFailed(
+                                "the export could not be recorded in the audit log, so no file was written: \($0.message)"
+                            ))
+                    }, session: true)
+            }
+        }
+    }
+}

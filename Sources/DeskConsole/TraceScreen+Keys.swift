@@ -1,0 +1,150 @@
+import CivilCalendar
+import DeskContract
+import DeskCore
+import TerminalKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// Keys outside the detail view and the forms: the number, the purpose, the table, the filter.
+extension TraceScreen {
+
+    static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
+        switch state.phase {
+        case .phone: return phoneKey(&state, key)
+        case .purpose: return purposeKey(&state, key)
+        case .loading: return loadingKeyMap.action(for: key) == .quit ? [.quit] : []
+        case .result:
+            if state.export != nil { return exportKey(&state, key) }
+            if state.outcomeForm != nil { return outcomeKey(&state, key) }
+            if state.filtering { return filterKey(&state, key) }
+            if state.detail != nil { return detailKey(&state, key) }
+            guard let action = keyMap.action(for: key) else { return [] }
+            return perform(&state, action)
+        }
+    }
+
+    static func phoneKey(_ state: inout State, _ key: Key) -> [Command] {
+        switch inputKeyMap(state).action(for: key) {
+        case .submit:
+            switch state.normalizedPhone {
+            case .failure(let error):
+                state.phoneError = error.message
+            case .success:
+                state.phoneError = nil
+                state.phase = .purpose
+            }
+            return []
+        case .back:
+            if let lookup = state.lookup {
+                // Back to the shown lookup, with its own number and purpose in the fields (so
+                // `r` and the next `n` start from what is on the screen).
+                state.phase = .result
+                state.phone = phoneField(lookup.patient.phone.spaced)
+                state.purpose = purposeField(state.lookupPurpose)
+                state.phoneError = nil
+                state.purposeError = nil
+            } else {
+                state.phone = phoneField()
+                state.phoneError = nil
+            }
+            return []
+        case nil:
+            if state.phone.handle(key) == .changed { state.phoneError = nil }
+            return []
+        }
+    }
+
+    static func purposeKey(_ state: inout State, _ key: Key) -> [Command] {
+        switch inputKeyMap(state).action(for: key) {
+        case .submit:
+            switch TracePurpose.check(state.purpose.text) {
+            case .failure(let error):
+                state.purposeError = error.message
+                return []
+            case .success(let purpose):
+                state.purposeError = nil
+                state.phase = .loading
+                state.pendingPurpose = purpose
+                return [.lookup(phone: state.phone.text, purpose: purpose)]
+            }
+        case .back:
+            state.phase = .phone
+            state.purposeError = nil
+            return []
+        case nil:
+            if state.purpose.handle(key) == .changed { state.purposeError = nil }
+            return []
+        }
+    }
+
+    static func perform(_ state: inout State, _ action: Action) -> [Command] {
+        state.notice = nil
+        switch action {
+        case .move(let step):
+            state.selected = TableCursor.position(state.selected, after: step, count: state.order.count)
+        case .cycleSort:
+            let all = Sort.allCases
+            state.sort = all[(all.firstIndex(of: state.sort)! + 1) % all.count]
+            reorder(&state)
+        case .sort(let sort):
+            state.sort = sort
+            reorder(&state)
+        case .filter:
+            state.filtering = true
+        case .clear:
+            if !state.filter.text.isEmpty {
+                state.filter = filterField()
+                reorder(&state)
+            }
+        case .detail:
+            return openDetail(&state)
+        case .outcome:
+            openOutcome(&state)
+        case .export:
+            openExport(&state)
+        case .newLookup:
+            state.phase = .phone
+            state.phone = phoneField()
+            state.purpose = purposeField()
+            state.phoneError = nil
+            state.purposeError = nil
+        case .again:
+            // The shown lookup again: its patient's number and purpose, whatever the fields hold.
+            guard let lookup = state.lookup else { return [] }
+            state.phase = .loading
+            state.pendingPurpose = state.lookupPurpose
+            return [.lookup(phone: lookup.patient.phone.e164, purpose: state.lookupPurpose)]
+        case .quit:
+            return [.quit]
+        }
+        return []
+    }
+
+    static func filterKey(_ state: inout State, _ key: Key) -> [Command] {
+        if let action = MonitorScreen.filterKeyMap.action(for: key) {
+            switch action {
+            case .keep: state.filtering = false
+            case .clear:
+                state.filter = filterField()
+                state.filtering = false
+                reorder(&state)
+            case .up: move(&state, by: -1)
+            case .down: move(&state, by: 1)
+            case .pageUp: move(&state, by: -page)
+            case .pageDown: move(&state, by: page)
+            }
+            return []
+        }
+        if state.filter.handle(key) == .changed { reorder(&state) }
+        return []
+    }
+
+    static func move(_ state: inout State, by offset: Int) {
+        state.selected = TableCursor.position(state.selected, by: offset, count: state.order.count)
+    }
+
+}
