@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Pure Swift.
         .target(name: "CivilCalendar"),
@@ -30,19 +31,23 @@ let package = Package(
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
+        // The one HTTP client (libcurl): RemoteDesk, DeviceCheck, the SMS provider, simulated phones.
+        .target(name: "DeskHTTPClient", dependencies: ["CCurl"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
         // The contract over a store (LocalDesk), the phones' desks, the jobs.
         .target(
             name: "DeskLocal",
             dependencies: [
                 "DeskContract", "DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "JSONText",
-                "CivilCalendar",
+                "CivilCalendar", "DeskHTTPClient",
             ]
         ),
         // The contract over a server's staff API (RemoteDesk).
         .target(
             name: "DeskRemote",
-            dependencies: ["DeskContract", "DeskAPI", "DeskCore", "DeskCrypto", "JSONText", "CivilCalendar"]
+            dependencies: [
+                "DeskContract", "DeskAPI", "DeskCore", "DeskCrypto", "JSONText", "CivilCalendar", "DeskHTTPClient",
+            ]
         ),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
         .target(
@@ -55,7 +60,9 @@ let package = Package(
         // Simulated phones and a simulated HIS over real HTTP: the demo and the load generator.
         .target(
             name: "DeskSimulation",
-            dependencies: ["DeskCore", "DeskCrypto", "DeskContract", "DeskLocal", "DeskStore", "CivilCalendar"]
+            dependencies: [
+                "DeskCore", "DeskCrypto", "DeskContract", "DeskLocal", "DeskStore", "CivilCalendar", "DeskHTTPClient",
+            ]
         ),
         // The command line's shared parts: arguments, exit statuses, terminal-safe output, the
         // store's location (tracedesk's commands and the benchmarks).
@@ -68,6 +75,9 @@ let package = Package(
                 "DeskServer", "DeskStore", "TerminalKit", "TerminalNcurses", "CivilCalendar",
             ]
         ),
+        // Benchmarks/http-client.sh: the HTTP client's engines (libcurl, URLSession) measured.
+        .executableTarget(
+            name: "http-client-probe", dependencies: ["DeskHTTPClient"], path: "Benchmarks/HTTPClientProbe"),
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
         // The console knows the contract only: whoever starts it passes a desk in.
         .target(
@@ -89,11 +99,13 @@ let package = Package(
         ),
 
         // Tests.
+        .testTarget(name: "DeskHTTPClientTests", dependencies: ["DeskHTTPClient"]),
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
         .testTarget(
             name: "DeskCryptoTests",
             dependencies: [
                 "DeskCrypto", "DeskLocal", "DeskContract", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar",
+                "DeskHTTPClient",
             ]
         ),
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
@@ -114,8 +126,8 @@ let package = Package(
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
-                "DeskServer", "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto", "DeskAPI",
-                "CivilCalendar", "JSONText", "CSQLite", "DeskExport", "CLibpq",
+                "DeskServer", "DeskLocal", "DeskRemote", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto",
+                "DeskAPI", "CivilCalendar", "JSONText", "CSQLite", "DeskExport", "CLibpq", "DeskHTTPClient",
             ]
         ),
         // The service contract suite: the same use-case checks against LocalDesk and against

@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh run|test|bench
 set -euo pipefail
 
-need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev libpq-dev pkgconf)
+need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev libpq-dev libcurl4-openssl-dev pkgconf)
 need_test=(tmux curl openssl postgresql sqlite3 python3)
 need_bench=(hyperfine wrk nginx)
 

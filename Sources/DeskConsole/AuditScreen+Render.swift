@@ -103,7 +103,7 @@ extension AuditScreen {
             TableCell(entry.actor),
             TableCell(entry.action.rawValue, style: isWarning(entry.action) ? Style(.warning) : nil),
             TableCell(entry.target ?? ""),
-            TableCell(entry.detail == "{}" ? "" : entry.detail),
+            TableCell(AuditDetailText.summary(entry, zone: zone)),
         ]
     }
 
@@ -124,7 +124,11 @@ extension AuditScreen {
                 Style(.normal, .bold)
             ),
         ]
-        if entry.detail != "{}" && !entry.detail.isEmpty { lines.append(("detail " + entry.detail, Style(.normal))) }
+        if let words = AuditDetailText.lines(entry, zone: state.timeZone) {
+            lines += words.map { ($0, Style(.normal)) }
+        } else {
+            lines.append(("detail (shown as stored): " + entry.detail, Style(.normal)))
+        }
         lines.append(("hash " + entry.hash, Style(.muted)))
         lines.append(("previous " + entry.previousHash, Style(.muted)))
         var y = text.y

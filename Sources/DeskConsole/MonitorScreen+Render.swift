@@ -192,8 +192,8 @@ extension MonitorScreen {
 
     // MARK: Panes
 
-    /// Every field of the selected event: when, what, who, which code, and its detail as
-    /// `key: value` (in two columns when one does not fit).
+    /// Every field of the selected event: when, what, who, which code, and its detail in words
+    /// (in two columns when one does not fit).
     private static func renderDetail(_ state: State, _ shown: [Int], into buffer: inout Buffer, area: Rect) {
         let row = state.selectedPosition(in: shown).map { state.rows[shown[$0]] }
         let title = (row.map { "Event #\($0.event.id)" } ?? "Event") + " · Esc closes"
@@ -213,18 +213,11 @@ extension MonitorScreen {
             ),
         ]
         var fields: [String] = []
-        if let parsed = EventDetail.fields(event.detail) {
-            fields = parsed.map { field in
-                // Instants the store writes in milliseconds ("expires_at_ms") read as times.
-                if field.key.hasSuffix("_ms"), let ms = Int64(field.value), ms > 0, ms < 32_503_680_000_000 {
-                    let date = Date(unixMilliseconds: ms)
-                    return "\(field.key): \(ConsoleText.dateTime(date, state.timeZone, seconds: true)) local"
-                }
-                return "\(field.key): \(field.value)"
-            }
+        if let lines = EventDetail.lines(event, zone: state.timeZone) {
+            fields = lines
             if fields.isEmpty { head.append(("no details", Style(.muted))) }
         } else {
-            head.append(("detail (not JSON, shown as sent): " + event.detail, Style(.normal)))
+            head.append(("detail (shown as sent): " + event.detail, Style(.normal)))
         }
         let used = WatchPane.draw(head, into: &buffer, area: text)
         let rest = Rect(x: text.x, y: text.y + used, width: text.width, height: max(0, text.height - used))

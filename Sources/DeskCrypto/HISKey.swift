@@ -24,11 +24,6 @@ public enum HISKey {
     /// Whether `key` hashes to `storedHash`, compared in constant time (the time taken does not
     /// tell how many leading digits matched).
     public static func matches(_ key: String, storedHash: String) -> Bool {
-        let computed = Array(hash(key).utf8)
-        let stored = Array(storedHash.utf8)
-        guard computed.count == stored.count else { return false }
-        var difference: UInt8 = 0
-        for index in computed.indices { difference |= computed[index] ^ stored[index] }
-        return difference == 0
+        ConstantTime.equal(hash(key), storedHash)
     }
 }

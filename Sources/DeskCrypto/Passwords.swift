@@ -55,9 +55,7 @@ public struct PasswordHasher: Hashable, Sendable {
                 password, salt: parsed.salt, logN: parsed.logN, r: parsed.r, p: parsed.p, length: parsed.key.count),
             key.count == parsed.key.count
         else { return false }
-        return key.withUnsafeBytes { a in
-            parsed.key.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
-        }
+        return ConstantTime.equal(key, parsed.key)
     }
 
     /// Whether `stored` was made with weaker parameters than these (then rehash after a sign-in).

@@ -1,10 +1,7 @@
 import DeskContract
 import DeskCrypto
+import DeskHTTPClient
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// How an Apple DeviceCheck authorisation of an analytics token ended. Reasons are short texts
 /// for logs and metrics; they never contain the device token, the JWT or the key.
@@ -39,8 +36,9 @@ public enum DeviceCheckOutcome: Hashable, Sendable {
 /// answer discards the token. A device never seen by DeviceCheck answers the query with status
 /// 200 and the plain text `Failed to find bit state`, read as (0, 0).
 ///
-/// Make one client and share it: each holds its own `URLSession` (ephemeral, no cache, no
-/// cookies), released with the last copy.
+/// Make one client and share it: each holds its own ``HTTPClient`` (connections kept for
+/// reuse), released with the last copy. Redirects are not followed: the JWT would go to
+/// another host, and DeviceCheck has no reason to send one (a 3xx discards the token).
 public struct DeviceCheckClient: Sendable {
     public let baseURL: URL
     public let teamID: String
@@ -51,7 +49,7 @@ public struct DeviceCheckClient: Sendable {
     public let discardIfUpdatedThisMonth: Bool
     public let timeout: Duration
     private let privateKey: ECPrivateKey
-    private let session: SessionBox
+    private let client: HTTPClient
 
     /// The production and development hosts of the DeviceCheck API.
     public static let productionURL = URL(string: "https://api.devicecheck.apple.com")!
@@ -75,13 +73,7 @@ public struct DeviceCheckClient: Sendable {
         self.blacklistOnAnomaly = blacklistOnAnomaly
         self.discardIfUpdatedThisMonth = discardIfUpdatedThisMonth
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.seconds
-        configuration.timeoutIntervalForResource = timeout.seconds
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        self.session = SessionBox(URLSession(configuration: configuration))
+        self.client = HTTPClient()
     }
 
     /// Runs the two-bit check for `deviceToken` (the base64 token from `DCDevice`), starting at
@@ -90,9 +82,8 @@ public struct DeviceCheckClient: Sendable {
     ///
     /// Cancelling the task discards the token, but only until the device is marked: from then on
     /// the check runs to its end (at most `secondWait` and three requests), because a device left
-    /// marked would be blacklisted at its next attempt. A request in flight is never interrupted
-    /// (it ends within `timeout`): cancelling a URLSession request from another thread can
-    /// deadlock swift-corelibs-foundation (swift-corelibs-foundation issue 5412).
+    /// marked would be blacklisted at its next attempt. A query in flight before the mark ends
+    /// at once; requests from the mark on run to their end or `timeout`, unaffected.
     public func authorize(deviceToken: String, now: Date) async -> DeviceCheckOutcome {
         let started = ContinuousClock.now
         let instant = { now.addingTimeInterval((ContinuousClock.now - started).seconds) }
@@ -188,7 +179,7 @@ public struct DeviceCheckClient: Sendable {
     static let neverSetAnswer = "Failed to find bit state"
 
     private func query(_ token: String, at date: Date, cancellable: Bool) async -> Result<Bits, CallFailure> {
-        let body: Data
+        let body: [UInt8]
         let request = Request(token: token, date: date, bit0: nil, bit1: nil)
         switch await post("query_two_bits", request, at: date, cancellable: cancellable) {
         case .failure(let failure): return .failure(failure)
@@ -196,7 +187,7 @@ public struct DeviceCheckClient: Sendable {
         }
         let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text == Self.neverSetAnswer { return .success(.neverSet) }
-        guard let bits = try? JSONDecoder().decode(Bits.self, from: body) else {
+        guard let bits = try? JSONDecoder().decode(Bits.self, from: Data(body)) else {
             return .failure(CallFailure(reason: "DeviceCheck answered the query with unreadable bits"))
         }
         return .success(bits)
@@ -228,41 +219,44 @@ public struct DeviceCheckClient: Sendable {
         }
     }
 
-    /// One POST. The request always runs to its end or its timeout; when `cancellable`, a task
-    /// cancelled meanwhile gets ``cancelled`` instead of the answer.
+    /// The largest answer read: the bits are a few dozen bytes.
+    static let maximumAnswerBytes = 64 << 10
+
+    /// One POST within `timeout` (connecting included). When `cancellable`, a task cancelled
+    /// meanwhile ends it at once and gets ``cancelled``; otherwise it runs in a task of its own,
+    /// which the caller's cancellation does not reach.
     private func post(
         _ endpoint: String, _ body: Request, at date: Date, cancellable: Bool
-    ) async -> Result<Data, CallFailure> {
+    ) async -> Result<[UInt8], CallFailure> {
         let url = baseURL.appendingPathComponent("v1").appendingPathComponent(endpoint)
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout.seconds)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer " + jwt(at: date), forHTTPHeaderField: "Authorization")
-        request.httpBody = try? Self.encoder.encode(body)
+        let request = HTTPClient.Request(
+            "POST", url,
+            headers: [("Content-Type", "application/json"), ("Authorization", "Bearer " + jwt(at: date))],
+            body: (try? Self.encoder.encode(body)).map(Array.init) ?? [], connectTimeout: timeout, deadline: timeout,
+            maxAnswerBytes: Self.maximumAnswerBytes)
         let name = endpoint == "query_two_bits" ? "query" : "update"
-        // A completion handler rather than `data(for:)`, whose cancellation handler can deadlock.
-        let session = session.session
-        let (data, response, error) = await withCheckedContinuation {
-            (continuation: CheckedContinuation<(Data?, URLResponse?, (any Error)?), Never>) in
-            session.dataTask(with: request) { data, response, error in
-                continuation.resume(returning: (data, response, error))
-            }.resume()
+        let client = self.client
+        let result: Result<HTTPClient.Response, HTTPClientError>
+        if cancellable {
+            result = await client.result(request)
+        } else {
+            result = await Task { await client.result(request) }.value
         }
         if cancellable && Task.isCancelled { return .failure(CallFailure(reason: Self.cancelled)) }
-        if let error {
-            let nsError = error as NSError
-            if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
-                return .failure(CallFailure(reason: "DeviceCheck did not answer the \(name) in time"))
-            }
-            return .failure(CallFailure(reason: "DeviceCheck could not be reached for the \(name)"))
-        }
-        guard let status = (response as? HTTPURLResponse)?.statusCode else {
+        switch result {
+        case .failure(.timedOut):
+            return .failure(CallFailure(reason: "DeviceCheck did not answer the \(name) in time"))
+        case .failure(.tooLarge):
+            return .failure(CallFailure(reason: "DeviceCheck answered the \(name) with more than bits"))
+        case .failure(.notHTTP):
             return .failure(CallFailure(reason: "DeviceCheck sent no HTTP status for the \(name)"))
+        case .failure:
+            return .failure(CallFailure(reason: "DeviceCheck could not be reached for the \(name)"))
+        case .success(let response) where response.status != 200:
+            return .failure(CallFailure(reason: "DeviceCheck answered the \(name) with HTTP \(response.status)"))
+        case .success(let response):
+            return .success(response.body)
         }
-        guard status == 200 else {
-            return .failure(CallFailure(reason: "DeviceCheck answered the \(name) with HTTP \(status)"))
-        }
-        return .success(data ?? Data())
     }
 
     // MARK: - JWT
@@ -291,20 +285,6 @@ public struct DeviceCheckClient: Sendable {
             JWTClaims(iss: teamID, iat: Int64(date.timeIntervalSince1970.rounded(.down))))
         let signingInput = Base64.encodeURL(header) + "." + Base64.encodeURL(claims)
         return signingInput + "." + Base64.encodeURL(privateKey.signJOSE(Array(signingInput.utf8)))
-    }
-}
-
-/// Owns the client's `URLSession` and invalidates it with the last copy of the client, so that
-/// clients made and dropped over a server's life do not pile up sessions.
-private final class SessionBox: Sendable {
-    let session: URLSession
-
-    init(_ session: URLSession) {
-        self.session = session
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
     }
 }
 

@@ -134,9 +134,10 @@ extension LocalDesk {
                 keysWaiting: upload.keysWaiting, embargoEndsAt: upload.embargoEndsAt)
         }
         var lastRefusal: String?
-        if let detail = stored.lastRefusalDetail, case .string(let reason)? = (try? JSONReader.parse(detail))?["reason"]
+        if let detail = stored.lastRefusalDetail,
+            case .uploadRefused(let refused)? = DeskEvent.Detail(kind: .uploadRefused, json: detail)
         {
-            lastRefusal = reason
+            lastRefusal = refused.reason
         }
         return CodeWatch(
             codeTag: record.otpHash.tag, authorizedBy: record.authorizedBy, authorizedAt: record.authorizedAt,

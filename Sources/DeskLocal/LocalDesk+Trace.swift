@@ -2,7 +2,6 @@ import CivilCalendar
 import DeskContract
 import DeskCore
 import DeskStore
-import JSONText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -32,7 +31,7 @@ extension LocalDesk {
             // Audited too (without the number): trying numbers to learn who uses the app leaves a trace.
             try audit(
                 person.user, .traceLookup, target: nil,
-                detail: #"{"purpose":\#(Self.json(purpose)),"found":false}"#, now: clock.now())
+                detail: AuditEntry.Detail.TraceLookup(purpose: purpose, read: .notFound).json, now: clock.now())
             throw .invalid(ServiceChecks.unknownPatient)
         }
         let now = clock.now()
@@ -52,8 +51,12 @@ extension LocalDesk {
         let close = contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
         try audit(
             person.user, .traceLookup, target: "user \(stored.userID)",
-            detail:
-                #"{"purpose":\#(Self.json(purpose)),"days":\#(resolved.files.count),"sightings":\#(total),"contacts":\#(contacts.count),"close_contacts":\#(close),"unresolved":\#(unresolved)}"#,
+            detail: AuditEntry.Detail.TraceLookup(
+                purpose: purpose,
+                read: .patient(
+                    days: resolved.files.count, sightings: total, contacts: contacts.count, closeContacts: close,
+                    unresolved: unresolved)
+            ).json,
             now: now)
         return TraceLookup(
             patient: patient, contacts: contacts, unresolved: unresolved, totalSightings: total,
@@ -80,11 +83,12 @@ extension LocalDesk {
         if let contactUserID { matching = matching.filter { $0.contactUserID == contactUserID } }
         let start = min(offset, matching.count)
         let end = min(matching.count, start + limit)
-        let whose = contactUserID.map { #""user \#($0)""# } ?? #""all""#
+        let whose = contactUserID.map { "user \($0)" } ?? "all"
         try audit(
             person.user, .traceLookup, target: "user \(patientUserID)",
-            detail:
-                #"{"purpose":\#(Self.json(purpose)),"view":"sightings","of":\#(whose),"offset":\#(offset),"sightings":\#(end - start),"total":\#(matching.count)}"#,
+            detail: AuditEntry.Detail.TraceLookup(
+                purpose: purpose, read: .sightings(of: whose, offset: offset, count: end - start, total: matching.count)
+            ).json,
             now: now)
         return TraceSightingsPage(
             sightings: Array(matching[start..<end]), total: matching.count,
@@ -129,7 +133,7 @@ extension LocalDesk {
         _ = try patient(userID: patientUserID)  // an export names a patient who exists
         try audit(
             person.user, .traceExport, target: "user \(patientUserID)",
-            detail: #"{"purpose":\#(Self.json(purpose)),"kind":"\#(kind)","rows":\#(rows)}"#, now: clock.now())
+            detail: AuditEntry.Detail.TraceExport(purpose: purpose, kind: kind, rows: rows).json, now: clock.now())
     }
 
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
@@ -141,7 +145,9 @@ extension LocalDesk {
         // The messages hold codes and phone numbers: reading them is audited (after the read,
         // with how many were shown; a failed entry withholds them).
         try audit(
-            person.user, .smsOutboxRead, target: nil, detail: #"{"messages":\#(messages.count)}"#, now: clock.now())
+            person.user, .smsOutboxRead, target: nil,
+            detail: AuditEntry.Detail.SmsOutboxRead(messages: messages.count).json,
+            now: clock.now())
         return messages
     }
 
@@ -228,12 +234,5 @@ extension LocalDesk {
         _ = try storeCall { () throws(StoreError) in
             try store.appendAudit(actor: actor, action: action, target: target, detail: detail, now: now)
         }
-    }
-
-    /// `text` as a JSON string literal.
-    static func json(_ text: String) -> String {
-        var out = ""
-        JSONValue.writeString(text, into: &out)
-        return out
     }
 }

@@ -39,10 +39,8 @@ public final class SetupToken: @unchecked Sendable {
 
     /// Whether `candidate` is the token and it is not used up.
     public func matches(_ candidate: String) -> Bool {
-        let given = SHA256.digest(Array(candidate.utf8))
-        var difference: UInt8 = 0
-        for (a, b) in zip(given, digest) { difference |= a ^ b }
-        return lock.withLock { !usedUp } && difference == 0
+        let same = ConstantTime.equal(SHA256.digest(Array(candidate.utf8)), digest)
+        return lock.withLock { !usedUp } && same
     }
 
     /// The first admin was made: nothing matches from now on, and the file is removed.

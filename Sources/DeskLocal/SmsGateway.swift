@@ -1,13 +1,10 @@
 import DeskContract
 import DeskCore
+import DeskHTTPClient
 import DeskStore
 import Dispatch
 import Foundation
 import JSONText
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Where APRICOT's SMS codes go (spec/apricot-protocol.md, "Registration"). Every message is
 /// first put in the store's outbox; the gateway decides what happens next.
@@ -136,8 +133,7 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
     public let clock: any Clock
     public let options: Options
     let log: @Sendable (String) -> Void
-    private let session: URLSession
-    private let delegate = ProviderCalls()
+    private let client = HTTPClient()
     private let lock = SimpleLock()
     private var queued = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -151,16 +147,7 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
         self.clock = clock
         self.options = options
         self.log = log
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.timeout.seconds
-        configuration.timeoutIntervalForResource = options.timeout.seconds
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     public func send(to phone: PhoneNumber, message: SmsCodeText) throws(ServiceError) {
         let queuedAt = clock.now()
@@ -291,25 +278,46 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
         case retry(String)
     }
 
+    /// The largest answer read: only its status matters.
+    static let maximumAnswerBytes = 64 << 10
+
+    /// One attempt, within `timeout` (connecting included). Redirects are not followed: the
+    /// key and the code would go to another origin, so a 3xx is the answer.
     private func post(_ payload: [UInt8]) async -> Outcome {
-        var request = URLRequest(url: options.url)
-        request.httpMethod = "POST"
-        request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(options.apiKey)", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data(payload)
-        switch await delegate.run(session.dataTask(with: request)) {
-        case .failure(let error):
-            // The error's own words can name the URL, never the message: it is not in them.
-            return .retry("provider unreachable (\((error as NSError).localizedDescription))")
-        case .success(nil):
-            return .retry("the provider's answer was not HTTP")
-        case .success(let status?):
-            switch status {
-            case 200..<300: return .delivered(status)
-            case 300..<400: return .redirected(status)
-            case 429, 500..<600: return .retry("provider answered \(status)")
-            default: return .refused(status)
-            }
+        let request = HTTPClient.Request(
+            "POST", options.url,
+            headers: [
+                ("Content-Type", "application/json; charset=utf-8"), ("Authorization", "Bearer \(options.apiKey)"),
+            ], body: payload, connectTimeout: options.timeout, deadline: options.timeout,
+            maxAnswerBytes: Self.maximumAnswerBytes)
+        let status: Int
+        do {
+            status = try await client.send(request).status
+        } catch {
+            // The reasons name at most the provider's host, never the message.
+            return .retry(Self.reason(error))
+        }
+        switch status {
+        case 200..<300: return .delivered(status)
+        case 300..<400: return .redirected(status)
+        case 429, 500..<600: return .retry("provider answered \(status)")
+        default: return .refused(status)
+        }
+    }
+
+    /// What went wrong with an attempt, in the outbox's words.
+    static func reason(_ error: HTTPClientError) -> String {
+        switch error {
+        case .cannotConnect(let reason): "provider unreachable (\(reason))"
+        case .timedOut(connecting: true): "provider unreachable (no connection in time)"
+        case .timedOut(connecting: false): "provider unreachable (no answer in time)"
+        case .tls: "provider unreachable (TLS failed)"
+        case .cutOff: "provider unreachable (the connection closed before its answer)"
+        case .tooLarge(let limit): "the provider's answer was larger than \(limit) bytes"
+        case .notHTTP: "the provider's answer was not HTTP"
+        case .cancelled: "provider unreachable (the request was cancelled)"
+        case .invalidRequest: "provider unreachable (sms_http_url is not an http or https URL)"
+        case .failed: "provider unreachable (the request failed)"
         }
     }
 
@@ -318,39 +326,6 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
             try store.recordSmsDelivery(id: id, status: status, detail: detail, now: clock.now())
         } catch {
             log("SMS message \(id): its delivery status could not be recorded: \(error.message)")
-        }
-    }
-}
-
-/// The http gateway's URLSession delegate: refuses every redirect (the 3xx itself becomes the
-/// answer), and turns each task's end into an async result. Its tasks run with no completion
-/// handler, since swift-corelibs-foundation follows redirects of completion-handler tasks
-/// without asking the delegate.
-final class ProviderCalls: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = SimpleLock()
-    private var waiting: [Int: CheckedContinuation<Result<Int?, any Error>, Never>] = [:]
-
-    /// Starts `task` and returns its HTTP status (nil: not HTTP) or its error.
-    func run(_ task: URLSessionDataTask) async -> Result<Int?, any Error> {
-        await withCheckedContinuation { continuation in
-            lock.withLock { waiting[task.taskIdentifier] = continuation }
-            task.resume()
-        }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let continuation = lock.withLock { waiting.removeValue(forKey: task.taskIdentifier) }
-        if let error {
-            continuation?.resume(returning: .failure(error))
-        } else {
-            continuation?.resume(returning: .success((task.response as? HTTPURLResponse)?.statusCode))
         }
     }
 }

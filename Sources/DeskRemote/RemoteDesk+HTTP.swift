@@ -1,15 +1,14 @@
 import DeskAPI
 import DeskContract
 import DeskCore
+import DeskHTTPClient
 import Foundation
 import JSONText
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// RemoteDesk's HTTP: one URLSession, retries of reads, and every way a call can fail turned
-/// into a ``ServiceError`` that says what to do. Never traps on an answer, whatever it holds.
+/// RemoteDesk's HTTP: one ``HTTPClient``, retries of reads, and every way a call can fail
+/// turned into a ``ServiceError`` that says what to do. Never traps on an answer, whatever it
+/// holds. Redirects are not followed: a redirected POST could carry a password to another
+/// host, so a 3xx reaches ``judge(_:_:)``, which says the URL is not the staff API.
 ///
 /// Threading rule: shared by every copy of a desk; `problem` is behind a lock.
 final class RemoteTransport: @unchecked Sendable {
@@ -39,7 +38,7 @@ final class RemoteTransport: @unchecked Sendable {
 
     let base: URL
     let options: RemoteDesk.Options
-    let session: URLSession
+    let client = HTTPClient()
     private let lock = SimpleLock()
     private var currentProblem: String?
 
@@ -56,21 +55,6 @@ final class RemoteTransport: @unchecked Sendable {
     init(base: URL, options: RemoteDesk.Options) {
         self.base = base
         self.options = options
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.requestTimeout.seconds
-        // Long polls wait up to a minute before their answer; every call has its own, shorter
-        // deadline below, so this only has to be out of the way.
-        configuration.timeoutIntervalForResource =
-            (options.requestTimeout + .seconds(StaffWire.maximumWaitSeconds)).seconds
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
     }
 
     var problem: String? { lock.withLock { currentProblem } }
@@ -143,54 +127,30 @@ final class RemoteTransport: @unchecked Sendable {
         case final(ServiceError, problem: String?)
     }
 
-    /// One HTTP exchange. A completion handler rather than `data(for:)`, whose cancellation
-    /// handler can deadlock swift-corelibs-foundation (issue 5412); the request always runs to
-    /// its answer or its timeout.
+    /// One HTTP exchange, within the connect timeout and the call's deadline: a server that
+    /// trickles its answer is cut off at the deadline. A cancelled task ends it at once.
     func send(_ call: Call) async -> Sent {
         guard let url = url(call) else {
             return .refused(
                 .invalid("the server URL \(location) cannot be combined with a path"), problem: Self.wrongServer)
         }
-        let timeout = (call.slow ? options.requestTimeout : options.connectTimeout) + call.longPoll
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout.seconds)
-        request.httpMethod = call.method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body = call.body {
-            request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.serialized.utf8)
+        let deadline = (call.slow ? options.requestTimeout : options.connectTimeout) + call.longPoll
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        var body: [UInt8]?
+        if let json = call.body {
+            headers.append(("Content-Type", "application/json; charset=utf-8"))
+            body = Array(json.serialized.utf8)
         }
-        if let token = call.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let session = self.session
-        // URLSession on Linux times out only after a silence; a server that trickles a byte a
-        // second would hold the call for ever. Our own deadline cancels the whole call.
-        let expired = Flag()
-        let (data, response, error) = await withCheckedContinuation {
-            (continuation: CheckedContinuation<(Data?, URLResponse?, (any Error)?), Never>) in
-            let task = session.dataTask(with: request) { data, response, error in
-                continuation.resume(returning: (data, response, error))
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak task] in
-                guard let task, task.state == .running else { return }
-                expired.set()
-                task.cancel()
-            }
-            task.resume()
+        if let token = call.token { headers.append(("Authorization", "Bearer \(token)")) }
+        let request = HTTPClient.Request(
+            call.method, url, headers: headers, body: body, connectTimeout: min(options.connectTimeout, deadline),
+            deadline: deadline, maxAnswerBytes: Self.maximumAnswerBytes)
+        do {
+            let response = try await client.send(request)
+            return .answered(Reply(status: response.status, body: response.body))
+        } catch {
+            return classify(error, deadline: deadline)
         }
-        if let error {
-            if expired.isSet {
-                return .unreachable(unreachable("no complete answer within \(Int(timeout.seconds.rounded())) s"))
-            }
-            return classify(error as NSError, timeout: timeout)
-        }
-        if let data, data.count > Self.maximumAnswerBytes {
-            return .refused(
-                notTraceDesk("it answered \(data.count) bytes, more than any staff API answer"),
-                problem: Self.wrongServer)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            return .refused(notTraceDesk("it did not answer in HTTP"), problem: Self.wrongServer)
-        }
-        return .answered(Reply(status: http.statusCode, body: Array(data ?? Data())))
     }
 
     func url(_ call: Call) -> URL? {
@@ -209,64 +169,48 @@ final class RemoteTransport: @unchecked Sendable {
     }
 
     /// A transport error: unreachable (try again later), TLS, or not HTTP.
-    func classify(_ error: NSError, timeout: Duration) -> Sent {
-        guard error.domain == NSURLErrorDomain else {
-            return .unreachable(unreachable("the request failed: \(error.localizedDescription)"))
-        }
-        switch error.code {
-        case NSURLErrorCannotConnectToHost: return .unreachable(unreachable("connection refused"))
-        case NSURLErrorTimedOut:
-            return .unreachable(unreachable("no answer within \(Int(timeout.seconds.rounded())) s"))
-        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
-            return .unreachable(unreachable("its host name is not known"))
-        case NSURLErrorNotConnectedToInternet, NSURLErrorDataNotAllowed, NSURLErrorInternationalRoamingOff:
-            return .unreachable(unreachable("this machine has no network"))
-        case NSURLErrorNetworkConnectionLost:
-            return .unreachable(unreachable("the connection closed before an answer came"))
-        case NSURLErrorCancelled: return .unreachable(unreachable("the request was cancelled"))
-        case NSURLErrorSecureConnectionFailed:
-            return .refused(
-                .failed(
-                    "a TLS connection to \(location) could not be made (the handshake failed): check https:// against http:// and the port; the server needs tls_cert and tls_key for https"
-                ), problem: "TLS failed")
-        case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
-            NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateNotYetValid:
-            let reason =
-                switch error.code {
-                case NSURLErrorServerCertificateHasBadDate: "the server's certificate has expired"
-                case NSURLErrorServerCertificateNotYetValid: "the server's certificate is not valid yet"
-                default: "the server's certificate is not trusted here"
-                }
-            return .refused(
-                .failed(
-                    "TLS with \(location) failed: \(reason): install its CA certificate on this machine, or ask the server's administrator"
-                ), problem: "TLS failed")
-        case NSURLErrorClientCertificateRejected, NSURLErrorClientCertificateRequired:
-            return .refused(
-                .failed(
-                    "TLS with \(location) failed: the server wants a client certificate, which TraceDesk does not send"),
-                problem: "TLS failed")
-        case NSURLErrorBadServerResponse where error.localizedDescription == "Empty reply from server":
+    func classify(_ error: HTTPClientError, deadline: Duration) -> Sent {
+        switch error {
+        case .cannotConnect(let reason):
+            switch reason {
+            case HTTPClientError.connectionRefused: return .unreachable(unreachable("connection refused"))
+            case HTTPClientError.unknownHost: return .unreachable(unreachable("its host name is not known"))
+            case HTTPClientError.noRoute: return .unreachable(unreachable("this machine has no route to it"))
+            default: return .unreachable(unreachable("the connection failed"))
+            }
+        case .timedOut(connecting: true):
+            return .unreachable(unreachable("no connection within \(Self.seconds(options.connectTimeout)) s"))
+        case .timedOut(connecting: false):
+            return .unreachable(unreachable("no complete answer within \(Self.seconds(deadline)) s"))
+        case .cutOff(beforeAnswer: true):
             // What a server that is stopping does, and what a TLS listener does to plain HTTP.
             return .unreachable(
                 unreachable(
                     "it closed the connection without answering; if the server uses TLS, the URL must start with https://"
                 ))
-        case NSURLErrorBadServerResponse, NSURLErrorCannotParseResponse, NSURLErrorZeroByteResource,
-            NSURLErrorUnsupportedURL, NSURLErrorCannotDecodeRawData, NSURLErrorCannotDecodeContentData:
+        case .cutOff(beforeAnswer: false):
+            return .unreachable(unreachable("the connection closed before an answer came"))
+        case .cancelled: return .unreachable(unreachable("the request was cancelled"))
+        case .tls(let detail):
+            return .refused(
+                .failed(
+                    "a TLS connection to \(location) could not be made (\(Self.tlsReason(detail))): check https:// against http:// and the port; a server serves https only when given tls_cert and tls_key"
+                ), problem: "TLS failed")
+        case .tooLarge:
+            return .refused(
+                notTraceDesk("it answered more than \(Self.maximumAnswerBytes) bytes, more than any staff API answer"),
+                problem: Self.wrongServer)
+        case .notHTTP:
             return .refused(notTraceDesk("its answer is not HTTP that this client can read"), problem: Self.wrongServer)
-        default:
-            // libcurl's TLS errors arrive as "unknown" with OpenSSL's reason as the description.
-            let description = error.localizedDescription
-            if description.contains("SSL") || description.contains("TLS") {
-                return .refused(
-                    .failed(
-                        "a TLS connection to \(location) could not be made (\(Self.tlsReason(description))): check https:// against http:// and the port; a server serves https only when given tls_cert and tls_key"
-                    ), problem: "TLS failed")
-            }
-            return .unreachable(unreachable("the request failed (URL error \(error.code))"))
+        case .invalidRequest:
+            return .refused(
+                .invalid("the server URL \(location) cannot be combined with a path"), problem: Self.wrongServer)
+        case .failed(let detail):
+            return .unreachable(unreachable("the request failed: \(detail)"))
         }
     }
+
+    static func seconds(_ duration: Duration) -> Int { Int(duration.seconds.rounded()) }
 
     /// OpenSSL's words from libcurl's message ("OpenSSL/3.0.19: error:0A00010B:SSL
     /// routines::wrong version number" → "wrong version number"), short and printable.
@@ -341,24 +285,5 @@ final class RemoteTransport: @unchecked Sendable {
         return .failed(
             "\(location) is not a TraceDesk server (\(why)): check the URL and port; the staff API is on the internal listener"
         )
-    }
-}
-
-/// A flag set once, from any thread.
-private final class Flag: @unchecked Sendable {
-    private let lock = SimpleLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
-}
-
-/// Redirects are not followed: a redirected POST could carry a password to another host. A 3xx
-/// then reaches ``RemoteTransport/judge(_:_:)``, which says the URL is not the staff API.
-private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
     }
 }

@@ -26,9 +26,7 @@ import JSONText
 public struct RemoteDesk: DeskService {
     /// Timeouts and retries.
     public struct Options: Sendable {
-        /// Whole-call limit for calls the server answers at once. libcurl under URLSession on
-        /// Linux has one timer per transfer and no separate connect timeout, so this is what
-        /// bounds connecting too.
+        /// Limit on connecting, and whole-call limit for calls the server answers at once.
         public var connectTimeout: Duration
         /// Whole-call limit for calls that wait for the password KDF on the server (sign-in,
         /// first admin, new account, reset).

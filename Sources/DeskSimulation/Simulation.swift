@@ -129,7 +129,6 @@ public final class Simulation: Sendable {
         await immuniPart(deadline: deadline)
         await analytics
         let (registered, positives) = await apricot
-        client.finish()
         return SimulationResult(
             summary: recorder.snapshot(), citizens: counts.value(\.citizens),
             uploadsAccepted: counts.value(\.uploads), registered: registered, positives: positives,

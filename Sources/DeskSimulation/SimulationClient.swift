@@ -1,8 +1,5 @@
+import DeskHTTPClient
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// What one simulated request came back with.
 public struct SimulatedReply: Sendable {
@@ -16,83 +13,60 @@ public struct SimulatedReply: Sendable {
     }
 }
 
-/// The phones' HTTP: real requests over URLSession, each timed and counted in a
-/// ``SimulationRecorder`` under an endpoint name (`check-otp`, `apricot login`…).
+/// The phones' HTTP: real requests over one ``HTTPClient``, each timed and counted in a
+/// ``SimulationRecorder`` under an endpoint name (`check-otp`, `apricot login`…). Redirects are
+/// not followed: the server never sends one, so a 3xx is recorded as the error it is.
 public final class SimulationClient: Sendable {
-    let session: URLSession
+    let client: HTTPClient
     public let recorder: SimulationRecorder
 
+    /// At most `maxConnections` requests are on the wire at once; more wait for a connection.
     public init(recorder: SimulationRecorder, maxConnections: Int = 64) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = maxConnections
-        configuration.timeoutIntervalForRequest = 30
-        // A request that keeps trickling never holds a run (or its end) for longer than this.
-        configuration.timeoutIntervalForResource = 60
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        client = HTTPClient(options: .init(maxConnectionsPerHost: maxConnections, keptConnections: maxConnections))
         self.recorder = recorder
     }
 
-    /// Lets the requests in flight finish, then releases the session (its connections and
-    /// delegate). Call once, when the run is over; a request sent after it gets no answer.
-    public func finish() { session.finishTasksAndInvalidate() }
-
-    /// One exchange through the callback API. Not `URLSession.data(for:)`: cancelling a Swift
-    /// task that waits in it calls `URLSessionTask.cancel()` from inside the task's cancellation,
-    /// and swift-corelibs-foundation can then deadlock against the answer arriving on another
-    /// thread (seen: the demo hung on quit, 1 time in 6). A stopped run instead sends nothing
-    /// new; what is in flight finishes (or times out) by itself.
-    static func exchange(_ session: URLSession, _ request: URLRequest) async throws -> (Data, URLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: URLError(.badServerResponse))
-                }
-            }
-            task.resume()
-        }
-    }
+    /// Connecting (or waiting for a free connection) and then the whole exchange: a request
+    /// that keeps trickling never holds a run (or its end) for longer than this.
+    static let connectTimeout: Duration = .seconds(30)
+    static let deadline: Duration = .seconds(60)
+    /// The largest answer read (a chunk download is well under it).
+    static let maximumAnswerBytes = 64 << 20
 
     /// Sends one request and records it. `expected` says which statuses are a success for this
     /// request (a dummy check-otp may be answered 401 on purpose); anything else is recorded as
     /// an error of kind "`endpoint` `status` (`error_code`)", and a request that got no answer as
-    /// "`endpoint` no answer". Returns nil when there was no answer.
+    /// "`endpoint` no answer". Returns nil when there was no answer. A run that is stopped (its
+    /// task cancelled) ends the requests in flight at once.
     @discardableResult
     public func send(
         _ endpoint: String, _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil,
         expected: Set<Int>
     ) async -> SimulatedReply? {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
+        let request = HTTPClient.Request(
+            method, url, headers: headers.map { (name: $0.key, value: $0.value) }, body: body.map(Array.init),
+            connectTimeout: Self.connectTimeout, deadline: Self.deadline, maxAnswerBytes: Self.maximumAnswerBytes)
         let started = ContinuousClock.now
         do {
-            let (data, response) = try await Self.exchange(session, request)
+            let response = try await client.send(request)
             let elapsed = ContinuousClock.now - started
-            guard let http = response as? HTTPURLResponse else {
-                recorder.record(endpoint, latency: elapsed, error: "\(endpoint) not HTTP")
-                return nil
-            }
             var fields: [String: String] = [:]
-            for (key, value) in http.allHeaderFields { fields["\(key)".lowercased()] = "\(value)" }
-            let reply = SimulatedReply(status: http.statusCode, body: data, headers: fields)
-            if expected.contains(http.statusCode) {
+            for (name, value) in response.headers { fields[name.lowercased()] = value }
+            let reply = SimulatedReply(status: response.status, body: Data(response.body), headers: fields)
+            if expected.contains(response.status) {
                 recorder.record(endpoint, latency: elapsed, error: nil)
             } else {
                 let code = reply.errorCode.map { " (\($0))" } ?? ""
-                recorder.record(endpoint, latency: elapsed, error: "\(endpoint) \(http.statusCode)\(code)")
+                recorder.record(endpoint, latency: elapsed, error: "\(endpoint) \(response.status)\(code)")
             }
             return reply
         } catch {
             // A run that is stopped (the demo's console quit) cancels what is in flight: not an
             // error of the server's.
-            if Task.isCancelled {
+            if Task.isCancelled || error == .cancelled {
                 recorder.note("requests cancelled when the run stopped")
+            } else if error == .notHTTP {
+                recorder.record(endpoint, latency: ContinuousClock.now - started, error: "\(endpoint) not HTTP")
             } else {
                 recorder.record(endpoint, latency: ContinuousClock.now - started, error: "\(endpoint) no answer")
             }

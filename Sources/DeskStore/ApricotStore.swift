@@ -95,16 +95,6 @@ public protocol ApricotStore: Sendable {
     func smsOutbox(limit: Int) throws(StoreError) -> [SmsMessage]
 }
 
-/// How often a phone may get a code, and how long a code lives.
-public struct SmsCodePolicy: Hashable, Sendable {
-    public var lifetime: Duration = .seconds(300)
-    public var maxAttempts = 5
-    public var minimumInterval: Duration = .seconds(30)
-    public var perHour = 5
-
-    public init() {}
-}
-
 public enum SmsCodeIssue: Hashable, Sendable {
     case issued
     /// Too soon after the last code, or five in the past hour: ask again after this many seconds.

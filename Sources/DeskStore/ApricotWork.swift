@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskCrypto
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -223,18 +224,12 @@ struct ApricotWork<DB: SQLRunning> {
         let op = "issue SMS code"
         let nowMs = now.unixMilliseconds
         if let lockPhone = sql.lockPhone { _ = try db.query(lockPhone, [.text(phone.e164)], operation: op) { _ in 0 } }
-        let hourMs: Int64 = 3_600_000
-        let recent = try db.query(sql.recentCodes, [.text(phone.e164), .integer(nowMs - hourMs)], operation: op) {
-            (count: Int($0.integer(0)), oldest: $0.integer(1), newest: $0.integer(2))
+        let windowStart = nowMs - SmsCodeLimit.windowMilliseconds
+        let recent = try db.query(sql.recentCodes, [.text(phone.e164), .integer(windowStart)], operation: op) {
+            SmsCodeHistory(count: Int($0.integer(0)), oldestAtMs: $0.integer(1), newestAtMs: $0.integer(2))
         }.first
-        if let recent, recent.count > 0 {
-            let intervalMs = policy.minimumInterval.milliseconds
-            if nowMs - recent.newest < intervalMs {
-                return .tooSoon(retryAfterSeconds: Self.seconds(recent.newest + intervalMs - nowMs))
-            }
-            if recent.count >= policy.perHour {
-                return .tooSoon(retryAfterSeconds: Self.seconds(recent.oldest + hourMs - nowMs))
-            }
+        if let recent, case .wait(let seconds) = SmsCodeLimit.decide(recent, nowMs: nowMs, policy: policy) {
+            return .tooSoon(retryAfterSeconds: seconds)
         }
         try db.run(sql.retireCodes, [.text(phone.e164)], operation: op)
         // The replaced code's text, and every text whose code has expired, are dead: drop them.
@@ -243,13 +238,10 @@ struct ApricotWork<DB: SQLRunning> {
             sql.insertCode,
             [
                 .text(phone.e164), .text(codeHMAC), .integer(nowMs),
-                .integer(nowMs + max(1, policy.lifetime.milliseconds)),
+                .integer(SmsCodeLimit.expiresAtMs(issuedAtMs: nowMs, policy: policy)),
             ], operation: op)
         return .issued
     }
-
-    /// Whole seconds, rounded up, at least 1.
-    static func seconds(_ milliseconds: Int64) -> Int { Int(max(1, (milliseconds + 999) / 1000)) }
 
     /// In a write transaction.
     func verifySmsCode(
@@ -265,13 +257,13 @@ struct ApricotWork<DB: SQLRunning> {
                 }
             ).first
         else { return .wrong }
-        if nowMs >= code.expiresMs { return .expired }
+        if SmsCodeLimit.isExpired(expiresAtMs: code.expiresMs, nowMs: nowMs) { return .expired }
         // Counted by a conditional update: attempts racing on several servers each count once.
         let counted = try db.query(
             sql.countAttempt, [.integer(code.id), .integer(Int64(policy.maxAttempts))], operation: op
         ) { $0.integer(0) }
         guard !counted.isEmpty else { return .tooManyAttempts }
-        guard Self.same(code.hmac, codeHMAC) else { return .wrong }
+        guard ConstantTime.equal(code.hmac, codeHMAC) else { return .wrong }
         guard try db.run(sql.useCode, [.integer(code.id)], operation: op) == 1 else { return .wrong }
         try dropTexts(phone: phone, reason: .used, nowMs: nowMs, operation: op)
         return .verified
@@ -284,16 +276,6 @@ struct ApricotWork<DB: SQLRunning> {
         try db.run(
             sql.dropPhoneTexts, [.text(reason.rawValue), .text(phone.e164), .integer(nowMs)], operation: operation)
         try db.run(sql.dropExpiredTexts, [.integer(nowMs)], operation: operation)
-    }
-
-    /// Compares in time independent of where the texts differ.
-    static func same(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8)
-        let b = Array(rhs.utf8)
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 
     // MARK: Registration
@@ -344,7 +326,7 @@ struct ApricotWork<DB: SQLRunning> {
                 .integer(tokenExpiresAt.unixMilliseconds),
             ], operation: op)
         let detail =
-            isNew ? #"{"pseudo_ids":\#(suffixes.count)}"# : #"{"pseudo_ids":\#(suffixes.count),"returning":true}"#
+            DeskEvent.Detail.ApricotRegistered(pseudoIDs: suffixes.count, returning: !isNew).json
         try appendEvent(.apricotRegistered, at: nowMs, detail: detail)
         return .signedIn(userID: userID, isNew: isNew, pseudoIDs: suffixes.sorted().map(PseudoID.init(suffix:)))
     }
@@ -415,9 +397,10 @@ struct ApricotWork<DB: SQLRunning> {
             ], operation: op)
         try appendEvent(
             .contactFileReceived, at: receivedMs,
-            detail:
-                #"{"day":"\#(day.iso)","records":\#(records.count),"distinct_beacons":\#(distinct.count),"unknown_beacons":\#(unknown),"clock_skew_s":\#(skewSeconds),"replaced":\#(replaced)}"#
-        )
+            detail: DeskEvent.Detail.ContactFileReceived(
+                day: day, records: records.count, distinctBeacons: distinct.count, unknownBeacons: unknown,
+                clockSkewSeconds: skewSeconds, replaced: replaced
+            ).json)
         return ContactFileReceipt(
             records: records.count, distinctBeacons: distinct.count, unknownBeacons: unknown, replaced: replaced)
     }
@@ -532,8 +515,9 @@ struct ApricotWork<DB: SQLRunning> {
             ], operation: op)
         try staff.appendAudit(
             actor: outcome.by, action: .contactOutcome, target: "user \(contactUserID)",
-            detail:
-                #"{"patient":"user \#(patientUserID)","outcome":"\#(outcome.outcome.rawValue)","purpose":\#(StaffWork<DB>.jsonString(purpose))}"#,
+            detail: AuditEntry.Detail.ContactOutcomeRecorded(
+                patient: "user \(patientUserID)", outcome: outcome.outcome.rawValue, purpose: purpose
+            ).json,
             at: atMs)
     }
 
@@ -587,7 +571,8 @@ struct ApricotWork<DB: SQLRunning> {
         // The oldest day kept is the oldest an upload is accepted for (ContactFile.checkDay).
         let oldestKept = ContactFile.oldestDay(today: now.utcDay, historyDays: policy.contactHistoryDays)
         report.contactFiles = try db.run(sql.deleteOldFiles, [.text(oldestKept.iso)], operation: op)
-        report.smsCodes = try db.run(sql.deleteOldCodes, [.integer(nowMs), .integer(nowMs - 3_600_000)], operation: op)
+        report.smsCodes = try db.run(
+            sql.deleteOldCodes, [.integer(nowMs), .integer(nowMs - SmsCodeLimit.windowMilliseconds)], operation: op)
         report.apricotTokens = try db.run(sql.deleteExpiredTokens, [.integer(nowMs)], operation: op)
         try db.run(sql.dropExpiredTexts, [.integer(nowMs)], operation: op)
         report.smsMessages = try db.run(

@@ -196,12 +196,13 @@ struct ChunkWork<DB: SQLRunning> {
                 throw StoreError.failed(operation: op, reason: "marked \(marked) keys, expected \(fresh.count)")
             }
             try db.run(sql.saveState, [.integer(index), .integer(end)], operation: op)
-            let uploads = draft.uploadIDs.map(String.init).joined(separator: ",")
             let copies = rows.count - keys.count
             try appendEvent(
                 publishedMs,
-                #"{"chunk":\#(index),"keys":\#(keys.count),"padding":\#(built.paddingKeys.count),"copies_skipped":\#(copies),"window_start_s":\#(start),"window_end_s":\#(end),"upload_ids":[\#(uploads)]}"#
-            )
+                DeskEvent.Detail.ChunkPublished(
+                    chunk: index, keys: keys.count, padding: built.paddingKeys.count, copiesSkipped: copies,
+                    windowStart: start, windowEnd: end, uploadIDs: draft.uploadIDs
+                ).json)
             return ChunkSummary(
                 index: index, publishedAt: Date(unixMilliseconds: publishedMs), windowStart: start, windowEnd: end,
                 keyCount: keys.count, paddingCount: built.paddingKeys.count, zipBytes: built.zip.count,

@@ -84,7 +84,7 @@ struct HISClientWork<DB: SQLRunning> {
         guard added == 1 else { return nil }
         try staff.appendAudit(
             actor: actor, action: .hisClientAdded, target: name,
-            detail: #"{"rate_per_minute":\#(ratePerMinute.map(String.init) ?? "null")}"#, at: nowMs)
+            detail: AuditEntry.Detail.HISClientAdded(ratePerMinute: ratePerMinute).json, at: nowMs)
         return try client(name: name, operation: op)
     }
 
@@ -100,7 +100,9 @@ struct HISClientWork<DB: SQLRunning> {
         if before.isRevoked { return before }
         let nowMs = now.unixMilliseconds
         try db.run(text(HISClientSQL.revoke), [.integer(nowMs), .text(actor), .text(name)], operation: op)
-        try staff.appendAudit(actor: actor, action: .hisClientRevoked, target: name, detail: "{}", at: nowMs)
+        try staff.appendAudit(
+            actor: actor, action: .hisClientRevoked, target: name, detail: AuditEntry.Detail.hisClientRevoked.json,
+            at: nowMs)
         return try client(name: name, operation: op)
     }
 

@@ -18,7 +18,7 @@ import DeskCrypto
 ///
 /// What it does not stop: a code has about 42 bits (9 symbols of 25), so a reader with time
 /// and a GPU can still find a code by trying them all (docs/security.md).
-/// Migration 10 rewrote the rows written before (`Migrations`, `PostgresMigrations`).
+/// Migration 10 rewrote the rows written before (`Migrations`).
 extension OtpHash {
     /// The store's form of this bearer token, as an `OtpHash` value (same length, same tag).
     public var stored: OtpHash {

@@ -80,14 +80,15 @@ struct PhoneWork<DB: SQLRunning> {
             operation: "record check")
         if claimed == 1 {
             try appendEvent(
-                kind: .otpChecked, at: nowMs, otpHash: otpHash, actor: nil, detail: #"{"status":"\#(status.name)"}"#)
+                kind: .otpChecked, at: nowMs, otpHash: otpHash, actor: nil,
+                detail: DeskEvent.Detail.OtpChecked(status: status.name).json)
         }
         return status
     }
 
     /// The detail of an `otp_guesses_limited` event: the route and the wait; never the address.
     static func guessesLimitedDetail(route: String, retryAfterSeconds: Int) -> String {
-        #"{"route":"\#(route)","retry_after_s":\#(retryAfterSeconds)}"#
+        DeskEvent.Detail.OtpGuessesLimited(route: route, retryAfterSeconds: retryAfterSeconds).json
     }
 
     /// The shortest time between two `otp_checked` events of one code, in milliseconds.
@@ -97,7 +98,8 @@ struct PhoneWork<DB: SQLRunning> {
     func refuseUpload(otpHash: OtpHash, status: OtpStatus, at ms: Int64) throws(StoreError) {
         guard status != .unknown else { return }
         try appendEvent(
-            kind: .uploadRefused, at: ms, otpHash: otpHash, actor: nil, detail: #"{"reason":"\#(status.name)"}"#)
+            kind: .uploadRefused, at: ms, otpHash: otpHash, actor: nil,
+            detail: DeskEvent.Detail.UploadRefused(reason: status.name).json)
     }
 
     /// Counted per 5-minute slot (migration 7; rows before it are hour-aligned), so the 1-hour
@@ -184,8 +186,9 @@ struct PhoneWork<DB: SQLRunning> {
             ], operation: "store operational info")
         try appendEvent(
             kind: .analyticsReceived, at: nowMs, otpHash: nil, actor: nil,
-            detail:
-                #"{"platform":"\#(info.platform.rawValue)","province":"\#(info.province.code)","exposure_notification":\#(info.exposureNotification)}"#
-        )
+            detail: DeskEvent.Detail.AnalyticsReceived(
+                platform: info.platform.rawValue, province: info.province.code,
+                exposureNotification: info.exposureNotification
+            ).json)
     }
 }

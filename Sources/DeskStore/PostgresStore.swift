@@ -175,17 +175,19 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 let evaluation = upload.evaluation
                 let reasons = evaluation.droppedCounts.map { #""\#($0.reason.rawValue)":\#($0.count)"# }
                     .joined(separator: ",")
-                let province = upload.province.map { #""\#($0.code)""# } ?? "null"
+                let detail = DeskEvent.Detail.UploadAccepted(
+                    uploadID: nil, keysAccepted: evaluation.accepted.count, keysDropped: evaluation.dropped.count,
+                    dropped: evaluation.droppedCounts.map { .init($0.reason.rawValue, $0.count) },
+                    province: upload.province?.code, clockSkewSeconds: evaluation.clockSkewSeconds,
+                    clockSkewFlagged: evaluation.clockSkewFlagged, summaries: upload.summaryCount
+                ).jsonAroundUploadID
                 var values: [SQLValue] = [
                     stored, .integer(nowMs), .text(upload.symptomsStartedOn.iso),
                     upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
                     .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
                     .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
                     .integer(Int64(upload.summaryCount)), .text(upload.summariesJSON),
-                    .text(#"{"upload_id":"#),
-                    .text(
-                        #","keys_accepted":\#(evaluation.accepted.count),"keys_dropped":\#(evaluation.dropped.count),"dropped":{\#(reasons)},"province":\#(province),"clock_skew_s":\#(evaluation.clockSkewSeconds),"clock_skew_flagged":\#(evaluation.clockSkewFlagged),"summaries":\#(upload.summaryCount)}"#
-                    ),
+                    .text(detail.before), .text(detail.after),
                     .text(DeskEvent.Kind.uploadAccepted.rawValue),
                 ]
                 values.reserveCapacity(values.count + evaluation.accepted.count * 7)
@@ -278,7 +280,8 @@ public final class PostgresStore: Store, @unchecked Sendable {
             throw StoreError.schemaTooNew(path: target.description, found: found, known: Migrations.latestVersion)
         }
         guard found < schemaCeiling else { return }
-        for migration in PostgresMigrations.all where migration.version > found && migration.version <= schemaCeiling {
+        for migration in Migrations.all(for: .postgres)
+        where migration.version > found && migration.version <= schemaCeiling {
             try connection.transaction(operation: "migration \(migration.name)") { () throws(StoreError) in
                 if migration.version == 1 {
                     try connection.execute(PGSQL.createMigrationsTable, operation: "create schema_migrations")

@@ -112,12 +112,14 @@ extension SQLStore {
                         .integer(accepted.key.expiresAtSeconds),
                     ], operation: "store keys")
             }
-            let province = upload.province.map { #""\#($0.code)""# } ?? "null"
             try work.appendEvent(
                 kind: .uploadAccepted, at: nowMs, storedKey: stored, actor: nil,
-                detail:
-                    #"{"upload_id":\#(uploadID),"keys_accepted":\#(evaluation.accepted.count),"keys_dropped":\#(evaluation.dropped.count),"dropped":{\#(reasons)},"province":\#(province),"clock_skew_s":\#(evaluation.clockSkewSeconds),"clock_skew_flagged":\#(evaluation.clockSkewFlagged),"summaries":\#(upload.summaryCount)}"#
-            )
+                detail: DeskEvent.Detail.UploadAccepted(
+                    uploadID: uploadID, keysAccepted: evaluation.accepted.count, keysDropped: evaluation.dropped.count,
+                    dropped: evaluation.droppedCounts.map { .init($0.reason.rawValue, $0.count) },
+                    province: upload.province?.code, clockSkewSeconds: evaluation.clockSkewSeconds,
+                    clockSkewFlagged: evaluation.clockSkewFlagged, summaries: upload.summaryCount
+                ).json)
             return .stored(uploadID: uploadID, upload)
         }
     }

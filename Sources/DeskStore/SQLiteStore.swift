@@ -108,7 +108,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             throw StoreError.schemaTooNew(path: path, found: found, known: Migrations.latestVersion)
         }
         if found >= schemaCeiling { return }
-        for migration in Migrations.all where migration.version <= schemaCeiling {
+        for migration in Migrations.all(for: .sqlite) where migration.version <= schemaCeiling {
             try connection.transaction(operation: "migration \(migration.name)") { () throws(StoreError) in
                 // Re-read inside the write lock: another process may have migrated meanwhile.
                 let version = try currentVersion()

@@ -77,9 +77,8 @@ struct StaffWork<DB: SQLRunning> {
 
     /// Sign-in attempts that lost a race to count themselves before one gives up.
     static var attemptRounds: Int { 64 }
-    /// Other sources' failures older than this are forgotten at a success (their waits, at most
-    /// ``SignInPolicy/maximumDelaySeconds``, ended long before).
-    static var sourceMemoryMilliseconds: Int64 { 24 * 3_600_000 }
+    /// Other sources' failures older than this are forgotten at a success.
+    static var sourceMemoryMilliseconds: Int64 { SignInPolicy.sourceMemoryMilliseconds }
     /// How long a session's last record stands before activity is written again.
     static var touchIntervalMilliseconds: Int64 { SessionActivity.writtenEveryMilliseconds }
 
@@ -120,7 +119,8 @@ struct StaffWork<DB: SQLRunning> {
             operation: op)
         guard added == 1 else { return .nameTaken }
         try appendAudit(
-            actor: actor, action: .staffAdded, target: name, detail: #"{"role":"\#(role.rawValue)"}"#, at: nowMs)
+            actor: actor, action: .staffAdded, target: name, detail: AuditEntry.Detail.StaffAdded(role: role).json,
+            at: nowMs)
         let at = Date(unixMilliseconds: nowMs)
         return .added(StaffAccount(name: name, role: role, createdAt: at, createdBy: actor, passwordChangedAt: at))
     }
@@ -135,7 +135,8 @@ struct StaffWork<DB: SQLRunning> {
         try db.run(sql.disable, [.text(name)], operation: op)
         let ended = try db.run(sql.endSessionsOf, [.integer(nowMs), .text(name)], operation: op)
         try appendAudit(
-            actor: actor, action: .staffDisabled, target: name, detail: #"{"sessions_ended":\#(ended)}"#, at: nowMs)
+            actor: actor, action: .staffDisabled, target: name,
+            detail: AuditEntry.Detail.StaffDisabled(sessionsEnded: ended).json, at: nowMs)
         return try row(name: name, operation: op)?.account
     }
 
@@ -157,7 +158,8 @@ struct StaffWork<DB: SQLRunning> {
             let ended = try db.run(sql.endSessionsOf, [.integer(nowMs), .text(name)], operation: op)
             try appendAudit(
                 actor: actor, action: .passwordReset, target: name,
-                detail: #"{"sessions_ended":\#(ended),"was_locked":\#(before.account.locked)}"#, at: nowMs)
+                detail: AuditEntry.Detail.PasswordReset(sessionsEnded: ended, wasLocked: before.account.locked).json,
+                at: nowMs)
         }
         return try row(name: name, operation: "read staff account")?.account
     }
@@ -196,11 +198,12 @@ struct StaffWork<DB: SQLRunning> {
             guard let found = try row(name: name, operation: op) else {
                 // The typed name is not recorded: people type passwords into name fields. At most
                 // one such entry a second: the log cannot be pruned, and this path needs no account.
-                if try !audited(actor: Self.unknownName, action: .signInFailed, within: 1_000, of: nowMs, operation: op)
+                if try audits(.unknownAccount, actor: Self.unknownName, action: .signInFailed, at: nowMs, operation: op)
                 {
                     try appendAudit(
                         actor: Self.unknownName, action: .signInFailed, target: nil,
-                        detail: #"{"reason":"unknown account"}"#,
+                        detail: AuditEntry.Detail.SignInFailed(reason: AuditEntry.Detail.SignInFailed.unknownAccount)
+                            .json,
                         at: nowMs)
                 }
                 return .unknownAccount
@@ -218,9 +221,10 @@ struct StaffWork<DB: SQLRunning> {
                 // Refused without a password check, so anyone can ask again and again: one entry
                 // per account a minute says it happened without letting a flood fill the log.
                 let reason = found.account.disabled ? "disabled" : "locked"
-                if try !audited(actor: name, action: .signInRefused, within: 60_000, of: nowMs, operation: op) {
+                if try audits(.refused, actor: name, action: .signInRefused, at: nowMs, operation: op) {
                     try appendAudit(
-                        actor: name, action: .signInRefused, target: nil, detail: #"{"reason":"\#(reason)"}"#,
+                        actor: name, action: .signInRefused, target: nil,
+                        detail: AuditEntry.Detail.SignInRefused(reason: reason).json,
                         at: nowMs)
                 }
                 return found.account.disabled ? .disabled : .locked
@@ -232,18 +236,18 @@ struct StaffWork<DB: SQLRunning> {
                 guard changed == 1 else { continue }
                 try appendAudit(
                     actor: name, action: .accountLocked, target: name,
-                    detail: #"{"failures":\#(confirmed),"abandoned":\#(found.inFlight)}"#, at: nowMs)
+                    detail: AuditEntry.Detail.AccountLocked(failures: confirmed, abandoned: found.inFlight).json,
+                    at: nowMs)
                 return .locked
             case .wait(let seconds): return .wait(seconds: seconds)
             case .busy: return .busy
             case .check(let drop): dropInFlight = drop
             }
-            let attempts = found.account.failedSignIns
-            let inFlight = dropInFlight ? 0 : found.inFlight
+            let (attempts, inFlight) = SignInPolicy.taking(state, dropInFlight: dropInFlight)
             let counted = try db.query(
                 sql.countAttempt,
                 [
-                    .integer(Int64(attempts + 1)), .integer(Int64(inFlight + 1)), .integer(nowMs), .text(name),
+                    .integer(Int64(attempts)), .integer(Int64(inFlight)), .integer(nowMs), .text(name),
                     .integer(Int64(found.account.failedSignIns)), .integer(Int64(found.inFlight)),
                     .integer(found.lastFailedMs ?? -1), .integer(found.lastAttemptMs ?? -1),
                 ], operation: op
@@ -255,15 +259,14 @@ struct StaffWork<DB: SQLRunning> {
         throw StoreError.conflict(operation: op, reason: "too many sign-ins for one account at once")
     }
 
-    /// Whether `actor` has an entry with `action` less than `milliseconds` before `nowMs`.
-    func audited(
-        actor: String, action: AuditAction, within milliseconds: Int64, of nowMs: Int64, operation: String
+    /// Whether a `refusal` at `nowMs` gets an entry, from `actor`'s last entry with `action`.
+    func audits(
+        _ refusal: SignInPolicy.QuietRefusal, actor: String, action: AuditAction, at nowMs: Int64, operation: String
     ) throws(StoreError) -> Bool {
         let last = try db.query(
             sql.lastAuditOf, [.text(actor), .text(action.rawValue)], operation: operation
         ) { $0.integer(0) }.first
-        guard let last else { return false }
-        return nowMs - last < milliseconds
+        return SignInPolicy.audits(refusal, lastAtMs: last, nowMs: nowMs)
     }
 
     /// In a write transaction. `checkedHash` is the password hash the password was checked against.
@@ -281,19 +284,22 @@ struct StaffWork<DB: SQLRunning> {
             let confirmed = try db.query(
                 sql.failedAttempt, [.integer(nowMs), .text(name), .text(checkedHash)], operation: op
             ) { Int($0.integer(0)) }.first
-            let failures = confirmed ?? attempt
-            if confirmed != nil {
+            let failure = policy.failure(attempt: attempt, confirmed: confirmed)
+            let failures = failure.failures
+            if failure.counts {
                 try db.run(sql.sourceFailed, [.text(name), .text(source), .integer(nowMs)], operation: op)
             }
             try appendAudit(
-                actor: name, action: .signInFailed, target: nil, detail: #"{"failures":\#(failures)}"#, at: nowMs)
+                actor: name, action: .signInFailed, target: nil,
+                detail: AuditEntry.Detail.SignInFailed(failures: failures).json, at: nowMs)
             var locked = false
-            if let confirmed, policy.locks(afterFailures: confirmed) {
+            if failure.locks {
                 // Not when locked already, nor when an admin reset the password meanwhile.
                 locked = try db.run(sql.lockAccount, [.text(name), .text(checkedHash)], operation: op) == 1
                 if locked {
                     try appendAudit(
-                        actor: name, action: .accountLocked, target: name, detail: #"{"failures":\#(failures)}"#,
+                        actor: name, action: .accountLocked, target: name,
+                        detail: AuditEntry.Detail.AccountLocked(failures: failures).json,
                         at: nowMs)
                 }
             }
@@ -318,7 +324,9 @@ struct StaffWork<DB: SQLRunning> {
             operation: op)
         try appendAudit(
             actor: name, action: .signIn, target: nil,
-            detail: #"{"expires_at_ms":\#(expiresMs),"password_rehashed":\#(rehash != nil)}"#, at: nowMs)
+            detail: AuditEntry.Detail.SignIn(
+                expiresAt: Date(unixMilliseconds: expiresMs), passwordRehashed: rehash != nil
+            ).json, at: nowMs)
         return .signedIn(account)
     }
 
@@ -354,7 +362,7 @@ struct StaffWork<DB: SQLRunning> {
         try lockAudit(operation: op)
         let ended = try db.query(sql.endSession, [.integer(nowMs), .text(tokenHash)], operation: op) { $0.text(0) }
         guard let user = ended.first else { return false }
-        try appendAudit(actor: user, action: .signOut, target: nil, detail: "{}", at: nowMs)
+        try appendAudit(actor: user, action: .signOut, target: nil, detail: AuditEntry.Detail.signOut.json, at: nowMs)
         return true
     }
 
@@ -408,11 +416,12 @@ struct StaffWork<DB: SQLRunning> {
         actor: String, action: AuditAction, target: String?
     ) -> (actor: String?, detail: String)? {
         if action == .otpAuthorized { return nil }
-        var detail = #"{"action":"# + jsonString(action.rawValue)
-        if actor == Self.unknownName { return (nil, detail + #","unknown_name":true}"#) }
+        if actor == Self.unknownName {
+            return (nil, DeskEvent.Detail.StaffAction(action: action, unknownName: true).json)
+        }
         // Only actions whose target is an account name: other targets (a code's tag) stay in the log.
-        if let target, Self.accountActions.contains(action) { detail += #","target":"# + jsonString(target) }
-        return (actor, detail + "}")
+        let account = Self.accountActions.contains(action) ? target : nil
+        return (actor, DeskEvent.Detail.StaffAction(action: action, target: account).json)
     }
 
     /// The audit actor for a sign-in with a name no account has.
@@ -420,21 +429,6 @@ struct StaffWork<DB: SQLRunning> {
 
     /// The actions whose target is a staff account.
     static var accountActions: Set<AuditAction> { [.staffAdded, .staffDisabled, .passwordReset, .accountLocked] }
-
-    /// `text` as a JSON string literal: staff names are plain, but ``Store/appendAudit`` takes any text.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"", "\\": out += "\\" + String(scalar)
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 
     /// The `otp_authorized` entry of an authorisation, in its transaction.
     func auditAuthorization(_ record: OtpAuthorization) throws(StoreError) {
@@ -528,6 +522,6 @@ extension AuditEntry {
 extension OtpAuthorization {
     /// The detail of an authorisation's event and of its audit entry (the same text in both).
     var storedDetail: String {
-        #"{"symptoms_started_on":"\#(symptomsStartedOn.iso)","expires_at_ms":\#(expiresAt.unixMilliseconds)}"#
+        DeskEvent.Detail.OtpAuthorized(symptomsStartedOn: symptomsStartedOn, expiresAt: expiresAt).json
     }
 }

@@ -39,11 +39,16 @@ enum StatsSQL {
         let droppedCount: String
     }
 
+    /// The detail keys the statistics read, as DeskCore's typed details spell them (keys are
+    /// plain snake_case words, safe inside an SQL string literal).
+    private static let reasonKey = DeskEvent.Detail.UploadRefused.Key.reason
+    private static let returningKey = DeskEvent.Detail.ApricotRegistered.Key.returning
+
     static let sqliteDialect = Dialect(
-        reason: "json_extract(detail, '$.reason')", returning: "json_extract(detail, '$.returning') = 1",
+        reason: "json_extract(detail, '$.\(reasonKey)')", returning: "json_extract(detail, '$.\(returningKey)') = 1",
         droppedReasons: "json_each(u.dropped_reasons) j", droppedCount: "j.value")
     static let postgresDialect = Dialect(
-        reason: "detail::jsonb ->> 'reason'", returning: "(detail::jsonb ->> 'returning') = 'true'",
+        reason: "detail::jsonb ->> '\(reasonKey)'", returning: "(detail::jsonb ->> '\(returningKey)') = 'true'",
         droppedReasons: "jsonb_each_text(u.dropped_reasons::jsonb) j", droppedCount: "CAST(j.value AS BIGINT)")
 
     /// The figure rows, one statement per source table (see the table above).

@@ -65,23 +65,60 @@ struct EventDetailTests {
         for kind in DeskEvent.Kind.allCases {
             _ = Self.summary(kind.rawValue, detail)
         }
-        _ = EventDetail.fields(detail)
+        _ = EventDetail.lines(Fixture.event(1, "otp_checked", at: Fixture.now, detail), zone: Fixture.utc)
         #expect(Self.summary("otp_checked", "not json") == "not json")
         #expect(Self.summary("otp_checked", #"{"status":5}"#) == #"{"status":5}"#)
         #expect(Self.summary("upload_accepted", "{}") == "")
     }
 
-    @Test("fields: sorted, nested objects and arrays in words, booleans as true/false, null as none")
-    func fields() throws {
-        let fields = try #require(
-            EventDetail.fields(
-                #"{"upload_ids":[7,8],"dropped":{"too_old":2},"flagged":false,"one":1,"province":null,"skew":2.5}"#))
-        #expect(
-            fields.map { "\($0.key): \($0.value)" } == [
-                "dropped: too_old 2", "flagged: false", "one: 1", "province: none", "skew: 2.5", "upload_ids: 7, 8",
-            ])
-        #expect(EventDetail.fields("not json") == nil)
-        #expect(EventDetail.fields("[1]") == nil)
+    static func lines(_ kind: String, _ detail: String) -> [String]? {
+        EventDetail.lines(Fixture.event(1, kind, at: Fixture.now, tag: "b3b3b3", detail), zone: Fixture.utc)
+    }
+
+    @Test(
+        "the detail pane in words, never the stored key names",
+        arguments: [
+            (
+                "otp_authorized", #"{"symptoms_started_on":"2026-11-28","expires_at_ms":1795961070000}"#,
+                ["symptoms started on 2026-11-28", "valid until 2026-11-29 14:04:30 local"]
+            ),
+            ("otp_checked", #"{"status":"authorized"}"#, ["the code was authorized when checked"]),
+            ("upload_refused", #"{"reason":"consumed"}"#, ["refused: the code was consumed"]),
+            (
+                "upload_accepted",
+                #"{"upload_id":7,"keys_accepted":12,"keys_dropped":3,"dropped":{"too_old":2,"future":1},"province":"RM","clock_skew_s":-4,"clock_skew_flagged":true,"summaries":1}"#,
+                [
+                    "upload 7", "12 keys accepted, 3 dropped", "dropped for future: 1, too_old: 2", "province RM",
+                    "phone clock 4 s ahead (flagged)", "1 exposure summary",
+                ]
+            ),
+            (
+                "chunk_published",
+                #"{"chunk":42,"keys":12,"padding":88,"copies_skipped":1,"window_start_s":1795957200,"window_end_s":1795960800,"upload_ids":[7,8]}"#,
+                [
+                    "chunk 42", "12 keys, 88 padding", "1 copy skipped",
+                    "keys from 2026-11-29 13:00:00 local to 2026-11-29 14:00:00 local", "from uploads 7, 8",
+                ]
+            ),
+            (
+                "staff_action", #"{"action":"sign_in_failed","unknown_name":true}"#,
+                ["action sign_in_failed", "a name no account has (what was typed is not kept)"]
+            ),
+            (
+                "otp_guesses_limited", #"{"route":"check-otp","retry_after_s":60}"#,
+                ["too many wrong codes from one address", "route check-otp", "answered 429 for 60 s"]
+            ),
+            ("vaccine_pass_issued", "{}", []),
+        ])
+    func paneLines(_ kind: String, _ detail: String, _ expected: [String]) {
+        #expect(Self.lines(kind, detail) == expected)
+    }
+
+    @Test("a detail that does not read as its kind's has no lines: the pane shows it as stored")
+    func paneRaw() {
+        #expect(Self.lines("otp_checked", "not json") == nil)
+        #expect(Self.lines("otp_authorized", #"{"symptoms":"2026-11-28"}"#) == nil)
+        #expect(Self.lines("vaccine_pass_issued", #"{"province":"MI"}"#) == nil)
     }
 
     @Test("dropped reasons in the upload rules' order, unknown ones last")

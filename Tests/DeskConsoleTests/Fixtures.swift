@@ -92,11 +92,11 @@ extension Fixture {
     /// `count` entries, newest first, ids from `newest` down, one minute apart.
     static func auditEntries(count: Int, newest: Int64 = 40) -> [AuditEntry] {
         let actions: [(String, AuditAction, String?, String)] = [
-            ("rossi", .signIn, nil, "{}"),
-            ("rossi", .otpAuthorized, "otp:b39e0733", "{\"symptoms\":\"2026-11-28\"}"),
-            ("-", .signInFailed, nil, "{\"failures\":1}"),
-            ("admin", .staffAdded, "rossi", "{\"role\":\"operator\"}"),
-            ("admin", .passwordReset, "bianchi", "{}"),
+            ("rossi", .signIn, nil, #"{"expires_at_ms":1795975320000,"password_rehashed":false}"#),
+            ("rossi", .otpAuthorized, "b39e07", #"{"symptoms_started_on":"2026-11-28","expires_at_ms":1795961070000}"#),
+            ("-", .signInFailed, nil, #"{"reason":"unknown account"}"#),
+            ("admin", .staffAdded, "rossi", #"{"role":"operator"}"#),
+            ("admin", .passwordReset, "bianchi", #"{"sessions_ended":1,"was_locked":true}"#),
         ]
         return (0..<count).map { index in
             let id = newest - Int64(index)
@@ -142,7 +142,8 @@ extension Fixture {
             ),
             event(
                 6, "otp_authorized", at: ago(400), actor: "bianchi", tag: "4f2a91",
-                #"{"symptoms_started_on":"2026-11-27"}"#),
+                #"{"symptoms_started_on":"2026-11-27","expires_at_ms":\#(now.addingTimeInterval(-300).unixMilliseconds)}"#
+            ),
             event(7, "upload_refused", at: ago(200), tag: "4f2a91", #"{"reason":"expired"}"#),
             event(
                 8, "chunk_published", at: ago(120),

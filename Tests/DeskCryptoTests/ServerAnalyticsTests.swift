@@ -2,20 +2,18 @@ import CivilCalendar
 import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskHTTPClient
 import DeskServer
 import DeskStore
 import Foundation
 import Testing
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// `tracedesk serve` with the real verifiers built from settings: a SafetyNet root file and a
 /// DeviceCheck endpoint (the fake Apple service on 127.0.0.1), over HTTP and a real store.
 @Suite("Server analytics with the real verifiers")
 struct ServerAnalyticsTests {
     final class Running: @unchecked Sendable {
+        static let client = HTTPClient()
         let directory: URL
         let store: SQLiteStore
         let server: TraceDeskServer
@@ -41,13 +39,11 @@ struct ServerAnalyticsTests {
             try? FileManager.default.removeItem(at: directory)
         }
         func post(_ path: String, _ body: String, headers: [String: String]) async throws -> Int {
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.phonePort)\(path)")!)
-            request.httpMethod = "POST"
-            request.httpBody = Data(body.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
-            let (_, response) = try await URLSession.shared.data(for: request)
-            return (response as! HTTPURLResponse).statusCode
+            let url = URL(string: "http://127.0.0.1:\(server.phonePort)\(path)")!
+            let request = HTTPClient.Request(
+                "POST", url, headers: [("Content-Type", "application/json")] + headers.map { ($0.key, $0.value) },
+                body: Array(body.utf8), connectTimeout: .seconds(60), deadline: .seconds(120))
+            return try await Self.client.send(request).status
         }
         func count(_ table: String) throws -> Int {
             // Read through the store's own API: operational-info events.

@@ -8,10 +8,6 @@ import DeskStore
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Publishing and downloading TEK chunks end to end: a code authorised over `POST /v1/otp`, an
 /// upload of 14 keys, the publishing job, then `/v1/keys/index` and `/v1/keys/{n}` over real HTTP,
 /// with the chunk decoded and its signature checked.
@@ -195,12 +191,10 @@ struct ChunkHTTPTests {
         try await Self.authoriseAndUpload(fixture, otp: "9K2RAY8UUQ", days: [-1], at: Self.start)
         fixture.server.jobs.publishNow()
         let get = try await Self.chunk(fixture, 1)
-        var head = URLRequest(url: fixture.phone.appendingPathComponent("v1/keys/1"))
-        head.httpMethod = "HEAD"
-        let (data, response) = try await HTTP.session.data(for: head)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(data.isEmpty)
-        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length") == String(get.body.count))
+        let head = try await HTTP.send("HEAD", fixture.phone.appendingPathComponent("v1/keys/1"))
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.header("Content-Length") == String(get.body.count))
         for bad in ["0", "-1", "01", "1.0", "abc", "2147483648", "%20", "1%00"] {
             let reply = try await HTTP.send("GET", URL(string: "\(fixture.phone)/v1/keys/\(bad)")!)
             #expect(reply.status == 400, "\(bad)")

@@ -3,15 +3,12 @@ import CivilCalendar
 import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskHTTPClient
 import DeskLocal
 import DeskServer
 import DeskStore
 import Foundation
 import Testing
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A real `tracedesk serve` in-process: both listeners on 127.0.0.1 ephemeral ports, over a
 /// real SQLite file in its own temporary directory, the shipped app-settings file.
@@ -115,28 +112,23 @@ struct Reply: Sendable {
 }
 
 enum HTTP {
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 256
-        configuration.timeoutIntervalForRequest = 30
-        return URLSession(configuration: configuration)
-    }()
+    /// The tests' one client: many connections at once (the concurrency tests), redirects not
+    /// followed (a test sees the 3xx a server sent), waits far past any test's own.
+    static let client = HTTPClient(options: .init(maxConnectionsPerHost: 256, keptConnections: 256))
 
     static func send(
         _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil
     ) async throws -> Reply {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
-        let (data, response) = try await session.data(for: request)
-        let http = response as! HTTPURLResponse
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
-        return Reply(status: http.statusCode, headers: headers, body: data)
+        let response = try await client.send(
+            .init(
+                method, url, headers: headers.map { (name: $0.key, value: $0.value) }, body: body.map(Array.init),
+                connectTimeout: .seconds(60), deadline: .seconds(120), maxAnswerBytes: 64 << 20))
+        var fields: [String: String] = [:]
+        for (name, value) in response.headers { fields[name] = value }
+        return Reply(status: response.status, headers: fields, body: Data(response.body))
     }
 
-    /// Raw bytes over a socket, for what URLSession will not send (repeated headers, broken
+    /// Raw bytes over a socket, for what no HTTP client will send (repeated headers, broken
     /// UTF-8, a body that never ends…). Returns the whole response (the request says close).
     static func raw(_ port: UInt16, _ bytes: [UInt8], readTimeout: Int = 10, from source: String? = nil) throws -> Reply
     {

@@ -547,7 +547,7 @@ struct EventStreamStoreTests {
     func migrationKeepsIDs(_ kind: StoreKind) throws {
         try withSpace(kind) { space in
             // A store at schema 4, as the last release left it, with events whose ids have a gap.
-            let migrations = kind == .sqlite ? Migrations.all : PostgresMigrations.all
+            let migrations = Migrations.all(for: kind == .sqlite ? .sqlite : .postgres)
             var setup = kind == .sqlite ? "" : "SET search_path = \(space.schema ?? "");"
             if kind == .sqlite { setup += "PRAGMA application_id = \(Migrations.applicationID);" }
             setup += kind == .sqlite ? SQL.createMigrationsTable : PGSQL.createMigrationsTable

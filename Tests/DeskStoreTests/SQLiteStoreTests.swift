@@ -21,7 +21,8 @@ import Testing
             let raw = try RawSQLite(path: path)
             #expect(try raw.integer("PRAGMA application_id") == Int64(Migrations.applicationID))
             #expect(try raw.text("PRAGMA journal_mode") == "wal")
-            #expect(try raw.integer("SELECT count(*) FROM schema_migrations") == Int64(Migrations.all.count))
+            #expect(
+                try raw.integer("SELECT count(*) FROM schema_migrations") == Int64(Migrations.all(for: .sqlite).count))
             #expect(try store.latestEventID() == 0)
             #expect(try store.events(after: 0, limit: 10).isEmpty)
         }
@@ -46,7 +47,8 @@ import Testing
             // Then no migration ran again and everything is still there.
             #expect(try third.schemaVersion() == Migrations.latestVersion)
             let raw = try RawSQLite(path: path)
-            #expect(try raw.integer("SELECT count(*) FROM schema_migrations") == Int64(Migrations.all.count))
+            #expect(
+                try raw.integer("SELECT count(*) FROM schema_migrations") == Int64(Migrations.all(for: .sqlite).count))
             #expect(try raw.integer("SELECT max(applied_at_ms) FROM schema_migrations") == migratedAt)
             guard case .authorized(let record) = outcome else {
                 Issue.record("expected authorized, got \(outcome)")

@@ -109,7 +109,7 @@ import Testing
                 #expect(throws: Never.self, "round \(round)") { try result.get() }
             }
             let applied = try space.scalar("SELECT count(*) FROM schema_migrations")
-            #expect(applied == Int64(Migrations.all.count))
+            #expect(applied == Int64(Migrations.all(for: .sqlite).count))
         }
     }
 }
@@ -239,7 +239,8 @@ struct StoreInfoTests {
             #expect(info.location == store.location)
             #expect(!info.location.contains("password"))
             #expect(info.tables.map(\.name).sorted() == StoreTables.all.sorted())
-            #expect(info.tables.first { $0.name == "schema_migrations" }?.rows == Int64(Migrations.all.count))
+            #expect(
+                info.tables.first { $0.name == "schema_migrations" }?.rows == Int64(Migrations.all(for: .sqlite).count))
             #expect(info.tables.first { $0.name == "otp_authorizations" }?.rows == 1)
             #expect(info.tables.allSatisfy { ($0.bytes ?? 0) > 0 })
             #expect(info.totalBytes > 0)

@@ -1,0 +1,87 @@
+import DeskCore
+import Foundation
+
+/// The `detail` of an ``AuditEntry`` read for people: a short summary for the audit table's
+/// Detail column and the lines of its detail pane, both from the typed ``AuditEntry/Detail``.
+///
+/// Words, never the stored key names ("session until 14:05:00", "reason: locked"). An action
+/// this build does not know, or a detail that does not read as its action's, is shown as
+/// stored: reading never fails and never traps. Privacy: audit details hold no password,
+/// token, code or phone number, and nothing here adds one; a purpose is shown as typed.
+public enum AuditDetailText {
+    /// The table's one-line summary; `zone` for clock times.
+    public static func summary(_ entry: AuditEntry, zone: TimeZone) -> String {
+        guard let detail = AuditEntry.Detail(kind: entry.action, json: entry.detail) else {
+            return entry.detail == "{}" ? "" : entry.detail
+        }
+        return words(detail, time: { AuthorizeScreen.clock($0, zone) }).joined(separator: ", ")
+    }
+
+    /// The detail pane's lines; nil when the detail does not read as its action's (the caller
+    /// shows it as stored), empty when there is nothing to say.
+    public static func lines(_ entry: AuditEntry, zone: TimeZone) -> [String]? {
+        guard let detail = AuditEntry.Detail(kind: entry.action, json: entry.detail) else {
+            return entry.detail == "{}" || entry.detail.isEmpty ? [] : nil
+        }
+        return words(detail, time: { ConsoleText.dateTime($0, zone, seconds: true) + " local" })
+    }
+
+    /// The parts of a detail in words, times written by `time`.
+    static func words(_ detail: AuditEntry.Detail, time: (Date) -> String) -> [String] {
+        switch detail {
+        case .signIn(let d):
+            return ["session until \(time(d.expiresAt))"] + (d.passwordRehashed ? ["password hash renewed"] : [])
+        case .signInFailed(let d):
+            var parts: [String] = []
+            if let reason = d.reason { parts.append("reason: \(reason)") }
+            if let failures = d.failures { parts.append(EventDetail.count(failures, "failure") + " in a row") }
+            return parts
+        case .signInRefused(let d): return ["reason: account \(d.reason)"]
+        case .accountLocked(let d):
+            var parts = ["after " + EventDetail.count(d.failures, "failure")]
+            if let abandoned = d.abandoned, abandoned > 0 {
+                parts.append(EventDetail.count(abandoned, "abandoned attempt") + " counted")
+            }
+            return parts
+        case .signOut, .hisClientRevoked: return []
+        case .otpAuthorized(let d):
+            return ["symptoms from \(d.symptomsStartedOn.iso)", "valid until \(time(d.expiresAt))"]
+        case .staffAdded(let d): return ["role \(d.role)"]
+        case .staffDisabled(let d): return [EventDetail.count(d.sessionsEnded, "session") + " ended"]
+        case .passwordReset(let d):
+            return [EventDetail.count(d.sessionsEnded, "session") + " ended"] + (d.wasLocked ? ["was locked"] : [])
+        case .traceLookup(let d):
+            let purpose = "purpose “\(d.purpose)”"
+            switch d.read {
+            case .notFound: return [purpose, "no app user has the number"]
+            case .patient(let days, let sightings, let contacts, let close, let unresolved):
+                var parts = [
+                    purpose, EventDetail.count(days, "day") + " of files", EventDetail.count(sightings, "sighting"),
+                    EventDetail.count(contacts, "contact") + " (\(close) close)",
+                ]
+                if unresolved > 0 { parts.append("\(unresolved) without an owner") }
+                return parts
+            case .sightings(let of, let offset, let count, let total):
+                let whose = of == "all" ? "all contacts" : of
+                return [purpose, "sightings of \(whose)", "\(count) of \(total) from #\(offset + 1)"]
+            }
+        case .traceExport(let d):
+            return ["purpose “\(d.purpose)”", "\(exportKind(d.kind)), " + EventDetail.count(d.rows, "row")]
+        case .contactOutcome(let d):
+            return ["contact of \(d.patient)", "outcome \(d.outcome)", "purpose “\(d.purpose)”"]
+        case .smsOutboxRead(let d): return [EventDetail.count(d.messages, "message") + " shown"]
+        case .hisClientAdded(let d):
+            return [d.ratePerMinute.map { "at most \($0) requests a minute" } ?? "the server's default rate"]
+        }
+    }
+
+    /// What an export kind is called on screen.
+    static func exportKind(_ kind: String) -> String {
+        switch kind {
+        case "contacts_csv": return "contacts as CSV"
+        case "sightings_csv": return "sightings as CSV"
+        case "json": return "JSON"
+        default: return kind
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// A TCP listener on 127.0.0.1 for the client's tests: each accepted connection is handed to
+/// `handle` on a thread of its own. Counts connections and the ones the client closed.
+///
+/// Threading rule: counters behind a lock; `handle` runs on the peer's threads.
+final class TestPeer: @unchecked Sendable {
+    let fd: Int32
+    let port: UInt16
+    private let lock = NSLock()
+    private var accepted = 0
+    private var requestsRead = 0
+    private var closedByClient = 0
+    private var held: [Int32] = []
+
+    /// A listener whose connections get `handle` (none: accepted, read, never answered).
+    init(_ handle: (@Sendable (Int32, TestPeer) -> Void)? = nil) throws {
+        (fd, port) = try Self.listener(backlog: 64)
+        let fd = self.fd
+        let handle = handle ?? { client, peer in peer.readAndHold(client) }
+        Thread.detachNewThread { [self] in
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                lock.withLock { accepted += 1 }
+                Thread.detachNewThread { [self] in handle(client, self) }
+            }
+        }
+    }
+
+    /// A listener that never accepts, its queue filled: the next SYN is dropped, so a client's
+    /// connect hangs as with a blackholed address.
+    init(blackholed: Void) throws {
+        (fd, port) = try Self.listener(backlog: 0)
+        for _ in 0..<3 {
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            var address = Self.loopback(port)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            held.append(client)
+        }
+    }
+
+    deinit {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+        for client in held { close(client) }
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/path")! }
+    var connections: Int { lock.withLock { accepted } }
+    var requests: Int { lock.withLock { requestsRead } }
+    var closed: Int { lock.withLock { closedByClient } }
+
+    /// Reads a request head (and counts it), then reads until the client closes, answering
+    /// nothing.
+    func readAndHold(_ client: Int32) {
+        _ = readHead(client)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(client, &buffer, buffer.count) > 0 {}
+        lock.withLock { closedByClient += 1 }
+        close(client)
+    }
+
+    /// The request's head and body (by its Content-Length), as text.
+    func readHead(_ client: Int32) -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(client, &byte, 1) == 1 {
+            bytes.append(byte)
+            if bytes.count >= 4 && bytes.suffix(4) == [13, 10, 13, 10] { break }
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
+        let length =
+            text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        var body = [UInt8](repeating: 0, count: length)
+        var got = 0
+        while got < length {
+            let n = body.withUnsafeMutableBytes { read(client, $0.baseAddress! + got, length - got) }
+            guard n > 0 else { break }
+            got += n
+        }
+        text += String(decoding: body.prefix(got), as: UTF8.self)
+        lock.withLock { requestsRead += 1 }
+        return text
+    }
+
+    static func write(_ client: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                send(client, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            guard n > 0 else { return }
+            sent += n
+        }
+    }
+
+    /// A port of 127.0.0.1 that nobody listens on (bound, then released).
+    static func unusedPort() throws -> UInt16 {
+        let (fd, port) = try listener(backlog: 1)
+        close(fd)
+        return port
+    }
+
+    private static func loopback(_ port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return address
+    }
+
+    private static func listener(backlog: Int32) throws -> (Int32, UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = loopback(0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, backlog) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Waits until `condition` holds, polling, at most `cap`; records a failure naming `what` if
+/// it never does. For facts another thread makes true; never a timed assertion.
+func eventually(
+    _ what: String, within cap: Duration = .seconds(60), _ condition: () -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    let end = ContinuousClock.now + cap
+    while !condition() {
+        guard ContinuousClock.now < end else {
+            Issue.record("not true within \(cap): \(what)", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+}
