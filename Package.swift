@@ -91,11 +91,18 @@ let package = Package(
             ]
         ),
 
-        // Shared by the test targets only: FakeDesk (the contract in memory) and the console's
-        // driver on a test backend.
+        // Shared by the test targets only: FakeDesk (the contract in memory), the console's
+        // driver on a test backend, and waits that fail loudly, temporary folders, free ports.
         .target(
             name: "DeskTestSupport",
             dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "DeskConsole", "TerminalKit"]
+        ),
+        // For the test targets that run a store or a server: cheap password hashing, a SQLite store
+        // in a temporary folder, a server started on loopback (kept apart so that the console's
+        // contract-only tests link no store and no server).
+        .target(
+            name: "DeskServerTestSupport",
+            dependencies: ["DeskTestSupport", "DeskCore", "DeskCrypto", "DeskStore", "DeskLocal", "DeskServer"]
         ),
 
         // Tests.
@@ -104,6 +111,7 @@ let package = Package(
         .testTarget(
             name: "DeskCryptoTests",
             dependencies: [
+                "DeskTestSupport", "DeskServerTestSupport",
                 "DeskCrypto", "DeskLocal", "DeskContract", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar",
                 "DeskHTTPClient",
             ]
@@ -111,10 +119,14 @@ let package = Package(
         .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
         .testTarget(
             name: "DeskStoreTests",
-            dependencies: ["DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
+            dependencies: [
+                "DeskTestSupport", "DeskServerTestSupport", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "CSQLite", "CLibpq",
+            ]),
         .testTarget(
             name: "DeskLocalTests",
             dependencies: [
+                "DeskTestSupport", "DeskServerTestSupport",
                 "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
             ]
         ),
@@ -126,6 +138,7 @@ let package = Package(
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
+                "DeskTestSupport", "DeskServerTestSupport",
                 "DeskServer", "DeskLocal", "DeskRemote", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto",
                 "DeskAPI", "CivilCalendar", "JSONText", "CSQLite", "DeskExport", "CLibpq", "DeskHTTPClient",
             ]
@@ -135,6 +148,7 @@ let package = Package(
         .testTarget(
             name: "ServiceContractTests",
             dependencies: [
+                "DeskTestSupport", "DeskServerTestSupport",
                 "DeskContract", "DeskLocal", "DeskRemote", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto",
                 "DeskAPI", "CivilCalendar", "JSONText",
             ]
@@ -142,6 +156,7 @@ let package = Package(
         .testTarget(
             name: "DeskSimulationTests",
             dependencies: [
+                "DeskTestSupport", "DeskServerTestSupport",
                 "DeskSimulation", "DeskServer", "DeskContract", "DeskLocal", "DeskStore", "DeskCore", "DeskCrypto",
                 "CivilCalendar",
             ]
@@ -159,6 +174,7 @@ let package = Package(
         .testTarget(
             name: "DeskConsoleIntegrationTests",
             dependencies: [
+                "DeskServerTestSupport",
                 "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskLocal", "DeskRemote", "DeskStore",
                 "DeskCore", "CivilCalendar", "DeskCrypto", "DeskServer",
             ]

@@ -142,13 +142,13 @@ public struct LocalDesk: DeskService {
             }
             // The same work as a real check, so the time taken does not tell which names exist.
             checked = true
-            _ = PasswordHasher.verify(password, against: Self.decoyHash)
+            _ = PasswordHasher.verify(password, against: Self.decoyHash(for: hasher))
             unknownNames.failed(name: name, source: source, nowMs: nowMs, policy: policy)
             throw .signInFailed(Self.wrongNameOrPassword)
         case .disabled, .locked:
             // Told apart only on the Staff screen: here, the answer of a wrong password.
             checked = true
-            _ = PasswordHasher.verify(password, against: Self.decoyHash)
+            _ = PasswordHasher.verify(password, against: Self.decoyHash(for: hasher))
             throw .signInFailed(Self.wrongNameOrPassword)
         case .wait(let seconds):
             throw Self.wait(seconds, source: source)
@@ -477,14 +477,16 @@ public struct LocalDesk: DeskService {
     static let wrongNameOrPassword =
         "wrong user name or password: check both and try again (if it keeps failing, ask an admin: the account may be locked or disabled)"
 
-    /// Makes ``decoyHash`` now (one hash), so that the first unknown name a server sees does not
-    /// take two hashes' time where a real name takes one (servers call it at start).
-    public static func prepareDecoy() { _ = decoyHash }
+    /// Makes the decoy hash of `hasher` now (one hash), so that the first unknown name a server
+    /// sees does not take two hashes' time where a real name takes one (servers call it at start).
+    public static func prepareDecoy(for hasher: PasswordHasher = PasswordHasher()) { _ = decoyHash(for: hasher) }
 
-    /// A valid hash of a random password: checked against when the account does not exist.
-    static let decoyHash =
-        (try? PasswordHasher().hash(Base64.encodeURL(SecureRandom.bytes(24))))
-        ?? "$scrypt$ln=15,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    /// A valid hash of a random password with `hasher`'s parameters: checked against when the
+    /// account does not exist, so that costs what checking a real account's hash costs (the
+    /// desk's own parameters: tests that lower the cost lower it here too).
+    static func decoyHash(for hasher: PasswordHasher) -> String { decoys.hash(for: hasher) }
+
+    private static let decoys = DecoyHashes()
 
     static func minutes(_ seconds: Int) -> String {
         seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"

@@ -41,12 +41,15 @@ public final class TraceDeskServer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - appSettingsPath: the resolved settings file (config's or the shipped default).
+    ///   - hasher: how new staff passwords are hashed. Not a setting of `config` on purpose:
+    ///     only tests lower it (in code), so no config file can weaken production hashes.
     ///   - log: server messages (startup, warnings, incidents); the access log goes to `accessLog`.
     public init(
         config: ServerConfig, store: any Store, clock: any Clock = SystemClock(), appSettingsPath: String?,
         deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
         nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil,
-        accessLog: AccessLog? = AccessLog(), setupToken: SetupToken? = nil, log: @escaping @Sendable (String) -> Void
+        accessLog: AccessLog? = AccessLog(), setupToken: SetupToken? = nil,
+        hasher: PasswordHasher = PasswordHasher(), log: @escaping @Sendable (String) -> Void
     ) throws(ConfigError) {
         self.config = config
         self.log = log
@@ -55,11 +58,11 @@ public final class TraceDeskServer: @unchecked Sendable {
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), risk: config.riskProfile)
         staffDesk = LocalDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), sessions: config.sessionPolicy,
-            signIns: config.signInPolicy, publishing: config.publishingPolicy, apricot: config.apricotSettings,
-            setupToken: setupToken)
+            signIns: config.signInPolicy, hasher: hasher, publishing: config.publishingPolicy,
+            apricot: config.apricotSettings, setupToken: setupToken)
         // The decoy hash of unknown names, made now in the background rather than by the first
         // unknown name (which would then take two hashes' time where a real name takes one).
-        DispatchQueue.global(qos: .utility).async { LocalDesk.prepareDecoy() }
+        DispatchQueue.global(qos: .utility).async { LocalDesk.prepareDecoy(for: hasher) }
         // Sign-ins: two hashes at a time, at most 16 admitted (under a second of queue) before
         // more are answered 503. Other staff calls: as wide as the HTTP threads, 64 deep each.
         kdfExecutor = DeskExecutor(name: "tracedesk.staff.kdf", width: 2, limit: 16)

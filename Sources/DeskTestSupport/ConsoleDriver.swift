@@ -58,7 +58,7 @@ public struct Console {
 
     /// Steps the loop until `condition` holds, at most `seconds` (generous for a loaded machine:
     /// it returns as soon as the condition holds); false if it never did.
-    public func until(seconds: Double = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
+    public func until(seconds: Double = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while try !condition() {
             if Date() > deadline { return false }
@@ -83,7 +83,7 @@ public struct Console {
     /// Steps the loop until the monitor's rows are `stored()` (every event once, newest first),
     /// then compares them, so a failure shows the rows missing or repeated.
     public func expectRows(
-        _ stored: () throws -> [Int64], seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation
+        _ stored: () throws -> [Int64], seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         _ = try await until(seconds: seconds) { try rowIDs == stored() }
         #expect(

@@ -4,6 +4,7 @@ import DeskContract
 import DeskCore
 import DeskRemote
 import DeskServer
+import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation
@@ -49,7 +50,7 @@ final class LoopbackDesk: @unchecked Sendable {
         config.checkDelaySdMs = 0
         let server = try TraceDeskServer(
             config: config, store: store, clock: clock, appSettingsPath: nil,
-            accessLog: AccessLog(write: { access.append($0) }), log: { _ in })
+            accessLog: AccessLog(write: { access.append($0) }), hasher: TestHashing.cheap, log: { _ in })
         try server.start(runningJobs: false)
         return server
     }

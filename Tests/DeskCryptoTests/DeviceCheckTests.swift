@@ -1,6 +1,7 @@
 import DeskContract
 import DeskCrypto
 import DeskLocal
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -262,11 +263,10 @@ struct DeviceCheckTests {
         }
     }
 
-    /// Waits until the server has recorded `count` requests (or 30 s passed).
+    /// Waits until the server has recorded `count` requests; fails the test past a minute.
     func waitForCalls(_ server: FakeDeviceCheck, _ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try server.calls().count < count, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually(within: .seconds(60), "\(count) requests at the fake DeviceCheck server") {
+            try server.calls().count >= count
         }
     }
 

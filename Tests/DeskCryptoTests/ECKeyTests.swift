@@ -1,4 +1,5 @@
 import DeskCrypto
+import DeskTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DeskTestSupport
 import Foundation
 
 /// A fake Apple DeviceCheck API: a small Python `http.server` on 127.0.0.1 and an ephemeral port,
@@ -126,20 +127,27 @@ final class FakeDeviceCheck {
         process.standardInput = stdin
         try process.run()
 
-        // The port file appears (atomically) once the socket listens.
-        let deadline = ContinuousClock.now + .seconds(30)
+        // The port file appears (atomically) once the socket listens. Python's start takes a
+        // second or two on a loaded machine, far more beside the whole suite: the cap is generous.
         var port: Int?
-        while port == nil, process.isRunning, ContinuousClock.now < deadline {
-            port = (try? portURL.text()).flatMap { Int($0) }
-            if port == nil { try? await Task.sleep(for: .milliseconds(10)) }
+        do {
+            try await eventually(within: .seconds(120), "the fake DeviceCheck server listening (its port file)") {
+                port = (try? portURL.text()).flatMap { Int($0) }
+                if port == nil && !process.isRunning {
+                    throw CommandFailure(description: "the fake DeviceCheck server exited before it listened")
+                }
+                return port != nil
+            }
+        } catch {
+            let server = FakeDeviceCheck(
+                process: process, directory: directory, baseURL: URL(string: "http://127.0.0.1:9")!)
+            server.stdin = stdin
+            await server.stop()
+            throw error
         }
         let server = FakeDeviceCheck(
             process: process, directory: directory, baseURL: URL(string: "http://127.0.0.1:\(port ?? 9)")!)
         server.stdin = stdin
-        guard port != nil else {
-            await server.stop()
-            throw CommandFailure(description: "the fake DeviceCheck server did not start")
-        }
         return server
     }
 
@@ -162,10 +170,8 @@ final class FakeDeviceCheck {
     func stop() async {
         try? stdin?.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        let process = self.process
+        try? await eventually(within: .seconds(60), "the fake DeviceCheck server's exit") { !process.isRunning }
         try? FileManager.default.removeItem(at: directory)
     }
 

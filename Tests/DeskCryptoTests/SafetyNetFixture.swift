@@ -1,4 +1,5 @@
 import DeskCrypto
+import DeskTestSupport
 import Foundation
 
 /// A test PKI made once per test run with the `openssl` command-line tool, in a temporary

@@ -1,3 +1,4 @@
+import DeskTestSupport
 import Foundation
 
 /// A failed helper command, with what it printed.
@@ -67,15 +68,6 @@ enum Command {
         }
         return output
     }
-}
-
-/// A fresh temporary directory, removed after `body`.
-func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("tracedesk-crypto-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try await body(directory)
 }
 
 extension URL {

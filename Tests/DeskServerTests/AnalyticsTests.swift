@@ -2,6 +2,7 @@ import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskServer
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -52,12 +53,9 @@ struct AnalyticsTests {
     func appleFlow() async throws {
         let f = try ServerFixture(deviceCheck: { _ in .authorized })
         #expect(try await appleToken(f).status == 202)
-        var authorized = false
-        for _ in 0..<50 where !authorized {
-            try await Task.sleep(for: .milliseconds(20))
-            authorized = try await appleToken(f).status == 201
+        try await eventually(within: .seconds(60), "the checked token answered 201") {
+            try await appleToken(f).status == 201
         }
-        #expect(authorized)
         #expect(try await appleInfo(f, body: record(exposure: 0)).status == 204)
         #expect(try await appleInfo(f, body: record(exposure: 0)).status == 204)
         #expect(try await appleInfo(f, body: record(exposure: 1, extra: #","build":4001"#)).status == 204)
@@ -73,7 +71,9 @@ struct AnalyticsTests {
     func appleRefused() async throws {
         let f = try ServerFixture(deviceCheck: { _ in .discarded("test: Apple answered 400") })
         #expect(try await appleToken(f).status == 202)
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually(within: .seconds(60), "the device check's refusal counted") {
+            f.server.metrics.render().contains(#"result="device_check_discarded"} 1"#)
+        }
         #expect(try await appleToken(f).status == 202)
     }
 
@@ -130,7 +130,18 @@ struct AnalyticsTests {
                 f, body: body("bad", salt: Data([UInt8](repeating: 8, count: 16)).base64EncodedString())
             ).status == 204)
         #expect(try await googleInfo(f, body: body("good", salt: "short")).status == 400)
-        try await Task.sleep(for: .milliseconds(300))
+        // Verified off the request path: wait for the three verdicts (stored, salt reused,
+        // attestation failed), each counted once.
+        try await eventually(within: .seconds(60), "three Android records verified") {
+            Self.googleVerdicts(f.server.metrics.render()) == 3
+        }
         #expect(try f.count("operational_info") == 1)
+    }
+
+    /// The Android records given a verdict so far: the sum of the google_operational_info counters.
+    static func googleVerdicts(_ metrics: String) -> Int {
+        metrics.split(separator: "\n").filter { $0.hasPrefix("tracedesk_analytics_total{") }
+            .filter { $0.contains(#"kind="google_operational_info""#) }
+            .compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
     }
 }

@@ -5,6 +5,7 @@ import DeskCrypto
 import DeskLocal
 import DeskServer
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 

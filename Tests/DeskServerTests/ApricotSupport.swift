@@ -4,7 +4,9 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskServer
+import DeskServerTestSupport
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -64,7 +66,8 @@ final class ApricotFixture: @unchecked Sendable {
         let accessLines = self.accessLines
         server = try TraceDeskServer(
             config: config, store: store, clock: clock, appSettingsPath: ServerFixture.appSettingsPath,
-            accessLog: AccessLog(write: { line in accessLines.append(line) }), log: { line in logLines.append(line) })
+            accessLog: AccessLog(write: { line in accessLines.append(line) }), hasher: TestHashing.cheap,
+            log: { line in logLines.append(line) })
         try server.start(runningJobs: false)
     }
 

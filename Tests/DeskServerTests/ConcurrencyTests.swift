@@ -1,4 +1,5 @@
 import DeskCore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -24,10 +25,15 @@ struct ConcurrencyTests {
         #expect(try f.events().filter { $0.kind == .uploadAccepted }.count == 1)
     }
 
-    @Test("the check-otp delay holds no thread: 200 concurrent checks with the default delay finish well under 2 s")
+    @Test(
+        "the check-otp delay holds no thread: of 200 concurrent checks, more wait out their delay at once than the server has threads"
+    )
     func delaysDoNotHoldThreads() async throws {
-        // 4 server threads, 150 ms ± 20 ms each: held threads would need 200 × 150 ms / 4 = 7.5 s.
-        let f = try ServerFixture(delayMs: 150, configure: { $0.threads = 4 })
+        // 4 server threads, a delay of 1 s ± 20 ms each: a delay that held its thread would let at
+        // most 4 wait at once. Asserted on that count, not on the wall-clock time the 200 take
+        // (which measures the machine, and belongs in a benchmark). The delay is long beside the
+        // time a client needs to start, so on any machine many of them overlap.
+        let f = try ServerFixture(delayMs: 1_000, configure: { $0.threads = 4 })
         try f.authorize("9K2RAY8UUQ")
         let request = HTTP.request(
             "POST", "/v1/ingestion/check-otp",
@@ -52,7 +58,7 @@ struct ConcurrencyTests {
         #expect(statuses.all.count == 200)
         #expect(statuses.all.allSatisfy { $0 == 204 })
         // More requests waited at once than there are threads: waiting holds no thread.
-        #expect(f.server.phonePeakSuspended > 50, "peak \(f.server.phonePeakSuspended) suspended at once")
+        #expect(f.server.phonePeakSuspended > 4, "peak \(f.server.phonePeakSuspended) suspended at once")
     }
 }
 

@@ -1,4 +1,5 @@
 import DeskServer
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -52,7 +53,13 @@ struct HardeningTests {
         let quoted = try await HTTP.rawAsync(
             f.server.phonePort, Array("X\"}\\ / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
         #expect(quoted.status == 405 || quoted.status == 400)
-        try await Task.sleep(for: .milliseconds(100))
+        // A last, ordinary request: once its line is in the access log, so are the others'.
+        let marker = try await HTTP.rawAsync(
+            f.server.phonePort, Array("GET /?after-odd-methods HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        #expect(marker.status == 200)
+        try await eventually(within: .seconds(30), "the last request's access-log line") {
+            f.accessLines.all.contains { $0.contains("public GET / 200") }
+        }
         #expect(f.accessLines.all.allSatisfy { !$0.contains("9K2RAY8U") && !$0.contains("\"") })
         let metrics = f.server.metrics.render()
         #expect(!metrics.contains("9K2RAY8U"))
@@ -118,7 +125,9 @@ struct HardeningTests {
                     body: Data(#"{"padding":""}"#.utf8))
             }
         }
-        for _ in 0..<500 where f.server.phonePeakSuspended < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        try await eventually(within: .seconds(60), "three requests waiting out their delay") {
+            f.server.phonePeakSuspended >= 3
+        }
         let server = f.server
         let started = Date()
         try await offPool { server.stop(grace: .milliseconds(300)) }
@@ -152,8 +161,9 @@ struct HardeningTests {
         let slow = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
         defer { slow.close() }
         slow.send(Array(head.utf8) + body[..<4])
-        for _ in 0..<6_000 where f.server.phoneRequestsInFlight < 1 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(f.server.phoneRequestsInFlight == 1)
+        try await eventually(within: .seconds(60), "the slow request in flight (its head read, its body not)") {
+            f.server.phoneRequestsInFlight == 1
+        }
         // A keep-alive connection, used once before the stop (and kept: HTTP/1.1's default).
         let client = try KeepAlive(port: f.server.phonePort, readTimeout: 30)
         defer { client.close() }
@@ -166,8 +176,7 @@ struct HardeningTests {
         // A long grace: `stop` returns as soon as nothing is in flight, and on a loaded machine the
         // rest of the test must still find the grace running.
         let stopping = Task { try await offPool { server.stop(grace: .seconds(60)) } }
-        for _ in 0..<6_000 where !server.phoneStopping { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(server.phoneStopping)
+        try await eventually(within: .seconds(60), "the server's grace begun") { server.phoneStopping }
         // No new connection from the start of the grace; a new request on an open one is refused.
         #expect(throws: (any Error).self) { try HTTP.connect(port) }
         let late = try await offPool { try client.exchange(health) }

@@ -1,4 +1,5 @@
 import DeskServer
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -65,8 +66,8 @@ struct KeepAliveHTTPTests {
         }
         // The hidden requests were never answered: two exchanges per connection were logged
         // (the log line of the last one may follow its close).
-        for _ in 0..<3_000 where f.accessLines.all.count < Self.framings.count * 4 {
-            try await Task.sleep(for: .milliseconds(10))
+        try await eventually(within: .seconds(60), "two access-log lines per connection") {
+            f.accessLines.all.count >= Self.framings.count * 4
         }
         #expect(f.accessLines.all.count == Self.framings.count * 4, "\(f.accessLines.all)")
     }
@@ -122,15 +123,10 @@ struct KeepAliveHTTPTests {
         defer { for (client, _) in held { client.close() } }
         #expect(held.allSatisfy { $0.1 == 200 }, "\(held.map(\.1))")
         let metricsURL = f.internalURL.appendingPathComponent("metrics")
-        var evicted = false
-        var seen = ""
-        for _ in 0..<600 where !evicted {
+        try await eventually(within: .seconds(60), "24 kept connections evicted (heads_refused evicted 24)") {
             let text = String(decoding: try await HTTP.send("GET", metricsURL).body, as: UTF8.self)
-            seen = text.split(separator: "\n").filter { $0.contains("heads_refused") }.joined(separator: "; ")
-            evicted = text.contains(#"tracedesk_http_heads_refused_total{reason="evicted"} 24"#)
-            if !evicted { try await Task.sleep(for: .milliseconds(100)) }
+            return text.contains(#"tracedesk_http_heads_refused_total{reason="evicted"} 24"#)
         }
-        #expect(evicted, "\(seen)")
         // The evicted ones were shut by the server; a fresh client is served.
         let oldest = held.prefix(24).map(\.0)
         let ended = try await offPool { oldest.map { $0.receiveEnd() } }

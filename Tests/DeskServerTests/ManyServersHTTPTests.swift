@@ -4,7 +4,9 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskServer
+import DeskServerTestSupport
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -47,7 +49,7 @@ struct ManyServersHTTPTests {
                 let logs = self.logs
                 let server = try TraceDeskServer(
                     config: config, store: store, appSettingsPath: ServerFixture.appSettingsPath, signing: signing,
-                    accessLog: nil, log: { logs.append($0) })
+                    accessLog: nil, hasher: TestHashing.cheap, log: { logs.append($0) })
                 try server.start(runningJobs: false)
                 stores.append(store)
                 servers.append(server)

@@ -1,6 +1,7 @@
 import DeskCore
 import DeskServer
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DeskServer
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -186,12 +187,14 @@ struct ProtocolTests {
         }
         // A broken edit keeps the old settings; a good one is served within seconds.
         try Data("{ broken".utf8).write(to: file)
-        try await Task.sleep(for: .milliseconds(2_500))
+        try await eventually(within: .seconds(60), "the broken settings file reported in the log") {
+            f.logLines.all.contains { $0.contains("broken") }
+        }
         #expect(try await get("platform=ios&build=50").text == #"{"a":1,"b":"ios","c":[1,2]}"#)
-        #expect(f.logLines.all.contains { $0.contains("broken") })
         try Data(#"{"entries": [{"platform": "all", "starting_build": 1, "settings": {"z": 0}}]}"#.utf8).write(to: file)
-        try await Task.sleep(for: .milliseconds(2_500))
-        #expect(try await get("platform=ios&build=50").text == #"{"z":0}"#)
+        try await eventually(within: .seconds(60), "the fixed settings file served") {
+            try await get("platform=ios&build=50").text == #"{"z":0}"#
+        }
     }
 
     @Test("the shipped settings file has the apps' keys and defaults")
@@ -236,7 +239,7 @@ struct ProtocolTests {
             body: Data(#"{"padding":"ab"}"#.utf8))
         _ = try await HTTP.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=ios&build=7")!)
         _ = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/\(Self.token)"))
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually(within: .seconds(60), "three access-log lines") { f.accessLines.all.count >= 3 }
         let lines = f.accessLines.all
         #expect(lines.contains { $0.contains("public POST /v1/ingestion/check-otp 401 ") && $0.hasSuffix("ms") })
         #expect(lines.contains { $0.contains("public GET /v1/settings 200 ") })
@@ -246,14 +249,18 @@ struct ProtocolTests {
     @Test("stopping lets a request in flight finish, then refuses new connections")
     func gracefulStop() async throws {
         let f = try ServerFixture(delayMs: 400)
-        let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
-        let pending = Task {
-            try await HTTP.send(
-                "POST", url, headers: Phone.headers(token: Self.token, dummy: "1"), body: Data(#"{"padding":""}"#.utf8))
-        }
+        // On a socket of its own (not the tests' shared URLSession, whose connections other
+        // suites' long polls may hold): the request reaches the server however busy the run is.
+        let port = f.server.phonePort
+        let request = HTTP.request(
+            "POST", "/v1/ingestion/check-otp",
+            headers: Phone.headers(token: Self.token, dummy: "1").map { "\($0.key): \($0.value)" },
+            body: Array(#"{"padding":""}"#.utf8))
+        let pending = Task { try await offPool { try HTTP.raw(port, request, readTimeout: 60) } }
         // Stop once the request is in (waiting out its delay).
-        for _ in 0..<500 where f.server.phonePeakSuspended == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(f.server.phonePeakSuspended == 1)
+        try await eventually(within: .seconds(60), "the request waiting out its delay") {
+            f.server.phonePeakSuspended == 1
+        }
         let server = f.server
         try await offPool { server.stop(grace: .seconds(5)) }
         let reply = try await pending.value

@@ -4,6 +4,7 @@ import DeskCore
 import DeskLocal
 import DeskServer
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,7 @@
 import DeskAPI
+import DeskCrypto
 import DeskServer
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -252,12 +254,15 @@ struct StaffHTTPTests {
     func kdfHoldsNoServerThread() async throws {
         // One server thread: if a sign-in held it, nothing else could be answered meanwhile.
         // The admission budgets off: this is about the executor itself, the last resort behind them.
-        let f = try ServerFixture(configure: {
-            $0.threads = 1
-            $0.signInPlacesPerAddress = 0
-            $0.signInPerAddressPerMinute = 0
-            $0.signInPerNamePerMinute = 0
-        })
+        // The real hashing cost: the suite's one server test on it, and what keeps the sign-ins
+        // busy while the ping is answered.
+        let f = try ServerFixture(
+            configure: {
+                $0.threads = 1
+                $0.signInPlacesPerAddress = 0
+                $0.signInPerAddressPerMinute = 0
+                $0.signInPerNamePerMinute = 0
+            }, hasher: PasswordHasher())
         _ = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
         let finished = Counter()
 
@@ -278,13 +283,20 @@ struct StaffHTTPTests {
             for await status in group { statuses.append(status) }
             return statuses
         }
-        try await Task.sleep(for: .milliseconds(50))
         // On its own connection (a raw socket): URLSession would queue it behind the sign-ins
-        // on its few connections per host, and measure the client, not the server.
-        let ping = try await HTTP.rawAsync(
-            f.server.internalPort,
-            Array("GET /staff/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
-        let finishedAtPing = finished.value
+        // on its few connections per host, and measure the client, not the server. Sent from a
+        // thread that waits for the sign-ins to be suspended itself (no timer of the busy shared
+        // pool between the two), and the count read there as soon as the answer is in.
+        let server = f.server
+        let port = server.internalPort
+        let (ping, finishedAtPing) = try await offPool { () throws -> (Reply, Int) in
+            try eventuallyBlocking(within: .seconds(60), "two sign-ins suspended on the KDF executor at once") {
+                server.internalPeakSuspended > 1
+            }
+            let reply = try HTTP.raw(
+                port, Array("GET /staff/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+            return (reply, finished.value)
+        }
         let statuses = await signIns
 
         #expect(ping.status == 200)
@@ -302,11 +314,13 @@ struct StaffHTTPTests {
     )
     func signInFloodIsBounded() async throws {
         // The admission budgets off: this is about the executor itself, the last resort behind them.
-        let f = try ServerFixture(configure: {
-            $0.signInPlacesPerAddress = 0
-            $0.signInPerAddressPerMinute = 0
-            $0.signInPerNamePerMinute = 0
-        })
+        // The real hashing cost: what fills the executor while the flood arrives.
+        let f = try ServerFixture(
+            configure: {
+                $0.signInPlacesPerAddress = 0
+                $0.signInPerAddressPerMinute = 0
+                $0.signInPerNamePerMinute = 0
+            }, hasher: PasswordHasher())
         _ = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
         let limit = f.server.kdfExecutor.limit
         let sent = limit * 3
@@ -334,12 +348,9 @@ struct StaffHTTPTests {
         #expect(refused.allSatisfy { $0.retryAfter })
         #expect(checked.count >= limit)
         // The executor lets go of a call just after its answer is sent: the backlog drains.
-        var backlog = f.server.kdfExecutor.backlog
-        for _ in 0..<1_000 where backlog != 0 {
-            try? await Task.sleep(for: .milliseconds(10))
-            backlog = f.server.kdfExecutor.backlog
+        try await eventually(within: .seconds(60), "the sign-in executor's backlog drained") {
+            f.server.kdfExecutor.backlog == 0
         }
-        #expect(backlog == 0)
     }
 
     /// Signs in (or sets up) and returns the token.

@@ -1,4 +1,5 @@
 import DeskServer
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -130,13 +131,10 @@ struct StrictHTTPTests {
         }
         // Wait for the gate to have taken them all (24 evicted), then a fresh client comes.
         let metricsURL = f.internalURL.appendingPathComponent("metrics")
-        var evicted = false
-        for _ in 0..<600 where !evicted {
+        try await eventually(within: .seconds(60), "24 trickling heads evicted (heads_refused evicted 24)") {
             let text = String(decoding: try await HTTP.send("GET", metricsURL).body, as: UTF8.self)
-            evicted = text.contains(#"tracedesk_http_heads_refused_total{reason="evicted"} 24"#)
-            if !evicted { try await Task.sleep(for: .milliseconds(100)) }
+            return text.contains(#"tracedesk_http_heads_refused_total{reason="evicted"} 24"#)
         }
-        #expect(evicted)
         let fresh = try await offPool { () throws -> Reply in
             let fd = try Self.connect(port, from: "127.0.0.1")
             defer { close(fd) }
@@ -170,15 +168,15 @@ struct StrictHTTPTests {
         var held: [Int32] = []
         defer { for fd in held { close(fd) } }
         @Sendable func open(_ source: String) throws -> Int32 { try Self.slowBody(port, from: source) }
-        func waitHeld(_ count: Int) async throws -> Bool {
-            for _ in 0..<600 {
-                if f.server.phoneConnectionsHeld == count { return true }
-                try await Task.sleep(for: .milliseconds(100))
+        func waitHeld(_ count: Int) async throws {
+            try await eventually(
+                within: .seconds(60), "\(count) connections held (held: \(f.server.phoneConnectionsHeld))"
+            ) {
+                f.server.phoneConnectionsHeld == count
             }
-            return false
         }
         for _ in 0..<12 { held.append(try open("127.0.0.2")) }
-        #expect(try await waitHeld(12), "held \(f.server.phoneConnectionsHeld), not 12")
+        try await waitHeld(12)
         let overAddress = try await offPool { () throws -> Reply in
             let fd = try open("127.0.0.2")
             defer { close(fd) }
@@ -187,7 +185,7 @@ struct StrictHTTPTests {
         #expect(overAddress.status == 503 && overAddress.errorCode == 1003)
         #expect(overAddress.text.contains("max_connections_per_address"))
         for _ in 0..<8 { held.append(try open("127.0.0.3")) }
-        #expect(try await waitHeld(20), "held \(f.server.phoneConnectionsHeld), not 20")
+        try await waitHeld(20)
         let overTotal = try await offPool { () throws -> Reply in
             let fd = try open("127.0.0.4")
             defer { close(fd) }
@@ -197,7 +195,7 @@ struct StrictHTTPTests {
         // The slow bodies go: every place comes back, and a fresh client is served.
         for fd in held { close(fd) }
         held = []
-        #expect(try await waitHeld(0), "still held after the clients left: \(f.server.phoneConnectionsHeld)")
+        try await waitHeld(0)
         #expect(try await HTTP.send("GET", f.phone).status == 200)
     }
 

@@ -6,7 +6,9 @@ import DeskCrypto
 import DeskHTTPClient
 import DeskLocal
 import DeskServer
+import DeskServerTestSupport
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -38,34 +40,27 @@ final class ServerFixture: @unchecked Sendable {
         delayMs: Int = 0, configure: (inout ServerConfig) -> Void = { _ in }, appSettingsPath: String? = nil,
         busyTimeoutMs: Int32 = 5_000, deviceCheck: ImmuniAPI.DeviceCheck? = nil,
         attestationCheck: ImmuniAPI.AttestationCheck? = nil, clock: any DeskCore.Clock = SystemClock(),
-        signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil, setupToken: SetupToken? = nil
+        signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil, setupToken: SetupToken? = nil,
+        hasher: PasswordHasher = TestHashing.cheap
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-server-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(
             path: directory.appendingPathComponent("tracedesk.sqlite").path, busyTimeoutMilliseconds: busyTimeoutMs)
-        var config = ServerConfig()
-        config.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
+        var config = ServerConfig.loopbackForTests()
         config.checkDelayMeanMs = delayMs
         config.checkDelaySdMs = delayMs == 0 ? 0 : 20
         configure(&config)
         hisKey = HISKey.make()
         _ = try store.addHISClient(
             name: "test-his", keyHash: HISKey.hash(hisKey), ratePerMinute: 100_000, by: "boss", now: Date())
-        let logLines = self.logLines
-        let accessLines = self.accessLines
         var nonce: ImmuniAPI.NonceMaker?
         if attestationCheck != nil { nonce = { info, salt in "\(info.province.code)-\(salt)" } }
-        let accessLog = AccessLog(write: { line in accessLines.append(line) })
-        let log: @Sendable (String) -> Void = { line in logLines.append(line) }
-        server = try TraceDeskServer(
+        server = try TraceDeskServer.startedForTests(
             config: config, store: store, clock: clock, appSettingsPath: appSettingsPath ?? Self.appSettingsPath,
             deviceCheck: deviceCheck, attestationCheck: attestationCheck, nonce: nonce, signing: signing,
-            auditKey: auditKey, accessLog: accessLog, setupToken: setupToken, log: log)
-        // The jobs run when a test calls them, so that what a test publishes is what it asked for.
-        try server.start(runningJobs: false)
+            auditKey: auditKey, setupToken: setupToken, hasher: hasher, log: logLines, access: accessLines)
     }
 
     deinit {
@@ -83,13 +78,6 @@ final class ServerFixture: @unchecked Sendable {
 
     /// Every event but staff actions (sign-ins and accounts the tests make along the way).
     func events() throws -> [DeskEvent] { try store.events(after: 0, limit: 10_000).filter { $0.kind != .staffAction } }
-}
-
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
 }
 
 /// A response read over real HTTP.
@@ -285,16 +273,5 @@ extension ServerFixture {
     /// `SELECT count(*) FROM table`, read through a separate connection.
     func count(_ table: String) throws -> Int64 {
         try SQLiteLockHolder(path: store.path, lock: false).integer("SELECT count(*) FROM \(table)")
-    }
-}
-
-/// Runs blocking work (sockets, processes, waits) on its own thread, so it never holds one of
-/// the few threads of Swift's cooperative pool that every other async test needs.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.start()
     }
 }

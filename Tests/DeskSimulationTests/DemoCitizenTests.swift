@@ -2,7 +2,9 @@ import CivilCalendar
 import DeskContract
 import DeskCore
 import DeskLocal
+import DeskServerTestSupport
 import DeskSimulation
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -11,21 +13,22 @@ import Testing
 /// then the next citizen calls with another code.
 @Suite("The demo's simulated citizen", .serialized, .timeLimit(.minutes(3)))
 struct DemoCitizenTests {
-    /// Waits (up to 60 s) until `condition` holds for the citizen's status.
+    /// Waits (up to 60 s) until `condition` holds for the citizen's status; fails naming `what`.
     static func waitFor(
-        _ citizen: DemoCitizen, _ condition: (DemoCitizenStatus) -> Bool
-    ) async -> DemoCitizenStatus? {
-        for _ in 0..<600 {
-            if let status = citizen.status, condition(status) { return status }
-            try? await Task.sleep(for: .milliseconds(100))
+        _ citizen: DemoCitizen, _ what: String, _ condition: (DemoCitizenStatus) -> Bool
+    ) async throws -> DemoCitizenStatus? {
+        var seen: DemoCitizenStatus?
+        try await eventually(within: .seconds(60), what) {
+            seen = citizen.status
+            return seen.map(condition) ?? false
         }
-        return nil
+        return seen
     }
 
     @Test("the citizen's phone checks and uploads only after the operator authorises its code")
     func checksAndUploadsAfterAuthorisation() async throws {
         let fixture = try SimulationServer()
-        let desk = LocalDesk(store: fixture.store)
+        let desk = LocalDesk(store: fixture.store, hasher: TestHashing.cheap)
         let admin = try await desk.createFirstAdmin(name: "admin", password: "long enough secret 1")
         _ = try await desk.addStaff(admin, name: "operator", role: .operator, password: "long enough secret 2")
         let operatorSession = try await desk.signIn(name: "operator", password: "long enough secret 2")
@@ -37,7 +40,7 @@ struct DemoCitizenTests {
         let calling = Task { await citizen.run() }
         defer { calling.cancel() }
 
-        let first = try #require(await Self.waitFor(citizen) { _ in true })
+        let first = try #require(try await Self.waitFor(citizen, "the first citizen's call") { _ in true })
         #expect(first.number == 1)
         #expect(first.phase == .waiting)
         #expect((try? Otp(validating: first.code)) != nil, "a code the app could show")
@@ -45,7 +48,9 @@ struct DemoCitizenTests {
         #expect(first.symptomsStartedOn <= today && first.symptomsStartedOn >= today.adding(days: -4))
 
         // A few polls answered 401 while nobody has authorised the code: still waiting.
-        try await Task.sleep(for: .seconds(1))
+        try await eventually(within: .seconds(60), "three check-otp polls of the waiting phone") {
+            recorder.totals().requests >= 3
+        }
         #expect(citizen.status?.phase == .waiting)
         #expect(
             try fixture.store.events(after: 0, limit: 1_000).filter { $0.kind.rawValue == "upload_accepted" }.isEmpty)
@@ -53,7 +58,7 @@ struct DemoCitizenTests {
         _ = try await desk.authorize(
             operatorSession, code: OtpRules.group(first.code), symptomsStartedOn: first.symptomsStartedOn)
         let uploaded = try #require(
-            await Self.waitFor(citizen) {
+            try await Self.waitFor(citizen, "the first citizen's upload") {
                 if case .uploaded = $0.phase { return $0.number == 1 }
                 return $0.number > 1
             })
@@ -70,7 +75,7 @@ struct DemoCitizenTests {
             return
         }
 
-        let next = try #require(await Self.waitFor(citizen) { $0.number == 2 })
+        let next = try #require(try await Self.waitFor(citizen, "the next citizen's call") { $0.number == 2 })
         #expect(next.code != first.code)
         #expect(next.phase == .waiting)
         let summary = recorder.snapshot()

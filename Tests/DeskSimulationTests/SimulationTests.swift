@@ -4,7 +4,9 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskServer
+import DeskServerTestSupport
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -48,7 +50,8 @@ final class SimulationServer: @unchecked Sendable {
         }
         server = try TraceDeskServer(
             config: config, store: store, appSettingsPath: nil, attestationCheck: check, nonce: nonce,
-            signing: ChunkSigning(key: ECPrivateKey.generate()), accessLog: nil, log: { _ in })
+            signing: ChunkSigning(key: ECPrivateKey.generate()), accessLog: nil, hasher: TestHashing.cheap,
+            log: { _ in })
         try server.start(runningJobs: false)
     }
 
@@ -149,16 +152,22 @@ struct SimulationTests {
             #expect(result.analyticsSent >= 1)
             // The attestation is checked after the 204: wait for the records to land (up to 30 s
             // on a loaded machine; an attested server's records usually land within milliseconds).
-            var kept = 0
-            for _ in 0..<600 {
-                kept = try fixture.store.events(after: 0, limit: 10_000).filter {
-                    $0.kind.rawValue == "analytics_received"
-                }
-                .count
-                if !attested || kept == result.analyticsSent { break }
-                try await Task.sleep(for: .milliseconds(50))
+            func kept() throws -> Int {
+                try fixture.store.events(after: 0, limit: 10_000).filter { $0.kind.rawValue == "analytics_received" }
+                    .count
             }
-            #expect(kept == (attested ? result.analyticsSent : 0))
+            if attested {
+                try await eventually(within: .seconds(60), "\(result.analyticsSent) operational-info records kept") {
+                    try kept() == result.analyticsSent
+                }
+            } else {
+                // Discarded: every verdict given (counted by the server), none kept.
+                let server = fixture.server
+                try await eventually(within: .seconds(60), "\(result.analyticsSent) Android records given a verdict") {
+                    server.metrics.render().contains("discarded_not_configured\"} \(result.analyticsSent)")
+                }
+            }
+            #expect(try kept() == (attested ? result.analyticsSent : 0))
         }
     }
 

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -155,7 +156,11 @@ struct PostgresStoreTests {
                     group.leave()
                 }.start()
             }
-            Thread.sleep(forTimeInterval: 0.5)
+            try eventuallyBlocking(within: .seconds(60), "four uploads waiting on the row lock") {
+                try space.scalar(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND wait_event_type = 'Lock'"
+                ) == 4
+            }
             try holder.value.execute("ROLLBACK")
             group.wait()
             let open = try space.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)'")
@@ -164,7 +169,9 @@ struct PostgresStoreTests {
             let killed = try space.scalar(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(name)'")
             #expect(killed == open)
-            Thread.sleep(forTimeInterval: 0.2)
+            try eventuallyBlocking(within: .seconds(60), "the store's sessions ended") {
+                try space.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)'") == 0
+            }
             // The very next call works (not one failure per dead pooled connection).
             #expect(try store.authorization(for: Fixture.hash)?.authorizedBy == "rossi")
             _ = try store.authorize(
@@ -247,7 +254,9 @@ struct PostgresStoreTests {
             #expect(try other.acquireJobLock(.publishing) == nil)
             _ = try space.scalar(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(name)'")
-            Thread.sleep(forTimeInterval: 0.2)
+            try eventuallyBlocking(within: .seconds(60), "the crashed server's session ended") {
+                try space.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)'") == 0
+            }
             let taken = try #require(try other.acquireJobLock(.publishing))
             taken.release()
             lease.release()

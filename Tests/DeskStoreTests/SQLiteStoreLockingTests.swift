@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -462,7 +463,9 @@ struct StatsStoreTests {
             let killed = try space.scalar(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(name)'")
             #expect(killed == 1)
-            Thread.sleep(forTimeInterval: 0.2)
+            try eventuallyBlocking(within: .seconds(60), "the pooled session ended") {
+                try space.scalar("SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)'") == 0
+            }
             // The rollup's first read finds the connection dead: the call is retried on a new one,
             // not answered with an error.
             S.expectHours(try store.statistics(S.hours, now: S.readAt))
@@ -508,23 +511,19 @@ struct StatsStoreTests {
             // Wait until the cleanup waits for the lock (or, were it not to take it, has finished).
             let watcher = try RawPostgres(space.spec)
             var finished = false
-            for _ in 0..<600 {
+            try eventuallyBlocking(within: .seconds(60), "the cleanup waiting for the rollup's lock (or finished)") {
                 if done.wait(timeout: .now()) == .success {
                     finished = true
-                    break
+                    return true
                 }
                 // This schema's statistics lock (class, 4), waited for by another backend: not
                 // another test's lock in another schema.
-                if try watcher.integer(
+                return try watcher.integer(
                     """
                     SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
                         AND classid = CAST(hashtext('tracedesk:' || current_schema()) AS oid) AND objid = 4
                         AND objsubid = 2 AND pid <> pg_backend_pid()
                     """) > 0
-                {
-                    break
-                }
-                Thread.sleep(forTimeInterval: 0.05)
             }
             #expect(!finished, "the cleanup waits for the rollup's lock")
             // The rollup writes back the state it read, and commits.

@@ -1,5 +1,6 @@
 @preconcurrency import CLibpq
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 

@@ -6,16 +6,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Runs `body` with a fresh directory under the system's temporary directory, removed afterwards.
-@discardableResult
-func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("tracedesk-store-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-}
-
 /// Fixed instants and values so expectations can be written out in full.
 enum Fixture {
     /// 2026-11-29 10:00:00 UTC.

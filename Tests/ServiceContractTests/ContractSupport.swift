@@ -5,7 +5,9 @@ import DeskCrypto
 import DeskLocal
 import DeskRemote
 import DeskServer
+import DeskServerTestSupport
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -34,8 +36,8 @@ final class ContractFixture: @unchecked Sendable {
     let store: SQLiteStore
     let desk: any DeskService
     let server: TraceDeskServer?
-    let logLines = Lines()
-    let accessLines = Lines()
+    let logLines = LogLines()
+    let accessLines = LogLines()
 
     init(
         _ kind: DeskKind, sessionHours: Int = 12, idleMinutes: Int = 10, failuresBeforeLock: Int = 100,
@@ -53,13 +55,9 @@ final class ContractFixture: @unchecked Sendable {
             desk = LocalDesk(
                 store: store, clock: clock,
                 sessions: SessionPolicy(maximumSeconds: sessionHours * 3600, idleSeconds: idleMinutes * 60),
-                signIns: SignInPolicy(failuresBeforeLock: failuresBeforeLock))
+                signIns: SignInPolicy(failuresBeforeLock: failuresBeforeLock), hasher: TestHashing.cheap)
         case .remote:
-            var config = ServerConfig()
-            config.listen = ListenAddress(host: "127.0.0.1", port: 0)
-            config.internalListen = ListenAddress(host: "127.0.0.1", port: 0)
-            config.checkDelayMeanMs = 0
-            config.checkDelaySdMs = 0
+            var config = ServerConfig.loopbackForTests()
             config.sessionHours = sessionHours
             config.sessionIdleMinutes = idleMinutes
             config.signInFailuresBeforeLock = failuresBeforeLock
@@ -68,12 +66,8 @@ final class ContractFixture: @unchecked Sendable {
             config.signInPlacesPerAddress = 0
             config.signInPerAddressPerMinute = 0
             config.signInPerNamePerMinute = 0
-            let logLines = self.logLines
-            let accessLines = self.accessLines
-            let server = try TraceDeskServer(
-                config: config, store: store, clock: clock, appSettingsPath: nil,
-                accessLog: AccessLog(write: { accessLines.append($0) }), log: { logLines.append($0) })
-            try server.start(runningJobs: false)
+            let server = try TraceDeskServer.startedForTests(
+                config: config, store: store, clock: clock, log: logLines, access: accessLines)
             self.server = server
             desk = RemoteDesk(
                 url: URL(string: "http://127.0.0.1:\(server.internalPort)")!, clock: clock, options: remoteOptions)
@@ -156,11 +150,4 @@ extension ServiceError {
         if case .notSignedIn = self { return true }
         return false
     }
-}
-
-final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
 }

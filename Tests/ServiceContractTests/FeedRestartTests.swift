@@ -2,7 +2,9 @@ import DeskContract
 import DeskCore
 import DeskRemote
 import DeskServer
+import DeskServerTestSupport
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +19,8 @@ import Testing
         config.checkDelayMeanMs = 0
         config.checkDelaySdMs = 0
         let server = try TraceDeskServer(
-            config: config, store: store, clock: SystemClock(), appSettingsPath: nil, accessLog: nil, log: { _ in })
+            config: config, store: store, clock: SystemClock(), appSettingsPath: nil, accessLog: nil,
+            hasher: TestHashing.cheap, log: { _ in })
         try server.start(runningJobs: false)
         return server
     }
@@ -49,8 +52,9 @@ import Testing
         let poll = Task { () async throws(ServiceError) -> EventPage in
             try await desk.events(sara, after: waitFrom, limit: 1_000, wait: .seconds(30))
         }
-        for _ in 0..<500 where server.staffAPI.waitingPolls == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(server.staffAPI.waitingPolls == 1)
+        try await eventually(within: .seconds(60), "the long poll waiting on the server") {
+            server.staffAPI.waitingPolls == 1
+        }
         let stopping = server
         try await offPool { stopping.stop(grace: .seconds(5)) }
         let ended = try await poll.value
@@ -81,15 +85,5 @@ import Testing
         #expect(!seen.events.contains { $0.codeTag == Codes.hash(before).tag }, "nothing from before repeats")
         let restarted = server
         try await offPool { restarted.stop(grace: .seconds(2)) }
-    }
-}
-
-/// Runs blocking work (a server's stop) on its own thread, off Swift's cooperative pool.
-private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.start()
     }
 }

@@ -3,7 +3,9 @@ import DeskContract
 import DeskCore
 import DeskRemote
 import DeskServer
+import DeskServerTestSupport
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -74,7 +76,9 @@ import Testing
         let desk = RemoteDesk(
             url: URL(string: "http://127.0.0.1:\(port)")!,
             options: RemoteDesk.Options(
-                attempts: 30, firstBackoff: .milliseconds(100), maximumBackoff: .milliseconds(200)))
+                // Enough attempts for minutes: however slow the machine is to bring the server
+                // back, the desk is still retrying when it comes.
+                attempts: 600, firstBackoff: .milliseconds(100), maximumBackoff: .milliseconds(200)))
         #expect(desk.connectionProblem == nil)
 
         let call = Task { () async -> Result<Bool, ServiceError> in
@@ -84,12 +88,10 @@ import Testing
                 return .failure(error)
             }
         }
-        var seen: String?
-        for _ in 0..<100 where seen == nil {
-            try await Task.sleep(for: .milliseconds(20))
-            seen = desk.connectionProblem
+        try await eventually(within: .seconds(60), "the desk telling of its retries") {
+            desk.connectionProblem != nil
         }
-        #expect(seen == "server unreachable, retrying")
+        #expect(desk.connectionProblem == "server unreachable, retrying")
 
         // The server comes back on the same port while the desk retries.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -101,7 +103,7 @@ import Testing
         config.internalListen = ListenAddress(host: "127.0.0.1", port: port)
         let server = try TraceDeskServer(
             config: config, store: try SQLiteStore(path: directory.appendingPathComponent("s.sqlite").path),
-            appSettingsPath: nil, accessLog: nil, log: { _ in })
+            appSettingsPath: nil, accessLog: nil, hasher: TestHashing.cheap, log: { _ in })
         try server.start(runningJobs: false)
         defer { server.stop(grace: .seconds(1)) }
 

@@ -3,6 +3,8 @@ import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskLocal
+import DeskServerTestSupport
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -164,7 +166,8 @@ import Testing
             let admin = try await f.admin()
             // Another server on the same store, whose own idle limit is an hour.
             let other = LocalDesk(
-                store: f.store, clock: f.clock, sessions: SessionPolicy(maximumSeconds: 12 * 3600, idleSeconds: 3600))
+                store: f.store, clock: f.clock, sessions: SessionPolicy(maximumSeconds: 12 * 3600, idleSeconds: 3600),
+                hasher: TestHashing.cheap)
 
             f.clock.advance(seconds: 10 * 60 + 1)
             let there = await failure { () async throws(ServiceError) in try await other.staff(admin) }

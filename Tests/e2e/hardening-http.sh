@@ -27,7 +27,6 @@ trap cleanup EXIT
 export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
 source "$root/Tests/e2e/lib.sh"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # wait_up PORT: up to 30 s for GET / to answer 200.
 wait_up() {
   local deadline=$((SECONDS + 30))

@@ -1,5 +1,7 @@
-# Shared by the end-to-end scripts that run `tracedesk serve` (sourced, not run).
+# Shared by the end-to-end scripts (sourced, not run): checks counted as passed/failed, a server
+# started on ephemeral ports and waited for, free ports, and waits for a condition with a cap.
 # Expects $bin (the binary) and $work (a scratch folder); keeps $passed, $failed and $server.
+# A script may define its own `check` after sourcing (to show a tmux screen on failure).
 
 # check NAME COMMAND…: runs the command; one "ok"/"FAIL" line; on failure the server log's tail.
 check() {
@@ -46,4 +48,19 @@ wait_log() {
 his_key() {
   printf '%s\n' "$3" | "$bin" his add "$4" --user "$2" --password-stdin --store "$1" 2>/dev/null |
     grep -oE 'tdh_[A-Za-z0-9_-]{43}'
+}
+
+# free_port: a loopback port that was free a moment ago (for a server that must be told its
+# port before it starts, or restarted on the same one).
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# wait_until SECONDS COMMAND…: runs COMMAND every 0.05 s until it succeeds (0) or SECONDS pass
+# (1). The cap guards against a hang; it is no timing check, so give it generously.
+wait_until() {
+  local deadline=$((SECONDS + $1)); shift
+  while [ $SECONDS -le $deadline ]; do
+    "$@" && return 0
+    sleep 0.05
+  done
+  return 1
 }

@@ -25,7 +25,6 @@ cleanup() {
 trap cleanup EXIT
 
 source "$root/Tests/e2e/lib.sh"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 "$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
 export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem" TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0
