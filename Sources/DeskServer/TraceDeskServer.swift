@@ -457,6 +457,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     public var phonePort: UInt16 { phone.port }
     /// See ``HTTPServer/peakSuspended``.
     public var phonePeakSuspended: Int { phone.peakSuspended }
+    /// The phone listener's delays still running (``HTTPServer/delaysPending``).
+    public var phoneDelaysPending: Int { phone.delaysPending }
     /// See ``HTTPServer/isStopping``: the phone listener has begun to stop.
     public var phoneStopping: Bool { phone.isStopping }
     /// See ``HTTPServer/requestsInFlight``.
