@@ -9,12 +9,30 @@ import CivilCalendar
 /// Where the time comes from. Injected everywhere so tests control it.
 public protocol Clock: Sendable {
     func now() -> Date
+    /// Seconds on a scale of the clock's own, for measuring how long passed (a rate bucket's
+    /// refill): only differences mean anything.
+    func intervalSeconds() -> Double
+}
+
+extension Clock {
+    /// A clock of a test's own: its own time, so that a bucket refills when the test moves the
+    /// clock, and not because the machine was slow.
+    public func intervalSeconds() -> Double { now().timeIntervalSince1970 }
 }
 
 /// The system's wall clock.
 public struct SystemClock: Clock {
     public init() {}
     public func now() -> Date { Date() }
+
+    /// Monotonic, not the wall clock: a step of the wall clock (NTP, an admin) must neither
+    /// refill a rate bucket nor empty it.
+    public func intervalSeconds() -> Double {
+        let elapsed = ContinuousClock.now - Self.origin
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    private static let origin = ContinuousClock.now
 }
 
 /// A clock that stands still until moved (tests, demos).

@@ -18,6 +18,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
     let codeRequests: CodeRequestLimiter
     /// The numbers codes are sent to (nil: any, as in tests of other things).
     let destinations: SmsDestinations?
+    let clock: any Clock
     let log: @Sendable (String) -> Void
 
     /// `Retry-After` of a 503 for a full SMS queue: the provider is behind, and a phone may ask
@@ -27,10 +28,14 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
     /// - Parameters:
     ///   - otpPerMinute: codes this server sends a minute, all phones together (0: no limit).
     ///   - otpPerAddressPerHour: codes one client address may ask for in an hour (0: no limit).
+    ///   - clock: times the refill of the code-request buckets: the server's clock (monotonic in
+    ///     production; a test's virtual clock, so that a slow request does not refill a bucket).
     public init(
         desk: ApricotDesk, metrics: Metrics, uploadsPerHour: Int, otpPerMinute: Int = 0,
-        otpPerAddressPerHour: Int = 0, destinations: SmsDestinations? = nil, log: @escaping @Sendable (String) -> Void
+        otpPerAddressPerHour: Int = 0, destinations: SmsDestinations? = nil, clock: any Clock = SystemClock(),
+        log: @escaping @Sendable (String) -> Void
     ) {
+        self.clock = clock
         self.destinations = destinations
         self.desk = desk
         self.metrics = metrics
@@ -127,8 +132,7 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
             metrics.count(.apricotCodesTotal, #"result="number_refused""#)
             return .error(.apricotNumberNotServed(detail))
         }
-        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-        switch codeRequests.admit(address: request.clientAddress, now: now) {
+        switch codeRequests.admit(address: request.clientAddress, now: clock.intervalSeconds()) {
         case .admitted: break
         case .serverBusy(let seconds):
             metrics.count(.apricotCodesTotal, #"result="server_limited""#)

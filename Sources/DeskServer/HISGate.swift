@@ -4,7 +4,6 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskStore
-import Dispatch
 
 /// How `POST /v1/otp` knows which hospital system is calling (`his_auth`).
 public enum HISAuthMode: String, Hashable, Sendable, CaseIterable {
@@ -33,14 +32,18 @@ public final class HISGate: @unchecked Sendable {
     let metrics: Metrics
     let defaultRatePerMinute: Int
     let log: @Sendable (String) -> Void
+    /// Times the buckets' refill: the server's clock (monotonic in production; a test's virtual
+    /// clock, so that a slow request does not refill a bucket).
+    let clock: any Clock
     private let lock = SimpleLock()
     private var buckets: [String: (tokens: Double, at: Double)] = [:]
 
     public init(
         mode: HISAuthMode, desk: PhoneDesk, metrics: Metrics, defaultRatePerMinute: Int,
-        log: @escaping @Sendable (String) -> Void
+        clock: any Clock = SystemClock(), log: @escaping @Sendable (String) -> Void
     ) {
         self.log = log
+        self.clock = clock
         self.mode = mode
         self.desk = desk
         self.metrics = metrics
@@ -130,8 +133,10 @@ public final class HISGate: @unchecked Sendable {
     }
 
     /// Takes one authorisation from the caller's bucket (`ratePerMinute` as a burst, refilled
-    /// evenly over the minute), or answers 429 with Retry-After. `now` in seconds, monotonic.
-    func admit(_ caller: Caller, now: Double = Double(DispatchTime.now().uptimeNanoseconds) / 1e9) -> HTTPResponse? {
+    /// evenly over the minute), or answers 429 with Retry-After. `now` in seconds on the scale
+    /// of the gate's clock (``Clock/intervalSeconds()``).
+    func admit(_ caller: Caller, now: Double? = nil) -> HTTPResponse? {
+        let now = now ?? clock.intervalSeconds()
         let capacity = Double(caller.ratePerMinute)
         let rate = capacity / 60
         let wait = lock.withLock { () -> Int? in

@@ -258,6 +258,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// The most requests ever waiting at once in a suspended state (delays): above the thread
     /// count, it shows that waiting requests hold no thread.
     public var peakSuspended: Int { lock.withLock { suspendedPeak } }
+    /// Delays whose timer has not fired yet, or whose request is still being answered after it
+    /// (a timer outlives ``stop(grace:)``, which answers the request itself): lets a test see
+    /// that `stop` did not wait them out, and wait until every timer has run.
+    public var delaysPending: Int { lock.withLock { timersPending } }
     /// True from the moment ``stop(grace:)`` begins: new requests are then answered 503.
     public var isStopping: Bool { lock.withLock { stopping } }
     /// Requests whose headers have arrived and whose answer is not yet written.
@@ -266,6 +270,7 @@ public final class HTTPServer: @unchecked Sendable {
     public var connectionsHeld: Int { kept.count }
     private var suspendedNow = 0
     private var suspendedPeak = 0
+    private var timersPending = 0
     private var stopping = false
     /// Set by `stop` once waiting requests were answered: later requests are not suspended.
     private var swept = false
@@ -530,6 +535,7 @@ public final class HTTPServer: @unchecked Sendable {
                 suspendedNow += 1
                 suspendedPeak = max(suspendedPeak, suspendedNow)
                 waiting[ObjectIdentifier(exchange)] = (exchange, handle)
+                timersPending += 1
                 return true
             }
             guard suspend else { return queue(connection, exchange, produce()) }
@@ -540,7 +546,10 @@ public final class HTTPServer: @unchecked Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
                 // The answer may need the store: produced by a bounded set of workers, so a store that
                 // stays locked holds `threads` threads at most, not one per waiting request.
-                self.workers.addOperation { self.finish(exchange, handle, produce) }
+                self.workers.addOperation {
+                    self.finish(exchange, handle, produce)
+                    self.lock.withLock { self.timersPending -= 1 }
+                }
             }
             return .YES
         case .suspended(let start):

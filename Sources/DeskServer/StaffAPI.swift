@@ -28,14 +28,18 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
 
     /// Who may put a sign-in (or a first admin) on `kdf`.
     let admission: SignInAdmission
+    /// Times the refill of the sign-in budgets: the server's clock (monotonic in production; a
+    /// test's virtual clock, so that a slow sign-in does not refill a budget).
+    let clock: any Clock
     let metrics: Metrics?
 
     public init(
         desk: LocalDesk, kdf: DeskExecutor, work: DeskExecutor,
         admission: SignInAdmission = SignInAdmission(placesPerAddress: 0, perAddressPerMinute: 0, perNamePerMinute: 0),
-        metrics: Metrics? = nil, log: @escaping @Sendable (String) -> Void
+        clock: any Clock = SystemClock(), metrics: Metrics? = nil, log: @escaping @Sendable (String) -> Void
     ) {
         self.admission = admission
+        self.clock = clock
         self.metrics = metrics
         self.desk = desk
         self.kdf = kdf
@@ -158,8 +162,9 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         _ call: @escaping @Sendable (LocalDesk) async throws(ServiceError) -> (HTTPResponse, SignInAdmission.Outcome)
     ) -> HandlerResult {
         let admission = self.admission
+        let clock = self.clock
         let ticket: SignInAdmission.Ticket
-        switch admission.admit(address: Self.source(request), name: name, now: Self.monotonicSeconds()) {
+        switch admission.admit(address: Self.source(request), name: name, now: clock.intervalSeconds()) {
         case .failure(let refusal):
             metrics?.count(.staffSignInsRefusedTotal, #"reason="\#(refusal.label)""#)
             var response = HTTPResponse.error(.tooManySignIns(refusal.detail))
@@ -170,20 +175,16 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         let result = run(on: executor) { desk throws(ServiceError) in
             do throws(ServiceError) {
                 let (response, outcome) = try await call(desk)
-                admission.finish(ticket, outcome, now: Self.monotonicSeconds())
+                admission.finish(ticket, outcome, now: clock.intervalSeconds())
                 return response
             } catch {
-                admission.finish(ticket, .refusedUnchecked, now: Self.monotonicSeconds())
+                admission.finish(ticket, .refusedUnchecked, now: clock.intervalSeconds())
                 throw error
             }
         }
         // Not admitted by the executor (full, or stopping): the place is given back now.
-        if case .now = result { admission.finish(ticket, .refusedUnchecked, now: Self.monotonicSeconds()) }
+        if case .now = result { admission.finish(ticket, .refusedUnchecked, now: clock.intervalSeconds()) }
         return result
-    }
-
-    static func monotonicSeconds() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
     func signOut(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {

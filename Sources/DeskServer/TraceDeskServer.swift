@@ -144,15 +144,15 @@ public final class TraceDeskServer: @unchecked Sendable {
                         desk: desk, metrics: metrics, uploadsPerHour: config.apricotUploadsPerHour,
                         otpPerMinute: config.apricotOTPPerMinute,
                         otpPerAddressPerHour: config.apricotOTPPerAddressPerHour,
-                        destinations: config.smsDestinations, log: log)
+                        destinations: config.smsDestinations, clock: clock, log: log)
                 }),
             completed: completed, headRefused: headRefused)
         staffAPI = StaffAPI(
-            desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, admission: config.signInAdmission, metrics: metrics,
-            log: log)
+            desk: staffDesk, kdf: kdfExecutor, work: staffExecutor, admission: config.signInAdmission, clock: clock,
+            metrics: metrics, log: log)
         let his = HISGate(
             mode: config.hisAuthMode, desk: desk, metrics: metrics, defaultRatePerMinute: config.hisRatePerMinute,
-            log: log)
+            clock: clock, log: log)
         internalServer = HTTPServer(
             options: options("internal", config.internalListen, trust: config.hisListen == nil ? hisTrust : nil),
             handler: InternalRoutes(
@@ -457,6 +457,8 @@ public final class TraceDeskServer: @unchecked Sendable {
     public var phonePort: UInt16 { phone.port }
     /// See ``HTTPServer/peakSuspended``.
     public var phonePeakSuspended: Int { phone.peakSuspended }
+    /// The phone listener's delays still running (``HTTPServer/delaysPending``).
+    public var phoneDelaysPending: Int { phone.delaysPending }
     /// See ``HTTPServer/isStopping``: the phone listener has begun to stop.
     public var phoneStopping: Bool { phone.isStopping }
     /// See ``HTTPServer/requestsInFlight``.

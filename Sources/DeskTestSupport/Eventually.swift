@@ -54,3 +54,15 @@ public func eventuallyBlocking(
         pauseMs = min(pauseMs * 2, 100)
     }
 }
+
+/// A fact one task or thread makes true once, and another waits for (with ``eventually``) or
+/// checks has not happened yet.
+public final class Latch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    public init() {}
+
+    public func set() { lock.withLock { value = true } }
+    public var isSet: Bool { lock.withLock { value } }
+}

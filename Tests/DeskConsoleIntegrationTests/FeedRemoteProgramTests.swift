@@ -21,6 +21,9 @@ final class LoopbackDesk: @unchecked Sendable {
     let access = AccessLines()
     private(set) var server: TraceDeskServer
     let port: UInt16
+    /// Holds the port while the server is away, so that no other test's listener is given it
+    /// (the desk must find nobody there); each server takes it over.
+    private let held: ReservedLoopbackPort
     let desk: RemoteDesk
 
     init() throws {
@@ -28,8 +31,9 @@ final class LoopbackDesk: @unchecked Sendable {
             "tracedesk-console-remote-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory.appendingPathComponent("tracedesk.sqlite").path)
-        server = try Self.start(store, clock: clock, port: 0, access: access)
-        port = server.internalPort
+        held = try ReservedLoopbackPort()
+        port = held.port
+        server = try Self.start(store, clock: clock, port: port, access: access)
         desk = RemoteDesk(
             url: URL(string: "http://127.0.0.1:\(port)")!, clock: clock,
             options: RemoteDesk.Options(attempts: 1, firstBackoff: .milliseconds(50)))

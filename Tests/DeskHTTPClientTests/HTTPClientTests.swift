@@ -146,7 +146,8 @@ struct HTTPClientTests {
 
     @Test("nobody listening: cannot connect, connection refused")
     func refused() async throws {
-        let port = try TestPeer.unusedPort()
+        let (held, port) = try TestPeer.unusedPort()
+        defer { close(held) }
         let result = await outcome(.init("GET", URL(string: "http://127.0.0.1:\(port)/")!))
         #expect(throws: HTTPClientError.cannotConnect(reason: HTTPClientError.connectionRefused)) { try result.get() }
     }

@@ -102,11 +102,23 @@ final class TestPeer: @unchecked Sendable {
         }
     }
 
-    /// A port of 127.0.0.1 that nobody listens on (bound, then released).
-    static func unusedPort() throws -> UInt16 {
-        let (fd, port) = try listener(backlog: 1)
-        close(fd)
-        return port
+    /// A port of 127.0.0.1 that nobody listens on, held bound (not listening) until the caller
+    /// closes the socket: a port merely released could be given to another test's listener
+    /// running in parallel, which would then answer.
+    static func unusedPort() throws -> (socket: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = loopback(0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard fd >= 0, bound == 0, named == 0 else { throw POSIXError(.EADDRINUSE) }
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 
     private static func loopback(_ port: UInt16) -> sockaddr_in {

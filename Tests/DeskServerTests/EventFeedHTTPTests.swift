@@ -34,6 +34,34 @@ struct EventFeedHTTPTests {
         return (reply, Self.object(reply))
     }
 
+    /// A witness for "answered before its wait ran out" that times nothing: a long poll with the
+    /// same 60 s wait on a server of its own, begun (and counted waiting) before the poll under
+    /// test. While it still waits, a wait that began later has not run out either, however slow
+    /// the machine. `end` stops its server, which answers it at once.
+    struct Control {
+        let fixture: ServerFixture
+        let poll: Task<Reply, any Error>
+        var waiting: Bool { fixture.server.staffAPI.waitingPolls == 1 }
+
+        func end() async throws {
+            let server = fixture.server
+            try await offPool { server.stop(grace: .seconds(5)) }
+            _ = try await poll.value
+        }
+    }
+
+    func control() async throws -> Control {
+        let g = try ServerFixture()
+        let token = try await supervisor(g)
+        let (_, start) = try await events(g, token, "after=0&limit=1000")
+        let cursor = try #require(start["cursor"] as? Int)
+        let poll = Task { try await get(g, token, "after=\(cursor)&wait=60") }
+        try await eventually(within: .seconds(60), "the control's long poll waiting") {
+            g.server.staffAPI.waitingPolls == 1
+        }
+        return Control(fixture: g, poll: poll)
+    }
+
     static func object(_ reply: Reply) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any]) ?? [:]
     }
@@ -94,7 +122,7 @@ struct EventFeedHTTPTests {
         let (_, start) = try await events(f, token, "after=0&limit=1000")
         let cursor = try #require(start["cursor"] as? Int)
 
-        let started = Date()
+        let control = try await control()
         let poll = Task { try await get(f, token, "after=\(cursor)&wait=60") }
         try await eventually(within: .seconds(60), "the long poll waiting on the server") {
             f.server.staffAPI.waitingPolls == 1
@@ -106,10 +134,11 @@ struct EventFeedHTTPTests {
         #expect(reply.status == 200)
         let list = try #require(body["events"] as? [[String: Any]])
         #expect(list.map { $0["kind"] as? String } == ["otp_authorized"])
-        // Woken by the event: before its 60 s wait ran out (the bound only tells the two apart;
-        // the longest wait the API allows is 60 s).
-        #expect(Date().timeIntervalSince(started) < 50)
+        // Woken by the event, not by the end of its wait: the control, begun earlier with the
+        // same wait, still waits.
+        #expect(control.waiting, "answered only when its wait ran out")
         #expect(f.server.staffAPI.waitingPolls == 0)
+        try await control.end()
     }
 
     @Test("more long polls wait at once than the staff executor admits: waiting holds no place and no thread")
@@ -154,19 +183,21 @@ struct EventFeedHTTPTests {
         let token = try await supervisor(f)
         let (_, start) = try await events(f, token, "after=0&limit=1000")
         let cursor = try #require(start["cursor"] as? Int)
+        let control = try await control()
         let poll = Task { try await get(f, token, "after=\(cursor)&wait=60") }
         try await eventually(within: .seconds(60), "the long poll waiting on the server") {
             f.server.staffAPI.waitingPolls == 1
         }
 
         let server = f.server
-        let started = Date()
         try await offPool { server.stop(grace: .seconds(5)) }
         let reply = try await poll.value
         let body = Self.object(reply)
 
-        // The poll would wait a minute: a stop well before that did not wait for it.
-        #expect(Date().timeIntervalSince(started) < 30)
+        // The poll would wait a minute: the stop answered it before that (the control, begun
+        // earlier with the same wait, still waits), so the stop did not wait for it.
+        #expect(control.waiting, "the stop waited for the poll's wait to run out")
+        try await control.end()
         #expect(reply.status == 200)
         #expect((body["events"] as? [Any])?.isEmpty == true)
         #expect(body["cursor"] as? Int == cursor)

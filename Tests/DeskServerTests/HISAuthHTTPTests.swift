@@ -15,6 +15,13 @@ struct HISAuthHTTPTests {
         Data(#"{"otp":"\#(otp)","symptoms_started_on":"\#(Date().utcDay.iso)"}"#.utf8)
     }
 
+    /// A valid code not used before: nine random characters and their check character.
+    static func freshCode() -> String {
+        let alphabet = OtpRules.alphabet
+        let prefix = String((0..<9).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
+        return prefix + String(OtpRules.checkCharacter(for: prefix)!)
+    }
+
     static func post(_ base: URL, _ otp: String, key: String?, authorization: String? = nil) async throws -> Reply {
         var headers = ["Content-Type": "application/json"]
         if let key { headers["Authorization"] = "Bearer \(key)" }
@@ -79,7 +86,10 @@ struct HISAuthHTTPTests {
 
     @Test("past its authorisations a minute a client gets 429 {1429} with Retry-After; others are not held back")
     func rateLimit() async throws {
-        let f = try ServerFixture()
+        // The server's clock stands still: the bucket refills only when the test moves it, not
+        // while a slow machine takes seconds over a request (one code each 30 s at 2 a minute).
+        let clock = FixedClock(Date())
+        let f = try ServerFixture(clock: clock)
         let slowKey = HISKey.make()
         _ = try f.store.addHISClient(
             name: "slow-his", keyHash: HISKey.hash(slowKey), ratePerMinute: 2, by: "boss", now: Date())
@@ -88,7 +98,8 @@ struct HISAuthHTTPTests {
         let limited = try await Self.post(f.internalURL, "9K2RAY8UUQ", key: slowKey)
         #expect(limited.status == 429)
         #expect(limited.errorCode == 1429)
-        #expect(Int(limited.header("Retry-After") ?? "") ?? 0 >= 1)
+        // The clock stands still, so the wait is exactly that for the next code: 30 s.
+        #expect(limited.header("Retry-After") == "30")
         #expect(limited.detail?.contains("2 codes a minute") == true)
         // Another client has its own bucket.
         #expect(try await Self.post(f.internalURL, "9K2RAY8UUQ", key: f.hisKey).status == 204)
@@ -96,11 +107,16 @@ struct HISAuthHTTPTests {
         #expect(metrics.contains(#"tracedesk_his_authorizations_total{client="slow-his",result="authorized"} 2"#))
         #expect(metrics.contains(#"tracedesk_his_authorizations_total{client="slow-his",result="rate_limited"} 1"#))
         #expect(metrics.contains(#"tracedesk_his_authorizations_total{client="test-his",result="authorized"} 1"#))
+        // Just over half a minute on, the bucket holds one code again: one more, and no further.
+        clock.advance(seconds: 31)
+        #expect(try await Self.post(f.internalURL, Self.freshCode(), key: slowKey).status == 204)
+        #expect(try await Self.post(f.internalURL, Self.freshCode(), key: slowKey).status == 429)
     }
 
     @Test("the server's his_rate_per_minute applies to clients without a rate of their own")
     func defaultRate() async throws {
-        let f = try ServerFixture(configure: { $0.hisRatePerMinute = 1 })
+        // A clock that stands still: no refill however slow the two requests are.
+        let f = try ServerFixture(configure: { $0.hisRatePerMinute = 1 }, clock: FixedClock(Date()))
         let key = HISKey.make()
         _ = try f.store.addHISClient(
             name: "plain-his", keyHash: HISKey.hash(key), ratePerMinute: nil, by: "boss", now: Date())

@@ -116,7 +116,9 @@ struct HardeningTests {
 
     @Test("stopping while requests wait out a long delay answers them 503 instead of crashing")
     func stopWithSuspended() async throws {
-        let f = try ServerFixture(delayMs: 10_000)
+        // A delay far longer than it takes to start the requests and stop the server, even on a
+        // loaded machine: the requests are still waiting it out when the stop answers them.
+        let f = try ServerFixture(delayMs: 30_000)
         let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
         let pending = (0..<3).map { _ in
             Task {
@@ -129,18 +131,19 @@ struct HardeningTests {
             f.server.phonePeakSuspended >= 3
         }
         let server = f.server
-        let started = Date()
         try await offPool { server.stop(grace: .milliseconds(300)) }
-        // The requests wait out 10 s: a stop that returns well before it did not wait for them.
-        #expect(Date().timeIntervalSince(started) < 8)
+        // Stop returned with the three delays still running: it did not wait them out.
+        #expect(server.phoneDelaysPending == 3)
+        // And it answered them itself (a request whose delay ran out is answered 204 or 401).
         for task in pending {
             let reply = try await task.value
             #expect(reply.status == 503)
             #expect(reply.errorCode == 1003)
         }
-        // The timers that fire later find nothing to resume.
-        let left = 10.5 - Date().timeIntervalSince(started)
-        if left > 0 { try await Task.sleep(for: .milliseconds(Int(left * 1_000))) }
+        // The timers that fire later find nothing to resume (and crash nothing).
+        try await eventually(within: .seconds(90), "the three delays' timers fired after the stop") {
+            server.phoneDelaysPending == 0
+        }
     }
 
     @Test("during the grace, a new request on an open connection is told to go away (503, Connection: close)")
@@ -148,9 +151,14 @@ struct HardeningTests {
         // Both connections wait on the test, which a loaded machine (the whole suite on two
         // cores) may pause for many seconds: neither the head deadline nor the idle timeout may
         // end them meanwhile.
+        // The phone port stays held after the stop (bound, not listening), so the refused
+        // connection below cannot reach another test's listener given the freed port.
+        let held = try ReservedLoopbackPort()
+        defer { held.release() }
         let f = try ServerFixture(configure: {
             $0.headDeadlineSeconds = 600
             $0.connectionTimeoutSeconds = 600
+            $0.listen = ListenAddress(host: "127.0.0.1", port: held.port)
         })
         // The request in flight is held by the test, not by a timer: its body is sent only after
         // the late request was answered, so however slow the machine, the grace is still running.
@@ -173,9 +181,14 @@ struct HardeningTests {
         #expect(first.header("Connection") == nil)
         let server = f.server
         let port = server.phonePort
-        // A long grace: `stop` returns as soon as nothing is in flight, and on a loaded machine the
-        // rest of the test must still find the grace running.
-        let stopping = Task { try await offPool { server.stop(grace: .seconds(60)) } }
+        // A grace no machine runs out of: `stop` returns as soon as nothing is in flight, which is
+        // when the test lets the slow request finish (waited for below, with a cap), so the rest
+        // of the test finds the grace running however slow the machine.
+        let stopped = Latch()
+        let stopping = Task {
+            try await offPool { server.stop(grace: .seconds(3_600)) }
+            stopped.set()
+        }
         try await eventually(within: .seconds(60), "the server's grace begun") { server.phoneStopping }
         // No new connection from the start of the grace; a new request on an open one is refused.
         #expect(throws: (any Error).self) { try HTTP.connect(port) }
@@ -186,6 +199,10 @@ struct HardeningTests {
         // The request that was in flight still gets its real answer.
         let finished = try await offPool { try slow.exchange(Array(body[4...])) }
         #expect(finished.status == 204 || finished.status == 401, "\(finished.status)")
+        // With nothing left in flight, stop returns (not at the end of its grace).
+        try await eventually(within: .seconds(60), "stop returning once the slow request was answered") {
+            stopped.isSet
+        }
         try await stopping.value
     }
 }

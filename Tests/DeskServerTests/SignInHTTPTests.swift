@@ -1,5 +1,6 @@
 import DeskAPI
 import DeskContract
+import DeskCore
 import DeskLocal
 import DeskRemote
 import DeskServer
@@ -47,11 +48,14 @@ struct SignInHTTPTests {
 
     @Test("sign-ins past an address's budget are 429 {2029} with Retry-After, before any hash; successes cost nothing")
     func addressBudget() async throws {
-        let f = try ServerFixture(configure: {
-            $0.signInPerAddressPerMinute = 3
-            $0.signInBurstPerAddress = 3
-            $0.signInPerNamePerMinute = 0
-        })
+        // The server's clock stands still: the budget (one sign-in each 20 s) does not refill
+        // while a slow machine takes seconds over the sign-ins.
+        let f = try ServerFixture(
+            configure: {
+                $0.signInPerAddressPerMinute = 3
+                $0.signInBurstPerAddress = 3
+                $0.signInPerNamePerMinute = 0
+            }, clock: FixedClock(Date()))
         _ = try await StaffHTTPTests.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
         func signIn(_ password: String) async throws -> Reply {
             try await HTTP.send(
@@ -76,10 +80,12 @@ struct SignInHTTPTests {
 
     @Test("wrong passwords for one name past its budget are 429 for that name only; an unknown name is refused alike")
     func nameBudget() async throws {
-        let f = try ServerFixture(configure: {
-            $0.signInPerAddressPerMinute = 0
-            $0.signInPerNamePerMinute = 2
-        })
+        // A clock that stands still: no refill (one each 30 s) however slow the sign-ins are.
+        let f = try ServerFixture(
+            configure: {
+                $0.signInPerAddressPerMinute = 0
+                $0.signInPerNamePerMinute = 2
+            }, clock: FixedClock(Date()))
         _ = try await StaffHTTPTests.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
         func signIn(_ name: String, _ password: String) async throws -> Reply {
             try await HTTP.send(

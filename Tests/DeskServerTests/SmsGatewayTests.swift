@@ -185,9 +185,11 @@ import Testing
     func unreachable() async throws {
         let setup = try Setup(failures: 0)
         defer { setup.finish() }
-        let port = setup.server.port
-        setup.server.stop(grace: .zero)
-        let gateway = setup.gateway(port: port, attempts: 2)
+        // A port held bound, not listening: refused for as long as the test runs (a port freed by
+        // stopping a server could be given to another test's listener meanwhile).
+        let nobody = try ReservedLoopbackPort()
+        defer { nobody.release() }
+        let gateway = setup.gateway(port: nobody.port, attempts: 2)
         try gateway.send(to: Self.phone, message: Self.message)
         await gateway.waitUntilIdle()
         let message = try #require(try setup.store.smsOutbox(limit: 1).first)

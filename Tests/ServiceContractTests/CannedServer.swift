@@ -1,3 +1,4 @@
+import DeskTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -105,10 +106,6 @@ final class CannedServer: @unchecked Sendable {
     }
 }
 
-/// A port on 127.0.0.1 where nothing listens (bound, then closed).
-func closedPort() throws -> UInt16 {
-    let server = try CannedServer(answer: [])
-    let port = server.port
-    server.stop()
-    return port
-}
+/// A port on 127.0.0.1 where nothing listens, held so for as long as the value lives (no other
+/// test's listener can be given it meanwhile; see ReservedLoopbackPort).
+func closedPort() throws -> ReservedLoopbackPort { try ReservedLoopbackPort() }

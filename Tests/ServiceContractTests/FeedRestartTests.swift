@@ -32,8 +32,12 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteStore(path: directory.appendingPathComponent("tracedesk.sqlite").path)
-        var server = try Self.server(store, port: 0)
-        let port = server.internalPort
+        // The port stays held while the server is away, so no other test's listener is given it
+        // meanwhile (the call "while away" must find nobody); each server takes it over.
+        let held = try ReservedLoopbackPort()
+        defer { held.release() }
+        let port = held.port
+        var server = try Self.server(store, port: port)
         let desk = RemoteDesk(
             url: URL(string: "http://127.0.0.1:\(port)")!,
             options: RemoteDesk.Options(attempts: 1, firstBackoff: .milliseconds(50)))

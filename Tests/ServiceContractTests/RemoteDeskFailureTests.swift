@@ -54,7 +54,9 @@ import Testing
 
     @Test("a server that is down: every call is .unavailable naming the URL, and the title bar says so")
     func serverDown() async throws {
-        let port = try closedPort()
+        let closed = try closedPort()
+        defer { closed.release() }
+        let port = closed.port
         let desk = RemoteDesk(url: URL(string: "http://127.0.0.1:\(port)")!, options: Self.fast)
 
         let errors = await Self.everyCall(desk)
@@ -72,7 +74,11 @@ import Testing
 
     @Test("reads are retried while the title bar says 'server unreachable, retrying'; a server back up ends it")
     func retriesUntilServerReturns() async throws {
-        let port = try closedPort()
+        // Held until the end: nobody else's listener can be given the port while the desk
+        // retries, and our server takes it over while it is held (SO_REUSEADDR).
+        let closed = try closedPort()
+        defer { closed.release() }
+        let port = closed.port
         let desk = RemoteDesk(
             url: URL(string: "http://127.0.0.1:\(port)")!,
             options: RemoteDesk.Options(
