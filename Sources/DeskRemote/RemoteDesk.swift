@@ -6,10 +6,6 @@ import DeskCrypto
 import Foundation
 import JSONText
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The staff use cases over the staff API of a `tracedesk serve` (docs/staff-api.yaml): the
 /// console and the CLI with `--server URL`.
 ///
