@@ -91,18 +91,17 @@ let package = Package(
             ]
         ),
 
-        // Shared by the test targets only: FakeDesk (the contract in memory), the console's
-        // driver on a test backend, and waits that fail loudly, temporary folders, free ports.
+        // Shared by the test targets only, one target: FakeDesk (the contract in memory), the
+        // console's driver on a test backend, waits that fail loudly, temporary folders, free
+        // ports; cheap password hashing, a SQLite store in a temporary folder, a server started on
+        // loopback. (`swift test` links every test target into one binary, so keeping the store-free
+        // parts apart saved nothing.)
         .target(
             name: "DeskTestSupport",
-            dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "DeskConsole", "TerminalKit"]
-        ),
-        // For the test targets that run a store or a server: cheap password hashing, a SQLite store
-        // in a temporary folder, a server started on loopback (kept apart so that the console's
-        // contract-only tests link no store and no server).
-        .target(
-            name: "DeskServerTestSupport",
-            dependencies: ["DeskTestSupport", "DeskCore", "DeskCrypto", "DeskStore", "DeskLocal", "DeskServer"]
+            dependencies: [
+                "DeskContract", "DeskCore", "CivilCalendar", "DeskConsole", "TerminalKit", "DeskCrypto",
+                "DeskStore", "DeskLocal", "DeskServer",
+            ]
         ),
 
         // Tests.
@@ -111,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "DeskCryptoTests",
             dependencies: [
-                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskTestSupport",
                 "DeskCrypto", "DeskLocal", "DeskContract", "DeskCore", "DeskServer", "DeskStore", "CivilCalendar",
                 "DeskHTTPClient",
             ]
@@ -120,13 +119,13 @@ let package = Package(
         .testTarget(
             name: "DeskStoreTests",
             dependencies: [
-                "DeskTestSupport", "DeskServerTestSupport", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
+                "DeskTestSupport", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
                 "CSQLite", "CLibpq",
             ]),
         .testTarget(
             name: "DeskLocalTests",
             dependencies: [
-                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskTestSupport",
                 "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
             ]
         ),
@@ -138,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "DeskServerTests",
             dependencies: [
-                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskTestSupport",
                 "DeskServer", "DeskLocal", "DeskRemote", "DeskContract", "DeskStore", "DeskCore", "DeskCrypto",
                 "DeskAPI", "CivilCalendar", "JSONText", "CSQLite", "DeskExport", "CLibpq", "DeskHTTPClient",
             ]
@@ -148,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "ServiceContractTests",
             dependencies: [
-                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskTestSupport",
                 "DeskContract", "DeskLocal", "DeskRemote", "DeskServer", "DeskStore", "DeskCore", "DeskCrypto",
                 "DeskAPI", "CivilCalendar", "JSONText",
             ]
@@ -156,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "DeskSimulationTests",
             dependencies: [
-                "DeskTestSupport", "DeskServerTestSupport",
+                "DeskTestSupport",
                 "DeskSimulation", "DeskServer", "DeskContract", "DeskLocal", "DeskStore", "DeskCore", "DeskCrypto",
                 "CivilCalendar",
             ]
@@ -174,7 +173,6 @@ let package = Package(
         .testTarget(
             name: "DeskConsoleIntegrationTests",
             dependencies: [
-                "DeskServerTestSupport",
                 "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskLocal", "DeskRemote", "DeskStore",
                 "DeskCore", "CivilCalendar", "DeskCrypto", "DeskServer",
             ]

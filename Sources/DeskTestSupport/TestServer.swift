@@ -3,7 +3,6 @@ import DeskCrypto
 import DeskLocal
 import DeskServer
 import DeskStore
-import DeskTestSupport
 import Foundation
 
 /// Password hashing for tests: scrypt with N = 2^10 (about a millisecond) instead of the

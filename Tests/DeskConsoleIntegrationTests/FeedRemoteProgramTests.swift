@@ -4,7 +4,6 @@ import DeskContract
 import DeskCore
 import DeskRemote
 import DeskServer
-import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

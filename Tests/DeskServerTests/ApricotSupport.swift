@@ -4,7 +4,6 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskServer
-import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -6,7 +6,6 @@ import DeskCrypto
 import DeskHTTPClient
 import DeskLocal
 import DeskServer
-import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -2,7 +2,6 @@ import CivilCalendar
 import DeskContract
 import DeskCore
 import DeskLocal
-import DeskServerTestSupport
 import DeskSimulation
 import DeskTestSupport
 import Foundation

@@ -5,7 +5,6 @@ import DeskCrypto
 import DeskLocal
 import DeskRemote
 import DeskServer
-import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -2,7 +2,6 @@ import DeskContract
 import DeskCore
 import DeskRemote
 import DeskServer
-import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

@@ -3,7 +3,6 @@ import DeskContract
 import DeskCore
 import DeskRemote
 import DeskServer
-import DeskServerTestSupport
 import DeskStore
 import DeskTestSupport
 import Foundation

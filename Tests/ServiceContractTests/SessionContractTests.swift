@@ -3,7 +3,6 @@ import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskLocal
-import DeskServerTestSupport
 import DeskTestSupport
 import Foundation
 import Testing
