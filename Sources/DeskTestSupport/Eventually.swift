@@ -66,3 +66,16 @@ public final class Latch: @unchecked Sendable {
     public func set() { lock.withLock { value = true } }
     public var isSet: Bool { lock.withLock { value } }
 }
+
+/// A value one task or thread sets once (a call's outcome), and another waits for with
+/// ``eventually`` and then reads.
+public final class Slot<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+
+    public init() {}
+
+    public func set(_ value: Value) { lock.withLock { stored = value } }
+    public var value: Value? { lock.withLock { stored } }
+    public var isSet: Bool { value != nil }
+}

@@ -123,11 +123,15 @@ struct DeviceCheckTests {
         let scenario = #"{"state": {"bit0": false, "bit1": false, "last_update_time": "2020-01"}}"#
         try await FakeDeviceCheck.with(scenario) { server async throws in
             // Real (short) random waits, so the sleeping path runs too.
-            let started = ContinuousClock.now
             let outcome = await client(server, waits: 0.05...0.1).authorize(deviceToken: token, now: Date())
             #expect(outcome == .authorized)
-            #expect(ContinuousClock.now - started >= .milliseconds(100))
             #expect(try server.calls() == ["query", "query", "update", "query", "update"])
+            // Each wait shows in the stamps the client sent (`now` plus the time since the call):
+            // at least 50 ms between the query before a wait and the request after it (less one
+            // for the rounding to milliseconds). Only a lower bound: a slow machine adds to it.
+            let stamps = try server.requests().map { try body($0).timestamp }
+            #expect(stamps[1] - stamps[0] >= 49, "the first wait: \(stamps)")
+            #expect(stamps[3] - stamps[2] >= 49, "the second wait: \(stamps)")
         }
     }
 
@@ -229,14 +233,18 @@ struct DeviceCheckTests {
     }
 
     @Test func slowAnswerTimesOutAndDiscards() async throws {
-        // The server would answer after 60 s; the client gives up long before (and stopping the
-        // server does not wait for the sleep).
-        let scenario = #"{"state": null, "overrides": {"1": {"sleep": 60}}}"#
+        // The server would answer after an hour, far past this test's minute of waiting: only
+        // the client's own timeout can end the check in time (and stopping the server does not
+        // wait for the sleep).
+        let scenario = #"{"state": null, "overrides": {"1": {"sleep": 3600}}}"#
         try await FakeDeviceCheck.with(scenario) { server async throws in
-            let started = ContinuousClock.now
-            let outcome = await client(server, timeout: .milliseconds(500)).authorize(deviceToken: token, now: Date())
-            #expect(outcome == .discarded("DeviceCheck did not answer the query in time"))
-            #expect(ContinuousClock.now - started < .seconds(30))
+            let client = client(server, timeout: .milliseconds(500))
+            let token = token
+            let outcome = Slot<DeviceCheckOutcome>()
+            let check = Task { outcome.set(await client.authorize(deviceToken: token, now: Date())) }
+            defer { check.cancel() }
+            try await eventually(within: .seconds(60), "the check gives up on the silent server") { outcome.isSet }
+            #expect(outcome.value == .discarded("DeviceCheck did not answer the query in time"))
         }
     }
 

@@ -5,6 +5,7 @@ import DeskCrypto
 import DeskHTTPClient
 import DeskServer
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -73,10 +74,10 @@ struct ServerAnalyticsTests {
         #expect(
             try await running.post(
                 "/v1/analytics/google/operational-info", body(good), headers: ["Immuni-Dummy-Data": "0"]) == 204)
-        for _ in 0..<100 where try running.count("operational_info") == 0 {
-            try await Task.sleep(for: .milliseconds(20))
+        // Verified and stored off the request path, after the answer.
+        try await eventually(within: .seconds(60), "the attested record stored") {
+            try running.count("operational_info") == 1
         }
-        #expect(try running.count("operational_info") == 1)
         // The same salt again, and a forged signature: both 204, neither stored.
         #expect(
             try await running.post(
@@ -87,11 +88,14 @@ struct ServerAnalyticsTests {
                 "/v1/analytics/google/operational-info",
                 body(forged, salt: Data("different salt1234".utf8).base64EncodedString()),
                 headers: ["Immuni-Dummy-Data": "0"]) == 204)
-        try await Task.sleep(for: .milliseconds(300))
+        // Each is counted once its fate is decided, after the point where it would have been
+        // stored: once both counts are there, nothing more can be stored.
+        try await eventually(within: .seconds(60), "both records counted as refused") {
+            let metrics = running.server.metrics.render()
+            return metrics.contains(#"result="salt_reused""#)
+                && metrics.contains(#"result="attestation_failed",reason="signatureInvalid""#)
+        }
         #expect(try running.count("operational_info") == 1)
-        let metrics = running.server.metrics.render()
-        #expect(metrics.contains(#"result="salt_reused""#))
-        #expect(metrics.contains(#"result="attestation_failed",reason="signatureInvalid""#))
     }
 
     @Test("a token whose device passes Apple's two-bit check is authorised: 202, then 201")
@@ -110,10 +114,11 @@ struct ServerAnalyticsTests {
             let token = String(repeating: "c0", count: 64)
             let body = #"{"analytics_token":"\#(token)","device_token":"ZGV2aWNl"}"#
             #expect(try await running.post("/v1/analytics/apple/token", body, headers: [:]) == 202)
+            // 202 while the two-bit check runs (off the request path), 201 once it authorised.
             var status = 202
-            for _ in 0..<200 where status == 202 {
-                try await Task.sleep(for: .milliseconds(25))
+            try await eventually(within: .seconds(60), "the two-bit check done (an answer other than 202)") {
                 status = try await running.post("/v1/analytics/apple/token", body, headers: [:])
+                return status != 202
             }
             #expect(status == 201)
             #expect(try fake.calls().contains("update"))
