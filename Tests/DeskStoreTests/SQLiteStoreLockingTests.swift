@@ -8,6 +8,11 @@ import Testing
 
 /// Another process holding the write lock, and files we may only read.
 @Suite struct SQLiteStoreLockingTests {
+    /// The busy timeout the store's connection runs with, as SQLite reports it.
+    func busyTimeout(_ store: SQLiteStore) throws(StoreError) -> Int64 {
+        try store.connection.query("PRAGMA busy_timeout", operation: "read busy timeout") { $0.integer(0) }.first ?? -1
+    }
+
     @Test("a write lock held past the busy timeout gives .locked; reads still work meanwhile")
     func lockedWhileAnotherWrites() throws {
         try withTemporaryDirectory { directory in
@@ -20,17 +25,20 @@ import Testing
             let other = try RawSQLite(path: path)
             try other.execute("BEGIN EXCLUSIVE")
 
-            // When the store tries to write, then it waits about the timeout and reports the lock.
-            let started = Date()
-            #expect(throws: StoreError.locked(path: path)) {
-                try store.authorize(
-                    otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
-                    lifetime: Fixture.lifetime)
+            // When the store tries to write, then it waits at most its busy timeout (SQLite waits:
+            // the store gives it the 200 ms) and reports the lock. The other connection lets go
+            // only after the write returned, so only a bounded wait ends at all.
+            #expect(try store.lock.withLock { () throws(StoreError) in try busyTimeout(store) } == 200)
+            let refused = try withoutWaitingFor("the write gives up on the held lock") {
+                try other.execute("COMMIT")
+            } _: {
+                Result { () throws(StoreError) in
+                    try store.authorize(
+                        otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
+                        lifetime: Fixture.lifetime)
+                }
             }
-            let waited = Date().timeIntervalSince(started)
-            // The other connection never lets go: returning at all shows the wait is bounded; the
-            // upper bound only guards against waiting for ever, with room for a starved machine.
-            #expect(waited >= 0.15 && waited < 30, "waited \(waited) s")
+            #expect(throws: StoreError.locked(path: path)) { try refused.get() }
             #expect(!StoreError.locked(path: path).message.contains(Fixture.hash.hex))
             // WAL: the monitor can still read.
             #expect(try store.authorization(for: Fixture.hash(1)) != nil)
@@ -49,16 +57,31 @@ import Testing
     func waitsForShortLock() throws {
         try withTemporaryDirectory { directory in
             let path = Fixture.storePath(in: directory)
-            let store = try SQLiteStore(path: path, busyTimeoutMilliseconds: 5_000)
-            let other = UncheckedBox(try RawSQLite(path: path))
-            try other.value.execute("BEGIN EXCLUSIVE")
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { try? other.value.execute("COMMIT") }
+            // A busy timeout far past any wait of this test: the write can end only by getting
+            // the lock once the other connection lets go, never by giving up.
+            let store = try SQLiteStore(path: path, busyTimeoutMilliseconds: 600_000)
+            let other = try RawSQLite(path: path)
+            try other.execute("BEGIN EXCLUSIVE")
+            let began = Latch()
+            let outcome = Slot<Result<AuthorizeOutcome, StoreError>>()
+            Thread {
+                began.set()
+                let result = Result { () throws(StoreError) in
+                    try store.authorize(
+                        otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
+                        lifetime: Fixture.lifetime)
+                }
+                outcome.set(result)
+            }.start()
 
-            let outcome = try store.authorize(
-                otpHash: Fixture.hash, symptomsStartedOn: Fixture.onset, by: "rossi", now: Fixture.now,
-                lifetime: Fixture.lifetime)
-
-            #expect(outcome.record?.otpHash == Fixture.hash)
+            // Let go once the write has begun (it may reach the lock a moment after: then this run
+            // only shows the write goes through; the busy timeout is pinned by the test above).
+            try eventuallyBlocking("the write began") { began.isSet }
+            #expect(!outcome.isSet, "no write while the other holds the lock")
+            try other.execute("COMMIT")
+            try eventuallyBlocking("the write went through") { outcome.isSet }
+            let written = try #require(outcome.value).get()
+            #expect(written.record?.otpHash == Fixture.hash)
         }
     }
 

@@ -2,6 +2,7 @@
 import CivilCalendar
 import DeskCore
 import DeskStore
+import DeskTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -82,4 +83,24 @@ func concurrently<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T
         results.withLock { $0[index] = value }
     }
     return results.withLock { all in (0..<count).map { all[$0]! } }
+}
+
+/// Runs `body` on a thread of its own while the test holds a lock that `body` must not wait
+/// for, and returns what it returned. The holder lets go only after this returns, so a `body`
+/// that waited for it could never end in time: it fails loudly after `cap` (a guard against a
+/// hang, not a timing: give it a minute), then runs `release` so the stuck thread ends too.
+func withoutWaitingFor<T: Sendable>(
+    _ what: String, within cap: Duration = .seconds(60), release: () throws -> Void,
+    _ body: @escaping @Sendable () -> T
+) throws -> T {
+    let result = Slot<T>()
+    Thread { result.set(body()) }.start()
+    do {
+        try eventuallyBlocking(within: cap, what) { result.isSet }
+    } catch {
+        try release()
+        try eventuallyBlocking(within: cap, "\(what), once let go") { result.isSet }
+        throw error
+    }
+    return result.value!
 }
