@@ -51,6 +51,28 @@ public final class FixedClock: Clock, @unchecked Sendable {
     public func set(_ date: Date) { lock.withLock { current = date } }
 }
 
+/// Where a wait takes its time (a sign-in waiting for a place, a feed page waiting for an
+/// event): the machine's monotonic clock, or a test's own that moves only when the waiting code
+/// sleeps, so a test tells a wait that ran out from one that something ended without timing
+/// anything.
+public struct WaitClock: Sendable {
+    /// The time on the clock's own scale: only differences mean anything.
+    public let now: @Sendable () -> Duration
+    /// Sleeps `duration`; throws `CancellationError` when the task is cancelled.
+    public let sleep: @Sendable (Duration) async throws -> Void
+
+    public init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// The monotonic clock (not the wall clock, which NTP or an admin may step) and `Task.sleep`.
+    public static let system = WaitClock(
+        now: { ContinuousClock.now - systemOrigin }, sleep: { try await Task.sleep(for: $0) })
+
+    private static let systemOrigin = ContinuousClock.now
+}
+
 extension Date {
     /// The UTC day this instant falls on.
     public var utcDay: CivilDay {

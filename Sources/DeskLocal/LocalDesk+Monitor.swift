@@ -22,7 +22,7 @@ extension LocalDesk {
     ) async throws(ServiceError) -> EventPage {
         let person = try authenticate(session, for: .monitorEvents)
         if let problem = ServiceChecks.pageProblem(after: after, limit: limit, wait: wait) { throw problem }
-        let deadline = ContinuousClock.now + min(wait, ServiceChecks.maximumWait)
+        let deadline = waits.now() + min(wait, ServiceChecks.maximumWait)
         // An operator sees their own codes, their own actions and published chunks; a supervisor everything.
         let viewer = person.role == .operator ? person.user : nil
         var cursor = after
@@ -34,7 +34,7 @@ extension LocalDesk {
             if !page.events.isEmpty { return EventPage(events: page.events.map(Self.monitorEvent), cursor: cursor) }
             // Past the deadline (at once for a zero wait): answer with the advanced cursor, even
             // while events this caller may not see keep coming.
-            if ContinuousClock.now >= deadline { return EventPage(events: [], cursor: cursor) }
+            if waits.now() >= deadline { return EventPage(events: [], cursor: cursor) }
             // Nothing for this caller up to the cursor: wait for an event past it, then look
             // again (it may be one this caller may not see, and the wait goes on).
             guard try await waitForEvent(after: cursor, until: deadline) else {
@@ -103,14 +103,14 @@ extension LocalDesk {
     /// Polls the latest position until one past `cursor` is visible (true) or `deadline`
     /// passes (false). Sleeps suspended, holding no thread.
     private func waitForEvent(
-        after cursor: Int64, until deadline: ContinuousClock.Instant
+        after cursor: Int64, until deadline: Duration
     ) async throws(ServiceError) -> Bool {
         while true {
             if try storeCall({ () throws(StoreError) in try store.latestEventID() }) > cursor { return true }
-            let now = ContinuousClock.now
+            let now = waits.now()
             guard now < deadline else { return false }
             do {
-                try await Task.sleep(for: min(Self.pollInterval, deadline - now))
+                try await waits.sleep(min(Self.pollInterval, deadline - now))
             } catch {
                 // Cancelled: answer with what there is.
                 return false

@@ -35,14 +35,17 @@ public struct LocalDesk: DeskService {
     public let setupToken: SetupToken?
     /// Failed sign-ins with unknown names, per (name, source), in this process.
     let unknownNames: UnknownNameFailures
+    /// The clock of the waits: a sign-in waiting for a place, a feed page waiting for an event.
+    public let waits: WaitClock
 
     public init(
         store: any Store, clock: any Clock = SystemClock(), otpLifetime: Duration = .seconds(150),
         sessions: SessionPolicy = SessionPolicy(), signIns: SignInPolicy = SignInPolicy(),
         hasher: PasswordHasher = PasswordHasher(), publishing: PublishingPolicy = PublishingPolicy(),
         apricot: ApricotSettings = ApricotSettings(), setupToken: SetupToken? = nil,
-        unknownNames: UnknownNameFailures = UnknownNameFailures()
+        unknownNames: UnknownNameFailures = UnknownNameFailures(), waits: WaitClock = .system
     ) {
+        self.waits = waits
         self.setupToken = setupToken
         self.unknownNames = unknownNames
         self.store = store
@@ -214,15 +217,15 @@ public struct LocalDesk: DeskService {
     private func beginSignIn(name: String, source: String, policy: SignInPolicy) async throws(ServiceError)
         -> SignInAttempt
     {
-        let giveUp = ContinuousClock.now + Self.busyPatience
+        let giveUp = waits.now() + Self.busyPatience
         var pause = Duration.milliseconds(10)
         while true {
             let attempt = try storeCall { () throws(StoreError) in
                 try store.beginSignIn(name: name, source: source, now: clock.now(), policy: policy)
             }
-            guard attempt == .busy, ContinuousClock.now + pause < giveUp else { return attempt }
+            guard attempt == .busy, waits.now() + pause < giveUp else { return attempt }
             do {
-                try await Task.sleep(for: pause)
+                try await waits.sleep(pause)
             } catch {
                 return attempt
             }

@@ -31,7 +31,7 @@ struct DeskFixture {
     /// Runs `body` with a fresh desk; the directory is removed afterwards.
     @discardableResult
     static func with<T>(
-        otpLifetime: Duration = .seconds(150), start: Date = DeskFixture.start,
+        otpLifetime: Duration = .seconds(150), start: Date = DeskFixture.start, waits: WaitClock = .system,
         _ body: (DeskFixture) async throws -> T
     ) async throws -> T {
         let directory = FileManager.default.temporaryDirectory
@@ -41,7 +41,7 @@ struct DeskFixture {
         let path = directory.appendingPathComponent("tracedesk.sqlite").path
         let store = try SQLiteStore(path: path)
         let clock = FixedClock(start)
-        let desk = LocalDesk(store: store, clock: clock, otpLifetime: otpLifetime, hasher: cheapHasher)
+        let desk = LocalDesk(store: store, clock: clock, otpLifetime: otpLifetime, hasher: cheapHasher, waits: waits)
         let admin = try await desk.createFirstAdmin(name: "admin", password: password)
         for (name, role) in [("rossi", StaffRole.operator), ("bianchi", .operator), ("sara", .supervisor)] {
             _ = try await desk.addStaff(admin, name: name, role: role, password: password)

@@ -62,32 +62,32 @@ import Testing
 
     @Test("a waiting feed answers as soon as an event it may see arrives")
     func waitEndsEarly() async throws {
-        try await DeskFixture.with { fixture in
+        // The desk's waits on a clock of the test's own: it moves only when the page sleeps.
+        let waits = VirtualWaitClock()
+        try await DeskFixture.with(waits: waits.clock) { fixture in
             let start = try await Self.end(fixture)
-            // The event comes from a thread of its own, started here (not from a task), so that
-            // however busy Swift's shared pool is, it is written while the page waits.
+            // The event is written during the page's third pause: certainly while it waits.
             let store = fixture.store
             let hash = try Otp(operatorInput: Self.code).hash
-            let written = DispatchSemaphore(value: 0)
-            Thread {
-                usleep(200_000)
+            waits.whileAsleep { sleep in
+                guard sleep == 3 else { return }
                 _ = try? store.authorize(
                     otpHash: hash, symptomsStartedOn: DeskFixture.today, by: "rossi", now: DeskFixture.start,
                     lifetime: .seconds(150))
-                written.signal()
-            }.start()
+            }
             let page = try await fixture.desk.events(fixture.rossi, after: start, limit: 10, wait: .seconds(60))
-            try await offPool { written.wait() }
-            // A page ends its wait with an event only when one came: a wait that ran out answers
-            // empty. No wall-clock bound: the event itself tells the two apart.
+            // Answered at the look after that pause, not at the end of its minute.
             #expect(page.events.map(\.kind) == ["otp_authorized"])
             #expect(page.cursor == page.events.last?.id)
+            #expect(waits.sleeps.count == 3)
+            #expect(waits.slept < .seconds(60))
         }
     }
 
     @Test("a wait that sees nothing it may show answers empty when it runs out, its cursor past the others' events")
     func waitRunsOut() async throws {
-        try await DeskFixture.with { fixture in
+        let waits = VirtualWaitClock()
+        try await DeskFixture.with(waits: waits.clock) { fixture in
             let start = try await Self.end(fixture)
             _ = try await fixture.desk.authorize(
                 fixture.bianchi, code: try Self.code("K2J3IWY5U"), symptomsStartedOn: DeskFixture.today)
@@ -95,13 +95,15 @@ import Testing
 
             let now = try await fixture.desk.events(fixture.rossi, after: start, limit: 10, wait: .zero)
             #expect(now == EventPage(events: [], cursor: end))
-            let began = ContinuousClock.now
+            #expect(waits.sleeps.isEmpty, "a zero wait only looks")
             let waited = try await fixture.desk.events(fixture.rossi, after: start, limit: 10, wait: .milliseconds(300))
-            #expect(ContinuousClock.now - began >= .milliseconds(300))
+            // It waited all its 300 ms (on the desk's clock), looking between pauses.
+            #expect(waits.slept == .milliseconds(300), "\(waits.sleeps)")
             #expect(waited == EventPage(events: [], cursor: end))
             // A wait far over the limit is cut to it, not refused (an event is there: no wait at all).
             let long = try await fixture.desk.events(fixture.supervisor, after: start, limit: 10, wait: .seconds(3_600))
             #expect(long.events.count == 1)
+            #expect(waits.slept == .milliseconds(300))
         }
     }
 
@@ -259,26 +261,24 @@ import Testing
 
     @Test("an operator's wait ends at its deadline while events they may not see keep coming")
     func waitEndsWhileOthersWrite() async throws {
-        try await DeskFixture.with { fixture in
+        let waits = VirtualWaitClock()
+        try await DeskFixture.with(waits: waits.clock) { fixture in
             let start = try await fixture.desk.events(fixture.rossi, after: 0, limit: 100, wait: .zero).cursor
             _ = try await fixture.desk.authorize(fixture.bianchi, code: Self.code, symptomsStartedOn: DeskFixture.today)
             let hash = try Otp(operatorInput: Self.code).hash
             let store = fixture.store
-            let writing = Task.detached {
-                // bianchi's code is checked every few milliseconds: nothing rossi may see, and
-                // more of it throughout the wait (paced, so reads still get the store's lock).
-                // Until cancelled: a wait that ended only when the writing stopped would never end.
-                while !Task.isCancelled {
-                    _ = try? store.recordCheck(otpHash: hash, now: Date())
-                    try? await Task.sleep(for: .milliseconds(2))
-                }
+            // bianchi's code is checked during every pause, 5 s apart (so each check is an event):
+            // nothing rossi may see, and more of it throughout the wait. A wait that ended only
+            // when the writing stopped would never end.
+            waits.whileAsleep { sleep in
+                _ = try? store.recordCheck(otpHash: hash, now: DeskFixture.start + Double(5 * sleep))
             }
             let page = try await fixture.desk.events(fixture.rossi, after: start, limit: 100, wait: .seconds(1))
-            writing.cancel()
-            // Answered while the writer still writes (it stops only now): the wait ended at its
-            // deadline. No wall-clock bound: how late past the second depends on the machine.
+            // Answered while the checks kept coming: the wait ended at its deadline.
             #expect(page.events.isEmpty)
             #expect(page.cursor > start, "the cursor moved past what rossi may not see")
+            #expect(waits.slept == .seconds(1), "\(waits.sleeps)")
+            #expect(try fixture.events().filter { $0.kind == .otpChecked }.count == waits.sleeps.count)
         }
     }
 }

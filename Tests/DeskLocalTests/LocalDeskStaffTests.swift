@@ -129,7 +129,9 @@ import Testing
         "while as many sign-ins as the lock allows are being checked, a sign-in waits for a place, a few seconds at most"
     )
     func busySignIn() async throws {
-        try await DeskFixture.with { fixture in
+        // The desk's waits on a clock of the test's own: it moves only when the desk sleeps.
+        let waits = VirtualWaitClock()
+        try await DeskFixture.with(waits: waits.clock) { fixture in
             let policy = fixture.desk.signIns
             // Other processes are checking as many passwords for rossi as the lock allows.
             var taken: [(StaffCredentials, Int)] = []
@@ -141,25 +143,23 @@ import Testing
                 }
                 taken.append((credentials, number))
             }
-            let started = ContinuousClock.now
             await #expect(
                 throws: ServiceError.signInFailed("sign-ins with this name are being checked: try again in a moment")
             ) { try await fixture.desk.signIn(name: "rossi", password: DeskFixture.password) }
-            let waited = ContinuousClock.now - started
-            // It waited (about 5 s: a sleep never ends early, so the lower bound holds on any
-            // machine) and then gave up: bounded, since it returned at all (a wait for ever would
-            // meet the suite's time limit). No upper bound: on busy cores sleeps run late.
-            #expect(waited >= .seconds(4), "\(waited)")
+            // It waited, asking again between pauses, and gave up once the next pause would take
+            // it past its 5 s.
+            #expect(waits.sleeps.count > 1)
+            #expect(waits.slept <= .seconds(5) && waits.slept + waits.sleeps.last! >= .seconds(5), "\(waits.sleeps)")
 
-            // One of them turns out right while a sign-in waits: that one gets its place.
+            // One of them turns out right while a sign-in waits (during its first pause): that
+            // one gets its place.
             let store = fixture.store
             let now = fixture.clock.now()
             let (credentials, number) = taken[0]
-            // On a thread of its own, started here (not from a task), so that its pause ends
-            // while the sign-in waits (within its 5 s), however busy Swift's shared pool is.
-            let finished = FinishedSignIn()
-            let thread = Thread {
-                usleep(300_000)
+            let finished = Slot<Result<SignInFinish, StoreError>>()
+            let before = waits.sleeps.count
+            waits.whileAsleep { sleep in
+                guard sleep == before + 1 else { return }
                 finished.set(
                     Result { () throws(StoreError) -> SignInFinish in
                         try store.finishSignIn(
@@ -169,12 +169,11 @@ import Testing
                             rehash: nil, now: now, policy: policy)
                     })
             }
-            thread.start()
             let session = try await fixture.desk.signIn(name: "rossi", password: DeskFixture.password)
             #expect(session.user == "rossi")
-            try await eventually(within: .seconds(60), "the other sign-in's finish") { finished.get() != nil }
-            guard case .success(.signedIn) = finished.get() else {
-                Issue.record("the other sign-in did not finish")
+            #expect(waits.sleeps.count == before + 1, "asked again after the one pause, and got the place")
+            guard case .success(.signedIn) = finished.value else {
+                Issue.record("the other sign-in did not finish: \(String(describing: finished.value))")
                 return
             }
         }
@@ -343,12 +342,4 @@ import Testing
             #expect(count == 4)
         }
     }
-}
-
-/// The outcome of a sign-in finished on a thread of the test's own.
-private final class FinishedSignIn: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<SignInFinish, StoreError>?
-    func set(_ value: Result<SignInFinish, StoreError>) { lock.withLock { result = value } }
-    func get() -> Result<SignInFinish, StoreError>? { lock.withLock { result } }
 }
