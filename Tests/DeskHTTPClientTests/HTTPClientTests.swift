@@ -20,8 +20,9 @@ struct HTTPClientTests {
         let peer = try TestPeer { client, peer in
             seen.set(peer.readHead(client))
             TestPeer.write(client, "HTTP/1.1 201 Created\r\nX-Answer: yes\r\nContent-Length: 5\r\n\r\nhello")
-            close(client)
+            peer.hangUp(client)
         }
+        defer { peer.stop() }
         let response = try await client.send(
             .init(
                 "PUT", peer.url, headers: [("X-Probe", "42"), ("Content-Type", "text/plain")], body: Array("abc".utf8)))
@@ -39,6 +40,7 @@ struct HTTPClientTests {
     @Test("connecting to a peer that never completes the handshake ends at the connect timeout")
     func connectTimeout() async throws {
         let peer = try TestPeer(blackholed: ())
+        defer { peer.stop() }
         let result = await outcome(
             .init("GET", peer.url, connectTimeout: .milliseconds(300), deadline: .seconds(60)))
         #expect(throws: HTTPClientError.timedOut(connecting: true)) { try result.get() }
@@ -49,12 +51,11 @@ struct HTTPClientTests {
         let peer = try TestPeer { client, peer in
             _ = peer.readHead(client)
             TestPeer.write(client, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
-            for _ in 0..<100_000 {
-                TestPeer.write(client, "x")
-                usleep(50_000)
-            }
-            close(client)
+            // A byte every 50 ms until the client hangs up (or the peer stops): a pace, not a
+            // wait; any pace keeps the answer unfinished past the deadline.
+            while TestPeer.write(client, "x") { usleep(50_000) }
         }
+        defer { peer.stop() }
         let result = await outcome(.init("GET", peer.url, connectTimeout: .seconds(60), deadline: .seconds(1)))
         #expect(throws: HTTPClientError.timedOut(connecting: false)) { try result.get() }
     }
@@ -71,8 +72,9 @@ struct HTTPClientTests {
             } else {
                 TestPeer.write(client, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n\(body)")
             }
-            close(client)
+            peer.hangUp(client)
         }
+        defer { peer.stop() }
         let big = URL(string: "http://127.0.0.1:\(peer.port)/path?big")!
         let result = await outcome(.init("GET", big, maxAnswerBytes: 1_000))
         #expect(throws: HTTPClientError.tooLarge(limit: 1_000)) { try result.get() }
@@ -83,14 +85,16 @@ struct HTTPClientTests {
     @Test("a redirect is the answer: not followed, the other address gets no connection")
     func noRedirect() async throws {
         let elsewhere = try TestPeer()
+        defer { elsewhere.stop() }
         let peer = try TestPeer { client, peer in
             _ = peer.readHead(client)
             TestPeer.write(
                 client,
                 "HTTP/1.1 307 Temporary Redirect\r\nLocation: \(elsewhere.url.absoluteString)\r\nContent-Length: 0\r\n\r\n"
             )
-            close(client)
+            peer.hangUp(client)
         }
+        defer { peer.stop() }
         let response = try await client.send(.init("POST", peer.url, body: Array("secret".utf8)))
         #expect(response.status == 307)
         #expect(response.header("Location") == elsewhere.url.absoluteString)
@@ -102,6 +106,7 @@ struct HTTPClientTests {
     @Test("a cancelled task ends its request with .cancelled, and the connection is closed")
     func cancellation() async throws {
         let peer = try TestPeer()
+        defer { peer.stop() }
         let client = self.client
         let task = Task {
             await client.result(.init("GET", peer.url, connectTimeout: .seconds(60), deadline: .seconds(600)))
@@ -116,6 +121,7 @@ struct HTTPClientTests {
     @Test("a task cancelled before sending sends nothing")
     func cancelledBefore() async throws {
         let peer = try TestPeer()
+        defer { peer.stop() }
         let client = self.client
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -131,6 +137,7 @@ struct HTTPClientTests {
     @Test("many tasks cancelled before sending: every one ends with .cancelled, none waits forever")
     func cancelledBeforeMany() async throws {
         let peer = try TestPeer()
+        defer { peer.stop() }
         let client = self.client
         let ended = Tally()
         let count = 2_000
@@ -163,8 +170,9 @@ struct HTTPClientTests {
         let peer = try TestPeer { client, peer in
             _ = peer.readHead(client)
             TestPeer.write(client, answer)
-            close(client)
+            peer.hangUp(client)
         }
+        defer { peer.stop() }
         let result = await outcome(.init("GET", peer.url))
         #expect(throws: expected) { try result.get() }
     }
@@ -172,11 +180,13 @@ struct HTTPClientTests {
     @Test("https to a plain listener is a TLS failure; a URL that is not http(s) is refused before sending")
     func tlsAndScheme() async throws {
         // What a plain HTTP server says to a TLS hello: an HTTP error, at once.
-        let peer = try TestPeer { client, _ in
+        // It then reads what the client sent (the TLS hello) until the client gives up and
+        // closes: closing over unread bytes would reset the connection, a failure of another kind.
+        let peer = try TestPeer { client, peer in
             TestPeer.write(client, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            usleep(100_000)
-            close(client)
+            peer.drain(client)
         }
+        defer { peer.stop() }
         let result = await outcome(.init("GET", URL(string: "https://127.0.0.1:\(peer.port)/")!))
         guard case .failure(.tls) = result else {
             Issue.record("expected a TLS failure, got \(result)")

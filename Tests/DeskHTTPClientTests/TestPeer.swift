@@ -4,7 +4,13 @@ import Testing
 /// A TCP listener on 127.0.0.1 for the client's tests: each accepted connection is handed to
 /// `handle` on a thread of its own. Counts connections and the ones the client closed.
 ///
-/// Threading rule: counters behind a lock; `handle` runs on the peer's threads.
+/// Lifetime rule: every test ends its peers with ``stop()`` (a `defer` right after creating
+/// one): it shuts the listener and every connection still open, then joins the peer's threads,
+/// so no test leaves a thread or a socket behind. A handler ends a connection with
+/// ``hangUp(_:)``, never `close`: the peer closes each descriptor once, under its lock, so
+/// ``stop()`` cannot shut a number the system has meanwhile given to someone else.
+///
+/// Threading rule: counters and open connections behind a lock; `handle` runs on the peer's threads.
 final class TestPeer: @unchecked Sendable {
     let fd: Int32
     let port: UInt16
@@ -13,18 +19,39 @@ final class TestPeer: @unchecked Sendable {
     private var requestsRead = 0
     private var closedByClient = 0
     private var held: [Int32] = []
+    /// Accepted connections not yet hung up.
+    private var open: Set<Int32> = []
+    private var stopped = false
+    /// The accepting thread and one per connection, until each returns.
+    private let threads = DispatchGroup()
 
     /// A listener whose connections get `handle` (none: accepted, read, never answered).
     init(_ handle: (@Sendable (Int32, TestPeer) -> Void)? = nil) throws {
         (fd, port) = try Self.listener(backlog: 64)
         let fd = self.fd
         let handle = handle ?? { client, peer in peer.readAndHold(client) }
+        threads.enter()
         Thread.detachNewThread { [self] in
+            defer { threads.leave() }
             while true {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { return }
-                lock.withLock { accepted += 1 }
-                Thread.detachNewThread { [self] in handle(client, self) }
+                let admitted = lock.withLock {
+                    guard !stopped else { return false }
+                    accepted += 1
+                    open.insert(client)
+                    threads.enter()
+                    return true
+                }
+                guard admitted else {
+                    close(client)
+                    return
+                }
+                Thread.detachNewThread { [self] in
+                    defer { threads.leave() }
+                    handle(client, self)
+                    hangUp(client)
+                }
             }
         }
     }
@@ -45,10 +72,31 @@ final class TestPeer: @unchecked Sendable {
         }
     }
 
-    deinit {
+    /// Ends the peer: no more connections, every open one shut (a handler blocked reading or
+    /// writing returns), then waits for all the peer's threads; records a failure if one is
+    /// still running after a minute (a guard against a hang, not a timing).
+    func stop(sourceLocation: SourceLocation = #_sourceLocation) {
+        let first = lock.withLock {
+            defer { stopped = true }
+            for client in open { shutdown(client, Int32(SHUT_RDWR)) }
+            return !stopped
+        }
+        guard first else { return }
         shutdown(fd, Int32(SHUT_RDWR))
+        if threads.wait(timeout: .now() + 60) == .timedOut {
+            Issue.record("a peer thread still runs a minute after stop", sourceLocation: sourceLocation)
+            return
+        }
         close(fd)
         for client in held { close(client) }
+    }
+
+    /// Closes a connection the peer accepted (once; later calls do nothing).
+    func hangUp(_ client: Int32) {
+        lock.withLock {
+            guard open.remove(client) != nil else { return }
+            close(client)
+        }
     }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/path")! }
@@ -60,10 +108,15 @@ final class TestPeer: @unchecked Sendable {
     /// nothing.
     func readAndHold(_ client: Int32) {
         _ = readHead(client)
+        drain(client)
+        lock.withLock { closedByClient += 1 }
+        hangUp(client)
+    }
+
+    /// Reads and drops whatever the client sends, until it closes (or ``stop()``).
+    func drain(_ client: Int32) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while read(client, &buffer, buffer.count) > 0 {}
-        lock.withLock { closedByClient += 1 }
-        close(client)
     }
 
     /// The request's head and body (by its Content-Length), as text.
@@ -90,16 +143,19 @@ final class TestPeer: @unchecked Sendable {
         return text
     }
 
-    static func write(_ client: Int32, _ text: String) {
+    /// Sends all of `text`; false once the connection is gone (the client closed, or ``stop()``).
+    @discardableResult
+    static func write(_ client: Int32, _ text: String) -> Bool {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes {
                 send(client, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
             }
-            guard n > 0 else { return }
+            guard n > 0 else { return false }
             sent += n
         }
+        return true
     }
 
     /// A port of 127.0.0.1 that nobody listens on, held bound (not listening) until the caller
