@@ -25,6 +25,11 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     private let options: Options
+    /// What this terminal's locale can draw, read once at start from the codeset the C library
+    /// reports for it (`nl_langinfo(CODESET)`): Unicode under UTF-8, ASCII forms otherwise
+    /// (`LANG=C`, or a UTF-8 locale that is not installed, which setlocale refuses), where
+    /// ncurses cannot draw the Unicode symbols and they would vanish.
+    public let glyphs: Glyphs
     private var rolePairs: [Role: Int16] = [:]
     private var colorEnabled = false
     private var running = false
@@ -40,6 +45,7 @@ public final class NcursesBackend: TerminalBackend {
     public init(options: Options) {
         self.options = options
         setlocale(LC_ALL, "")
+        glyphs = Self.localeGlyphs()
         set_escdelay(25)
         CrashGuard.install()
         initscr()
@@ -58,6 +64,7 @@ public final class NcursesBackend: TerminalBackend {
     /// Returns nil when `terminalType` has no terminfo entry or a descriptor cannot be opened.
     public init?(options: Options, terminalType: String, input: Int32, output: Int32, size: TerminalSize) {
         self.options = options
+        glyphs = Self.localeGlyphs()
         let inputCopy = dup(input)
         let outputCopy = dup(output)
         guard inputCopy >= 0, outputCopy >= 0,
@@ -81,6 +88,12 @@ public final class NcursesBackend: TerminalBackend {
         resize_term(Int32(size.height), Int32(size.width))
         set_escdelay(25)
         startModes()
+    }
+
+    /// The symbols the current locale (`LC_CTYPE`, as setlocale chose it) can draw.
+    public static func localeGlyphs() -> Glyphs {
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET))).lowercased()
+        return Glyphs(ascii: codeset != "utf-8" && codeset != "utf8")
     }
 
     /// The modes both initializers set once curses is running.
