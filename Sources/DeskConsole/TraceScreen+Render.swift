@@ -128,11 +128,13 @@ extension TraceScreen {
     static func plural(_ n: Int, _ noun: String) -> String { TraceText.plural(n, noun) }
 
     /// The columns for a table `width` wide: the last three only when there is room for them.
+    /// The phone column is as wide as the longest number, and comes first, so a number the
+    /// tracer must call is never cut: the columns after it give way.
     static func columns(_ state: State, width: Int) -> [TableColumn] {
         func arrow(_ sort: Sort) -> String { state.sort == sort ? Glyphs(ascii: state.ascii)(" ▼") : "" }
         let all = [
             TableColumn("", width: .length(1)),
-            TableColumn("Phone", width: .length(17)),
+            TableColumn("Phone", width: .length(phoneWidth(state))),
             TableColumn("Minutes", width: .length(9), alignment: .trailing, titleSuffix: arrow(.minutes)),
             TableColumn("Days", width: .length(6), alignment: .trailing, titleSuffix: arrow(.days)),
             TableColumn("Last seen", width: .length(13), titleSuffix: arrow(.lastSeen)),
@@ -142,6 +144,19 @@ extension TraceScreen {
             TableColumn("First seen", width: .length(13)),
         ]
         return width >= 112 ? all : Array(all.prefix(6))
+    }
+
+    /// Columns the longest contact's number takes as shown (``PhoneNumber/spaced``), and at
+    /// least the 17 of an Italian mobile number, so the table keeps its look for most lookups.
+    static func phoneWidth(_ state: State) -> Int {
+        var widest = 17
+        for contact in state.lookup?.contacts ?? [] {
+            let e164 = contact.summary.phone.e164
+            // Spacing adds at most one column per three digits: only long numbers are measured.
+            guard e164.utf8.count + (e164.utf8.count + 2) / 3 > widest else { continue }
+            widest = max(widest, DisplayWidth.of(contact.summary.phone.spaced))
+        }
+        return widest
     }
 
     /// "11-28 14:05" in the tracer's zone; "no time" when every sighting lacked one.
