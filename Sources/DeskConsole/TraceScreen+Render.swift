@@ -41,7 +41,8 @@ extension TraceScreen {
     static func renderForm(_ state: State, into buffer: inout Buffer, area: Rect) {
         buffer.cursor = nil
         let g = Glyphs(ascii: state.ascii)
-        let panel = area.centered(width: min(76, area.width), height: min(16, area.height))
+        // Room for a three-row error under the number (a server that cannot be reached says why).
+        let panel = area.centered(width: min(76, area.width), height: min(17, area.height))
         let inner = Panel(title: "Look up a patient", focused: true).render(into: &buffer, area: panel)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 4, text.height > 0 else { return }
@@ -63,7 +64,7 @@ extension TraceScreen {
         if let error = state.phoneError {
             y += ConsoleText.putWrapped(
                 g("✗ " + error), style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
-                rows: 2, ascii: state.ascii)
+                rows: 3, ascii: state.ascii)
         } else if !state.phone.text.isEmpty, case .success(let phone) = state.normalizedPhone {
             buffer.put(g("✓ " + phone.spaced), x: fieldX, y: y, style: Style(.ok), maxWidth: text.width - 2)
             y += 1
