@@ -120,13 +120,19 @@ public final class NcursesBackend: TerminalBackend {
 
     deinit { stop() }
 
-    /// Leaves curses mode exactly once; safe to call again. On given streams it also frees the
-    /// screen and closes the duplicated descriptors.
+    /// Leaves curses mode exactly once, leaving nothing of the console on the terminal; safe to
+    /// call again. On given streams it also frees the screen and closes the duplicated
+    /// descriptors.
     public func stop() {
         guard running else { return }
         running = false
         if let detached { set_term(detached.screen) }
         if options.mouse { mousemask(0, nil) }
+        // Clear the whole terminal first: where there is no alternate screen (a terminfo entry
+        // without smcup, tmux's alternate-screen off) or a resize reflowed what was drawn, the
+        // panels would otherwise stay in the shell, in pieces, after quitting.
+        clear()
+        refresh()
         curs_set(1)
         endwin()
         if let detached {
