@@ -19,7 +19,9 @@ extension ConsoleApp {
         }
     }
 
+    /// Draws the frame for `state`, in the symbols its terminal can show (``State/ascii``).
     public static func render(_ state: State, into buffer: inout Buffer) {
+        buffer.glyphs = Glyphs(ascii: state.ascii)
         let area = buffer.area
         if state.isTooSmall {
             let text =

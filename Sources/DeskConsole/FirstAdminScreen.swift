@@ -215,29 +215,32 @@ public enum FirstAdminScreen {
             let verdictWidth = text.maxX - rect.x
             switch field {
             case .name:
+                // Each field has a verdict row and a blank one under it: a long rule wraps into both.
                 ConsoleText.putVerdict(
                     state.nameProblem, ok: state.normalizedName.map { "stored as \($0)" } ?? "", into: &buffer,
-                    x: rect.x, y: rect.y + 1, width: verdictWidth)
+                    x: rect.x, y: rect.y + 1, width: verdictWidth, rows: 2)
             case .password:
                 let rule =
                     "at least \(PasswordRules.minimumLength) characters, not the name"
                 if state.password.text.isEmpty {
-                    buffer.put(rule, x: rect.x, y: rect.y + 1, style: Style(.muted), maxWidth: verdictWidth)
+                    ConsoleText.putWrapped(
+                        rule, style: Style(.muted), into: &buffer, x: rect.x, y: rect.y + 1, width: verdictWidth,
+                        rows: 2)
                 } else {
                     ConsoleText.putVerdict(
                         state.passwordProblem, ok: "password accepted", into: &buffer, x: rect.x, y: rect.y + 1,
-                        width: verdictWidth)
+                        width: verdictWidth, rows: 2)
                 }
             case .again:
                 ConsoleText.putVerdict(
                     state.againProblem,
                     ok: !state.again.text.isEmpty && state.again.text == state.password.text
                         ? "the passwords match" : "",
-                    into: &buffer, x: rect.x, y: rect.y + 1, width: verdictWidth)
+                    into: &buffer, x: rect.x, y: rect.y + 1, width: verdictWidth, rows: 2)
             case .token:
-                buffer.put(
-                    "printed by serve at start, and in STORE.setup-token", x: rect.x, y: rect.y + 1,
-                    style: Style(.muted), maxWidth: verdictWidth)
+                ConsoleText.putWrapped(
+                    "printed by serve at start, and in STORE.setup-token", style: Style(.muted), into: &buffer,
+                    x: rect.x, y: rect.y + 1, width: verdictWidth, rows: 2)
             }
         }
         if let notice = state.notice {

@@ -95,21 +95,28 @@ enum ConsoleText {
         return calendar.date(from: parts) ?? Date(timeIntervalSince1970: Double(day.unixSecondsAtMidnightUTC))
     }
 
-    /// Word-wraps `text` into at most `rows` rows; a cut-off last row ends in "…".
+    /// Word-wraps `text` into at most `rows` rows; a cut-off last row ends in "…" (`...` on an
+    /// ASCII terminal, as the buffer's ``Buffer/glyphs`` say: `ascii` is kept for callers that
+    /// draw into a buffer of their own).
     @discardableResult
     static func putWrapped(
         _ text: String, style: Style, into buffer: inout Buffer, x: Int, y: Int, width: Int, rows: Int,
         ascii: Bool = false
     ) -> Int {
         guard width > 0, rows > 0 else { return 0 }
-        let lines = TextWrap.wrap(text, width: width)
+        let glyphs = ascii ? Glyphs.asciiOnly : buffer.glyphs
+        let lines = TextWrap.wrap(glyphs(text), width: width)
         for (offset, line) in lines.prefix(rows).enumerated() {
             var shown = line
             if offset == rows - 1, lines.count > rows {
-                shown =
-                    ascii
-                    ? String(DisplayWidth.prefix(line, fitting: max(0, width - 4)).text) + " ..."
-                    : DisplayWidth.truncate(line + " …", to: width)
+                shown = glyphs.truncate(line + " " + glyphs.ellipsis, to: width)
+                if !shown.hasSuffix(" " + glyphs.ellipsis) {
+                    // The last word was cut to make room: end on a whole word, then the ellipsis.
+                    let room = max(0, width - DisplayWidth.of(glyphs.ellipsis) - 1)
+                    let head = DisplayWidth.prefix(line, fitting: room).text
+                    let whole = head.lastIndex(of: " ").map { head[..<$0] } ?? head
+                    shown = String(whole) + " " + glyphs.ellipsis
+                }
             }
             buffer.put(shown, x: x, y: y + offset, style: style, maxWidth: width)
         }
@@ -131,15 +138,18 @@ enum ConsoleText {
         buffer.put(label, x: x + 2, y: y, style: Style(focused ? .header : .normal), clip: clip)
     }
 
-    /// The verdict under a field as typed: "✓ …" (ok) or "✗ …" (error).
+    /// The verdict under a field as typed: "✓ …" (ok) or "✗ …" (error), word-wrapped in at most
+    /// `rows` rows. Returns the rows used.
+    @discardableResult
     static func putVerdict(
-        _ problem: String?, ok: String, into buffer: inout Buffer, x: Int, y: Int, width: Int
-    ) {
+        _ problem: String?, ok: String, into buffer: inout Buffer, x: Int, y: Int, width: Int, rows: Int = 1
+    ) -> Int {
         if let problem {
-            buffer.put("✗ " + problem, x: x, y: y, style: Style(.error), maxWidth: width)
+            return putWrapped("✗ " + problem, style: Style(.error), into: &buffer, x: x, y: y, width: width, rows: rows)
         } else if !ok.isEmpty {
-            buffer.put("✓ " + ok, x: x, y: y, style: Style(.ok), maxWidth: width)
+            return putWrapped("✓ " + ok, style: Style(.ok), into: &buffer, x: x, y: y, width: width, rows: rows)
         }
+        return 0
     }
 
     /// A new password field: any printable character, at most ``PasswordRules/maximumLength``.
@@ -150,31 +160,5 @@ enum ConsoleText {
     /// A user-name field: at most ``StaffName/maximumLength`` characters.
     static func nameField(_ text: String = "") -> TextFieldState {
         TextFieldState(text, maxLength: StaffName.maximumLength)
-    }
-}
-
-/// The console's symbols in ASCII for a terminal without UTF-8 (where they would not show):
-/// each keeps its meaning in letters (`≥` is `>=`, `✓` is `ok`, `…` is `...`). Applied to whole
-/// strings before they are laid out, so the longer forms are measured.
-struct Glyphs {
-    var ascii: Bool
-
-    static let forms: [(Character, String)] = [
-        ("≥", ">="), ("≤", "<="), ("–", "-"), ("—", "-"), ("−", "-"), ("▼", "v"), ("▲", "^"), ("…", "..."),
-        ("✓", "ok"), ("✗", "x"), ("↑", "^"), ("↓", "v"), ("→", "->"), ("“", "\""), ("”", "\""), ("•", "*"),
-        ("›", ">"), ("·", "-"),
-    ]
-
-    func callAsFunction(_ text: String) -> String {
-        guard ascii, text.contains(where: { !$0.isASCII }) else { return text }
-        var out = ""
-        for character in text {
-            if let form = Self.forms.first(where: { $0.0 == character }) {
-                out += form.1
-            } else {
-                out.append(character)
-            }
-        }
-        return out
     }
 }

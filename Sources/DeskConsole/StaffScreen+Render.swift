@@ -106,8 +106,9 @@ extension StaffScreen {
         return " (\(count) in a row\(sources))"
     }
 
+    /// Two rows more than the fields need, for a verdict or a role's description that wraps.
     static func formRect(_ form: Form, in area: Rect) -> Rect {
-        area.centered(width: min(68, area.width), height: form.kind == .add ? 16 : 14)
+        area.centered(width: min(68, area.width), height: min(area.height, form.kind == .add ? 18 : 16))
     }
 
     private static func renderForm(_ form: Form, state: State, into buffer: inout Buffer, area: Rect) {
@@ -123,21 +124,23 @@ extension StaffScreen {
         let editing = !form.submitting
         if case .resetPassword(let name) = form.kind {
             let role = state.accounts.first { $0.name == name }?.role.rawValue ?? ""
-            buffer.put(
-                "Account \(name)\(role.isEmpty ? "" : " (\(role))"): the new password unlocks it and ends its sessions.",
-                x: text.x, y: y, maxWidth: text.width)
-            y += 2
+            y +=
+                ConsoleText.putWrapped(
+                    "Account \(name)\(role.isEmpty ? "" : " (\(role))"): the new password unlocks it and ends its sessions.",
+                    style: Style(.normal), into: &buffer, x: text.x, y: y, width: text.width, rows: 2) + 1
         }
         for field in form.fields {
             let focused = editing && form.focus == field
             let rect = Rect(x: fieldX, y: y, width: fieldWidth, height: 1)
+            // The line under the field: a verdict or a description, wrapped in two rows at most.
+            var below = 1
             switch field {
             case .name:
                 ConsoleText.putLabel("User name", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
                 form.name.render(into: &buffer, area: rect, focused: focused, placeholder: "e.g. rossi")
-                ConsoleText.putVerdict(
+                below = ConsoleText.putVerdict(
                     form.nameProblem, ok: form.accountName.map { "stored as \($0)" } ?? "", into: &buffer, x: fieldX,
-                    y: y + 1, width: verdictWidth)
+                    y: y + 1, width: verdictWidth, rows: 2)
             case .role:
                 ConsoleText.putLabel("Role", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
                 let picker = "‹ \(form.role.rawValue) ›"
@@ -145,28 +148,30 @@ extension StaffScreen {
                 buffer.put(
                     focused ? "  ←/→ to change" : "", x: fieldX + DisplayWidth.of(picker), y: y, style: Style(.muted),
                     clip: text)
-                buffer.put(form.role.summary, x: fieldX, y: y + 1, style: Style(.muted), maxWidth: verdictWidth)
+                below = ConsoleText.putWrapped(
+                    form.role.summary, style: Style(.muted), into: &buffer, x: fieldX, y: y + 1, width: verdictWidth,
+                    rows: 2)
             case .password:
                 ConsoleText.putLabel("Password", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
                 ConsoleText.renderSecret(form.password, into: &buffer, area: rect, focused: focused)
                 if form.password.text.isEmpty {
-                    buffer.put(
-                        "at least \(PasswordRules.minimumLength) characters, not the name", x: fieldX, y: y + 1,
-                        style: Style(.muted), maxWidth: verdictWidth)
+                    below = ConsoleText.putWrapped(
+                        "at least \(PasswordRules.minimumLength) characters, not the name", style: Style(.muted),
+                        into: &buffer, x: fieldX, y: y + 1, width: verdictWidth, rows: 2)
                 } else {
-                    ConsoleText.putVerdict(
+                    below = ConsoleText.putVerdict(
                         form.passwordProblem, ok: "password accepted", into: &buffer, x: fieldX, y: y + 1,
-                        width: verdictWidth)
+                        width: verdictWidth, rows: 2)
                 }
             case .again:
                 ConsoleText.putLabel("Again", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
                 ConsoleText.renderSecret(form.again, into: &buffer, area: rect, focused: focused)
                 let match = !form.again.text.isEmpty && form.again.text == form.password.text
-                ConsoleText.putVerdict(
+                below = ConsoleText.putVerdict(
                     form.againProblem, ok: match ? "the passwords match" : "", into: &buffer, x: fieldX, y: y + 1,
-                    width: verdictWidth)
+                    width: verdictWidth, rows: 2)
             }
-            y += 2
+            y += 1 + max(1, below)
         }
         y += 1
         if let notice = form.notice {

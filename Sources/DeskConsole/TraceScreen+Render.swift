@@ -41,7 +41,8 @@ extension TraceScreen {
     static func renderForm(_ state: State, into buffer: inout Buffer, area: Rect) {
         buffer.cursor = nil
         let g = Glyphs(ascii: state.ascii)
-        let panel = area.centered(width: min(76, area.width), height: min(16, area.height))
+        // Room for a three-row error under the number (a server that cannot be reached says why).
+        let panel = area.centered(width: min(76, area.width), height: min(17, area.height))
         let inner = Panel(title: "Look up a patient", focused: true).render(into: &buffer, area: panel)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 4, text.height > 0 else { return }
@@ -63,7 +64,7 @@ extension TraceScreen {
         if let error = state.phoneError {
             y += ConsoleText.putWrapped(
                 g("✗ " + error), style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
-                rows: 2, ascii: state.ascii)
+                rows: 3, ascii: state.ascii)
         } else if !state.phone.text.isEmpty, case .success(let phone) = state.normalizedPhone {
             buffer.put(g("✓ " + phone.spaced), x: fieldX, y: y, style: Style(.ok), maxWidth: text.width - 2)
             y += 1
@@ -128,11 +129,13 @@ extension TraceScreen {
     static func plural(_ n: Int, _ noun: String) -> String { TraceText.plural(n, noun) }
 
     /// The columns for a table `width` wide: the last three only when there is room for them.
+    /// The phone column is as wide as the longest number, and comes first, so a number the
+    /// tracer must call is never cut: the columns after it give way.
     static func columns(_ state: State, width: Int) -> [TableColumn] {
         func arrow(_ sort: Sort) -> String { state.sort == sort ? Glyphs(ascii: state.ascii)(" ▼") : "" }
         let all = [
             TableColumn("", width: .length(1)),
-            TableColumn("Phone", width: .length(17)),
+            TableColumn("Phone", width: .length(phoneWidth(state))),
             TableColumn("Minutes", width: .length(9), alignment: .trailing, titleSuffix: arrow(.minutes)),
             TableColumn("Days", width: .length(6), alignment: .trailing, titleSuffix: arrow(.days)),
             TableColumn("Last seen", width: .length(13), titleSuffix: arrow(.lastSeen)),
@@ -142,6 +145,19 @@ extension TraceScreen {
             TableColumn("First seen", width: .length(13)),
         ]
         return width >= 112 ? all : Array(all.prefix(6))
+    }
+
+    /// Columns the longest contact's number takes as shown (``PhoneNumber/spaced``), and at
+    /// least the 17 of an Italian mobile number, so the table keeps its look for most lookups.
+    static func phoneWidth(_ state: State) -> Int {
+        var widest = 17
+        for contact in state.lookup?.contacts ?? [] {
+            let e164 = contact.summary.phone.e164
+            // Spacing adds at most one column per three digits: only long numbers are measured.
+            guard e164.utf8.count + (e164.utf8.count + 2) / 3 > widest else { continue }
+            widest = max(widest, DisplayWidth.of(contact.summary.phone.spaced))
+        }
+        return widest
     }
 
     /// "11-28 14:05" in the tracer's zone; "no time" when every sighting lacked one.

@@ -41,15 +41,20 @@ public struct Buffer: Hashable, Sendable {
     }
     private var cursorX: Int?
     private var cursorY = 0
+    /// The symbols this frame's terminal can draw: widgets take their borders, marks and
+    /// ellipsis from it, and ``put(_:x:y:style:maxWidth:clip:)`` writes any other symbol in
+    /// its ASCII form when only ASCII can be drawn.
+    public var glyphs: Glyphs
 
-    public init(width: Int, height: Int, filling cell: Cell = .blank) {
+    public init(width: Int, height: Int, filling cell: Cell = .blank, glyphs: Glyphs = .unicode) {
         self.width = max(0, width)
         self.height = max(0, height)
         self.cells = Array(repeating: cell, count: self.width * self.height)
+        self.glyphs = glyphs
     }
 
-    public init(size: TerminalSize) {
-        self.init(width: size.width, height: size.height)
+    public init(size: TerminalSize, glyphs: Glyphs = .unicode) {
+        self.init(width: size.width, height: size.height, glyphs: glyphs)
     }
 
     public var area: Rect { Rect(x: 0, y: 0, width: width, height: height) }
@@ -65,9 +70,11 @@ public struct Buffer: Hashable, Sendable {
         }
     }
 
-    /// Writes `text` from (`x`, `y`), clipped to `clip` (default: the whole buffer) and to
-    /// `maxWidth` columns. A wide character that would cross the edge is drawn as a space,
-    /// never split. Control characters are drawn as spaces.
+    /// Writes `text` from (`x`, `y`), clipped to `clip` (default: the whole buffer), and cut to
+    /// `maxWidth` columns with an ellipsis (``Glyphs/ellipsis``). A wide character that would cross the edge is drawn as a space,
+    /// never split. Control characters are drawn as spaces. With ASCII ``glyphs`` every symbol
+    /// is written in its ASCII form (``Glyphs/callAsFunction(_:)``); text measured for layout
+    /// should be passed through `glyphs` first, as those forms may be wider.
     ///
     /// - Returns: the number of columns written.
     @discardableResult
@@ -76,6 +83,10 @@ public struct Buffer: Hashable, Sendable {
     ) -> Int {
         let bounds = (clip ?? area).intersection(area)
         guard y >= bounds.y, y < bounds.maxY else { return 0 }
+        var text = glyphs(text)
+        // Text cut to the room it was given ends in an ellipsis, so a cut never looks whole;
+        // the clip rectangle only hides what falls outside it (a panel drawn over another).
+        if let maxWidth, maxWidth > 0, DisplayWidth.of(text) > maxWidth { text = glyphs.truncate(text, to: maxWidth) }
         var limit = bounds.maxX
         if let maxWidth { limit = min(limit, x + maxWidth) }
         var column = x
@@ -181,7 +192,7 @@ public struct Buffer: Hashable, Sendable {
 
     public static func == (lhs: Buffer, rhs: Buffer) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells
-            && lhs.cursorX == rhs.cursorX && lhs.cursorY == rhs.cursorY
+            && lhs.cursorX == rhs.cursorX && lhs.cursorY == rhs.cursorY && lhs.glyphs == rhs.glyphs
     }
 
     public func hash(into hasher: inout Hasher) {

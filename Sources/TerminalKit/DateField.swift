@@ -237,7 +237,7 @@ extension DateFieldState {
         if let value {
             buffer.put(value.iso + "  " + value.spoken, x: row.x, y: row.y, style: style, clip: row)
         } else {
-            let hint = DisplayWidth.truncate(placeholder, to: row.width)
+            let hint = buffer.glyphs.truncate(placeholder, to: row.width)
             buffer.put(hint, x: row.x, y: row.y, style: Style(.muted), clip: row)
         }
     }

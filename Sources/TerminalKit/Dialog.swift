@@ -108,13 +108,13 @@ public struct DialogState: Hashable, Sendable {
         buttonLabels.reduce(0) { $0 + DisplayWidth.of($1) } + 2 * max(0, buttons.count - 1)
     }
 
-    /// The dialog's rectangle (shadow excluded) when drawn in `area`.
-    public func frame(in area: Rect) -> Rect {
+    /// The dialog's rectangle (shadow excluded) when drawn in `area` with `glyphs`.
+    public func frame(in area: Rect, glyphs: Glyphs = .unicode) -> Rect {
         let spare = shadow ? 1 : 0
         let innerMax = max(0, min(area.width - spare - 4, 56))
-        let wrapped = TextWrap.wrap(message, width: innerMax)
+        let wrapped = TextWrap.wrap(glyphs(message), width: innerMax)
         let widest = wrapped.map(DisplayWidth.of).max() ?? 0
-        let inner = min(innerMax, max(widest, buttonsWidth, DisplayWidth.of(title) + 2))
+        let inner = min(innerMax, max(widest, buttonsWidth, DisplayWidth.of(glyphs(title)) + 2))
         let height = min(area.height - spare, wrapped.count + 5)
         let outer = area.centered(width: inner + 4 + spare, height: height + spare)
         return Rect(x: outer.x, y: outer.y, width: outer.width - spare, height: outer.height - spare)
@@ -125,7 +125,7 @@ public struct DialogState: Hashable, Sendable {
     /// - Returns: the dialog's rectangle (shadow excluded).
     @discardableResult
     public func render(into buffer: inout Buffer, area: Rect) -> Rect {
-        let box = frame(in: area)
+        let box = frame(in: area, glyphs: buffer.glyphs)
         guard !box.isEmpty else { return box }
         buffer.fill(box, with: .blank)
         if shadow {
@@ -136,7 +136,7 @@ public struct DialogState: Hashable, Sendable {
         let text = inner.inset(horizontal: 1, vertical: 0)
         // Rows: blank, message…, blank, buttons; the buttons row wins when space is short.
         let buttonsRow = inner.maxY - 1
-        for (index, line) in TextWrap.wrap(message, width: text.width).enumerated() {
+        for (index, line) in TextWrap.wrap(buffer.glyphs(message), width: text.width).enumerated() {
             let y = text.y + 1 + index
             guard y < buttonsRow - 1 else { break }
             buffer.put(line, x: text.x, y: y, clip: text)

@@ -54,12 +54,16 @@ public enum DisplayWidth {
         return (text[text.startIndex..<end], width)
     }
 
-    /// `text` cut to `columns`, ending in `…` when it had to be cut.
-    public static func truncate(_ text: String, to columns: Int) -> String {
+    /// `text` cut to `columns`, ending in `ellipsis` (`…`, or `...` on an ASCII terminal: see
+    /// ``Glyphs/truncate(_:to:)``) when it had to be cut; when even the ellipsis does not fit,
+    /// as much of it as does, so a cut never looks whole.
+    public static func truncate(_ text: String, to columns: Int, ellipsis: String = "…") -> String {
         guard columns > 0 else { return "" }
         if of(text) <= columns { return text }
-        let (head, _) = prefix(text, fitting: columns - 1)
-        return String(head) + "…"
+        let mark = of(ellipsis)
+        guard mark < columns else { return String(prefix(ellipsis, fitting: columns).text) }
+        let (head, _) = prefix(text, fitting: columns - mark)
+        return String(head) + ellipsis
     }
 
     private static func isWide(_ v: UInt32) -> Bool {

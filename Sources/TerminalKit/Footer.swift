@@ -23,7 +23,7 @@ public enum Footer {
 
         var statusWidth = 0
         if !status.isEmpty {
-            let shown = DisplayWidth.truncate(status, to: row.width)
+            let shown = buffer.glyphs.truncate(status, to: row.width)
             statusWidth = DisplayWidth.of(shown)
             buffer.put(shown, x: row.maxX - statusWidth, y: row.y, style: statusStyle, clip: row)
         }
@@ -32,13 +32,15 @@ public enum Footer {
         var rects: [Rect] = []
         var x = row.x
         for hint in hints {
-            let keysWidth = DisplayWidth.of(hint.keys)
-            let helpWidth = DisplayWidth.of(hint.help)
+            let keys = buffer.glyphs(hint.keys)
+            let help = buffer.glyphs(hint.help)
+            let keysWidth = DisplayWidth.of(keys)
+            let helpWidth = DisplayWidth.of(help)
             let width = keysWidth + (helpWidth > 0 ? 1 + helpWidth : 0)
             guard x + width <= limit else { break }
-            buffer.put(hint.keys, x: x, y: row.y, style: Style(.keyLabel), clip: row)
+            buffer.put(keys, x: x, y: row.y, style: Style(.keyLabel), clip: row)
             if helpWidth > 0 {
-                buffer.put(hint.help, x: x + keysWidth + 1, y: row.y, style: Style(.keyHint), clip: row)
+                buffer.put(help, x: x + keysWidth + 1, y: row.y, style: Style(.keyHint), clip: row)
             }
             rects.append(Rect(x: x, y: row.y, width: width, height: 1))
             x += width + gap

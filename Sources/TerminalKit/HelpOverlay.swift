@@ -138,19 +138,20 @@ public struct HelpOverlayState: Hashable, Sendable {
             switch line {
             case .header(let group):
                 buffer.put(
-                    DisplayWidth.truncate(group, to: text.width), x: text.x, y: y, style: Style(.header), clip: text)
+                    buffer.glyphs.truncate(group, to: text.width), x: text.x, y: y, style: Style(.header), clip: text)
             case .row(let row):
                 buffer.put(
-                    DisplayWidth.truncate(row.keys, to: text.width), x: text.x, y: y, style: Style(.accent), clip: text)
+                    buffer.glyphs.truncate(row.keys, to: text.width), x: text.x, y: y, style: Style(.accent), clip: text
+                )
                 let helpX = text.x + keysColumnWidth + 2
-                buffer.put(DisplayWidth.truncate(row.help, to: text.maxX - helpX), x: helpX, y: y, clip: text)
+                buffer.put(buffer.glyphs.truncate(row.help, to: text.maxX - helpX), x: helpX, y: y, clip: text)
             case .blank: break
             }
         }
         let marker = Style(.borderFocused, .bold)
-        if box.width >= 3, first > 0 { buffer.put("▲", x: box.maxX - 2, y: box.y, style: marker) }
+        if box.width >= 3, first > 0 { buffer.put(buffer.glyphs.moreAbove, x: box.maxX - 2, y: box.y, style: marker) }
         if box.width >= 3, first < maxScroll(in: area) {
-            buffer.put("▼", x: box.maxX - 2, y: box.maxY - 1, style: marker)
+            buffer.put(buffer.glyphs.moreBelow, x: box.maxX - 2, y: box.maxY - 1, style: marker)
         }
     }
 }

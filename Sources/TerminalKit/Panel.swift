@@ -7,7 +7,9 @@ public struct Panel: Hashable, Sendable {
     public enum BorderStyle: Hashable, Sendable {
         case plain, rounded
 
-        var corners: (topLeft: String, topRight: String, bottomLeft: String, bottomRight: String) {
+        /// The corners as `glyphs` draws them: `+` on an ASCII terminal.
+        func corners(_ glyphs: Glyphs) -> (topLeft: String, topRight: String, bottomLeft: String, bottomRight: String) {
+            if glyphs.ascii { return ("+", "+", "+", "+") }
             switch self {
             case .plain: return ("┌", "┐", "└", "┘")
             case .rounded: return ("╭", "╮", "╰", "╯")
@@ -34,17 +36,18 @@ public struct Panel: Hashable, Sendable {
     public func render(into buffer: inout Buffer, area: Rect) -> Rect {
         guard area.width >= 2, area.height >= 2 else { return Panel.inner(area) }
         let style = Style(focused ? .borderFocused : .border)
-        let corners = borderStyle.corners
-        let horizontal = String(repeating: "─", count: area.width - 2)
+        let glyphs = buffer.glyphs
+        let corners = borderStyle.corners(glyphs)
+        let horizontal = String(repeating: glyphs.horizontal, count: area.width - 2)
         buffer.put(corners.topLeft + horizontal + corners.topRight, x: area.x, y: area.y, style: style)
         buffer.put(corners.bottomLeft + horizontal + corners.bottomRight, x: area.x, y: area.maxY - 1, style: style)
         for row in (area.y + 1)..<(area.maxY - 1) {
-            buffer.put("│", x: area.x, y: row, style: style)
-            buffer.put("│", x: area.maxX - 1, y: row, style: style)
+            buffer.put(glyphs.vertical, x: area.x, y: row, style: style)
+            buffer.put(glyphs.vertical, x: area.maxX - 1, y: row, style: style)
         }
         if let title, !title.isEmpty, area.width >= 6 {
             // "┌─ Title ─┐": corner, one rule cell, then the text between spaces.
-            let text = DisplayWidth.truncate(title, to: area.width - 5)
+            let text = glyphs.truncate(title, to: area.width - 5)
             buffer.put(
                 " " + text + " ", x: area.x + 2, y: area.y, style: Style(style.role, .bold), maxWidth: area.width - 3)
         }

@@ -20,12 +20,14 @@ public struct TableColumn: Hashable, Sendable {
     }
 
     /// The title and its suffix in `width` columns: the title is cut with `…` first.
-    func heading(fitting width: Int) -> String {
+    func heading(fitting width: Int, _ glyphs: Glyphs = .unicode) -> String {
+        let title = glyphs(title)
+        let titleSuffix = glyphs(titleSuffix)
         let suffixWidth = DisplayWidth.of(titleSuffix)
         guard suffixWidth > 0, suffixWidth < width, DisplayWidth.of(title) + suffixWidth > width else {
             return title + titleSuffix
         }
-        return DisplayWidth.truncate(title, to: width - suffixWidth) + titleSuffix
+        return glyphs.truncate(title, to: width - suffixWidth) + titleSuffix
     }
 }
 
@@ -139,12 +141,17 @@ public struct Table: Hashable, Sendable {
         guard !area.isEmpty else { return 0..<0 }
         let places = columnRects(in: area)
         for (column, place) in zip(columns, places) where place.width > 0 {
-            let text = Self.aligned(column.heading(fitting: place.width), width: place.width, column.alignment)
+            let text = Self.aligned(
+                column.heading(fitting: place.width, buffer.glyphs), width: place.width, column.alignment, buffer.glyphs
+            )
             buffer.put(text, x: place.x, y: area.y, style: Style(.header), maxWidth: place.width, clip: area)
         }
         let rows = Self.rowsArea(in: area)
         guard rowCount > 0 else {
-            buffer.put(emptyText, x: area.x + markerWidth, y: rows.y, style: Style(.muted), clip: rows)
+            let room = rows.maxX - (area.x + markerWidth)
+            buffer.put(
+                buffer.glyphs.truncate(emptyText, to: room), x: area.x + markerWidth, y: rows.y, style: Style(.muted),
+                clip: rows)
             return 0..<0
         }
         let first = firstShown(in: area)
@@ -159,25 +166,31 @@ public struct Table: Hashable, Sendable {
                 buffer.fill(Rect(x: rows.x, y: y, width: rows.width, height: 1), with: Cell(" ", style: rowStyle))
             }
             buffer.put(
-                isSelected ? marker : unmarked, x: rows.x, y: y, style: Style(rowStyle.role, .bold), clip: rows)
+                isSelected ? buffer.glyphs(marker) : unmarked, x: rows.x, y: y, style: Style(rowStyle.role, .bold),
+                clip: rows)
             for (cell, (column, place)) in zip(cells(index), zip(columns, places)) where place.width > 0 {
                 let style = highlighted ? rowStyle : cell.style ?? rowStyle
-                let text = Self.aligned(cell.text, width: place.width, column.alignment)
+                let text = Self.aligned(cell.text, width: place.width, column.alignment, buffer.glyphs)
                 buffer.put(text, x: place.x, y: y, style: style, maxWidth: place.width, clip: rows)
             }
         }
         if scrollMarks {
             let mark = Style(.borderFocused, .bold)
-            if first > 0 { buffer.put("▲", x: area.maxX - 1, y: area.y - 1, style: mark) }
-            if shown.upperBound < rowCount || moreBelow { buffer.put("▼", x: area.maxX - 1, y: area.maxY, style: mark) }
+            let glyphs = buffer.glyphs
+            if first > 0 { buffer.put(glyphs.moreAbove, x: area.maxX - 1, y: area.y - 1, style: mark) }
+            if shown.upperBound < rowCount || moreBelow {
+                buffer.put(glyphs.moreBelow, x: area.maxX - 1, y: area.maxY, style: mark)
+            }
         }
         return shown
     }
 
-    /// `text` cut to `width` with `…`; trailing text is padded on the left to end at the edge.
-    /// Leading text is not padded, so a cell's own style covers its text only.
-    static func aligned(_ text: String, width: Int, _ alignment: TableColumn.Alignment) -> String {
-        let shown = DisplayWidth.truncate(text, to: width)
+    /// `text` cut to `width` with `…` (`...` in ASCII); trailing text is padded on the left to
+    /// end at the edge. Leading text is not padded, so a cell's own style covers its text only.
+    static func aligned(
+        _ text: String, width: Int, _ alignment: TableColumn.Alignment, _ glyphs: Glyphs = .unicode
+    ) -> String {
+        let shown = glyphs.truncate(text, to: width)
         guard alignment == .trailing else { return shown }
         return String(repeating: " ", count: max(0, width - DisplayWidth.of(shown))) + shown
     }

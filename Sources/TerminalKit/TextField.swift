@@ -156,7 +156,7 @@ public struct TextFieldState: Hashable, Sendable {
         // Keep one column free after the text for the cursor when it is at the end.
         let offset = max(0, cursorColumn - (row.width - 1))
         if text.isEmpty, !placeholder.isEmpty {
-            let hint = DisplayWidth.truncate(placeholder, to: row.width)
+            let hint = buffer.glyphs.truncate(placeholder, to: row.width)
             buffer.put(hint, x: row.x, y: row.y, style: Style(.muted), clip: row)
         } else {
             buffer.put(shown, x: row.x - offset, y: row.y, style: style, clip: row)

@@ -25,6 +25,11 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     private let options: Options
+    /// What this terminal's locale can draw, read once at start from the codeset the C library
+    /// reports for it (`nl_langinfo(CODESET)`): Unicode under UTF-8, ASCII forms otherwise
+    /// (`LANG=C`, or a UTF-8 locale that is not installed, which setlocale refuses), where
+    /// ncurses cannot draw the Unicode symbols and they would vanish.
+    public let glyphs: Glyphs
     private var rolePairs: [Role: Int16] = [:]
     private var colorEnabled = false
     private var running = false
@@ -40,6 +45,7 @@ public final class NcursesBackend: TerminalBackend {
     public init(options: Options) {
         self.options = options
         setlocale(LC_ALL, "")
+        glyphs = Self.localeGlyphs()
         set_escdelay(25)
         CrashGuard.install()
         initscr()
@@ -58,6 +64,7 @@ public final class NcursesBackend: TerminalBackend {
     /// Returns nil when `terminalType` has no terminfo entry or a descriptor cannot be opened.
     public init?(options: Options, terminalType: String, input: Int32, output: Int32, size: TerminalSize) {
         self.options = options
+        glyphs = Self.localeGlyphs()
         let inputCopy = dup(input)
         let outputCopy = dup(output)
         guard inputCopy >= 0, outputCopy >= 0,
@@ -81,6 +88,12 @@ public final class NcursesBackend: TerminalBackend {
         resize_term(Int32(size.height), Int32(size.width))
         set_escdelay(25)
         startModes()
+    }
+
+    /// The symbols the current locale (`LC_CTYPE`, as setlocale chose it) can draw.
+    public static func localeGlyphs() -> Glyphs {
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET))).lowercased()
+        return Glyphs(ascii: codeset != "utf-8" && codeset != "utf8")
     }
 
     /// The modes both initializers set once curses is running.
@@ -107,13 +120,19 @@ public final class NcursesBackend: TerminalBackend {
 
     deinit { stop() }
 
-    /// Leaves curses mode exactly once; safe to call again. On given streams it also frees the
-    /// screen and closes the duplicated descriptors.
+    /// Leaves curses mode exactly once, leaving nothing of the console on the terminal; safe to
+    /// call again. On given streams it also frees the screen and closes the duplicated
+    /// descriptors.
     public func stop() {
         guard running else { return }
         running = false
         if let detached { set_term(detached.screen) }
         if options.mouse { mousemask(0, nil) }
+        // Clear the whole terminal first: where there is no alternate screen (a terminfo entry
+        // without smcup, tmux's alternate-screen off) or a resize reflowed what was drawn, the
+        // panels would otherwise stay in the shell, in pieces, after quitting.
+        clear()
+        refresh()
         curs_set(1)
         endwin()
         if let detached {
@@ -163,12 +182,19 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
-        timeout(Int32(timeoutMilliseconds))
-        var character: wint_t = 0
-        let result = get_wch(&character)
-        if result == ERR { return nil }
-        if result == KEY_CODE_YES { return decodeKeyCode(Int32(character)) }
-        return decodeCharacter(character)
+        var wait = timeoutMilliseconds
+        // What decodes to nothing (a dropped sequence, an unknown key) is no event: go on with
+        // what is already buffered after it, without waiting again.
+        for _ in 0..<64 {
+            timeout(Int32(wait))
+            var character: wint_t = 0
+            let result = get_wch(&character)
+            if result == ERR { return nil }
+            let event = result == KEY_CODE_YES ? decodeKeyCode(Int32(character)) : decodeCharacter(character)
+            if let event { return event }
+            wait = 0
+        }
+        return nil
     }
 
     // MARK: Decoding
@@ -191,7 +217,7 @@ public final class NcursesBackend: TerminalBackend {
     private func decodeCharacter(_ value: wint_t) -> InputEvent? {
         switch value {
         case 13, 10: return .key(.enter)
-        case 27: return .key(.escape)
+        case 27: return decodeEscape()
         case 9: return .key(.tab)
         case 127, 8: return .key(.backspace)
         case 1...26: return .key(.ctrl(Character(Unicode.Scalar(UInt8(value) + 96))))
@@ -199,6 +225,71 @@ public final class NcursesBackend: TerminalBackend {
         default:
             guard let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
             return .key(.char(Character(scalar)))
+        }
+    }
+
+    /// Esc on its own, or the start of a sequence that no terminfo key matched (ncurses then
+    /// hands it over a character at a time): a mouse report in a format not asked for, a key
+    /// this terminal's entry does not list, a terminal's answer. Such a sequence is read to its
+    /// end and dropped, never typed (its digits would pick monitor kinds, its letters fill a
+    /// field). Esc followed by anything else (Alt and a key) stays Esc, then that key.
+    ///
+    /// ncurses has already waited ESCDELAY after the Esc, so whatever followed it is buffered
+    /// and read at once; nothing is waited for after a lone Esc.
+    private func decodeEscape() -> InputEvent? {
+        timeout(0)
+        var next: wint_t = 0
+        let result = get_wch(&next)
+        if result == ERR { return .key(.escape) }
+        if result == KEY_CODE_YES {
+            ungetch(Int32(next))
+            return .key(.escape)
+        }
+        switch next {
+        case 0x5B:  // "[": a control sequence (CSI).
+            let read = dropSequence { (0x40...0x7E).contains($0) }
+            // An X10 mouse report, "ESC [ M" and three bytes of button and position.
+            if read.last == 0x4D, read.count == 1 { dropSequence(count: 3) }
+        case 0x4F:  // "O": SS3, one final character.
+            dropSequence(count: 1)
+        case 0x50, 0x5D, 0x5E, 0x5F:  // "P", "]", "^", "_": a string, ended by BEL or by ESC and a backslash.
+            if dropSequence(until: { $0 == 0x07 || $0 == 0x1B }).last == 0x1B { dropSequence(count: 1) }
+        default:
+            unget_wch(wchar_t(bitPattern: UInt32(next)))
+            return .key(.escape)
+        }
+        return nil
+    }
+
+    /// Reads and drops the rest of a sequence: `count` characters, or up to and including the
+    /// first that `isFinal` accepts; at most 256, each waited for at most 50 ms (the sequence
+    /// is normally already buffered). Returns the last character read and how many were.
+    @discardableResult
+    private func dropSequence(
+        count: Int = 256, until isFinal: (wint_t) -> Bool = { _ in false }
+    ) -> (last: wint_t?, count: Int) {
+        timeout(50)
+        var read = 0
+        var character: wint_t = 0
+        while read < count {
+            let result = get_wch(&character)
+            if result == ERR { return (nil, read) }
+            read += 1
+            if result != KEY_CODE_YES, isFinal(character) { break }
+        }
+        return (character, read)
+    }
+
+    /// With the mouse off, ncurses still knows a report by its start (terminfo's `kmous`) and
+    /// returns KEY_MOUSE, but leaves the rest unread, to arrive as typed characters (a click's
+    /// "0;10;5M"): drop it, three bytes after `ESC [ M`, up to the final letter after `ESC [ <`.
+    private func dropUnreadMouseReport() {
+        guard !options.mouse else { return }
+        let start = tigetstr("kmous").flatMap { Int(bitPattern: $0) <= 0 ? nil : String(cString: $0) }
+        if start == "\u{1b}[M" {
+            dropSequence(count: 3)
+        } else {
+            dropSequence { (0x40...0x7E).contains($0) }
         }
     }
 
@@ -222,7 +313,10 @@ public final class NcursesBackend: TerminalBackend {
             return .resize(currentSize)
         case KEY_MOUSE:
             var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
+            guard getmouse(&event) == OK else {
+                dropUnreadMouseReport()
+                return nil
+            }
             let state = event.bstate
             let kind: MouseEvent.Kind
             if state & nc_button1_pressed() != 0 || state & nc_button1_clicked() != 0 {

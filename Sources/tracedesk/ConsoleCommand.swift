@@ -51,23 +51,12 @@ enum ConsoleCommand {
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
         let program = Program(
             backend: backend, service: desk, userName: person.userName ?? "", idleLockSeconds: idleLock,
-            ascii: !Self.localeIsUTF8(environment), refreshSeconds: refresh)
+            ascii: backend.glyphs.ascii, refreshSeconds: refresh)
         program.run()
         backend.stop()
         // Quitting signed out in the background: give it a moment, never more.
         program.finishCalls(within: 1)
         return .success
-    }
-
-    /// Whether the terminal's locale speaks UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`, as
-    /// setlocale reads them). Without it the contact-trace screen draws its marks and bars in
-    /// ASCII (`*`, `.:-=+*#%@`).
-    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
-        let locale =
-            [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]].compactMap { $0 }
-            .first { !$0.isEmpty } ?? ""
-        let lower = locale.lowercased()
-        return lower.contains("utf-8") || lower.contains("utf8")
     }
 
     /// `--refresh SECONDS`: the supervisor dashboard's refresh period, 1...3600, or 0 for none

@@ -204,9 +204,8 @@ enum DemoCommand {
                 store: store, sessions: server.config.sessionPolicy, signIns: server.config.signInPolicy,
                 publishing: server.config.publishingPolicy, apricot: server.config.apricotSettings)
             let mouse = !arguments.has("no-mouse")
-            let ascii = !ConsoleCommand.localeIsUTF8(ProcessInfo.processInfo.environment)
             await runConsole(
-                desk: desk, session: operatorSession, theme: theme, mouse: mouse, ascii: ascii, signals: signals,
+                desk: desk, session: operatorSession, theme: theme, mouse: mouse, signals: signals,
                 citizen: { citizen.status.map(Self.strip) })
             running.cancel()
             print(intro)
@@ -290,7 +289,7 @@ enum DemoCommand {
 
     /// The console on a thread of its own (its loop blocks), signed in as `session`.
     static func runConsole(
-        desk: LocalDesk, session: StaffSession, theme: Theme, mouse: Bool, ascii: Bool, signals: StopSignals,
+        desk: LocalDesk, session: StaffSession, theme: Theme, mouse: Bool, signals: StopSignals,
         citizen: @escaping @Sendable () -> DemoCitizenStrip?
     ) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -298,7 +297,7 @@ enum DemoCommand {
                 let backend = NcursesBackend(options: .init(theme: theme, mouse: mouse))
                 let program = Program(
                     backend: QuitOnSignalBackend(backend, stop: signals), service: desk, userName: session.user,
-                    ascii: ascii)
+                    ascii: backend.glyphs.ascii)
                 program.demoCitizen = citizen
                 program.signIn(as: session)
                 program.run()

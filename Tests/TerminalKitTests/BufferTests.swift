@@ -7,7 +7,21 @@ import Testing
         var buffer = Buffer(width: 8, height: 2)
         #expect(buffer.put("hello world", x: 1, y: 0) == 7)
         #expect(buffer.put("abc", x: 0, y: 1, maxWidth: 2) == 2)
-        expectLines(buffer.lines, [" hello w", "ab"])
+        // Cut to its room, text ends in an ellipsis; clipped by the buffer's edge, it does not.
+        expectLines(buffer.lines, [" hello w", "a…"])
+    }
+
+    @Test func maxWidthCutsWithTheGlyphSetsEllipsis() {
+        var buffer = Buffer(width: 10, height: 2, glyphs: .asciiOnly)
+        buffer.put("+39 333 123 4567", x: 0, y: 0, maxWidth: 8)
+        buffer.put("fits", x: 0, y: 1, maxWidth: 4)
+        expectLines(buffer.lines, ["+39 3...", "fits"])
+    }
+
+    @Test func asciiGlyphsWriteEverySymbolInASCII() {
+        var buffer = Buffer(width: 20, height: 1, glyphs: .asciiOnly)
+        buffer.put("┌─ ✓ ≥ 15 · José │", x: 0, y: 0)
+        expectLines(buffer.lines, ["+- ok >= 15 - Jos? |"])
     }
 
     @Test func wideCharacterIsNeverSplitAtTheRightEdge() {
@@ -24,9 +38,9 @@ import Testing
         #expect(buffer[2, 0].symbol == " ")
     }
 
-    @Test func maxWidthCutsBeforeAWideCharacter() {
+    @Test func clipCutsBeforeAWideCharacter() {
         var buffer = Buffer(width: 6, height: 1)
-        buffer.put("a中b", x: 0, y: 0, maxWidth: 2)
+        buffer.put("a中b", x: 0, y: 0, clip: Rect(x: 0, y: 0, width: 2, height: 1))
         #expect(buffer[0, 0].symbol == "a")
         #expect(buffer[1, 0].symbol == " ")
         #expect(!buffer[1, 0].isContinuation)

@@ -292,5 +292,30 @@ tm send-keys -t app C-c
 check "no password ever reached the screen's scrollback" bash -c "! tmux -L '$socket' capture-pane -p -S - -t app |
   grep -qE -- '$admin_pw|$oper_pw|$super_pw'"
 
+# 11. LANG=C: ncurses cannot draw Unicode, so borders and marks are drawn in ASCII.
+start 80 24 LANG=C LC_ALL=C -- --store "$store" --user boss
+check "under LANG=C the title and borders are ASCII" wait_for "TraceDesk - Sign in"
+check "under LANG=C no Unicode reaches the screen" bash -c "! tmux -L '$socket' capture-pane -p -t app | grep -qP '[^\\x00-\\x7F]'"
+tm send-keys -t app C-c
+wait_for "__EXIT=" >/dev/null
+
+# 12. Resizing, then quitting, leaves nothing of the console in the shell, even without an
+# alternate screen to return to (tmux's alternate-screen off).
+sessions=$((sessions + 1))
+socket="tracedesk-e2e-$$-$sessions"
+printf 'set -g alternate-screen off\n' >"$work/no-alternate.conf"
+tm -f "$work/no-alternate.conf" new-session -d -s app -x 200 -y 50 -e TERM=tmux-256color -e LANG=C.UTF-8 \
+  "$bin --store '$store'; echo __EXIT=\$?; sleep 60"
+wait_for "TraceDesk · Sign in" >/dev/null
+tm resize-window -t app -x 60 -y 20
+wait_for "terminal too small" >/dev/null
+tm resize-window -t app -x 80 -y 24
+wait_for "TraceDesk · Sign in" >/dev/null
+tm resize-window -t app -x 200 -y 50
+wait_for "TraceDesk · Sign in" >/dev/null
+tm send-keys -t app C-c
+check "quitting after resizes exits 0" wait_for "__EXIT=0"
+check "no fragment of a panel stays in the shell" bash -c "! tmux -L '$socket' capture-pane -p -t app | grep -qE '[│─┌┐└┘]|TraceDesk'"
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
