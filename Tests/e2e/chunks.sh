@@ -6,23 +6,8 @@
 # Prints one line per check and ends with "e2e-chunks: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
-export SWIFT_BACKTRACE=enable=no
-unset TRACEDESK_SIGNING_KEY_PATH TRACEDESK_CONFIG
-
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
 source "$(dirname "$0")/lib.sh"
-
-stop_server() { kill -TERM "$server"; wait "$server"; server=""; }
+unset TRACEDESK_SIGNING_KEY_PATH TRACEDESK_CONFIG
 
 # export.bin and the DER signature of a chunk zip, written beside it (stdlib Python only).
 extract() {
@@ -189,5 +174,4 @@ TRACEDESK_RETENTION_DAYS=3 "$bin" cleanup --store "$work/desk.sqlite" >"$work/cl
 check "a retention under 10 days is refused (exit 2, naming the range)" bash -c "
   [ $? -eq 2 ] && grep -q 'TRACEDESK_RETENTION_DAYS must be a whole number from 10 to 30' '$work/cleanup-bad.out'"
 
-echo "e2e-chunks: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-chunks
