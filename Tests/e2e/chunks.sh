@@ -9,6 +9,11 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 unset TRACEDESK_SIGNING_KEY_PATH TRACEDESK_CONFIG
 
+# The store of the killed publishing run below takes a while to fill: it fills meanwhile.
+"$bin" bench keys --store "$work/crash.sqlite" --count 60000 >"$work/crash-seed.out" 2>&1 &
+seeding=$!
+pids+=($seeding)
+
 # export.bin and the DER signature of a chunk zip, written beside it (stdlib Python only).
 extract() {
   python3 - "$1" "$2" <<'PY'
@@ -136,7 +141,7 @@ check "serve runs the cleanup at start too" wait_log "cleanup: nothing to delete
 stop_server
 
 # --- A publishing run killed midway leaves whole chunks and no gap ---
-"$bin" bench keys --store "$work/crash.sqlite" --count 60000 >/dev/null
+wait "$seeding" || { echo "FAIL seeding the store of the killed run:"; cat "$work/crash-seed.out"; }
 TRACEDESK_CHUNK_MAX_KEYS=500 "$bin" chunks publish --store "$work/crash.sqlite" --signing-key "$work/signing.pem" \
   >"$work/crash.out" 2>&1 &
 publisher=$!

@@ -32,7 +32,7 @@ on_exit() { e2e_exit_hooks+=("$1"); }
 e2e_cleanup() {
   local hook pid s
   for hook in "${e2e_exit_hooks[@]}"; do eval "$hook"; done
-  for pid in $server "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  for pid in $server "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null && { wait "$pid"; } 2>/dev/null; done
   for s in "${e2e_sockets[@]}"; do tmux -L "$s" kill-server 2>/dev/null; done
   rm -rf "$work"
 }
@@ -99,6 +99,7 @@ start_server() {
   local store=$1; shift
   local deadline=$((SECONDS + 60)) status
   while :; do
+    : >"$work/serve.log"
     "$bin" serve --store "$store" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 "$@" 2>"$work/serve.log" &
     server=$!
     until e2e_listening; do

@@ -92,10 +92,19 @@ done
 stop_server
 check "the server stops cleanly after the simulations (exit 0)" test $? -eq 0
 
-# tracedesk demo: its own server, accounts and phones.
+# tracedesk demo: its own server, accounts and phones. The demos below share nothing (each has its
+# own store, ports and accounts): the ones that wait for a signal start now, beside the first
+# one, rather than one after another.
+declare -A sigdemo
+for sig in TERM INT HUP; do
+  "$bin" demo --no-console --duration 600 --apricot-users 4 >"$work/sigdemo-$sig.out" 2>"$work/sigdemo-$sig.err" &
+  sigdemo[$sig]=$!
+  pids+=($!)
+done
 "$bin" demo --no-console --duration 4 --apricot-users 8 >"$work/demo.out" 2>"$work/demo.err"
+short_status=$?
 check "demo --no-console: exit 0, one account per role printed, phones without error" bash -c "
-  [ $? -eq 0 ] && grep -q '^    operator    operator / demo-' '$work/demo.out' &&
+  [ $short_status -eq 0 ] && grep -q '^    operator    operator / demo-' '$work/demo.out' &&
   grep -q '^    tracer      tracer / demo-' '$work/demo.out' && grep -q '^requests [0-9]*, errors 0$' '$work/demo.out' &&
   grep -q 'APRICOT phones signed in 8' '$work/demo.out' && grep -q '^  operational-info ' '$work/demo.out'"
 check "and its temporary store is gone" bash -c "
@@ -104,22 +113,21 @@ check "and its temporary store is gone" bash -c "
 # SIGTERM, SIGINT or SIGHUP stop the demo: its temporary store (only its user may read it) is gone,
 # promptly, the exit status 128 + the signal.
 for sig in TERM INT HUP; do
-  "$bin" demo --no-console --duration 600 --apricot-users 4 >"$work/sigdemo.out" 2>"$work/sigdemo.err" &
-  demo=$!
-  wait_until 60 has_line "$work/sigdemo.out" 'positive patients'
-  store=$(sed -nE 's/^  store +([^ ]+) .*/\1/p' "$work/sigdemo.out")
+  wait_until 60 has_line "$work/sigdemo-$sig.out" 'positive patients'
+  store=$(sed -nE 's/^  store +([^ ]+) .*/\1/p' "$work/sigdemo-$sig.out")
   folder=$(dirname "${store:-/nonexistent/x}")
   mode=$(stat -c %a "$folder" 2>/dev/null)
-  kill -"$sig" "$demo"
+  kill -"$sig" "${sigdemo[$sig]}"
   stopped=1
-  wait_gone "$demo" && stopped=0
-  wait "$demo"
+  wait_gone "${sigdemo[$sig]}" && stopped=0
+  wait "${sigdemo[$sig]}"
   status=$?
   want=$(case $sig in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac)
   check "SIG$sig to demo --no-console: its 0700 folder is deleted and it exits $want within 30 s" bash -c "
     [ -n '$store' ] && [ '$mode' = 700 ] && [ $stopped -eq 0 ] && [ $status -eq $want ] && [ ! -e '$folder' ]"
 done
-# While a demo runs, the tracer looks a positive patient it names up through its staff API.
+# While a demo runs, the tracer looks a positive patient it names up through its staff API (its
+# 20 s start when it has printed its accounts: it starts last, so that all of them are left).
 "$bin" demo --no-console --duration 20 --apricot-users 12 --seed 7 >"$work/live.out" 2>/dev/null &
 demo=$!
 wait_until 60 has_line "$work/live.out" 'positive patients'
