@@ -146,12 +146,12 @@ TRACEDESK_CHUNK_MAX_KEYS=500 "$bin" chunks publish --store "$work/crash.sqlite" 
   >"$work/crash.out" 2>&1 &
 publisher=$!
 # Kill it once some chunks are committed and others are not.
-deadline=$((SECONDS + 30))
-while [ $SECONDS -le $deadline ]; do
+committed() {
+  local n
   n=$("$bin" chunks list --store "$work/crash.sqlite" --json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' 2>/dev/null)
-  [ "${n:-0}" -ge 5 ] && break
-  sleep 0.05
-done
+  [ "${n:-0}" -ge 5 ]
+}
+wait_until 60 committed
 kill -KILL "$publisher" 2>/dev/null
 { wait "$publisher"; } 2>/dev/null
 killed_at=$("$bin" chunks list --store "$work/crash.sqlite" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')

@@ -69,7 +69,10 @@ check "a real and an unknown name answer the third failure in the same words" \
 # attempt comes (1 or 2 s) depends on the machine's speed, the words around it do not.
 fourth_alike() {
   diff -q <(sed -E 's/wait [12] s/wait N s/' "$work/ana.fourth") <(sed -E 's/wait [12] s/wait N s/' "$work/nobody.fourth") \
-    >/dev/null && grep -qE 'wait [12] s' "$work/ana.fourth" && [ "$(cat "$work/ana.status")" = 401 ]
+    >/dev/null && grep -qE 'wait [12] s' "$work/ana.fourth" && [ "$(cat "$work/ana.status")" = 401 ] && return 0
+  echo "    ana ($(cat "$work/ana.status")): $(cat "$work/ana.fourth")"
+  echo "    nobody ($(cat "$work/nobody.status")): $(cat "$work/nobody.fourth")"
+  return 1
 }
 check "…and the same wait after it, even with the right password (401)" fourth_alike
 check "no answer names the account or counts tries left" bash -c "! grep -qE 'ana|tries left|locked after' '$work/ana.third' '$work/ana.fourth'"
