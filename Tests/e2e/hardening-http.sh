@@ -63,17 +63,40 @@ TRACEDESK_MAX_CONNECTIONS=100 TRACEDESK_HEAD_DEADLINE_SECONDS=4 TRACEDESK_MAX_CO
   check "serve starts" start_server "$work/desk.sqlite"
 pport=${phone##*:}
 
+# smuggle.py PORT CASE [kept]: a lenient framing, then a hidden request, on a fresh connection
+# (or, with kept, as the 4th request of a kept one: past the gate, checked from what
+# libmicrohttpd parsed): answered 400 with the error body and closed, the hidden one never.
 cat >"$work/smuggle.py" <<'EOF'
 import socket, sys
 port = int(sys.argv[1])
+kept = sys.argv[3:] == ["kept"]
 hidden = b"GET /hidden-request HTTP/1.1\r\nHost: x\r\n\r\n"
+space = b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
 cases = {
-    "space": b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+    "space": space,
     "fold": b"POST / HTTP/1.1\r\nHost: x\r\nX-A: b\r\n c\r\nContent-Length: 0\r\n\r\n",
     "lf": b"POST / HTTP/1.1\nHost: x\nContent-Length: 5\n\nhello",
 }
+if kept:
+    cases = {
+        "space": space,
+        "fold": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n chunked\r\n\r\nhello",
+        "both": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    }
 s = socket.create_connection(("127.0.0.1", port))
 s.settimeout(30)
+for _ in range(3 if kept else 0):  # kept: each answer read by its Content-Length, no Connection: close
+    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += s.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.lower().split(b"\r\n")
+    length = int([l.split(b":")[1] for l in lines if l.startswith(b"content-length:")][0])
+    while len(body) < length:
+        body += s.recv(65536)
+    if not head.startswith(b"HTTP/1.1 200 ") or b"connection: close" in lines:
+        sys.exit(1)
 s.sendall(cases[sys.argv[2]] + hidden)
 out = b""
 while True:  # until the server closes (the read timeout would raise: a failure)
@@ -97,44 +120,10 @@ check "smuggling: neither the requests nor the hidden ones reached a handler (ac
 check "smuggling: the refusals are counted" bash -c \
   "curl -s http://$internal/metrics | grep -q 'tracedesk_http_heads_refused_total{reason=\"malformed\"} 3'"
 
-# The same framings as a LATER request of a kept connection (past the gate: checked from what
-# libmicrohttpd parsed), after three requests answered on it.
-cat >"$work/kept.py" <<'EOF'
-import socket, sys
-port = int(sys.argv[1])
-hidden = b"GET /hidden-request HTTP/1.1\r\nHost: x\r\n\r\n"
-cases = {
-    "space": b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
-    "fold": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n chunked\r\n\r\nhello",
-    "both": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-}
-s = socket.create_connection(("127.0.0.1", port))
-s.settimeout(30)
-for _ in range(3):  # kept: each answer read by its Content-Length, no Connection: close
-    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-    data = b""
-    while b"\r\n\r\n" not in data:
-        data += s.recv(65536)
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.lower().split(b"\r\n")
-    length = int([l.split(b":")[1] for l in lines if l.startswith(b"content-length:")][0])
-    while len(body) < length:
-        body += s.recv(65536)
-    if not head.startswith(b"HTTP/1.1 200 ") or b"connection: close" in lines:
-        sys.exit(1)
-s.sendall(cases[sys.argv[2]] + hidden)
-out = b""
-while True:  # until the server closes (the read timeout would raise: a failure)
-    b = s.recv(65536)
-    if not b:
-        break
-    out += b
-ok = out.startswith(b"HTTP/1.1 400 ") and out.count(b"HTTP/1.1") == 1 and b'"error_code":1100' in out
-sys.exit(0 if ok else 1)
-EOF
+# The same framings as a LATER request of a kept connection, after three requests answered on it.
 for variant in space fold both; do
   check "kept connection, 4th request ($variant): 400 with the error body, closed, the hidden one not answered" \
-    python3 "$work/kept.py" "$pport" "$variant"
+    python3 "$work/smuggle.py" "$pport" "$variant" kept
 done
 
 cat >"$work/big.py" <<'EOF'
@@ -171,13 +160,7 @@ if mount -t tmpfs -o size=8m tmpfs "$disk" 2>/dev/null; then
   check "full store disk: serve starts" start_server "$disk/desk.sqlite"
   "$bin" bench seed --store "$disk/desk.sqlite" --count 30 --tokens "$work/tokens" >/dev/null 2>&1
   now=$(date -u +%s)
-  keys=""
-  for k in $(seq 0 13); do
-    start=$(((now / 86400 - 13 + k) * 144))
-    data=$(head -c 16 /dev/urandom | base64)
-    keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":144},"
-  done
-  body="{\"teks\":[${keys%,}],\"province\":\"RM\",\"padding\":\"00\",\"exposure_detection_summaries\":[]}"
+  body=$(random_keys_body 13 14)
   upload() {
     curl -s -o "$work/upload" -w '%{http_code}' -m 30 -X POST "http://$phone/v1/ingestion/upload" \
       -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $1" -H 'Immuni-Dummy-Data: 0' \

@@ -243,6 +243,17 @@ phone_upload() {
     -d "{\"teks\":[${keys%,}],\"province\":\"RM\",\"padding\":\"00\",\"exposure_detection_summaries\":[]}"
 }
 
+# random_keys_body FIRST COUNT: an upload's JSON body of COUNT random daily keys, the first of
+# them FIRST days before today (UTC), province RM.
+random_keys_body() {
+  local now keys="" day
+  now=$(date -u +%s)
+  for day in $(seq 0 $(($2 - 1))); do
+    keys="$keys{\"key_data\":\"$(head -c 16 /dev/urandom | base64)\",\"rolling_start_number\":$(((now / 86400 - $1 + day) * 144)),\"rolling_period\":144},"
+  done
+  printf '{"teks":[%s],"province":"RM","padding":"00","exposure_detection_summaries":[]}' "${keys%,}"
+}
+
 # --- Consoles in tmux ---
 # $socket is the tmux server of the console in use, $pane the window the screen helpers read and
 # the keys go to.

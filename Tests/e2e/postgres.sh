@@ -99,13 +99,7 @@ check "two servers start on one PostgreSQL" test -n "$a_phone" -a -n "$b_phone"
 check "each logs the store without a password" grep -q "store postgres://postgres@127.0.0.1:$port/postgres" "$work/a.log"
 
 now=$(date -u +%s)
-keys=""
-for i in $(seq 0 2); do
-  start=$(( (now / 86400 - 3 + i) * 144 ))
-  data=$(head -c 16 /dev/urandom | base64)
-  keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":144},"
-done
-body="{\"teks\":[${keys%,}],\"province\":\"RM\",\"padding\":\"00\",\"exposure_detection_summaries\":[]}"
+body=$(random_keys_body 3 3)
 upload() { # upload PHONE TOKEN → status; headers in $work/h
   curl -s --max-time 10 -o "$work/body" -D "$work/h" -w '%{http_code}' -X POST "http://$1/v1/ingestion/upload" \
     -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $2" -H 'Immuni-Dummy-Data: 0' \
