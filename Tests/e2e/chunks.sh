@@ -6,23 +6,13 @@
 # Prints one line per check and ends with "e2e-chunks: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
-export SWIFT_BACKTRACE=enable=no
+source "$(dirname "$0")/lib.sh"
 unset TRACEDESK_SIGNING_KEY_PATH TRACEDESK_CONFIG
 
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-source "$(dirname "$0")/lib.sh"
-
-stop_server() { kill -TERM "$server"; wait "$server"; server=""; }
+# The store of the killed publishing run below takes a while to fill: it fills meanwhile.
+"$bin" bench keys --store "$work/crash.sqlite" --count 60000 >"$work/crash-seed.out" 2>&1 &
+seeding=$!
+pids+=($seeding)
 
 # export.bin and the DER signature of a chunk zip, written beside it (stdlib Python only).
 extract() {
@@ -151,17 +141,17 @@ check "serve runs the cleanup at start too" wait_log "cleanup: nothing to delete
 stop_server
 
 # --- A publishing run killed midway leaves whole chunks and no gap ---
-"$bin" bench keys --store "$work/crash.sqlite" --count 60000 >/dev/null
+wait "$seeding" || { echo "FAIL seeding the store of the killed run:"; cat "$work/crash-seed.out"; }
 TRACEDESK_CHUNK_MAX_KEYS=500 "$bin" chunks publish --store "$work/crash.sqlite" --signing-key "$work/signing.pem" \
   >"$work/crash.out" 2>&1 &
 publisher=$!
 # Kill it once some chunks are committed and others are not.
-deadline=$((SECONDS + 30))
-while [ $SECONDS -le $deadline ]; do
+committed() {
+  local n
   n=$("$bin" chunks list --store "$work/crash.sqlite" --json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' 2>/dev/null)
-  [ "${n:-0}" -ge 5 ] && break
-  sleep 0.05
-done
+  [ "${n:-0}" -ge 5 ]
+}
+wait_until 60 committed
 kill -KILL "$publisher" 2>/dev/null
 { wait "$publisher"; } 2>/dev/null
 killed_at=$("$bin" chunks list --store "$work/crash.sqlite" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
@@ -189,5 +179,4 @@ TRACEDESK_RETENTION_DAYS=3 "$bin" cleanup --store "$work/desk.sqlite" >"$work/cl
 check "a retention under 10 days is refused (exit 2, naming the range)" bash -c "
   [ $? -eq 2 ] && grep -q 'TRACEDESK_RETENTION_DAYS must be a whole number from 10 to 30' '$work/cleanup-bad.out'"
 
-echo "e2e-chunks: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-chunks

@@ -4,112 +4,48 @@
 # Prints one line per check and ends with "e2e: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-socket="tracedesk-e2e-$$-0"
-sessions=0
-passed=0
-failed=0
+source "$(dirname "$0")/lib.sh"
 export TRACEDESK_THEMES="$root/themes"
 
-cleanup() { tmux -L "$socket" kill-server 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-
-source "$(dirname "$0")/lib.sh"
-tm() { tmux -L "$socket" "$@"; }
-screen() { tm capture-pane -p -t app 2>/dev/null; }
-
-# start NAME-OF-CHECK-GROUP WIDTH HEIGHT [ENV=VALUE...] -- ARGS...
-start() {
-  local width=$1 height=$2; shift 2
-  local envs=()
-  while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=(-e "$1"); shift; done
-  [ "${1:-}" = "--" ] && shift
-  tm kill-server 2>/dev/null
-  # A fresh tmux server per session: reusing a socket right after kill-server races.
-  sessions=$((sessions + 1))
-  socket="tracedesk-e2e-$$-$sessions"
-  local quoted
-  quoted=$(printf ' %q' "$@")
-  tm -f /dev/null new-session -d -s app -x "$width" -y "$height" -e TERM=tmux-256color -e LANG=C.UTF-8 \
-    -e SWIFT_BACKTRACE=enable=no "${envs[@]}" "$bin$quoted; echo __EXIT=\$?; sleep 60"
-  tm set-option -t app remain-on-exit on >/dev/null
-}
-
-# wait_for TEXT [SECONDS]: polls the screen until TEXT appears.
-wait_for() {
-  local text=$1 deadline=$((SECONDS + ${2:-5}))
-  while [ $SECONDS -le $deadline ]; do
-    screen | grep -qF -- "$text" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-
-check() {
-  local name=$1; shift
-  if "$@"; then
-    passed=$((passed + 1)); echo "ok   $name"
-  else
-    failed=$((failed + 1)); echo "FAIL $name"; echo "---- screen ----"; screen | sed 's/^/    /'; echo "----------------"
-  fi
-}
-
-modes() { tm display -p -t app 2>/dev/null '#{alternate_on} #{mouse_any_flag} #{cursor_flag}'; }
+modes() { tmux -L "$socket" display -p -t app 2>/dev/null '#{alternate_on} #{mouse_any_flag} #{cursor_flag}'; }
 restored() { [ "$(modes)" = "0 0 1" ]; }
 
-absent() { ! screen | grep -qF -- "$1"; }
-# type_secret TEXT: types TEXT literally (a password: never passed through a shell word list).
-type_secret() { tm send-keys -t app -l -- "$1"; }
-
 store="$work/desk.sqlite"
-admin_pw="chief-key-8734"
-oper_pw="operator-secret-2"
-super_pw="supervisor-pass-3"
-# cli STDIN ARGS…: the CLI on $store with STDIN piped in; output in $work/out.
-cli() { local input=$1; shift; printf '%b' "$input" | "$bin" "$@" --store "$store" >"$work/out" 2>&1; }
-
-# sign_in PASSWORD: on the sign-in screen with the name filled in (--user), types the password.
-sign_in() {
-  wait_for "TraceDesk · Sign in" >/dev/null
-  type_secret "$1"
-  tm send-keys -t app Enter
-}
+td_args=(--store "$store")  # `td` is the CLI on $store
 
 # 1. An empty store: the first admin is made on the console, who then adds an operator.
 start 80 24 -- --store "$store"
 check "an empty store opens on the first-admin setup" wait_for "No staff account exists yet"
-tm send-keys -t app -l boss
-tm send-keys -t app Tab
-type_secret "$admin_pw"
-tm send-keys -t app Tab
-type_secret "$admin_pw"
+text boss
+keys Tab
+text "$admin_pw"
+keys Tab
+text "$admin_pw"
 check "the passwords show as bullets, never as typed" absent "$admin_pw"
 check "the second password is checked as typed" wait_for "✓ the passwords match"
-tm send-keys -t app Enter
+keys Enter
 check "Enter creates the first admin and opens the staff screen" wait_for "Staff accounts (1)"
 check "the title shows the admin and their role" wait_for "boss (admin)"
-tm send-keys -t app a
+keys a
 wait_for "Add a staff account" >/dev/null
-tm send-keys -t app -l ana
-tm send-keys -t app Enter Enter
-type_secret "$oper_pw"
-tm send-keys -t app Enter
-type_secret "$oper_pw"
-tm send-keys -t app Enter
+text ana
+keys Enter Enter
+text "$oper_pw"
+keys Enter
+text "$oper_pw"
+keys Enter
 check "the staff screen adds an operator" wait_for "added ana as operator"
 check "and lists it" wait_for "ana             operator    active         0  never"
-tm send-keys -t app F3
+keys F3
 check "F3 opens the audit log, newest first, with the addition" wait_for "staff_added      ana"
-tm send-keys -t app v
+keys v
 check "v checks the chain: intact, in words" wait_for "✓ chain intact:"
-tm send-keys -t app C-c
+keys C-c
 check "Ctrl-C exits with status 0" wait_for "__EXIT=0"
 check "terminal restored" restored
-cli "$admin_pw\n" audit list --user boss --password-stdin --actor boss --action sign_out
+td "$admin_pw\n" audit list --user boss --password-stdin --actor boss --action sign_out
 check "quitting signed the admin out (audited)" grep -q sign_out "$work/out"
-cli "$admin_pw\n$super_pw\n" staff add sara --role supervisor --user boss --password-stdin
+td "$admin_pw\n$super_pw\n" staff add sara --role supervisor --user boss --password-stdin
 
 # 2. Signing in: a wrong password, then the phone-call flow: code, yesterday, review, authorise.
 start 80 24 -- --store "$store" --user ana
@@ -121,18 +57,18 @@ check "the wrong password is not on screen" absent "wrong-password-1"
 sign_in "$oper_pw"
 check "the right password opens the authorise screen" wait_for "Authorise an upload"
 check "the title shows who is signed in" wait_for "ana (operator)"
-tm send-keys -t app 9 k 2 - r a y 8 - u u q
+keys 9 k 2 - r a y 8 - u u q
 check "typed code is grouped 3-4-3 and the check character passes" wait_for "9K2-RAY8-UUQ    ✓ check character matches"
-tm send-keys -t app y
+keys y
 check "y picks yesterday" wait_for "yesterday"
-tm send-keys -t app Enter
+keys Enter
 check "Enter opens the review" wait_for "Authorise this upload?"
-tm send-keys -t app Enter
+keys Enter
 check "Enter authorises with a countdown" wait_for "Authorised: the app must upload within 2:"
 first=$(screen | grep -o 'within [0-9]:[0-9][0-9]')
 countdown_moved() { [ "$(screen | grep -o 'within [0-9]:[0-9][0-9]')" != "$first" ]; }
 check "the countdown runs" wait_until 30 countdown_moved
-tm send-keys -t app q
+keys q
 check "q on the result quits with status 0" wait_for "__EXIT=0"
 check "terminal restored after quitting (no alternate screen, mouse off, cursor on)" restored
 check "otp status agrees" bash -c "printf '%s\n' '$oper_pw' | '$bin' otp status 9K2RAY8UUQ --store '$store' --user ana --password-stdin | grep -q '^authorized'"
@@ -141,32 +77,32 @@ check "otp status agrees" bash -c "printf '%s\n' '$oper_pw' | '$bin' otp status 
 start 80 24 -- --store "$store" --user ana
 sign_in "$oper_pw"
 wait_for "Authorise an upload" >/dev/null
-tm send-keys -t app 9 K 2 R A Y 8 U U Q t Enter Enter
+keys 9 K 2 R A Y 8 U U Q t Enter Enter
 check "authorising again says already authorised" wait_for "Already authorised: nothing was changed"
-tm send-keys -t app n
+keys n
 wait_for "Type the code the citizen" >/dev/null
-tm send-keys -t app 9 K B
+keys 9 K B
 check "a character outside the alphabet is refused and named" wait_for "'B' at position 3 is never in a code"
-tm send-keys -t app 2 R A Y 8 U U A
+keys 2 R A Y 8 U U A
 check "a wrong check character is reported" wait_for "check character does not match: ask the citizen"
 
 # Help, resize, mouse.
-tm send-keys -t app '?'
+keys '?'
 check "? opens help generated from the key maps" wait_for "Previous week"
-tm send-keys -t app G
+keys G
 check "help lists the sign-out key (at its end)" wait_for "^O/F12     Sign out"
-tm send-keys -t app Escape
-tm resize-window -t app -x 70 -y 20
+keys Escape
+tmux -L "$socket" resize-window -t app -x 70 -y 20
 check "below 80x24 the console says so" wait_for "terminal too small: have 70×20, need 80×24"
-tm resize-window -t app -x 120 -y 40
+tmux -L "$socket" resize-window -t app -x 120 -y 40
 check "back to a large size redraws the screen" wait_for "Authorise an upload"
 # A mouse press and release on the symptom-onset field (column 5, row 9, 1-based), encoded as
 # tmux sends it to an application that asked for mouse mode 1000 under TERM=tmux-256color
 # (X10: ESC [ M, then 32+button, 32+column, 32+row): the focus marker moves there.
-tm send-keys -t app -l $'\e[M %)'
-tm send-keys -t app -l $'\e[M#%)'
+text $'\e[M %)'
+text $'\e[M#%)'
 check "a click focuses the symptom-onset field" wait_for "│› YYYY-MM-DD"
-tm send-keys -t app C-c
+keys C-c
 check "Ctrl-C exits cleanly" wait_for "__EXIT=0"
 check "terminal restored after Ctrl-C" restored
 
@@ -175,25 +111,25 @@ check "terminal restored after Ctrl-C" restored
 start 80 24 TRACEDESK_IDLE_LOCK_SECONDS=3 -- --store "$store" --user ana
 sign_in "$oper_pw"
 wait_for "Authorise an upload" >/dev/null
-tm send-keys -t app 9 K 2 R A
+keys 9 K 2 R A
 wait_for "9K2-RA" >/dev/null
-check "after 3 s without a key the lock screen covers the console" wait_for "TraceDesk · Locked" 10
+check "after 3 s without a key the lock screen covers the console" wait_for "TraceDesk · Locked"
 check "it says who is signed in" wait_for "Signed in as ana (operator)"
 check "nothing of the screen underneath shows" absent "9K2-RA"
-sign_in_lock() { type_secret "$1"; tm send-keys -t app Enter; }
+sign_in_lock() { text "$1"; keys Enter; }
 sign_in_lock "not-her-password"
 check "a wrong password on the lock screen is refused" wait_for "✗ wrong user name or password"
 sign_in_lock "$oper_pw"
 check "the right password brings back the half-typed code" wait_for "9K2-RA"
-tm send-keys -t app Y 8 U U Q
+keys Y 8 U U Q
 check "and typing goes on where it stopped" wait_for "9K2-RAY8-UUQ    ✓ check character matches"
 check "idle again: locked again" wait_for "TraceDesk · Locked" 30
-tm send-keys -t app C-o
+keys C-o
 check "^O on the lock screen signs out to the sign-in" wait_for "ana signed out."
 check "the screen's state is gone after signing out" bash -c "! tmux -L '$socket' capture-pane -p -t app | grep -q 9K2"
-tm send-keys -t app C-c
+keys C-c
 check "Ctrl-C on the sign-in exits with status 0" wait_for "__EXIT=0"
-cli "$admin_pw\n" audit list --user boss --password-stdin --actor ana --action sign_out
+td "$admin_pw\n" audit list --user boss --password-stdin --actor ana --action sign_out
 check "the idle locks ended the sessions (audited sign-outs)" bash -c "[ \$(grep -c sign_out '$work/out') -ge 2 ]"
 
 # 5. A supervisor starts on the dashboard; F3 is the monitor: every operator's activity, newest
@@ -201,15 +137,15 @@ check "the idle locks ended the sessions (audited sign-outs)" bash -c "[ \$(grep
 start 80 24 -- --store "$store" --user sara
 sign_in "$super_pw"
 check "a supervisor starts on the dashboard" wait_for "TraceDesk · Dashboard"
-tm send-keys -t app F3
+keys F3
 check "F3: the monitor" wait_for "TraceDesk · Monitor"
 check "it lists ana's authorisation" wait_for "authorised     ana"
-tm send-keys -t app Space
+keys Space
 check "Space pauses it" wait_for "‖ paused, 0 new"
-tm send-keys -t app /
-tm send-keys -t app -l "ana"
+keys /
+text "ana"
 check "/ filters as you type" wait_for "Filter: ana"
-tm send-keys -t app Escape q
+keys Escape q
 check "q quits" wait_for "__EXIT=0"
 
 # 6. Signals and crashes restore the terminal.
@@ -226,20 +162,19 @@ signal_exits SEGV "__EXIT=139" "a crash (SIGSEGV)"
 signal_exits ABRT "__EXIT=134" "an abort (SIGABRT)"
 
 # 7. Monochrome, themes.
-no_colours() { ! tm capture-pane -e -p -t app | grep -qE $'\e\\[[0-9;]*(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)m'; }
 start 80 24 NO_COLOR=1 -- --store "$store" --user boss
 wait_for "TraceDesk · Sign in" >/dev/null
 check "NO_COLOR: the sign-in draws without colours" no_colours
 sign_in "$admin_pw"
 wait_for "Staff accounts" >/dev/null
 check "NO_COLOR: the staff screen draws without colours" no_colours
-tm send-keys -t app F3
+keys F3
 wait_for "Audit log, newest first" >/dev/null
 check "NO_COLOR: the audit screen draws without colours" no_colours
-tm send-keys -t app C-c
+keys C-c
 start 80 24 -- --store "$store" --theme high-contrast
 check "--theme high-contrast opens" wait_for "TraceDesk · Sign in"
-tm send-keys -t app C-c
+keys C-c
 
 # 8. Bad stores are reported before the screen opens.
 printf 'this is not a database' > "$work/garbage.sqlite"
@@ -284,11 +219,11 @@ sqlite3 "$store" "UPDATE audit_log SET detail = '{\"role\":\"admin\"}' WHERE id 
 start 80 24 -- --store "$store" --user boss
 sign_in "$admin_pw"
 wait_for "Staff accounts" >/dev/null
-tm send-keys -t app F3
+keys F3
 wait_for "Audit log, newest first" >/dev/null
-tm send-keys -t app v
+keys v
 check "v on an edited log says BROKEN at entry 3" wait_for "✗ BROKEN at entry 3:"
-tm send-keys -t app C-c
+keys C-c
 check "no password ever reached the screen's scrollback" bash -c "! tmux -L '$socket' capture-pane -p -S - -t app |
   grep -qE -- '$admin_pw|$oper_pw|$super_pw'"
 
@@ -296,26 +231,23 @@ check "no password ever reached the screen's scrollback" bash -c "! tmux -L '$so
 start 80 24 LANG=C LC_ALL=C -- --store "$store" --user boss
 check "under LANG=C the title and borders are ASCII" wait_for "TraceDesk - Sign in"
 check "under LANG=C no Unicode reaches the screen" bash -c "! tmux -L '$socket' capture-pane -p -t app | grep -qP '[^\\x00-\\x7F]'"
-tm send-keys -t app C-c
+keys C-c
 wait_for "__EXIT=" >/dev/null
 
 # 12. Resizing, then quitting, leaves nothing of the console in the shell, even without an
-# alternate screen to return to (tmux's alternate-screen off).
-sessions=$((sessions + 1))
-socket="tracedesk-e2e-$$-$sessions"
-printf 'set -g alternate-screen off\n' >"$work/no-alternate.conf"
-tm -f "$work/no-alternate.conf" new-session -d -s app -x 200 -y 50 -e TERM=tmux-256color -e LANG=C.UTF-8 \
-  "$bin --store '$store'; echo __EXIT=\$?; sleep 60"
+# alternate screen to return to (tmux's alternate-screen off, set before the console starts).
+start_shell 200 50 -- "until [ -e '$work/go' ]; do sleep 0.05; done; '$bin' --store '$store'; echo __EXIT=\$?; sleep 600"
+tmux -L "$socket" set-option -w -t app alternate-screen off
+touch "$work/go"
 wait_for "TraceDesk · Sign in" >/dev/null
-tm resize-window -t app -x 60 -y 20
+tmux -L "$socket" resize-window -t app -x 60 -y 20
 wait_for "terminal too small" >/dev/null
-tm resize-window -t app -x 80 -y 24
+tmux -L "$socket" resize-window -t app -x 80 -y 24
 wait_for "TraceDesk · Sign in" >/dev/null
-tm resize-window -t app -x 200 -y 50
+tmux -L "$socket" resize-window -t app -x 200 -y 50
 wait_for "TraceDesk · Sign in" >/dev/null
-tm send-keys -t app C-c
+keys C-c
 check "quitting after resizes exits 0" wait_for "__EXIT=0"
 check "no fragment of a panel stays in the shell" bash -c "! tmux -L '$socket' capture-pane -p -t app | grep -qE '[│─┌┐└┘]|TraceDesk'"
 
-echo "e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e

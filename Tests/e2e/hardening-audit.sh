@@ -8,39 +8,14 @@
 # Prints one line per check and ends with "e2e-hardening-audit: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
-export SWIFT_BACKTRACE=enable=no TRACEDESK_SIGNING_KEY_REQUIRED=false
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-source "$root/Tests/e2e/lib.sh"
+source "$(dirname "$0")/lib.sh"
+export TRACEDESK_SIGNING_KEY_REQUIRED=false
 
 store="$work/desk.sqlite"
 cps="$work/checkpoints/audit.jsonl"
 mkdir -p "$work/checkpoints"
-today=$(date -u +%F)
-admin_pw="chief-key-8734" oper_pw="operator-secret-2"
 
-# td STDIN ARGS…: tracedesk with STDIN piped in; output in $work/out; sets $rc.
-td() {
-  local input=$1; shift
-  printf '%b' "$input" | "$bin" "$@" >"$work/out" 2>&1
-  rc=$?
-}
-says() { grep -qF -- "$1" "$work/out"; }
 lines() { grep -c . "$1"; }
-stop_server() {
-  kill -TERM "$server" 2>/dev/null
-  wait "$server" 2>/dev/null
-  server=""
-}
 
 td "$admin_pw\n" staff add boss --role admin --password-stdin --store "$store"
 td "$admin_pw\n$oper_pw\n" staff add ana --role operator --user boss --password-stdin --store "$store"
@@ -70,13 +45,13 @@ export TRACEDESK_AUDIT_CHECKPOINT_EVERY_ENTRIES=3
 check "the server with an audit key and file starts and names them" start_server "$store"
 check "  … names the file, the key id and the schedule" \
   grep -q "audit checkpoints to $cps (audit key id [0-9a-f]\{16\}) every 3 entries" "$work/serve.log"
-check "  … and anchors at start the entries added since the last checkpoint" \
-  bash -c "$(declare -f wait_log); work='$work'; wait_log 'audit checkpoint: [0-9]* entries anchored' && [ \$(grep -c . '$cps') = 2 ]"
+anchored_at_start() { wait_log 'audit checkpoint: [0-9]* entries anchored' && [ "$(lines "$cps")" = 2 ]; }
+check "  … and anchors at start the entries added since the last checkpoint" anchored_at_start
 # Each command through the staff API signs in and out: two entries.
 td "$oper_pw\n" --server "http://$internal" otp status KJ23IWY5UJ --user ana --password-stdin
 td "$oper_pw\n" --server "http://$internal" otp status KJ23IWY5UJ --user ana --password-stdin
-deadline=$((SECONDS + 30))
-while [ "$(lines "$cps")" -lt 3 ] && [ $SECONDS -le $deadline ]; do sleep 0.2; done
+at_least_lines() { [ "$(lines "$1")" -ge "$2" ]; }
+wait_until "$wait_cap" at_least_lines "$cps" 3
 check "the server appends a checkpoint after 3 more entries (checked every few seconds)" test "$(lines "$cps")" -ge 3
 
 td "$admin_pw\n" --server "http://$internal" audit verify --checkpoints "$cps" --public-key "$work/audit-public.pem" --user boss --password-stdin
@@ -206,11 +181,8 @@ exec 3>"$work/stdin"
 printf '9K2RAY8UUQ\n' >&3
 # The process reads the code, then waits for the password: look at its arguments meanwhile.
 argv=""
-deadline=$((SECONDS + 30))
-while ! printf %s "$argv" | grep -q authorize && [ $SECONDS -le $deadline ]; do
-  argv=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)
-  sleep 0.05
-done
+read_argv() { argv=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null); printf %s "$argv" | grep -q authorize; }
+wait_until "$wait_cap" read_argv
 printf '%s\n' "$oper_pw" >&3
 exec 3>&-
 wait "$pid"
@@ -227,5 +199,4 @@ check "a code given both ways: usage, exit 2" bash -c "[ $rc -eq 2 ] && grep -q 
 check "a multi-line error keeps its newline and tab; the ESC becomes '?'" \
   bash -c "grep -q '^tracedesk: serve: the settings have problems:\$' '$work/out' && grep -qP '^  config file /nowhere/a\tb\?\[2Jc cannot be read' '$work/out' && ! grep -qP '\x1b' '$work/out'"
 
-echo "e2e-hardening-audit: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-hardening-audit

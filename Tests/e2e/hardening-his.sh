@@ -6,30 +6,12 @@
 # Prints one line per check and ends with "e2e-hardening-his: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
-export SWIFT_BACKTRACE=enable=no
-
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
-export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
-source "$root/Tests/e2e/lib.sh"
+source "$(dirname "$0")/lib.sh"
+use_signing_key
 
 store="$work/desk.sqlite"
-today=$(date -u +%F)
-admin_pw="chief-key-8734" oper_pw="operator-secret-2"
-printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$store" >/dev/null 2>&1
-printf '%s\n%s\n' "$admin_pw" "$oper_pw" |
-  "$bin" staff add ana --role operator --user boss --password-stdin --store "$store" >/dev/null 2>&1
+add_staff "$store" boss admin
+add_staff "$store" ana operator
 as_boss() { printf '%s\n' "$admin_pw" | "$bin" "$@" --user boss --password-stdin --store "$store"; }
 otp() { # otp BASE CODE [CURL ARGS…] → status; body in $work/body, headers in $work/h
   local base=$1 code=$2; shift 2
@@ -83,7 +65,7 @@ check "his list shows it revoked; the audit log has the add and the revoke" bash
   printf '%s\n' '$admin_pw' | '$bin' his list --user boss --password-stdin --store '$store' 2>/dev/null | grep -qE '^hospital-a +revoked' &&
   printf '%s\n' '$admin_pw' | '$bin' audit list --user boss --password-stdin --store '$store' 2>/dev/null >'$work/audit.out' &&
   grep -q 'his_client_added' '$work/audit.out' && grep -q 'his_client_revoked' '$work/audit.out'"
-kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+stop_server
 
 # The HIS on a listener of its own: POST /v1/otp there, not the staff API; internal no longer has it.
 as_boss his add hospital-b >"$work/b.out" 2>&1
@@ -97,7 +79,7 @@ check "the HIS listener does not serve the staff API or /metrics (404)" bash -c 
 check "POST /v1/otp on the internal listener is 404, naming his_listen" bash -c "
   [ \"\$(curl -s -o '$work/body' -w '%{http_code}' -X POST http://$internal/v1/otp -H 'Authorization: Bearer $key_b' -H 'Content-Type: application/json' -d '{\"otp\":\"KJ23IWY5UJ\",\"symptoms_started_on\":\"$today\"}')\" = 404 ] &&
   grep -q his_listen '$work/body'"
-kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+stop_server
 
 # his_auth none: a warning at every start.
 TRACEDESK_HIS_AUTH=none check "his_auth none: serve starts" start_server "$store"
@@ -105,7 +87,7 @@ check "his_auth none: serve warns at start" grep -q 'WARNING: his_auth is none' 
 check "his_auth none: POST /v1/otp without a key is 204, as his-api" bash -c "
   [ \"\$(curl -s -o /dev/null -w '%{http_code}' -X POST http://$internal/v1/otp -H 'Content-Type: application/json' -d '{\"otp\":\"UQ776R9A7E\",\"symptoms_started_on\":\"$today\"}')\" = 204 ] || exit 1
   [ \"\$(sqlite3 '$store' \"SELECT authorized_by FROM otp_authorizations ORDER BY authorized_at_ms DESC LIMIT 1\")\" = his-api ]"
-kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+stop_server
 
 # his_auth certificate: TLS client certificates signed by the HIS authority; the subject CN names
 # the client (added like any other), a certificate from another authority or without a client
@@ -146,7 +128,6 @@ as_boss his revoke hospital-c >/dev/null 2>&1
 check "the client revoked: its certificate is refused (401)" test "$(tls_otp 4K51Q19235 --cert "$pki/good.pem" --key "$pki/good.key")" = 401
 check "a staff console still connects without a certificate" \
   test "$(curl -s --max-time 10 -k -o /dev/null -w '%{http_code}' "https://$internal/staff/v1")" = 200
-kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+stop_server
 
-echo "e2e-hardening-his: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-hardening-his

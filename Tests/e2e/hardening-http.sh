@@ -7,61 +7,32 @@
 # Prints one line per check and ends with "e2e-hardening-http: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
+source "$(dirname "$0")/lib.sh"
 mounted=""
-export SWIFT_BACKTRACE=enable=no
+# The server first: a tmpfs it holds a file on cannot be unmounted.
+on_exit '[ -n "$server" ] && kill -KILL "$server" 2>/dev/null && wait "$server" 2>/dev/null'
+on_exit '[ -n "$mounted" ] && umount "$mounted" 2>/dev/null'
+use_signing_key
 
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
-export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
-source "$root/Tests/e2e/lib.sh"
-
-# wait_up PORT: up to 30 s for GET / to answer 200.
-wait_up() {
-  local deadline=$((SECONDS + 30))
-  while [ $SECONDS -le $deadline ]; do
-    [ "$(curl -s -o /dev/null -m 5 -w '%{http_code}' "http://127.0.0.1:$1/")" = 200 ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
+# up PORT: GET / answers 200. wait_up PORT: waits for that (generously).
+up() { [ "$(curl -s -o /dev/null -m 5 -w '%{http_code}' "http://127.0.0.1:$1/")" = 200 ]; }
+wait_up() { wait_until 60 up "$1"; }
 # failures PORT: tracedesk_log_write_failures_total from /metrics on the internal PORT.
 failures() { curl -s -m 10 "http://127.0.0.1:$1/metrics" | sed -n 's/^tracedesk_log_write_failures_total //p'; }
 alive() { kill -0 "$server" 2>/dev/null; }
-stop_server() {
-  kill -TERM "$server" 2>/dev/null
-  wait "$server" 2>/dev/null
-  server=""
-}
 # Requests that write a line each to the access log (flushed every 250 ms).
 some_requests() { for _ in $(seq "$2"); do curl -s -o /dev/null -m 10 "http://127.0.0.1:$1/"; done; }
-# counted PORT: waits up to 30 s for the failure counter to be above 0.
-counted() {
-  local deadline=$((SECONDS + 30)) n
-  while [ $SECONDS -le $deadline ]; do
-    n=$(failures "$1")
-    [ -n "$n" ] && [ "$n" -gt 0 ] && return 0
-    sleep 0.2
-  done
-  return 1
-}
+# counted PORT: waits for the failure counter to be above 0.
+some_failures() { local n; n=$(failures "$1"); [ -n "$n" ] && [ "$n" -gt 0 ]; }
+counted() { wait_until "$wait_cap" some_failures "$1"; }
+# serving: the server (whose log cannot be read) listens on its two ephemeral ports, found from
+# the system's sockets: $p is the phone API's, $i the internal one's; and it answers.
+serving() { bound_ports "$server" && p=${phone##*:} i=${internal##*:} && wait_up "$p"; }
 
 # 7. The log on a full disk: every line fails to be written; the server serves on.
-p=$(free_port) i=$(free_port)
-"$bin" serve --store "$work/full-log.sqlite" --listen "127.0.0.1:$p" --internal-listen "127.0.0.1:$i" 2>/dev/full &
+"$bin" serve --store "$work/full-log.sqlite" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 2>/dev/full &
 server=$!
-check "log on /dev/full: the server starts and answers" wait_up "$p"
+check "log on /dev/full: the server starts and answers" serving
 some_requests "$p" 60
 check "log on /dev/full: 60 requests later it still answers" wait_up "$p"
 check "log on /dev/full: the lines dropped are counted in /metrics" counted "$i"
@@ -69,17 +40,16 @@ check "log on /dev/full: still running" alive
 stop_server
 
 # 7. The log's reader goes away (a pipe whose read end is closed): no SIGPIPE death.
-p=$(free_port) i=$(free_port)
 mkfifo "$work/log.fifo"
 # The reader takes the first line and leaves.
 head -n 1 "$work/log.fifo" >"$work/first-line" &
 reader=$!
-"$bin" serve --store "$work/pipe-log.sqlite" --listen "127.0.0.1:$p" --internal-listen "127.0.0.1:$i" \
+"$bin" serve --store "$work/pipe-log.sqlite" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 \
   2>"$work/log.fifo" &
 server=$!
 wait "$reader"
 check "closed log pipe: the reader saw the first line and left" test -s "$work/first-line"
-check "closed log pipe: the server answers" wait_up "$p"
+check "closed log pipe: the server answers" serving
 some_requests "$p" 60
 check "closed log pipe: 60 requests later it still answers" wait_up "$p"
 check "closed log pipe: the lines dropped are counted in /metrics" counted "$i"
@@ -93,55 +63,29 @@ TRACEDESK_MAX_CONNECTIONS=100 TRACEDESK_HEAD_DEADLINE_SECONDS=4 TRACEDESK_MAX_CO
   check "serve starts" start_server "$work/desk.sqlite"
 pport=${phone##*:}
 
+# smuggle.py PORT CASE [kept]: a lenient framing, then a hidden request, on a fresh connection
+# (or, with kept, as the 4th request of a kept one: past the gate, checked from what
+# libmicrohttpd parsed): answered 400 with the error body and closed, the hidden one never.
 cat >"$work/smuggle.py" <<'EOF'
 import socket, sys
 port = int(sys.argv[1])
+kept = sys.argv[3:] == ["kept"]
 hidden = b"GET /hidden-request HTTP/1.1\r\nHost: x\r\n\r\n"
+space = b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
 cases = {
-    "space": b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+    "space": space,
     "fold": b"POST / HTTP/1.1\r\nHost: x\r\nX-A: b\r\n c\r\nContent-Length: 0\r\n\r\n",
     "lf": b"POST / HTTP/1.1\nHost: x\nContent-Length: 5\n\nhello",
 }
+if kept:
+    cases = {
+        "space": space,
+        "fold": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n chunked\r\n\r\nhello",
+        "both": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    }
 s = socket.create_connection(("127.0.0.1", port))
 s.settimeout(30)
-s.sendall(cases[sys.argv[2]] + hidden)
-out = b""
-while True:  # until the server closes (the read timeout would raise: a failure)
-    b = s.recv(65536)
-    if not b:
-        break
-    out += b
-ok = out.startswith(b"HTTP/1.1 400 ") and out.count(b"HTTP/1.1") == 1 and b'"error_code":1100' in out
-sys.exit(0 if ok else 1)
-EOF
-lines_before=$(wc -l <"$work/serve.log")
-for variant in space fold lf; do
-  check "smuggling ($variant): 400 with the error body, closed, the hidden request not answered" \
-    python3 "$work/smuggle.py" "$pport" "$variant"
-done
-# A marker request, logged after everything before it: until it, no request reached a handler.
-curl -s -o /dev/null "http://$phone/v1/keys/index"
-check "smuggling: neither the requests nor the hidden ones reached a handler (access log)" bash -c "
-  deadline=\$((SECONDS + 30))
-  until grep -q 'GET /v1/keys/index' '$work/serve.log' || [ \$SECONDS -gt \$deadline ]; do sleep 0.1; done
-  tail -n +\$(($lines_before + 1)) '$work/serve.log' | sed '/GET \\/v1\\/keys\\/index/q' | grep -c ' public ' | grep -qx 1"
-check "smuggling: the refusals are counted" bash -c \
-  "curl -s http://$internal/metrics | grep -q 'tracedesk_http_heads_refused_total{reason=\"malformed\"} 3'"
-
-# The same framings as a LATER request of a kept connection (past the gate: checked from what
-# libmicrohttpd parsed), after three requests answered on it.
-cat >"$work/kept.py" <<'EOF'
-import socket, sys
-port = int(sys.argv[1])
-hidden = b"GET /hidden-request HTTP/1.1\r\nHost: x\r\n\r\n"
-cases = {
-    "space": b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
-    "fold": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n chunked\r\n\r\nhello",
-    "both": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-}
-s = socket.create_connection(("127.0.0.1", port))
-s.settimeout(30)
-for _ in range(3):  # kept: each answer read by its Content-Length, no Connection: close
+for _ in range(3 if kept else 0):  # kept: each answer read by its Content-Length, no Connection: close
     s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     data = b""
     while b"\r\n\r\n" not in data:
@@ -163,9 +107,23 @@ while True:  # until the server closes (the read timeout would raise: a failure)
 ok = out.startswith(b"HTTP/1.1 400 ") and out.count(b"HTTP/1.1") == 1 and b'"error_code":1100' in out
 sys.exit(0 if ok else 1)
 EOF
+lines_before=$(wc -l <"$work/serve.log")
+for variant in space fold lf; do
+  check "smuggling ($variant): 400 with the error body, closed, the hidden request not answered" \
+    python3 "$work/smuggle.py" "$pport" "$variant"
+done
+# A marker request, logged after everything before it: until it, no request reached a handler.
+curl -s -o /dev/null "http://$phone/v1/keys/index"
+wait_log 'GET /v1/keys/index' >/dev/null
+check "smuggling: neither the requests nor the hidden ones reached a handler (access log)" bash -c "
+  tail -n +\$(($lines_before + 1)) '$work/serve.log' | sed '/GET \\/v1\\/keys\\/index/q' | grep -c ' public ' | grep -qx 1"
+check "smuggling: the refusals are counted" bash -c \
+  "curl -s http://$internal/metrics | grep -q 'tracedesk_http_heads_refused_total{reason=\"malformed\"} 3'"
+
+# The same framings as a LATER request of a kept connection, after three requests answered on it.
 for variant in space fold both; do
   check "kept connection, 4th request ($variant): 400 with the error body, closed, the hidden one not answered" \
-    python3 "$work/kept.py" "$pport" "$variant"
+    python3 "$work/smuggle.py" "$pport" "$variant" kept
 done
 
 cat >"$work/big.py" <<'EOF'
@@ -202,13 +160,7 @@ if mount -t tmpfs -o size=8m tmpfs "$disk" 2>/dev/null; then
   check "full store disk: serve starts" start_server "$disk/desk.sqlite"
   "$bin" bench seed --store "$disk/desk.sqlite" --count 30 --tokens "$work/tokens" >/dev/null 2>&1
   now=$(date -u +%s)
-  keys=""
-  for k in $(seq 0 13); do
-    start=$(((now / 86400 - 13 + k) * 144))
-    data=$(head -c 16 /dev/urandom | base64)
-    keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":144},"
-  done
-  body="{\"teks\":[${keys%,}],\"province\":\"RM\",\"padding\":\"00\",\"exposure_detection_summaries\":[]}"
+  body=$(random_keys_body 13 14)
   upload() {
     curl -s -o "$work/upload" -w '%{http_code}' -m 30 -X POST "http://$phone/v1/ingestion/upload" \
       -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $1" -H 'Immuni-Dummy-Data: 0' \
@@ -240,5 +192,4 @@ else
   echo "skip full store disk: cannot mount a tmpfs here (needs root)"
 fi
 
-echo "e2e-hardening-http: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-hardening-http

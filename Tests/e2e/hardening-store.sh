@@ -7,28 +7,11 @@
 # Prints one line per check and ends with "e2e-hardening-store: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
-export SWIFT_BACKTRACE=enable=no
-
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
-export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
-source "$root/Tests/e2e/lib.sh"
+source "$(dirname "$0")/lib.sh"
+use_signing_key
 
 umask 022
-hash() { printf %s "$1" | sha256sum | cut -c1-64; }
 mode() { stat -c %a "$1"; }
-today=$(date -u +%F)
 store="$work/desk.sqlite"
 code=KJ23IWY5UJ
 token=$(hash "$code")
@@ -51,8 +34,7 @@ ask_code() {
 }
 
 # An admin, and the hospital system that authorises codes with its key (POST /v1/otp needs one).
-admin_pw="chief-key-8734"
-printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$store" >/dev/null 2>&1
+add_staff "$store" boss admin
 his_api_key=$(his_key "$store" boss "$admin_pw" e2e-hospital)
 
 TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0 TRACEDESK_OTP_GUESS_LIMIT=20 \
@@ -128,11 +110,9 @@ check "the flood was answered (150 x 204)" test "$answered" = 150
 check "... all counted on the authorisation" test "$counted" -ge 150
 check "... in at most one otp_checked event every 5 s" test "$events" -le $((took / 5 + 1))
 
-kill -TERM "$server" && wait "$server" 2>/dev/null
-server=""
+stop_server
 chmod 644 "$store"
 check "serve on a store others can read starts" start_server "$store"
 check "... and warns, naming the file and the fix" wait_log "can be read by other users (mode 644)"
 
-echo "e2e-hardening-store: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-hardening-store

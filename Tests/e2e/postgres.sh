@@ -5,32 +5,53 @@
 # Prints one line per check and ends with "e2e-postgres: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
+source "$(dirname "$0")/lib.sh"
 chmod 755 "$work"
-passed=0
-failed=0
-server=""
 servers=()
-export SWIFT_BACKTRACE=enable=no
+# The servers first, then the clusters they use.
+on_exit 'for pid in "${servers[@]}"; do kill -KILL "$pid" 2>/dev/null; done'
+on_exit '[ -d "$work/standby" ] && "$root/scripts/postgres.sh" stop "$work/standby"'
+on_exit '[ -d "$work/pg" ] && "$root/scripts/postgres.sh" stop "$work/pg"'
+use_signing_key
+export TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0
 
-cleanup() {
-  for pid in "${servers[@]}"; do kill -KILL "$pid" 2>/dev/null; done
-  tmux -L "tracedesk-pg-e2e-$$" kill-server 2>/dev/null
-  [ -d "$work/standby" ] && "$root/scripts/postgres.sh" stop "$work/standby"
-  [ -d "$work/pg" ] && "$root/scripts/postgres.sh" stop "$work/pg"
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-source "$root/Tests/e2e/lib.sh"
-
-"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
-export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem" TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0
-
+# PostgreSQL cannot bind port 0 and say which port it got: its port is one free a moment ago,
+# and another is tried when it has been taken meanwhile (pg_start, pg_standby).
 port=$(free_port)
 url="postgres://postgres@127.0.0.1:$port/postgres"
+# pg_try WHAT DIR PORT [PRIMARY_PORT]: scripts/postgres.sh WHAT (start or standby) on PORT; 2 when
+# the port was taken, 1 on another failure.
+pg_try() {
+  "$root/scripts/postgres.sh" "$1" "$2" "${@:3}" >/dev/null 2>"$work/pg.err" && return 0
+  grep -q 'could not bind\|already in use' "$work/pg.err" || { cat "$work/pg.err" >&2; return 1; }
+  echo "    (PostgreSQL could not bind port $3, taken meanwhile: trying another)" >&2
+  "$root/scripts/postgres.sh" stop "$2"
+  return 2
+}
+# pg_start: the primary in $work/pg on $port, or on another free port (then $port and $url
+# follow).
+pg_start() {
+  local try status
+  for try in 1 2 3 4 5; do
+    pg_try start "$work/pg" "$port"
+    status=$?
+    [ $status -eq 2 ] || return $status
+    port=$(free_port)
+    url="postgres://postgres@127.0.0.1:$port/postgres"
+  done
+  return 1
+}
+# pg_standby: a hot standby of the primary in $work/standby on a free port, $sport.
+pg_standby() {
+  local try status
+  for try in 1 2 3 4 5; do
+    sport=$(free_port)
+    pg_try standby "$work/standby" "$sport" "$port"
+    status=$?
+    [ $status -eq 2 ] || return $status
+  done
+  return 1
+}
 
 # Before the database exists: serve refuses to start, naming host and port.
 "$bin" serve --store "$url" --listen 127.0.0.1:0 --internal-listen 127.0.0.1:0 >"$work/out" 2>"$work/err"
@@ -42,7 +63,7 @@ check "--settings never shows a password" bash -c "
   '$bin' serve --store 'postgres://td:s3cretpw@127.0.0.1:$port/x' --settings | grep -A1 '^  store ' | grep -q 'td:\*\*\*@' &&
   ! '$bin' serve --store 'postgres://td:s3cretpw@127.0.0.1:$port/x' --settings | grep -q s3cretpw"
 
-if ! "$root/scripts/postgres.sh" start "$work/pg" "$port" >/dev/null; then
+if ! pg_start; then
   echo "FAIL cannot start PostgreSQL"
   echo "e2e-postgres: $passed passed, $((failed + 1)) failed"
   exit 1
@@ -60,7 +81,6 @@ check "TRACEDESK_STORE selects the store too" \
   bash -c "TRACEDESK_STORE='$url' '$bin' store info --json | grep -q '\"adapter\":\"PostgreSQL'"
 
 # Staff accounts on PostgreSQL: the first admin, an operator for the console below.
-admin_pw="chief-key-8734" oper_pw="operator-secret-2"
 check "the first admin is made on PostgreSQL" \
   bash -c "printf '%s\n' '$admin_pw' | '$bin' staff add boss --role admin --password-stdin --store '$url' | grep -q 'first account'"
 check "the admin adds an operator on PostgreSQL" \
@@ -78,15 +98,8 @@ servers+=("$b_pid")
 check "two servers start on one PostgreSQL" test -n "$a_phone" -a -n "$b_phone"
 check "each logs the store without a password" grep -q "store postgres://postgres@127.0.0.1:$port/postgres" "$work/a.log"
 
-today=$(date -u +%F)
 now=$(date -u +%s)
-keys=""
-for i in $(seq 0 2); do
-  start=$(( (now / 86400 - 3 + i) * 144 ))
-  data=$(head -c 16 /dev/urandom | base64)
-  keys="$keys{\"key_data\":\"$data\",\"rolling_start_number\":$start,\"rolling_period\":144},"
-done
-body="{\"teks\":[${keys%,}],\"province\":\"RM\",\"padding\":\"00\",\"exposure_detection_summaries\":[]}"
+body=$(random_keys_body 3 3)
 upload() { # upload PHONE TOKEN → status; headers in $work/h
   curl -s --max-time 10 -o "$work/body" -D "$work/h" -w '%{http_code}' -X POST "http://$1/v1/ingestion/upload" \
     -H 'Content-Type: application/json; charset=utf-8' -H "Authorization: Bearer $2" -H 'Immuni-Dummy-Data: 0' \
@@ -94,9 +107,6 @@ upload() { # upload PHONE TOKEN → status; headers in $work/h
 }
 
 # A code authorised on server A's internal listener is uploaded through server B, once.
-hash() { printf %s "$1" | sha256sum | cut -c1-64; }
-# How the store keys a bearer token (OtpHash.stored): its tag, then SHA-256 of the token.
-stored_token() { printf '%s%s' "${1:0:6}" "$(printf %s "$1" | sha256sum | cut -c1-58)"; }
 his_key=$(his_key "$url" boss "$admin_pw" e2e-hospital)
 check "POST /v1/otp on server A with the HIS key: 204" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$a_internal/v1/otp" \
   -H "Authorization: Bearer $his_key" -H 'Content-Type: application/json' -d "{\"otp\":\"9K2RAY8UUQ\",\"symptoms_started_on\":\"$today\"}")" = 204
@@ -117,25 +127,13 @@ check "... signed in on server B with it: 1000 pseudo-ids" bash -c "
     -d '{$ap,\"otp\":\"$ap_code\"}' | grep -oE '\"(88){16}[0-9a-f]{8}\"' | wc -l | grep -qx 1000"
 
 # The operator's console on the same database, in tmux: it authorises, server B takes the upload.
-socket="tracedesk-pg-e2e-$$"
-tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
-  -e TRACEDESK_THEMES="$root/themes" "$bin --store '$url' --user ana; sleep 30"
-wait_screen() {
-  local deadline=$((SECONDS + 5))
-  while [ $SECONDS -le $deadline ]; do
-    tmux -L "$socket" capture-pane -p -t app | grep -qF -- "$1" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-check "the console opens on PostgreSQL and names it in the title bar" wait_screen "127.0.0.1:$port/postgres"
-wait_screen "TraceDesk · Sign in" >/dev/null
-tmux -L "$socket" send-keys -t app -l -- "$oper_pw"
-tmux -L "$socket" send-keys -t app Enter
-check "ana signs in on the console's sign-in screen" wait_screen "Authorise an upload"
-tmux -L "$socket" send-keys -t app k j 2 3 i w y 5 u j y Enter Enter
-check "the console authorises KJ2-3IWY-5UJ on PostgreSQL" wait_screen "Authorised"
-tmux -L "$socket" send-keys -t app C-c
+start 80 24 TRACEDESK_THEMES="$root/themes" -- --store "$url" --user ana
+check "the console opens on PostgreSQL and names it in the title bar" wait_for "127.0.0.1:$port/postgres"
+sign_in "$oper_pw"
+check "ana signs in on the console's sign-in screen" wait_for "Authorise an upload"
+keys k j 2 3 i w y 5 u j y Enter Enter
+check "the console authorises KJ2-3IWY-5UJ on PostgreSQL" wait_for "Authorised"
+keys C-c
 check "server B takes that code's upload" test "$(upload "$b_phone" "$(hash KJ23IWY5UJ)")" = 204
 
 # The audit log on PostgreSQL: intact, guarded by triggers, and an edit is named.
@@ -166,14 +164,16 @@ codes=120
     status=$(upload "$target" "$token")
     retry=$(grep -ci '^retry-after: 5' "$work/h")
     echo "$token $status $retry" >>"$work/results"
-    sleep 0.02
+    sleep 0.02  # Paces the load (what is tested), so that the outage falls in its middle.
   done <"$work/tokens"
 ) &
 load=$!
-until [ "$(wc -l <"$work/results")" -ge 30 ] || ! kill -0 "$load" 2>/dev/null; do sleep 0.05; done
+# answered N: N uploads answered, or the load is over. refused: 5 answered 503, or the load is over.
+answered() { [ "$(wc -l <"$work/results")" -ge "$1" ] || ! kill -0 "$load" 2>/dev/null; }
+refused() { [ "$(grep -c ' 503 ' "$work/results")" -ge 5 ] || ! kill -0 "$load" 2>/dev/null; }
+wait_until 120 answered 30
 "$root/scripts/postgres.sh" pause "$work/pg"
-deadline=$((SECONDS + 10))
-until [ "$(grep -c ' 503 ' "$work/results")" -ge 5 ] || [ $SECONDS -gt $deadline ]; do sleep 0.05; done
+wait_until 60 refused
 "$root/scripts/postgres.sh" restart "$work/pg" >/dev/null
 wait "$load"
 
@@ -210,8 +210,7 @@ check "server A and server B both offer it" bash -c "
 
 # Failover (docs/deployment.md): a hot standby; the primary is lost and the standby promoted;
 # a server given both hosts with target_session_attrs=read-write finds the new primary itself.
-sport=$(free_port)
-if "$root/scripts/postgres.sh" standby "$work/standby" "$sport" "$port" >/dev/null; then
+if pg_standby; then
   both="postgres://postgres@127.0.0.1:$port,127.0.0.1:$sport/postgres?target_session_attrs=read-write"
   start_server "$both" && mv "$work/serve.log" "$work/c.log"
   c_pid=$server c_phone=$phone
@@ -221,22 +220,19 @@ if "$root/scripts/postgres.sh" standby "$work/standby" "$sport" "$port" >/dev/nu
   check "a server given both hosts serves from the primary" test "$(upload "$c_phone" "${ftokens[0]}")" = 204
   # The standby has replayed the codes before the primary goes.
   expected=$(psql_ "SELECT count(*) FROM otp_authorizations")
-  deadline=$((SECONDS + 10))
-  until [ "$(psql "postgres://postgres@127.0.0.1:$sport/postgres" -XAtq -c "SELECT count(*) FROM otp_authorizations")" = "$expected" ] ||
-    [ $SECONDS -gt $deadline ]; do
-    sleep 0.1
-  done
+  replayed() { [ "$(psql "postgres://postgres@127.0.0.1:$sport/postgres" -XAtq -c "SELECT count(*) FROM otp_authorizations")" = "$expected" ]; }
+  wait_until 60 replayed
   "$root/scripts/postgres.sh" pause "$work/pg"
   "$root/scripts/postgres.sh" promote "$work/standby"
   statuses=""
-  deadline=$((SECONDS + 20))
   result=0
-  while [ $SECONDS -le $deadline ]; do
+  # stored_there: an upload through server C is stored (204); the answers are kept in $statuses.
+  stored_there() {
     result=$(upload "$c_phone" "${ftokens[1]}")
-    statuses="$statuses $result"
-    [ "$result" = 204 ] && break
-    sleep 0.5
-  done
+    [ "${statuses##* }" = "$result" ] || statuses="$statuses $result"
+    [ "$result" = 204 ]
+  }
+  wait_until 60 stored_there
   echo "     (uploads after the primary went:$statuses)"
   check "after the standby is promoted, the same server stores uploads there, by itself" test "$result" = 204
   check "the promoted standby has every upload acknowledged before and after" test \
@@ -248,5 +244,4 @@ fi
 for pid in "${servers[@]}"; do kill -TERM "$pid" 2>/dev/null; done
 for pid in "${servers[@]}"; do wait "$pid" 2>/dev/null; done
 servers=()
-echo "e2e-postgres: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-postgres

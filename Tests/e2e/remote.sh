@@ -8,37 +8,8 @@
 # Prints one line per check and ends with "e2e-remote: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
-export SWIFT_BACKTRACE=enable=no TRACEDESK_SIGNING_KEY_REQUIRED=false
-
-socket="tracedesk-remote-e2e-$$"
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  tmux -L "tracedesk-remote-e2e-$$" kill-server 2>/dev/null
-  tmux -L "tracedesk-remote-e2e-$$-tls" kill-server 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-source "$root/Tests/e2e/lib.sh"
-
-today=$(date -u +%F)
-admin_pw="chief-key-8734"
-oper_pw="operator-secret-2"
-super_pw="supervisor-pass-3"
-
-# td STDIN ARGS…: runs tracedesk with STDIN piped in; output in $work/out; sets $rc.
-td() {
-  local input=$1; shift
-  printf '%b' "$input" | "$bin" "$@" >"$work/out" 2>&1
-  rc=$?
-}
-says() { grep -qF -- "$1" "$work/out"; }
+source "$(dirname "$0")/lib.sh"
+export TRACEDESK_SIGNING_KEY_REQUIRED=false
 
 check "serve starts and names both listeners" start_server "$work/desk.sqlite"
 url="http://$internal"
@@ -93,67 +64,43 @@ check "its access log shows the staff routes as templates" grep -q "internal POS
 
 # The console over the network, in tmux: ana signs in to the running server and authorises a
 # code; the server's store has it, and so has its audit log, by ana.
-hash() { printf %s "$1" | sha256sum | cut -c1-64; }
-# How the store keys a code (OtpHash.stored): the token's tag, then SHA-256 of the token.
-stored() { t=$(hash "$1"); printf '%s%s' "${t:0:6}" "$(printf %s "$t" | sha256sum | cut -c1-58)"; }
-tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
-  -e TRACEDESK_THEMES="$root/themes" "$bin --server '$url' --user ana; sleep 30"
-wait_screen() {
-  local deadline=$((SECONDS + ${2:-5}))
-  while [ $SECONDS -le $deadline ]; do
-    tmux -L "$socket" capture-pane -p -t app | grep -qF -- "$1" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-wait_screen "TraceDesk · Sign in" >/dev/null
-check "the console opens on the server's sign-in screen, naming the server" wait_screen "$internal"
-tmux -L "$socket" send-keys -t app -l -- "not-her-password"
-tmux -L "$socket" send-keys -t app Enter
-check "a wrong password over the network: the desk's message on the screen" wait_screen "wrong user name or password"
-tmux -L "$socket" send-keys -t app -l -- "$oper_pw"
-tmux -L "$socket" send-keys -t app Enter
-check "ana signs in over the network" wait_screen "Authorise an upload"
-check "the title bar names ana, her role and the server" wait_screen "ana (operator)"
-tmux -L "$socket" send-keys -t app 5 9 f u 3 6 k r 4 6 y Enter Enter
-check "the console authorises 59F-U36K-R46 through the server" wait_screen "Authorised"
+start 80 24 TRACEDESK_THEMES="$root/themes" -- --server "$url" --user ana
+wait_for "TraceDesk · Sign in" >/dev/null
+check "the console opens on the server's sign-in screen, naming the server" wait_for "$internal"
+text "not-her-password"
+keys Enter
+check "a wrong password over the network: the desk's message on the screen" wait_for "wrong user name or password"
+text "$oper_pw"
+keys Enter
+check "ana signs in over the network" wait_for "Authorise an upload"
+check "the title bar names ana, her role and the server" wait_for "ana (operator)"
+keys 5 9 f u 3 6 k r 4 6 y Enter Enter
+check "the console authorises 59F-U36K-R46 through the server" wait_for "Authorised"
 check "the server's store has it, authorised by ana" test \
-  "$(sqlite3 "$work/desk.sqlite" "SELECT authorized_by FROM otp_authorizations WHERE otp_hash = '$(stored 59FU36KR46)'")" = ana
+  "$(sqlite3 "$work/desk.sqlite" "SELECT authorized_by FROM otp_authorizations WHERE otp_hash = '$(stored_token "$(hash 59FU36KR46)")'")" = ana
 check "the server's audit log has it, by ana" test \
   "$(sqlite3 "$work/desk.sqlite" "SELECT count(*) FROM audit_log WHERE action = 'otp_authorized' AND actor = 'ana' AND target = '$(hash 59FU36KR46 | cut -c1-6)'")" = 1
 
 # The server goes away during the next call: the console says so and keeps what was typed; when
 # the server is back on the same address, r retries and it goes through.
-tmux -L "$socket" send-keys -t app n
-wait_screen "Authorise an upload" >/dev/null
-kill -TERM "$server" 2>/dev/null
-wait "$server" 2>/dev/null
-server=""
-tmux -L "$socket" send-keys -t app 9 k 2 r a y 8 u u q y Enter Enter
-check "with the server gone, the console says it cannot be reached" wait_screen "Could not authorise: the TraceDesk server at $url" 20
-check "... and the title bar says the server is unreachable" wait_screen "! server unreachable"
-check "... and keeps the typed code" wait_screen "9K2-RAY8-UUQ"
+keys n
+wait_for "Authorise an upload" >/dev/null
+stop_server
+keys 9 k 2 r a y 8 u u q y Enter Enter
+check "with the server gone, the console says it cannot be reached" wait_for "Could not authorise: the TraceDesk server at $url"
+check "... and the title bar says the server is unreachable" wait_for "! server unreachable"
+check "... and keeps the typed code" wait_for "9K2-RAY8-UUQ"
 check "serve starts again on the same internal address" \
   start_server "$work/desk.sqlite" --internal-listen "$internal"
-tmux -L "$socket" send-keys -t app r
-check "r retries, and the authorisation goes through" wait_screen "Authorised" 10
-tmux -L "$socket" send-keys -t app C-c
-gone() {
-  local deadline=$((SECONDS + 5))
-  while [ $SECONDS -le $deadline ]; do
-    tmux -L "$socket" capture-pane -p -t app | grep -qF "Authorise an upload" || return 0
-    sleep 0.05
-  done
-  return 1
-}
-check "^C signs out and leaves the console" gone
+keys r
+check "r retries, and the authorisation goes through" wait_for "Authorised"
+keys C-c
+check "^C signs out and leaves the console" wait_until "$wait_cap" absent "Authorise an upload"
 check "the sign-out is in the server's audit log" test \
   "$(sqlite3 "$work/desk.sqlite" "SELECT count(*) FROM audit_log WHERE action = 'sign_out' AND actor = 'ana'")" -ge 1
 
 
-kill -TERM "$server" 2>/dev/null
-wait "$server" 2>/dev/null
-server=""
+stop_server
 td "$oper_pw\n" --server "$url" --user ana --password-stdin otp status KJ23IWY5UJ
 check "a server that is down: exit 4, says so, naming the URL" \
   bash -c "[ $rc -eq 4 ] && grep -q 'cannot be reached (connection refused)' '$work/out' && grep -qF '$url' '$work/out'"
@@ -167,17 +114,10 @@ check "serve starts with TLS (a self-signed certificate)" \
 td "$admin_pw\n" --server "https://$internal" --user boss --password-stdin staff list
 check "an untrusted certificate: exit 4, the TLS reason, what to check" \
   bash -c "[ $rc -eq 4 ] && grep -q 'a TLS connection to https://$internal could not be made (self-signed certificate)' '$work/out'"
-# A tmux server of its own: starting one on a socket whose server was just killed can race.
-tmux -L "$socket" kill-server 2>/dev/null
-socket="$socket-tls"
-tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
-  -e TRACEDESK_THEMES="$root/themes" "$bin --server 'https://$internal' --user boss; sleep 30"
-check "the console says so on its first screen, without crashing" wait_screen "(self-signed" 15
-check "... and its title bar says TLS failed" wait_screen "! TLS failed"
-tmux -L "$socket" send-keys -t app C-c
-kill -TERM "$server" 2>/dev/null
-wait "$server" 2>/dev/null
-server=""
+start 80 24 TRACEDESK_THEMES="$root/themes" -- --server "https://$internal" --user boss
+check "the console says so on its first screen, without crashing" wait_for "(self-signed"
+check "... and its title bar says TLS failed" wait_for "! TLS failed"
+keys C-c
+stop_server
 
-echo "e2e-remote: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-remote

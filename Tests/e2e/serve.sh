@@ -5,38 +5,17 @@
 # Prints one line per check and ends with "e2e-serve: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-socket="tracedesk-serve-e2e-$$"
-passed=0
-failed=0
-server=""
-export TRACEDESK_THEMES="$root/themes" SWIFT_BACKTRACE=enable=no
-
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  tmux -L "$socket" kill-server 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-# Every server here signs chunks with a fresh key (issue 4: serve refuses to start without one).
-"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
-export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
-
-source "$root/Tests/e2e/lib.sh"
+source "$(dirname "$0")/lib.sh"
+export TRACEDESK_THEMES="$root/themes"
+use_signing_key
 
 status_of() { curl -s -o "$work/body" -w '%{http_code}' "$@"; }
-today=$(date -u +%F)
-hash() { printf %s "$1" | sha256sum | cut -c1-64; }
 
 TRACEDESK_CHECK_DELAY_MEAN_MS=150 check "serve starts and names both listeners" start_server "$work/desk.sqlite"
 
 # A hospital system authorises a code on the internal listener, with the key of the HIS client
 # an admin made for it.
-admin_pw="chief-key-8734" oper_pw="operator-secret-2"
-printf '%s\n' "$admin_pw" | "$bin" staff add boss --role admin --password-stdin --store "$work/desk.sqlite" >/dev/null 2>&1
+add_staff "$work/desk.sqlite" boss admin
 his_key=$(his_key "$work/desk.sqlite" boss "$admin_pw" e2e-hospital)
 otp_body="{\"otp\":\"KJ23IWY5UJ\",\"symptoms_started_on\":\"$today\"}"
 check "POST /v1/otp on the internal listener with the HIS key: 204" \
@@ -50,25 +29,13 @@ check "POST /v1/otp is not on the public listener" \
 
 # The operator authorises another code in the console, in tmux, on the same store (signing in
 # on the console's sign-in screen; the accounts are made with the CLI).
-printf '%s\n%s\n' "$admin_pw" "$oper_pw" |
-  "$bin" staff add ana --role operator --user boss --password-stdin --store "$work/desk.sqlite" >/dev/null 2>&1
-tmux -L "$socket" -f /dev/null new-session -d -s app -x 80 -y 24 -e TERM=tmux-256color -e LANG=C.UTF-8 \
-  "$bin --store $work/desk.sqlite --user ana; sleep 30"
-wait_screen() {
-  local deadline=$((SECONDS + 5))
-  while [ $SECONDS -le $deadline ]; do
-    tmux -L "$socket" capture-pane -p -t app | grep -qF -- "$1" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-wait_screen "TraceDesk · Sign in"
-tmux -L "$socket" send-keys -t app -l -- "$oper_pw"
-tmux -L "$socket" send-keys -t app Enter
-check "the operator signs in on the console" wait_screen "Authorise an upload"
-tmux -L "$socket" send-keys -t app 9 k 2 r a y 8 u u q y Enter Enter
-check "the console authorises 9K2-RAY8-UUQ" wait_screen "Authorised"
-tmux -L "$socket" send-keys -t app C-c
+add_staff "$work/desk.sqlite" ana operator
+start 80 24 -- --store "$work/desk.sqlite" --user ana
+sign_in "$oper_pw"
+check "the operator signs in on the console" wait_for "Authorise an upload"
+keys 9 k 2 r a y 8 u u q y Enter Enter
+check "the console authorises 9K2-RAY8-UUQ" wait_for "Authorised"
+keys C-c
 
 # The citizen's app checks the code (with the artificial delay) and uploads 14 keys.
 token=$(hash 9K2RAY8UUQ)
@@ -126,7 +93,6 @@ check "login: an access token and 1000 pseudo-ids" bash -c "
 # Two records: one of the app's own pseudo-ids heard a minute ago, and a foreign beacon without a time.
 ap_id=$(printf %s "$ap_login" | grep -oE '"(88){16}[0-9a-f]{8}"' | head -n1 | tr -d '"')
 ap_now=$(date -u +%s)
-hexbytes() { printf "$(printf %s "$1" | sed 's/../\\x&/g')"; }
 { hexbytes "$ap_id"; hexbytes "$(printf %08x $((ap_now - 60)))"; hexbytes "$(printf '07%.0s' $(seq 20))00000000"; } >"$work/contacts.bin"
 ap_upload() {
   curl -s -o "$work/receipt" -w '%{http_code}' -X POST "http://$phone/apricot/v1/contacts/$1" \
@@ -144,10 +110,8 @@ check "metrics count the registration and the pseudo-ids" bash -c "
   curl -s http://$internal/metrics | grep -q '^tracedesk_apricot_pseudo_ids_used 1000'"
 
 # SIGTERM: finish and exit 0.
-kill -TERM "$server"
-wait "$server"
+stop_server
 check "SIGTERM stops the server with exit status 0" test $? -eq 0
-server=""
 check "the log says it stopped" grep -q "serve: stopped" "$work/serve.log"
 check "serve warns once at start that the outbox gateway keeps codes readable" \
   bash -c "[ \"\$(grep -c 'WARNING: sms_gateway is outbox' '$work/serve.log')\" = 1 ]"
@@ -186,5 +150,4 @@ TRACEDESK_BUSY_TIMEOUT_MS=soon "$bin" otp status 9K2RAY8UUQ --store "$work/desk.
 check "a bad TRACEDESK_BUSY_TIMEOUT_MS is refused by the CLI, exit 2, naming the range" bash -c "
   [ $? -eq 2 ] && grep -q 'from 100 to 600000' '$work/busy-env.log'"
 
-echo "e2e-serve: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-serve

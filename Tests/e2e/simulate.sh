@@ -5,23 +5,8 @@
 # Prints one line per check and ends with "e2e-simulate: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
-export SWIFT_BACKTRACE=enable=no
-
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin" keys generate --out "$work/signing.pem" >/dev/null 2>&1
-export TRACEDESK_SIGNING_KEY_PATH="$work/signing.pem"
-source "$root/Tests/e2e/lib.sh"
+source "$(dirname "$0")/lib.sh"
+use_signing_key
 
 # Every simulated phone asks for its APRICOT code from 127.0.0.1.
 TRACEDESK_APRICOT_OTP_PER_ADDRESS_PER_HOUR=0 check "serve starts" start_server "$work/desk.sqlite"
@@ -78,16 +63,21 @@ signouts() {
   echo simulate-pass-1234 | "$bin" audit list --user boss --store "$work/desk.sqlite" --password-stdin 2>/dev/null |
     grep -c sign_out
 }
+# run_reached_server LINES: a phone request in the server's log after its first LINES lines.
+run_reached_server() { tail -n +$(($1 + 1)) "$work/serve.log" | grep -q ' public '; }
 for sig in INT TERM; do
   before=$(signouts)
   echo simulate-pass-1234 | "$bin" simulate --server "http://$phone" --internal "http://$internal" \
     --user boss --password-stdin --duration 600 --apricot-users 2 --seed 8 >"$work/sig.out" 2>"$work/sig.err" &
   sim=$!
-  for _ in $(seq 1 600); do grep -q 'simulating for' "$work/sig.err" 2>/dev/null && break; sleep 0.1; done
-  sleep 2
+  # Under way: the server has logged a phone request of this run (by then simulate has set up
+  # its signal handling, which follows its "simulating for" line).
+  logged=$(wc -l <"$work/serve.log")
+  wait_until 60 has_line "$work/sig.err" 'simulating for'
+  wait_until 60 run_reached_server "$logged"
   kill -"$sig" "$sim"
   stopped=1
-  for _ in $(seq 1 300); do kill -0 "$sim" 2>/dev/null || { stopped=0; break; }; sleep 0.1; done
+  wait_gone "$sim" && stopped=0
   wait "$sim"
   status=$?
   want=$([ "$sig" = INT ] && echo 130 || echo 143)
@@ -99,15 +89,22 @@ for sig in INT TERM; do
   check "and signs the admin out (SIG$sig)" test "$after" -eq $((before + 2))
 done
 
-kill -TERM "$server"
-wait "$server"
+stop_server
 check "the server stops cleanly after the simulations (exit 0)" test $? -eq 0
-server=""
 
-# tracedesk demo: its own server, accounts and phones.
+# tracedesk demo: its own server, accounts and phones. The demos below share nothing (each has its
+# own store, ports and accounts): the ones that wait for a signal start now, beside the first
+# one, rather than one after another.
+declare -A sigdemo
+for sig in TERM INT HUP; do
+  "$bin" demo --no-console --duration 600 --apricot-users 4 >"$work/sigdemo-$sig.out" 2>"$work/sigdemo-$sig.err" &
+  sigdemo[$sig]=$!
+  pids+=($!)
+done
 "$bin" demo --no-console --duration 4 --apricot-users 8 >"$work/demo.out" 2>"$work/demo.err"
+short_status=$?
 check "demo --no-console: exit 0, one account per role printed, phones without error" bash -c "
-  [ $? -eq 0 ] && grep -q '^    operator    operator / demo-' '$work/demo.out' &&
+  [ $short_status -eq 0 ] && grep -q '^    operator    operator / demo-' '$work/demo.out' &&
   grep -q '^    tracer      tracer / demo-' '$work/demo.out' && grep -q '^requests [0-9]*, errors 0$' '$work/demo.out' &&
   grep -q 'APRICOT phones signed in 8' '$work/demo.out' && grep -q '^  operational-info ' '$work/demo.out'"
 check "and its temporary store is gone" bash -c "
@@ -116,35 +113,33 @@ check "and its temporary store is gone" bash -c "
 # SIGTERM, SIGINT or SIGHUP stop the demo: its temporary store (only its user may read it) is gone,
 # promptly, the exit status 128 + the signal.
 for sig in TERM INT HUP; do
-  "$bin" demo --no-console --duration 600 --apricot-users 4 >"$work/sigdemo.out" 2>"$work/sigdemo.err" &
-  demo=$!
-  for _ in $(seq 1 600); do grep -q 'positive patients' "$work/sigdemo.out" 2>/dev/null && break; sleep 0.1; done
-  store=$(sed -nE 's/^  store +([^ ]+) .*/\1/p' "$work/sigdemo.out")
+  wait_until 60 has_line "$work/sigdemo-$sig.out" 'positive patients'
+  store=$(sed -nE 's/^  store +([^ ]+) .*/\1/p' "$work/sigdemo-$sig.out")
   folder=$(dirname "${store:-/nonexistent/x}")
   mode=$(stat -c %a "$folder" 2>/dev/null)
-  kill -"$sig" "$demo"
+  kill -"$sig" "${sigdemo[$sig]}"
   stopped=1
-  for _ in $(seq 1 300); do kill -0 "$demo" 2>/dev/null || { stopped=0; break; }; sleep 0.1; done
-  wait "$demo"
+  wait_gone "${sigdemo[$sig]}" && stopped=0
+  wait "${sigdemo[$sig]}"
   status=$?
   want=$(case $sig in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac)
   check "SIG$sig to demo --no-console: its 0700 folder is deleted and it exits $want within 30 s" bash -c "
     [ -n '$store' ] && [ '$mode' = 700 ] && [ $stopped -eq 0 ] && [ $status -eq $want ] && [ ! -e '$folder' ]"
 done
-# While a demo runs, the tracer looks a positive patient it names up through its staff API.
+# While a demo runs, the tracer looks a positive patient it names up through its staff API (its
+# 20 s start when it has printed its accounts: it starts last, so that all of them are left).
 "$bin" demo --no-console --duration 20 --apricot-users 12 --seed 7 >"$work/live.out" 2>/dev/null &
 demo=$!
-for _ in $(seq 1 600); do grep -q 'positive patients' "$work/live.out" 2>/dev/null && break; sleep 0.1; done
+wait_until 60 has_line "$work/live.out" 'positive patients'
 live=$(sed -nE 's/^  internal +(http[^ ]+) .*/\1/p' "$work/live.out")
 tracer=$(sed -nE 's|^    tracer      tracer / (.*)$|\1|p' "$work/live.out")
 patient=$(sed -nE 's/^  positive patients, for the tracer.s lookup: ([^,]+).*/\1/p' "$work/live.out")
-found=1
-for _ in $(seq 1 150); do
+# contacts_found: the tracer's lookup of the patient through the demo's staff API finds a contact.
+contacts_found() {
   echo "$tracer" | "$bin" --server "$live" trace "$patient" --purpose "demo e2e" --user tracer --password-stdin --csv \
-    >"$work/trace.csv" 2>/dev/null && [ "$(wc -l <"$work/trace.csv")" -ge 2 ] && { found=0; break; }
-  sleep 0.2
-done
-check "the demo names a positive patient whose contacts the tracer's lookup finds" test $found -eq 0
+    >"$work/trace.csv" 2>/dev/null && [ "$(wc -l <"$work/trace.csv")" -ge 2 ]
+}
+check "the demo names a positive patient whose contacts the tracer's lookup finds" wait_until 60 contacts_found
 wait "$demo"
 check "and the demo ends after its --duration, exit 0" test $? -eq 0
 
@@ -152,40 +147,29 @@ check "and the demo ends after its --duration, exit 0" test $? -eq 0
 check "demo --store of a file that exists: refused, exit 2" bash -c "[ $? -eq 2 ] && grep -q 'exists' '$work/exists.err'"
 
 if command -v tmux >/dev/null; then
-  socket="tracedesk-demo-e2e-$$"
-  tmux -L "$socket" new-session -d -x 120 -y 40 "LANG=C.UTF-8 '$bin' demo --apricot-users 6 2>'$work/tmux.err'; echo \$? >'$work/tmux.status'; sleep 30"
-  opened=1
-  for _ in $(seq 1 600); do
-    tmux -L "$socket" capture-pane -p 2>/dev/null | head -1 | grep -q 'operator (operator)' && { opened=0; break; }
-    sleep 0.1
-  done
-  check "demo opens the console signed in as the operator" test $opened -eq 0
-  tmux -L "$socket" send-keys C-q
-  for _ in $(seq 1 600); do [ -f "$work/tmux.status" ] && break; sleep 0.1; done
+  # opened: the console's title bar names the operator.
+  opened() { screen | head -1 | grep -q 'operator (operator)'; }
+  start_shell 120 40 -- "LANG=C.UTF-8 '$bin' demo --apricot-users 6 2>'$work/tmux.err'; echo \$? >'$work/tmux.status'; sleep 600"
+  check "demo opens the console signed in as the operator" wait_until 60 opened
+  keys C-q
+  wait_file "$work/tmux.status" 60
   tmux -L "$socket" capture-pane -p -S -200 >"$work/tmux.out" 2>/dev/null
-  tmux -L "$socket" kill-server 2>/dev/null
   check "quitting the console stops the demo: exit 0, accounts printed again, no error" bash -c "
     [ \"\$(cat '$work/tmux.status' 2>/dev/null)\" = 0 ] && grep -q 'supervisor  supervisor / demo-' '$work/tmux.out' &&
     grep -q '^requests [0-9]*, errors 0$' '$work/tmux.out'"
 
   # SIGTERM to the demo while its console is open: the console quits (the terminal is restored),
   # the temporary store is deleted, exit 143.
-  tmux -L "$socket" new-session -d -x 120 -y 40 \
-    "sh -c 'echo \$\$ >\"$work/term.pid\"; LANG=C.UTF-8 exec \"$bin\" demo --apricot-users 4 2>\"$work/term.err\"'; echo \$? >'$work/term.status'; stty -a >'$work/term.stty'; sleep 30"
-  opened=1
-  for _ in $(seq 1 600); do
-    tmux -L "$socket" capture-pane -p 2>/dev/null | head -1 | grep -q 'operator (operator)' && { opened=0; break; }
-    sleep 0.1
-  done
+  start_shell 120 40 -- \
+    "sh -c 'echo \$\$ >\"$work/term.pid\"; LANG=C.UTF-8 exec \"$bin\" demo --apricot-users 4 2>\"$work/term.err\"'; echo \$? >'$work/term.status'; stty -a >'$work/term.stty'; sleep 600"
+  wait_until 60 opened && was_opened=0 || was_opened=1
   store=$(tmux -L "$socket" capture-pane -p -J -a 2>/dev/null | sed -nE 's/^  store +([^ ]+) .*/\1/p')
   kill -TERM "$(cat "$work/term.pid")"
-  for _ in $(seq 1 300); do [ -s "$work/term.stty" ] && break; sleep 0.1; done
-  tmux -L "$socket" kill-server 2>/dev/null
+  wait_file "$work/term.stty"
   check "SIGTERM to the demo with its console open: exit 143, store deleted, terminal sane" bash -c "
-    [ $opened -eq 0 ] && [ -n '$store' ] && [ ! -e \"\$(dirname '$store')\" ] &&
+    [ $was_opened -eq 0 ] && [ -n '$store' ] && [ ! -e \"\$(dirname '$store')\" ] &&
     [ \"\$(cat '$work/term.status' 2>/dev/null)\" = 143 ] &&
     grep -qE '(^| )icanon( |$)' '$work/term.stty' && grep -qE '(^| )echo( |$)' '$work/term.stty'"
 fi
 
-echo "e2e-simulate: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-simulate

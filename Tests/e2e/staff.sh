@@ -6,36 +6,11 @@
 # Prints one line per check and ends with "e2e-staff: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-work=$(mktemp -d)
-passed=0
-failed=0
-export SWIFT_BACKTRACE=enable=no
-trap 'rm -rf "$work"' EXIT
-
+source "$(dirname "$0")/lib.sh"
 store="$work/desk.sqlite"
-today=$(date -u +%F)
-admin_pw="chief-key-8734"
-oper_pw="operator-secret-2"
-super_pw="supervisor-pass-3"
-
-check() {
-  local name=$1; shift
-  if "$@"; then
-    passed=$((passed + 1)); echo "ok   $name"
-  else
-    failed=$((failed + 1)); echo "FAIL $name"
-    [ -f "$work/out" ] && sed 's/^/    out: /' "$work/out" | tail -n 5
-  fi
-}
-# td STDIN ARGS…: runs tracedesk on the store with STDIN piped in; output in $work/out; sets $rc.
-td() {
-  local input=$1; shift
-  printf '%b' "$input" | "$bin" "$@" --store "$store" >"$work/out" 2>&1
-  rc=$?
-  cat "$work/out" >>"$work/all-output"
-}
-says() { grep -qF -- "$1" "$work/out"; }
+td_args=(--store "$store")  # `td` is the CLI on $store
+# on_failure: the command's output, after a FAIL line.
+on_failure() { [ -f "$work/out" ] && sed 's/^/    out: /' "$work/out" | tail -n 5; }
 
 td "" staff add ana --role operator --password-stdin
 check "the first account must be an admin: exit 1, says so" \
@@ -138,5 +113,4 @@ check "no password and no code in any output" bash -c "
   ! grep -qE -- '$admin_pw|$oper_pw|$super_pw|fresh-pass-for-her|KJ23IWY5UJ|9K2RAY8UUQ' '$work/all-output'"
 check "no password in the store file" bash -c "! grep -qaE -- '$admin_pw|$oper_pw|$super_pw' '$store'*"
 
-echo "e2e-staff: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-staff

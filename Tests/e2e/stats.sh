@@ -8,35 +8,11 @@
 # Prints one line per check and ends with "e2e-stats: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-passed=0
-failed=0
-server=""
-export SWIFT_BACKTRACE=enable=no TRACEDESK_SIGNING_KEY_REQUIRED=false
-
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-source "$root/Tests/e2e/lib.sh"
-
+source "$(dirname "$0")/lib.sh"
+export TRACEDESK_SIGNING_KEY_REQUIRED=false
 store="$work/desk.sqlite"
-today=$(date -u +%F)
-admin_pw="chief-key-8734"
-oper_pw="operator-secret-2"
-super_pw="supervisor-pass-3"
+td_split=1  # `td`: stdout in $work/out, stderr in $work/err
 
-# td STDIN ARGS…: runs tracedesk with STDIN piped in; stdout in $work/out, stderr in
-# $work/err; sets $rc.
-td() {
-  local input=$1; shift
-  printf '%b' "$input" | "$bin" "$@" >"$work/out" 2>"$work/err"
-  rc=$?
-}
 out_has() { grep -qF -- "$1" "$work/out"; }
 err_has() { grep -qF -- "$1" "$work/err"; }
 # json_check EXPRESSION: a Python expression over the JSON in $work/out (as `r`) that must hold.
@@ -133,9 +109,5 @@ check "GET /staff/v1/stats with an empty range: 400 with the reason" \
 curl -s "$url/metrics" >"$work/out"
 check "/metrics counts the statistics rollup runs: ok, none failed" \
   bash -c "grep -q '^# HELP tracedesk_stats_rollup_runs_total' '$work/out' && grep -qE '^tracedesk_stats_rollup_runs_total\\{result=\"ok\"\\} [1-9]' '$work/out' && ! grep -qE '^tracedesk_stats_rollup_runs_total\\{result=\"failed\"\\} [1-9]' '$work/out'"
-kill -TERM "$server" 2>/dev/null
-wait "$server" 2>/dev/null
-server=""
-
-echo "e2e-stats: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+stop_server
+summary e2e-stats

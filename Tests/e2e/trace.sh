@@ -14,66 +14,8 @@
 # Prints one line per check and ends with "e2e-trace: N passed, N failed".
 set -uo pipefail
 
-bin=$(realpath "${1:-.build/debug/tracedesk}")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-socket="tracedesk-trace-e2e-$$-0"
-sessions=0
-passed=0
-failed=0
-export TRACEDESK_THEMES="$root/themes" SWIFT_BACKTRACE=enable=no
-
-server=""
-cleanup() {
-  [ -n "$server" ] && kill -KILL "$server" 2>/dev/null
-  tmux -L "$socket" kill-server 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-tm() { tmux -L "$socket" "$@"; }
-screen() { tm capture-pane -p -t app 2>/dev/null; }
-# joined: the screen as one line without box edges, so wrapped text reads whole.
-joined() { screen | sed 's/[│┌┐└┘─]//g' | tr -s ' \n' '  '; }
-
-# start WIDTH HEIGHT [ENV=VALUE...] -- ARGS...: the console in a fresh tmux server.
-start() {
-  local width=$1 height=$2; shift 2
-  local envs=()
-  while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=(-e "$1"); shift; done
-  [ "${1:-}" = "--" ] && shift
-  tm kill-server 2>/dev/null
-  sessions=$((sessions + 1))
-  socket="tracedesk-trace-e2e-$$-$sessions"
-  local quoted
-  quoted=$(printf ' %q' "$@")
-  tm -f /dev/null new-session -d -s app -x "$width" -y "$height" -e TERM=tmux-256color -e LANG=C.UTF-8 \
-    -e SWIFT_BACKTRACE=enable=no "${envs[@]}" "$bin$quoted; echo __EXIT=\$?; sleep 60"
-  tm set-option -t app remain-on-exit on >/dev/null
-}
-
-# wait_for TEXT [SECONDS]: polls the screen (joined) until TEXT appears.
-wait_for() {
-  local text=$1 deadline=$((SECONDS + ${2:-10}))
-  while [ $SECONDS -le $deadline ]; do
-    joined | grep -qF -- "$text" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-absent() { ! joined | grep -qF -- "$1"; }
-
-check() {
-  local name=$1; shift
-  if "$@"; then
-    passed=$((passed + 1)); echo "ok   $name"
-  else
-    failed=$((failed + 1)); echo "FAIL $name"; echo "---- screen ----"; screen | sed 's/^/    /'; echo "----------------"
-  fi
-}
-
-keys() { tm send-keys -t app "$@"; }
-text() { tm send-keys -t app -l -- "$1"; }
+source "$(dirname "$0")/lib.sh"
+export TRACEDESK_THEMES="$root/themes"
 
 store="$work/trace.sqlite"
 password="bench trace password"
@@ -83,54 +25,52 @@ check "bench trace seeds 40 users, the patient's files and the tracer" grep -q '
 
 # 1. The console at 80×24: the tracer's start page.
 start 80 24 -- --store "$store" --user bench-tracer
-wait_for "TraceDesk · Sign in" >/dev/null
-text "$password"
-keys Enter
-check "a tracer starts on the contact-trace screen" wait_for "Look up a patient"
+sign_in "$password"
+check "a tracer starts on the contact-trace screen" wait_wrapped "Look up a patient"
 text "300-abc"
 keys Enter
 check "a number in a wrong format is refused with what to type" \
-  wait_for "✗ a phone number has only digits"
+  wait_wrapped "✗ a phone number has only digits"
 keys C-u
 text "300 000 0000"
-check "the number is shown as it will be looked up" wait_for "✓ +39 300 000 0000"
+check "the number is shown as it will be looked up" wait_wrapped "✓ +39 300 000 0000"
 keys Enter Enter
-check "an empty purpose is refused with what to type" wait_for "✗ type the purpose or case reference"
+check "an empty purpose is refused with what to type" wait_wrapped "✗ type the purpose or case reference"
 text "case e2e-1"
 keys Enter
-check "the lookup shows the patient's summary" wait_for "Patient +39 300 000 0000"
-check "the summary has the uploads and the time they cover" wait_for "Uploads: 2 days,"
-check "the contacts table is sorted by minutes" wait_for "sorted by minutes"
-check "close contacts are marked, with the legend" wait_for "● close contact: ≥ 15 min on one day"
+check "the lookup shows the patient's summary" wait_wrapped "Patient +39 300 000 0000"
+check "the summary has the uploads and the time they cover" wait_wrapped "Uploads: 2 days,"
+check "the contacts table is sorted by minutes" wait_wrapped "sorted by minutes"
+check "close contacts are marked, with the legend" wait_wrapped "● close contact: ≥ 15 min on one day"
 check "at 80 columns the table keeps phone, minutes, days, last seen and outcome" \
-  wait_for "Phone Minutes ▼ Days Last seen Outcome"
+  wait_wrapped "Phone Minutes ▼ Days Last seen Outcome"
 keys l
-check "l sorts by last seen" wait_for "sorted by last seen"
+check "l sorts by last seen" wait_wrapped "sorted by last seen"
 keys d
-check "d sorts by days" wait_for "sorted by days"
+check "d sorts by days" wait_wrapped "sorted by days"
 keys m
 keys /
 text "isolating"
-check "the filter applies as you type (no outcome yet)" wait_for "Contacts (0)"
+check "the filter applies as you type (no outcome yet)" wait_wrapped "Contacts (0)"
 keys Escape
-check "Esc clears the filter" wait_for "● close contact: ≥ 15 min on one day"
+check "Esc clears the filter" wait_wrapped "● close contact: ≥ 15 min on one day"
 keys Enter
-check "Enter opens the detail with the timeline" wait_for "Timeline: timed minutes per UTC hour"
-check "and the contact's sightings, read from the desk" wait_for "Sightings ("
+check "Enter opens the detail with the timeline" wait_wrapped "Timeline: timed minutes per UTC hour"
+check "and the contact's sightings, read from the desk" wait_wrapped "Sightings ("
 keys o Down Down
 text "back on Monday"
 keys Enter
-check "an outcome is recorded" wait_for "✓ outcome recorded: reached, isolating"
+check "an outcome is recorded" wait_wrapped "✓ outcome recorded: reached, isolating"
 keys Escape
-check "and shows in the table" wait_for "reached, isolating"
+check "and shows in the table" wait_wrapped "reached, isolating"
 
 # The export: to a typed path, audited, whole; asked before overwriting.
 keys e
-check "e asks for the file, with a default name" wait_for "./trace-1-"
+check "e asks for the file, with a default name" wait_wrapped "./trace-1-"
 keys C-u
 text "$work/contacts.csv"
 keys Enter
-check "the export is written" wait_for "✓ exported"
+check "the export is written" wait_wrapped "✓ exported"
 check "the CSV has the screen's columns" \
   bash -c "head -n1 '$work/contacts.csv' | grep -q '^contact_user_id,phone,close_contact,minutes,most_minutes_on_one_day,days,sightings,first_seen,last_seen,outcome,outcome_note,outcome_by,outcome_at'"
 check "and the outcome" grep -q "reached_isolating,back on Monday,bench-tracer," "$work/contacts.csv"
@@ -139,9 +79,9 @@ cp "$work/contacts.csv" "$work/first.csv"
 keys e C-u
 text "$work/contacts.csv"
 keys Enter
-check "an existing file: asked before overwriting" wait_for "contacts.csv exists. Replace it with"
+check "an existing file: asked before overwriting" wait_wrapped "contacts.csv exists. Replace it with"
 keys n
-check "Keep it leaves the file" wait_for "kept the existing file"
+check "Keep it leaves the file" wait_wrapped "kept the existing file"
 check "untouched" cmp -s "$work/contacts.csv" "$work/first.csv"
 keys Escape
 
@@ -151,17 +91,17 @@ text "300 000 0005"
 keys Enter
 text "case e2e-2"
 keys Enter
-check "a patient without uploads: a message that says what to do" wait_for "uploaded no contact files yet"
+check "a patient without uploads: a message that says what to do" wait_wrapped "uploaded no contact files yet"
 keys n
 text "333 999 9999"
 keys Enter
 text "case e2e-2"
 keys Enter
 check "an unknown number: the desk's message, which does not repeat it" \
-  wait_for "no APRICOT user has this number"
+  wait_wrapped "no APRICOT user has this number"
 check "no phone number in any message" absent "3339999999"
 keys C-c
-check "Ctrl-C quits with status 0" wait_for "__EXIT=0"
+check "Ctrl-C quits with status 0" wait_wrapped "__EXIT=0"
 
 # 2. The audit log has the lookups and the export, with the purpose.
 printf '%s\n' "$password" | "$bin" audit list --action trace_export --user bench-admin --password-stdin \
@@ -204,7 +144,6 @@ check "no purpose is a usage error (exit 2)" bash -c "[ $? -eq 2 ]"
 check "trace --help documents the columns" bash -c "'$bin' trace --help | grep -q most_minutes_on_one_day"
 
 # 4. The same through a server's staff API (--server).
-source "$root/Tests/e2e/lib.sh"
 export TRACEDESK_SIGNING_KEY_REQUIRED=false
 if start_server "$store"; then
   printf '%s\n' "$password" | "$bin" --server "http://$internal" trace 3000000000 --purpose "case e2e-4" --csv \
@@ -233,7 +172,6 @@ if start_server "$store"; then
   contact_id=$(printf %s "$contact_login" | grep -oE '"(88){16}[0-9a-f]{8}"' | head -n1 | tr -d '"')
   check "two apps register over the APRICOT API with codes from the outbox" \
     bash -c "[ -n '$patient_token' ] && [ -n '$contact_id' ]"
-  hexbytes() { printf "$(printf %s "$1" | sed 's/../\\x&/g')"; }
   now=$(date -u +%s)
   midnight=$((now / 86400 * 86400))
   first=$((now - 25 * 60))
@@ -248,27 +186,22 @@ if start_server "$store"; then
   check "the patient's app uploads its day: 20 records, none unknown" \
     bash -c "[ '$status' = 200 ] && grep -q '\"records\":20' '$work/receipt' && grep -q '\"unknown_beacons\":0' '$work/receipt'"
   start 100 30 -- --server "http://$internal" --user bench-tracer
-  wait_for "TraceDesk · Sign in" >/dev/null
-  text "$password"
-  keys Enter
-  wait_for "Look up a patient" >/dev/null
+  sign_in "$password"
+  wait_wrapped "Look up a patient" >/dev/null
   text "333 777 0001"
   keys Enter
   text "case e2e-5"
   keys Enter
   check "through the server, the console finds the person heard: a close contact, 20 minutes, 1 day" \
-    wait_for "● +39 333 777 0002 20 1"
-  check "and the patient's one upload" wait_for "Uploads: 1 day"
+    wait_wrapped "● +39 333 777 0002 20 1"
+  check "and the patient's one upload" wait_wrapped "Uploads: 1 day"
   keys C-c
-  check "Ctrl-C quits with status 0" wait_for "__EXIT=0"
+  check "Ctrl-C quits with status 0" wait_wrapped "__EXIT=0"
   check "the server's log holds neither app's number, nor the token" \
     bash -c "! grep -qE '333777000[12]|333 777 000|$patient_token' '$work/serve.log'"
-  kill -TERM "$server" 2>/dev/null
-  wait "$server" 2>/dev/null
-  server=""
+  stop_server
 else
   failed=$((failed + 1)); echo "FAIL the server did not start"; tail -n 15 "$work/serve.log"
 fi
 
-echo "e2e-trace: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary e2e-trace
