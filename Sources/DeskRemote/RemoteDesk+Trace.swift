@@ -10,9 +10,10 @@ import DeskCore
 #endif
 
 /// The contact tracer's use cases and the SMS outbox over the staff API. Every call that names
-/// a phone number is a POST with the number in its body (never in a URL). None of the tracer's
-/// calls is retried: a lookup, every page of sightings, an outcome and an export each write an audit
-/// entry, and a retry after a lost answer would record it twice. A failure is reported and the
+/// a phone number is a POST with the number in its body (never in a URL). None of these calls
+/// is retried: a lookup, every page of sightings, an outcome, an export and a read of the SMS
+/// outbox each write an audit entry, and a retry after a lost answer would record it twice
+/// (the endpoint table says so: ``StaffEndpoint/idempotent``). A failure is reported and the
 /// tracer asks again (`r`).
 extension RemoteDesk {
     public func traceLookup(_ session: StaffSession, phone: String, purpose: String) async throws(ServiceError)

@@ -188,4 +188,11 @@ import Testing
         #expect(StaffEndpoint.endpoints(at: "/staff/v1/his-clients").map(\.method) == ["GET", "POST"])
         #expect(StaffEndpoint.endpoints(at: "/staff/v1/sessions/current").map(\.method) == ["DELETE"])
     }
+
+    @Test("an audited endpoint is never retried: a retry after a lost answer would audit one view twice")
+    func auditedNotRetried() {
+        let audited = StaffEndpoint.table.filter { $0.work == .audited }
+        #expect(audited.map(\.name) == [.traceLookup, .traceSightings, .smsOutbox])
+        for endpoint in audited { #expect(!endpoint.idempotent, "\(endpoint.name)") }
+    }
 }
