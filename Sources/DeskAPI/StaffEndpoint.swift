@@ -3,7 +3,8 @@
 ///
 /// The server takes its routes, its `Allow` lists and its executors from here; `RemoteDesk`
 /// its methods, paths, accepted statuses, retries and timeouts. The JSON itself is written
-/// and read by ``StaffWire`` and ``StaffRequests``, named here by the schema the YAML gives it.
+/// and read by ``StaffWire`` and ``StaffRequests``, named here by the schema the YAML gives it;
+/// ``StaffCodec`` binds a row to the types its request and answer carry (``StaffCodecs``).
 public struct StaffEndpoint: Hashable, Sendable {
     /// Every use case the staff API carries, one case per method and path.
     public enum Name: String, CaseIterable, Hashable, Sendable {
