@@ -31,6 +31,8 @@ let package = Package(
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
+        // Every log line: a write(2) that cannot trap (the server's log, the CLI's errors).
+        .target(name: "DeskLog", dependencies: ["DeskCore"]),
         // The one HTTP client (libcurl): RemoteDesk, DeviceCheck, the SMS provider, simulated phones.
         .target(name: "DeskHTTPClient", dependencies: ["CCurl"]),
         .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
@@ -54,7 +56,7 @@ let package = Package(
             name: "DeskServer",
             dependencies: [
                 "DeskLocal", "DeskContract", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
-                "JSONText", "CMicroHTTPD",
+                "JSONText", "DeskLog", "CMicroHTTPD",
             ]
         ),
         // Simulated phones and a simulated HIS over real HTTP: the demo and the load generator.
@@ -66,7 +68,8 @@ let package = Package(
         ),
         // The command line's shared parts: arguments, exit statuses, terminal-safe output, the
         // store's location (tracedesk's commands and the benchmarks).
-        .target(name: "DeskCLI", dependencies: ["DeskContract", "DeskServer", "DeskStore", "DeskCore"]),
+        // It builds on no server: the APRICOT settings read as `tracedesk serve` reads them are read in tracedesk.
+        .target(name: "DeskCLI", dependencies: ["DeskContract", "DeskLog", "DeskStore", "DeskCore"]),
         // `tracedesk bench`: the benchmarks and their bulk seeding, kept out of the production modules.
         .target(
             name: "DeskBench",
@@ -87,7 +90,7 @@ let package = Package(
             dependencies: [
                 "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskStore", "DeskCore", "DeskCrypto",
                 "TerminalKit", "TerminalNcurses", "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport",
-                "DeskSimulation", "DeskCLI", "DeskBench",
+                "DeskSimulation", "DeskCLI", "DeskBench", "DeskLog",
             ]
         ),
 

@@ -3,7 +3,8 @@
 ///
 /// The server takes its routes, its `Allow` lists and its executors from here; `RemoteDesk`
 /// its methods, paths, accepted statuses, retries and timeouts. The JSON itself is written
-/// and read by ``StaffWire`` and ``StaffRequests``, named here by the schema the YAML gives it.
+/// and read by ``StaffWire`` and ``StaffRequests``, named here by the schema the YAML gives it;
+/// ``StaffCodec`` binds a row to the types its request and answer carry (``StaffCodecs``).
 public struct StaffEndpoint: Hashable, Sendable {
     /// Every use case the staff API carries, one case per method and path.
     public enum Name: String, CaseIterable, Hashable, Sendable {
@@ -52,7 +53,8 @@ public struct StaffEndpoint: Hashable, Sendable {
     /// The error statuses the YAML lists for it (what a person can meet, not every one the
     /// server can give: 404, 405 and 413 are the same on every path).
     public let errors: [Int]
-    /// Safe to send again when no answer came: clients retry it.
+    /// Safe to send again when no answer came: clients retry it. Never true of an
+    /// ``Work/audited`` endpoint (a retry would audit one view twice; a test says so).
     public let idempotent: Bool
     /// Needs a session token (`Authorization: Bearer`).
     public let signedIn: Bool
@@ -152,9 +154,10 @@ extension StaffEndpoint {
         .init(
             .traceExport, "POST", "/trace/export", .write, accept: [204], errors: rejectedInput, idempotent: false,
             request: .json("TraceExportRequest"), what: "export record"),
-        // Audited, yet retried by clients as before this table (a lost answer is read again).
+        // Audited like the tracer's calls: a retry after a lost answer would audit one view
+        // twice, so it is never sent twice (the admin reads again).
         .init(
-            .smsOutbox, "GET", "/sms/outbox", .audited, accept: [200], errors: rejectedInput, idempotent: true,
+            .smsOutbox, "GET", "/sms/outbox", .audited, accept: [200], errors: rejectedInput, idempotent: false,
             request: .query(["limit"]), answer: .json("SmsOutbox"), what: "SMS outbox"),
         .init(
             .statistics, "GET", "/stats", .read, accept: [200], errors: rejectedInput, idempotent: true,

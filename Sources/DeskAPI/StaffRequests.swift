@@ -24,6 +24,23 @@ public enum StaffRequests {
         public var name: String
         public var role: StaffRole
         public var password: String
+
+        public init(name: String, role: StaffRole, password: String) {
+            self.name = name
+            self.role = role
+            self.password = password
+        }
+    }
+
+    /// A new password for the account named in the path (`POST /staff/{name}/password`).
+    public struct NewPassword: Sendable {
+        public var name: String
+        public var password: String
+
+        public init(name: String, password: String) {
+            self.name = name
+            self.password = password
+        }
     }
 
     public struct Authorization: Sendable {

@@ -79,6 +79,11 @@ extension StaffRequests {
     public struct NewHISClient: Sendable {
         public var name: String
         public var ratePerMinute: Int?
+
+        public init(name: String, ratePerMinute: Int?) {
+            self.name = name
+            self.ratePerMinute = ratePerMinute
+        }
     }
 
     /// `{name, rate_per_minute?}`: an HIS client to add (the desk checks the name and the rate).

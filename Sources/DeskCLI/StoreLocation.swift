@@ -1,5 +1,4 @@
 import DeskCore
-import DeskServer
 import DeskStore
 import Foundation
 
@@ -78,16 +77,6 @@ package enum StoreLocation {
                 command: "tracedesk")
         }
         return .seconds(seconds)
-    }
-
-    /// The tracing desk's APRICOT settings (`TRACEDESK_DEFAULT_COUNTRY_CODE`,
-    /// `TRACEDESK_CLOSE_CONTACT_MINUTES`…), read as `tracedesk serve` reads them, so a lookup on
-    /// the embedded store counts as the server does.
-    package static func apricotSettings(command: String) throws(UsageError) -> ApricotSettings {
-        switch ServerConfig.apricotSettings(environment: ProcessInfo.processInfo.environment) {
-        case .success(let settings): return settings
-        case .failure(let error): throw UsageError(error.message, command: command)
-        }
     }
 
     /// How long to wait for another process's write lock: `TRACEDESK_BUSY_TIMEOUT_MS`, default

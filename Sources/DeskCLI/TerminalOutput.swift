@@ -1,4 +1,4 @@
-import DeskServer
+import DeskLog
 
 // What every command prints: messages on stderr through the one log writer, and lines on stdout
 // made safe for the terminal.

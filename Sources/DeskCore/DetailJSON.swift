@@ -67,16 +67,8 @@ struct DetailReader {
     /// True when the member is there and `null`.
     func isNull(_ key: String) -> Bool { object[key] == .null }
 
-    /// An object of whole numbers (`{"too_old":2}`), in stored order; nil when any member is not one.
-    func counts(_ key: String) -> [(key: String, count: Int)]? {
-        guard case .object(let members)? = object[key] else { return nil }
-        var out: [(key: String, count: Int)] = []
-        for member in members {
-            guard case .number(let text) = member.value, let count = Int(text) else { return nil }
-            out.append((member.key, count))
-        }
-        return out
-    }
+    /// The member when it is there (of any type).
+    func member(_ key: String) -> JSONValue? { object[key] }
 
     /// A list of whole numbers; nil when any item is not one.
     func int64s(_ key: String) -> [Int64]? {

@@ -30,7 +30,7 @@ extension DeskEvent.Detail {
         public var uploadID: Int64?
         public var keysAccepted: Int
         public var keysDropped: Int
-        /// Dropped keys per ``KeyDropReason`` raw value.
+        /// Dropped keys per ``KeyDropReason`` raw value (written as ``KeyDropCounts``).
         public var dropped: [Count]
         public var province: String?
         /// Server minus phone, in seconds.
@@ -54,11 +54,11 @@ extension DeskEvent.Detail {
 
         init?(_ r: DetailReader) {
             guard let accepted = r.int(Key.keysAccepted) else { return nil }
-            let dropped = r.has(Key.dropped) ? r.counts(Key.dropped) : []
+            let dropped = r.has(Key.dropped) ? r.member(Key.dropped).flatMap(KeyDropCounts.init(value:)) : .init([])
             guard let dropped else { return nil }
             self.init(
                 uploadID: r.int64(Key.uploadID), keysAccepted: accepted, keysDropped: r.int(Key.keysDropped) ?? 0,
-                dropped: dropped.map { Count($0.key, $0.count) }, province: r.string(Key.province),
+                dropped: dropped.counts, province: r.string(Key.province),
                 clockSkewSeconds: r.int64(Key.clockSkew), clockSkewFlagged: r.bool(Key.clockSkewFlagged),
                 summaries: r.int(Key.summaries))
         }
@@ -74,7 +74,7 @@ extension DeskEvent.Detail {
             var w = DetailWriter()
             w.add(Key.keysAccepted, keysAccepted)
             w.add(Key.keysDropped, keysDropped)
-            w.add(Key.dropped, .object(dropped.map { .init(key: $0.key, value: .number(String($0.count))) }))
+            w.add(Key.dropped, KeyDropCounts(dropped).value)
             w.addOrNull(Key.province, province)
             w.addIfPresent(Key.clockSkew, clockSkewSeconds)
             w.addIfPresent(Key.clockSkewFlagged, clockSkewFlagged)

@@ -1,7 +1,6 @@
 import DeskContract
 import DeskCore
 import DeskStore
-import JSONText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -129,7 +128,7 @@ extension LocalDesk {
         let upload = stored.upload.map { upload in
             WatchedUpload(
                 receivedAt: upload.receivedAt, keysAccepted: upload.keysAccepted, keysDropped: upload.keysDropped,
-                droppedReasons: counts(upload.droppedReasons), province: upload.province,
+                droppedReasons: KeyDropCounts(json: upload.droppedReasons)?.byReason ?? [:], province: upload.province,
                 clockSkewSeconds: upload.clockSkewSeconds, publishedInChunks: upload.publishedInChunks,
                 keysWaiting: upload.keysWaiting, embargoEndsAt: upload.embargoEndsAt)
         }
@@ -147,13 +146,4 @@ extension LocalDesk {
             nextPublishingRun: nextPublishingRun, asOf: stored.asOf)
     }
 
-    /// `{"reason": count}` as the upload stored it; what cannot be read is left out.
-    static func counts(_ json: String) -> [String: Int] {
-        guard case .object(let members)? = try? JSONReader.parse(json) else { return [:] }
-        var counts: [String: Int] = [:]
-        for member in members {
-            if case .number(let text) = member.value, let count = Int(text) { counts[member.key, default: 0] += count }
-        }
-        return counts
-    }
 }

@@ -175,12 +175,10 @@ public final class HTTPSmsGateway: SmsGateway, @unchecked Sendable {
             finished()
             throw ServiceError(error)
         }
-        var body = #"{"to":"#
-        JSONValue.writeString(phone.e164, into: &body)
-        body += #","text":"#
-        JSONValue.writeString(message.plain, into: &body)
-        body += "}"
-        let payload = Array(body.utf8)
+        let body = JSONValue.object([
+            .init(key: "to", value: .string(phone.e164)), .init(key: "text", value: .string(message.plain)),
+        ])
+        let payload = Array(body.serialized.utf8)
         Task.detached { [self] in
             await deliver(id, payload, queuedAt: queuedAt)
             finished()

@@ -36,4 +36,15 @@ extension RemoteDesk {
         try await transport.perform(
             .init(endpoint, segment: segment, query: query, body: body, token: token, longPoll: longPoll))
     }
+
+    /// Sends `request` to the typed endpoint `codec` and reads its answer with the same value
+    /// the server wrote it with (``StaffCodec``).
+    func send<Request, Answer>(
+        _ codec: StaffCodec<Request, Answer>, _ request: Request, token: String?
+    ) async throws(ServiceError) -> Answer {
+        let outgoing = codec.outgoing(request)
+        let reply = try await call(
+            codec.name, segment: outgoing.segment, query: outgoing.query, body: outgoing.body, token: token)
+        return try read(reply) { bytes throws(FieldProblem) in try codec.answer(bytes) }
+    }
 }

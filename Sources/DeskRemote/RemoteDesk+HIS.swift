@@ -13,21 +13,16 @@ import DeskCore
 /// another), a revoke may be (revoking twice changes nothing).
 extension RemoteDesk {
     public func hisClients(_ session: StaffSession) async throws(ServiceError) -> [HISClient] {
-        let reply = try await call(.hisClients, token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readHISClients(bytes) }
+        try await send(StaffCodecs.hisClients, (), token: session.token)
     }
 
     public func addHISClient(
         _ session: StaffSession, name: String, ratePerMinute: Int?
     ) async throws(ServiceError) -> NewHISClient {
-        let reply = try await call(
-            .addHISClient, body: StaffWire.newHISClientRequest(name: name, ratePerMinute: ratePerMinute),
-            token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readNewHISClient(bytes) }
+        try await send(StaffCodecs.addHISClient, .init(name: name, ratePerMinute: ratePerMinute), token: session.token)
     }
 
     public func revokeHISClient(_ session: StaffSession, name: String) async throws(ServiceError) -> HISClient {
-        let reply = try await call(.revokeHISClient, segment: name, token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readHISClient(bytes) }
+        try await send(StaffCodecs.revokeHISClient, name, token: session.token)
     }
 }

@@ -34,12 +34,10 @@ extension RemoteDesk {
     }
 
     public func traffic(_ session: StaffSession, since: Date) async throws(ServiceError) -> TrafficShare {
-        let reply = try await call(.traffic, query: [("since", StaffWire.time(since))], token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readTraffic(bytes) }
+        try await send(StaffCodecs.traffic, since, token: session.token)
     }
 
     public func watch(_ session: StaffSession, _ target: WatchTarget) async throws(ServiceError) -> CodeWatch {
-        let reply = try await call(.watch, body: StaffWire.watchRequest(target), token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readWatch(bytes) }
+        try await send(StaffCodecs.watch, target, token: session.token)
     }
 }

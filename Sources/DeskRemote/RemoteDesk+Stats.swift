@@ -15,8 +15,7 @@ extension RemoteDesk {
         // The role first, then the query: the same refusals in the same order as LocalDesk.
         guard session.role.may(.readStatistics) else { throw ServiceChecks.forbidden(session.role, .readStatistics) }
         if let problem = ServiceChecks.statsProblem(query) { throw problem }
-        let reply = try await call(.statistics, query: StaffWire.statsQueryItems(query), token: session.token)
-        let report = try read(reply) { bytes throws(FieldProblem) in try StaffWire.readStatsReport(bytes) }
+        let report = try await send(StaffCodecs.statistics, query, token: session.token)
         // Figures for another range would be drawn under this one's labels.
         // A TraceDesk server that answers for another range runs another version, most likely.
         guard report.query == query else {

@@ -13,8 +13,8 @@ import JSONText
 /// comes back as the same values a local desk gives (one contract suite runs against both).
 /// What is decided here is only how the network fails: an unreachable server is `.unavailable`
 /// naming the URL, a program that is not a TraceDesk staff API is `.failed` saying so, a TLS
-/// problem says which. Reads are retried with backoff; writes and sign-ins never are (a
-/// write whose answer was lost may have happened).
+/// problem says which. Reads are retried with backoff; writes, sign-ins and audited reads never
+/// are (a write whose answer was lost may have happened; a view would be audited twice).
 ///
 /// Threading rule: a value type over one shared transport; callable from any task.
 /// Privacy rule: the code, the password and the token travel only in request bodies and the
@@ -124,7 +124,7 @@ public struct RemoteDesk: DeskService {
     }
 
     public func signOut(_ session: StaffSession) async throws(ServiceError) {
-        _ = try await call(.signOut, token: session.token)
+        try await send(StaffCodecs.signOut, (), token: session.token)
     }
 
     // MARK: Operator
@@ -165,42 +165,34 @@ public struct RemoteDesk: DeskService {
     // MARK: Admin
 
     public func staff(_ session: StaffSession) async throws(ServiceError) -> [StaffAccount] {
-        let reply = try await call(.staff, token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAccounts(bytes) }
+        try await send(StaffCodecs.staff, (), token: session.token)
     }
 
     public func addStaff(
         _ session: StaffSession, name: String, role: StaffRole, password: String
     ) async throws(ServiceError) -> StaffAccount {
-        let reply = try await call(
-            .addStaff, body: StaffWire.newStaff(name: name, role: role, password: password), token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAccount(bytes) }
+        try await send(
+            StaffCodecs.addStaff, .init(name: name, role: role, password: password), token: session.token)
     }
 
     public func disableStaff(_ session: StaffSession, name: String) async throws(ServiceError) -> StaffAccount {
-        let reply = try await call(.disableStaff, segment: name, token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAccount(bytes) }
+        try await send(StaffCodecs.disableStaff, name, token: session.token)
     }
 
     public func resetPassword(
         _ session: StaffSession, name: String, password: String
     ) async throws(ServiceError) -> StaffAccount {
-        let reply = try await call(
-            .resetPassword, segment: name, body: StaffWire.newPassword(password), token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAccount(bytes) }
+        try await send(StaffCodecs.resetPassword, .init(name: name, password: password), token: session.token)
     }
 
     public func audit(_ session: StaffSession, query: AuditQuery) async throws(ServiceError) -> [AuditEntry] {
-        let reply = try await call(.audit, query: StaffWire.auditQueryItems(query), token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readAuditEntries(bytes) }
+        try await send(StaffCodecs.audit, query, token: session.token)
     }
 
     public func verifyAudit(_ session: StaffSession, hashesAt counts: [Int64]) async throws(ServiceError)
         -> AuditVerification
     {
-        let reply = try await call(
-            .verifyAudit, query: StaffWire.verificationQueryItems(counts), token: session.token)
-        return try read(reply) { bytes throws(FieldProblem) in try StaffWire.readVerification(bytes) }
+        try await send(StaffCodecs.verifyAudit, counts, token: session.token)
     }
 
     // MARK: Helpers

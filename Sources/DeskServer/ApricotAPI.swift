@@ -6,6 +6,7 @@ import DeskLocal
 import DeskStore
 import Dispatch
 import Foundation
+import JSONText
 
 /// The APRICOT phone API (docs/apricot-api.md, spec/apricot-protocol.md) on the public
 /// listener, as an ``HTTPHandler``: validation in DeskAPI (``ApricotRequests``), rules in
@@ -116,7 +117,13 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
     }
 
     static func settingsJSON(_ settings: ApricotSettings) -> String {
-        #"{"num_pseudo_ids":\#(settings.pseudoIDsPerUser),"beacon_change_interval":\#(settings.beaconChangeSeconds),"beacon_detect_interval":\#(settings.beaconDetectSeconds),"contact_timestamp_option":\#(settings.contactTimestamps),"contact_history_max":\#(settings.contactHistoryDays)}"#
+        JSONValue.object([
+            .init(key: "num_pseudo_ids", value: .number(String(settings.pseudoIDsPerUser))),
+            .init(key: "beacon_change_interval", value: .number(String(settings.beaconChangeSeconds))),
+            .init(key: "beacon_detect_interval", value: .number(String(settings.beaconDetectSeconds))),
+            .init(key: "contact_timestamp_option", value: .bool(settings.contactTimestamps)),
+            .init(key: "contact_history_max", value: .number(String(settings.contactHistoryDays))),
+        ]).serialized
     }
 
     func requestCode(_ request: HTTPRequest) -> HTTPResponse {
@@ -233,10 +240,14 @@ public final class ApricotAPI: HTTPHandler, @unchecked Sendable {
                     .apricotContactFilesTotal,
                     receipt.replaced ? #"result="replaced""# : #"result="stored""#)
                 metrics.count(.apricotContactRecordsTotal, by: receipt.records)
-                return .json(
-                    200,
-                    #"{"records":\#(receipt.records),"distinct_beacons":\#(receipt.distinctBeacons),"unknown_beacons":\#(receipt.unknownBeacons),"skew_seconds":\#(skew),"replaced":\#(receipt.replaced)}"#,
-                    cacheControl: "no-store")
+                let answer = JSONValue.object([
+                    .init(key: "records", value: .number(String(receipt.records))),
+                    .init(key: "distinct_beacons", value: .number(String(receipt.distinctBeacons))),
+                    .init(key: "unknown_beacons", value: .number(String(receipt.unknownBeacons))),
+                    .init(key: "skew_seconds", value: .number(String(skew))),
+                    .init(key: "replaced", value: .bool(receipt.replaced)),
+                ])
+                return .json(200, answer.serialized, cacheControl: "no-store")
             case .notSignedIn:
                 uploads.release(key, now: now)
                 metrics.count(.apricotContactFilesTotal, #"result="not_signed_in""#)

@@ -6,6 +6,7 @@ import DeskCrypto
 import DeskLocal
 import Dispatch
 import Foundation
+import JSONText
 
 /// Which listener a handler serves: phones never reach `/v1/otp` or `/metrics`.
 public enum Listener: String, Sendable {
@@ -340,9 +341,11 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     func chunkIndex() -> HTTPResponse {
         do {
             guard let range = try chunkFiles?.index() else { return .error(.noChunks) }
-            return .json(
-                200, #"{"oldest":\#(range.lowerBound),"newest":\#(range.upperBound)}"#,
-                cacheControl: "public, max-age=1800")
+            let index = JSONValue.object([
+                .init(key: "oldest", value: .number(String(range.lowerBound))),
+                .init(key: "newest", value: .number(String(range.upperBound))),
+            ])
+            return .json(200, index.serialized, cacheControl: "public, max-age=1800")
         } catch {
             return unavailable(error)
         }

@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskAPI
 import DeskCore
+import DeskLog
 import Dispatch
 
 #if canImport(FoundationEssentials)

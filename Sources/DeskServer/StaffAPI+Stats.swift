@@ -6,8 +6,8 @@ import DeskCore
 /// executor like every store read.
 extension StaffAPI {
     func statistics(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor, body: StaffRequests.statsQuery) { desk, session, query throws(ServiceError) in
-            ok(200, StaffWire.statsReport(try await desk.statistics(session, query: query)))
+        serve(StaffCodecs.statistics, request, on: executor) { desk, session, query throws(ServiceError) in
+            try await desk.statistics(session, query: query)
         }
     }
 }

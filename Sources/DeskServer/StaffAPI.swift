@@ -83,27 +83,66 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case .needsFirstAdmin: return needsFirstAdmin(on: on)
         case .createFirstAdmin: return createFirstAdmin(request, on: on)
         case .signIn: return signIn(request, on: on)
-        case .signOut: return signOut(request, on: on)
+        case .signOut:
+            return serve(StaffCodecs.signOut, request, on: on) { desk, session, _ throws(ServiceError) in
+                try await desk.signOut(session)
+            }
         case .authorize: return authorize(request, on: on)
         case .status: return status(request, on: on)
-        case .staff: return staff(request, on: on)
-        case .addStaff: return addStaff(request, on: on)
-        case .disableStaff: return disableStaff(request, name: name, on: on)
-        case .resetPassword: return resetPassword(request, name: name, on: on)
-        case .audit: return audit(request, on: on)
-        case .verifyAudit: return verifyAudit(request, on: on)
+        case .staff:
+            return serve(StaffCodecs.staff, request, on: on) { desk, session, _ throws(ServiceError) in
+                try await desk.staff(session)
+            }
+        case .addStaff:
+            return serve(StaffCodecs.addStaff, request, on: on) { desk, session, body throws(ServiceError) in
+                try await desk.addStaff(session, name: body.name, role: body.role, password: body.password)
+            }
+        case .disableStaff:
+            return serve(StaffCodecs.disableStaff, request, name: name, on: on) {
+                desk, session, name throws(ServiceError) in
+                try await desk.disableStaff(session, name: name)
+            }
+        case .resetPassword:
+            return serve(StaffCodecs.resetPassword, request, name: name, on: on) {
+                desk, session, body throws(ServiceError) in
+                try await desk.resetPassword(session, name: body.name, password: body.password)
+            }
+        case .audit:
+            return serve(StaffCodecs.audit, request, on: on) { desk, session, query throws(ServiceError) in
+                try await desk.audit(session, query: query)
+            }
+        case .verifyAudit:
+            return serve(StaffCodecs.verifyAudit, request, on: on) { desk, session, counts throws(ServiceError) in
+                try await desk.verifyAudit(session, hashesAt: counts)
+            }
         case .events: return events(request, on: on)
-        case .traffic: return traffic(request, on: on)
-        case .watch: return watch(request, on: on)
+        case .traffic:
+            return serve(StaffCodecs.traffic, request, on: on) { desk, session, since throws(ServiceError) in
+                try await desk.traffic(session, since: since)
+            }
+        case .watch:
+            return serve(StaffCodecs.watch, request, on: on) { desk, session, target throws(ServiceError) in
+                try await desk.watch(session, target)
+            }
         case .traceLookup: return traceLookup(request, on: on)
         case .traceSightings: return traceSightings(request, on: on)
         case .traceOutcome: return traceOutcome(request, on: on)
         case .traceExport: return traceExport(request, on: on)
         case .smsOutbox: return smsOutbox(request, on: on)
         case .statistics: return statistics(request, on: on)
-        case .hisClients: return hisClients(request, on: on)
-        case .addHISClient: return addHISClient(request, on: on)
-        case .revokeHISClient: return revokeHISClient(request, name: name, on: on)
+        case .hisClients:
+            return serve(StaffCodecs.hisClients, request, on: on) { desk, session, _ throws(ServiceError) in
+                try await desk.hisClients(session)
+            }
+        case .addHISClient:
+            return serve(StaffCodecs.addHISClient, request, on: on) { desk, session, body throws(ServiceError) in
+                try await desk.addHISClient(session, name: body.name, ratePerMinute: body.ratePerMinute)
+            }
+        case .revokeHISClient:
+            return serve(StaffCodecs.revokeHISClient, request, name: name, on: on) {
+                desk, session, name throws(ServiceError) in
+                try await desk.revokeHISClient(session, name: name)
+            }
         }
     }
 
@@ -187,13 +226,6 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         return result
     }
 
-    func signOut(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor) { desk, session throws(ServiceError) in
-            try await desk.signOut(session)
-            return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
-        }
-    }
-
     // MARK: Operator
 
     func authorize(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
@@ -211,70 +243,6 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     func status(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
         signedIn(request, on: executor, body: StaffRequests.statusCode) { desk, session, code throws(ServiceError) in
             ok(200, StaffWire.status(try await desk.status(session, of: code)))
-        }
-    }
-
-    // MARK: Admin
-
-    func staff(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor) { desk, session throws(ServiceError) in
-            ok(200, StaffWire.accounts(try await desk.staff(session)))
-        }
-    }
-
-    func addStaff(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor, body: StaffRequests.newStaff) { desk, session, body throws(ServiceError) in
-            ok(
-                201,
-                StaffWire.account(
-                    try await desk.addStaff(session, name: body.name, role: body.role, password: body.password)))
-        }
-    }
-
-    func disableStaff(_ request: HTTPRequest, name: String, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor) { desk, session throws(ServiceError) in
-            ok(200, StaffWire.account(try await desk.disableStaff(session, name: name)))
-        }
-    }
-
-    func resetPassword(_ request: HTTPRequest, name: String, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor, body: StaffRequests.newPassword) {
-            desk, session, password throws(ServiceError) in
-            ok(200, StaffWire.account(try await desk.resetPassword(session, name: name, password: password)))
-        }
-    }
-
-    func audit(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor, body: StaffRequests.auditQuery) { desk, session, query throws(ServiceError) in
-            ok(200, StaffWire.auditEntries(try await desk.audit(session, query: query)))
-        }
-    }
-
-    func verifyAudit(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor, body: StaffRequests.verificationCounts) {
-            desk, session, counts throws(ServiceError) in
-            ok(200, StaffWire.verification(try await desk.verifyAudit(session, hashesAt: counts)))
-        }
-    }
-
-    // MARK: Hospital systems
-
-    func hisClients(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor) { desk, session throws(ServiceError) in
-            ok(200, StaffWire.hisClients(try await desk.hisClients(session)))
-        }
-    }
-
-    func addHISClient(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor, body: StaffRequests.newHISClient) { desk, session, body throws(ServiceError) in
-            let added = try await desk.addHISClient(session, name: body.name, ratePerMinute: body.ratePerMinute)
-            return ok(201, StaffWire.newHISClient(added.client, key: added.key))
-        }
-    }
-
-    func revokeHISClient(_ request: HTTPRequest, name: String, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor) { desk, session throws(ServiceError) in
-            ok(200, StaffWire.hisClient(try await desk.revokeHISClient(session, name: name)))
         }
     }
 
@@ -306,18 +274,6 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    func traffic(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor, body: StaffRequests.trafficSince) { desk, session, since throws(ServiceError) in
-            ok(200, StaffWire.traffic(try await desk.traffic(session, since: since)))
-        }
-    }
-
-    func watch(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
-        signedIn(request, on: executor, body: StaffRequests.watchTarget) { desk, session, target throws(ServiceError) in
-            ok(200, StaffWire.watch(try await desk.watch(session, target)))
-        }
-    }
-
     // MARK: Running desk calls
 
     typealias DeskCall = @Sendable (LocalDesk) async throws(ServiceError) -> HTTPResponse
@@ -325,6 +281,22 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
     /// Suspends the connection and runs `call` on `executor`; its error is answered from the table.
     func run(on executor: DeskExecutor, _ call: @escaping DeskCall) -> HandlerResult {
         handOff(on: executor) { desk, _ throws(ServiceError) in try await call(desk) }
+    }
+
+    /// A typed endpoint (``StaffCodec``): its request read, the desk's answer written, both by
+    /// the same value RemoteDesk sends and reads with; `name` is the path's `{name}`, if any.
+    func serve<Request, Answer>(
+        _ codec: StaffCodec<Request, Answer>, _ request: HTTPRequest, name: String = "", on executor: DeskExecutor,
+        _ call: @escaping @Sendable (LocalDesk, StaffSession, Request) async throws(ServiceError) -> Answer
+    ) -> HandlerResult {
+        let read = { (request: HTTPRequest) in codec.request(request, segment: name) }
+        return signedIn(request, on: executor, body: read) { desk, session, body throws(ServiceError) in
+            let answer = try await call(desk, session, body)
+            guard let value = codec.body(answer) else {
+                return HTTPResponse(status: codec.status, headers: [("Cache-Control", "no-store")])
+            }
+            return ok(codec.status, value)
+        }
     }
 
     /// Suspends the connection and runs `call` on `executor`, which returns the response, or nil

@@ -173,11 +173,10 @@ public final class PostgresStore: Store, @unchecked Sendable {
                 }
                 let upload = evaluate(record)
                 let evaluation = upload.evaluation
-                let reasons = evaluation.droppedCounts.map { #""\#($0.reason.rawValue)":\#($0.count)"# }
-                    .joined(separator: ",")
+                let drops = KeyDropCounts(evaluation)
                 let detail = DeskEvent.Detail.UploadAccepted(
                     uploadID: nil, keysAccepted: evaluation.accepted.count, keysDropped: evaluation.dropped.count,
-                    dropped: evaluation.droppedCounts.map { .init($0.reason.rawValue, $0.count) },
+                    dropped: drops.counts,
                     province: upload.province?.code, clockSkewSeconds: evaluation.clockSkewSeconds,
                     clockSkewFlagged: evaluation.clockSkewFlagged, summaries: upload.summaryCount
                 ).jsonAroundUploadID
@@ -185,7 +184,7 @@ public final class PostgresStore: Store, @unchecked Sendable {
                     stored, .integer(nowMs), .text(upload.symptomsStartedOn.iso),
                     upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
                     .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
-                    .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
+                    .integer(Int64(evaluation.dropped.count)), .text(drops.json),
                     .integer(Int64(upload.summaryCount)), .text(upload.summariesJSON),
                     .text(detail.before), .text(detail.after),
                     .text(DeskEvent.Kind.uploadAccepted.rawValue),

@@ -88,8 +88,7 @@ extension SQLStore {
             }
             let upload = evaluate(record)
             let evaluation = upload.evaluation
-            let reasons = evaluation.droppedCounts.map { #""\#($0.reason.rawValue)":\#($0.count)"# }
-                .joined(separator: ",")
+            let drops = KeyDropCounts(evaluation)
             let uploadID =
                 try db.query(
                     dialect.text(SQL.insertUpload),
@@ -97,7 +96,7 @@ extension SQLStore {
                         .text(stored.hex), .integer(nowMs), .text(upload.symptomsStartedOn.iso),
                         upload.province.map { .text($0.code) } ?? .null, .integer(upload.clientClock),
                         .integer(evaluation.clockSkewSeconds), .integer(Int64(evaluation.accepted.count)),
-                        .integer(Int64(evaluation.dropped.count)), .text("{\(reasons)}"),
+                        .integer(Int64(evaluation.dropped.count)), .text(drops.json),
                         .integer(Int64(upload.summaryCount)), .text(upload.summariesJSON),
                     ], operation: "store upload"
                 ) { $0.integer(0) }.first ?? 0
@@ -116,7 +115,7 @@ extension SQLStore {
                 kind: .uploadAccepted, at: nowMs, storedKey: stored, actor: nil,
                 detail: DeskEvent.Detail.UploadAccepted(
                     uploadID: uploadID, keysAccepted: evaluation.accepted.count, keysDropped: evaluation.dropped.count,
-                    dropped: evaluation.droppedCounts.map { .init($0.reason.rawValue, $0.count) },
+                    dropped: drops.counts,
                     province: upload.province?.code, clockSkewSeconds: evaluation.clockSkewSeconds,
                     clockSkewFlagged: evaluation.clockSkewFlagged, summaries: upload.summaryCount
                 ).json)

@@ -33,7 +33,7 @@ enum StatsSQL {
         let reason: String
         /// True when an `apricot_registered` event's detail says `"returning":true`.
         let returning: String
-        /// The rows of `u.dropped_reasons`, as `j` with a text column `key`.
+        /// The rows of `u.dropped_reasons` (a ``KeyDropCounts``: reason → count), as `j` with a text column `key`.
         let droppedReasons: String
         /// The count of a row of `j`, as an integer.
         let droppedCount: String

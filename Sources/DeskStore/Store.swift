@@ -262,7 +262,7 @@ public struct StoredUpload: Hashable, Sendable {
     public var clientClock: Int64
     public var clockSkewSeconds: Int64
     public var keysDropped: Int
-    /// `{"reason": count}` as compact JSON.
+    /// The stored ``KeyDropCounts`` text (`{"reason": count}`); read it with ``KeyDropCounts/init(json:)``.
     public var droppedReasons: String
     public var summaryCount: Int
     public var keys: [AcceptedKey]

@@ -93,7 +93,7 @@ public struct StoredWatchUpload: Hashable, Sendable {
     public var receivedAt: Date
     public var keysAccepted: Int
     public var keysDropped: Int
-    /// `{"reason": count}` as compact JSON, as the upload stored it.
+    /// The stored ``KeyDropCounts`` text (`{"reason": count}`); read it with ``KeyDropCounts/init(json:)``.
     public var droppedReasons: String
     public var province: String?
     public var clockSkewSeconds: Int64

@@ -1,6 +1,7 @@
 import DeskContract
 import DeskCrypto
 import DeskLocal
+import DeskLog
 import DeskServer
 import DeskStore
 import Foundation

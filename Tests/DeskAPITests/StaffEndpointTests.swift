@@ -1,4 +1,5 @@
 import DeskAPI
+import DeskCore
 import Foundation
 import Testing
 
@@ -187,5 +188,51 @@ import Testing
         #expect(StaffEndpoint.endpoints(at: "/staff/v1/setup").map(\.method) == ["GET", "POST"])
         #expect(StaffEndpoint.endpoints(at: "/staff/v1/his-clients").map(\.method) == ["GET", "POST"])
         #expect(StaffEndpoint.endpoints(at: "/staff/v1/sessions/current").map(\.method) == ["DELETE"])
+    }
+
+    @Test("an audited endpoint is never retried: a retry after a lost answer would audit one view twice")
+    func auditedNotRetried() {
+        let audited = StaffEndpoint.table.filter { $0.work == .audited }
+        #expect(audited.map(\.name) == [.traceLookup, .traceSightings, .smsOutbox])
+        for endpoint in audited { #expect(!endpoint.idempotent, "\(endpoint.name)") }
+    }
+
+    @Test("each typed endpoint (StaffCodecs) is in the table once, answering with a status the table accepts")
+    func codecsInTable() {
+        let names = StaffCodecs.all.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.count == 18)
+        for (name, status) in StaffCodecs.all {
+            #expect(StaffEndpoint[name].accept.contains(status), "\(name): \(status)")
+            #expect(StaffEndpoint[name].signedIn, "\(name): the typed endpoints all need a session")
+        }
+    }
+
+    @Test("a typed endpoint's request goes where the table says: its query parameters, its body, its {name}")
+    func codecsSendWhatTheTableSays() {
+        func check(_ name: StaffEndpoint.Name, _ outgoing: StaffOutgoing) {
+            let endpoint = StaffEndpoint[name]
+            switch endpoint.request {
+            case .none: #expect(outgoing.body == nil && outgoing.query.isEmpty, "\(name)")
+            case .query(let names):
+                #expect(outgoing.body == nil, "\(name)")
+                #expect(Set(outgoing.query.map(\.name)).isSubset(of: names), "\(name)")
+            case .json: #expect(outgoing.body != nil && outgoing.query.isEmpty, "\(name)")
+            }
+            #expect((outgoing.segment != nil) == endpoint.path.contains("{name}"), "\(name)")
+        }
+        check(.signOut, StaffCodecs.signOut.outgoing(()))
+        check(.staff, StaffCodecs.staff.outgoing(()))
+        check(.addStaff, StaffCodecs.addStaff.outgoing(.init(name: "ana", role: .tracer, password: "pass-pass-1")))
+        check(.disableStaff, StaffCodecs.disableStaff.outgoing("ana"))
+        check(.resetPassword, StaffCodecs.resetPassword.outgoing(.init(name: "ana", password: "pass-pass-1")))
+        check(.audit, StaffCodecs.audit.outgoing(AuditQuery(actor: "ana", limit: 5)))
+        check(.verifyAudit, StaffCodecs.verifyAudit.outgoing([1, 2]))
+        check(.traffic, StaffCodecs.traffic.outgoing(Date(timeIntervalSince1970: 0)))
+        check(.traceLookup, StaffCodecs.traceLookup.outgoing(.init(phone: "+393331234567", purpose: "case 1")))
+        check(.smsOutbox, StaffCodecs.smsOutbox.outgoing(50))
+        check(.hisClients, StaffCodecs.hisClients.outgoing(()))
+        check(.addHISClient, StaffCodecs.addHISClient.outgoing(.init(name: "lab", ratePerMinute: 60)))
+        check(.revokeHISClient, StaffCodecs.revokeHISClient.outgoing("lab"))
     }
 }

@@ -153,4 +153,27 @@ struct DetailGoldenTests {
         #expect(before == #"{"upload_id":"#)
         #expect(before + "7" + after == Self.events[2].1)
     }
+
+    @Test("an upload's dropped keys per reason: the uploads.dropped_reasons bytes, and back")
+    func dropCounts() {
+        let drops = KeyDropCounts([.init("future", 1), .init("too_old", 2)])
+        #expect(drops.json == #"{"future":1,"too_old":2}"#)
+        #expect(KeyDropCounts(json: drops.json) == drops)
+        #expect(KeyDropCounts([]).json == "{}")
+        #expect(KeyDropCounts(json: "{}") == KeyDropCounts([]))
+        #expect(drops.byReason == ["future": 1, "too_old": 2])
+        #expect(KeyDropCounts(json: #"{"future":"1"}"#) == nil)
+        #expect(KeyDropCounts(json: "[]") == nil)
+    }
+
+    @Test("an evaluation's drops are written in the reasons' order, as the upload and its event keep them")
+    func dropCountsOfEvaluation() {
+        let evaluation = UploadEvaluation(
+            accepted: [],
+            dropped: [
+                .init(index: 0, reason: .tooOld), .init(index: 1, reason: .future), .init(index: 2, reason: .tooOld),
+            ],
+            clockSkewSeconds: 0, clockSkewFlagged: false)
+        #expect(KeyDropCounts(evaluation).json == #"{"future":1,"too_old":2}"#)
+    }
 }

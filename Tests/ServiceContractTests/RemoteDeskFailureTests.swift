@@ -216,6 +216,49 @@ import Testing
         }
     }
 
+    @Test("audited views are never retried, a GET included: one request each, so a lost answer audits nothing twice")
+    func auditedViewsNotRetried() async throws {
+        let server = try CannedServer(answer: [])
+        defer { server.stop() }
+        let desk = RemoteDesk(
+            url: server.url,
+            options: RemoteDesk.Options(attempts: 5, firstBackoff: .milliseconds(50), maximumBackoff: .milliseconds(50))
+        )
+        let views: [(String, @Sendable () async -> ServiceError?)] = [
+            (
+                "SMS outbox",
+                { await failure { () async throws(ServiceError) in try await desk.smsOutbox(Self.someone, limit: 50) } }
+            ),
+            (
+                "lookup",
+                {
+                    await failure { () async throws(ServiceError) in
+                        try await desk.traceLookup(Self.someone, phone: "+393331234567", purpose: "case 1")
+                    }
+                }
+            ),
+            (
+                "sightings",
+                {
+                    await failure { () async throws(ServiceError) in
+                        try await desk.traceSightings(
+                            Self.someone, patientUserID: 1, contactUserID: nil, purpose: "case 1", offset: 0, limit: 10)
+                    }
+                }
+            ),
+        ]
+        for (label, view) in views {
+            let before = server.received.count
+            let error = await view()
+            guard case .unavailable = error else {
+                Issue.record("\(label): expected .unavailable, got \(String(describing: error))")
+                continue
+            }
+            #expect(server.received.count == before + 1, "\(label): one request only")
+        }
+        #expect(server.received.contains { $0.hasPrefix("GET /staff/v1/sms/outbox?limit=50") }, "the outbox is a GET")
+    }
+
     // MARK: Not TraceDesk
 
     static let impostors: [(String, String, [String], String)] = [
