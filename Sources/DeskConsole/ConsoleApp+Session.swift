@@ -118,6 +118,10 @@ extension ConsoleApp {
             commands.append(.signOut(session))
         }
         if state.page == .signIn, state.session == nil { _ = SignInScreen.update(&state.signIn, .ticked(now)) }
+        if var lock = state.lock {
+            _ = LockScreen.update(&lock, .ticked(now))
+            state.lock = lock
+        }
         // Countdowns tick under the lock too; asks wait for the unlock.
         commands += updateAuthorize(&state, .ticked(now))
         if state.page == .monitor, state.lock == nil, state.session != nil {
@@ -140,7 +144,7 @@ extension ConsoleApp {
         // Empty, not the name given at start: the next person's password must never be tried
         // against the previous person's name (it would count towards locking that account).
         state.signIn = SignInScreen.State()
-        state.signIn.now = state.now
+        state.signIn.wait.now = state.now
         state.signIn.notice = .info("\(session.user) signed out.")
         state.page = .signIn
         return (followsFeed(session.role) ? [.stopFeed] : []) + [.signOut(session)]

@@ -280,7 +280,7 @@ public enum ConsoleApp {
             state.accountsKnown = true
             return []
         case .signInScreen(let inner):
-            state.signIn.now = state.now
+            state.signIn.wait.now = state.now
             let commands = SignInScreen.update(&state.signIn, inner).map(command)
             if case .failed = inner, !state.accountsKnown { return commands + [.checkAccounts] }
             return commands
@@ -288,6 +288,7 @@ public enum ConsoleApp {
             return FirstAdminScreen.update(&state.firstAdmin, inner).map(command)
         case .lockScreen(let inner):
             guard var lock = state.lock else { return [] }
+            lock.wait.now = state.now
             let commands = LockScreen.update(&lock, inner).map(command)
             state.lock = lock
             return commands

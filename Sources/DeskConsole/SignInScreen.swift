@@ -30,13 +30,8 @@ public enum SignInScreen {
         public var checking = false
         /// The last failure, or what happened before this screen (signed out, session ended).
         public var notice: Notice?
-        /// The console's clock at the last tick (the frame passes it on).
-        public var now: Date?
-        /// When the sign-in was sent, for the spinner of a long wait.
-        public var signingInSince: Date?
-        /// A refusal that said "wait N s": when the wait ends, and the message to count down.
-        public var waitEnds: Date?
-        public var waitMessage: String?
+        /// The spinner of a long sign-in, and a refusal's "wait N s" counted down.
+        public var wait = SignInWait()
 
         /// An empty form, or one with the name filled in (`--user NAME`): the focus then starts
         /// on the password.
@@ -75,21 +70,11 @@ public enum SignInScreen {
             if !state.signingIn { state.focus = field }
             return []
         case .ticked(let now):
-            state.now = now
-            if state.signingIn { state.notice = WaitText.working("signing in", since: state.signingInSince, now: now) }
-            countDown(&state)
+            if let notice = state.wait.ticked(now, signingIn: state.signingIn) { state.notice = notice }
             return []
         case .failed(let message):
             state.signingIn = false
-            state.signingInSince = nil
-            state.notice = .error(message)
-            if let seconds = waitSeconds(in: message), let now = state.now {
-                state.waitEnds = now.addingTimeInterval(Double(seconds))
-                state.waitMessage = message
-            } else {
-                state.waitEnds = nil
-                state.waitMessage = nil
-            }
+            state.notice = state.wait.failed(message)
             state.password = ConsoleText.passwordField()
             state.focus = state.name.text.isEmpty ? .name : .password
             return []
@@ -133,33 +118,8 @@ public enum SignInScreen {
             return []
         }
         state.signingIn = true
-        state.signingInSince = state.now
-        state.waitEnds = nil
-        state.waitMessage = nil
-        state.notice = WaitText.working("signing in", since: nil, now: nil)
+        state.notice = state.wait.started()
         return [.signIn(name: name, password: state.password.text)]
-    }
-
-    /// The seconds of a refusal's "wait N s" (the desk's throttling words); nil without one.
-    static func waitSeconds(in message: String) -> Int? {
-        guard let range = message.range(of: #"wait \d+ s"#, options: .regularExpression) else { return nil }
-        return Int(message[range].dropFirst(5).dropLast(2))
-    }
-
-    /// Rewrites the "wait N s" of the last refusal with the seconds still to wait; when the
-    /// wait is over, says so instead.
-    private static func countDown(_ state: inout State) {
-        guard let ends = state.waitEnds, let message = state.waitMessage, let now = state.now,
-            let range = message.range(of: #"wait \d+ s"#, options: .regularExpression)
-        else { return }
-        let left = Int(ends.timeIntervalSince(now).rounded(.up))
-        if left <= 0 {
-            state.waitEnds = nil
-            state.waitMessage = nil
-            state.notice = .info("The wait is over: you can sign in again.")
-        } else {
-            state.notice = .error(message.replacingCharacters(in: range, with: "wait \(left) s"))
-        }
     }
 
     // MARK: Drawing

@@ -223,6 +223,22 @@ struct ConsoleDefectTests {
         #expect(app.signIn.notice == .info("The wait is over: you can sign in again."))
     }
 
+    @Test("the lock screen counts its \"wait N s\" down too, and spins while the desk checks")
+    func lockWaitCountsDown() throws {
+        var app = Fixture.app()
+        _ = ConsoleApp.update(&app, .sessionEnded("this session has ended: sign in again"))
+        Fixture.type(Fixture.password, into: &app)
+        _ = Fixture.press(.enter, into: &app)
+        _ = ConsoleApp.update(&app, .ticked(Fixture.now.addingTimeInterval(2.2)))
+        #expect(try #require(app.lock).notice?.text.hasSuffix(" 2 s") == true)
+        _ = ConsoleApp.update(
+            &app, .lockScreen(.failed("too many failed sign-ins with this name from here: wait 5 s, then try again")))
+        _ = ConsoleApp.update(&app, .ticked(Fixture.now.addingTimeInterval(4.5)))
+        #expect(try #require(app.lock).notice?.text.contains("wait 3 s, then try again") == true)
+        _ = ConsoleApp.update(&app, .ticked(Fixture.now.addingTimeInterval(7.3)))
+        #expect(try #require(app.lock).notice == .info("The wait is over: you can sign in again."))
+    }
+
     @Test("the onset hint's example dates are three days before today, whatever today is")
     func onsetHintRelative() {
         var state = AuthorizeScreen.State(now: Fixture.now.addingTimeInterval(400 * 86_400))
