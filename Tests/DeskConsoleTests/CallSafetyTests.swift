@@ -285,6 +285,21 @@ struct ConsoleDefectTests {
         #expect(app.staff.form?.notice?.text.contains("at most \(StaffName.maximumLength) characters") == true)
     }
 
+    @Test("the first admin's and an HIS client's names pasted too long are cut, and said")
+    func otherNamesCut() {
+        var first = FirstAdminScreen.State()
+        for character in String(repeating: "n", count: StaffName.maximumLength + 2) {
+            _ = FirstAdminScreen.update(&first, .keyPressed(.char(character)))
+        }
+        #expect(first.name.text.count == StaffName.maximumLength)
+        #expect(first.notice?.text.contains("at most \(StaffName.maximumLength) characters") == true)
+        var app = Fixture.app(session: Fixture.session("admin", role: .admin))
+        _ = Fixture.press(.function(4), .char("a"), into: &app)
+        Fixture.type(String(repeating: "h", count: 80), into: &app)
+        let form = try! #require(app.his.form)
+        #expect(form.notice?.text.contains("characters: what came after was not kept") == true)
+    }
+
     @Test("a number too long once the country code is added shows the number as understood")
     func phoneAsUnderstood() {
         var app = Fixture.app(session: Fixture.session("tina", role: .tracer))
