@@ -19,12 +19,16 @@ extension AuthorizeScreen {
         Binding([.char("n")], .nextCall, help: "Next call"),
         Binding([.char("e"), .escape], .edit, help: "Back to the form"),
         Binding([.char("r")], .retry, help: "Retry (after a store error)", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit"),
+        Binding([.char("q")], .quit, help: "Quit (asks first while the code is live)", footer: "Quit"),
     ])
 
-    /// Keys the code field takes besides characters, for help only.
-    public static let codeFieldHelp = KeyMap<String>([
-        Binding([.escape], "clear", help: "Clear the code", group: "code")
+    /// Keys the code field takes besides characters (and the text field's own).
+    public enum CodeAction: Hashable, Sendable { case clear }
+
+    /// Ctrl-U clears the whole code, wherever the cursor is; Esc clears nothing (it is "back"
+    /// everywhere, and the code field is the form's first level).
+    public static let codeFieldKeyMap = KeyMap<CodeAction>([
+        Binding([.ctrl("u")], .clear, help: "Clear the code", group: "code")
     ])
 
     /// Keys of the symptom-onset field that the footer shows (the full list is in help).

@@ -33,6 +33,7 @@ extension AuthorizeScreen {
         renderCalendar(state, into: &buffer, regions: regions)
         renderResult(state, into: &buffer, area: regions.result)
         if state.phase == .reviewing, let dialog = state.review { dialog.render(into: &buffer, area: area) }
+        if let dialog = state.quitConfirm { dialog.render(into: &buffer, area: area) }
     }
 
     private static func renderForm(_ state: State, into buffer: inout Buffer, regions: Regions) {
@@ -100,6 +101,13 @@ extension AuthorizeScreen {
         }
     }
 
+    /// The calendar's day under a click at (`x`, `y`) in the body `area`; nil elsewhere.
+    public static func day(at x: Int, _ y: Int, _ state: State, in area: Rect) -> CivilDay? {
+        guard state.phase == .editing else { return nil }
+        let inner = Panel.inner(regions(in: area).calendar)
+        return state.onset.calendar.day(atX: x, y: y, area: inner)
+    }
+
     private static func renderCalendar(_ state: State, into buffer: inout Buffer, regions: Regions) {
         let onsetFocused = state.phase == .editing && state.focus == .onset
         let inner = Panel(title: "Calendar", focused: onsetFocused).render(into: &buffer, area: regions.calendar)
@@ -119,7 +127,7 @@ extension AuthorizeScreen {
                 ("3  Enter to review, Enter again to authorise", Style(.normal)),
             ]
         case .submitting:
-            lines = [("… Authorising", Style(.accent))]
+            lines = [(WaitText.line("Authorising", since: state.submittedAt, now: state.now), Style(.accent))]
         case .finished(let outcome):
             lines = resultLines(state, outcome)
         }
@@ -180,7 +188,7 @@ extension AuthorizeScreen {
                         "authorised by \(record.authorizedBy) at \(clock(record.authorizedAt, zone)) (symptoms from \(record.symptomsStartedOn.iso))"
                     )
                 ]
-                + (left > 0
+                + (left > 0 && !state.watchRefresh.stopped
                     ? [
                         WatchPane.Step(.waiting, "waiting for the app to check the code"),
                         WatchPane.Step(.waiting, "waiting for the upload"),
@@ -215,6 +223,7 @@ extension AuthorizeScreen {
                     ? ("! cannot follow this code: \(error)", Style(.warning))
                     : ("! could not follow the code: \(error) (asking again)", Style(.warning)))
         }
+        if let differs = state.storedOnsetDiffers { lines.append(("! " + differs, Style(.warning))) }
         if citizenMustAct {
             advice = already ? "The citizen can upload now." : "Tell the citizen to confirm the upload in the app now."
         }
@@ -228,12 +237,18 @@ extension AuthorizeScreen {
         if let day = state.onset.value {
             message += "\nSymptoms from: \(day.spoken) (\(SymptomOnset.relative(day, today: state.onset.today)))"
         }
+        var warned = false
         if case .success(let verdict) = state.onsetVerdict, let warning = verdict.warning {
             message += "\n\n! " + warning
+            warned = true
         }
+        // With a warning the safe answer is the default: Enter goes back to the date.
         return DialogState(
             title: "Authorise this upload?", message: message,
-            buttons: [DialogButton("Authorise", shortcut: "y"), DialogButton("Edit", shortcut: "n")])
+            buttons: [
+                DialogButton("Authorise", shortcut: "y"),
+                DialogButton(warned ? "Back to the date" : "Edit", shortcut: "n"),
+            ], selected: warned ? 1 : 0)
     }
 
     static func countdown(_ seconds: Int) -> String {

@@ -69,6 +69,13 @@ public enum AuthorizeScreen {
         public var watchRefresh = WatchRefresh()
         /// Set by the frame while the console is locked: asks for the watch wait for the unlock.
         public var callsHeld = false
+        /// The focus moved to the onset by itself (a complete, valid code): the next Tab, typed
+        /// from habit, keeps it there instead of sending the next letter into the code.
+        public var movedToOnset = false
+        /// "Quit while the code is live?", open after `q` on the result of a code still in use.
+        public var quitConfirm: DialogState?
+        /// When the authorisation was sent, for the spinner of a long wait.
+        public var submittedAt: Date?
 
         public init(now: Date) {
             self.now = now
@@ -112,8 +119,31 @@ public enum AuthorizeScreen {
         }
 
         /// Seconds left on an authorisation shown in the result panel.
+        /// Never more than the authorisation's lifetime, even when the desk's clock and this
+        /// one differ by a fraction of a second (150 s never shows as 2:31).
         public var secondsLeft: Int? {
-            watchedRecord.map { max(0, Int($0.expiresAt.timeIntervalSince(now).rounded(.up))) }
+            watchedRecord.map { record in
+                let lifetime = Int(record.expiresAt.timeIntervalSince(record.authorizedAt).rounded())
+                let left = Int(record.expiresAt.timeIntervalSince(now).rounded(.up))
+                return max(0, min(lifetime, left))
+            }
+        }
+
+        /// The code can still be used and nothing has arrived yet: quitting now would leave the
+        /// citizen's call without anyone watching it.
+        public var codeIsLive: Bool {
+            guard let left = secondsLeft, left > 0 else { return false }
+            return watch?.upload == nil
+        }
+
+        /// What "already authorised" must add when the stored onset is not the day just chosen
+        /// (nothing was changed: the code keeps the stored day); nil when they agree.
+        public var storedOnsetDiffers: String? {
+            guard case .finished(.alreadyAuthorized(let record)) = phase, let chosen = submitted?.day,
+                chosen != record.symptomsStartedOn
+            else { return nil }
+            return
+                "The code keeps its stored symptom onset, \(record.symptomsStartedOn.iso), not \(chosen.iso) as chosen now."
         }
 
         /// The authorisation whose watch the result panel shows; nil while there is none.
@@ -168,16 +198,21 @@ public enum AuthorizeScreen {
             }
             return askForWatch(&state)
         case .fieldClicked(let field):
-            if state.phase == .editing { state.focus = field }
+            if state.phase == .editing {
+                state.focus = field
+                state.movedToOnset = false
+            }
             return []
         case .daySelected(let day):
             guard state.phase == .editing else { return [] }
             state.focus = .onset
+            state.movedToOnset = false
             state.onset.value = state.onset.clamp(day)
             state.onsetMessage = nil
             return []
         case .authorizeFinished(let result):
             closeWatch(&state)
+            state.submittedAt = nil
             switch result {
             case .authorized(let record): state.phase = .finished(.authorized(record))
             case .alreadyAuthorized(let record): state.phase = .finished(.alreadyAuthorized(record))
@@ -185,6 +220,7 @@ public enum AuthorizeScreen {
             }
             return askForWatch(&state)
         case .authorizeFailed(let message):
+            state.submittedAt = nil
             state.phase = .finished(.failed(message))
             return []
         case .eventsArrived(let events):
@@ -237,8 +273,12 @@ public enum AuthorizeScreen {
         case .reviewing:
             return handleReviewKey(&state, key)
         case .finished(let outcome):
+            if state.quitConfirm != nil { return handleQuitConfirmKey(&state, key) }
             return handleResultKey(&state, key, outcome)
         case .editing:
+            let moved = state.movedToOnset
+            state.movedToOnset = false
+            if moved, key == .tab { return [] }
             if let action = formKeyMap.action(for: key) { return perform(&state, action) }
             switch state.focus {
             case .code: handleCodeKey(&state, key)
@@ -261,11 +301,12 @@ public enum AuthorizeScreen {
     }
 
     private static func handleCodeKey(_ state: inout State, _ key: Key) {
-        if key == .escape {
-            if !state.code.text.isEmpty {
-                state.code.text = ""
-                state.codeMessage = nil
-            }
+        // Esc is "back", and the code field is the first level: nothing to go back to, and
+        // nothing typed is lost. Clearing has its own key.
+        if key == .escape { return }
+        if codeFieldKeyMap.action(for: key) == .clear {
+            state.code = TextFieldState(maxLength: state.code.maxLength, transform: state.code.transform)
+            state.codeMessage = nil
             return
         }
         let before = state.code.text
@@ -283,6 +324,7 @@ public enum AuthorizeScreen {
             // A complete, valid code moves on to the date: one key less per call.
             if state.code.text != before, case .success = state.codeVerdict, state.code.cursor == OtpRules.length {
                 state.focus = .onset
+                state.movedToOnset = true
             }
         case .notHandled:
             if case .char(let c) = key, state.code.text.count < OtpRules.length {
@@ -312,10 +354,18 @@ public enum AuthorizeScreen {
             if key == .escape {
                 state.focus = .code
             } else if case .char(let c) = key {
-                state.onsetMessage =
-                    "‘\(c)’ does nothing here: t today, y yesterday, ←/→ day, or type 2026-11-27, 27/11, -3"
+                state.onsetMessage = "‘\(c)’ does nothing here: " + onsetHint(today: state.onset.today)
             }
         }
+    }
+
+    /// The ways to give the day, with example dates three days before `today` (a fixed date
+    /// would be refused once it is more than 180 days old).
+    static func onsetHint(today: CivilDay) -> String {
+        let example = today.adding(days: -3)
+        let (_, month, day) = example.components
+        let short = (day < 10 ? "0" : "") + String(day) + "/" + (month < 10 ? "0" : "") + String(month)
+        return "t today, y yesterday, ←/→ day, or type \(example.iso), \(short), -3"
     }
 
     /// The date field's generic refusal, in the words of symptom onset.
@@ -378,12 +428,15 @@ public enum AuthorizeScreen {
                 return []
             }
             state.phase = .submitting
+            state.submittedAt = state.now
             state.review = nil
             state.submitted = Submission(code: state.code.text, day: day)
             return [.authorize(code: state.code.text, symptomsStartedOn: day)]
         case .chosen, .cancelled:
             state.phase = .editing
             state.review = nil
+            // Going back from a warned day is going back to the date.
+            if case .success(let verdict) = state.onsetVerdict, verdict.warning != nil { state.focus = .onset }
             return []
         case .changed, .unchanged, .notHandled:
             return []
@@ -404,10 +457,37 @@ public enum AuthorizeScreen {
             case .retry:
                 guard case .failed = outcome, let submitted = state.submitted else { return [] }
                 state.phase = .submitting
+                state.submittedAt = state.now
                 return [.authorize(code: submitted.code, symptomsStartedOn: submitted.day)]
             case .quit:
-                return [.quit]
+                guard state.codeIsLive else { return [.quit] }
+                state.quitConfirm = quitDialog(state)
             }
+        }
+        return []
+    }
+
+    /// Asked before `q` quits while the code is live: the default is to stay.
+    static func quitDialog(_ state: State) -> DialogState {
+        DialogState.confirm(
+            title: "Quit during the call?",
+            message:
+                "The code can still be used for \(countdown(state.secondsLeft ?? 0)) and no upload has arrived. Quitting signs you out and stops watching it (the authorisation stays).",
+            confirm: "Quit", cancel: "Stay")
+    }
+
+    private static func handleQuitConfirmKey(_ state: inout State, _ key: Key) -> [Command] {
+        guard var dialog = state.quitConfirm else { return [] }
+        let outcome = dialog.handle(key)
+        state.quitConfirm = dialog
+        switch outcome {
+        case .chosen(0):
+            state.quitConfirm = nil
+            return [.quit]
+        case .chosen, .cancelled:
+            state.quitConfirm = nil
+        case .changed, .unchanged, .notHandled:
+            break
         }
         return []
     }

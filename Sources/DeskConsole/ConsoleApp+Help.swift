@@ -30,7 +30,9 @@ extension ConsoleApp {
                 add(TextFieldState.keyMap, as: "editing text")
             case .authorize:
                 switch state.authorize.phase {
-                case .finished: add(AuthorizeScreen.resultKeyMap, as: "result")
+                case .finished:
+                    if let dialog = state.authorize.quitConfirm { add(dialog.keyMap, as: "quit?") }
+                    add(AuthorizeScreen.resultKeyMap, as: "result")
                 case .reviewing: if let dialog = state.authorize.review { add(dialog.keyMap, as: "review") }
                 default:
                     add(AuthorizeScreen.formKeyMap, as: "form")
@@ -38,7 +40,7 @@ extension ConsoleApp {
                         HelpSection(
                             group: "code",
                             rows: [HelpRow(keys: "A…9", help: "Type it: \(OtpRules.alphabetDescription)")]))
-                    add(AuthorizeScreen.codeFieldHelp, as: "code")
+                    add(AuthorizeScreen.codeFieldKeyMap, as: "code")
                     add(AuthorizeScreen.onsetFooter, as: "symptom onset")
                     add(DateFieldState.keyMap, as: "symptom onset")
                     add(TextFieldState.keyMap, as: "editing text")
@@ -134,6 +136,10 @@ extension ConsoleApp {
         var global = globalKeyMap.bindings
         if state.session == nil { global.removeAll { $0.action == .signOut } }
         add(KeyMap(global), as: "global")
+        if let demo = state.demoAccounts {
+            add(DemoAccounts.keyMap, as: "demo")
+            sections += demo.helpSections
+        }
         return sections
     }
 }

@@ -200,7 +200,8 @@ extension ConsoleApp {
     ) -> [(keys: String, help: String)] {
         var hints: [(keys: String, help: String)]
         switch state.authorize.phase {
-        case .finished: hints = AuthorizeScreen.resultKeyMap.footerHints
+        case .finished:
+            hints = state.authorize.quitConfirm?.keyMap.footerHints ?? AuthorizeScreen.resultKeyMap.footerHints
         case .reviewing: hints = state.authorize.review?.keyMap.footerHints ?? []
         case .submitting: hints = []
         case .editing:

@@ -32,6 +32,8 @@ extension ConsoleApp {
         state.trace = TraceScreen.State(now: state.now, timeZone: state.timeZone, ascii: state.ascii)
         state.dashboard = DashboardScreen.State(
             now: state.now, timeZone: state.timeZone, refreshSeconds: state.refreshSeconds, ascii: state.ascii)
+        state.trace.exportFolder = state.exportFolder
+        state.dashboard.exportFolder = state.exportFolder
         state.feedCursor = 0
         state.firstAdmin = FirstAdminScreen.State()
         state.help = nil
@@ -47,6 +49,7 @@ extension ConsoleApp {
         state.accountsKnown = true
         clearScreens(&state)
         if let code = session.phoneCountryCode { state.trace.defaultCountryCode = code }
+        if session.role == .admin { state.staff.signedInAs = session.user }
         state.signIn = SignInScreen.State(name: state.startName)
         state.page = home(for: session.role)
         var commands: [Command] = [followsFeed(session.role) ? .startFeed(after: nil) : .stopFeed]
@@ -114,6 +117,11 @@ extension ConsoleApp {
             if followsFeed(session.role) { commands.append(.stopFeed) }
             commands.append(.signOut(session))
         }
+        if state.page == .signIn, state.session == nil { _ = SignInScreen.update(&state.signIn, .ticked(now)) }
+        if var lock = state.lock {
+            _ = LockScreen.update(&lock, .ticked(now))
+            state.lock = lock
+        }
         // Countdowns tick under the lock too; asks wait for the unlock.
         commands += updateAuthorize(&state, .ticked(now))
         if state.page == .monitor, state.lock == nil, state.session != nil {
@@ -133,7 +141,10 @@ extension ConsoleApp {
         state.session = nil
         state.generation += 1
         clearScreens(&state)
-        state.signIn = SignInScreen.State(name: state.startName)
+        // Empty, not the name given at start: the next person's password must never be tried
+        // against the previous person's name (it would count towards locking that account).
+        state.signIn = SignInScreen.State()
+        state.signIn.wait.now = state.now
         state.signIn.notice = .info("\(session.user) signed out.")
         state.page = .signIn
         return (followsFeed(session.role) ? [.stopFeed] : []) + [.signOut(session)]

@@ -75,6 +75,16 @@ public enum ConsoleApp {
         /// `tracedesk demo` only: the simulated citizen the operator is on the phone with, shown
         /// in a strip above the footer of the authorise screen (``DemoCitizenStrip``).
         public var demoCitizen: DemoCitizenStrip?
+        /// `tracedesk demo` only: its accounts and patients, for help and F8 (``DemoAccounts``).
+        public var demoAccounts: DemoAccounts?
+        /// Where exports are suggested (`~/Documents`, `~`), set by the program; kept by every
+        /// screen reset.
+        public var exportFolder = "~" {
+            didSet {
+                trace.exportFolder = exportFolder
+                dashboard.exportFolder = exportFolder
+            }
+        }
 
         public init(
             size: TerminalSize, location: String, now: Date, timeZone: TimeZone = .current, userName: String = "",
@@ -270,6 +280,7 @@ public enum ConsoleApp {
             state.accountsKnown = true
             return []
         case .signInScreen(let inner):
+            state.signIn.wait.now = state.now
             let commands = SignInScreen.update(&state.signIn, inner).map(command)
             if case .failed = inner, !state.accountsKnown { return commands + [.checkAccounts] }
             return commands
@@ -277,6 +288,7 @@ public enum ConsoleApp {
             return FirstAdminScreen.update(&state.firstAdmin, inner).map(command)
         case .lockScreen(let inner):
             guard var lock = state.lock else { return [] }
+            lock.wait.now = state.now
             let commands = LockScreen.update(&lock, inner).map(command)
             state.lock = lock
             return commands
@@ -320,11 +332,17 @@ public enum ConsoleApp {
             if help.handle(key, area: state.body) == .closed { state.help = nil } else { state.help = help }
             return []
         }
-        if state.isTooSmall { return [.char("q"), .escape].contains(key) ? quit(state) : [] }
+        // Too small to show anything: every key waits (q is a code character, Esc would lose
+        // nothing but still quit by surprise); only the quit keys above end the console.
+        if state.isTooSmall { return [] }
         let global = globalKeyMap.action(for: key)
         if global == .signOut, state.session != nil { return signOut(&state) }
         if global == .help, key == .function(1) || !state.isTypingText {
             state.help = HelpOverlayState(title: "Help: " + title(state), sections: helpSections(state))
+            return []
+        }
+        if let demo = state.demoAccounts, DemoAccounts.keyMap.action(for: key) == .show {
+            state.help = HelpOverlayState(title: "Demo accounts", sections: demo.helpSections)
             return []
         }
         if state.lock != nil { return update(&state, .lockScreen(.keyPressed(key))) }
@@ -338,7 +356,7 @@ public enum ConsoleApp {
             default: return show(state.page == .staff ? .audit : state.page == .audit ? .his : .staff, &state)
             }
         }
-        if state.session?.role == .operator, state.authorize.phase != .reviewing,
+        if state.session?.role == .operator, state.authorize.phase != .reviewing, state.authorize.quitConfirm == nil,
             let action = operatorKeyMap.action(for: key)
         {
             return show(action == .monitor ? .monitor : .authorize, &state)
@@ -394,6 +412,9 @@ public enum ConsoleApp {
                 || (regions.form.contains(x: event.x, y: event.y) && event.y < regions.onsetField.y - 1)
             {
                 return update(&state, .authorize(.fieldClicked(.code)))
+            }
+            if let day = AuthorizeScreen.day(at: event.x, event.y, state.authorize, in: body) {
+                return update(&state, .authorize(.daySelected(day)))
             }
             if regions.form.contains(x: event.x, y: event.y) || regions.calendar.contains(x: event.x, y: event.y) {
                 return update(&state, .authorize(.fieldClicked(.onset)))

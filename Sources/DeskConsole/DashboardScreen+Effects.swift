@@ -22,10 +22,11 @@ extension Program {
             // about, then written whole under a temporary name and put in place (mode 0600).
             call(
                 { () async throws(ServiceError) -> DashboardScreen.Msg in
+                    let file = ExportPath.expanded(path)
                     do throws(AtomicFile.Failure) {
-                        try AtomicFile.check(path)
-                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
-                        try AtomicFile.write(Array(csv.utf8), to: path, overwrite: overwrite)
+                        try AtomicFile.check(file)
+                        if !overwrite, AtomicFile.exists(file) { return .exportExists(path) }
+                        try AtomicFile.write(Array(csv.utf8), to: file, overwrite: overwrite)
                     } catch {
                         if case .exists = error { return .exportExists(path) }
                         return .exportFailed(error.message)

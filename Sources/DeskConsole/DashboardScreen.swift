@@ -55,6 +55,8 @@ public enum DashboardScreen {
         public var notice: Notice?
         /// The desk's clock at the last tick.
         public var now: Date
+        /// The folder an export is suggested in, as shown (``ExportPath/defaultFolder(environment:isFolder:)``).
+        public var exportFolder = "~"
         public var timeZone: TimeZone
         /// Sparklines and bars in ASCII.
         public var ascii: Bool
@@ -267,11 +269,11 @@ public enum DashboardScreen {
 
     // MARK: Export
 
-    /// `./stats-<range>-<day>.csv`: the range of the figures on screen, the day (in the console's
-    /// zone) they were read.
+    /// `~/Documents/stats-<range>-<day>.csv` (``State/exportFolder``): the range of the figures
+    /// on screen, the day (in the console's zone) they were read.
     public static func defaultExportPath(_ state: State) -> String {
         let day = ConsoleText.day(of: state.report?.generatedAt ?? state.now, in: state.timeZone)
-        return "./stats-\(shown(state).range.rawValue)-\(day.iso).csv"
+        return "\(state.exportFolder)/stats-\(shown(state).range.rawValue)-\(day.iso).csv"
     }
 
     private static func exportKey(_ state: inout State, _ key: Key) -> [Command] {

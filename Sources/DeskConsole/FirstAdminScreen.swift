@@ -106,13 +106,17 @@ public enum FirstAdminScreen {
                 }
                 return []
             }
+            var cut: String?
             switch state.focus {
-            case .name: _ = state.name.handle(key)
+            case .name:
+                let edit = state.name.handle(key)
+                cut = FieldLimit.cut(state.name, by: key, edit).map { "the name: " + $0 }
             case .password: _ = state.password.handle(key)
             case .again: _ = state.again.handle(key)
             case .token: _ = state.token.handle(key)
             }
             if state.notice?.kind == .error { state.notice = nil }
+            if let cut { state.notice = .error(cut) }
             return []
         }
     }

@@ -248,11 +248,15 @@ public enum HISScreen {
                 notice = .working("adding \(clientName)…")
                 return .submit(.add(name: clientName, ratePerMinute: Int(rate.text)))
             default:
+                var cut: String?
                 switch focus {
-                case .name: _ = name.handle(key)
+                case .name:
+                    let edit = name.handle(key)
+                    cut = FieldLimit.cut(name, by: key, edit).map { "the name: " + $0 }
                 case .rate: _ = rate.handle(key)
                 }
                 if notice?.kind == .error { notice = nil }
+                if let cut { notice = .error(cut) }
                 return .edited
             }
         }

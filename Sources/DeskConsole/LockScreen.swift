@@ -1,4 +1,5 @@
 import DeskCore
+import Foundation
 import TerminalKit
 
 /// Covers the current screen when the desk is left alone (no key for the session's idle time)
@@ -17,6 +18,8 @@ public enum LockScreen {
         public var password: TextFieldState
         public var unlocking = false
         public var notice: Notice?
+        /// The spinner of a long sign-in, and a refusal's "wait N s" counted down.
+        public var wait = SignInWait()
 
         public init(user: String, role: StaffRole, reason: String) {
             self.user = user
@@ -30,6 +33,8 @@ public enum LockScreen {
         case keyPressed(Key)
         /// The password was refused (or the desk unreachable): the message says what to do.
         case failed(String)
+        /// The frame's clock: counts down a "wait N s" and turns the wait's spinner.
+        case ticked(Date)
     }
 
     public enum Command: Hashable, Sendable {
@@ -45,9 +50,12 @@ public enum LockScreen {
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
+        case .ticked(let now):
+            if let notice = state.wait.ticked(now, signingIn: state.unlocking) { state.notice = notice }
+            return []
         case .failed(let message):
             state.unlocking = false
-            state.notice = .error(message)
+            state.notice = state.wait.failed(message)
             state.password = ConsoleText.passwordField()
             return []
         case .keyPressed(let key):
@@ -59,7 +67,7 @@ public enum LockScreen {
                     return []
                 }
                 state.unlocking = true
-                state.notice = .working("signing in…")
+                state.notice = state.wait.started()
                 return [.unlock(name: state.user, password: state.password.text)]
             case .clear:
                 state.password = ConsoleText.passwordField()

@@ -39,6 +39,12 @@ public final class Program {
     /// every tick (``DemoCitizenStrip``); nil outside the demo.
     public var demoCitizen: (@Sendable () -> DemoCitizenStrip?)?
 
+    /// `tracedesk demo` only: the accounts and patients help and F8 show.
+    public var demoAccounts: DemoAccounts? {
+        get { state.demoAccounts }
+        set { state.demoAccounts = newValue }
+    }
+
     /// - Parameters:
     ///   - userName: fills in the sign-in's name (`--user NAME`).
     ///   - idleLockSeconds: locks sooner than the session's idle limit (tests, busy desks).
@@ -53,6 +59,7 @@ public final class Program {
         state = ConsoleApp.State(
             size: backend.size, location: service.location, now: service.now(), timeZone: timeZone,
             userName: userName, idleLockSeconds: idleLockSeconds, ascii: ascii, refreshSeconds: refreshSeconds)
+        state.exportFolder = ExportPath.defaultFolder()
         previous = Buffer(size: backend.size)
     }
 

@@ -30,6 +30,8 @@ public enum SignInScreen {
         public var checking = false
         /// The last failure, or what happened before this screen (signed out, session ended).
         public var notice: Notice?
+        /// The spinner of a long sign-in, and a refusal's "wait N s" counted down.
+        public var wait = SignInWait()
 
         /// An empty form, or one with the name filled in (`--user NAME`): the focus then starts
         /// on the password.
@@ -45,6 +47,8 @@ public enum SignInScreen {
         case fieldClicked(Field)
         /// The desk refused or could not be reached; its message says what to do.
         case failed(String)
+        /// The frame's clock: counts down a "wait N s" and turns the wait's spinner.
+        case ticked(Date)
     }
 
     public enum Command: Hashable, Sendable {
@@ -65,9 +69,12 @@ public enum SignInScreen {
         case .fieldClicked(let field):
             if !state.signingIn { state.focus = field }
             return []
+        case .ticked(let now):
+            if let notice = state.wait.ticked(now, signingIn: state.signingIn) { state.notice = notice }
+            return []
         case .failed(let message):
             state.signingIn = false
-            state.notice = .error(message)
+            state.notice = state.wait.failed(message)
             state.password = ConsoleText.passwordField()
             state.focus = state.name.text.isEmpty ? .name : .password
             return []
@@ -111,7 +118,7 @@ public enum SignInScreen {
             return []
         }
         state.signingIn = true
-        state.notice = .working("signing in…")
+        state.notice = state.wait.started()
         return [.signIn(name: name, password: state.password.text)]
     }
 

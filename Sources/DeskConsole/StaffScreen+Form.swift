@@ -104,8 +104,11 @@ extension StaffScreen {
                 }
                 return .edited
             }
+            var cut: String?
             switch focus {
-            case .name: _ = name.handle(key)
+            case .name:
+                let edit = name.handle(key)
+                cut = FieldLimit.cut(name, by: key, edit).map { "the name: " + $0 }
             case .password: _ = password.handle(key)
             case .again: _ = again.handle(key)
             case .role:
@@ -119,6 +122,7 @@ extension StaffScreen {
                 }
             }
             if notice?.kind == .error { notice = nil }
+            if let cut { notice = .error(cut) }
             return .edited
         }
 

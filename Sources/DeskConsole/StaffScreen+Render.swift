@@ -139,7 +139,9 @@ extension StaffScreen {
                 ConsoleText.putLabel("User name", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
                 form.name.render(into: &buffer, area: rect, focused: focused, placeholder: "e.g. rossi")
                 below = ConsoleText.putVerdict(
-                    form.nameProblem, ok: form.accountName.map { "stored as \($0)" } ?? "", into: &buffer, x: fieldX,
+                    form.nameProblem,
+                    ok: (form.accountName.map { "stored as \($0)" } ?? "")
+                        + (FieldLimit.counter(form.name).map { " · \($0) characters" } ?? ""), into: &buffer, x: fieldX,
                     y: y + 1, width: verdictWidth, rows: 2)
             case .role:
                 ConsoleText.putLabel("Role", focused: focused, into: &buffer, x: text.x, y: y, clip: text)

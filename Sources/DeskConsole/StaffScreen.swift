@@ -35,6 +35,8 @@ public enum StaffScreen {
         public var selectAfterLoad: String?
         /// Zone for the times shown.
         public var timeZone: TimeZone
+        /// The admin signed in (set by the frame): their own account cannot be disabled.
+        public var signedInAs: String?
 
         public init(timeZone: TimeZone = .current) {
             self.timeZone = timeZone
@@ -97,11 +99,11 @@ public enum StaffScreen {
             return perform(&state, action)
         case .rowClicked(let row):
             guard !state.isModal, state.accounts.indices.contains(row) else { return [] }
-            state.selected = row
+            select(&state, row)
             return []
         case .scrolled(let rows):
             guard !state.isModal else { return [] }
-            state.selected = TableCursor.position(state.selected, by: rows, count: state.accounts.count)
+            select(&state, TableCursor.position(state.selected, by: rows, count: state.accounts.count))
             return []
         case .loaded(let accounts):
             let keep = state.selectAfterLoad ?? state.selectedAccount?.name
@@ -149,10 +151,18 @@ public enum StaffScreen {
         return [.load]
     }
 
+    /// Moves the selection; a message about the account left behind goes with it (one still
+    /// being worked on stays).
+    private static func select(_ state: inout State, _ row: Int) {
+        guard row != state.selected else { return }
+        state.selected = row
+        if state.notice?.kind != .working { state.notice = nil }
+    }
+
     private static func perform(_ state: inout State, _ action: Action) -> [Command] {
         switch action {
         case .move(let move):
-            state.selected = TableCursor.position(state.selected, after: move, count: state.accounts.count)
+            select(&state, TableCursor.position(state.selected, after: move, count: state.accounts.count))
         case .reload:
             state.notice = nil
             return reload(&state)
@@ -169,6 +179,11 @@ public enum StaffScreen {
         case .disable:
             guard let account = state.selectedAccount else {
                 state.notice = .error("no account selected")
+                return []
+            }
+            if account.name == state.signedInAs {
+                // Refused at once, as the desk would refuse it: no irreversible-action dialog first.
+                state.notice = .error("you cannot disable your own account: ask another admin")
                 return []
             }
             if account.disabled {

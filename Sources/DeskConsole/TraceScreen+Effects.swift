@@ -42,15 +42,16 @@ extension Program {
                         // bytes written and flushed under a temporary name; only then is the
                         // export audited, and only an audited export is put in place. A failed
                         // export leaves no audit entry; a written one always has one.
+                        let file = ExportPath.expanded(path)
                         do throws(AtomicFile.Failure) {
-                            try AtomicFile.check(path)
+                            try AtomicFile.check(file)
                         } catch {
                             return .exportFailed(error.message)
                         }
-                        if !overwrite, AtomicFile.exists(path) { return .exportExists(path) }
+                        if !overwrite, AtomicFile.exists(file) { return .exportExists(path) }
                         let staged: AtomicFile.Staged
                         do throws(AtomicFile.Failure) {
-                            staged = try AtomicFile.stage(Array(csv.utf8), for: path, overwrite: overwrite)
+                            staged = try AtomicFile.stage(Array(csv.utf8), for: file, overwrite: overwrite)
                         } catch {
                             if case .exists = error { return .exportExists(path) }
                             return .exportFailed(error.message)

@@ -12,10 +12,11 @@ import TerminalKit
 // The CSV export of the table as shown (audited).
 extension TraceScreen {
 
-    /// `./trace-<patient user id>-<day>.csv`, the day in the tracer's zone.
+    /// `~/Documents/trace-<patient user id>-<day>.csv` (``State/exportFolder``), the day in the
+    /// tracer's zone.
     public static func defaultExportPath(_ state: State) -> String {
         let day = ConsoleText.day(of: state.now, in: state.timeZone)
-        return "./trace-\(state.lookup?.patient.userID ?? 0)-\(day.iso).csv"
+        return "\(state.exportFolder)/trace-\(state.lookup?.patient.userID ?? 0)-\(day.iso).csv"
     }
 
     static func openExport(_ state: inout State) {

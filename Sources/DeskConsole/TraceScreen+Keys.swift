@@ -32,7 +32,7 @@ extension TraceScreen {
         case .submit:
             switch state.normalizedPhone {
             case .failure(let error):
-                state.phoneError = error.message
+                state.phoneError = phoneMessage(error, typed: state.phone.text, countryCode: state.defaultCountryCode)
             case .success:
                 state.phoneError = nil
                 state.phase = .purpose
@@ -58,6 +58,22 @@ extension TraceScreen {
         }
     }
 
+    /// The refusal of a typed number; when the country code was added to a number typed
+    /// without one, the number as understood comes first ("17 digits" for 15 typed would hide
+    /// the +39 added). The tracer typed it: it may show on their screen, never in a log.
+    static func phoneMessage(_ error: PhoneNumberError, typed: String, countryCode: String) -> String {
+        let digits = typed.filter { !" \t-.()/\u{00A0}".contains($0) }
+        let added = !digits.hasPrefix("+") && !digits.hasPrefix("00")
+        switch error {
+        case .tooLong, .tooShort:
+            guard added else { return error.message }
+            return "read as \(countryCode) \(digits) (\(countryCode) added to a number without a country code): "
+                + error.message
+        default:
+            return error.message
+        }
+    }
+
     static func purposeKey(_ state: inout State, _ key: Key) -> [Command] {
         switch inputKeyMap(state).action(for: key) {
         case .submit:
@@ -68,6 +84,8 @@ extension TraceScreen {
             case .success(let purpose):
                 state.purposeError = nil
                 state.phase = .loading
+                state.lookupStarted = state.now
+                state.refreshing = false
                 state.pendingPurpose = purpose
                 return [.lookup(phone: state.phone.text, purpose: purpose)]
             }
@@ -76,7 +94,9 @@ extension TraceScreen {
             state.purposeError = nil
             return []
         case nil:
-            if state.purpose.handle(key) == .changed { state.purposeError = nil }
+            let edit = state.purpose.handle(key)
+            if edit == .changed { state.purposeError = nil }
+            if let cut = FieldLimit.cut(state.purpose, by: key, edit) { state.purposeError = cut }
             return []
         }
     }
@@ -116,6 +136,8 @@ extension TraceScreen {
             // The shown lookup again: its patient's number and purpose, whatever the fields hold.
             guard let lookup = state.lookup else { return [] }
             state.phase = .loading
+            state.lookupStarted = state.now
+            state.refreshing = true
             state.pendingPurpose = state.lookupPurpose
             return [.lookup(phone: lookup.patient.phone.e164, purpose: state.lookupPurpose)]
         case .quit:

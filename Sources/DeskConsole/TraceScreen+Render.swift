@@ -96,8 +96,11 @@ extension TraceScreen {
         switch state.phase {
         case .phone where state.lookup != nil: hint = .info("Enter: next · Esc: back to the shown lookup")
         case .phone: hint = .info("Enter: next · Esc: clear")
-        case .purpose: hint = .info("Enter: look up · Esc: back to the number")
-        default: hint = .working("looking up…")
+        case .purpose:
+            hint = .info(
+                "Enter: look up · Esc: back to the number"
+                    + (FieldLimit.counter(state.purpose).map { " · \($0) characters" } ?? ""))
+        default: hint = WaitText.working("looking up", since: state.lookupStarted, now: state.now)
         }
         hint.render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
     }

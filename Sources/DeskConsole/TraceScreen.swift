@@ -88,6 +88,10 @@ public enum TraceScreen {
         public var purpose = TraceScreen.purposeField()
         /// What is wrong with the phone number (as typed, or as the desk answered).
         public var phoneError: String?
+        /// The lookup running is `r` on a shown result: if it fails, that result stays.
+        public var refreshing = false
+        /// When the lookup running was sent, for the spinner of a long wait.
+        public var lookupStarted: Date?
         public var purposeError: String?
         /// Typed numbers without a country code get this one (the desk's own default decides).
         public var defaultCountryCode = ApricotSettings().defaultCountryCode
@@ -118,6 +122,8 @@ public enum TraceScreen {
         /// Symbols and bars in ASCII (a terminal without UTF-8).
         public var ascii = false
         public var now: Date
+        /// The folder an export is suggested in, as shown (``ExportPath/defaultFolder(environment:isFolder:)``).
+        public var exportFolder = "~"
         public var timeZone: TimeZone
 
         public init(now: Date, timeZone: TimeZone = .current, ascii: Bool = false) {
@@ -238,11 +244,20 @@ public enum TraceScreen {
             return []
         case .lookupLoaded(let lookup):
             guard state.phase == .loading else { return [] }
+            state.refreshing = false
             state.lookupPurpose = state.pendingPurpose
             show(&state, lookup)
             return []
         case .lookupFailed(let message):
             guard state.phase == .loading else { return [] }
+            if state.refreshing, state.lookup != nil {
+                // A failed `r`: the last result stays, with what went wrong (as the dashboard).
+                state.refreshing = false
+                state.phase = .result
+                state.notice = .error(
+                    "could not look again: \(message). The contacts shown are from the last lookup (r to try again).")
+                return []
+            }
             state.phase = .phone
             state.phoneError = message
             return []

@@ -147,7 +147,7 @@ public enum WatchPane {
 
     /// Where the upload's keys are: published in chunks, or waiting (for what, until when).
     static func publishing(_ upload: WatchedUpload, next: Date?, now: Date, zone: TimeZone) -> Step {
-        func hm(_ date: Date) -> String { String(AuthorizeScreen.clock(date, zone).prefix(5)) }
+        func hm(_ date: Date) -> String { clockWithDay(date, now: now, zone: zone) }
         let chunks = chunkText(upload.publishedInChunks)
         if upload.keysWaiting == 0 {
             if let chunks { return Step(.done, "published in \(chunks)") }
@@ -172,6 +172,17 @@ public enum WatchPane {
             parts.append("no publishing run scheduled: is `tracedesk serve` running, with a signing key?")
         }
         return Step(.waiting, parts.joined(separator: "; "))
+    }
+
+    /// "02:00" today, "tomorrow 02:00", else "2026-12-03 02:00" (days in `zone`): a time
+    /// without its day would read as today.
+    static func clockWithDay(_ date: Date, now: Date, zone: TimeZone) -> String {
+        let text = ConsoleText.dateTime(date, zone)
+        let today = ConsoleText.dateTime(now, zone).prefix(10)
+        let tomorrow = ConsoleText.dateTime(now.addingTimeInterval(86_400), zone).prefix(10)
+        if text.prefix(10) == today { return String(text.suffix(5)) }
+        if text.prefix(10) == tomorrow { return "tomorrow " + text.suffix(5) }
+        return text
     }
 
     /// "chunk 42", "chunks 42–44" (consecutive), "chunks 42, 45"; nil for none.

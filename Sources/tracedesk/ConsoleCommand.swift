@@ -48,14 +48,25 @@ enum ConsoleCommand {
         guard let desk = try Person.desk(person, store: arguments.values["store"], command: "tracedesk") else {
             return .storeUnavailable
         }
+        // SIGHUP (the terminal window closed), SIGTERM and SIGINT quit as Ctrl-Q does: sign out,
+        // restore the terminal, then exit 128 + the signal's number. Installed before curses
+        // starts, so curses leaves them alone; should the quit hang, the process ends anyway.
+        let signals = StopSignals { signal in
+            sleep(5)
+            _exit(StopSignals.exitStatus(signal))
+        }
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
         let program = Program(
-            backend: backend, service: desk, userName: person.userName ?? "", idleLockSeconds: idleLock,
-            ascii: backend.glyphs.ascii, refreshSeconds: refresh)
+            backend: QuitOnSignalBackend(backend, stop: signals), service: desk, userName: person.userName ?? "",
+            idleLockSeconds: idleLock, ascii: backend.glyphs.ascii, refreshSeconds: refresh)
         program.run()
         backend.stop()
         // Quitting signed out in the background: give it a moment, never more.
         program.finishCalls(within: 1)
+        if signals.signal != 0 {
+            printError("\(StopSignals.name(signals.signal)): the console signed out and stopped")
+            return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
+        }
         return .success
     }
 

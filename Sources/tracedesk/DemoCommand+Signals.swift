@@ -8,8 +8,8 @@ import TerminalKit
 
 nonisolated(unsafe) private var stopSignalPipe: Int32 = -1
 
-/// SIGINT, SIGTERM and SIGHUP as a request to stop, for `tracedesk demo` and `tracedesk
-/// simulate`: the handler writes the signal's number to a pipe (the self-pipe trick, as
+/// SIGINT, SIGTERM and SIGHUP as a request to stop, for the console, `tracedesk demo` and
+/// `tracedesk simulate`: the handler writes the signal's number to a pipe (the self-pipe trick, as
 /// ``ServeCommand/installTerminationHandler()``), and a thread of its own reads it and runs
 /// `onSignal` outside the handler, where anything may be called. A second signal while the first
 /// is handled ends the process at once (default action).

@@ -172,9 +172,14 @@ enum DemoCommand {
         let phoneURL = URL(string: "http://127.0.0.1:\(server.phonePort)")!
         let internalURL = URL(string: "http://127.0.0.1:\(server.internalPort)")!
         let patients = Simulation.positiveIndices(plan).map { Simulation.phoneNumber(seed: plan.seed, index: $0) }
-        let intro = introduction(
+        var intro = introduction(
             accounts: accounts, store: storePath, kept: temporary == nil, log: logPath, phone: phoneURL,
             internalURL: internalURL, hisKey: hisKey, patients: patients)
+        // The console covers what was printed: the same lines go to a file only this user can
+        // read, next to the store (deleted with a temporary folder).
+        let accountsPath = folder.appendingPathComponent("demo-accounts.txt").path
+        let written = writePrivate(intro + "\n", to: accountsPath)
+        if written { intro += "\n  written to \(accountsPath) (mode 0600); in the console, F8 or ? shows them" }
         print(intro)
         fflush(nil)  // every output stream: a script reading the addresses and accounts sees them now
 
@@ -206,6 +211,9 @@ enum DemoCommand {
             let mouse = !arguments.has("no-mouse")
             await runConsole(
                 desk: desk, session: operatorSession, theme: theme, mouse: mouse, signals: signals,
+                accounts: DemoAccounts(
+                    accounts: accounts.map { DemoAccounts.Account(role: $0.0, name: $0.1, password: $0.2) },
+                    patients: patients, file: written ? accountsPath : nil),
                 citizen: { citizen.status.map(Self.strip) })
             running.cancel()
             print(intro)
@@ -224,6 +232,17 @@ enum DemoCommand {
             return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
         }
         return .success
+    }
+
+    /// Writes `text` to a new file at `path` that only this user may read (0600 from its
+    /// creation, never wider for a moment); an older file there is replaced. False on failure.
+    static func writePrivate(_ text: String, to path: String) -> Bool {
+        unlink(path)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
     }
 
     /// The console's strip for the simulated citizen's status.
@@ -290,7 +309,7 @@ enum DemoCommand {
     /// The console on a thread of its own (its loop blocks), signed in as `session`.
     static func runConsole(
         desk: LocalDesk, session: StaffSession, theme: Theme, mouse: Bool, signals: StopSignals,
-        citizen: @escaping @Sendable () -> DemoCitizenStrip?
+        accounts: DemoAccounts, citizen: @escaping @Sendable () -> DemoCitizenStrip?
     ) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let thread = Thread {
@@ -299,6 +318,7 @@ enum DemoCommand {
                     backend: QuitOnSignalBackend(backend, stop: signals), service: desk, userName: session.user,
                     ascii: backend.glyphs.ascii)
                 program.demoCitizen = citizen
+                program.demoAccounts = accounts
                 program.signIn(as: session)
                 program.run()
                 backend.stop()

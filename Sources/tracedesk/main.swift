@@ -92,7 +92,9 @@ let mainHelp = """
 
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
     4 store or server unavailable, 5 cannot listen (serve), 6 sign-in failed or not allowed
-    for the role, 7 audit chain broken or not matching its checkpoints.
+    for the role, 7 audit chain broken or not matching its checkpoints; 129, 130, 143 the
+    console, demo or simulate stopped by SIGHUP, SIGINT or SIGTERM (128 + the signal), after
+    signing out and restoring the terminal.
     """
 
 func runMain() async -> Int32 {

@@ -259,6 +259,41 @@ struct ProgramTests {
         }
     }
 
+    @Test("the code authorised again with another day: nothing changed, and the screen names the day it keeps")
+    func alreadyAuthorisedOtherDay() async throws {
+        try await withDesk { d in
+            await d.signIn("rossi")
+            await d.type("9K2RAY8UUQ")
+            await d.press(.char("y"), .enter, .enter)
+            #expect(d.screen.contains("✓ Authorised"))
+            await d.press(.char("e"), .tab, .char("t"), .enter, .enter)
+            #expect(d.flat.contains("Already authorised: nothing was changed"))
+            let kept = Fixture.now.utcDay.adding(days: -1).iso
+            // The words wrap inside the panel: read them without its borders.
+            let words = d.flat.filter { $0 != "│" }.split(separator: " ").joined(separator: " ")
+            #expect(words.contains("stored symptom onset, \(kept), not \(Fixture.now.utcDay.iso) as chosen now"))
+            let stored = try firstAuthorization(d.desk)
+            #expect(stored?.symptomsStartedOn.iso == kept, "the store kept the first day")
+        }
+    }
+
+    @Test("signing out of a console started with a name leaves the sign-in form empty")
+    func signOutEmptyForm() async throws {
+        try await withDesk { d in
+            let backend = TestBackend(width: 80, height: 24)
+            let program = Program(backend: backend, service: d.desk, userName: "rossi", timeZone: Fixture.utc)
+            let console = Desk(desk: d.desk, clock: d.clock, backend: backend, program: program)
+            await console.send([])
+            await console.type(Fixture.password)
+            await console.press(.enter)
+            #expect(console.screen.contains("Authorise an upload"))
+            await console.press(.ctrl("o"))
+            #expect(console.screen.contains("rossi signed out."))
+            #expect(program.state.signIn.name.text.isEmpty)
+            #expect(console.screen.contains("your name"), "the name field shows its placeholder")
+        }
+    }
+
     @Test("Ctrl-C signs out before the loop ends")
     func quit() async throws {
         try await withDesk { d in

@@ -72,7 +72,7 @@ struct DashboardScreenTests {
         #expect(lines[3].contains("authorised          46"))
         // The export writes what is on screen, named after it.
         _ = Fixture.press(.char("e"), into: &state)
-        #expect(state.dashboard.export?.path.text == "./stats-1h-2026-11-29.csv")
+        #expect(state.dashboard.export?.path.text == "~/stats-1h-2026-11-29.csv")
         #expect(Fixture.prose(state).contains("Every figure of the last hour, by 5 min."))
         _ = Fixture.press(.escape, into: &state)
         // Its ask fails: the old figures stay, said to be the old range's.
@@ -91,7 +91,7 @@ struct DashboardScreenTests {
         #expect(!Fixture.prose(state).contains("showing the last hour"))
         #expect(!Fixture.prose(state).contains("could not be read"))
         _ = Fixture.press(.char("e"), into: &state)
-        #expect(state.dashboard.export?.path.text == "./stats-7d-2026-11-29.csv")
+        #expect(state.dashboard.export?.path.text == "~/stats-7d-2026-11-29.csv")
         _ = Fixture.press(.escape, into: &state)
         // Another bucket of the same range: said as the bucket.
         _ = Fixture.press(.char("b"), into: &state)
@@ -269,28 +269,28 @@ struct DashboardScreenTests {
         var state = F.app()
         _ = Fixture.press(.char("e"), into: &state)
         #expect(state.isTypingText)
-        #expect(state.dashboard.export?.path.text == "./stats-1h-2026-11-29.csv")
+        #expect(state.dashboard.export?.path.text == "~/stats-1h-2026-11-29.csv")
         // q is a character of the file name here.
         _ = Fixture.press(.backspace, .backspace, .backspace, .backspace, into: &state)
         Fixture.type("q.csv", into: &state)
         #expect(state.page == .dashboard)
         var commands = Fixture.press(.enter, into: &state)
         let csv = StatsCSV.encode(state.dashboard.report!)
-        #expect(commands == [.dashboard(.export(path: "./stats-1h-2026-11-29q.csv", csv: csv, overwrite: false))])
+        #expect(commands == [.dashboard(.export(path: "~/stats-1h-2026-11-29q.csv", csv: csv, overwrite: false))])
         #expect(Fixture.press(.enter, into: &state).isEmpty)  // writing: keys wait
-        _ = ConsoleApp.update(&state, .dashboard(.exportExists("./stats-1h-2026-11-29q.csv")))
+        _ = ConsoleApp.update(&state, .dashboard(.exportExists("~/stats-1h-2026-11-29q.csv")))
         #expect(!state.isTypingText)
         #expect(state.dashboard.export?.confirm != nil)
         #expect(Fixture.prose(state).contains("Overwrite?"))
         commands = Fixture.press(.char("y"), into: &state)
-        #expect(commands == [.dashboard(.export(path: "./stats-1h-2026-11-29q.csv", csv: csv, overwrite: true))])
-        _ = ConsoleApp.update(&state, .dashboard(.exported(path: "./stats-1h-2026-11-29q.csv")))
+        #expect(commands == [.dashboard(.export(path: "~/stats-1h-2026-11-29q.csv", csv: csv, overwrite: true))])
+        _ = ConsoleApp.update(&state, .dashboard(.exported(path: "~/stats-1h-2026-11-29q.csv")))
         #expect(state.dashboard.export == nil)
-        #expect(Fixture.prose(state).contains("exported the figures to ./stats-1h-2026-11-29q.csv"))
+        #expect(Fixture.prose(state).contains("exported the figures to ~/stats-1h-2026-11-29q.csv"))
 
         // Keep it: back to the prompt with a word on what to do; Esc cancels.
         _ = Fixture.press(.char("e"), .enter, into: &state)
-        _ = ConsoleApp.update(&state, .dashboard(.exportExists("./stats-1h-2026-11-29.csv")))
+        _ = ConsoleApp.update(&state, .dashboard(.exportExists("~/stats-1h-2026-11-29.csv")))
         _ = Fixture.press(.char("n"), into: &state)
         #expect(state.dashboard.export?.error?.contains("kept the existing file") == true)
         _ = ConsoleApp.update(&state, .dashboard(.exportFailed("the folder /nope does not exist")))

@@ -81,7 +81,7 @@ struct DashboardSnapshotTests {
             _ = Fixture.press(.char("e"), into: &state)
         case .overwrite:
             _ = Fixture.press(.char("e"), .enter, into: &state)
-            _ = ConsoleApp.update(&state, .dashboard(.exportExists("./stats-1h-2026-11-29.csv")))
+            _ = ConsoleApp.update(&state, .dashboard(.exportExists("~/stats-1h-2026-11-29.csv")))
         case .ascii:
             state = DashboardFixture.app(width: width, height: height, ascii: true)
         case .asciiEmpty:

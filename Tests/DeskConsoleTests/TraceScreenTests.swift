@@ -322,17 +322,17 @@ struct TraceScreenTests {
         _ = Fixture.press(.char("/"), into: &state)
         Fixture.type("close", into: &state)
         _ = Fixture.press(.enter, .char("e"), into: &state)
-        #expect(state.trace.export?.path.text == "./trace-7-2026-11-29.csv")
+        #expect(state.trace.export?.path.text == "~/trace-7-2026-11-29.csv")
         let commands = Fixture.press(.enter, into: &state)
         let csv = TraceCSV.contacts([state.trace.lookup!.contacts[0], state.trace.lookup!.contacts[2]])
         #expect(
             commands == [
                 .trace(
                     .export(
-                        path: "./trace-7-2026-11-29.csv", csv: csv, patientUserID: 7, purpose: TraceFixture.purpose,
+                        path: "~/trace-7-2026-11-29.csv", csv: csv, patientUserID: 7, purpose: TraceFixture.purpose,
                         rows: 2, overwrite: false))
             ])
-        _ = ConsoleApp.update(&state, .trace(.exportExists("./trace-7-2026-11-29.csv")))
+        _ = ConsoleApp.update(&state, .trace(.exportExists("~/trace-7-2026-11-29.csv")))
         #expect(state.trace.export?.confirm != nil)
         #expect(!state.isTypingText)
         let confirmed = Fixture.press(.char("y"), into: &state)
@@ -341,13 +341,13 @@ struct TraceScreenTests {
             return
         }
         #expect(overwrite)
-        _ = ConsoleApp.update(&state, .trace(.exported(path: "./trace-7-2026-11-29.csv", rows: 2)))
+        _ = ConsoleApp.update(&state, .trace(.exported(path: "~/trace-7-2026-11-29.csv", rows: 2)))
         #expect(state.trace.export == nil)
-        #expect(Fixture.prose(state).contains("✓ exported 2 contacts to ./trace-7-2026-11-29.csv"))
+        #expect(Fixture.prose(state).contains("✓ exported 2 contacts to ~/trace-7-2026-11-29.csv"))
 
         // Declining keeps the file and the prompt.
         _ = Fixture.press(.char("e"), .enter, into: &state)
-        _ = ConsoleApp.update(&state, .trace(.exportExists("./trace-7-2026-11-29.csv")))
+        _ = ConsoleApp.update(&state, .trace(.exportExists("~/trace-7-2026-11-29.csv")))
         #expect(Fixture.press(.char("n"), into: &state).isEmpty)
         #expect(state.trace.export?.confirm == nil)
         #expect(state.trace.export?.error?.hasPrefix("kept the existing file") == true)

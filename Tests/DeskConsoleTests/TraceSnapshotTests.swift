@@ -102,7 +102,7 @@ struct TraceSnapshotTests {
         case .overwrite:
             state = TraceFixture.looked(width: width, height: height)
             _ = Fixture.press(.char("e"), .enter, into: &state)
-            _ = ConsoleApp.update(&state, .trace(.exportExists("./trace-7-2026-11-29.csv")))
+            _ = ConsoleApp.update(&state, .trace(.exportExists("~/trace-7-2026-11-29.csv")))
         case .ascii:
             state = TraceFixture.looked(width: width, height: height, ascii: true)
             _ = Fixture.press(.enter, into: &state)

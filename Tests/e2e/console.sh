@@ -69,7 +69,9 @@ first=$(screen | grep -o 'within [0-9]:[0-9][0-9]')
 countdown_moved() { [ "$(screen | grep -o 'within [0-9]:[0-9][0-9]')" != "$first" ]; }
 check "the countdown runs" wait_until 30 countdown_moved
 keys q
-check "q on the result quits with status 0" wait_for "__EXIT=0"
+check "q while the code is live asks first" wait_for "Quit during the call?"
+keys y
+check "y then quits with status 0" wait_for "__EXIT=0"
 check "terminal restored after quitting (no alternate screen, mouse off, cursor on)" restored
 check "otp status agrees" bash -c "printf '%s\n' '$oper_pw' | '$bin' otp status 9K2RAY8UUQ --store '$store' --user ana --password-stdin | grep -q '^authorized'"
 
@@ -249,5 +251,37 @@ wait_for "TraceDesk · Sign in" >/dev/null
 keys C-c
 check "quitting after resizes exits 0" wait_for "__EXIT=0"
 check "no fragment of a panel stays in the shell" bash -c "! tmux -L '$socket' capture-pane -p -t app | grep -qE '[│─┌┐└┘]|TraceDesk'"
+
+# 13. Issue 20: the too-small screen keeps a half-typed call; SIGTERM and SIGHUP (a closed
+# terminal window) sign out and exit 128 + the signal, the terminal restored.
+start 80 24 -- --store "$cli_store" --user ana
+sign_in "$oper_pw"
+wait_for "Code from the app" >/dev/null
+text "9K2RA"
+wait_for "9K2-RA" >/dev/null
+tmux -L "$socket" resize-window -t app -x 60 -y 20
+check "below 80x24 the console says it is too small" wait_for "terminal too small: have 60×20"
+keys Escape
+keys q
+tmux -L "$socket" resize-window -t app -x 80 -y 24
+check "Esc and q on the too-small screen lose nothing: the half-typed code is back" wait_for "9K2-RA"
+check "and the console still runs" absent "__EXIT="
+# ana_signouts: how many sign-outs of ana the audit log holds.
+ana_signouts() {
+  printf '%s\n' "$admin_pw" |
+    "$bin" audit list --user boss --password-stdin --actor ana --action sign_out --store "$cli_store" 2>/dev/null |
+    grep -c sign_out
+}
+console_pid() { pgrep -P "$(tmux -L "$socket" display -p -t app '#{pane_pid}')" tracedesk; }
+for signal in TERM HUP; do
+  [ "$signal" = HUP ] && { start 80 24 -- --store "$cli_store" --user ana; sign_in "$oper_pw"; }
+  wait_for "Code from the app" >/dev/null
+  before=$(ana_signouts)
+  kill -s "$signal" "$(console_pid)"
+  status=$((128 + $(kill -l "$signal")))
+  check "SIG$signal: the console exits $status" wait_for "__EXIT=$status" 60
+  check "SIG$signal: ana was signed out (audited)" test "$(ana_signouts)" -gt "$before"
+  check "SIG$signal: the terminal is restored" restored
+done
 
 summary e2e

@@ -100,4 +100,12 @@ check "the simulated citizen's code is in neither the demo's output nor its log"
 quiet() { ! tmux -L "$socket" capture-pane -p -J -S -300 -t app:demo | grep -q 'libmicrohttpd'; }
 check "no server message was written over the terminal (stderr goes to demo.log while the console runs)" quiet
 
+# Issue 20: the accounts the console covers are also in a file only this user can read,
+# next to the store, and the said where.
+accounts_file="$work/demo-accounts.txt"
+private() { [ "$(stat -c %a "$accounts_file")" = 600 ] && grep -qF "supervisor / $supervisor" "$accounts_file"; }
+check "the demo wrote its accounts to demo-accounts.txt beside the store, mode 0600" private
+said() { tmux -L "$socket" capture-pane -p -J -S -300 -t app:demo | grep -qF "written to $accounts_file (mode 0600)"; }
+check "and said where" said
+
 summary e2e-demo

@@ -1,0 +1,57 @@
+import DeskCore
+import TerminalKit
+
+/// `tracedesk demo` only: the demo's accounts and the simulated patients' numbers, which the
+/// demo prints before the console opens and the console then covers. Help shows them, and so
+/// does their own key (``keyMap``), even on the lock screen (its password was never typed by
+/// anyone). Privacy: demo passwords of a throw-away store, never real ones.
+public struct DemoAccounts: Hashable, Sendable {
+    public struct Account: Hashable, Sendable {
+        public var role: StaffRole
+        public var name: String
+        public var password: String
+        public init(role: StaffRole, name: String, password: String) {
+            self.role = role
+            self.name = name
+            self.password = password
+        }
+    }
+
+    public var accounts: [Account]
+    /// Phone numbers of the positive patients, for the tracer's lookup.
+    public var patients: [String]
+    /// Where the demo also wrote them (a file only this user can read); nil: not written.
+    public var file: String?
+
+    public init(accounts: [Account], patients: [String] = [], file: String? = nil) {
+        self.accounts = accounts
+        self.patients = patients
+        self.file = file
+    }
+
+    public enum Action: Hashable, Sendable { case show }
+
+    /// F8 shows the accounts wherever the console is (letters would be typed into a field).
+    public static let keyMap = KeyMap<Action>([
+        Binding([.function(8)], .show, help: "The demo's accounts and patients", group: "demo")
+    ])
+
+    /// The help sections: accounts (name, role and password), patients, and the file.
+    public var helpSections: [HelpSection] {
+        var sections = [
+            HelpSection(
+                group: "demo accounts (name: role, password)",
+                rows: accounts.map { HelpRow(keys: $0.name, help: "\($0.role.rawValue), password \($0.password)") })
+        ]
+        if !patients.isEmpty {
+            sections.append(
+                HelpSection(
+                    group: "positive patients (for the tracer's lookup)",
+                    rows: patients.map { HelpRow(keys: "", help: $0) }))
+        }
+        if let file {
+            sections.append(HelpSection(group: "written to", rows: [HelpRow(keys: "", help: file)]))
+        }
+        return sections
+    }
+}
