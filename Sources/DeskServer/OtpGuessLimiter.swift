@@ -1,5 +1,4 @@
 import DeskCore
-import Dispatch
 
 /// The guess limit of `check-otp` and `upload` (``OtpGuessLimit``), per server and in memory:
 /// failures are counted per client address (an IPv6 /64, as ``CodeRequestLimiter/key(_:)``),
@@ -18,18 +17,21 @@ public final class OtpGuessLimiter: @unchecked Sendable {
     private let lock = SimpleLock()
     private var tallies: [String: OtpGuessTally] = [:]
     private var sweptAt = -Double.infinity
+    /// Where the buckets' time comes from (``Clock/intervalSeconds()``, monotonic for the system
+    /// clock), as the server's other rate buckets: a test's clock drains them when it moves.
+    private let clock: any Clock
 
-    public init(policy: OtpGuessPolicy, maxAddresses: Int = 100_000) {
+    public init(policy: OtpGuessPolicy, maxAddresses: Int = 100_000, clock: any Clock = SystemClock()) {
         self.policy = policy
         self.maxAddresses = maxAddresses
+        self.clock = clock
     }
 
-    /// Seconds on a monotonic scale.
-    public static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
     /// Whether a request from `address` is answered (a nil address, a test's, always is).
-    public func decision(address: String?, now: Double = OtpGuessLimiter.now()) -> OtpGuessLimit.Decision {
+    /// `now`: seconds on the clock's interval scale (its own when nil).
+    public func decision(address: String?, now: Double? = nil) -> OtpGuessLimit.Decision {
         guard let address, !policy.isOff else { return .allowed }
+        let now = now ?? clock.intervalSeconds()
         let key = CodeRequestLimiter.key(address)
         return lock.withLock { OtpGuessLimit.decision(tallies[key], now: now, policy: policy) }
     }
@@ -37,8 +39,9 @@ public final class OtpGuessLimiter: @unchecked Sendable {
     /// Counts a wrong code from `address`. Returns true when this failure filled the bucket
     /// (the moment to warn).
     @discardableResult
-    public func recordFailure(address: String?, now: Double = OtpGuessLimiter.now()) -> Bool {
+    public func recordFailure(address: String?, now: Double? = nil) -> Bool {
         guard let address, !policy.isOff else { return false }
+        let now = now ?? clock.intervalSeconds()
         let key = CodeRequestLimiter.key(address)
         return lock.withLock { () -> Bool in
             if tallies[key] == nil, tallies.count >= maxAddresses {

@@ -135,7 +135,7 @@ public final class TraceDeskServer: @unchecked Sendable {
                     listener: .phone, desk: desk, metrics: metrics, appSettings: appSettings, delay: delay,
                     dummyErrorPercent: config.dummyErrorPercent, deviceCheck: deviceCheck,
                     attestationCheck: attestationCheck, nonce: nonce, chunkFiles: chunkFiles,
-                    guesses: OtpGuessLimiter(policy: config.otpGuessPolicy),
+                    guesses: OtpGuessLimiter(policy: config.otpGuessPolicy, clock: clock),
                     guessesLimited: { [desk] route, seconds in
                         desk.recordGuessesLimited(route: route, retryAfterSeconds: seconds)
                     }, log: log),
@@ -455,6 +455,12 @@ public final class TraceDeskServer: @unchecked Sendable {
     }
 
     public var phonePort: UInt16 { phone.port }
+    /// The handlers behind the listeners, as the listeners call them: tests drive them on values
+    /// (a server that was never started serves them as well).
+    public var phoneHandler: any HTTPHandler { phone.handler }
+    public var internalHandler: any HTTPHandler { internalServer.handler }
+    /// Nil without `his_listen` (POST /v1/otp is then the internal handler's).
+    public var hisHandler: (any HTTPHandler)? { hisServer?.handler }
     /// See ``HTTPServer/peakSuspended``.
     public var phonePeakSuspended: Int { phone.peakSuspended }
     /// The phone listener's delays still running (``HTTPServer/delaysPending``).

@@ -46,19 +46,23 @@ extension TraceDeskServer {
     /// A real server started in-process for a test: passwords hashed with ``TestHashing/cheap``,
     /// its log and access log kept in `log` and `access`, its jobs run only when the test calls
     /// them (so what a test publishes is what it asked for).
+    ///
+    /// `listening` false: assembled alike and never started (no socket, job or settings
+    /// watcher), for tests that drive its handlers on values (``phoneClient``, ``internalClient``).
     public static func startedForTests(
-        config: ServerConfig = .loopbackForTests(), store: any Store, clock: any DeskCore.Clock = SystemClock(),
-        appSettingsPath: String? = nil, deviceCheck: ImmuniAPI.DeviceCheck? = nil,
-        attestationCheck: ImmuniAPI.AttestationCheck? = nil, nonce: ImmuniAPI.NonceMaker? = nil,
-        signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil, setupToken: SetupToken? = nil,
-        hasher: PasswordHasher = TestHashing.cheap, log: LogLines = LogLines(), access: LogLines = LogLines()
+        listening: Bool = true, config: ServerConfig = .loopbackForTests(), store: any Store,
+        clock: any DeskCore.Clock = SystemClock(), appSettingsPath: String? = nil,
+        deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
+        nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil,
+        setupToken: SetupToken? = nil, hasher: PasswordHasher = TestHashing.cheap, log: LogLines = LogLines(),
+        access: LogLines = LogLines()
     ) throws -> TraceDeskServer {
         let server = try TraceDeskServer(
             config: config, store: store, clock: clock, appSettingsPath: appSettingsPath, deviceCheck: deviceCheck,
             attestationCheck: attestationCheck, nonce: nonce, signing: signing, auditKey: auditKey,
             accessLog: AccessLog(write: { access.append($0) }), setupToken: setupToken, hasher: hasher,
             log: { log.append($0) })
-        try server.start(runningJobs: false)
+        if listening { try server.start(runningJobs: false) }
         return server
     }
 }

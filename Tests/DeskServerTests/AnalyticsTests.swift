@@ -6,13 +6,14 @@ import DeskTestSupport
 import Foundation
 import Testing
 
-@Suite("Analytics over HTTP")
+/// The analytics endpoints of the phone listener, on its handler as values.
+@Suite("Analytics")
 struct AnalyticsTests {
     static let token = String(repeating: "ab", count: 64)
     static let device = Data("device".utf8).base64EncodedString()
 
     func appleToken(_ f: ServerFixture, token: String = token) async throws -> Reply {
-        try await HTTP.send(
+        try await f.send(
             "POST", f.phone.appendingPathComponent("v1/analytics/apple/token"),
             headers: ["Content-Type": "application/json"],
             body: Data(#"{"analytics_token":"\#(token)","device_token":"\#(Self.device)"}"#.utf8))
@@ -25,7 +26,7 @@ struct AnalyticsTests {
     }
 
     func appleInfo(_ f: ServerFixture, body: Data, token: String = token, dummy: String = "0") async throws -> Reply {
-        try await HTTP.send(
+        try await f.send(
             "POST", f.phone.appendingPathComponent("v1/analytics/apple/operational-info"),
             headers: [
                 "Content-Type": "application/json", "Authorization": "Bearer \(token)", "Immuni-Dummy-Data": dummy,
@@ -34,14 +35,14 @@ struct AnalyticsTests {
     }
 
     func googleInfo(_ f: ServerFixture, body: Data, dummy: String = "0") async throws -> Reply {
-        try await HTTP.send(
+        try await f.send(
             "POST", f.phone.appendingPathComponent("v1/analytics/google/operational-info"),
             headers: ["Content-Type": "application/json", "Immuni-Dummy-Data": dummy], body: body)
     }
 
     @Test("without DeviceCheck configured, tokens are refused loudly: 202, never authorised, a warning")
     func appleNotConfigured() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         #expect(try await appleToken(f).status == 202)
         #expect(try await appleToken(f).status == 202)
         #expect(f.logLines.all.filter { $0.contains("DeviceCheck is not configured") }.count == 1)
@@ -51,7 +52,7 @@ struct AnalyticsTests {
 
     @Test("27–28: a checked token gets 201 and one record with and one without exposure per month")
     func appleFlow() async throws {
-        let f = try ServerFixture(deviceCheck: { _ in .authorized })
+        let f = try ServerFixture(sockets: false, deviceCheck: { _ in .authorized })
         #expect(try await appleToken(f).status == 202)
         try await eventually(within: .seconds(60), "the checked token answered 201") {
             try await appleToken(f).status == 201
@@ -69,7 +70,7 @@ struct AnalyticsTests {
 
     @Test("a token whose device check fails stays unauthorised")
     func appleRefused() async throws {
-        let f = try ServerFixture(deviceCheck: { _ in .discarded("test: Apple answered 400") })
+        let f = try ServerFixture(sockets: false, deviceCheck: { _ in .discarded("test: Apple answered 400") })
         #expect(try await appleToken(f).status == 202)
         try await eventually(within: .seconds(60), "the device check's refusal counted") {
             f.server.metrics.render().contains(#"result="device_check_discarded"} 1"#)
@@ -79,7 +80,7 @@ struct AnalyticsTests {
 
     @Test("28: invalid records are 400 {1100}; dummies are 204 and stored nowhere")
     func invalidRecords() async throws {
-        let f = try ServerFixture(deviceCheck: { _ in .authorized })
+        let f = try ServerFixture(sockets: false, deviceCheck: { _ in .authorized })
         let bad: [(Data, String)] = [
             (record(province: "XX"), Self.token), (record(extra: #","build":0"#), Self.token),
             (record(extra: #","build":20001"#), Self.token), (record(extra: #","build":null"#), Self.token),
@@ -115,14 +116,16 @@ struct AnalyticsTests {
         func body(_ attestation: String, salt: String = salt) -> Data {
             record(extra: #","salt":"\#(salt)","signed_attestation":"\#(attestation)""#)
         }
-        let unconfigured = try ServerFixture()
+        let unconfigured = try ServerFixture(sockets: false)
         #expect(try await googleInfo(unconfigured, body: body("a.b.c")).status == 204)
         #expect(unconfigured.logLines.all.contains { $0.contains("no attestation root") })
         #expect(try unconfigured.count("operational_info") == 0)
 
-        let f = try ServerFixture(attestationCheck: { attestation, nonce in
-            attestation == "good" && nonce == "RM-\(salt)" ? .success(()) : .failure(.signatureInvalid)
-        })
+        let f = try ServerFixture(
+            sockets: false,
+            attestationCheck: { attestation, nonce in
+                attestation == "good" && nonce == "RM-\(salt)" ? .success(()) : .failure(.signatureInvalid)
+            })
         #expect(try await googleInfo(f, body: body("good")).status == 204)
         #expect(try await googleInfo(f, body: body("good")).status == 204)
         #expect(

@@ -16,7 +16,8 @@ import Testing
 
     @Test("one client address: apricot_otp_per_address_per_hour codes, then 429 (3009) with Retry-After")
     func perAddress() async throws {
-        let f = try ApricotFixture { $0.apricotOTPPerAddressPerHour = 2 }
+        let clock = FixedClock(Date())
+        let f = try ApricotFixture(sockets: false, clock: clock) { $0.apricotOTPPerAddressPerHour = 2 }
         #expect(try await Self.ask(f, 1).status == 204)
         #expect(try await Self.ask(f, 2).status == 204)
         let third = try await Self.ask(f, 3)
@@ -28,13 +29,19 @@ import Testing
         #expect(wait > 60 && wait <= 1_800)
         // Nothing was made or sent for the refused request.
         #expect(try f.store.smsOutbox(limit: 10).count == 2)
+        // Another address is not held back; once the wait is over, this one is answered again.
+        #expect(try await f.requestCode("+393331009999", from: "192.0.2.7").status == 204)
+        clock.advance(seconds: Double(wait) - 1)
+        #expect(try await Self.ask(f, 4).status == 429)
+        clock.advance(seconds: 2)
+        #expect(try await Self.ask(f, 5).status == 204)
     }
 
     @Test("the whole server: apricot_otp_per_minute codes, then 429 (3009) whatever the address")
     func perServer() async throws {
         // The server's clock stands still: the bucket (one code a minute) does not refill however
         // slow the first request is.
-        let f = try ApricotFixture(clock: FixedClock(Date())) { $0.apricotOTPPerMinute = 1 }
+        let f = try ApricotFixture(sockets: false, clock: FixedClock(Date())) { $0.apricotOTPPerMinute = 1 }
         #expect(try await Self.ask(f, 1).status == 204)
         let second = try await Self.ask(f, 2)
         #expect(second.status == 429)

@@ -9,29 +9,29 @@ import DeskTestSupport
 import Foundation
 import Testing
 
-/// A real `tracedesk serve` for the APRICOT API: both listeners on 127.0.0.1 ephemeral ports,
-/// over a real SQLite file, or over a fresh database of the PostgreSQL that
+/// A real `tracedesk serve` for the APRICOT API: both listeners on 127.0.0.1 ephemeral ports
+/// (or, with `sockets` false, none: its handlers on values), over a real SQLite file, or over a fresh database of the PostgreSQL that
 /// TRACEDESK_TEST_POSTGRES names (the code secret then comes from a file, as it must).
-final class ApricotFixture: @unchecked Sendable {
+final class ApricotFixture: ServedFixture, @unchecked Sendable {
     let directory: URL
     let store: any Store
     let server: TraceDeskServer
+    /// False: the server is built and never started; requests go to its handlers on values.
+    let sockets: Bool
     let logLines = LogLines()
     let accessLines = LogLines()
     private var admin: AdminConnection?
     private var database: String?
-
-    var phone: URL { URL(string: "http://127.0.0.1:\(server.phonePort)")! }
-    var internalURL: URL { URL(string: "http://127.0.0.1:\(server.internalPort)")! }
 
     static var postgresURL: String? {
         ProcessInfo.processInfo.environment["TRACEDESK_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     init(
-        postgres: Bool = false, clock: any DeskCore.Clock = SystemClock(),
+        sockets: Bool = true, postgres: Bool = false, clock: any DeskCore.Clock = SystemClock(),
         configure: (inout ServerConfig) -> Void = { _ in }
     ) throws {
+        self.sockets = sockets
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-apricot-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -61,13 +61,9 @@ final class ApricotFixture: @unchecked Sendable {
         config.apricotOTPPerMinute = 0
         config.apricotOTPPerAddressPerHour = 0
         configure(&config)
-        let logLines = self.logLines
-        let accessLines = self.accessLines
-        server = try TraceDeskServer(
-            config: config, store: store, clock: clock, appSettingsPath: ServerFixture.appSettingsPath,
-            accessLog: AccessLog(write: { line in accessLines.append(line) }), hasher: TestHashing.cheap,
-            log: { line in logLines.append(line) })
-        try server.start(runningJobs: false)
+        server = try TraceDeskServer.startedForTests(
+            listening: sockets, config: config, store: store, clock: clock,
+            appSettingsPath: ServerFixture.appSettingsPath, log: logLines, access: accessLines)
     }
 
     deinit {
@@ -80,16 +76,17 @@ final class ApricotFixture: @unchecked Sendable {
 
     static let json = "application/json; charset=utf-8"
 
-    func post(_ path: String, _ body: [String: Any]) async throws -> Reply {
-        try await HTTP.send(
+    /// `from`: another client address (a fixture on values only).
+    func post(_ path: String, _ body: [String: Any], from: String? = nil) async throws -> Reply {
+        try await send(
             "POST", phone.appendingPathComponent(path), headers: ["Content-Type": Self.json],
-            body: try JSONSerialization.data(withJSONObject: body))
+            body: try JSONSerialization.data(withJSONObject: body), from: from)
     }
 
-    func requestCode(_ number: String, app: String = "it.apricot.app", device: String = "device-1") async throws
-        -> Reply
-    {
-        try await post("apricot/v1/otp", ["phone": number, "app_id": app, "device_id": device])
+    func requestCode(
+        _ number: String, app: String = "it.apricot.app", device: String = "device-1", from: String? = nil
+    ) async throws -> Reply {
+        try await post("apricot/v1/otp", ["phone": number, "app_id": app, "device_id": device], from: from)
     }
 
     /// The code the outbox holds for `number` (the newest message to it).
@@ -134,15 +131,10 @@ final class ApricotFixture: @unchecked Sendable {
             "Apricot-Device-Id": device,
         ]
         headers["Apricot-Client-Clock"] = String(clock ?? Int64(Date().timeIntervalSince1970))
-        return try await HTTP.send(
+        return try await send(
             "POST", phone.appendingPathComponent("apricot/v1/contacts/\(day.iso)"), headers: headers,
             body: Data(bytes))
     }
-}
-
-extension Reply {
-    var object: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
-    func integer(_ key: String) -> Int64? { (object[key] as? NSNumber)?.int64Value }
 }
 
 /// Contact files made by hand.

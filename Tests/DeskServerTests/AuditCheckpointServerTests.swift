@@ -21,6 +21,7 @@ struct AuditCheckpointServerTests {
             .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fixture = try ServerFixture(
+            sockets: false,
             configure: {
                 $0.auditCheckpointPath = path
                 $0.auditCheckpointEveryEntries = 2
@@ -40,7 +41,7 @@ struct AuditCheckpointServerTests {
         #expect(fixture.logLines.all.contains("audit checkpoint: \(entries) entries anchored in \(path)"))
         let lines = try AuditCheckpointFile(path: path).lines(key: key.publicKey, mustExist: true)
         #expect(lines.count == 1 && lines[0].signed?.entries == entries)
-        let metrics = try await HTTP.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
+        let metrics = try await fixture.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
         #expect(metrics.text.contains("tracedesk_audit_checkpoints_total{result=\"written\"} 1\n"))
         #expect(metrics.text.contains("tracedesk_audit_checkpoints_total{result=\"unchanged\"} 1\n"))
         #expect(metrics.text.contains("tracedesk_audit_checkpoint_entries \(entries)\n"))
@@ -48,7 +49,7 @@ struct AuditCheckpointServerTests {
 
     @Test("without the settings there is no job; the key and the file go together; a bad key is a problem")
     func settings() throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(sockets: false)
         #expect(fixture.server.jobs.auditCheckpoints == nil)
         #expect(fixture.server.jobs.checkpointNow() == nil)
         var config = ServerConfig()

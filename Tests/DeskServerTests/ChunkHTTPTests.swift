@@ -10,7 +10,8 @@ import Testing
 
 /// Publishing and downloading TEK chunks end to end: a code authorised over `POST /v1/otp`, an
 /// upload of 14 keys, the publishing job, then `/v1/keys/index` and `/v1/keys/{n}` over real HTTP,
-/// with the chunk decoded and its signature checked.
+/// with the chunk decoded and its signature checked. Retention, an unsigned server and a locked
+/// store on the handlers as values.
 @Suite("TEK chunks over HTTP")
 struct ChunkHTTPTests {
     /// 2026-11-29 10:00:00 UTC.
@@ -30,11 +31,11 @@ struct ChunkHTTPTests {
     /// Authorises `otp` (onset 3 days ago) over the internal listener, then uploads `days`' keys.
     static func authoriseAndUpload(_ fixture: ServerFixture, otp: String, days: [Int64], at now: Date) async throws {
         let onset = now.utcDay.adding(days: -3).iso
-        let authorised = try await HTTP.send(
+        let authorised = try await fixture.send(
             "POST", fixture.internalURL.appendingPathComponent("v1/otp"), headers: fixture.hisHeaders,
             body: Data(#"{"otp":"\#(otp)","symptoms_started_on":"\#(onset)"}"#.utf8))
         #expect(authorised.status == 204)
-        let upload = try await HTTP.send(
+        let upload = try await fixture.send(
             "POST", fixture.phone.appendingPathComponent("v1/ingestion/upload"),
             headers: Phone.headers(token: Phone.hash(otp), clock: Int64(now.timeIntervalSince1970)),
             body: Phone.uploadBody(keys: days.map { key($0, today: Int64(now.timeIntervalSince1970) / 86_400 * 144) }))
@@ -42,7 +43,7 @@ struct ChunkHTTPTests {
     }
 
     static func chunk(_ fixture: ServerFixture, _ n: Int) async throws -> Reply {
-        try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/\(n)"))
+        try await fixture.send("GET", fixture.phone.appendingPathComponent("v1/keys/\(n)"))
     }
 
     @Test("keys are published once past their embargo, with risk labels, in signed chunks phones can fetch")
@@ -50,7 +51,7 @@ struct ChunkHTTPTests {
         let clock = FixedClock(Self.start)
         let signingKey = ECPrivateKey.generate()
         let fixture = try ServerFixture(clock: clock, signing: ChunkSigning(key: signingKey))
-        let noChunks = try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
+        let noChunks = try await fixture.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
         #expect(noChunks.status == 404)
         #expect(noChunks.errorCode == 1301)
 
@@ -62,7 +63,7 @@ struct ChunkHTTPTests {
         let interval = Double(fixture.server.config.publishIntervalSeconds)
         #expect(try fixture.store.jobRun(.publishing) == JobRun(lastRun: Self.start, nextRun: Self.start + interval))
 
-        let index = try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
+        let index = try await fixture.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
         #expect(index.status == 200)
         #expect(index.text == #"{"oldest":1,"newest":1}"#)
         #expect(index.header("Cache-Control") == "public, max-age=1800")
@@ -106,7 +107,7 @@ struct ChunkHTTPTests {
         #expect(file2.keys.map(\.rollingStartIntervalNumber) == [Int32(Self.todayInterval)])
         #expect(file2.keys.first?.daysSinceOnsetOfSymptoms == 3)
         #expect(file2.startTimestamp == file.endTimestamp)
-        let index2 = try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
+        let index2 = try await fixture.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
         #expect(index2.text == #"{"oldest":1,"newest":2}"#)
 
         // The upload knows its chunks; the events say so too.
@@ -117,7 +118,7 @@ struct ChunkHTTPTests {
         #expect(chunkEvents.first?.detail.hasPrefix(#"{"chunk":1,"keys":4,"padding":0,"#) == true)
         #expect(try fixture.store.upload(id: 1)?.publishedInChunks == [1, 2])
 
-        let metrics = try await HTTP.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
+        let metrics = try await fixture.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
         #expect(metrics.text.contains("tracedesk_publishing_enabled 1\n"))
         #expect(metrics.text.contains("tracedesk_chunks_published_total 2\n"))
         #expect(metrics.text.contains("tracedesk_keys_published_total 5\n"))
@@ -127,12 +128,13 @@ struct ChunkHTTPTests {
     @Test("after retention has deleted every chunk the index says none, and the next chunk's index keeps rising")
     func indexesNeverRestart() async throws {
         let clock = FixedClock(Self.start)
-        let fixture = try ServerFixture(clock: clock, signing: ChunkSigning(key: ECPrivateKey.generate()))
+        let fixture = try ServerFixture(
+            sockets: false, clock: clock, signing: ChunkSigning(key: ECPrivateKey.generate()))
         try await Self.authoriseAndUpload(fixture, otp: "9K2RAY8UUQ", days: [-2, -1], at: Self.start)
         #expect(fixture.server.jobs.publishNow()?.published.map(\.index) == [1])
 
         clock.advance(seconds: 15 * 86_400)
-        let index = try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
+        let index = try await fixture.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
         #expect(index.status == 404)
         #expect(index.errorCode == 1301)
         // Offered no more, even before the cleanup deletes it (and even from the cache).
@@ -144,14 +146,14 @@ struct ChunkHTTPTests {
         let later = clock.now()
         try await Self.authoriseAndUpload(fixture, otp: "KJ23IWY5UJ", days: [-2], at: later)
         #expect(fixture.server.jobs.publishNow()?.published.map(\.index) == [2])
-        let index2 = try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
+        let index2 = try await fixture.send("GET", fixture.phone.appendingPathComponent("v1/keys/index"))
         #expect(index2.text == #"{"oldest":2,"newest":2}"#)
         #expect(fixture.logLines.all.contains { $0.hasPrefix("cleanup: ") && $0.contains("1 chunk") })
     }
 
     @Test("without a signing key the server publishes nothing and says so in every run's log line and in /metrics")
     func unsigned() async throws {
-        let fixture = try ServerFixture(clock: FixedClock(Self.start))
+        let fixture = try ServerFixture(sockets: false, clock: FixedClock(Self.start))
         try await Self.authoriseAndUpload(fixture, otp: "9K2RAY8UUQ", days: [-2, -1], at: Self.start)
         let run = try #require(fixture.server.jobs.publishNow())
         #expect(run.unsigned)
@@ -160,16 +162,17 @@ struct ChunkHTTPTests {
         let lines = fixture.logLines.all.filter { $0.hasPrefix("publishing: ") }
         #expect(!lines.isEmpty)
         #expect(lines.allSatisfy { $0.contains("NOT PUBLISHING: no signing key") })
-        let metrics = try await HTTP.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
+        let metrics = try await fixture.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
         #expect(metrics.text.contains("tracedesk_publishing_enabled 0\n"))
         #expect(metrics.text.contains(#"tracedesk_publishing_runs_total{result="unsigned"}"#))
         #expect(metrics.text.contains(#"tracedesk_keys_waiting{state="ready"} 2"#))
-        #expect(try await HTTP.send("GET", fixture.phone.appendingPathComponent("v1/keys/index")).errorCode == 1301)
+        #expect(try await fixture.send("GET", fixture.phone.appendingPathComponent("v1/keys/index")).errorCode == 1301)
     }
 
     @Test("a store locked by another process: the run fails, says so, is counted, and publishes once the lock is gone")
     func lockedStore() async throws {
         let fixture = try ServerFixture(
+            sockets: false,
             busyTimeoutMs: 200, clock: FixedClock(Self.start), signing: ChunkSigning(key: ECPrivateKey.generate()))
         try await Self.authoriseAndUpload(fixture, otp: "9K2RAY8UUQ", days: [-1], at: Self.start)
         let holder = try SQLiteLockHolder(path: fixture.store.path)
@@ -179,7 +182,7 @@ struct ChunkHTTPTests {
             fixture.logLines.all.contains {
                 $0.hasPrefix("publishing FAILED (tried again in 60 s): ") && $0.contains("locked")
             })
-        let metrics = try await HTTP.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
+        let metrics = try await fixture.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
         #expect(metrics.text.contains(#"tracedesk_publishing_runs_total{result="failed"} 1"#))
         #expect(fixture.server.jobs.publishNow()?.published.map(\.index) == [1])
     }
@@ -191,17 +194,17 @@ struct ChunkHTTPTests {
         try await Self.authoriseAndUpload(fixture, otp: "9K2RAY8UUQ", days: [-1], at: Self.start)
         fixture.server.jobs.publishNow()
         let get = try await Self.chunk(fixture, 1)
-        let head = try await HTTP.send("HEAD", fixture.phone.appendingPathComponent("v1/keys/1"))
+        let head = try await fixture.send("HEAD", fixture.phone.appendingPathComponent("v1/keys/1"))
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
         #expect(head.header("Content-Length") == String(get.body.count))
         for bad in ["0", "-1", "01", "1.0", "abc", "2147483648", "%20", "1%00"] {
-            let reply = try await HTTP.send("GET", URL(string: "\(fixture.phone)/v1/keys/\(bad)")!)
+            let reply = try await fixture.send("GET", URL(string: "\(fixture.phone)/v1/keys/\(bad)")!)
             #expect(reply.status == 400, "\(bad)")
             #expect(reply.errorCode == 1100, "\(bad)")
         }
         #expect(try await Self.chunk(fixture, 2).errorCode == 1300)
-        let post = try await HTTP.send("POST", fixture.phone.appendingPathComponent("v1/keys/1"))
+        let post = try await fixture.send("POST", fixture.phone.appendingPathComponent("v1/keys/1"))
         #expect(post.status == 405)
     }
 }

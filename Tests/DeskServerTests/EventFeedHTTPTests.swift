@@ -3,7 +3,8 @@ import DeskTestSupport
 import Foundation
 import Testing
 
-/// `GET /staff/v1/events` as raw HTTP: the query's refusals, the long poll woken by an event,
+/// `GET /staff/v1/events`: the query's refusals and a page (on the handler as values); over
+/// real HTTP the long poll woken by an event,
 /// long polls holding no thread and no place on the staff executor, and a stop that answers
 /// them at once.
 @Suite("Event feed over HTTP")
@@ -15,7 +16,7 @@ struct EventFeedHTTPTests {
     /// A supervisor's token (the first admin adds the supervisor).
     func supervisor(_ f: ServerFixture) async throws -> String {
         let admin = try await StaffHTTPTests.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
-        let added = try await HTTP.send(
+        let added = try await f.send(
             "POST", staff(f, "/staff"),
             headers: StaffHTTPTests.json.merging(["Authorization": "Bearer \(admin)"]) { $1 },
             body: StaffHTTPTests.body(["name": "sara", "role": "supervisor", "password": "super-pass-1"]))
@@ -24,7 +25,7 @@ struct EventFeedHTTPTests {
     }
 
     func get(_ f: ServerFixture, _ token: String, _ query: String) async throws -> Reply {
-        try await HTTP.send(
+        try await f.send(
             "GET", URL(string: staff(f, "/events").absoluteString + "?" + query)!,
             headers: ["Authorization": "Bearer \(token)"])
     }
@@ -79,7 +80,7 @@ struct EventFeedHTTPTests {
             ("token=SECRET-VALUE", "token is not a parameter of this request"),
         ])
     func badQuery(query: String, detail: String) async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let token = "tds_" + String(repeating: "A", count: 43)
 
         let (reply, _) = try await events(f, token, query)
@@ -92,7 +93,7 @@ struct EventFeedHTTPTests {
 
     @Test("a page: events after the cursor, oldest first, with the tag only; a wait that ends answers an empty page")
     func page() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let token = try await supervisor(f)
         try f.authorize("9K2RAY8UUQ")
 
@@ -163,7 +164,7 @@ struct EventFeedHTTPTests {
         }
         #expect(f.server.staffAPI.waitingPolls == count)
         // The one server thread still answers, and the executor still admits other calls.
-        let identify = try await HTTP.send("GET", staff(f, ""))
+        let identify = try await f.send("GET", staff(f, ""))
         #expect(identify.status == 200)
         let (other, _) = try await events(f, token, "after=0&limit=1")
         #expect(other.status == 200)

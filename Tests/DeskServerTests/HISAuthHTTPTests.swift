@@ -6,9 +6,10 @@ import DeskStore
 import Foundation
 import Testing
 
-/// Who may authorise codes: `POST /v1/otp` over loopback with and without an HIS client's key,
-/// the actor recorded, the per-client rate limit and counters, the HIS listener of its own, and
-/// `his_auth none`.
+/// Who may authorise codes: `POST /v1/otp` with and without an HIS client's key, the actor
+/// recorded, the per-client rate limit (a clock the test moves) and counters, on the internal
+/// handler as values; the HIS listener of its own and `his_auth none` (warned at start) over
+/// loopback.
 @Suite("POST /v1/otp: HIS clients over HTTP")
 struct HISAuthHTTPTests {
     static func body(_ otp: String) -> Data {
@@ -22,16 +23,18 @@ struct HISAuthHTTPTests {
         return prefix + String(OtpRules.checkCharacter(for: prefix)!)
     }
 
-    static func post(_ base: URL, _ otp: String, key: String?, authorization: String? = nil) async throws -> Reply {
+    static func post(
+        _ f: ServerFixture, _ base: URL, _ otp: String, key: String?, authorization: String? = nil
+    ) async throws -> Reply {
         var headers = ["Content-Type": "application/json"]
         if let key { headers["Authorization"] = "Bearer \(key)" }
         if let authorization { headers["Authorization"] = authorization }
-        return try await HTTP.send("POST", base.appendingPathComponent("v1/otp"), headers: headers, body: body(otp))
+        return try await f.send("POST", base.appendingPathComponent("v1/otp"), headers: headers, body: body(otp))
     }
 
     @Test("no key, a malformed, unknown or revoked key: 401 {1402} with WWW-Authenticate, nothing stored")
     func refused() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let revokedKey = HISKey.make()
         _ = try f.store.addHISClient(
             name: "old-his", keyHash: HISKey.hash(revokedKey), ratePerMinute: nil, by: "boss", now: Date())
@@ -44,7 +47,7 @@ struct HISAuthHTTPTests {
             (revokedKey, nil, "this HIS client was revoked by an admin"),
         ]
         for (key, authorization, detail) in cases {
-            let reply = try await Self.post(f.internalURL, "KJ23IWY5UJ", key: key, authorization: authorization)
+            let reply = try await Self.post(f, f.internalURL, "KJ23IWY5UJ", key: key, authorization: authorization)
             #expect(reply.status == 401, "\(detail)")
             #expect(reply.errorCode == 1402, "\(detail)")
             #expect(reply.detail?.hasPrefix(detail) == true, "\(reply.detail ?? "")")
@@ -60,8 +63,8 @@ struct HISAuthHTTPTests {
 
     @Test("with a key: 204, and the event, the audit entry and the statistics name the client")
     func actorRecorded() async throws {
-        let f = try ServerFixture()
-        let reply = try await Self.post(f.internalURL, "KJ23IWY5UJ", key: f.hisKey)
+        let f = try ServerFixture(sockets: false)
+        let reply = try await Self.post(f, f.internalURL, "KJ23IWY5UJ", key: f.hisKey)
         #expect(reply.status == 204)
         let events = try f.events().filter { $0.kind == .otpAuthorized }
         #expect(events.map(\.actor) == ["his:test-his"])
@@ -76,10 +79,10 @@ struct HISAuthHTTPTests {
 
     @Test("a key revoked while the server runs is refused from the next request on")
     func revokedAtOnce() async throws {
-        let f = try ServerFixture()
-        #expect(try await Self.post(f.internalURL, "KJ23IWY5UJ", key: f.hisKey).status == 204)
+        let f = try ServerFixture(sockets: false)
+        #expect(try await Self.post(f, f.internalURL, "KJ23IWY5UJ", key: f.hisKey).status == 204)
         _ = try f.store.revokeHISClient(name: "test-his", by: "boss", now: Date())
-        let reply = try await Self.post(f.internalURL, "59FU36KR46", key: f.hisKey)
+        let reply = try await Self.post(f, f.internalURL, "59FU36KR46", key: f.hisKey)
         #expect(reply.status == 401)
         #expect(reply.errorCode == 1402)
     }
@@ -89,39 +92,39 @@ struct HISAuthHTTPTests {
         // The server's clock stands still: the bucket refills only when the test moves it, not
         // while a slow machine takes seconds over a request (one code each 30 s at 2 a minute).
         let clock = FixedClock(Date())
-        let f = try ServerFixture(clock: clock)
+        let f = try ServerFixture(sockets: false, clock: clock)
         let slowKey = HISKey.make()
         _ = try f.store.addHISClient(
             name: "slow-his", keyHash: HISKey.hash(slowKey), ratePerMinute: 2, by: "boss", now: Date())
-        #expect(try await Self.post(f.internalURL, "KJ23IWY5UJ", key: slowKey).status == 204)
-        #expect(try await Self.post(f.internalURL, "59FU36KR46", key: slowKey).status == 204)
-        let limited = try await Self.post(f.internalURL, "9K2RAY8UUQ", key: slowKey)
+        #expect(try await Self.post(f, f.internalURL, "KJ23IWY5UJ", key: slowKey).status == 204)
+        #expect(try await Self.post(f, f.internalURL, "59FU36KR46", key: slowKey).status == 204)
+        let limited = try await Self.post(f, f.internalURL, "9K2RAY8UUQ", key: slowKey)
         #expect(limited.status == 429)
         #expect(limited.errorCode == 1429)
         // The clock stands still, so the wait is exactly that for the next code: 30 s.
         #expect(limited.header("Retry-After") == "30")
         #expect(limited.detail?.contains("2 codes a minute") == true)
         // Another client has its own bucket.
-        #expect(try await Self.post(f.internalURL, "9K2RAY8UUQ", key: f.hisKey).status == 204)
+        #expect(try await Self.post(f, f.internalURL, "9K2RAY8UUQ", key: f.hisKey).status == 204)
         let metrics = f.server.metrics.render()
         #expect(metrics.contains(#"tracedesk_his_authorizations_total{client="slow-his",result="authorized"} 2"#))
         #expect(metrics.contains(#"tracedesk_his_authorizations_total{client="slow-his",result="rate_limited"} 1"#))
         #expect(metrics.contains(#"tracedesk_his_authorizations_total{client="test-his",result="authorized"} 1"#))
         // Just over half a minute on, the bucket holds one code again: one more, and no further.
         clock.advance(seconds: 31)
-        #expect(try await Self.post(f.internalURL, Self.freshCode(), key: slowKey).status == 204)
-        #expect(try await Self.post(f.internalURL, Self.freshCode(), key: slowKey).status == 429)
+        #expect(try await Self.post(f, f.internalURL, Self.freshCode(), key: slowKey).status == 204)
+        #expect(try await Self.post(f, f.internalURL, Self.freshCode(), key: slowKey).status == 429)
     }
 
     @Test("the server's his_rate_per_minute applies to clients without a rate of their own")
     func defaultRate() async throws {
         // A clock that stands still: no refill however slow the two requests are.
-        let f = try ServerFixture(configure: { $0.hisRatePerMinute = 1 }, clock: FixedClock(Date()))
+        let f = try ServerFixture(sockets: false, configure: { $0.hisRatePerMinute = 1 }, clock: FixedClock(Date()))
         let key = HISKey.make()
         _ = try f.store.addHISClient(
             name: "plain-his", keyHash: HISKey.hash(key), ratePerMinute: nil, by: "boss", now: Date())
-        #expect(try await Self.post(f.internalURL, "KJ23IWY5UJ", key: key).status == 204)
-        #expect(try await Self.post(f.internalURL, "59FU36KR46", key: key).status == 429)
+        #expect(try await Self.post(f, f.internalURL, "KJ23IWY5UJ", key: key).status == 204)
+        #expect(try await Self.post(f, f.internalURL, "59FU36KR46", key: key).status == 429)
     }
 
     @Test("--his-listen serves POST /v1/otp alone; the internal listener then does not")
@@ -129,17 +132,17 @@ struct HISAuthHTTPTests {
         let f = try ServerFixture(configure: { $0.hisListen = ListenAddress(host: "127.0.0.1", port: 0) })
         let port = try #require(f.server.hisPort)
         let his = URL(string: "http://127.0.0.1:\(port)")!
-        #expect(try await Self.post(his, "KJ23IWY5UJ", key: f.hisKey).status == 204)
-        #expect(try await Self.post(his, "59FU36KR46", key: nil).status == 401)
+        #expect(try await Self.post(f, his, "KJ23IWY5UJ", key: f.hisKey).status == 204)
+        #expect(try await Self.post(f, his, "59FU36KR46", key: nil).status == 401)
         for path in ["/staff/v1", "/staff/v1/setup", "/metrics", "/v1/settings?platform=ios&build=1"] {
-            let reply = try await HTTP.send("GET", URL(string: his.absoluteString + path)!)
+            let reply = try await f.send("GET", URL(string: his.absoluteString + path)!)
             #expect(reply.status == 404, "\(path)")
         }
-        let onInternal = try await Self.post(f.internalURL, "59FU36KR46", key: f.hisKey)
+        let onInternal = try await Self.post(f, f.internalURL, "59FU36KR46", key: f.hisKey)
         #expect(onInternal.status == 404)
         #expect(onInternal.detail?.contains("his_listen") == true)
         // The staff API stays on the internal listener.
-        #expect(try await HTTP.send("GET", f.internalURL.appendingPathComponent("staff/v1")).status == 200)
+        #expect(try await f.send("GET", f.internalURL.appendingPathComponent("staff/v1")).status == 200)
         #expect(try f.events().filter { $0.kind == .otpAuthorized }.count == 1)
     }
 
@@ -147,7 +150,7 @@ struct HISAuthHTTPTests {
     func none() async throws {
         let f = try ServerFixture(configure: { $0.hisAuth = "none" })
         #expect(f.logLines.all.contains { $0.hasPrefix("WARNING: his_auth is none") })
-        #expect(try await Self.post(f.internalURL, "KJ23IWY5UJ", key: nil).status == 204)
+        #expect(try await Self.post(f, f.internalURL, "KJ23IWY5UJ", key: nil).status == 204)
         #expect(try f.events().filter { $0.kind == .otpAuthorized }.map(\.actor) == ["his-api"])
     }
 

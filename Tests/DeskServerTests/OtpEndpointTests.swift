@@ -4,14 +4,15 @@ import DeskStore
 import Foundation
 import Testing
 
-/// `POST /v1/otp` on the internal listener (facts §10 items 1–7, with our error codes).
+/// `POST /v1/otp` on the internal listener (facts §10 items 1–7, with our error codes): on its
+/// handler as values, and the first authorisation over real HTTP.
 @Suite("POST /v1/otp over HTTP")
 struct OtpEndpointTests {
     static let json = ["Content-Type": "application/json"]
 
     /// Posts `body` with the fixture's HIS key and `headers` (the content type by default).
     func post(_ fixture: ServerFixture, _ body: String, headers: [String: String] = json) async throws -> Reply {
-        try await HTTP.send(
+        try await fixture.send(
             "POST", fixture.internalURL.appendingPathComponent("v1/otp"),
             headers: headers.merging(["Authorization": "Bearer \(fixture.hisKey)"]) { own, _ in own },
             body: Data(body.utf8))
@@ -48,7 +49,7 @@ struct OtpEndpointTests {
 
     @Test("5: an empty body is 1400; every other invalid body is 1401 and nothing is stored")
     func invalidBodies() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(sockets: false)
         let today = Date().utcDay
         #expect(try await post(fixture, "").errorCode == 1400)
         // Only a body with nothing in it is "empty"; an empty object misses its fields.
@@ -80,7 +81,7 @@ struct OtpEndpointTests {
 
     @Test("content types: application/json with or without charset; anything else is 1401")
     func contentTypes() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(sockets: false)
         #expect(
             try await post(fixture, body("9K2RAY8UUQ"), headers: ["Content-Type": "application/json; charset=UTF-8"])
                 .status == 204)
@@ -92,15 +93,15 @@ struct OtpEndpointTests {
 
     @Test("6: every other method is 405 with Allow; /v1/otp is not on the public listener")
     func methods() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ServerFixture(sockets: false)
         for method in ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"] {
-            let reply = try await HTTP.send(method, fixture.internalURL.appendingPathComponent("v1/otp"))
+            let reply = try await fixture.send(method, fixture.internalURL.appendingPathComponent("v1/otp"))
             #expect(reply.status == 405, "\(method)")
             #expect(reply.header("Allow") == "POST")
             // A HEAD answer has no body to carry the error code.
             if method != "HEAD" { #expect(reply.errorCode == 1005, "\(method)") }
         }
-        let phone = try await HTTP.send(
+        let phone = try await fixture.send(
             "POST", fixture.phone.appendingPathComponent("v1/otp"), headers: Self.json,
             body: Data(body("KJ23IWY5UJ").utf8))
         #expect(phone.status == 404)
@@ -109,7 +110,7 @@ struct OtpEndpointTests {
 
     @Test("7: a store that stays locked answers 503 with an incident id, never 500 and never the path")
     func storeLocked() async throws {
-        let fixture = try ServerFixture(busyTimeoutMs: 50)
+        let fixture = try ServerFixture(sockets: false, busyTimeoutMs: 50)
         let path = fixture.store.path
         let holder = try SQLiteLockHolder(path: path)
         defer { holder.release() }

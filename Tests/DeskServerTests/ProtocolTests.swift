@@ -3,32 +3,33 @@ import DeskTestSupport
 import Foundation
 import Testing
 
-/// HTTP-level behaviour: paths, methods, limits, broken requests, slow clients, settings,
-/// health and metrics, TLS, shutdown.
+/// HTTP-level behaviour: paths, methods, health and keys on the handlers as values; limits,
+/// broken requests, slow clients, settings reloads, metrics, the access log, TLS and shutdown
+/// over real HTTP.
 @Suite("HTTP protocol")
 struct ProtocolTests {
     static let token = Phone.hash("9K2RAY8UUQ")
 
     @Test("unknown paths are 404 {1004}, wrong methods 405 {1005} with Allow, in the error body shape")
     func pathsAndMethods() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         for path in ["nope", "v1", "v0/keys/1", "v1/ingestion/check-cun", "v1/ingestion/get-dgc", "metrics"] {
-            let reply = try await HTTP.send("GET", f.phone.appendingPathComponent(path))
+            let reply = try await f.send("GET", f.phone.appendingPathComponent(path))
             #expect(reply.status == 404, "\(path)")
             #expect(reply.errorCode == 1004, "\(path)")
         }
-        let wrong = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/ingestion/upload"))
+        let wrong = try await f.send("GET", f.phone.appendingPathComponent("v1/ingestion/upload"))
         #expect(wrong.status == 405)
         #expect(wrong.header("Allow") == "POST")
         #expect(wrong.errorCode == 1005)
-        #expect(try await HTTP.send("POST", f.phone.appendingPathComponent("v1/settings")).status == 405)
+        #expect(try await f.send("POST", f.phone.appendingPathComponent("v1/settings")).status == 405)
     }
 
     @Test("health: GET / is 200, empty, no-store, on both listeners")
     func health() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         for url in [f.phone, f.internalURL] {
-            let reply = try await HTTP.send("GET", url)
+            let reply = try await f.send("GET", url)
             #expect(reply.status == 200)
             #expect(reply.body.isEmpty)
             #expect(reply.header("Cache-Control") == "no-store")
@@ -63,7 +64,7 @@ struct ProtocolTests {
         #expect(reply.status == 413)
         // At the limit is fine.
         let padding = String(repeating: "a", count: 4_096 - 14)
-        let ok = try await HTTP.send(
+        let ok = try await f.send(
             "POST", f.phone.appendingPathComponent("v1/ingestion/check-otp"),
             headers: Phone.headers(token: Self.token), body: Data(#"{"padding":"\#(padding)"}"#.utf8))
         #expect(ok.status == 401)
@@ -111,7 +112,7 @@ struct ProtocolTests {
         #expect(deep.status == 400)
         #expect(try f.count("uploads") == 0)
         // The server is still fine.
-        #expect(try await HTTP.send("GET", f.phone).status == 200)
+        #expect(try await f.send("GET", f.phone).status == 200)
     }
 
     @Test("a slow client is cut off after the connection timeout; others are served meanwhile")
@@ -125,27 +126,27 @@ struct ProtocolTests {
         let head = Array("POST /v1/ingestion/check-otp HTTP/1.1\r\nHost: x\r\n".utf8)
         #expect(head.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == head.count)
         // Others are served while that connection hangs.
-        #expect(try await HTTP.send("GET", f.phone).status == 200)
+        #expect(try await f.send("GET", f.phone).status == 200)
         let ended = try await offPool { () -> Int in
             var byte: UInt8 = 0
             return recv(fd, &byte, 1, 0)
         }
         #expect(ended == 0, "the server closed the connection (0), not the client's read timeout (-1)")
         #expect(Date().timeIntervalSince(started) >= 0.9, "not before the configured second")
-        #expect(try await HTTP.send("GET", f.phone).status == 200)
+        #expect(try await f.send("GET", f.phone).status == 200)
     }
 
     @Test("keys: no chunks yet → /v1/keys/index 404 {1301}, /v1/keys/1 404 {1300}; bad indexes 400 {1100}")
     func keys() async throws {
-        let f = try ServerFixture()
-        let index = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/index"))
+        let f = try ServerFixture(sockets: false)
+        let index = try await f.send("GET", f.phone.appendingPathComponent("v1/keys/index"))
         #expect(index.status == 404)
         #expect(index.errorCode == 1301)
         #expect(index.header("Cache-Control") == nil)
-        let one = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/1"))
+        let one = try await f.send("GET", f.phone.appendingPathComponent("v1/keys/1"))
         #expect(one.errorCode == 1300)
         for bad in ["0", "-1", "asd", "12d", "01", "99999999999999999999"] {
-            let reply = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/\(bad)"))
+            let reply = try await f.send("GET", f.phone.appendingPathComponent("v1/keys/\(bad)"))
             #expect(reply.status == 400, "\(bad)")
             #expect(reply.errorCode == 1100, "\(bad)")
         }
@@ -169,7 +170,7 @@ struct ProtocolTests {
         ).write(to: file)
         let f = try ServerFixture(appSettingsPath: file.path)
         func get(_ query: String) async throws -> Reply {
-            try await HTTP.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?\(query)")!)
+            try await f.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?\(query)")!)
         }
         let ios50 = try await get("platform=ios&build=50")
         #expect(ios50.status == 200)
@@ -199,14 +200,14 @@ struct ProtocolTests {
 
     @Test("the shipped settings file has the apps' keys and defaults")
     func shippedSettings() async throws {
-        let f = try ServerFixture()
-        let reply = try await HTTP.send(
+        let f = try ServerFixture(sockets: false)
+        let reply = try await f.send(
             "GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=android&build=1")!)
         let object = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
         #expect(object["teks_packet_size"] as? Int == 110_000)
         #expect(object["exposure_info_minimum_risk_score"] as? Int == 20)
         #expect(object["minimum_build_version"] as? Int == 0)
-        let ios = try await HTTP.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=ios&build=1")!)
+        let ios = try await f.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=ios&build=1")!)
         let iosObject = try #require(try JSONSerialization.jsonObject(with: ios.body) as? [String: Any])
         #expect(iosObject["exposure_info_minimum_risk_score"] as? Int == 12)
         #expect(iosObject["support_phone"] as? String == "800912491")
@@ -216,10 +217,10 @@ struct ProtocolTests {
     func metrics() async throws {
         let f = try ServerFixture()
         try f.authorize("9K2RAY8UUQ")
-        _ = try await HTTP.send(
+        _ = try await f.send(
             "POST", f.phone.appendingPathComponent("v1/ingestion/check-otp"), headers: Phone.headers(token: Self.token),
             body: Data(#"{"padding":"ab"}"#.utf8))
-        let reply = try await HTTP.send("GET", f.internalURL.appendingPathComponent("metrics"))
+        let reply = try await f.send("GET", f.internalURL.appendingPathComponent("metrics"))
         #expect(reply.status == 200)
         #expect(reply.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
         #expect(
@@ -234,11 +235,11 @@ struct ProtocolTests {
     @Test("the access log has method, route, status and duration, never a token or a query")
     func accessLog() async throws {
         let f = try ServerFixture()
-        _ = try await HTTP.send(
+        _ = try await f.send(
             "POST", f.phone.appendingPathComponent("v1/ingestion/check-otp"), headers: Phone.headers(token: Self.token),
             body: Data(#"{"padding":"ab"}"#.utf8))
-        _ = try await HTTP.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=ios&build=7")!)
-        _ = try await HTTP.send("GET", f.phone.appendingPathComponent("v1/keys/\(Self.token)"))
+        _ = try await f.send("GET", URL(string: "\(f.phone.absoluteString)/v1/settings?platform=ios&build=7")!)
+        _ = try await f.send("GET", f.phone.appendingPathComponent("v1/keys/\(Self.token)"))
         try await eventually(within: .seconds(60), "three access-log lines") { f.accessLines.all.count >= 3 }
         let lines = f.accessLines.all
         #expect(lines.contains { $0.contains("public POST /v1/ingestion/check-otp 401 ") && $0.hasSuffix("ms") })
@@ -265,7 +266,7 @@ struct ProtocolTests {
         try await offPool { server.stop(grace: .seconds(5)) }
         let reply = try await pending.value
         #expect(reply.status == 204 || reply.status == 401)
-        await #expect(throws: (any Error).self) { try await HTTP.send("GET", f.phone) }
+        await #expect(throws: (any Error).self) { try await f.send("GET", f.phone) }
     }
 
     @Test("HTTPS with --tls-cert/--tls-key")

@@ -7,8 +7,8 @@ import DeskServer
 import Foundation
 import Testing
 
-/// Issue 18 over HTTP: the first admin's setup token, and the budgets that admit sign-ins to
-/// the password hash (429 with Retry-After before any hash).
+/// Issue 18 on the staff handler as values: the first admin's setup token, and the budgets that
+/// admit sign-ins to the password hash (429 with Retry-After before any hash).
 @Suite("Staff sign-in hardening over HTTP")
 struct SignInHTTPTests {
     static let json = StaffHTTPTests.json
@@ -22,11 +22,11 @@ struct SignInHTTPTests {
         "the first admin needs the setup token: none or a wrong one is 403 {2003} naming the rule, never echoed; the right one once; then 409"
     )
     func setupToken() async throws {
-        let f = try ServerFixture(setupToken: SetupToken(token: "tdsetup_right-token-123"))
+        let f = try ServerFixture(sockets: false, setupToken: SetupToken(token: "tdsetup_right-token-123"))
         func setup(_ token: String?) async throws -> Reply {
             var fields: [String: Any] = ["name": "root", "password": "admin-pass-1234"]
             if let token { fields["setup_token"] = token }
-            return try await HTTP.send("POST", staff(f, "/setup"), headers: Self.json, body: Self.body(fields))
+            return try await f.send("POST", staff(f, "/setup"), headers: Self.json, body: Self.body(fields))
         }
 
         let none = try await setup(nil)
@@ -49,16 +49,18 @@ struct SignInHTTPTests {
     @Test("sign-ins past an address's budget are 429 {2029} with Retry-After, before any hash; successes cost nothing")
     func addressBudget() async throws {
         // The server's clock stands still: the budget (one sign-in each 20 s) does not refill
-        // while a slow machine takes seconds over the sign-ins.
+        // while a slow machine takes seconds over the sign-ins, only when the test moves it.
+        let clock = FixedClock(Date())
         let f = try ServerFixture(
+            sockets: false,
             configure: {
                 $0.signInPerAddressPerMinute = 3
                 $0.signInBurstPerAddress = 3
                 $0.signInPerNamePerMinute = 0
-            }, clock: FixedClock(Date()))
+            }, clock: clock)
         _ = try await StaffHTTPTests.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
         func signIn(_ password: String) async throws -> Reply {
-            try await HTTP.send(
+            try await f.send(
                 "POST", staff(f, "/sessions"), headers: Self.json,
                 body: Self.body(["name": "root", "password": password]))
         }
@@ -76,19 +78,25 @@ struct SignInHTTPTests {
         #expect(refused.detail == "too many sign-ins from this address: wait \(seconds) s, then try again")
         #expect(!refused.text.contains("not-the-pass") && !refused.text.contains("root"))
         #expect(f.server.metrics.render().contains(#"tracedesk_staff_sign_ins_refused_total{reason="address"} 1"#))
+        // Once the wait is over on the server's clock, the address is admitted again.
+        clock.advance(seconds: Double(seconds) + 1)
+        #expect(try await signIn("admin-pass-1234").status == 201)
     }
 
     @Test("wrong passwords for one name past its budget are 429 for that name only; an unknown name is refused alike")
     func nameBudget() async throws {
-        // A clock that stands still: no refill (one each 30 s) however slow the sign-ins are.
+        // A clock that stands still: no refill (one each 30 s) however slow the sign-ins are,
+        // until the test moves it.
+        let clock = FixedClock(Date())
         let f = try ServerFixture(
+            sockets: false,
             configure: {
                 $0.signInPerAddressPerMinute = 0
                 $0.signInPerNamePerMinute = 2
-            }, clock: FixedClock(Date()))
+            }, clock: clock)
         _ = try await StaffHTTPTests.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
         func signIn(_ name: String, _ password: String) async throws -> Reply {
-            try await HTTP.send(
+            try await f.send(
                 "POST", staff(f, "/sessions"), headers: Self.json,
                 body: Self.body(["name": name, "password": password]))
         }
@@ -105,6 +113,10 @@ struct SignInHTTPTests {
         #expect(other.status == 401)
         #expect(refused.status == 429)
         #expect(refused.detail?.hasPrefix("too many failed sign-ins with this name: wait ") == true)
+        // Past its Retry-After on the server's clock, the name's right password is checked again.
+        let wait = try #require(refused.header("Retry-After").flatMap { Int($0) })
+        clock.advance(seconds: Double(wait) + 1)
+        #expect(try await signIn("root", "admin-pass-1234").status == 201)
     }
 }
 

@@ -5,8 +5,9 @@ import DeskTestSupport
 import Foundation
 import Testing
 
-/// The staff API as raw HTTP: where it is served, what each malformed request gets, the
-/// headers of its answers, and that password hashing never holds a server thread.
+/// The staff API: where it is served, what each malformed request gets, the headers of its
+/// answers (on the handlers as values), and that password hashing never holds a server thread
+/// (over real HTTP).
 @Suite("Staff API over HTTP")
 struct StaffHTTPTests {
     static let json = ["Content-Type": "application/json"]
@@ -19,9 +20,9 @@ struct StaffHTTPTests {
 
     @Test("GET /staff/v1 identifies the service on the internal listener; the public listener has no staff API")
     func identifies() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
 
-        let reply = try await HTTP.send("GET", staff(f, ""))
+        let reply = try await f.send("GET", staff(f, ""))
         let object = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
         #expect(reply.status == 200)
         #expect(object["service"] as? String == "tracedesk-staff")
@@ -29,7 +30,7 @@ struct StaffHTTPTests {
         #expect(reply.header("Cache-Control") == "no-store")
         #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
         for path in ["/staff/v1", "/staff/v1/setup", "/staff/v1/sessions", "/staff/v1/staff"] {
-            let phone = try await HTTP.send("GET", URL(string: f.phone.absoluteString + path)!)
+            let phone = try await f.send("GET", URL(string: f.phone.absoluteString + path)!)
             #expect(phone.status == 404, "\(path)")
             #expect(phone.errorCode == 1004, "\(path)")
         }
@@ -37,9 +38,9 @@ struct StaffHTTPTests {
 
     @Test("unknown staff paths are 404 {1004}; wrong methods 405 {1005} with Allow")
     func pathsAndMethods() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         for path in ["/nope", "/staff/disable", "/staff//", "/sessions/other", "/audit/x", "/otp"] {
-            let reply = try await HTTP.send("GET", staff(f, path))
+            let reply = try await f.send("GET", staff(f, path))
             #expect(reply.status == 404, "\(path)")
             #expect(reply.errorCode == 1004, "\(path)")
             #expect(reply.detail == "no such path in the staff API: see docs/staff-api.yaml")
@@ -55,7 +56,7 @@ struct StaffHTTPTests {
             ("GET", "/trace/export", "POST"), ("POST", "/sms/outbox", "GET"),
         ]
         for (method, path, allowed) in cases {
-            let reply = try await HTTP.send(method, staff(f, path))
+            let reply = try await f.send(method, staff(f, path))
             #expect(reply.status == 405, "\(method) \(path)")
             #expect(reply.errorCode == 1005, "\(method) \(path)")
             #expect(reply.header("Allow") == allowed, "\(method) \(path)")
@@ -64,7 +65,7 @@ struct StaffHTTPTests {
 
     @Test("every signed-in route without a bearer token is 401 {2001} with WWW-Authenticate: Bearer")
     func noToken() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let routes: [(String, String)] = [
             ("DELETE", "/sessions/current"), ("POST", "/otp/authorizations"), ("POST", "/otp/status"),
             ("GET", "/staff"), ("POST", "/staff"), ("POST", "/staff/ana/disable"), ("POST", "/staff/ana/password"),
@@ -76,7 +77,7 @@ struct StaffHTTPTests {
             for authorization in [nil, "Basic YWRtaW46YWRtaW4=", "Token abc"] {
                 var headers = Self.json
                 if let authorization { headers["Authorization"] = authorization }
-                let reply = try await HTTP.send(
+                let reply = try await f.send(
                     method, staff(f, path), headers: headers, body: method == "POST" ? Data("{}".utf8) : nil)
                 #expect(reply.status == 401, "\(method) \(path)")
                 #expect(reply.errorCode == 2001, "\(method) \(path)")
@@ -92,10 +93,10 @@ struct StaffHTTPTests {
 
     @Test("a token the desk does not know is 401 {2001} with the desk's message")
     func unknownToken() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let token = "tds_" + String(repeating: "A", count: 43)
 
-        let reply = try await HTTP.send("GET", staff(f, "/staff"), headers: ["Authorization": "Bearer \(token)"])
+        let reply = try await f.send("GET", staff(f, "/staff"), headers: ["Authorization": "Bearer \(token)"])
 
         #expect(reply.status == 401)
         #expect(reply.errorCode == 2001)
@@ -116,9 +117,9 @@ struct StaffHTTPTests {
             ("/sessions", #"{"name":"ana","password":"a","password":"b"}"#, "password appears more than once"),
         ])
     func malformedBodies(path: String, body: String, detail: String) async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
 
-        let reply = try await HTTP.send("POST", staff(f, path), headers: Self.json, body: Data(body.utf8))
+        let reply = try await f.send("POST", staff(f, path), headers: Self.json, body: Data(body.utf8))
 
         #expect(reply.status == 400)
         #expect(reply.errorCode == 2000)
@@ -128,11 +129,11 @@ struct StaffHTTPTests {
 
     @Test("a body that is not declared JSON is 400 {2000}")
     func contentType() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let body = Data(#"{"name":"ana","password":"pass-pass-1"}"#.utf8)
 
-        let none = try await HTTP.send("POST", staff(f, "/sessions"), body: body)
-        let text = try await HTTP.send(
+        let none = try await f.send("POST", staff(f, "/sessions"), body: body)
+        let text = try await f.send(
             "POST", staff(f, "/sessions"), headers: ["Content-Type": "text/plain"], body: body)
 
         #expect(none.errorCode == 2000)
@@ -154,10 +155,10 @@ struct StaffHTTPTests {
             ("token=SECRET-VALUE", "token is not a parameter of this request"),
         ])
     func badAuditQuery(query: String, detail: String) async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let token = "tds_" + String(repeating: "A", count: 43)
 
-        let reply = try await HTTP.send(
+        let reply = try await f.send(
             "GET", URL(string: staff(f, "/audit").absoluteString + "?" + query)!,
             headers: ["Authorization": "Bearer \(token)"])
 
@@ -171,14 +172,14 @@ struct StaffHTTPTests {
         "sign-in: 201 with the session; a wrong password is 401 {2002} with WWW-Authenticate; setup once, then 409 {2009}"
     )
     func signInAndSetup() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let credentials = Self.body(["name": "root", "password": "admin-pass-1234"])
 
-        let needs = try await HTTP.send("GET", staff(f, "/setup"))
-        let setup = try await HTTP.send("POST", staff(f, "/setup"), headers: Self.json, body: credentials)
-        let again = try await HTTP.send("POST", staff(f, "/setup"), headers: Self.json, body: credentials)
-        let signIn = try await HTTP.send("POST", staff(f, "/sessions"), headers: Self.json, body: credentials)
-        let wrong = try await HTTP.send(
+        let needs = try await f.send("GET", staff(f, "/setup"))
+        let setup = try await f.send("POST", staff(f, "/setup"), headers: Self.json, body: credentials)
+        let again = try await f.send("POST", staff(f, "/setup"), headers: Self.json, body: credentials)
+        let signIn = try await f.send("POST", staff(f, "/sessions"), headers: Self.json, body: credentials)
+        let wrong = try await f.send(
             "POST", staff(f, "/sessions"), headers: Self.json,
             body: Self.body(["name": "root", "password": "not-the-pass"]))
 
@@ -210,9 +211,9 @@ struct StaffHTTPTests {
         "an operator's authorisation: 201, then 200 already_authorized, a bad code 422 {2022} with its refusal; an admin gets 403 {2003}"
     )
     func authorizations() async throws {
-        let f = try ServerFixture()
+        let f = try ServerFixture(sockets: false)
         let admin = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
-        let added = try await HTTP.send(
+        let added = try await f.send(
             "POST", staff(f, "/staff"), headers: Self.json.merging(["Authorization": "Bearer \(admin)"]) { $1 },
             body: Self.body(["name": "ana", "role": "operator", "password": "pass-pass-1"]))
         #expect(added.status == 201)
@@ -221,12 +222,12 @@ struct StaffHTTPTests {
         let today = Date().utcDayISO
         let good = Self.body(["code": "9k2-ray8-uuq", "symptoms_started_on": today])
 
-        let first = try await HTTP.send("POST", staff(f, "/otp/authorizations"), headers: headers, body: good)
-        let second = try await HTTP.send("POST", staff(f, "/otp/authorizations"), headers: headers, body: good)
-        let bad = try await HTTP.send(
+        let first = try await f.send("POST", staff(f, "/otp/authorizations"), headers: headers, body: good)
+        let second = try await f.send("POST", staff(f, "/otp/authorizations"), headers: headers, body: good)
+        let bad = try await f.send(
             "POST", staff(f, "/otp/authorizations"), headers: headers,
             body: Self.body(["code": "9K2-BAY8-UUQ", "symptoms_started_on": today]))
-        let byAdmin = try await HTTP.send(
+        let byAdmin = try await f.send(
             "POST", staff(f, "/otp/authorizations"),
             headers: Self.json.merging(["Authorization": "Bearer \(admin)"]) { $1 },
             body: good)
@@ -273,7 +274,7 @@ struct StaffHTTPTests {
                 let credentials = Self.body(["name": "nobody\(index)", "password": "wrong-pass-0"])
                 group.addTask {
                     let status =
-                        (try? await HTTP.send("POST", staff(f, "/sessions"), headers: Self.json, body: credentials)
+                        (try? await f.send("POST", staff(f, "/sessions"), headers: Self.json, body: credentials)
                             .status) ?? 0
                     finished.add()
                     return status
@@ -331,7 +332,7 @@ struct StaffHTTPTests {
                 let credentials = Self.body(["name": "nobody\(index)", "password": "wrong-pass-0"])
                 group.addTask {
                     guard
-                        let reply = try? await HTTP.send(
+                        let reply = try? await f.send(
                             "POST", staff(f, "/sessions"), headers: Self.json, body: credentials)
                     else { return (0, false) }
                     return (reply.status, reply.header("Retry-After") == "5")
@@ -355,7 +356,7 @@ struct StaffHTTPTests {
 
     /// Signs in (or sets up) and returns the token.
     static func token(_ f: ServerFixture, _ path: String, _ credentials: [String: String]) async throws -> String {
-        let reply = try await HTTP.send(
+        let reply = try await f.send(
             "POST", URL(string: f.internalURL.absoluteString + "/staff/v1" + path)!, headers: json,
             body: body(credentials))
         let object = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])

@@ -69,12 +69,14 @@ struct StaffSettingsTests {
 
     @Test("the server's staff desk runs with the settings")
     func serverUsesThem() throws {
-        let f = try ServerFixture(configure: {
-            $0.sessionHours = 2
-            $0.sessionIdleMinutes = 5
-            $0.signInFailuresBeforeLock = 4
-            $0.otpTTLSeconds = 120
-        })
+        let f = try ServerFixture(
+            sockets: false,
+            configure: {
+                $0.sessionHours = 2
+                $0.sessionIdleMinutes = 5
+                $0.signInFailuresBeforeLock = 4
+                $0.otpTTLSeconds = 120
+            })
 
         #expect(f.server.staffDesk.sessions == SessionPolicy(maximumSeconds: 7200, idleSeconds: 300))
         #expect(f.server.staffDesk.signIns == SignInPolicy(failuresBeforeLock: 4))

@@ -17,6 +17,7 @@ struct StatsJobTests {
     @Test("each run is counted; a run logs only the hours it rolled up; the next has none left")
     func rollUp() async throws {
         let fixture = try ServerFixture(
+            sockets: false,
             configure: { $0.statsRollupIntervalSeconds = 60 }, clock: FixedClock(Self.now))
         let first = try #require(fixture.server.jobs.rollUpNow())
         let second = try #require(fixture.server.jobs.rollUpNow())
@@ -25,7 +26,7 @@ struct StatsJobTests {
         #expect(first == 31 * 24)
         let lines = fixture.logLines.all.filter { $0.contains("statistics") }
         #expect(lines == ["statistics: rolled up 744 closed hours"], "logged once: the second run had none")
-        let metrics = try await HTTP.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
+        let metrics = try await fixture.send("GET", fixture.internalURL.appendingPathComponent("metrics"))
         #expect(metrics.text.contains("# TYPE tracedesk_stats_rollup_runs_total counter\n"))
         #expect(metrics.text.contains("tracedesk_stats_rollup_runs_total{result=\"ok\"} 2\n"))
         #expect(metrics.text.contains("tracedesk_stats_hours_rolled_up_total 744\n"))

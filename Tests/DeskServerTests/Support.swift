@@ -11,12 +11,15 @@ import DeskTestSupport
 import Foundation
 import Testing
 
-/// A real `tracedesk serve` in-process: both listeners on 127.0.0.1 ephemeral ports, over a
-/// real SQLite file in its own temporary directory, the shipped app-settings file.
-final class ServerFixture: @unchecked Sendable {
+/// A real `tracedesk serve` in-process: both listeners on 127.0.0.1 ephemeral ports (or, with
+/// `sockets` false, none: its handlers on values), over a real SQLite file in its own temporary
+/// directory, the shipped app-settings file.
+final class ServerFixture: ServedFixture, @unchecked Sendable {
     let directory: URL
     let store: SQLiteStore
     let server: TraceDeskServer
+    /// False: the server is built and never started; requests go to its handlers on values.
+    let sockets: Bool
     let logLines = LogLines()
     let accessLines = LogLines()
     /// The API key of the HIS client `test-his` (no rate limit to speak of), made in the store
@@ -26,9 +29,6 @@ final class ServerFixture: @unchecked Sendable {
     /// `Content-Type: application/json` and the HIS client's key: the headers of `POST /v1/otp`.
     var hisHeaders: [String: String] { ["Content-Type": "application/json", "Authorization": "Bearer \(hisKey)"] }
 
-    var phone: URL { URL(string: "http://127.0.0.1:\(server.phonePort)")! }
-    var internalURL: URL { URL(string: "http://127.0.0.1:\(server.internalPort)")! }
-
     /// The repository's config/app-settings.json.
     static var appSettingsPath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -36,12 +36,14 @@ final class ServerFixture: @unchecked Sendable {
     }
 
     init(
-        delayMs: Int = 0, configure: (inout ServerConfig) -> Void = { _ in }, appSettingsPath: String? = nil,
+        sockets: Bool = true, delayMs: Int = 0, configure: (inout ServerConfig) -> Void = { _ in },
+        appSettingsPath: String? = nil,
         busyTimeoutMs: Int32 = 5_000, deviceCheck: ImmuniAPI.DeviceCheck? = nil,
         attestationCheck: ImmuniAPI.AttestationCheck? = nil, clock: any DeskCore.Clock = SystemClock(),
         signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil, setupToken: SetupToken? = nil,
         hasher: PasswordHasher = TestHashing.cheap
     ) throws {
+        self.sockets = sockets
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-server-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -57,9 +59,10 @@ final class ServerFixture: @unchecked Sendable {
         var nonce: ImmuniAPI.NonceMaker?
         if attestationCheck != nil { nonce = { info, salt in "\(info.province.code)-\(salt)" } }
         server = try TraceDeskServer.startedForTests(
-            config: config, store: store, clock: clock, appSettingsPath: appSettingsPath ?? Self.appSettingsPath,
-            deviceCheck: deviceCheck, attestationCheck: attestationCheck, nonce: nonce, signing: signing,
-            auditKey: auditKey, setupToken: setupToken, hasher: hasher, log: logLines, access: accessLines)
+            listening: sockets, config: config, store: store, clock: clock,
+            appSettingsPath: appSettingsPath ?? Self.appSettingsPath, deviceCheck: deviceCheck,
+            attestationCheck: attestationCheck, nonce: nonce, signing: signing, auditKey: auditKey,
+            setupToken: setupToken, hasher: hasher, log: logLines, access: accessLines)
     }
 
     deinit {
@@ -79,22 +82,46 @@ final class ServerFixture: @unchecked Sendable {
     func events() throws -> [DeskEvent] { try store.events(after: 0, limit: 10_000).filter { $0.kind != .staffAction } }
 }
 
-/// A response read over real HTTP.
-struct Reply: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: Data
+/// A response, read over real HTTP or given by a handler on values (``HandlerClient``).
+typealias Reply = HandlerReply
 
-    var text: String { String(decoding: body, as: UTF8.self) }
-    func header(_ name: String) -> String? {
-        headers.first { $0.key.lowercased() == name.lowercased() }?.value
+/// A server of a test's fixture, and where its requests go: over real HTTP to the listeners
+/// of a started server, or (`sockets` false) to the handlers of one never started, on values
+/// (``HandlerClient``: no socket, so only what the handlers decide is tested). The same test
+/// reads the same either way: `send(method, phone.appendingPathComponent(…))`.
+protocol ServedFixture {
+    var server: TraceDeskServer { get }
+    var sockets: Bool { get }
+}
+
+/// The base URLs of a server that was not started: they name a listener, and reach no socket.
+enum ValueListener {
+    static let phone = URL(string: "http://phone.handler.invalid")!
+    static let `internal` = URL(string: "http://internal.handler.invalid")!
+}
+
+extension ServedFixture {
+    var phone: URL { sockets ? URL(string: "http://127.0.0.1:\(server.phonePort)")! : ValueListener.phone }
+    var internalURL: URL {
+        sockets ? URL(string: "http://127.0.0.1:\(server.internalPort)")! : ValueListener.internal
     }
-    /// The `error_code` of an error body.
-    var errorCode: Int? {
-        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error_code"] as? Int
-    }
-    var detail: String? {
-        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["detail"] as? String
+
+    /// `method url` to the listener `url` names. `from`: another client address (on values only;
+    /// over sockets a request comes from 127.0.0.1, see ``HTTP/raw(_:_:readTimeout:from:)``).
+    func send(
+        _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil, from: String? = nil
+    ) async throws -> Reply {
+        if sockets {
+            precondition(from == nil, "a request from another address over sockets is HTTP.raw(from:)")
+            return try await HTTP.send(method, url, headers: headers, body: body)
+        }
+        let text = url.absoluteString
+        let listeners = [(ValueListener.phone, server.phoneClient), (ValueListener.internal, server.internalClient)]
+        guard let (base, client) = listeners.first(where: { text.hasPrefix($0.0.absoluteString) }) else {
+            preconditionFailure("\(text) names no listener of a server on values")
+        }
+        let target = String(text.dropFirst(base.absoluteString.count))
+        return try await client.send(method, target.isEmpty ? "/" : target, headers: headers, body: body, from: from)
     }
 }
 
