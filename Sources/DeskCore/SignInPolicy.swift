@@ -21,20 +21,28 @@ public struct SignInPolicy: Hashable, Sendable {
     /// differ): it stops holding other attempts back and counts as a failure from then on, so
     /// neither a crash nor a clock can buy more checks than the limit. Far longer than any check.
     public var abandonedAfterSeconds: Int
+    /// The wait after a source's third failure, doubled for each one after it (2 s by default;
+    /// a server may lengthen it, never shorten it: `sign_in_first_wait_seconds`).
+    public var firstDelaySeconds: Int
 
-    public init(failuresBeforeLock: Int = 100, maximumDelaySeconds: Int = 300, abandonedAfterSeconds: Int = 60) {
+    public init(
+        failuresBeforeLock: Int = 100, maximumDelaySeconds: Int = 300, abandonedAfterSeconds: Int = 60,
+        firstDelaySeconds: Int = 2
+    ) {
         self.failuresBeforeLock = failuresBeforeLock
         self.maximumDelaySeconds = maximumDelaySeconds
         self.abandonedAfterSeconds = abandonedAfterSeconds
+        self.firstDelaySeconds = firstDelaySeconds
     }
 
     /// Seconds a source waits after its `failures` consecutive confirmed failures, since the
     /// last of them, before its next attempt is taken: none for the first two (typos happen),
-    /// then 2, 4, 8… up to the maximum.
+    /// then the first delay (2 s by default), doubled for each further failure (2, 4, 8…), up to
+    /// the maximum.
     public func delaySeconds(afterFailures failures: Int) -> Int {
         guard failures >= 3 else { return 0 }
-        let exponent = min(failures - 2, 20)
-        return min(maximumDelaySeconds, 1 << exponent)
+        let exponent = min(failures - 3, 20)
+        return min(maximumDelaySeconds, max(1, firstDelaySeconds) << exponent)
     }
 
     /// What is known when a sign-in begins: the account's row and the source's failures.

@@ -113,6 +113,9 @@ public struct ServerConfig: Hashable, Sendable {
     /// NIST SP 800-63B §5.2.2: at most 100 consecutive failures before a lock; the waits per
     /// source make one source take hours to get there.
     public var signInFailuresBeforeLock = 100
+    /// The wait after an address's third failed sign-in on an account, then doubled: 2 s, and
+    /// only ever longer (a test that must see the wait whatever the machine's speed sets 300).
+    public var signInFirstWaitSeconds = 2
     /// Sign-ins one client address may have on the 16-place hashing queue at once: five
     /// flooding addresses hold at most 10 places.
     public var signInPlacesPerAddress = 2
@@ -218,7 +221,9 @@ public struct ServerConfig: Hashable, Sendable {
     }
 
     /// When failed sign-ins lock an account.
-    public var signInPolicy: SignInPolicy { SignInPolicy(failuresBeforeLock: signInFailuresBeforeLock) }
+    public var signInPolicy: SignInPolicy {
+        SignInPolicy(failuresBeforeLock: signInFailuresBeforeLock, firstDelaySeconds: signInFirstWaitSeconds)
+    }
 
     /// The budgets that admit sign-ins to the password hash.
     public var signInAdmission: SignInAdmission {
@@ -389,6 +394,10 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "sign_in_failures_before_lock", \.signInFailuresBeforeLock, 3...100,
             "consecutive failed sign-ins from every source together that lock a staff account until an admin resets its password (NIST SP 800-63B: at most 100); waits grow after a source's third failure, for that source only"
+        ),
+        integer(
+            "sign_in_first_wait_seconds", \.signInFirstWaitSeconds, 2...300,
+            "seconds an address waits after its third failed sign-in on an account before its next try is taken, doubled for each further failure up to 300; 2 by default, and never shorter (a longer one only slows an attacker more)"
         ),
         integer(
             "sign_in_places_per_address", \.signInPlacesPerAddress, 0...16,

@@ -64,7 +64,9 @@ enum ServeCommand {
         setup_token_file (default STORE.setup-token, mode 0600): the first admin made through
         the staff API must give it (tracedesk staff add NAME --role admin on the store needs
         none). Sign-ins are admitted to the password hash by budgets per client address and
-        per name (sign_in_*; more: 429 with Retry-After).
+        per name (sign_in_*; more: 429 with Retry-After). After an address's third wrong
+        password on an account its next try waits sign_in_first_wait_seconds (2, and never
+        less), doubled for each further failure up to 5 min.
 
         Settings come from the --config JSON file (or TRACEDESK_CONFIG), then environment
         variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these

@@ -46,6 +46,14 @@ struct SignInPolicyTests {
         #expect(Self.policy.delaySeconds(afterFailures: failures) == seconds)
     }
 
+    @Test(
+        "a longer first wait (sign_in_first_wait_seconds) starts the doubling from it, up to the same maximum",
+        arguments: [(2, 0), (3, 30), (4, 60), (6, 240), (7, 300), (1_000, 300)])
+    func longerFirstDelay(failures: Int, seconds: Int) {
+        let policy = SignInPolicy(maximumDelaySeconds: 300, firstDelaySeconds: 30)
+        #expect(policy.delaySeconds(afterFailures: failures) == seconds)
+    }
+
     @Test("the lock comes at the limit, counted over every source", arguments: [(99, false), (100, true), (150, true)])
     func lock(failures: Int, locks: Bool) {
         #expect(Self.policy.locks(afterFailures: failures) == locks)
@@ -55,5 +63,6 @@ struct SignInPolicyTests {
     func defaults() {
         #expect(SignInPolicy().failuresBeforeLock == 100)
         #expect(SignInPolicy().maximumDelaySeconds == 300)
+        #expect(SignInPolicy().firstDelaySeconds == 2)
     }
 }

@@ -142,20 +142,29 @@ stop_server
 
 # --- A publishing run killed midway leaves whole chunks and no gap ---
 wait "$seeding" || { echo "FAIL seeding the store of the killed run:"; cat "$work/crash-seed.out"; }
+# Midway on any machine, however fast: a trigger the test adds to the store makes the sixth
+# chunk's transaction endless (it counts the keys joined with themselves three times over,
+# 60 000^3 rows), so the run holds there with exactly 5 chunks committed until it is killed,
+# inside that transaction. The trigger goes before the second run.
+sqlite3 "$work/crash.sqlite" "CREATE TRIGGER e2e_stall AFTER INSERT ON chunks WHEN NEW.chunk_index = 6
+  BEGIN SELECT count(*) FROM exposure_keys a, exposure_keys b, exposure_keys c; END"
 TRACEDESK_CHUNK_MAX_KEYS=500 "$bin" chunks publish --store "$work/crash.sqlite" --signing-key "$work/signing.pem" \
   >"$work/crash.out" 2>&1 &
 publisher=$!
-# Kill it once some chunks are committed and others are not.
-committed() {
-  local n
-  n=$("$bin" chunks list --store "$work/crash.sqlite" --json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' 2>/dev/null)
-  [ "${n:-0}" -ge 5 ]
+pids+=($publisher)
+chunk_count() {
+  "$bin" chunks list --store "$work/crash.sqlite" --json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' 2>/dev/null
 }
-wait_until 60 committed
+committed() { [ "$(chunk_count)" = 5 ]; }
+check "the publisher commits 5 chunks" wait_until "$wait_cap" committed
+# Running, not ended (an ended child that is not waited for yet still answers kill -0).
+running() { local state; state=$(ps -o stat= -p "$1" 2>/dev/null); [ -n "$state" ] && [ "${state#Z}" = "$state" ]; }
+check "…and is still running, inside the sixth chunk's transaction" running "$publisher"
 kill -KILL "$publisher" 2>/dev/null
 { wait "$publisher"; } 2>/dev/null
-killed_at=$("$bin" chunks list --store "$work/crash.sqlite" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
-check "the publisher was killed midway ($killed_at of 120 chunks committed)" test "$killed_at" -gt 0 -a "$killed_at" -lt 120
+killed_at=$(chunk_count)
+check "the publisher was killed midway (5 of 120 chunks committed, none of the sixth)" test "$killed_at" = 5
+sqlite3 "$work/crash.sqlite" "DROP TRIGGER e2e_stall"
 TRACEDESK_CHUNK_MAX_KEYS=500 "$bin" chunks publish --store "$work/crash.sqlite" --signing-key "$work/signing.pem" >/dev/null 2>&1
 check "after a second run: indexes 1…n without a gap, contiguous windows, every key exactly once" bash -c "
   '$bin' chunks list --store '$work/crash.sqlite' --json | python3 -c '
