@@ -56,7 +56,8 @@ watch_a_call() {
   local chunk
   chunk=$(sed -nE 's/^chunk ([0-9]+):.*/\1/p' "$work/publish.out" | head -n1)
   check "$mode: the watch shows it published in chunk $chunk" wait_wrapped "published in chunk $chunk so far, 1 key still waits"
-  check "$mode: ... and today's key waiting for its embargo" wait_wrapped "keys wait for the embargo until 02:00"
+  check "$mode: ... and today's key waiting for its embargo, tomorrow at 02:00" \
+    wait_wrapped "keys wait for the embargo until tomorrow 02:00"
 }
 
 # filtered TEXT: the monitor filtered to TEXT (typed after /), then the filter closed: its line

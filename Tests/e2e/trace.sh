@@ -66,7 +66,8 @@ check "and shows in the table" wait_wrapped "reached, isolating"
 
 # The export: to a typed path, audited, whole; asked before overwriting.
 keys e
-check "e asks for the file, with a default name" wait_wrapped "./trace-1-"
+check "e asks for the file, with a default name in the documents or home folder" \
+  wait_re "~(/[^ ]+)?/trace-1-[0-9]{4}-[0-9]{2}-[0-9]{2}\.csv"
 keys C-u
 text "$work/contacts.csv"
 keys Enter
