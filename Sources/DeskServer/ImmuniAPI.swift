@@ -59,8 +59,8 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
     let guesses: OtpGuessLimiter?
     /// Called once each time an address fills its guess bucket (the monitor's warning event).
     let guessesLimited: (@Sendable (_ route: String, _ retryAfter: Int) -> Void)?
-    private let notConfiguredWarning = RateLimitedLog(interval: 60)
-    private let guessWarning = RateLimitedLog(interval: 60)
+    private let notConfiguredWarning: RateLimitedLog
+    private let guessWarning: RateLimitedLog
     /// Device checks running now, by token hash, and how many may run at once: each takes 7–10 s
     /// and up to five calls to Apple, and two checks of one device would see each other's marks.
     private let checksLock = SimpleLock()
@@ -97,6 +97,8 @@ public final class ImmuniAPI: HTTPHandler, @unchecked Sendable {
         self.attestationCheck = attestationCheck
         self.nonce = nonce
         self.log = log
+        notConfiguredWarning = RateLimitedLog(interval: 60, clock: desk.clock)
+        guessWarning = RateLimitedLog(interval: 60, clock: desk.clock)
     }
 
     struct Route {
@@ -534,15 +536,21 @@ enum Incident {
 /// Logs a message at most once per interval per key (a misconfiguration must be loud, not a flood).
 final class RateLimitedLog: @unchecked Sendable {
     private let lock = SimpleLock()
-    private var last: [String: Date] = [:]
+    private var last: [String: Double] = [:]
     private let interval: TimeInterval
+    private let clock: any Clock
 
-    init(interval: TimeInterval) { self.interval = interval }
+    /// `clock`: the server's (monotonic in production; a test's own moves only when the test
+    /// says, so "once a minute" does not depend on how fast the test runs).
+    init(interval: TimeInterval, clock: any Clock) {
+        self.interval = interval
+        self.clock = clock
+    }
 
     func log(_ key: String, _ sink: @Sendable (String) -> Void, _ message: String) {
-        let now = Date()
+        let now = clock.intervalSeconds()
         let due = lock.withLock { () -> Bool in
-            if let previous = last[key], now.timeIntervalSince(previous) < interval { return false }
+            if let previous = last[key], now - previous < interval { return false }
             last[key] = now
             return true
         }

@@ -43,13 +43,15 @@ public final class TraceDeskServer: @unchecked Sendable {
     ///   - appSettingsPath: the resolved settings file (config's or the shipped default).
     ///   - hasher: how new staff passwords are hashed. Not a setting of `config` on purpose:
     ///     only tests lower it (in code), so no config file can weaken production hashes.
+    ///   - delays: where check-otp's artificial delay is waited out (tests hold it with their own).
     ///   - log: server messages (startup, warnings, incidents); the access log goes to `accessLog`.
     public init(
         config: ServerConfig, store: any Store, clock: any Clock = SystemClock(), appSettingsPath: String?,
         deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
         nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil,
         accessLog: AccessLog? = AccessLog(), setupToken: SetupToken? = nil,
-        hasher: PasswordHasher = PasswordHasher(), log: @escaping @Sendable (String) -> Void
+        hasher: PasswordHasher = PasswordHasher(), delays: WaitClock = .system,
+        log: @escaping @Sendable (String) -> Void
     ) throws(ConfigError) {
         self.config = config
         self.log = log
@@ -123,6 +125,7 @@ public final class TraceDeskServer: @unchecked Sendable {
             options.lingerSeconds = config.lingerSeconds
             options.lingerBytes = config.lingerBytes
             options.keepAlive = config.httpKeepAlive
+            options.delays = delays
             return options
         }
         let headRefused: @Sendable (Int, String) -> Void = { _, reason in

@@ -55,13 +55,13 @@ extension TraceDeskServer {
         deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
         nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil,
         setupToken: SetupToken? = nil, hasher: PasswordHasher = TestHashing.cheap, log: LogLines = LogLines(),
-        access: LogLines = LogLines()
+        access: LogLines = LogLines(), delays: WaitClock = .system
     ) throws -> TraceDeskServer {
         let server = try TraceDeskServer(
             config: config, store: store, clock: clock, appSettingsPath: appSettingsPath, deviceCheck: deviceCheck,
             attestationCheck: attestationCheck, nonce: nonce, signing: signing, auditKey: auditKey,
             accessLog: AccessLog(write: { access.append($0) }), setupToken: setupToken, hasher: hasher,
-            log: { log.append($0) })
+            delays: delays, log: { log.append($0) })
         if listening { try server.start(runningJobs: false) }
         return server
     }

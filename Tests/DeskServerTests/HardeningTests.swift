@@ -116,9 +116,10 @@ struct HardeningTests {
 
     @Test("stopping while requests wait out a long delay answers them 503 instead of crashing")
     func stopWithSuspended() async throws {
-        // A delay far longer than it takes to start the requests and stop the server, even on a
-        // loaded machine: the requests are still waiting it out when the stop answers them.
-        let f = try ServerFixture(delayMs: 30_000)
+        // The delays wait on the test's clock, which lets them run out only when the test says so:
+        // however slow the machine, they are still running when the grace ends.
+        let delays = HeldDelays()
+        let f = try ServerFixture(delayMs: 30_000, delays: delays.clock)
         let url = f.phone.appendingPathComponent("v1/ingestion/check-otp")
         let pending = (0..<3).map { _ in
             Task {
@@ -128,20 +129,24 @@ struct HardeningTests {
             }
         }
         try await eventually(within: .seconds(60), "three requests waiting out their delay") {
-            f.server.phonePeakSuspended >= 3
+            f.server.phonePeakSuspended >= 3 && delays.waiting == 3
         }
+        // The configured delay (30 s, give or take its spread) is what each waits out.
+        #expect(delays.asked.allSatisfy { $0 > .seconds(29) }, "\(delays.asked)")
         let server = f.server
         try await offPool { server.stop(grace: .milliseconds(300)) }
         // Stop returned with the three delays still running: it did not wait them out.
         #expect(server.phoneDelaysPending == 3)
+        #expect(delays.waiting == 3)
         // And it answered them itself (a request whose delay ran out is answered 204 or 401).
         for task in pending {
             let reply = try await task.value
             #expect(reply.status == 503)
             #expect(reply.errorCode == 1003)
         }
-        // The timers that fire later find nothing to resume (and crash nothing).
-        try await eventually(within: .seconds(90), "the three delays' timers fired after the stop") {
+        // The timers that run out after the stop find nothing to resume (and crash nothing).
+        delays.release()
+        try await eventually(within: .seconds(60), "the three delays' timers ran out after the stop") {
             server.phoneDelaysPending == 0
         }
     }

@@ -78,22 +78,28 @@ struct KeepAliveHTTPTests {
         let client = try KeepAlive(port: f.server.phonePort, readTimeout: 1)
         defer { client.close() }
         #expect(try await offPool { try client.exchange(Self.health) }.status == 200)
-        let outcome = try await offPool { () -> (closed: Bool, lines: Int) in
+        let outcome = try await offPool { () throws -> (closed: Bool, lines: Int) in
             var lines = 0
             client.send(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
-            // One line every 0.2 s, for at most 60 s: always within the idle timeout (15 s).
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
+            var closed = false
+            // A line every few tenths of a second, always within the idle timeout (15 s), until
+            // the server ends the connection: a loud failure if it has not within a minute.
+            try eventuallyBlocking(within: .seconds(60), "the server ending the trickling second head") {
                 var byte: UInt8 = 0
                 var watch = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
-                if poll(&watch, 1, 200) > 0 { return (recv(client.fd, &byte, 1, 0) <= 0, lines) }
+                if poll(&watch, 1, 200) > 0 {
+                    closed = recv(client.fd, &byte, 1, 0) <= 0
+                    return true
+                }
                 let line = Array("X-Line-\(lines): x\r\n".utf8)
                 if line.withUnsafeBytes({ send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) <= 0 {
-                    return (true, lines)
+                    closed = true
+                    return true
                 }
                 lines += 1
+                return false
             }
-            return (false, lines)
+            return (closed, lines)
         }
         #expect(outcome.closed, "the server ended the connection (after \(outcome.lines) lines)")
         #expect(try await HTTP.send("GET", f.phone).status == 200)

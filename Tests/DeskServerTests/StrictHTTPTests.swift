@@ -90,23 +90,29 @@ struct StrictHTTPTests {
             let fd = try HTTP.connect(port, readTimeout: 1)
             defer { close(fd) }
             var lines = 0
-            // One line every 0.2 s, for at most 60 s: always within the idle timeout (15 s).
-            let deadline = Date().addingTimeInterval(60)
+            var closed = false
             let head = Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8)
             _ = head.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            while Date() < deadline {
+            // A line every few tenths of a second, always within the idle timeout (15 s), until
+            // the server ends the connection: a loud failure if it has not within a minute.
+            try eventuallyBlocking(within: .seconds(60), "the server ending the trickling head") {
                 var byte: UInt8 = 0
                 var watch = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 // Readable: the server closed (0) or reset the connection (-1: it closed with this
                 // test's last line still unread, which makes the kernel send a reset).
-                if poll(&watch, 1, 200) > 0 { return (recv(fd, &byte, 1, 0) <= 0, lines) }
+                if poll(&watch, 1, 200) > 0 {
+                    closed = recv(fd, &byte, 1, 0) <= 0
+                    return true
+                }
                 let line = Array("X-Line-\(lines): x\r\n".utf8)
                 if line.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) <= 0 {
-                    return (true, lines)
+                    closed = true
+                    return true
                 }
                 lines += 1
+                return false
             }
-            return (false, lines)
+            return (closed, lines)
         }
         #expect(outcome.closed, "the server ended the connection (after \(outcome.lines) lines)")
         #expect(try await HTTP.send("GET", f.phone).status == 200)

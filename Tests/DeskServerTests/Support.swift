@@ -41,7 +41,7 @@ final class ServerFixture: ServedFixture, @unchecked Sendable {
         busyTimeoutMs: Int32 = 5_000, deviceCheck: ImmuniAPI.DeviceCheck? = nil,
         attestationCheck: ImmuniAPI.AttestationCheck? = nil, clock: any DeskCore.Clock = SystemClock(),
         signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil, setupToken: SetupToken? = nil,
-        hasher: PasswordHasher = TestHashing.cheap
+        hasher: PasswordHasher = TestHashing.cheap, delays: WaitClock = .system
     ) throws {
         self.sockets = sockets
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -62,7 +62,8 @@ final class ServerFixture: ServedFixture, @unchecked Sendable {
             listening: sockets, config: config, store: store, clock: clock,
             appSettingsPath: appSettingsPath ?? Self.appSettingsPath, deviceCheck: deviceCheck,
             attestationCheck: attestationCheck, nonce: nonce, signing: signing, auditKey: auditKey,
-            setupToken: setupToken, hasher: hasher, log: logLines, access: accessLines)
+            setupToken: setupToken, hasher: hasher, log: logLines, access: accessLines,
+            delays: delays)
     }
 
     deinit {
