@@ -214,8 +214,29 @@ stored_token() { printf '%s%s' "${1:0:6}" "$(printf %s "$1" | sha256sum | cut -c
 hexbytes() { printf "$(printf %s "$1" | sed 's/../\\x&/g')"; }
 
 # free_port: a loopback port that was free a moment ago, for what cannot bind port 0 and say
-# which it got (PostgreSQL): its user must try again with another when the bind fails.
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# which it got (PostgreSQL): its user must try again with another when the bind fails. Taken
+# below the kernel's ephemeral range, where nothing binding port 0 is given ports: the Swift
+# tests running beside these scripts keep ports of that range bound (ReservedLoopbackPort), and
+# PostgreSQL's SO_REUSEADDR would otherwise let it share one of them.
+free_port() {
+  python3 -c '
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(200):
+    port = random.randrange(10000, max(10001, low))
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(port)
+    break
+else:
+    raise SystemExit("no free loopback port below the ephemeral range")
+'
+}
 
 # The phone's side, with curl, on $phone: check-otp of CODE, then an upload of 14 daily keys
 # (the newest one still running today, so it waits for the embargo after the others are

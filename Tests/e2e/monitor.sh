@@ -21,7 +21,10 @@ publish() { "$bin" chunks publish --store "$store" --signing-key "$work/signing.
 add_staff "$store" boss admin
 add_staff "$store" ana operator
 add_staff "$store" sara supervisor
-check "serve starts on the store" start_server "$store"
+# Ports below the ephemeral range (free_port), since the server comes back on them: a port the
+# kernel handed out could be given meanwhile to a test running beside this script.
+check "serve starts on the store" start_server "$store" --listen "127.0.0.1:$(free_port)" \
+  --internal-listen "127.0.0.1:$(free_port)"
 phone_port=${phone##*:}
 internal_port=${internal##*:}
 

@@ -11,7 +11,10 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 export TRACEDESK_SIGNING_KEY_REQUIRED=false
 
-check "serve starts and names both listeners" start_server "$work/desk.sqlite"
+# The internal port below the ephemeral range (free_port), since the server comes back on it: a
+# port the kernel handed out could be given meanwhile to a test running beside this script.
+check "serve starts and names both listeners" start_server "$work/desk.sqlite" \
+  --internal-listen "127.0.0.1:$(free_port)"
 url="http://$internal"
 
 # Issue 18: a server's first admin needs the setup token serve wrote beside the store.
