@@ -84,9 +84,11 @@ public final class HTTPServer: @unchecked Sendable {
         /// False: `Connection: close` after every answer, so that every head passes the gate
         /// (behind a proxy that pools several clients on one connection; see docs/security.md).
         public var keepAlive = true
-        /// Where a delayed answer (`.after`) waits out its delay: the monotonic clock, or a test's
-        /// own, so a test holds a delay open for as long as it needs without timing anything.
-        public var delays: WaitClock = .system
+        /// Where a delayed answer (`.after`) waits out its delay: nil, a dispatch timer (no thread
+        /// of Swift's small cooperative pool is needed to end it, however busy that pool is); or a
+        /// test's own clock, so a test holds a delay open for as long as it needs without timing
+        /// anything.
+        public var delays: WaitClock? = nil
 
         public init(
             name: String, host: String = "127.0.0.1", port: UInt16, threads: Int = 4, maxBodyBytes: Int = 262_144,
@@ -544,16 +546,24 @@ public final class HTTPServer: @unchecked Sendable {
             guard suspend else { return queue(connection, exchange, produce()) }
             exchange.suspended = true
             MHD_suspend_connection(connection)
-            let delays = options.delays
-            Task.detached {
-                // Not cancelled: a timer always runs out (or its request is already answered).
-                try? await delays.sleep(delay)
-                // The answer may need the store: produced by a bounded set of workers, so a store that
-                // stays locked holds `threads` threads at most, not one per waiting request.
+            // The answer may need the store: produced by a bounded set of workers, so a store that
+            // stays locked holds `threads` threads at most, not one per waiting request.
+            let answer: @Sendable () -> Void = {
                 self.workers.addOperation {
                     self.finish(exchange, handle, produce)
                     self.lock.withLock { self.timersPending -= 1 }
                 }
+            }
+            if let delays = options.delays {
+                // Not cancelled: a timer always runs out (or its request is already answered).
+                Task.detached {
+                    try? await delays.sleep(delay)
+                    answer()
+                }
+            } else {
+                let nanoseconds = max(
+                    0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: answer)
             }
             return .YES
         case .suspended(let start):

@@ -43,14 +43,15 @@ public final class TraceDeskServer: @unchecked Sendable {
     ///   - appSettingsPath: the resolved settings file (config's or the shipped default).
     ///   - hasher: how new staff passwords are hashed. Not a setting of `config` on purpose:
     ///     only tests lower it (in code), so no config file can weaken production hashes.
-    ///   - delays: where check-otp's artificial delay is waited out (tests hold it with their own).
+    ///   - delays: where check-otp's artificial delay is waited out: nil, a dispatch timer; tests
+    ///     hold it with a clock of their own.
     ///   - log: server messages (startup, warnings, incidents); the access log goes to `accessLog`.
     public init(
         config: ServerConfig, store: any Store, clock: any Clock = SystemClock(), appSettingsPath: String?,
         deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
         nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil,
         accessLog: AccessLog? = AccessLog(), setupToken: SetupToken? = nil,
-        hasher: PasswordHasher = PasswordHasher(), delays: WaitClock = .system,
+        hasher: PasswordHasher = PasswordHasher(), delays: WaitClock? = nil,
         log: @escaping @Sendable (String) -> Void
     ) throws(ConfigError) {
         self.config = config

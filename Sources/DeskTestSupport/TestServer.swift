@@ -55,7 +55,7 @@ extension TraceDeskServer {
         deviceCheck: ImmuniAPI.DeviceCheck? = nil, attestationCheck: ImmuniAPI.AttestationCheck? = nil,
         nonce: ImmuniAPI.NonceMaker? = nil, signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil,
         setupToken: SetupToken? = nil, hasher: PasswordHasher = TestHashing.cheap, log: LogLines = LogLines(),
-        access: LogLines = LogLines(), delays: WaitClock = .system
+        access: LogLines = LogLines(), delays: WaitClock? = nil
     ) throws -> TraceDeskServer {
         let server = try TraceDeskServer(
             config: config, store: store, clock: clock, appSettingsPath: appSettingsPath, deviceCheck: deviceCheck,

@@ -41,7 +41,7 @@ final class ServerFixture: ServedFixture, @unchecked Sendable {
         busyTimeoutMs: Int32 = 5_000, deviceCheck: ImmuniAPI.DeviceCheck? = nil,
         attestationCheck: ImmuniAPI.AttestationCheck? = nil, clock: any DeskCore.Clock = SystemClock(),
         signing: ChunkSigning? = nil, auditKey: ECPrivateKey? = nil, setupToken: SetupToken? = nil,
-        hasher: PasswordHasher = TestHashing.cheap, delays: WaitClock = .system
+        hasher: PasswordHasher = TestHashing.cheap, delays: WaitClock? = nil
     ) throws {
         self.sockets = sockets
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
