@@ -35,7 +35,7 @@ if len(sys.argv) > 1:
     print("\n".join(sorted(closure(sys.argv[1]))))
     sys.exit(0)
 rules = [
-    ("DeskConsole", {"DeskStore", "DeskLocal", "DeskRemote", "DeskCrypto", "DeskExport", "DeskServer"} | system),
+    ("DeskConsole", {"DeskAPI", "DeskStore", "DeskLocal", "DeskRemote", "DeskCrypto", "DeskExport", "DeskServer"} | system),
     ("DeskRemote", {"DeskLocal", "DeskStore", "DeskExport", "DeskServer"}),
     ("DeskContract", {"DeskAPI", "DeskLocal", "DeskRemote", "DeskStore", "DeskCrypto", "DeskExport", "DeskServer"}
         | system),

@@ -152,17 +152,8 @@ extension StaffWire {
         ])
     }
 
-    /// Lowercase hex, two digits a byte: a beacon's form on the wire, in CSV and on screen.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xf)])
-        }
-        return text
-    }
+    /// Lowercase hex, two digits a byte: a beacon's form on the wire (``Hex/lowercase(_:)``).
+    public static func hex(_ bytes: [UInt8]) -> String { Hex.lowercase(bytes) }
 
     static func unhex(_ text: String) -> [UInt8]? {
         let bytes = Array(text.utf8)

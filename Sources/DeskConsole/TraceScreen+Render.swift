@@ -1,5 +1,4 @@
 import CivilCalendar
-import DeskAPI
 import DeskContract
 import DeskCore
 import TerminalKit
@@ -356,7 +355,7 @@ extension TraceScreen {
                 ? "no time          "
                 : ConsoleText.dateTime(Date(timeIntervalSince1970: Double(sighting.time)), zone, seconds: true)
             // The distinguishing end of a beacon: its last 4 bytes (a pseudo-id's random part).
-            let beacon = StaffWire.hex(Array(sighting.beacon.suffix(4)))
+            let beacon = Hex.lowercase(Array(sighting.beacon.suffix(4)))
             buffer.put(
                 g("\(when)  file \(sighting.fileDay.iso)  beacon …\(beacon)"), x: text.x, y: y,
                 style: Style(index == selected ? .selection : .normal), maxWidth: text.width)
