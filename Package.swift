@@ -108,7 +108,7 @@ let package = Package(
         ),
 
         // Tests.
-        .testTarget(name: "DeskHTTPClientTests", dependencies: ["DeskHTTPClient"]),
+        .testTarget(name: "DeskHTTPClientTests", dependencies: ["DeskHTTPClient", "DeskTestSupport"]),
         .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
         .testTarget(
             name: "DeskCryptoTests",

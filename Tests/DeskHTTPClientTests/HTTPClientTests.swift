@@ -1,4 +1,5 @@
 import DeskHTTPClient
+import DeskTestSupport
 import Foundation
 import Testing
 
@@ -111,11 +112,11 @@ struct HTTPClientTests {
         let task = Task {
             await client.result(.init("GET", peer.url, connectTimeout: .seconds(60), deadline: .seconds(600)))
         }
-        await eventually("the peer read the request") { peer.requests == 1 }
+        try await eventually(within: .seconds(60), "the peer read the request") { peer.requests == 1 }
         task.cancel()
         let result = await task.value
         #expect(throws: HTTPClientError.cancelled) { try result.get() }
-        await eventually("the peer saw the connection closed") { peer.closed == 1 }
+        try await eventually(within: .seconds(60), "the peer saw the connection closed") { peer.closed == 1 }
     }
 
     @Test("a task cancelled before sending sends nothing")
@@ -147,15 +148,17 @@ struct HTTPClientTests {
                 if case .failure(.cancelled) = await client.result(.init("GET", peer.url)) { ended.add() }
             }
         }
-        await eventually("\(count) cancelled requests ended, .cancelled") { ended.value == count }
+        try await eventually(within: .seconds(60), "\(count) cancelled requests ended, .cancelled") {
+            ended.value == count
+        }
         #expect(ended.value == count)
     }
 
     @Test("nobody listening: cannot connect, connection refused")
     func refused() async throws {
-        let (held, port) = try TestPeer.unusedPort()
-        defer { close(held) }
-        let result = await outcome(.init("GET", URL(string: "http://127.0.0.1:\(port)/")!))
+        let held = try ReservedLoopbackPort()
+        defer { held.release() }
+        let result = await outcome(.init("GET", URL(string: "http://127.0.0.1:\(held.port)/")!))
         #expect(throws: HTTPClientError.cannotConnect(reason: HTTPClientError.connectionRefused)) { try result.get() }
     }
 

@@ -158,25 +158,6 @@ final class TestPeer: @unchecked Sendable {
         return true
     }
 
-    /// A port of 127.0.0.1 that nobody listens on, held bound (not listening) until the caller
-    /// closes the socket: a port merely released could be given to another test's listener
-    /// running in parallel, which would then answer.
-    static func unusedPort() throws -> (socket: Int32, port: UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = loopback(0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard fd >= 0, bound == 0, named == 0 else { throw POSIXError(.EADDRINUSE) }
-        return (fd, UInt16(bigEndian: address.sin_port))
-    }
-
     private static func loopback(_ port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -199,21 +180,5 @@ final class TestPeer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         return (fd, UInt16(bigEndian: address.sin_port))
-    }
-}
-
-/// Waits until `condition` holds, polling, at most `cap`; records a failure naming `what` if
-/// it never does. For facts another thread makes true; never a timed assertion.
-func eventually(
-    _ what: String, within cap: Duration = .seconds(60), _ condition: () -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async {
-    let end = ContinuousClock.now + cap
-    while !condition() {
-        guard ContinuousClock.now < end else {
-            Issue.record("not true within \(cap): \(what)", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(20))
     }
 }
