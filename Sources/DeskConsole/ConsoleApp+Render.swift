@@ -190,8 +190,8 @@ extension ConsoleApp {
             }
             if trace.outcomeForm != nil { return TraceScreen.outcomeKeyMap.footerHints + [help] }
             if trace.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }
-            if trace.detail != nil { return fitting(shortHints(TraceScreen.detailKeyMap), [help, signOut, quit]) }
-            return fitting(shortHints(TraceScreen.keyMap), [help, signOut, quit])
+            if trace.detail != nil { return fitting(TraceScreen.detailHints, [help, signOut, quit]) }
+            return fitting(TraceScreen.tableHints, [help, signOut, quit])
         }
     }
 

@@ -44,11 +44,12 @@ extension TraceScreen {
         case .top: return scrollDetail(&state, by: Int.min / 2)
         case .bottom: return scrollDetail(&state, by: Int.max / 2)
         case .outcome: openOutcome(&state)
+        case .record(let outcome): return record(&state, outcome)
         case .timeline: state.detail?.wholeTimeline.toggle()
         case .retry:
             state.detail?.error = nil
             return askSightings(&state)
-        case .quit: return [.quit]
+        case .quit: return quitUnlessSaving(&state)
         }
         return []
     }
@@ -68,6 +69,11 @@ extension TraceScreen {
 
     static func openOutcome(_ state: inout State) {
         guard let contact = state.detailContact ?? state.selectedContact else { return }
+        if state.savingOutcomes[contact.summary.userID] != nil {
+            state.notice = .info(
+                "the last outcome for \(contact.summary.phone.spaced) is still being saved: wait for it, then press o")
+            return
+        }
         state.outcomeForm = OutcomeForm(contactUserID: contact.summary.userID, current: contact.outcome)
     }
 

@@ -16,7 +16,7 @@ extension TraceScreen {
         switch state.phase {
         case .phone: return phoneKey(&state, key)
         case .purpose: return purposeKey(&state, key)
-        case .loading: return loadingKeyMap.action(for: key) == .quit ? [.quit] : []
+        case .loading: return loadingKeyMap.action(for: key) == .quit ? quitUnlessSaving(&state) : []
         case .result:
             if state.export != nil { return exportKey(&state, key) }
             if state.outcomeForm != nil { return outcomeKey(&state, key) }
@@ -124,6 +124,8 @@ extension TraceScreen {
             return openDetail(&state)
         case .outcome:
             openOutcome(&state)
+        case .record(let outcome):
+            return record(&state, outcome)
         case .export:
             openExport(&state)
         case .newLookup:
@@ -141,7 +143,7 @@ extension TraceScreen {
             state.pendingPurpose = state.lookupPurpose
             return [.lookup(phone: lookup.patient.phone.e164, purpose: state.lookupPurpose)]
         case .quit:
-            return [.quit]
+            return quitUnlessSaving(&state)
         }
         return []
     }

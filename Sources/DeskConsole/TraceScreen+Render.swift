@@ -172,15 +172,19 @@ extension TraceScreen {
         let summary = contact.summary
         let close = summary.isCloseContact
         let strong: Style? = close ? Style(.normal, .bold) : nil
+        let saving = state.savingOutcomes[summary.userID] != nil
         let outcomeStyle: Style? =
-            contact.currentOutcome == .notYetCalled ? Style(.muted) : (close ? Style(.normal, .bold) : nil)
+            saving || contact.currentOutcome == .notYetCalled
+            ? Style(.muted) : (close ? Style(.normal, .bold) : nil)
+        // An outcome on its way is not shown as saved: it shows once the desk has it.
+        let outcome = saving ? Glyphs(ascii: state.ascii)("saving…") : contact.currentOutcome.label
         return [
             TableCell(close ? closeMark(state.ascii) : " ", style: Style(.warning, .bold)),
             TableCell(summary.phone.spaced, style: strong),
             TableCell(String(summary.minutes), style: strong),
             TableCell(String(summary.days), style: strong),
             TableCell(shortTime(summary.lastSeen, state.timeZone), style: strong),
-            TableCell(contact.currentOutcome.label, style: outcomeStyle),
+            TableCell(outcome, style: outcomeStyle),
             TableCell(String(summary.mostMinutesOnOneDay), style: strong),
             TableCell(String(summary.sightings), style: strong),
             TableCell(shortTime(summary.firstSeen, state.timeZone), style: strong),
@@ -259,6 +263,11 @@ extension TraceScreen {
         let order = state.order
         table(state, width: inner.width).render(into: &buffer, area: inner) { position in
             cells(contacts[order[position]], state: state)
+        }
+        // The digits' legend on the lower border, where it fits whole.
+        let legend = " " + tableLegend + " "
+        if panelArea.height >= 3, DisplayWidth.of(legend) <= panelArea.width - 4 {
+            buffer.put(legend, x: panelArea.x + 2, y: panelArea.maxY - 1, style: Style(.muted), clip: panelArea)
         }
     }
 

@@ -11,12 +11,20 @@ import TerminalKit
 
 // The contacts table: showing a lookup, the filter's words and the sort's order.
 extension TraceScreen {
-    /// Shows a lookup: the table in the default order, the first row selected.
+    /// Shows a lookup. The sort, the filter and the selected contact are kept while they make
+    /// sense: for the same patient again (`r`, or `n` with their number) they stay; another
+    /// patient starts from the default order (most minutes first), no filter, the first row.
     static func show(_ state: inout State, _ lookup: TraceLookup) {
+        let samePatient = state.lookup?.patient.userID == lookup.patient.userID
+        let selectedID = samePatient ? state.selectedContact?.summary.userID : nil
         state.phase = .result
         state.lookup = lookup
         state.search = lookup.contacts.map(searchText)
-        state.filter = filterField()
+        if !samePatient {
+            state.sort = .minutes
+            state.filter = filterField()
+            state.savingOutcomes = [:]
+        }
         state.filtering = false
         state.detail = nil
         state.outcomeForm = nil
@@ -28,6 +36,10 @@ extension TraceScreen {
                 "This patient has uploaded no contact files yet: ask them to share their contacts in the app, then press r to look again."
             ) : nil
         reorder(&state, keepSelection: false)
+        if let selectedID, let index = state.indexByUserID[selectedID], let position = state.order.firstIndex(of: index)
+        {
+            state.selected = position
+        }
     }
 
     static func searchText(_ contact: TraceContact) -> [String] {

@@ -117,6 +117,9 @@ public enum TraceScreen {
         public var selected = 0
         public var detail: Detail?
         public var outcomeForm: OutcomeForm?
+        /// Outcomes recorded by a digit whose save has not been answered yet, by contact:
+        /// shown as "saving…", never as saved, until the desk says so.
+        public var savingOutcomes: [Int64: ContactOutcome] = [:]
         public var export: ExportPrompt?
         public var notice: Notice?
         /// Symbols and bars in ASCII (a terminal without UTF-8).
@@ -133,9 +136,12 @@ public enum TraceScreen {
         }
 
         /// Keys go into a text field: `?` and `q` are characters then.
+        /// An empty phone number is not being typed yet: `?` opens help there (a phone
+        /// number has no `?`; once something is typed, `?` is a character and Enter refuses it).
         public var isTyping: Bool {
             switch phase {
-            case .phone, .purpose: return true
+            case .phone: return !phone.text.isEmpty
+            case .purpose: return true
             case .loading: return false
             case .result: return filtering || outcomeForm != nil || (export != nil && export?.confirm == nil)
             }
@@ -281,17 +287,33 @@ public enum TraceScreen {
         case .outcomeSaved(let outcome, let patient, let contact):
             guard state.lookup?.patient.userID == patient else { return [] }
             if state.outcomeForm?.contactUserID == contact { state.outcomeForm = nil }
+            let byDigit = state.savingOutcomes.removeValue(forKey: contact) != nil
             guard var lookup = state.lookup, let index = state.indexByUserID[contact] else { return [] }
             lookup.contacts[index].outcome = outcome
             state.lookup = lookup
+            // The row keeps its place: the filter's words change, the order does not (it is
+            // applied again when the filter or the sort changes, or at the next lookup).
             state.search[index] = searchText(lookup.contacts[index])
-            state.notice = .ok("outcome recorded: \(outcome.outcome.label)")
-            reorder(&state)
+            if byDigit {
+                let phone = lookup.contacts[index].summary.phone.spaced
+                state.notice = .ok(
+                    "outcome recorded: \(outcome.outcome.label) for \(phone)"
+                        + (nextToCall(state, after: state.selected) == nil ? " · \(allCalledText(state))" : ""))
+            } else {
+                state.notice = .ok("outcome recorded: \(outcome.outcome.label)")
+            }
             return []
         case .outcomeFailed(let message, let patient, let contact):
-            guard state.lookup?.patient.userID == patient, state.outcomeForm?.contactUserID == contact else {
+            guard state.lookup?.patient.userID == patient else { return [] }
+            if state.savingOutcomes.removeValue(forKey: contact) != nil {
+                let phone = state.contact(userID: contact)?.summary.phone.spaced ?? "a contact"
+                let shown = state.contact(userID: contact)?.currentOutcome.label ?? ""
+                state.notice = .error(
+                    "the outcome for \(phone) was not saved: \(message). It still shows “\(shown)”; select it and press the digit again."
+                )
                 return []
             }
+            guard state.outcomeForm?.contactUserID == contact else { return [] }
             state.outcomeForm?.saving = false
             state.outcomeForm?.error = message
             return []

@@ -115,7 +115,8 @@ struct TraceScreenTests {
         let state = TraceFixture.app()
         #expect(state.page == .trace)
         #expect(state.trace.phase == .phone)
-        #expect(state.isTypingText)
+        // The empty number is not being typed yet: `?` is help there (TraceCallLoopTests).
+        #expect(!state.isTypingText)
         #expect(Fixture.prose(state).contains("Look up a patient"))
     }
 

@@ -31,6 +31,16 @@ struct TraceSnapshotTests {
         case asciiForm = "ascii-form"
         case noUploads = "no-uploads"
         case help
+        /// `2` on the first row: its outcome saving, the cursor on the next contact to call.
+        case callLoop = "call-loop"
+        /// The same once the desk saved it.
+        case callLoopSaved = "call-loop-saved"
+        /// Every contact has an outcome.
+        case callLoopDone = "call-loop-done"
+        /// A save refused.
+        case callLoopFailed = "call-loop-failed"
+        /// `?` in the empty phone field: help.
+        case phoneHelp = "phone-help"
     }
 
     static func state(_ scenario: Scenario, width: Int, height: Int) -> ConsoleApp.State {
@@ -120,6 +130,28 @@ struct TraceSnapshotTests {
                 width: width, height: height, TraceFixture.lookup(contacts: [], daysUploaded: 0))
         case .help:
             state = TraceFixture.looked(width: width, height: height)
+            _ = Fixture.press(.char("?"), into: &state)
+        case .callLoop:
+            state = TraceFixture.looked(width: width, height: height)
+            _ = Fixture.press(.char("2"), into: &state)
+        case .callLoopSaved:
+            state = TraceFixture.looked(width: width, height: height)
+            _ = Fixture.press(.char("2"), into: &state)
+            let recorded = RecordedOutcome(outcome: .noAnswer, note: "", by: "tina", at: Fixture.now)
+            _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: 7, contact: 11)))
+        case .callLoopDone:
+            state = TraceFixture.looked(width: width, height: height)
+            _ = Fixture.press(.char("2"), .char("3"), .char("5"), into: &state)
+            for (contact, outcome) in [(11, ContactOutcome.noAnswer), (12, .reachedIsolating), (14, .wrongNumber)] {
+                let recorded = RecordedOutcome(outcome: outcome, note: "", by: "tina", at: Fixture.now)
+                _ = ConsoleApp.update(&state, .trace(.outcomeSaved(recorded, patient: 7, contact: Int64(contact))))
+            }
+        case .callLoopFailed:
+            state = TraceFixture.looked(width: width, height: height)
+            _ = Fixture.press(.char("2"), into: &state)
+            _ = ConsoleApp.update(
+                &state, .trace(.outcomeFailed("the desk cannot be reached", patient: 7, contact: 11)))
+        case .phoneHelp:
             _ = Fixture.press(.char("?"), into: &state)
         }
         return state

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The contact-trace screen through the real binary in tmux, as a tracer would use it: a wrong
-# number, an empty purpose, a lookup, sorting, the filter, a contact's detail, an outcome, the
-# CSV export (audited; asked before overwriting), a patient without uploads, an unknown number;
+# The contact-trace screen through the real binary in tmux, as a tracer would use it: help from
+# the empty number, a wrong number, an empty purpose, a lookup, sorting, the filter, a contact's
+# detail, an outcome, the CSV export (audited; asked before overwriting), the call loop (a digit
+# records an outcome and moves on), a patient without uploads, an unknown number;
 # then `tracedesk trace` on the same store (table, CSV, exit statuses), the same through a
 # server, and the whole chain: apps registering and uploading over the APRICOT API, found by
 # the console through the server.
@@ -27,6 +28,10 @@ check "bench trace seeds 40 users, the patient's files and the tracer" grep -q '
 start 80 24 -- --store "$store" --user bench-tracer
 sign_in "$password"
 check "a tracer starts on the contact-trace screen" wait_wrapped "Look up a patient"
+keys ?
+check "? in the empty phone field opens help" wait_wrapped "Help: "
+keys Escape
+check "Esc closes it, back on the empty number" wait_until "$wait_cap" absent "Help: "
 text "300-abc"
 keys Enter
 check "a number in a wrong format is refused with what to type" \
@@ -85,6 +90,28 @@ keys n
 check "Keep it leaves the file" wait_wrapped "kept the existing file"
 check "untouched" cmp -s "$work/contacts.csv" "$work/first.csv"
 keys Escape
+
+# The call loop: a digit records the selected contact's outcome at once and moves the cursor
+# to the next contact that still needs a call.
+selected_row() { screen | grep -E '^[│|] ?[›>]'; }
+selected_phone() { selected_row | grep -oE '\+39 [0-9]{3} [0-9]{3} [0-9]{4}' | head -n1; }
+selected_needs_call() { selected_row | grep -q 'not yet called'; }
+row_of() { screen | grep -F -- "$1" | grep -q -- "$2"; }  # row_of PHONE TEXT
+check "the table's border has the digits' legend" \
+  wait_wrapped "1 not called 2 no answer 3 isolating 4 refused 5 wrong number"
+check "the footer has 1-5 Outcome" wait_wrapped "1-5 Outcome"
+keys j
+check "j selects a contact not yet called" wait_until "$wait_cap" selected_needs_call
+first_call=$(selected_phone)
+keys 2
+check "2 records no answer for the selected contact" wait_wrapped "✓ outcome recorded: no answer for $first_call"
+second_call=$(selected_phone)
+check "the cursor moved on to another contact" test -n "$second_call" -a "$second_call" != "$first_call"
+check "which still needs a call" selected_needs_call
+check "and the contact called shows its outcome" row_of "$first_call" "no answer"
+keys 5
+check "5 records wrong number for the next one" wait_wrapped "✓ outcome recorded: wrong number for $second_call"
+check "and shows it in its row" row_of "$second_call" "wrong number"
 
 # A patient without uploads; an unknown number.
 keys n

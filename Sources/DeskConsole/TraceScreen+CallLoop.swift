@@ -1,0 +1,76 @@
+import DeskContract
+import DeskCore
+import TerminalKit
+
+// The call loop: a digit records the selected contact's outcome at once (the same desk call,
+// audited, as the outcome form), and the cursor goes on to the next contact that still needs
+// a call.
+extension TraceScreen {
+    /// Whether the contact at `index` of the lookup still needs a call: no outcome, or "not yet
+    /// called"; an outcome being saved counts as recorded.
+    static func needsCall(_ state: State, index: Int) -> Bool {
+        guard let contact = state.lookup?.contacts[index] else { return false }
+        if let saving = state.savingOutcomes[contact.summary.userID] { return saving == .notYetCalled }
+        return contact.currentOutcome == .notYetCalled
+    }
+
+    /// The position in ``State/order`` of the next contact that needs a call after `position`:
+    /// the rows below it first, then from the top again; the row itself last. Nil when every
+    /// row shown has an outcome.
+    static func nextToCall(_ state: State, after position: Int) -> Int? {
+        let count = state.order.count
+        guard count > 0 else { return nil }
+        for step in 1...count {
+            let candidate = (position + step) % count
+            if needsCall(state, index: state.order[candidate]) { return candidate }
+        }
+        return nil
+    }
+
+    /// What the screen says when no row needs a call.
+    static func allCalledText(_ state: State) -> String {
+        state.filter.text.isEmpty
+            ? "every contact has an outcome" : "every contact the filter shows has an outcome (Esc clears it)"
+    }
+
+    /// A digit on the table or in the detail: sends the outcome (keeping the contact's note),
+    /// shows it as being saved, and moves on. From the detail, the table comes back, on the next
+    /// contact to call (its detail is a new view of a person, so it opens only with Enter).
+    static func record(_ state: inout State, _ outcome: ContactOutcome) -> [Command] {
+        guard let lookup = state.lookup, let contact = state.detailContact ?? state.selectedContact,
+            let index = state.indexByUserID[contact.summary.userID]
+        else { return [] }
+        let userID = contact.summary.userID
+        let phone = contact.summary.phone.spaced
+        if state.savingOutcomes[userID] != nil {
+            state.notice = .info(
+                "the last outcome for \(phone) is still being saved: wait for it, then press the digit")
+            return []
+        }
+        state.savingOutcomes[userID] = outcome
+        state.detail = nil
+        let position = state.order.firstIndex(of: index) ?? state.selected
+        state.selected = position
+        if let next = nextToCall(state, after: position) {
+            state.selected = next
+            state.notice = .working("saving “\(outcome.label)” for \(phone)")
+        } else {
+            state.notice = .working("saving “\(outcome.label)” for \(phone) · \(allCalledText(state))")
+        }
+        return [
+            .recordOutcome(
+                patientUserID: lookup.patient.userID, contactUserID: userID, outcome: outcome,
+                note: contact.outcome?.note ?? "", purpose: state.lookupPurpose)
+        ]
+    }
+
+    /// `q` quits only when nothing would be lost: not while an outcome is on its way.
+    static func quitUnlessSaving(_ state: inout State) -> [Command] {
+        guard state.savingOutcomes.isEmpty else {
+            state.notice = .info(
+                "an outcome is still being saved: q quits once it is (Ctrl-C quits now, and the outcome may be lost)")
+            return []
+        }
+        return [.quit]
+    }
+}
