@@ -312,4 +312,21 @@ struct TraceCallLoopTests {
         #expect(state.trace.phase == .result)
         #expect(Fixture.press(.char("q"), into: &state).contains(.quit))
     }
+    @Test("50 000 contacts, all called but the last: a digit finds it, and the one after finds none")
+    func large() {
+        let called = RecordedOutcome(outcome: .noAnswer, note: "", by: "tina", at: Fixture.now)
+        let many = (0..<50_000).map { i in
+            TraceContact(
+                summary: ContactSummary(
+                    userID: Int64(100 + i), phone: TraceFixture.phone(i), firstSeen: nil, lastSeen: nil,
+                    sightings: 1, minutes: 50_000 - i, days: 1, mostMinutesOnOneDay: 1, isCloseContact: false,
+                    timeline: []), outcome: i == 0 || i == 49_999 ? nil : called)
+        }
+        var state = TraceFixture.looked(TraceFixture.lookup(contacts: many))
+        _ = Fixture.press(.char("2"), into: &state)
+        #expect(state.trace.selected == 49_999)
+        _ = Fixture.press(.char("2"), into: &state)
+        #expect(state.trace.selected == 49_999)
+        #expect(state.trace.notice?.text.contains("every contact has an outcome") == true)
+    }
 }
