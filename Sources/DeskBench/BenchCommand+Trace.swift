@@ -233,7 +233,8 @@ extension BenchCommand {
     static func benchDay(
         _ day: CivilDay, records: Int, ids: [[PseudoID]], random: inout BenchRandom
     ) -> [ContactRecord] {
-        let circle = 30
+        // The patient is ids[0]; fewer users than the circle make the circle everyone else.
+        let circle = min(30, ids.count - 1)
         let slots = 20
         let perMinute = max(1, (records + 1_439) / 1_440)
         let midnight = day.unixSecondsAtMidnightUTC

@@ -23,6 +23,10 @@ password="bench trace password"
 # The patient is the bench's user 0: +39 300 000 0000; user 5 (+39 300 000 0005) never uploads.
 "$bin" bench trace --store "$store" --users 40 --days 2 --records 1440 --runs 1 --json >"$work/bench.json" 2>&1
 check "bench trace seeds 40 users, the patient's files and the tracer" grep -q '"lookup' "$work/bench.json"
+# Fewer users than the patient's circle of 30: every other user is in the circle (this once
+# indexed past the users and crashed).
+"$bin" bench trace --store "$work/few.sqlite" --users 12 --days 1 --records 600 --runs 1 --json >"$work/few.json" 2>&1
+check "bench trace with 12 users (fewer than the circle) finishes" grep -q '"lookup' "$work/few.json"
 
 # 1. The console at 80×24: the tracer's start page.
 start 80 24 -- --store "$store" --user bench-tracer
