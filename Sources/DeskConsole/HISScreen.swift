@@ -63,14 +63,14 @@ public enum HISScreen {
     }
 
     public static let keyMap = KeyMap<Action>([
-        Binding([.char("a"), .insert], .add, help: "Add client"),
-        Binding([.char("x"), .delete], .revoke, help: "Revoke"),
-        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false),
+        Binding([.char("a"), .insert], .add, help: "Add client", name: "add"),
+        Binding([.char("x"), .delete], .revoke, help: "Revoke", name: "revoke"),
+        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false, name: "reload"),
         Binding([.up, .char("k")], .move(.up), help: "Previous client", shownInFooter: false),
         Binding([.down, .char("j")], .move(.down), help: "Next client", shownInFooter: false),
         Binding([.home, .char("g")], .move(.top), help: "First client", shownInFooter: false),
         Binding([.end, .char("G")], .move(.bottom), help: "Last client", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
     ])
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
