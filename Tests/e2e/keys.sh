@@ -17,7 +17,7 @@ add_staff "$store" sara supervisor
 # and the shell says so; `fg` continues it.
 start_shell 80 24 -- "bash --norc --noprofile -i"
 wait_re '\$ *$' >/dev/null
-text "PS1='shell\$ ' '$bin' --store '$store' --user rossi; echo __EXIT=\$?"
+text "'$bin' --store '$store' --user rossi"
 keys Enter
 sign_in "$oper_pw"
 check "signed in on the authorise screen" wait_for "TraceDesk · Authorise an upload"
@@ -57,6 +57,11 @@ check "Ctrl-L clears and repaints the whole screen" wait_until "$wait_cap" bash 
 check "Ctrl-L keeps the screen as it was" shows "TraceDesk · Monitor"
 
 keys C-q
-check "Ctrl-Q quits with status 0" wait_for "__EXIT=0"
+console_gone() { ! shows "TraceDesk ·"; }
+wait_until "$wait_cap" console_gone
+# $? after fg is the job's status.
+text 'echo __EXIT=$?'
+keys Enter
+check "Ctrl-Q quits with status 0 after the suspend" wait_for "__EXIT=0"
 
 summary "e2e-keys"
