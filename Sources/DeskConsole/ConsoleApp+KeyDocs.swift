@@ -30,6 +30,7 @@ extension ConsoleApp {
         .admin: [
             ("screens.admin", "Screens"), ("staff", "Staff"), ("staff.form", "Staff: the account form"),
             ("staff.role", "Staff: the role picker"), ("dialog.confirm", "Any confirmation"), ("his", "HIS clients"),
+            ("his.form", "HIS clients: the add form"),
             ("audit", "Audit log"), ("audit.filter", "Audit: the filter form"),
             ("audit.action", "Audit: the action picker"), ("audit.day", "Audit: the day"),
         ],

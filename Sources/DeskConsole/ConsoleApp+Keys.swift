@@ -121,6 +121,7 @@ extension ConsoleApp {
             KeyTable("staff.form", StaffScreen.Form.keyMap),
             KeyTable("staff.role", StaffScreen.Form.roleKeyMap),
             KeyTable("his", HISScreen.keyMap),
+            KeyTable("his.form", HISScreen.Form.keyMap),
             KeyTable("audit", AuditScreen.keyMap),
             KeyTable("audit.filter", AuditScreen.FilterForm.keyMap),
             KeyTable("audit.action", AuditScreen.FilterForm.actionKeyMap),
@@ -237,6 +238,7 @@ extension ConsoleApp {
                 if let confirm = state.his.confirm {
                     dialog(confirm, as: "confirm")
                 } else if state.his.form != nil {
+                    add("his.form", HISScreen.Form.keyMap, as: "form")
                     add("text-field", TextFieldState.keyMap, as: "editing text")
                 } else {
                     add("his", HISScreen.keyMap, as: "HIS clients")
