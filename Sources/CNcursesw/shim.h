@@ -11,6 +11,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <pthread.h>
 #include <ncursesw/curses.h>
 
 // Macros and globals that Swift cannot import (or that Swift 6 rejects as shared mutable state).
@@ -38,6 +41,37 @@ static inline int nc_put_cell(int y, int x, const wchar_t *wch, attr_t attrs, sh
     cchar_t cc;
     if (setcchar(&cc, wch, attrs, pair, NULL) != OK) return ERR;
     return mvadd_wch(y, x, &cc);
+}
+
+/// Ctrl-Z (the console reads keys raw, so it arrives as a key, not as the signal): leaves curses
+/// mode, which gives the shell its terminal modes and main screen back, then stops the process
+/// as job control expects (SIGTSTP with its default action, whatever handler curses installed).
+/// Returns once the shell continues it (`fg`, SIGCONT): curses mode again, at the size the
+/// terminal has now (it may have been resized meanwhile), with the next refresh repainting
+/// every cell. In an orphaned process group the kernel drops the signal and this returns at once.
+static inline void nc_suspend(void) {
+    endwin();
+    fflush(stdout);
+    struct sigaction fallback, previous;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(SIGTSTP, &fallback, &previous);
+    sigset_t tstp, mask;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &tstp, &mask);
+    raise(SIGTSTP);
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    sigaction(SIGTSTP, &previous, NULL);
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0) {
+        resize_term(size.ws_row, size.ws_col);
+    }
+    reset_prog_mode();
+    clearok(stdscr, TRUE);
+    erase();
+    refresh();
 }
 
 /// Writes raw bytes to the terminal (used for private mode sequences ncurses does not emit).

@@ -31,10 +31,12 @@ extension AuditScreen {
         public static let choices: [AuditAction?] = [nil] + AuditAction.known.map { Optional($0) }
 
         public static let keyMap = KeyMap<FilterAction>([
-            Binding([.enter], .apply, help: "Apply the filter", group: "filter"),
-            Binding([.tab, .down], .nextField, help: "Next field", group: "filter"),
-            Binding([.backTab, .up], .previousField, help: "Previous field", group: "filter", shownInFooter: false),
-            Binding([.escape], .cancel, help: "Cancel", group: "filter"),
+            Binding([.enter], .apply, help: "Apply the filter", group: "filter", name: "apply"),
+            Binding([.tab, .down], .nextField, help: "Next field", group: "filter", name: "next-field"),
+            Binding(
+                [.backTab, .up], .previousField, help: "Previous field", group: "filter", shownInFooter: false,
+                name: "previous-field"),
+            Binding([.escape], .cancel, help: "Cancel", group: "filter", name: "back"),
             Binding([.ctrl("x")], .clearAll, help: "Empty every field", group: "filter", shownInFooter: false),
         ])
 

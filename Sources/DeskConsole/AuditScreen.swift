@@ -106,18 +106,19 @@ public enum AuditScreen {
     }
 
     public static let keyMap = KeyMap<Action>([
-        Binding([.char("/"), .char("f")], .filter, help: "Filter"),
-        Binding([.char("n")], .older, help: "Older page"),
-        Binding([.char("v")], .verify, help: "Verify chain"),
-        Binding([.char("x")], .clearFilter, help: "Clear filter", shownInFooter: false),
-        Binding([.char("r"), .function(5)], .reload, help: "Reload (newest first)", shownInFooter: false),
+        Binding([.char("/"), .char("f")], .filter, help: "Filter", name: "filter"),
+        Binding([.char("n")], .older, help: "Older page", name: "older"),
+        Binding([.char("v")], .verify, help: "Verify chain", name: "verify"),
+        Binding([.char("x")], .clearFilter, help: "Clear filter", shownInFooter: false, name: "clear-filter"),
+        Binding(
+            [.char("r"), .function(5)], .reload, help: "Reload (newest first)", shownInFooter: false, name: "reload"),
         Binding([.up, .char("k")], .move(.up), help: "Newer entry", shownInFooter: false),
         Binding([.down, .char("j")], .move(.down), help: "Older entry (loads more at the end)", shownInFooter: false),
         Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
         Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
         Binding([.home, .char("g")], .move(.top), help: "Newest entry", shownInFooter: false),
         Binding([.end, .char("G")], .move(.bottom), help: "Oldest entry loaded", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
     ])
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {

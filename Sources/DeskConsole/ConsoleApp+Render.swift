@@ -60,6 +60,10 @@ extension ConsoleApp {
             buffer.cursor = nil
             help.render(into: &buffer, area: body)
         }
+        if let palette = state.palette {
+            buffer.cursor = nil
+            palette.render(into: &buffer, area: body)
+        }
         if state.showsDemoStrip, let citizen = state.demoCitizen {
             citizen.render(
                 into: &buffer, area: Rect(x: 0, y: area.height - 2, width: area.width, height: 1),
@@ -88,6 +92,9 @@ extension ConsoleApp {
     /// The footer's key hints for the current context.
     static func footerHints(_ state: State) -> [(keys: String, help: String)] {
         if state.help != nil { return HelpOverlayState.keyMap.footerHints }
+        if state.palette != nil {
+            return CommandPaletteState.keyMap.footerHints + [(keys: "↑↓", help: "Choose"), (keys: "^C", help: "Quit")]
+        }
         let signOut = (keys: "^O", help: "Sign out")
         let quit = (keys: "^C", help: "Quit")
         let help = (keys: state.isTypingText ? "F1" : "?", help: "Help")

@@ -37,6 +37,7 @@ extension ConsoleApp {
         state.feedCursor = 0
         state.firstAdmin = FirstAdminScreen.State()
         state.help = nil
+        state.palette = nil
         state.lock = nil
     }
 
@@ -95,6 +96,7 @@ extension ConsoleApp {
         }
         state.lock = LockScreen.State(user: session.user, role: session.role, reason: message)
         state.help = nil
+        state.palette = nil
         return followsFeed(session.role) ? [.stopFeed] : []
     }
 
@@ -112,6 +114,7 @@ extension ConsoleApp {
                 user: session.user, role: session.role,
                 reason: "Locked after \(Self.duration(limit)) without a key; the session was ended.")
             state.help = nil
+            state.palette = nil
             // The session ends now rather than when the desk notices: a locked desk holds no
             // live token (and reads no feed).
             if followsFeed(session.role) { commands.append(.stopFeed) }

@@ -58,6 +58,8 @@ public enum ConsoleApp {
         /// Covers the page while set; the page's state stays as it was.
         public var lock: LockScreen.State?
         public var help: HelpOverlayState?
+        /// The `:` command palette, over the page (which stays as it was) while open.
+        public var palette: CommandPaletteState?
         /// What the desk says is wrong with the connection (title bar); nil when fine.
         public var connectionProblem: String?
         /// Lock after this many seconds without a key or a click (at most the session's idle
@@ -140,6 +142,28 @@ public enum ConsoleApp {
             case .authorize: return false
             }
         }
+
+        /// Whether a letter would be typed (a field has the focus): then a screen's letter key
+        /// is a character and only its F-key switches. The authorise form counts, though `?` and
+        /// `:` are no code characters there.
+        public var typesLetters: Bool {
+            isTypingText || (page == .authorize && authorize.phase == .editing)
+        }
+
+        /// Whether `:` and Ctrl-P may open the palette: not while a dialog asks a question (the
+        /// answer comes first), on the lock screen (only the password matters there) or on the
+        /// too-small screen. Opening it never changes the page below.
+        public var offersPalette: Bool {
+            if lock != nil || isTooSmall { return false }
+            switch page {
+            case .authorize: return authorize.phase != .reviewing && authorize.quitConfirm == nil
+            case .staff: return staff.confirm == nil
+            case .his: return his.confirm == nil && his.shownKey == nil
+            case .dashboard: return dashboard.export?.confirm == nil
+            case .trace: return trace.export?.confirm == nil
+            default: return true
+            }
+        }
     }
 
     public enum Msg: Hashable, Sendable {
@@ -197,40 +221,58 @@ public enum ConsoleApp {
         case startFeed(after: Int64?)
         /// Ends the feed loop; nothing it read afterwards is delivered.
         case stopFeed
+        /// Ctrl-L: forget what the terminal shows and repaint every cell.
+        case redraw
+        /// Ctrl-Z: back to the shell until `fg`; then the size is read again and all repainted.
+        case suspend
         case quit
     }
 
     public enum GlobalAction: Hashable, Sendable {
-        case help, quit, redraw, signOut, staff, audit, his, switchScreen, authorize, monitor, dashboard
+        case help, palette, quit, redraw, suspend, signOut, staff, audit, his, authorize, monitor, dashboard, trace
     }
 
     /// Keys the frame takes before the screen.
     public static let globalKeyMap = KeyMap<GlobalAction>([
-        Binding([.char("?"), .function(1)], .help, help: "Help (F1 while typing a name or password)", group: "global"),
-        Binding([.ctrl("o"), .function(12)], .signOut, help: "Sign out", group: "global"),
-        Binding([.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit (signs out)", group: "global"),
-        Binding([.ctrl("l")], .redraw, help: "Redraw the screen", group: "global", shownInFooter: false),
+        Binding(
+            [.char("?"), .function(1)], .help, help: "Help (F1 while typing a name or password)", group: "global",
+            name: "help"),
+        Binding(
+            [.char(":"), .ctrl("p")], .palette, help: "Command palette (^P while typing)", group: "global",
+            shownInFooter: false, name: "palette"),
+        Binding([.ctrl("o"), .function(12)], .signOut, help: "Sign out", group: "global", name: "signout"),
+        Binding(
+            [.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit (signs out)", group: "global", name: "quit"),
+        Binding(
+            [.ctrl("l")], .redraw, help: "Redraw the screen", group: "global", shownInFooter: false, name: "redraw"),
+        Binding(
+            [.ctrl("z")], .suspend, help: "Suspend to the shell (fg comes back)", group: "global",
+            shownInFooter: false, name: "suspend"),
     ])
 
-    /// The admin's screens.
+    /// The admin's screens. Each screen has an F-key and a capital letter that means nothing
+    /// else anywhere (the key conventions test checks); Tab never switches screens.
     public static let adminKeyMap = KeyMap<GlobalAction>([
-        Binding([.function(2)], .staff, help: "Staff", group: "screens"),
-        Binding([.function(3)], .audit, help: "Audit", group: "screens"),
-        Binding([.function(4)], .his, help: "HIS clients", group: "screens"),
-        Binding([.tab], .switchScreen, help: "The next screen", group: "screens", shownInFooter: false),
+        Binding([.function(2), .char("S")], .staff, help: "Staff", group: "screens", name: "staff"),
+        Binding([.function(3), .char("A")], .audit, help: "Audit", group: "screens", name: "audit"),
+        Binding([.function(4), .char("H")], .his, help: "HIS clients", group: "screens", name: "his"),
     ])
 
     /// The operator's screens (Tab is the form's: it moves between the code and the date).
     public static let operatorKeyMap = KeyMap<GlobalAction>([
-        Binding([.function(2)], .authorize, help: "Authorise", group: "screens"),
-        Binding([.function(3)], .monitor, help: "Monitor", group: "screens"),
+        Binding([.function(2), .char("U")], .authorize, help: "Authorise", group: "screens", name: "authorise"),
+        Binding([.function(3), .char("M")], .monitor, help: "Monitor", group: "screens", name: "monitor"),
     ])
 
     /// The supervisor's screens.
     public static let supervisorKeyMap = KeyMap<GlobalAction>([
-        Binding([.function(2)], .dashboard, help: "Dashboard", group: "screens"),
-        Binding([.function(3)], .monitor, help: "Monitor", group: "screens"),
-        Binding([.tab], .switchScreen, help: "The other screen", group: "screens", shownInFooter: false),
+        Binding([.function(2), .char("D")], .dashboard, help: "Dashboard", group: "screens", name: "dashboard"),
+        Binding([.function(3), .char("M")], .monitor, help: "Monitor", group: "screens", name: "monitor"),
+    ])
+
+    /// The tracer's one screen (its key brings it to the front from help or the palette).
+    public static let tracerKeyMap = KeyMap<GlobalAction>([
+        Binding([.function(2), .char("T")], .trace, help: "Contact trace", group: "screens", name: "trace")
     ])
 
     static let quitKeys: [Key] = [.ctrl("c"), .ctrl("q"), .function(10)]
@@ -326,8 +368,24 @@ public enum ConsoleApp {
         }
     }
 
-    private static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
+    static func handleKey(_ state: inout State, _ key: Key) -> [Command] {
         if quitKeys.contains(key) { return quit(state) }
+        let global = globalKeyMap.action(for: key)
+        // Redraw and suspend work everywhere and change nothing the console holds.
+        if global == .redraw { return [.redraw] }
+        if global == .suspend { return [.suspend] }
+        if var palette = state.palette {
+            switch palette.handle(key) {
+            case .closed:
+                state.palette = nil
+            case .run(let entry):
+                state.palette = nil
+                if let key = entry.key { return handleKey(&state, key) }
+            case .changed, .unchanged:
+                state.palette = palette
+            }
+            return []
+        }
         if var help = state.help {
             if help.handle(key, area: state.body) == .closed { state.help = nil } else { state.help = help }
             return []
@@ -335,10 +393,13 @@ public enum ConsoleApp {
         // Too small to show anything: every key waits (q is a code character, Esc would lose
         // nothing but still quit by surprise); only the quit keys above end the console.
         if state.isTooSmall { return [] }
-        let global = globalKeyMap.action(for: key)
         if global == .signOut, state.session != nil { return signOut(&state) }
         if global == .help, key == .function(1) || !state.isTypingText {
             state.help = HelpOverlayState(title: "Help: " + title(state), sections: helpSections(state))
+            return []
+        }
+        if global == .palette, key == .ctrl("p") || !state.isTypingText, state.offersPalette {
+            state.palette = CommandPaletteState(entries: paletteEntries(state))
             return []
         }
         if let demo = state.demoAccounts, DemoAccounts.keyMap.action(for: key) == .show {
@@ -346,29 +407,29 @@ public enum ConsoleApp {
             return []
         }
         if state.lock != nil { return update(&state, .lockScreen(.keyPressed(key))) }
-        if state.session?.role == .admin, !state.staff.isModal, !state.audit.isModal, !state.his.isModal,
+        // A screen's letter is a character wherever a field takes letters.
+        let screenKey = !key.isCharacter || !state.typesLetters
+        if screenKey, state.session?.role == .admin, !state.staff.isModal, !state.audit.isModal, !state.his.isModal,
             let action = adminKeyMap.action(for: key)
         {
             switch action {
-            case .staff: return show(.staff, &state)
             case .audit: return show(.audit, &state)
             case .his: return show(.his, &state)
-            default: return show(state.page == .staff ? .audit : state.page == .audit ? .his : .staff, &state)
+            default: return show(.staff, &state)
             }
         }
-        if state.session?.role == .operator, state.authorize.phase != .reviewing, state.authorize.quitConfirm == nil,
-            let action = operatorKeyMap.action(for: key)
+        if screenKey, state.session?.role == .operator, state.authorize.phase != .reviewing,
+            state.authorize.quitConfirm == nil, let action = operatorKeyMap.action(for: key)
         {
             return show(action == .monitor ? .monitor : .authorize, &state)
         }
-        if state.session?.role == .supervisor, !state.monitor.isModal, !state.dashboard.isModal,
+        if screenKey, state.session?.role == .supervisor, !state.monitor.isModal, !state.dashboard.isModal,
             let action = supervisorKeyMap.action(for: key)
         {
-            switch action {
-            case .dashboard: return show(.dashboard, &state)
-            case .monitor: return show(.monitor, &state)
-            default: return show(state.page == .dashboard ? .monitor : .dashboard, &state)
-            }
+            return show(action == .monitor ? .monitor : .dashboard, &state)
+        }
+        if screenKey, state.session?.role == .tracer, !state.trace.isModal, tracerKeyMap.action(for: key) != nil {
+            return show(.trace, &state)
         }
         switch state.page {
         case .signIn: return update(&state, .signInScreen(.keyPressed(key)))
@@ -403,7 +464,7 @@ public enum ConsoleApp {
     }
 
     private static func mouse(_ state: inout State, _ event: MouseEvent) -> [Command] {
-        guard state.help == nil, state.lock == nil, !state.isTooSmall else { return [] }
+        guard state.help == nil, state.palette == nil, state.lock == nil, !state.isTooSmall else { return [] }
         let body = state.body
         switch (state.page, event.kind) {
         case (.authorize, .press):

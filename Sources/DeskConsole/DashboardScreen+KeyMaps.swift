@@ -17,25 +17,28 @@ extension DashboardScreen {
             Binding([.char("2")], .range(.day), help: "Last 24 hours", group: "range", footer: "24h"),
             Binding([.char("3")], .range(.week), help: "Last 7 days", group: "range", footer: "7d"),
             Binding([.char("4")], .range(.fortnight), help: "Last 14 days", group: "range", footer: "14d"),
-            Binding([.char("r")], .refresh, help: "Refresh now", footer: "Refresh"),
-            Binding([.char("e")], .export, help: "Export the figures as CSV", footer: "Export"),
-            Binding([.char("p")], .province, help: "One province's figures", footer: "Province"),
-            Binding([.char("b")], .cycleBucket, help: "Next bucket size for the range", footer: "Bucket"),
-            Binding([.char("/")], .province, help: "One province's figures (as p)", shownInFooter: false),
-            Binding([.escape], .allProvinces, help: "Back to every province", shownInFooter: false),
-            Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+            Binding([.char("r")], .refresh, help: "Refresh now", footer: "Refresh", name: "refresh"),
+            Binding([.char("e")], .export, help: "Export the figures as CSV", footer: "Export", name: "export"),
+            Binding([.char("p")], .province, help: "One province's figures", footer: "Province", name: "province"),
+            Binding(
+                [.char("b")], .cycleBucket, help: "Next bucket size for the range", footer: "Bucket", name: "bucket"),
+            Binding(
+                [.char("/")], .province, help: "One province's figures (as p)", shownInFooter: false, name: "filter"),
+            Binding([.escape], .allProvinces, help: "Back to every province", shownInFooter: false, name: "back"),
+            Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
         ])
 
     /// The province prompt's keys (typed letters go to the code).
     public static let provinceKeyMap = KeyMap<InputAction>([
         Binding(
-            [.enter], .submit, help: "Show the province (empty: every province)", group: "province", footer: "Show"),
-        Binding([.escape], .back, help: "Cancel", group: "province", footer: "Cancel"),
+            [.enter], .submit, help: "Show the province (empty: every province)", group: "province", footer: "Show",
+            name: "show"),
+        Binding([.escape], .back, help: "Cancel", group: "province", footer: "Cancel", name: "back"),
     ])
 
     /// The export's file name.
     public static let exportKeyMap = KeyMap<InputAction>([
-        Binding([.enter], .submit, help: "Write the file", group: "export", footer: "Write"),
-        Binding([.escape], .back, help: "Cancel the export", group: "export", footer: "Cancel"),
+        Binding([.enter], .submit, help: "Write the file", group: "export", footer: "Write", name: "write"),
+        Binding([.escape], .back, help: "Cancel the export", group: "export", footer: "Cancel", name: "back"),
     ])
 }

@@ -33,7 +33,7 @@ public struct DemoAccounts: Hashable, Sendable {
 
     /// F8 shows the accounts wherever the console is (letters would be typed into a field).
     public static let keyMap = KeyMap<Action>([
-        Binding([.function(8)], .show, help: "The demo's accounts and patients", group: "demo")
+        Binding([.function(8)], .show, help: "The demo's accounts and patients", group: "demo", name: "accounts")
     ])
 
     /// The help sections: accounts (name, role and password), patients, and the file.

@@ -83,8 +83,8 @@ public enum FirstAdminScreen {
 
     public static let keyMap = KeyMap<Action>([
         Binding([.enter], .submit, help: "Next field, then create"),
-        Binding([.tab, .down], .nextField, help: "Next field"),
-        Binding([.backTab, .up], .previousField, help: "Previous field", shownInFooter: false),
+        Binding([.tab, .down], .nextField, help: "Next field", name: "next-field"),
+        Binding([.backTab, .up], .previousField, help: "Previous field", shownInFooter: false, name: "previous-field"),
     ])
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {

@@ -63,14 +63,14 @@ public enum HISScreen {
     }
 
     public static let keyMap = KeyMap<Action>([
-        Binding([.char("a"), .insert], .add, help: "Add client"),
-        Binding([.char("x"), .delete], .revoke, help: "Revoke"),
-        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false),
+        Binding([.char("a"), .insert], .add, help: "Add client", name: "add"),
+        Binding([.char("x"), .delete], .revoke, help: "Revoke", name: "revoke"),
+        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false, name: "reload"),
         Binding([.up, .char("k")], .move(.up), help: "Previous client", shownInFooter: false),
         Binding([.down, .char("j")], .move(.down), help: "Next client", shownInFooter: false),
         Binding([.home, .char("g")], .move(.top), help: "First client", shownInFooter: false),
         Binding([.end, .char("G")], .move(.bottom), help: "Last client", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
     ])
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
@@ -223,17 +223,29 @@ public enum HISScreen {
             return nil
         }
 
+        public enum FormAction: Hashable, Sendable { case submit, nextField, previousField, cancel }
+
+        /// The form's keys besides typing (help and the key conventions test read them).
+        public static let keyMap = KeyMap<FormAction>([
+            Binding([.enter], .submit, help: "Next field, then add", group: "form", name: "add"),
+            Binding([.tab, .down], .nextField, help: "Next field", group: "form", name: "next-field"),
+            Binding(
+                [.backTab, .up], .previousField, help: "Previous field", group: "form", shownInFooter: false,
+                name: "previous-field"),
+            Binding([.escape], .cancel, help: "Cancel", group: "form", name: "back"),
+        ])
+
         public mutating func handle(_ key: Key) -> Edit {
             if submitting { return .edited }
-            switch key {
-            case .escape: return .cancelled
-            case .tab, .down:
+            switch Self.keyMap.action(for: key) {
+            case .cancel: return .cancelled
+            case .nextField:
                 focus = FormFocus.step(focus, by: 1, in: Self.fields)
                 return .edited
-            case .backTab, .up:
+            case .previousField:
                 focus = FormFocus.step(focus, by: -1, in: Self.fields)
                 return .edited
-            case .enter:
+            case .submit:
                 guard FormFocus.advance(&focus, in: Self.fields) else { return .edited }
                 guard let clientName else {
                     focus = .name
@@ -247,7 +259,7 @@ public enum HISScreen {
                 submitting = true
                 notice = .working("adding \(clientName)…")
                 return .submit(.add(name: clientName, ratePerMinute: Int(rate.text)))
-            default:
+            case nil:
                 var cut: String?
                 switch focus {
                 case .name:

@@ -45,7 +45,7 @@ public enum LockScreen {
 
     public static let keyMap = KeyMap<Action>([
         Binding([.enter], .unlock, help: "Unlock (sign in again)"),
-        Binding([.escape], .clear, help: "Clear the password", shownInFooter: false),
+        Binding([.escape], .clear, help: "Clear the password", shownInFooter: false, name: "clear"),
     ])
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {

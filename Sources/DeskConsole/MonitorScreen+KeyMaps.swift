@@ -8,12 +8,15 @@ extension MonitorScreen {
     /// and as one hint in the footer.
     public static let keyMap = KeyMap<Action>(
         [
-            Binding([.char(" ")], .pause, help: "Pause / resume"),
-            Binding([.char("/")], .filter, help: "Filter"),
-            Binding([.enter], .detail, help: "Detail"),
-            Binding([.char("w")], .watch, help: "Watch its code"),
-            Binding([.escape], .close, help: "Close the pane (or clear the filter)", shownInFooter: false),
-            Binding([.char("x")], .clearFilter, help: "Clear the filter, show every kind", shownInFooter: false),
+            Binding([.char(" ")], .pause, help: "Pause / resume", name: "pause"),
+            Binding([.char("/")], .filter, help: "Filter", name: "filter"),
+            Binding([.enter], .detail, help: "Detail", name: "detail"),
+            Binding([.char("w")], .watch, help: "Watch its code", name: "watch"),
+            Binding(
+                [.escape], .close, help: "Close the pane (or clear the filter)", shownInFooter: false, name: "back"),
+            Binding(
+                [.char("x")], .clearFilter, help: "Clear the filter, show every kind", shownInFooter: false,
+                name: "clear-filter"),
         ]
             + Kind.allCases.map { kind in
                 Binding(
@@ -27,13 +30,13 @@ extension MonitorScreen {
                 Binding([.pageDown], .pageDown, help: "Page down", shownInFooter: false),
                 Binding([.home, .char("g")], .top, help: "Newest event (follows new ones)", shownInFooter: false),
                 Binding([.end, .char("G")], .bottom, help: "Oldest event kept", shownInFooter: false),
-                Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+                Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
             ])
 
     /// While typing a filter: it applies as you type.
     public static let filterKeyMap = KeyMap<FilterAction>([
-        Binding([.enter], .keep, help: "Keep the filter", group: "filter"),
-        Binding([.escape], .clear, help: "Clear the filter", group: "filter"),
+        Binding([.enter], .keep, help: "Keep the filter", group: "filter", name: "keep"),
+        Binding([.escape], .clear, help: "Clear the filter", group: "filter", name: "back"),
         Binding([.up], .up, help: "Newer event", group: "filter", shownInFooter: false),
         Binding([.down], .down, help: "Older event", group: "filter", shownInFooter: false),
         Binding([.pageUp], .pageUp, help: "Page up", group: "filter", shownInFooter: false),

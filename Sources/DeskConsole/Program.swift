@@ -127,18 +127,31 @@ public final class Program {
 
     private func handle(_ event: InputEvent) {
         switch event {
-        case .key(.ctrl("l")):
-            backend.invalidate()
-            previous = Buffer(width: 0, height: 0)
-            drawnState = nil
         case .key(let key): apply(.keyPressed(key))
         case .mouse(let mouse): apply(.mouse(mouse))
         case .resize(let size):
             apply(.resized(size))
-            backend.invalidate()
-            previous = Buffer(width: 0, height: 0)
-            drawnState = nil
+            repaintAll()
         }
+    }
+
+    /// The next draw sends every cell, on a terminal told to forget what it shows.
+    private func repaintAll() {
+        backend.invalidate()
+        previous = Buffer(width: 0, height: 0)
+        drawnState = nil
+    }
+
+    /// Ctrl-Z: the terminal goes back to the shell and the process stops until `fg`. The session
+    /// stays signed in meanwhile (nothing runs to keep or end it); back, the size is read again,
+    /// the clock ticks before anything is drawn, so a console left stopped past its idle limit
+    /// comes back locked without showing the screen first, and everything is repainted.
+    private func suspend() {
+        backend.suspend()
+        if backend.size != state.size { apply(.resized(backend.size)) }
+        lastTick = Date.distantPast
+        apply(.ticked(service.now()))
+        repaintAll()
     }
 
     func apply(_ msg: ConsoleApp.Msg) {
@@ -155,6 +168,10 @@ public final class Program {
             startFeed(after: cursor)
         case .stopFeed:
             stopFeed()
+        case .redraw:
+            repaintAll()
+        case .suspend:
+            suspend()
         case .checkAccounts:
             call(
                 { () async throws(ServiceError) in try await service.needsFirstAdmin() },

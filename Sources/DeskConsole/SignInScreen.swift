@@ -60,8 +60,8 @@ public enum SignInScreen {
     /// Checked before a field sees the key; everything else is typed.
     public static let keyMap = KeyMap<Action>([
         Binding([.enter], .submit, help: "Sign in"),
-        Binding([.tab, .down], .nextField, help: "Next field"),
-        Binding([.backTab, .up], .previousField, help: "Previous field", shownInFooter: false),
+        Binding([.tab, .down], .nextField, help: "Next field", name: "next-field"),
+        Binding([.backTab, .up], .previousField, help: "Previous field", shownInFooter: false, name: "previous-field"),
     ])
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {

@@ -77,10 +77,12 @@ extension StaffScreen {
         }
 
         public static let keyMap = KeyMap<FormAction>([
-            Binding([.enter], .submit, help: "Next field, then save", group: "form"),
-            Binding([.tab, .down], .nextField, help: "Next field", group: "form"),
-            Binding([.backTab, .up], .previousField, help: "Previous field", group: "form", shownInFooter: false),
-            Binding([.escape], .cancel, help: "Cancel", group: "form"),
+            Binding([.enter], .submit, help: "Next field, then save", group: "form", name: "save"),
+            Binding([.tab, .down], .nextField, help: "Next field", group: "form", name: "next-field"),
+            Binding(
+                [.backTab, .up], .previousField, help: "Previous field", group: "form", shownInFooter: false,
+                name: "previous-field"),
+            Binding([.escape], .cancel, help: "Cancel", group: "form", name: "back"),
         ])
 
         /// Keys of the role picker (when it has the focus).

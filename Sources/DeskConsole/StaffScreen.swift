@@ -77,17 +77,17 @@ public enum StaffScreen {
     }
 
     public static let keyMap = KeyMap<Action>([
-        Binding([.char("a"), .insert], .add, help: "Add account"),
-        Binding([.char("d"), .delete], .disable, help: "Disable"),
-        Binding([.char("p")], .resetPassword, help: "New password"),
-        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false),
+        Binding([.char("a"), .insert], .add, help: "Add account", name: "add"),
+        Binding([.char("d"), .delete], .disable, help: "Disable", name: "disable"),
+        Binding([.char("p")], .resetPassword, help: "New password", name: "password"),
+        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false, name: "reload"),
         Binding([.up, .char("k")], .move(.up), help: "Previous account", shownInFooter: false),
         Binding([.down, .char("j")], .move(.down), help: "Next account", shownInFooter: false),
         Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
         Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
         Binding([.home, .char("g")], .move(.top), help: "First account", shownInFooter: false),
         Binding([.end, .char("G")], .move(.bottom), help: "Last account", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false),
+        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
     ])
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {

@@ -90,55 +90,60 @@ extension TraceScreen {
     /// sort) give way to help, sign-out and quit.
     public static let keyMap = KeyMap<Action>(
         [
-            Binding([.enter], .detail, help: "Detail: timeline and sightings", footer: "Detail"),
+            Binding([.enter], .detail, help: "Detail: timeline and sightings", footer: "Detail", name: "detail"),
             Binding(
-                [.char("/")], .filter, help: "Filter (phone digits, outcome words, close, far)", footer: "Filter"),
-            Binding([.char("o")], .outcome, help: "Record the outcome with a note (a form)", footer: "Note"),
-            Binding([.char("n")], .newLookup, help: "New lookup", footer: "New"),
-            Binding([.char("e")], .export, help: "Export the table as CSV", footer: "Export"),
-            Binding([.char("s")], .cycleSort, help: "Sort: minutes → last seen → days", footer: "Sort"),
+                [.char("/")], .filter, help: "Filter (phone digits, outcome words, close, far)", footer: "Filter",
+                name: "filter"),
+            Binding(
+                [.char("o")], .outcome, help: "Record the outcome with a note (a form)", footer: "Note", name: "outcome"
+            ),
+            Binding([.char("n")], .newLookup, help: "New lookup", footer: "New", name: "new"),
+            Binding([.char("e")], .export, help: "Export the table as CSV", footer: "Export", name: "export"),
+            Binding([.char("s")], .cycleSort, help: "Sort: minutes → last seen → days", footer: "Sort", name: "sort"),
         ] + outcomeBindings(Action.record) + [
             Binding([.char("m")], .sort(.minutes), help: "Sort by minutes", shownInFooter: false),
             Binding([.char("l")], .sort(.lastSeen), help: "Sort by last seen", shownInFooter: false),
             Binding([.char("d")], .sort(.days), help: "Sort by days", shownInFooter: false),
-            Binding([.char("r")], .again, help: "Look the same patient up again", shownInFooter: false),
-            Binding([.escape], .clear, help: "Clear the filter", shownInFooter: false),
+            Binding([.char("r")], .again, help: "Look the same patient up again", shownInFooter: false, name: "again"),
+            Binding([.escape], .clear, help: "Clear the filter", shownInFooter: false, name: "back"),
             Binding([.up, .char("k")], .move(.up), help: "Previous contact", shownInFooter: false),
             Binding([.down, .char("j")], .move(.down), help: "Next contact", shownInFooter: false),
             Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
             Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
             Binding([.home, .char("g")], .move(.top), help: "First contact", shownInFooter: false),
             Binding([.end, .char("G")], .move(.bottom), help: "Last contact", shownInFooter: false),
-            Binding([.char("q")], .quit, help: "Quit (not while an outcome is being saved)", shownInFooter: false),
+            Binding(
+                [.char("q")], .quit, help: "Quit (not while an outcome is being saved)", shownInFooter: false,
+                name: "quit"),
         ])
 
     /// The phone number's keys before any lookup: Esc clears the number.
     public static let phoneKeyMap = KeyMap<InputAction>([
         Binding([.enter], .submit, help: "Next: the purpose", group: "form", footer: "Next"),
-        Binding([.escape], .back, help: "Clear the number", group: "form", footer: "Clear"),
+        Binding([.escape], .back, help: "Clear the number", group: "form", footer: "Clear", name: "clear"),
     ])
 
     /// The phone number's keys after `n` over a shown lookup: Esc goes back to it.
     public static let phoneBackKeyMap = KeyMap<InputAction>([
         Binding([.enter], .submit, help: "Next: the purpose", group: "form", footer: "Next"),
-        Binding([.escape], .back, help: "Back to the shown lookup", group: "form", footer: "Back"),
+        Binding([.escape], .back, help: "Back to the shown lookup", group: "form", footer: "Back", name: "back"),
     ])
 
     /// The purpose's keys.
     public static let purposeKeyMap = KeyMap<InputAction>([
         Binding([.enter], .submit, help: "Look the patient up", group: "form", footer: "Look up"),
-        Binding([.escape], .back, help: "Back to the number", group: "form", footer: "Back"),
+        Binding([.escape], .back, help: "Back to the number", group: "form", footer: "Back", name: "back"),
     ])
 
     /// The export's file name.
     public static let exportKeyMap = KeyMap<InputAction>([
         Binding([.enter], .submit, help: "Write the file", group: "form", footer: "Write"),
-        Binding([.escape], .back, help: "Cancel the export", group: "form", footer: "Cancel"),
+        Binding([.escape], .back, help: "Cancel the export", group: "form", footer: "Cancel", name: "back"),
     ])
 
     /// While the lookup runs only quitting works (Ctrl-C and sign-out are global).
     public static let loadingKeyMap = KeyMap<Action>([
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false)
+        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit")
     ])
 
     /// The keys of the text field in use: the number, the purpose or the export's file.
@@ -154,9 +159,13 @@ extension TraceScreen {
     /// The detail view's keys.
     public static let detailKeyMap = KeyMap<DetailAction>(
         [
-            Binding([.escape, .enter], .close, help: "Back to the table", footer: "Back"),
-            Binding([.char("o")], .outcome, help: "Record the outcome with a note (a form)", footer: "Note"),
-            Binding([.char("t")], .timeline, help: "Whole timeline / timeline and sightings", footer: "Timeline"),
+            Binding([.escape, .enter], .close, help: "Back to the table", footer: "Back", name: "back"),
+            Binding(
+                [.char("o")], .outcome, help: "Record the outcome with a note (a form)", footer: "Note", name: "outcome"
+            ),
+            Binding(
+                [.char("t")], .timeline, help: "Whole timeline / timeline and sightings", footer: "Timeline",
+                name: "timeline"),
         ] + outcomeBindings(DetailAction.record) + [
             Binding(
                 [.up, .char("k")], .up, help: "Earlier sighting (newer day in the whole timeline)", shownInFooter: false
@@ -170,13 +179,15 @@ extension TraceScreen {
             Binding(
                 [.end, .char("G")], .bottom, help: "Last sighting read (the last screenful)", shownInFooter: false),
             Binding([.char("r")], .retry, help: "Read the sightings again after a failure", shownInFooter: false),
-            Binding([.char("q")], .quit, help: "Quit (not while an outcome is being saved)", shownInFooter: false),
+            Binding(
+                [.char("q")], .quit, help: "Quit (not while an outcome is being saved)", shownInFooter: false,
+                name: "quit"),
         ])
 
     /// The outcome form's keys (typed characters go to the note).
     public static let outcomeKeyMap = KeyMap<OutcomeAction>([
-        Binding([.enter], .save, help: "Save", group: "outcome"),
-        Binding([.escape], .cancel, help: "Cancel", group: "outcome"),
+        Binding([.enter], .save, help: "Save", group: "outcome", name: "save"),
+        Binding([.escape], .cancel, help: "Cancel", group: "outcome", name: "back"),
         Binding([.up], .previous, help: "Previous outcome", group: "outcome"),
         Binding([.down], .next, help: "Next outcome", group: "outcome"),
     ])

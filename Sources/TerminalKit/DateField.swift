@@ -72,9 +72,10 @@ public struct DateFieldState: Hashable, Sendable {
         Binding([.end], .lastOfMonth, help: "Last day of month", group: "date", shownInFooter: false),
         Binding([.char("t")], .today, help: "Today", group: "date"),
         Binding([.char("y")], .yesterday, help: "Yesterday", group: "date"),
-        Binding([.char(" "), .function(4)], .openCalendar, help: "Calendar", group: "date"),
+        Binding([.char(" ")], .openCalendar, help: "Calendar", group: "date"),
         Binding([.enter], .pick, help: "Pick day", group: "date", shownInFooter: false),
-        Binding([.escape], .closeCalendar, help: "Close calendar", group: "date", shownInFooter: false),
+        Binding(
+            [.escape], .closeCalendar, help: "Close calendar", group: "date", shownInFooter: false, name: "back"),
     ])
 
     /// Applies one key (see the type's key rule).

@@ -63,7 +63,7 @@ public struct DialogState: Hashable, Sendable {
     public var keyMap: KeyMap<DialogAction> {
         var bindings: [Binding<DialogAction>] = [
             Binding([.enter], .choose, help: "Choose", group: "dialog"),
-            Binding([.escape], .cancel, help: "Cancel", group: "dialog"),
+            Binding([.escape], .cancel, help: "Cancel", group: "dialog", name: "back"),
         ]
         for (index, button) in buttons.enumerated() {
             guard let shortcut = button.shortcut else { continue }
@@ -75,8 +75,11 @@ public struct DialogState: Hashable, Sendable {
         bindings += [
             Binding([.left, .char("h")], .previous, help: "Previous button", group: "dialog", shownInFooter: false),
             Binding([.right, .char("l")], .next, help: "Next button", group: "dialog", shownInFooter: false),
-            Binding([.tab], .cycleForward, help: "Next button", group: "dialog", shownInFooter: false),
-            Binding([.backTab], .cycleBackward, help: "Previous button", group: "dialog", shownInFooter: false),
+            Binding(
+                [.tab], .cycleForward, help: "Next button", group: "dialog", shownInFooter: false, name: "next-field"),
+            Binding(
+                [.backTab], .cycleBackward, help: "Previous button", group: "dialog", shownInFooter: false,
+                name: "previous-field"),
         ]
         return KeyMap(bindings)
     }

@@ -57,7 +57,9 @@ public struct HelpOverlayState: Hashable, Sendable {
     }
 
     public static let keyMap = KeyMap<HelpOverlayAction>([
-        Binding([.escape, .char("?"), .char("q")], .close, help: "Close help", group: "help"),
+        Binding([.escape, .char("q")], .close, help: "Close help", group: "help", name: "back"),
+        Binding(
+            [.char("?"), .function(1)], .close, help: "Close help", group: "help", shownInFooter: false, name: "help"),
         Binding([.up, .char("k")], .lineUp, help: "Scroll up", group: "help", shownInFooter: false),
         Binding([.down, .char("j")], .lineDown, help: "Scroll down", group: "help", shownInFooter: false),
         Binding([.pageUp], .pageUp, help: "Page up", group: "help", shownInFooter: false),

@@ -67,4 +67,21 @@ public protocol TerminalBackend: AnyObject {
     func invalidate()
     /// The next input event, waiting at most `timeoutMilliseconds` (nil on timeout).
     func nextEvent(timeoutMilliseconds: Int) -> InputEvent?
+    /// Ctrl-Z: hands the terminal back to the shell and stops the process (SIGTSTP); returns once
+    /// it is continued (`fg`), back in full-screen mode with ``size`` read again. The caller then
+    /// repaints everything. A terminal that cannot suspend returns at once.
+    func suspend()
+}
+
+extension TerminalBackend {
+    /// No job control (a test terminal, a pipe): nothing to do.
+    public func suspend() {}
+}
+
+extension Key {
+    /// A printable character: typed into a focused text field rather than a command there.
+    public var isCharacter: Bool {
+        if case .char = self { return true }
+        return false
+    }
 }

@@ -16,12 +16,17 @@ public struct Binding<Action> {
     /// A shorter text for the footer ("Detail" for "Detail: timeline and sightings"); nil: the
     /// help text.
     public var footer: String?
+    /// The command's name in the palette (`:export`, `:monitor`); nil: the palette does not
+    /// list it. Names are lowercase words joined by `-`; the key conventions test checks that a
+    /// convention key (Esc, Tab, `/`, `?`, `q`…) carries the name of its one meaning.
+    public var name: String?
 
     public init(
         _ keys: [Key], _ action: Action, help: String, group: String = "this screen", shownInFooter: Bool = true,
-        footer: String? = nil
+        footer: String? = nil, name: String? = nil
     ) {
         self.keys = keys
+        self.name = name
         self.action = action
         self.help = help
         self.group = group
@@ -40,7 +45,31 @@ public struct Binding<Action> {
     /// The same binding with its action converted (to embed a widget's map in a screen's).
     public func map<Other>(_ transform: (Action) -> Other) -> Binding<Other> {
         Binding<Other>(
-            keys, transform(action), help: help, group: group, shownInFooter: shownInFooter, footer: footer)
+            keys, transform(action), help: help, group: group, shownInFooter: shownInFooter, footer: footer,
+            name: name)
+    }
+}
+
+/// A binding without its action: what help, the palette, the docs' key tables and the key
+/// conventions test read, for key maps of any action type alike.
+public struct KeyRow: Hashable, Sendable {
+    public var keys: [Key]
+    /// The keys as help writes them ("q/Esc"); a row with no keys ("A…9") has only this.
+    public var label: String
+    public var help: String
+    public var group: String
+    public var name: String?
+    public var shownInFooter: Bool
+
+    public init(
+        keys: [Key], label: String? = nil, help: String, group: String, name: String? = nil, shownInFooter: Bool = false
+    ) {
+        self.keys = keys
+        self.label = label ?? keys.map(\.description).joined(separator: "/")
+        self.help = help
+        self.group = group
+        self.name = name
+        self.shownInFooter = shownInFooter
     }
 }
 
@@ -89,6 +118,24 @@ public struct KeyMap<Action> {
     /// This map followed by `other`: this map's bindings win on shared keys.
     public func merging(_ other: KeyMap<Action>) -> KeyMap<Action> {
         KeyMap(bindings + other.bindings)
+    }
+
+    /// The bindings without their actions.
+    public var rows: [KeyRow] {
+        bindings.map {
+            KeyRow(
+                keys: $0.keys, label: $0.keysLabel, help: $0.help, group: $0.group, name: $0.name,
+                shownInFooter: $0.shownInFooter)
+        }
+    }
+
+    /// The bindings the palette lists (those with a ``Binding/name``), in order, each name once.
+    public var namedBindings: [Binding<Action>] {
+        var seen: Set<String> = []
+        return bindings.filter { binding in
+            guard let name = binding.name else { return false }
+            return seen.insert(name).inserted
+        }
     }
 
     /// The same map with every action converted.

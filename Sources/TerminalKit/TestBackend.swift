@@ -7,6 +7,10 @@ public final class TestBackend: TerminalBackend {
     public private(set) var drawCount = 0
     public private(set) var cellsWritten = 0
     public var events: [InputEvent] = []
+    /// How many times the program suspended it (Ctrl-Z).
+    public private(set) var suspendCount = 0
+    /// Called by ``suspend()`` (a test changes the size there, as a terminal resized meanwhile).
+    public var onSuspend: (() -> Void)?
 
     public init(width: Int, height: Int) {
         screen = Buffer(width: width, height: height)
@@ -32,6 +36,18 @@ public final class TestBackend: TerminalBackend {
 
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
         events.isEmpty ? nil : events.removeFirst()
+    }
+
+    /// Counts, runs ``onSuspend``, and forgets what was on screen (the shell drew over it).
+    public func suspend() {
+        suspendCount += 1
+        onSuspend?()
+        screen = Buffer(width: screen.width, height: screen.height)
+    }
+
+    /// Changes the size without queuing an event (what a terminal resized while stopped does).
+    public func setSize(width: Int, height: Int) {
+        screen = Buffer(width: width, height: height)
     }
 
     /// Changes the size, as a terminal resize would, and queues the resize event.

@@ -176,9 +176,24 @@ public final class NcursesBackend: TerminalBackend {
         refresh()
     }
 
+    /// Forgets what is on screen: `clearok` makes the next refresh clear the terminal and send
+    /// every cell again (Ctrl-L, a resize), not only those ncurses thinks have changed.
     public func invalidate() {
         clearok(nc_stdscr(), true)
         erase()
+    }
+
+    /// Ctrl-Z: back to the shell until `fg` (``nc_suspend``), then the size read again. Only on
+    /// the real terminal: curses on given streams has no job control to speak of.
+    public func suspend() {
+        guard running, detached == nil else { return }
+        if options.mouse { mousemask(0, nil) }
+        nc_suspend()
+        if options.mouse {
+            mousemask(nc_all_mouse_events(), nil)
+            mouseinterval(0)
+        }
+        currentSize = TerminalSize(width: Int(nc_cols()), height: Int(nc_lines()))
     }
 
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {

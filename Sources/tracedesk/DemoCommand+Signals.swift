@@ -78,6 +78,7 @@ final class QuitOnSignalBackend: TerminalBackend {
     var size: TerminalSize { backend.size }
     func draw(_ changes: [CellChange], cursor: (x: Int, y: Int)?) { backend.draw(changes, cursor: cursor) }
     func invalidate() { backend.invalidate() }
+    func suspend() { backend.suspend() }
     func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
         if stop.signal != 0 { return .key(.ctrl("q")) }
         return backend.nextEvent(timeoutMilliseconds: timeoutMilliseconds)

@@ -82,6 +82,10 @@ let mainHelp = """
       --refresh SECONDS  how often the supervisor's dashboard reads its figures again:
                       1 to 3600, or 0 for only when r is pressed (default 5)
 
+    In the console, ? (F1 while typing) lists the keys of the moment, : (or Ctrl-P) opens the
+    command palette (:monitor, :export, :signout, :quit…), Ctrl-L redraws, Ctrl-Z suspends to
+    the shell (fg comes back); docs/operator-guide.md has the table of keys.
+
     Environment: TRACEDESK_STORE (the store when --store is not given), NO_COLOR (monochrome),
     TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime, default 150), TRACEDESK_THEMES (extra
     theme folder), TRACEDESK_BUSY_TIMEOUT_MS (how long to wait for another process's write

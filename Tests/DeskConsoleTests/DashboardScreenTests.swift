@@ -23,7 +23,7 @@ struct DashboardScreenTests {
         #expect(state.dashboard.loading)
     }
 
-    @Test("F3 shows the monitor, F2 the dashboard again, Tab switches; other roles get no dashboard")
+    @Test("F3 or M shows the monitor, F2 or D the dashboard again, Tab never switches; other roles get no dashboard")
     func screens() {
         var state = F.app()
         _ = Fixture.press(.function(3), into: &state)
@@ -34,8 +34,10 @@ struct DashboardScreenTests {
         // Coming back asks again (the answer of the first ask came in already).
         #expect(F.load(back) != nil)
         _ = Fixture.press(.tab, into: &state)
+        #expect(state.page == .dashboard, "Tab moves between fields or panes, never between screens")
+        _ = Fixture.press(.char("M"), into: &state)
         #expect(state.page == .monitor)
-        _ = Fixture.press(.tab, into: &state)
+        _ = Fixture.press(.char("D"), into: &state)
         #expect(state.page == .dashboard)
 
         var operatorState = Fixture.app()

@@ -324,12 +324,12 @@ struct MonitorScreenTests {
         var rows = try #require(app.help).sections.flatMap(\.rows)
         #expect(rows.contains(HelpRow(keys: "Space", help: "Pause / resume")))
         #expect(rows.contains(HelpRow(keys: "3", help: "Show or hide accepted uploads")))
-        #expect(!rows.contains(HelpRow(keys: "F2", help: "Authorise")))
+        #expect(!rows.contains(HelpRow(keys: "F2/U", help: "Authorise")))
         var op = monitor(session: Fixture.session())
         _ = Fixture.press(.char("?"), into: &op)
         rows = try #require(op.help).sections.flatMap(\.rows)
-        #expect(rows.contains(HelpRow(keys: "F2", help: "Authorise")))
-        #expect(rows.contains(HelpRow(keys: "F3", help: "Monitor")))
+        #expect(rows.contains(HelpRow(keys: "F2/U", help: "Authorise")))
+        #expect(rows.contains(HelpRow(keys: "F3/M", help: "Monitor")))
     }
 
     @Test("the operator's footer leads back to the authorise screen, the supervisor's to the dashboard")

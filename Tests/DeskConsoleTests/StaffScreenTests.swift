@@ -159,12 +159,14 @@ struct StaffScreenTests {
         #expect(Fixture.press(.function(2), into: &app).isEmpty)
         #expect(app.page == .staff)
         _ = Fixture.press(.tab, into: &app)
+        #expect(app.page == .staff, "Tab never switches screens")
+        _ = Fixture.press(.char("A"), into: &app)
         #expect(app.page == .audit)
         #expect(Fixture.render(app).lines.last?.contains("F2 Staff") == true)
         _ = Fixture.press(.char("?"), into: &app)
         let rows = try #require(app.help).sections.flatMap(\.rows)
-        #expect(rows.contains(HelpRow(keys: "F2", help: "Staff")))
-        #expect(rows.contains(HelpRow(keys: "F3", help: "Audit")))
+        #expect(rows.contains(HelpRow(keys: "F2/S", help: "Staff")))
+        #expect(rows.contains(HelpRow(keys: "F3/A", help: "Audit")))
         #expect(rows.contains(HelpRow(keys: "^O/F12", help: "Sign out")))
     }
 

@@ -126,7 +126,7 @@ import Testing
         #expect(field.handle(.escape) == .changed)
         #expect(!field.calendarOpen)
         #expect(field.value == Self.day("2026-11-20"))
-        _ = field.handle(.function(4))
+        _ = field.handle(.char(" "))
         _ = field.handle(.left)
         #expect(field.handle(.enter) == .changed)
         #expect(!field.calendarOpen)
