@@ -29,7 +29,7 @@ let mainHelp = """
           key (admin; tracedesk his --help).
       tracedesk sms outbox [--limit N] [--json]
           The APRICOT SMS outbox, newest first (admin; tracedesk sms --help).
-      tracedesk stats [--range 1h|24h|7d|14d] [--bucket 5m|hour|day] [--from TIME --to TIME] [--json|--csv]
+      tracedesk stats [--range today|1h|24h|7d|14d] [--bucket 5m|hour|day] [--from TIME --to TIME] [--json|--csv]
           The supervisor's statistics: authorisations, uploads, keys, chunks, analytics by
           province, APRICOT figures (tracedesk stats --help).
       tracedesk serve [--store PATH|URL] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
