@@ -51,7 +51,7 @@ extension ConsoleApp {
                     add(MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
                     add(TextFieldState.keyMap, as: "editing text")
                 } else {
-                    add(MonitorScreen.keyMap, as: "monitor")
+                    add(state.monitor.keyMap, as: "monitor")
                 }
                 if state.session?.role == .operator { add(operatorKeyMap, as: "screens") }
                 if state.session?.role == .supervisor { add(supervisorKeyMap, as: "screens") }
