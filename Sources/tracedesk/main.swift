@@ -80,7 +80,9 @@ let mainHelp = """
       --no-color      monochrome (also when NO_COLOR is set and not empty)
       --no-mouse      leave the mouse to the terminal (text selection)
       --refresh SECONDS  how often the supervisor's dashboard reads its figures again:
-                      1 to 3600, or 0 for only when r is pressed (default 5)
+                      1 to 3600, or 0 for only when r is pressed (default 5); the range it
+                      shows (0-4) is kept for the next run in $XDG_STATE_HOME/tracedesk/
+                      dashboard-range (~/.local/state/tracedesk/dashboard-range)
 
     Environment: TRACEDESK_STORE (the store when --store is not given), NO_COLOR (monochrome),
     TRACEDESK_OTP_TTL_SECONDS (authorisation lifetime, default 150), TRACEDESK_THEMES (extra
