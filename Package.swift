@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
         // The console knows the contract only: whoever starts it passes a desk in.
         .target(
-            name: "DeskConsole", dependencies: ["TerminalKit", "DeskContract", "DeskCore", "CivilCalendar"]),
+            name: "DeskConsole", dependencies: ["TerminalKit", "DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [

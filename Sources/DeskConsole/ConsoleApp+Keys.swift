@@ -207,7 +207,7 @@ extension ConsoleApp {
                     add("monitor.filter", MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
                     add("text-field", TextFieldState.keyMap, as: "editing text")
                 } else {
-                    add("monitor", MonitorScreen.keyMap, as: "monitor")
+                    add("monitor", state.monitor.keyMap, as: "monitor")
                 }
                 screens()
             case .dashboard:

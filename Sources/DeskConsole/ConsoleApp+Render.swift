@@ -107,14 +107,14 @@ extension ConsoleApp {
         case .monitor:
             if state.monitor.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }
             // Shorter words than help's, so the way back (F2), help and sign-out fit in 80
-            // columns; the kinds' keys are in the header.
+            // columns; the kinds' keys are in the legend just above.
             var hints: [(keys: String, help: String)] = [
                 (keys: "Space", help: state.monitor.paused ? "Resume" : "Pause"), (keys: "/", help: "Filter"),
                 (keys: "Enter", help: "Detail"), (keys: "w", help: "Watch"),
             ]
             if state.session?.role == .operator { hints.append((keys: "F2", help: "Authorise")) }
             if state.session?.role == .supervisor { hints.append((keys: "F2", help: "Dashboard")) }
-            return hints + [help, signOut, quit, (keys: "1-9", help: "Kinds")]
+            return hints + [help, signOut, quit]
         case .staff:
             if let dialog = state.staff.confirm { return dialog.keyMap.footerHints }
             if let form = state.staff.form {
@@ -146,7 +146,7 @@ extension ConsoleApp {
             }
             // The ranges as one hint (help lists them one by one).
             let own =
-                [(keys: "1-4", help: "Range")]
+                [(keys: "0-4", help: "Range")]
                 + shortHints(KeyMap(DashboardScreen.keyMap.bindings.filter { $0.group != "range" }))
             return fitting(
                 own, [(keys: "F3", help: "Monitor"), help, signOut, quit],

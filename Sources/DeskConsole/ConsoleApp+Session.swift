@@ -34,6 +34,7 @@ extension ConsoleApp {
             now: state.now, timeZone: state.timeZone, refreshSeconds: state.refreshSeconds, ascii: state.ascii)
         state.trace.exportFolder = state.exportFolder
         state.dashboard.exportFolder = state.exportFolder
+        DashboardScreen.choose(state.dashboardRange, in: &state.dashboard)
         state.feedCursor = 0
         state.firstAdmin = FirstAdminScreen.State()
         state.help = nil
@@ -49,6 +50,7 @@ extension ConsoleApp {
         state.lastActivity = state.now
         state.accountsKnown = true
         clearScreens(&state)
+        state.monitor.kinds = MonitorScreen.Kind.visible(to: session.role)
         if let code = session.phoneCountryCode { state.trace.defaultCountryCode = code }
         if session.role == .admin { state.staff.signedInAs = session.user }
         state.signIn = SignInScreen.State(name: state.startName)

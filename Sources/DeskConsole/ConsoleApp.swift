@@ -87,6 +87,11 @@ public enum ConsoleApp {
                 dashboard.exportFolder = exportFolder
             }
         }
+        /// The dashboard's range: read from the last run by the program (``RememberedRange``),
+        /// then the last one chosen; kept by every screen reset.
+        public var dashboardRange: StatsRange = .hour {
+            didSet { DashboardScreen.choose(dashboardRange, in: &dashboard) }
+        }
 
         public init(
             size: TerminalSize, location: String, now: Date, timeZone: TimeZone = .current, userName: String = "",
@@ -581,6 +586,7 @@ public enum ConsoleApp {
     }
 
     static func command(_ inner: DashboardScreen.Command, _ state: inout State) -> [Command] {
-        inner == .quit ? quit(state) : [.dashboard(inner)]
+        if case .rememberRange(let range) = inner { state.dashboardRange = range }
+        return inner == .quit ? quit(state) : [.dashboard(inner)]
     }
 }

@@ -241,7 +241,7 @@ extension DashboardScreen {
         let shown = shown(state)
         state.export?.render(
             title: "Export the figures as CSV",
-            summary: Glyphs(ascii: state.ascii)("Every figure of the \(shown.range.label), by \(shown.bucket.label)."),
+            summary: Glyphs(ascii: state.ascii)("Every figure of \(phrase(shown.range)), by \(shown.bucket.label)."),
             into: &buffer, area: area, ascii: state.ascii)
     }
 }

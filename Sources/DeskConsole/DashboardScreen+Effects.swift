@@ -10,6 +10,10 @@ extension Program {
         switch command {
         case .quit:
             break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
+        case .rememberRange(let range):
+            // A few bytes in the user's state folder, written here and now so two quick
+            // changes land in order; a failure only means the next run opens on the last hour.
+            if let rangeFile { RememberedRange.write(range, to: rangeFile) }
         case .load(let query):
             withSession { session in
                 self.call(

@@ -13,6 +13,9 @@ extension DashboardScreen {
     /// the last of them give way to help, sign-out and quit (help lists them all).
     public static let keyMap = KeyMap<Action>(
         [
+            Binding(
+                [.char("0")], .range(.today), help: "Today, since midnight (hour buckets)", group: "range",
+                footer: "Today"),
             Binding([.char("1")], .range(.hour), help: "Last hour (5-minute buckets)", group: "range", footer: "1h"),
             Binding([.char("2")], .range(.day), help: "Last 24 hours", group: "range", footer: "24h"),
             Binding([.char("3")], .range(.week), help: "Last 7 days", group: "range", footer: "7d"),

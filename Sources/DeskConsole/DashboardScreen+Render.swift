@@ -163,8 +163,8 @@ extension DashboardScreen {
         let g = Glyphs(ascii: state.ascii)
         if let report = state.report, showsOtherRange(state) {
             let shown = shown(state)
-            let chosen = "the \(state.range.label) by \(state.bucket.label)"
-            let old = shown.range == state.range ? "by \(shown.bucket.label)" : "the \(shown.range.label)"
+            let chosen = "\(phrase(state.range)) by \(state.bucket.label)"
+            let old = shown.range == state.range ? "by \(shown.bucket.label)" : phrase(shown.range)
             if let error = state.error {
                 return .error(
                     g(
@@ -188,7 +188,7 @@ extension DashboardScreen {
         }
         if let report = state.report, report.isEmpty {
             let range = shown(state).range
-            return .info("No activity in the \(range.label)")
+            return .info(range == .today ? "No activity today" : "No activity in the \(range.label)")
         }
         return nil
     }

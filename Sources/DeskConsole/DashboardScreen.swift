@@ -8,15 +8,17 @@ import TerminalKit
     import Foundation
 #endif
 
-/// The supervisor's dashboard: every figure of a ``StatsReport`` over the last hour, 24 hours,
-/// 7 or 14 days, as tiles (a total and a sparkline of its buckets) and bar charts (by province,
+/// The supervisor's dashboard: every figure of a ``StatsReport`` for today (since local
+/// midnight), over the last hour, 24 hours, 7 or 14 days, as tiles (a total and a sparkline of its buckets) and bar charts (by province,
 /// by operator, by tracer, keys dropped by reason, keys per upload).
 ///
 /// It asks for the figures when it comes into view, on `r`, when the range or the bucket
 /// changes, and every ``State/refreshSeconds`` while shown (0: never by itself). One ask at a
 /// time for refreshes; a change of range asks at once, and the answer to any query but the
 /// last one asked is dropped. A failed ask keeps the figures on screen and says what went wrong.
-/// `p` shows one province; `e` writes the figures as CSV (``StatsCSV``).
+/// `p` shows one province; `e` writes the figures as CSV (``StatsCSV``). The range chosen is
+/// kept between runs: a change says ``Command/rememberRange(_:)``, and the program reads the
+/// choice back at start (``RememberedRange``).
 ///
 /// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``
 /// and writes the export's file.
@@ -91,6 +93,8 @@ public enum DashboardScreen {
         case load(StatsQuery)
         /// Writes `csv` to `path` whole or not at all (mode 0600).
         case export(path: String, csv: String, overwrite: Bool)
+        /// The range chosen changed: keep it for the next run.
+        case rememberRange(StatsRange)
         case quit
     }
 
@@ -102,9 +106,18 @@ public enum DashboardScreen {
     public static func buckets(for range: StatsRange) -> [StatsBucket] {
         switch range {
         case .hour: return [.fiveMinutes]
+        case .today: return [.hour]
         case .day: return [.hour, .fiveMinutes]
         case .week, .fortnight: return [.day, .hour]
         }
+    }
+
+    /// Sets the range chosen (the one kept from the last run) without asking: for a screen
+    /// not yet shown, or already showing it.
+    public static func choose(_ range: StatsRange, in state: inout State) {
+        guard range != state.range else { return }
+        state.range = range
+        state.bucket = range.defaultBucket
     }
 
     /// The screen came into view: ask now (unless an ask is running).
@@ -152,7 +165,7 @@ public enum DashboardScreen {
 
     /// Asks for the figures of the range and bucket shown, up to now.
     static func ask(_ state: inout State) -> [Command] {
-        let query = StatsQuery.last(state.range, bucket: state.bucket, now: state.now)
+        let query = StatsQuery.last(state.range, bucket: state.bucket, now: state.now, timeZone: state.timeZone)
         state.asked = query
         state.askedAt = state.now
         state.loading = true
@@ -165,10 +178,16 @@ public enum DashboardScreen {
         state.refreshPending ? ask(&state) : []
     }
 
-    /// The range a report's query covers (the one on screen may not be the one chosen yet).
+    /// A range in a sentence: "the last hour", "today".
+    static func phrase(_ range: StatsRange) -> String { range == .today ? "today" : "the \(range.label)" }
+
+    /// The range a report's query covers (the one on screen may not be the one chosen yet);
+    /// nil for today's, whose length changes by the hour (``State/shownRange`` says it).
     public static func range(of query: StatsQuery) -> StatsRange? {
         let size = query.bucket.milliseconds
-        return StatsRange.allCases.first { max(2, ($0.milliseconds + size - 1) / size) == Int64(query.bucketCount) }
+        return StatsRange.allCases.first {
+            $0 != .today && max(2, ($0.milliseconds + size - 1) / size) == Int64(query.bucketCount)
+        }
     }
 
     /// The range and bucket of the figures on screen, or of the choice when there are none yet.
@@ -194,11 +213,11 @@ public enum DashboardScreen {
             guard range != state.range else { return [] }
             state.range = range
             state.bucket = range.defaultBucket
-            return ask(&state)
+            return ask(&state) + [.rememberRange(range)]
         case .cycleBucket:
             let choices = buckets(for: state.range)
             guard choices.count > 1 else {
-                state.notice = .info("the \(state.range.label) is shown in \(state.bucket.label) buckets only")
+                state.notice = .info("\(phrase(state.range)) is shown in \(state.bucket.label) buckets only")
                 return []
             }
             let index = choices.firstIndex(of: state.bucket) ?? 0

@@ -1,26 +1,32 @@
 import DeskCore
 import Foundation
+import JSONText
 import TerminalKit
 
 /// The `detail` of a ``MonitorEvent`` read for people: a one-line summary for the monitor's
 /// table and the lines of its detail pane, both from the typed ``DeskEvent/Detail``.
 ///
-/// What the screen shows are words ("valid until 14:04:30"), never the stored key names. A
-/// newer server may add kinds, and a row may not read as its kind's detail: those are shown as
-/// stored, so reading a detail never fails and never traps. Privacy: details hold no code, key
+/// What the screen shows are words and local times ("valid until 14:04:30", "the code was
+/// already used", "2 too old"), never the stored key names, codes or JSON. A newer server may
+/// add kinds: their plain fields are shown in words ("province MI"); a detail that does not
+/// read is said to be unreadable. Reading a detail never fails and never traps. The filter
+/// also finds the stored forms (``storedForms(_:)``), so `too_old` or `status: authorized`
+/// typed from habit still find their events. Privacy: details hold no code, key
 /// or phone number, and nothing here adds one.
 public enum EventDetail {
     /// The one-line summary of `event` for the monitor's table; `zone` for clock times.
     public static func summary(_ event: MonitorEvent, zone: TimeZone) -> String {
         guard let kind = event.known else {
-            return event.kind + (event.detail.isEmpty || event.detail == "{}" ? "" : " " + event.detail)
+            let name = words(event.kind)
+            return fields(event.detail).map { $0.isEmpty ? name : name + ": " + $0.joined(separator: ", ") }
+                ?? name + ": " + unreadable
         }
         guard let detail = DeskEvent.Detail(kind: kind, json: event.detail) else { return fallback(event.detail) }
         switch detail {
         case .otpAuthorized(let d):
             return "symptoms from \(d.symptomsStartedOn.iso), valid until " + AuthorizeScreen.clock(d.expiresAt, zone)
-        case .otpChecked(let d): return "status: \(d.status)"
-        case .uploadRefused(let d): return "refused: \(d.reason)"
+        case .otpChecked(let d): return "the code was \(status(d.status))"
+        case .uploadRefused(let d): return "refused: the code was \(status(d.reason))"
         case .uploadAccepted(let d):
             var text = "\(d.keysAccepted) accepted, \(d.keysDropped) dropped"
             if !d.dropped.isEmpty { text += " (" + droppedText(d.dropped) + ")" }
@@ -28,12 +34,13 @@ public enum EventDetail {
             if let skew = d.clockSkewSeconds { text += ", phone " + clockOffset(skew: skew) }
             return text
         case .analyticsReceived(let d):
-            return "\(d.platform), province \(d.province), "
+            return "\(platform(d.platform)), province \(d.province), "
                 + (d.exposureNotification ? "exposure notified" : "no exposure notification")
         case .chunkPublished(let d):
             return "chunk \(d.chunk): " + count(d.keys, "key") + (d.padding > 0 ? " + \(d.padding) padding" : "")
         case .staffAction(let d):
-            return d.action.rawValue + (d.target.map { " → \($0)" } ?? "") + (d.unknownName ? " (unknown name)" : "")
+            return action(d.action) + (d.target.map { ": \($0)" } ?? "")
+                + (d.unknownName ? " (a name no account has)" : "")
         case .apricotRegistered(let d):
             return (d.returning ? "returning app user" : "new app user") + ", " + count(d.pseudoIDs, "pseudo-id")
         case .contactFileReceived(let d):
@@ -46,27 +53,29 @@ public enum EventDetail {
             if d.replaced { text += ", replaced the day's earlier file" }
             return text
         case .otpGuessesLimited(let d):
-            return
-                "WARNING: too many wrong codes from one address on \(d.route): answered 429 for \(d.retryAfterSeconds) s"
+            return "WARNING: too many wrong codes from one address on \(route(d.route)): "
+                + "refused for \(d.retryAfterSeconds) s"
         }
     }
 
     /// The detail pane's lines for `event`, in words; nil when the detail does not read as its
-    /// kind's (the caller shows it as stored), empty when there is nothing to say.
+    /// kind's (the caller says so, without the stored text), empty when there is nothing to say.
+    /// A kind this build does not know shows its fields ("province MI") when they are plain.
     public static func lines(_ event: MonitorEvent, zone: TimeZone) -> [String]? {
-        guard let kind = event.known, let detail = DeskEvent.Detail(kind: kind, json: event.detail) else {
+        guard let kind = event.known else { return fields(event.detail) }
+        guard let detail = DeskEvent.Detail(kind: kind, json: event.detail) else {
             return event.detail == "{}" ? [] : nil
         }
         func time(_ date: Date) -> String { ConsoleText.dateTime(date, zone, seconds: true) + " local" }
         switch detail {
         case .otpAuthorized(let d):
             return ["symptoms started on \(d.symptomsStartedOn.iso)", "valid until \(time(d.expiresAt))"]
-        case .otpChecked(let d): return ["the code was \(d.status) when checked"]
-        case .uploadRefused(let d): return ["refused: the code was \(d.reason)"]
+        case .otpChecked(let d): return ["the code was \(status(d.status)) when the app checked it"]
+        case .uploadRefused(let d): return ["refused: the code was \(status(d.reason))"]
         case .uploadAccepted(let d):
             var lines = d.uploadID.map { ["upload \($0)"] } ?? []
             lines.append(count(d.keysAccepted, "key") + " accepted, \(d.keysDropped) dropped")
-            if !d.dropped.isEmpty { lines.append("dropped for " + droppedText(d.dropped)) }
+            if !d.dropped.isEmpty { lines.append("dropped: " + droppedText(d.dropped)) }
             lines.append(d.province.map { "province \($0)" } ?? "no province given")
             if let skew = d.clockSkewSeconds {
                 lines.append(
@@ -78,7 +87,7 @@ public enum EventDetail {
             return lines
         case .analyticsReceived(let d):
             return [
-                "platform \(d.platform)", "province \(d.province)",
+                "platform \(platform(d.platform))", "province \(d.province)",
                 d.exposureNotification ? "exposure notified" : "no exposure notification",
             ]
         case .chunkPublished(let d):
@@ -96,8 +105,8 @@ public enum EventDetail {
             }
             return lines
         case .staffAction(let d):
-            var lines = ["action \(d.action.rawValue)"]
-            if let target = d.target { lines.append("account \(target)") }
+            var lines = [action(d.action)]
+            if let target = d.target { lines.append(targetWords(d.action, target)) }
             if d.unknownName { lines.append("a name no account has (what was typed is not kept)") }
             return lines
         case .apricotRegistered(let d):
@@ -112,13 +121,150 @@ public enum EventDetail {
             return lines
         case .otpGuessesLimited(let d):
             return [
-                "too many wrong codes from one address", "route \(d.route)",
-                "answered 429 for \(d.retryAfterSeconds) s",
+                "too many wrong codes from one address", "on \(route(d.route))",
+                "refused for \(d.retryAfterSeconds) s (the phone is told to wait)",
             ]
         }
     }
 
-    /// Dropped keys per reason in the upload rules' order: "too_old: 2, future: 1".
+    /// What the table and the pane say of a detail they cannot read (never the stored text).
+    public static let unreadable = "details this version cannot read"
+
+    // MARK: Words for stored names
+
+    /// A code's status as stored (``OtpStatus/name``) in words: "valid", "expired",
+    /// "already used"; a name this build does not know with spaces for its underscores.
+    public static func status(_ name: String) -> String {
+        switch name {
+        case "authorized": return "valid"
+        case "expired": return "expired"
+        case "consumed": return "already used"
+        case "unknown": return "not known"
+        default: return words(name)
+        }
+    }
+
+    /// Why a key was dropped, short: "too old", "in the future" (``KeyDropReason``).
+    public static func dropReason(_ name: String) -> String {
+        guard let reason = KeyDropReason(rawValue: name) else { return words(name) }
+        switch reason {
+        case .keyLength: return "wrong key length"
+        case .rollingPeriod: return "bad rolling period"
+        case .duplicateKeyData: return "duplicate key"
+        case .duplicateInterval: return "duplicate interval"
+        case .misaligned: return "misaligned"
+        case .future: return "in the future"
+        case .tooOld: return "too old"
+        case .beforeRiskWindow: return "before the risk window"
+        }
+    }
+
+    /// A staff action in words: "signed in", "added an account" (``AuditAction``).
+    public static func action(_ action: AuditAction) -> String {
+        switch action {
+        case .signIn: return "signed in"
+        case .signInFailed: return "sign-in failed"
+        case .signInRefused: return "sign-in refused"
+        case .accountLocked: return "account locked"
+        case .signOut: return "signed out"
+        case .otpAuthorized: return "authorised a code"
+        case .staffAdded: return "added an account"
+        case .staffDisabled: return "disabled an account"
+        case .passwordReset: return "reset a password"
+        case .traceLookup: return "looked up a patient"
+        case .traceExport: return "exported a lookup"
+        case .contactOutcome: return "recorded a call outcome"
+        case .smsOutboxRead: return "read the SMS outbox"
+        case .hisClientAdded: return "added a hospital system"
+        case .hisClientRevoked: return "revoked a hospital system"
+        default: return words(action.rawValue)
+        }
+    }
+
+    /// Whom or what a staff action was about, as the pane's line.
+    static func targetWords(_ action: AuditAction, _ target: String) -> String {
+        switch action {
+        case .traceLookup, .traceExport, .contactOutcome: return "about \(target)"
+        case .hisClientAdded, .hisClientRevoked: return "hospital system \(target)"
+        default: return "account \(target)"
+        }
+    }
+
+    /// The phone API's route in words: "the code check", "uploads".
+    static func route(_ route: String) -> String {
+        if route.hasSuffix("check-otp") { return "the code check" }
+        if route.hasSuffix("upload") { return "uploads" }
+        return route
+    }
+
+    /// "iOS", "Android"; another platform as sent.
+    static func platform(_ name: String) -> String {
+        switch name.lowercased() {
+        case "ios": return "iOS"
+        case "android": return "Android"
+        default: return name
+        }
+    }
+
+    /// A stored name with spaces for its underscores: "vaccine pass issued".
+    static func words(_ name: String) -> String { name.replacingOccurrences(of: "_", with: " ") }
+
+    /// The plain fields of a detail this build does not know, in words ("province MI"); nil
+    /// when it is not an object of plain values (empty for `{}`).
+    static func fields(_ detail: String) -> [String]? {
+        guard let value = try? JSONReader.parse(detail), case .object(let members) = value else { return nil }
+        var lines: [String] = []
+        for member in members {
+            guard let text = plain(member.value) else { return nil }
+            lines.append(words(member.key) + " " + text)
+        }
+        return lines
+    }
+
+    private static func plain(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .number(let text): return text
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .null: return "none"
+        case .object, .array: return nil
+        }
+    }
+
+    /// The stored forms of an event the filter also finds, so what was typed before the words
+    /// (and scripts) still works: the kind's code (`upload_accepted`) and every field of the
+    /// detail as stored, "name: value" (`status: authorized`, `too_old: 2`, `expires_at_ms`).
+    public static func storedForms(_ event: MonitorEvent) -> String {
+        var parts = [event.kind]
+        if let value = try? JSONReader.parse(event.detail) {
+            flatten(value, into: &parts)
+        } else {
+            parts.append(event.detail)
+        }
+        return parts.joined(separator: " ")
+    }
+
+    private static func flatten(_ value: JSONValue, into parts: inout [String]) {
+        switch value {
+        case .object(let members):
+            for member in members {
+                if let text = plain(member.value) {
+                    parts.append(member.key + ": " + text)
+                } else {
+                    parts.append(member.key)
+                    flatten(member.value, into: &parts)
+                }
+            }
+        case .array(let values):
+            for value in values { flatten(value, into: &parts) }
+        default:
+            if let text = plain(value) { parts.append(text) }
+        }
+    }
+
+    // MARK: Counts
+
+    /// Dropped keys per reason in the upload rules' order: "2 too old, 1 in the future".
     public static func droppedText(_ reasons: [String: Int]) -> String {
         droppedText(reasons.map { DeskEvent.Detail.Count($0.key, $0.value) })
     }
@@ -128,7 +274,7 @@ public enum EventDetail {
             KeyDropReason(rawValue: name).flatMap { KeyDropReason.allCases.firstIndex(of: $0) } ?? Int.max
         }
         return reasons.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }
-            .map { "\($0.key): \($0.count)" }.joined(separator: ", ")
+            .map { "\($0.count) \(dropReason($0.key))" }.joined(separator: ", ")
     }
 
     /// The phone's clock against the server's, from the upload rules' skew (server minus
@@ -143,6 +289,6 @@ public enum EventDetail {
         "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
     }
 
-    /// A detail the summary could not read: shown as it is (without braces when empty).
-    static func fallback(_ detail: String) -> String { detail == "{}" ? "" : detail }
+    /// A detail the summary could not read: said so, never shown as stored (empty for `{}`).
+    static func fallback(_ detail: String) -> String { detail == "{}" ? "" : unreadable }
 }

@@ -3,24 +3,33 @@ import Foundation
 import TerminalKit
 
 extension MonitorScreen {
-    /// Where each part goes in a body area; shared by drawing and mouse hit-tests.
+    /// Where each part goes in a body area; shared by drawing and mouse hit-tests. The counts
+    /// are under the feed's state at the top; the kinds' keys in a legend at the bottom, above
+    /// the footer's keys: figures and keys never share a line.
     public struct Regions: Hashable, Sendable {
         public var status: Rect
-        public var kinds: Rect
+        public var counts: Rect
         public var filter: Rect
         public var table: Rect
         public var pane: Rect
+        public var legend: Rect
     }
 
     public static func regions(_ state: State, in area: Rect) -> Regions {
-        regions(state, in: area, kindRows: kindLines(state, width: area.width - 2).count)
+        regions(
+            state, in: area, countRows: countLines(state, width: area.width - 2).count,
+            legendRows: legendLines(state, width: area.width - 2).count)
     }
 
-    /// With the kind lines already laid out (they count every row of the window).
-    private static func regions(_ state: State, in area: Rect, kindRows: Int) -> Regions {
+    /// With the count lines already laid out (they count every row of the window).
+    private static func regions(_ state: State, in area: Rect, countRows: Int, legendRows: Int) -> Regions {
         let pane = state.pane == .none ? 0 : (area.height >= 34 ? 13 : 8)
-        let parts = Layout(.vertical, [.length(1), .length(kindRows), .length(1), .fill(), .length(pane)]).split(area)
-        return Regions(status: parts[0], kinds: parts[1], filter: parts[2], table: parts[3], pane: parts[4])
+        let parts = Layout(
+            .vertical,
+            [.length(1), .length(countRows), .length(1), .fill(), .length(pane), .length(legendRows)]
+        ).split(area)
+        return Regions(
+            status: parts[0], counts: parts[1], filter: parts[2], table: parts[3], pane: parts[4], legend: parts[5])
     }
 
     /// The position among the rows shown at a screen row, if any (for clicks).
@@ -31,11 +40,13 @@ extension MonitorScreen {
 
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         // Each a pass over the whole window: made once per frame.
-        let kinds = kindLines(state, width: area.width - 2)
-        let regions = regions(state, in: area, kindRows: kinds.count)
+        let counts = countLines(state, width: area.width - 2)
+        let legend = legendLines(state, width: area.width - 2)
+        let regions = regions(state, in: area, countRows: counts.count, legendRows: legend.count)
         let shown = state.visible
         renderStatus(state, into: &buffer, area: regions.status)
-        renderKinds(kinds, into: &buffer, area: regions.kinds)
+        renderCounts(counts, into: &buffer, area: regions.counts)
+        renderLegend(legend, into: &buffer, area: regions.legend)
         renderFilter(state, into: &buffer, area: regions.filter)
         var title = state.paused ? "Activity, paused" : "Activity, newest first"
         title += shown.count == state.rows.count ? " · \(state.rows.count)" : " · \(shown.count) of \(state.rows.count)"
@@ -87,40 +98,73 @@ extension MonitorScreen {
         }
     }
 
-    /// The kind toggles with their counts, flowed into as many lines as the width needs:
-    /// "1 authorised 3  2 checked 5 …"; a hidden kind says "off" instead of its count.
-    static func kindLines(_ state: State, width: Int) -> [[(String, Style)]] {
+    /// The events of each kind in the window that match the filter, flowed into as many lines
+    /// as the width needs: "authorised 3 · checked 5 · analytics hidden · … · unknown 1". Words
+    /// first, no keys: the kinds' digits are in the legend. Only the role's kinds.
+    static func countLines(_ state: State, width: Int) -> [[(String, Style)]] {
         let counts = state.counts
-        var items: [(String, Style)] = Kind.allCases.map { kind in
+        var items: [(String, Style)] = state.kinds.map { kind in
             state.hidden.contains(kind)
-                ? ("\(kind.rawValue) \(kind.word) off", Style(.muted))
-                : ("\(kind.rawValue) \(kind.word) \(counts.perKind[kind] ?? 0)", Style(.normal))
+                ? ("\(kind.word) hidden", Style(.muted))
+                : ("\(kind.word) \(counts.perKind[kind] ?? 0)", Style(.normal))
         }
         if counts.unknown > 0 { items.append(("unknown \(counts.unknown)", Style(.warning))) }
+        return flow(items, width: width, gap: 3)
+    }
+
+    /// The kinds' toggle keys, as the footer writes keys: "1 authorised  2 checked …", flowed
+    /// into as many lines as the width needs. Only the role's kinds, each with its own digit.
+    static func legendLines(_ state: State, width: Int) -> [[(String, Style)]] {
+        let items = state.kinds.map { kind in
+            ("\(kind.rawValue) \(kind.word)", Style(state.hidden.contains(kind) ? .muted : .keyHint))
+        }
+        return flow([("show/hide", Style(.muted))] + items, width: width, gap: 2)
+    }
+
+    /// Items on lines of at most `width`, `gap` cells apart.
+    private static func flow(_ items: [(String, Style)], width: Int, gap: Int) -> [[(String, Style)]] {
         var lines: [[(String, Style)]] = [[]]
         var used = 0
         for item in items {
             let w = DisplayWidth.of(item.0)
-            if used > 0, used + 2 + w > width {
+            if used > 0, used + gap + w > width {
                 lines.append([])
                 used = 0
             }
-            used += (used > 0 ? 2 : 0) + w
+            used += (used > 0 ? gap : 0) + w
             lines[lines.count - 1].append(item)
         }
         return lines
     }
 
-    private static func renderKinds(
-        _ lines: [[(String, Style)]], into buffer: inout Buffer, area: Rect
-    ) {
+    /// The counts, a middle dot between two.
+    private static func renderCounts(_ lines: [[(String, Style)]], into buffer: inout Buffer, area: Rect) {
         let row = area.inset(horizontal: 1, vertical: 0)
         for (offset, line) in lines.enumerated() {
             var x = row.x
-            for (text, style) in line {
-                // The key in bold, so "1" reads as the key and not as part of the count.
+            for (index, (text, style)) in line.enumerated() {
+                if index > 0 { x += buffer.put(" · ", x: x, y: row.y + offset, style: Style(.muted), clip: row) }
+                // The figure in bold: the word names it.
+                let word = String(text[..<(text.lastIndex(of: " ") ?? text.endIndex)])
+                let figure = String(text.dropFirst(word.count))
+                x += buffer.put(word, x: x, y: row.y + offset, style: style, clip: row)
+                x += buffer.put(figure, x: x, y: row.y + offset, style: Style(style.role, .bold), clip: row)
+            }
+        }
+    }
+
+    /// The legend: each digit drawn as the footer draws a key.
+    private static func renderLegend(_ lines: [[(String, Style)]], into buffer: inout Buffer, area: Rect) {
+        let row = area.inset(horizontal: 1, vertical: 0)
+        for (offset, line) in lines.enumerated() {
+            var x = row.x
+            for (index, (text, style)) in line.enumerated() {
+                if index == 0, offset == 0 {
+                    x += buffer.put(text, x: x, y: row.y, style: style, clip: row) + 2
+                    continue
+                }
                 let key = String(text.prefix(1))
-                buffer.put(key, x: x, y: row.y + offset, style: Style(style.role, .bold), clip: row)
+                buffer.put(key, x: x, y: row.y + offset, style: Style(.keyLabel), clip: row)
                 buffer.put(String(text.dropFirst()), x: x + 1, y: row.y + offset, style: style, clip: row)
                 x += DisplayWidth.of(text) + 2
             }
@@ -208,7 +252,8 @@ extension MonitorScreen {
         var head: [(String, Style)] = [
             (ConsoleText.localAndUTC(event.at, state.timeZone), Style(.normal)),
             (
-                "\(row.kindWord) (\(event.kind)) · who: \(row.who)" + (event.codeTag.map { " · code tag \($0)" } ?? ""),
+                (row.kind == nil ? "unknown event (\(EventDetail.words(event.kind)))" : row.kindWord)
+                    + " · who: \(row.who)" + (event.codeTag.map { " · code tag \($0)" } ?? ""),
                 Style(.normal, .bold)
             ),
         ]
@@ -217,7 +262,7 @@ extension MonitorScreen {
             fields = lines
             if fields.isEmpty { head.append(("no details", Style(.muted))) }
         } else {
-            head.append(("detail (shown as sent): " + event.detail, Style(.normal)))
+            head.append(("the \(EventDetail.unreadable)", Style(.muted)))
         }
         let used = WatchPane.draw(head, into: &buffer, area: text)
         let rest = Rect(x: text.x, y: text.y + used, width: text.width, height: max(0, text.height - used))

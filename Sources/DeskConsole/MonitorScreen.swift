@@ -15,7 +15,8 @@ import TerminalKit
 /// the screen keeps only the newest ``State/windowSize`` events, so memory stays bounded
 /// whatever the rate. Space pauses: the table stops moving and new events are counted until it
 /// resumes. `/` filters as you type; 1–9 show or hide each kind. Operators see only their own
-/// codes and everyone's published chunks: the desk filters, the screen shows what it gets.
+/// codes, their own staff actions and everyone's published chunks: the desk filters, and the
+/// screen lists, counts and toggles only the kinds the role can get (``kinds(for:)``).
 /// Dummy traffic is never a row: the header shows its share from ``TrafficShare``.
 ///
 /// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``.
@@ -60,6 +61,15 @@ public enum MonitorScreen {
             }
         }
 
+        /// The kinds `role` is sent by the desk. An operator gets the events of their own codes
+        /// (authorised, checked, upload, refused), their own staff actions and every published
+        /// chunk (the store's `EventSQL.visibleTo`); analytics, APRICOT traffic and the warning
+        /// of too many wrong codes are about no code of theirs. A supervisor gets every kind.
+        public static func visible(to role: StaffRole?) -> [Kind] {
+            guard role == .operator else { return allCases }
+            return [.authorised, .checked, .upload, .refused, .chunk, .staff]
+        }
+
         /// What help says its key shows or hides.
         var plural: String {
             switch self {
@@ -95,7 +105,8 @@ public enum MonitorScreen {
         public var kind: Kind?
         public var who: String
         public var summary: String
-        /// Kind, raw kind, who, tag and summary in lowercase, for the filter.
+        /// Kind, who, tag and summary in lowercase, for the filter, then the stored forms
+        /// (``EventDetail/storedForms(_:)``: the kind's code, the detail's fields as stored).
         var search: String
 
         public init(_ event: MonitorEvent, zone: TimeZone) {
@@ -103,7 +114,7 @@ public enum MonitorScreen {
             kind = event.known.flatMap(Kind.init)
             who = Self.who(event)
             summary = EventDetail.summary(event, zone: zone)
-            search = [kind?.word ?? "unknown event", event.kind, who, event.codeTag ?? "", summary]
+            search = [kind?.word ?? "unknown event", who, event.codeTag ?? "", summary, EventDetail.storedForms(event)]
                 .joined(separator: " ").lowercased()
         }
 
@@ -136,6 +147,9 @@ public enum MonitorScreen {
         /// Keys go to the filter field.
         public var filtering = false
         public var hidden: Set<Kind> = []
+        /// The kinds the role signed in is sent (``Kind/visible(to:)``): the only ones counted,
+        /// listed and toggled.
+        public var kinds: [Kind] = Kind.allCases
         /// The selected event; nil: the newest row (which, while live, follows new events).
         public var selectedID: Int64?
         public var pane: Pane = .none
@@ -204,6 +218,11 @@ public enum MonitorScreen {
         }
 
         public var isModal: Bool { filtering }
+
+        /// The table's keys for ``kinds``.
+        public var keyMap: KeyMap<Action> {
+            kinds == Kind.allCases ? MonitorScreen.keyMap : MonitorScreen.keyMap(showing: kinds)
+        }
     }
 
     public enum Msg: Hashable, Sendable {
@@ -250,7 +269,7 @@ public enum MonitorScreen {
         switch msg {
         case .keyPressed(let key):
             if state.filtering { return handleFilterKey(&state, key) }
-            guard let action = keyMap.action(for: key) else { return [] }
+            guard let action = state.keyMap.action(for: key) else { return [] }
             return perform(&state, action)
         case .rowClicked(let position):
             let shown = state.visible

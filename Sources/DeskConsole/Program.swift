@@ -38,6 +38,8 @@ public final class Program {
     /// `tracedesk demo` only: the simulated citizen to show on the authorise screen, read on
     /// every tick (``DemoCitizenStrip``); nil outside the demo.
     public var demoCitizen: (@Sendable () -> DemoCitizenStrip?)?
+    /// Where the dashboard's range is kept between runs; nil: not kept.
+    let rangeFile: String?
 
     /// `tracedesk demo` only: the accounts and patients help and F8 show.
     public var demoAccounts: DemoAccounts? {
@@ -49,10 +51,12 @@ public final class Program {
     ///   - userName: fills in the sign-in's name (`--user NAME`).
     ///   - idleLockSeconds: locks sooner than the session's idle limit (tests, busy desks).
     ///   - refreshSeconds: the dashboard's refresh period (`--refresh`); 0: only on `r`.
+    ///   - rangeFile: where the dashboard's range is kept between runs (``RememberedRange/path(environment:)``);
+    ///     nil: nothing is read or kept (tests).
     public init(
         backend: TerminalBackend, service: any DeskService, userName: String = "", idleLockSeconds: Int? = nil,
         timeZone: TimeZone = .current, ascii: Bool = false,
-        refreshSeconds: Int = DashboardScreen.defaultRefreshSeconds
+        refreshSeconds: Int = DashboardScreen.defaultRefreshSeconds, rangeFile: String? = nil
     ) {
         self.backend = backend
         self.service = service
@@ -60,6 +64,8 @@ public final class Program {
             size: backend.size, location: service.location, now: service.now(), timeZone: timeZone,
             userName: userName, idleLockSeconds: idleLockSeconds, ascii: ascii, refreshSeconds: refreshSeconds)
         state.exportFolder = ExportPath.defaultFolder()
+        self.rangeFile = rangeFile
+        if let rangeFile, let range = RememberedRange.read(rangeFile) { state.dashboardRange = range }
         previous = Buffer(size: backend.size)
     }
 

@@ -49,8 +49,11 @@ public enum StatsBucket: String, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// The ranges the dashboard offers (keys 1–4) and `tracedesk stats --range` takes.
+/// The ranges the dashboard offers (keys 0–4) and `tracedesk stats --range` takes.
 public enum StatsRange: String, Hashable, Sendable, CaseIterable {
+    /// Since the last local midnight (of the zone the query is made in), in hours: a calendar
+    /// day so far, not a fixed span (``StatsQuery/today(bucket:now:timeZone:)``).
+    case today = "today"
     case hour = "1h"
     case day = "24h"
     case week = "7d"
@@ -60,13 +63,16 @@ public enum StatsRange: String, Hashable, Sendable, CaseIterable {
     public var defaultBucket: StatsBucket {
         switch self {
         case .hour: return .fiveMinutes
-        case .day: return .hour
+        case .today, .day: return .hour
         case .week, .fortnight: return .day
         }
     }
 
+    /// The span of the range; for ``today`` the longest a day can be (25 hours, the day the
+    /// clocks go back).
     public var milliseconds: Int64 {
         switch self {
+        case .today: return 25 * 3_600_000
         case .hour: return 3_600_000
         case .day: return 86_400_000
         case .week: return 7 * 86_400_000
@@ -77,6 +83,7 @@ public enum StatsRange: String, Hashable, Sendable, CaseIterable {
     /// "last hour", "last 24 hours", …: for titles.
     public var label: String {
         switch self {
+        case .today: return "today"
         case .hour: return "last hour"
         case .day: return "last 24 hours"
         case .week: return "last 7 days"
@@ -84,15 +91,17 @@ public enum StatsRange: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// `1h`, `24h`, `7d`, `14d` (also `1d`, `2w`, …), or a message that says what to type.
+    /// `today`, `1h`, `24h`, `7d`, `14d` (also `1d`, `2w`, …), or a message that says what to
+    /// type.
     public static func parse(_ text: String) -> Result<StatsRange, StatsInputError> {
         switch String(text.lowercased().filter { $0 != " " }) {
+        case "today", "0d": return .success(.today)
         case "1h", "60m", "hour": return .success(.hour)
         case "24h", "1d", "day": return .success(.day)
         case "7d", "1w", "168h", "week": return .success(.week)
         case "14d", "2w", "336h", "fortnight": return .success(.fortnight)
         default:
-            return .failure(.init("the range must be one of 1h, 24h, 7d or 14d"))
+            return .failure(.init("the range must be one of today, 1h, 24h, 7d or 14d"))
         }
     }
 }
@@ -139,12 +148,36 @@ public struct StatsQuery: Hashable, Sendable {
     /// range holds (24 hours in hours: 24), at least two (24 hours in days: yesterday and today).
     /// The range ends just after `now` (`to` = now + 1 ms), so `now` itself is counted and the
     /// current bucket is there even when `now` falls exactly on its start.
-    public static func last(_ range: StatsRange, bucket: StatsBucket? = nil, now: Date) -> StatsQuery {
+    /// ``StatsRange/today`` is counted from midnight in `timeZone`
+    /// (``today(bucket:now:timeZone:)``).
+    public static func last(
+        _ range: StatsRange, bucket: StatsBucket? = nil, now: Date, timeZone: TimeZone = .current
+    ) -> StatsQuery {
+        if range == .today { return today(bucket: bucket, now: now, timeZone: timeZone) }
         let bucket = bucket ?? range.defaultBucket
         let size = bucket.milliseconds
         let end = now.unixMilliseconds + 1
         let count = max(2, (range.milliseconds + size - 1) / size)
         let start = bucket.floor(end - 1) - (count - 1) * size
+        return StatsQuery(uncheckedFrom: Date(unixMilliseconds: start), to: Date(unixMilliseconds: end), bucket: bucket)
+    }
+
+    /// Today so far: from the last midnight in `timeZone` to just after `now`, in hours (or the
+    /// bucket asked for). Buckets are aligned in UTC, so in a zone whose offset is not whole
+    /// hours (India, +5:30) the first hour starts before midnight, at the hour that holds it;
+    /// 5-minute buckets are made hourly on a day longer than 24 hours so far (clocks went back).
+    /// A plain `from`/`to`/`bucket` query: servers answer it as any other.
+    public static func today(bucket: StatsBucket? = nil, now: Date, timeZone: TimeZone) -> StatsQuery {
+        var bucket = bucket ?? StatsRange.today.defaultBucket
+        if bucket == .day { bucket = .hour }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let midnight = calendar.startOfDay(for: now)
+        let end = now.unixMilliseconds + 1
+        if bucket == .fiveMinutes, end - midnight.unixMilliseconds > Int64(maximumFiveMinuteHours) * 3_600_000 {
+            bucket = .hour
+        }
+        let start = bucket.floor(midnight.unixMilliseconds)
         return StatsQuery(uncheckedFrom: Date(unixMilliseconds: start), to: Date(unixMilliseconds: end), bucket: bucket)
     }
 

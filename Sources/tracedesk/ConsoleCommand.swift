@@ -58,7 +58,8 @@ enum ConsoleCommand {
         let backend = NcursesBackend(options: .init(theme: theme, mouse: !arguments.has("no-mouse")))
         let program = Program(
             backend: QuitOnSignalBackend(backend, stop: signals), service: desk, userName: person.userName ?? "",
-            idleLockSeconds: idleLock, ascii: backend.glyphs.ascii, refreshSeconds: refresh)
+            idleLockSeconds: idleLock, ascii: backend.glyphs.ascii, refreshSeconds: refresh,
+            rangeFile: RememberedRange.path())
         program.run()
         backend.stop()
         // Quitting signed out in the background: give it a moment, never more.

@@ -11,7 +11,8 @@ import Foundation
 /// asked for.
 enum StatsCommand {
     static let help = """
-        Usage: tracedesk stats --user NAME [--range 1h|24h|7d|14d] [--bucket 5m|hour|day]
+        Usage: tracedesk stats --user NAME [--range today|1h|24h|7d|14d]
+                               [--bucket 5m|hour|day]
                                [--json | --csv] [--store PATH|URL | --server URL] [--password-stdin]
                tracedesk stats --user NAME --from TIME [--to TIME] [--bucket 5m|hour|day] [...]
 
@@ -22,8 +23,10 @@ enum StatsCommand {
           contact files, lookups per tracer, pseudo-ids used. docs/supervisor-guide.md says
           what every figure counts.
 
-          --range R      the last 1h, 24h (default), 7d or 14d, the current bucket included
-          --bucket B     5m, hour or day; default 5m for 1h, hour for 24h, day for 7d and 14d
+          --range R      the last 1h, 24h (default), 7d or 14d, the current bucket included;
+                         today: since midnight in the local zone (TZ), in hours
+          --bucket B     5m, hour or day; default 5m for 1h, hour for today and 24h, day for
+                         7d and 14d (today in day buckets is counted in hours)
                          (5-minute buckets cover at most 24 hours)
           --from TIME    instead of --range: from TIME (UTC, 2026-11-29T10:00:00Z,
                          2026-11-29T10:00:00.000Z or a day 2026-11-29 for its midnight), moved

@@ -29,7 +29,7 @@ let mainHelp = """
           key (admin; tracedesk his --help).
       tracedesk sms outbox [--limit N] [--json]
           The APRICOT SMS outbox, newest first (admin; tracedesk sms --help).
-      tracedesk stats [--range 1h|24h|7d|14d] [--bucket 5m|hour|day] [--from TIME --to TIME] [--json|--csv]
+      tracedesk stats [--range today|1h|24h|7d|14d] [--bucket 5m|hour|day] [--from TIME --to TIME] [--json|--csv]
           The supervisor's statistics: authorisations, uploads, keys, chunks, analytics by
           province, APRICOT figures (tracedesk stats --help).
       tracedesk serve [--store PATH|URL] [--listen ADDR] [--internal-listen ADDR] [--config FILE]
@@ -80,7 +80,9 @@ let mainHelp = """
       --no-color      monochrome (also when NO_COLOR is set and not empty)
       --no-mouse      leave the mouse to the terminal (text selection)
       --refresh SECONDS  how often the supervisor's dashboard reads its figures again:
-                      1 to 3600, or 0 for only when r is pressed (default 5)
+                      1 to 3600, or 0 for only when r is pressed (default 5); the range it
+                      shows (0-4) is kept for the next run in $XDG_STATE_HOME/tracedesk/
+                      dashboard-range (~/.local/state/tracedesk/dashboard-range)
 
     In the console, ? (F1 while typing) lists the keys of the moment, : (or Ctrl-P) opens the
     command palette (:monitor, :export, :signout, :quit…), Ctrl-L redraws, Ctrl-Z suspends to

@@ -47,7 +47,7 @@ struct FeedProgramTests {
             try await c.expectRows(d.storedIDs)
             #expect(c.state.monitor.rows.first?.kind == .checked)
             #expect(c.screen.contains("● live"))
-            #expect(c.screen.contains("2 checked 2"))
+            #expect(c.screen.contains("authorised 1 · checked 2"))
         }
     }
 

@@ -40,7 +40,7 @@ struct AsciiSnapshotTests {
         }
     }
 
-    @Test("monitor", arguments: [MonitorSnapshotTests.Scenario.live, .detail])
+    @Test("monitor", arguments: [MonitorSnapshotTests.Scenario.live, .detail, .kinds, .operatorView])
     func monitor(_ scenario: MonitorSnapshotTests.Scenario) {
         for (width, height) in [(80, 24), (120, 40)] {
             Self.check(

@@ -47,17 +47,20 @@ struct DashboardScreenTests {
         #expect(ConsoleApp.home(for: .admin) == .staff)
     }
 
-    @Test("keys 1 to 4 choose the range with its default bucket and ask at once; the same range asks nothing")
+    @Test("keys 0 to 4 choose the range with its default bucket and ask at once; the same range asks nothing")
     func ranges() {
         var state = F.app()
         let expected: [(Character, StatsRange, StatsBucket)] = [
-            ("2", .day, .hour), ("3", .week, .day), ("4", .fortnight, .day), ("1", .hour, .fiveMinutes),
+            ("2", .day, .hour), ("3", .week, .day), ("4", .fortnight, .day), ("0", .today, .hour),
+            ("1", .hour, .fiveMinutes),
         ]
         for (key, range, bucket) in expected {
             let commands = Fixture.press(.char(key), into: &state)
             #expect(state.dashboard.range == range)
             #expect(state.dashboard.bucket == bucket)
-            #expect(F.load(commands) == StatsQuery.last(range, bucket: bucket, now: Fixture.now))
+            #expect(
+                F.load(commands) == StatsQuery.last(range, bucket: bucket, now: Fixture.now, timeZone: Fixture.utc))
+            #expect(commands.contains(.dashboard(.rememberRange(range))))
         }
         #expect(Fixture.press(.char("1"), into: &state).isEmpty)
     }
@@ -163,7 +166,7 @@ struct DashboardScreenTests {
         for range in StatsRange.allCases {
             for bucket in DashboardScreen.buckets(for: range) {
                 // Every choice makes a query the desk accepts.
-                let query = StatsQuery.last(range, bucket: bucket, now: Fixture.now)
+                let query = StatsQuery.last(range, bucket: bucket, now: Fixture.now, timeZone: Fixture.utc)
                 #expect(StatsQuery(from: query.from, to: query.to, bucket: bucket) != nil)
             }
             #expect(DashboardScreen.buckets(for: range).first == range.defaultBucket)

@@ -11,7 +11,9 @@ import Testing
 @Suite("Dashboard snapshots")
 struct DashboardSnapshotTests {
     enum Scenario: String, CaseIterable {
-        case hour, day, fortnight, empty, loading, failed
+        case hour, today, day, fortnight, empty, loading, failed
+        case todayEmpty = "today-empty"
+        case todayAscii = "today-ascii"
         case firstFailure = "first-failure"
         case province
         case provinceNoData = "province-no-data"
@@ -40,6 +42,19 @@ struct DashboardSnapshotTests {
         switch scenario {
         case .hour:
             break
+        case .today:
+            _ = Fixture.press(.char("0"), into: &state)
+            answer()
+        case .todayEmpty:
+            _ = Fixture.press(.char("0"), into: &state)
+            if let query = state.dashboard.asked {
+                _ = ConsoleApp.update(
+                    &state, .dashboard(.loaded(StatsReport(query: query, generatedAt: Fixture.now), for: query)))
+            }
+        case .todayAscii:
+            state = DashboardFixture.app(width: width, height: height, ascii: true)
+            _ = Fixture.press(.char("0"), into: &state)
+            answer()
         case .day:
             _ = Fixture.press(.char("2"), into: &state)
             answer()
@@ -116,6 +131,13 @@ struct DashboardSnapshotTests {
     func minimumSize(_ scenario: Scenario) {
         assertSnapshot(
             Fixture.render(Self.state(scenario, width: 80, height: 24)), named: "dashboard-80x24-\(scenario.rawValue)")
+    }
+
+    @Test("120×40: today", arguments: [Scenario.today, .todayEmpty, .todayAscii])
+    func todaySize(_ scenario: Scenario) {
+        assertSnapshot(
+            Fixture.render(Self.state(scenario, width: 120, height: 40)),
+            named: "dashboard-120x40-\(scenario.rawValue)")
     }
 
     @Test("160×48", arguments: Scenario.allCases)

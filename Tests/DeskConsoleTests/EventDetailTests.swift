@@ -19,12 +19,13 @@ struct EventDetailTests {
                 "otp_authorized", #"{"symptoms_started_on":"2026-11-28","expires_at_ms":1795961070000}"#,
                 "symptoms from 2026-11-28, valid until 14:04:30"
             ),
-            ("otp_checked", #"{"status":"authorized"}"#, "status: authorized"),
-            ("upload_refused", #"{"reason":"consumed"}"#, "refused: consumed"),
+            ("otp_checked", #"{"status":"authorized"}"#, "the code was valid"),
+            ("otp_checked", #"{"status":"future_state"}"#, "the code was future state"),
+            ("upload_refused", #"{"reason":"consumed"}"#, "refused: the code was already used"),
             (
                 "upload_accepted",
                 #"{"upload_id":7,"keys_accepted":12,"keys_dropped":3,"dropped":{"too_old":2,"future":1},"province":"RM","clock_skew_s":-4,"clock_skew_flagged":false,"summaries":0}"#,
-                "12 accepted, 3 dropped (future: 1, too_old: 2), province RM, phone 4 s ahead"
+                "12 accepted, 3 dropped (1 in the future, 2 too old), province RM, phone 4 s ahead"
             ),
             (
                 "upload_accepted", #"{"keys_accepted":1,"keys_dropped":0,"dropped":{},"province":null}"#,
@@ -32,13 +33,22 @@ struct EventDetailTests {
             ),
             (
                 "analytics_received", #"{"platform":"android","province":"RM","exposure_notification":true}"#,
-                "android, province RM, exposure notified"
+                "Android, province RM, exposure notified"
             ),
             ("chunk_published", #"{"chunk":42,"keys":1,"padding":0,"upload_ids":[7]}"#, "chunk 42: 1 key"),
-            ("staff_action", #"{"action":"staff_added","target":"neri"}"#, "staff_added → neri"),
-            ("staff_action", #"{"action":"sign_in_failed","unknown_name":true}"#, "sign_in_failed (unknown name)"),
-            ("vaccine_pass_issued", #"{"province":"MI"}"#, #"vaccine_pass_issued {"province":"MI"}"#),
-            ("vaccine_pass_issued", "{}", "vaccine_pass_issued"),
+            ("staff_action", #"{"action":"staff_added","target":"neri"}"#, "added an account: neri"),
+            (
+                "staff_action", #"{"action":"sign_in_failed","unknown_name":true}"#,
+                "sign-in failed (a name no account has)"
+            ),
+            ("staff_action", #"{"action":"badge_printed"}"#, "badge printed"),
+            ("vaccine_pass_issued", #"{"province":"MI","doses":2}"#, "vaccine pass issued: province MI, doses 2"),
+            ("vaccine_pass_issued", "{}", "vaccine pass issued"),
+            ("vaccine_pass_issued", #"{"a":{"b":1}}"#, "vaccine pass issued: details this version cannot read"),
+            (
+                "otp_guesses_limited", #"{"route":"/v1/ingestion/check-otp","retry_after_s":60}"#,
+                "WARNING: too many wrong codes from one address on the code check: refused for 60 s"
+            ),
             ("apricot_registered", #"{"pseudo_ids":1000}"#, "new app user, 1000 pseudo-ids"),
             ("apricot_registered", #"{"pseudo_ids":1,"returning":true}"#, "returning app user, 1 pseudo-id"),
             (
@@ -56,7 +66,7 @@ struct EventDetailTests {
     }
 
     @Test(
-        "a detail that is not what this build expects is shown as it came, never a crash",
+        "a detail that is not what this build expects is said to be unreadable, never shown or a crash",
         arguments: [
             "", "not json", "[1,2]", "42", "\"text\"", "{", #"{"status":5}"#, #"{"keys_accepted":"many"}"#, "{}",
             #"{"chunk":1e400}"#, "\u{0}",
@@ -66,8 +76,8 @@ struct EventDetailTests {
             _ = Self.summary(kind.rawValue, detail)
         }
         _ = EventDetail.lines(Fixture.event(1, "otp_checked", at: Fixture.now, detail), zone: Fixture.utc)
-        #expect(Self.summary("otp_checked", "not json") == "not json")
-        #expect(Self.summary("otp_checked", #"{"status":5}"#) == #"{"status":5}"#)
+        #expect(Self.summary("otp_checked", "not json") == "details this version cannot read")
+        #expect(Self.summary("otp_checked", #"{"status":5}"#) == "details this version cannot read")
         #expect(Self.summary("upload_accepted", "{}") == "")
     }
 
@@ -82,13 +92,13 @@ struct EventDetailTests {
                 "otp_authorized", #"{"symptoms_started_on":"2026-11-28","expires_at_ms":1795961070000}"#,
                 ["symptoms started on 2026-11-28", "valid until 2026-11-29 14:04:30 local"]
             ),
-            ("otp_checked", #"{"status":"authorized"}"#, ["the code was authorized when checked"]),
-            ("upload_refused", #"{"reason":"consumed"}"#, ["refused: the code was consumed"]),
+            ("otp_checked", #"{"status":"authorized"}"#, ["the code was valid when the app checked it"]),
+            ("upload_refused", #"{"reason":"consumed"}"#, ["refused: the code was already used"]),
             (
                 "upload_accepted",
                 #"{"upload_id":7,"keys_accepted":12,"keys_dropped":3,"dropped":{"too_old":2,"future":1},"province":"RM","clock_skew_s":-4,"clock_skew_flagged":true,"summaries":1}"#,
                 [
-                    "upload 7", "12 keys accepted, 3 dropped", "dropped for future: 1, too_old: 2", "province RM",
+                    "upload 7", "12 keys accepted, 3 dropped", "dropped: 1 in the future, 2 too old", "province RM",
                     "phone clock 4 s ahead (flagged)", "1 exposure summary",
                 ]
             ),
@@ -102,30 +112,83 @@ struct EventDetailTests {
             ),
             (
                 "staff_action", #"{"action":"sign_in_failed","unknown_name":true}"#,
-                ["action sign_in_failed", "a name no account has (what was typed is not kept)"]
+                ["sign-in failed", "a name no account has (what was typed is not kept)"]
+            ),
+            (
+                "staff_action", #"{"action":"trace_lookup","target":"user 12"}"#,
+                ["looked up a patient", "about user 12"]
             ),
             (
                 "otp_guesses_limited", #"{"route":"check-otp","retry_after_s":60}"#,
-                ["too many wrong codes from one address", "route check-otp", "answered 429 for 60 s"]
+                [
+                    "too many wrong codes from one address", "on the code check",
+                    "refused for 60 s (the phone is told to wait)",
+                ]
             ),
             ("vaccine_pass_issued", "{}", []),
+            ("vaccine_pass_issued", #"{"province":"MI","urgent":true}"#, ["province MI", "urgent yes"]),
         ])
     func paneLines(_ kind: String, _ detail: String, _ expected: [String]) {
         #expect(Self.lines(kind, detail) == expected)
     }
 
-    @Test("a detail that does not read as its kind's has no lines: the pane shows it as stored")
+    @Test("a detail that does not read as its kind's has no lines: the pane says it cannot read it")
     func paneRaw() {
         #expect(Self.lines("otp_checked", "not json") == nil)
         #expect(Self.lines("otp_authorized", #"{"symptoms":"2026-11-28"}"#) == nil)
-        #expect(Self.lines("vaccine_pass_issued", #"{"province":"MI"}"#) == nil)
+        #expect(Self.lines("vaccine_pass_issued", #"[1]"#) == nil)
     }
 
     @Test("dropped reasons in the upload rules' order, unknown ones last")
     func droppedOrder() {
         #expect(
             EventDetail.droppedText(["too_old": 2, "key_length": 1, "zzz_new": 4, "future": 1])
-                == "key_length: 1, future: 1, too_old: 2, zzz_new: 4")
+                == "1 wrong key length, 1 in the future, 2 too old, 4 zzz new")
+    }
+
+    @Test(
+        "no stored name, code or JSON in any summary or pane line of what the store writes",
+        arguments: [
+            ("otp_authorized", #"{"symptoms_started_on":"2026-11-28","expires_at_ms":1795961070000}"#),
+            ("otp_checked", #"{"status":"authorized"}"#), ("otp_checked", #"{"status":"consumed"}"#),
+            ("upload_refused", #"{"reason":"expired"}"#),
+            (
+                "upload_accepted",
+                #"{"upload_id":7,"keys_accepted":12,"keys_dropped":9,"dropped":{"too_old":2,"future":1,"key_length":1,"rolling_period":1,"duplicate_key_data":1,"duplicate_interval":1,"misaligned":1,"before_risk_window":1},"province":"RM","clock_skew_s":-4,"clock_skew_flagged":true,"summaries":1}"#
+            ),
+            ("staff_action", #"{"action":"password_reset","target":"neri"}"#),
+            ("staff_action", #"{"action":"sign_in_refused"}"#),
+            ("otp_guesses_limited", #"{"route":"/v1/ingestion/upload","retry_after_s":60}"#),
+            ("otp_checked", "status=expired (not json"),
+        ])
+    func noStoredNames(_ kind: String, _ detail: String) {
+        let shown = [Self.summary(kind, detail)] + (Self.lines(kind, detail) ?? [])
+        for text in shown {
+            #expect(!text.contains("_"), "a stored name in \(text)")
+            #expect(!text.contains("{") && !text.contains("\""), "JSON in \(text)")
+            for code in ["authorized", "consumed", "status:", "429", "=", "/v1"] {
+                #expect(!text.contains(code), "\(code) in \(text)")
+            }
+        }
+    }
+
+    @Test("the filter's stored forms: the kind's code and every field as stored")
+    func storedForms() {
+        let event = Fixture.event(
+            1, "upload_accepted", at: Fixture.now,
+            #"{"keys_accepted":1,"keys_dropped":2,"dropped":{"too_old":2},"province":"RM","expires_at_ms":5}"#)
+        let forms = EventDetail.storedForms(event)
+        for part in [
+            "upload_accepted", "keys_accepted: 1", "dropped", "too_old: 2", "province: RM", "expires_at_ms: 5",
+        ] {
+            #expect(forms.contains(part), "\(part) in \(forms)")
+        }
+        #expect(
+            EventDetail.storedForms(Fixture.event(2, "otp_checked", at: Fixture.now, #"{"status":"authorized"}"#))
+                == "otp_checked status: authorized")
+        #expect(
+            EventDetail.storedForms(Fixture.event(3, "otp_checked", at: Fixture.now, "not json"))
+                == "otp_checked not json")
     }
 
     @Test("extreme numbers from a server read as text, never a trap")

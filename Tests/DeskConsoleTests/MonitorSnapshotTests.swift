@@ -17,6 +17,10 @@ struct MonitorSnapshotTests {
         case forbidden
         case empty, reconnecting, help
         case operatorView = "operator"
+        /// An operator's help: only their kinds' keys.
+        case operatorHelp = "operator-help"
+        /// An operator's monitor with a kind hidden.
+        case operatorKinds = "operator-kinds"
     }
 
     static let supervisor = Fixture.session("sara", role: .supervisor)
@@ -30,6 +34,20 @@ struct MonitorSnapshotTests {
         var state = Fixture.app(width: width, height: height, session: session)
         if state.page != .monitor { _ = Fixture.press(.function(3), into: &state) }
         _ = ConsoleApp.update(&state, .feed(EventPage(events: Fixture.feed(), cursor: 12)))
+        _ = ConsoleApp.update(&state, .monitor(.trafficLoaded(traffic)))
+        return state
+    }
+
+    /// An operator's monitor with what the desk sends them of the fixture feed: no analytics
+    /// (kinds this build does not know pass, as from a newer server).
+    static func operatorLive(width: Int, height: Int) -> ConsoleApp.State {
+        var state = Fixture.app(width: width, height: height, session: Fixture.session())
+        _ = Fixture.press(.function(3), into: &state)
+        let kinds = MonitorScreen.Kind.visible(to: .operator)
+        let events = Fixture.feed().filter { event in
+            event.known.flatMap(MonitorScreen.Kind.init).map(kinds.contains) ?? true
+        }
+        _ = ConsoleApp.update(&state, .feed(EventPage(events: events, cursor: 12)))
         _ = ConsoleApp.update(&state, .monitor(.trafficLoaded(traffic)))
         return state
     }
@@ -92,7 +110,13 @@ struct MonitorSnapshotTests {
         case .help:
             _ = Fixture.press(.char("?"), into: &state)
         case .operatorView:
-            state = live(width: width, height: height, session: Fixture.session())
+            state = operatorLive(width: width, height: height)
+        case .operatorHelp:
+            state = operatorLive(width: width, height: height)
+            _ = Fixture.press(.char("?"), into: &state)
+        case .operatorKinds:
+            state = operatorLive(width: width, height: height)
+            _ = Fixture.press(.char("6"), into: &state)
         }
         return state
     }
@@ -111,7 +135,7 @@ struct MonitorSnapshotTests {
 
     @Test("roles carry the meaning: live and paused states, refused and unknown kinds, the watch's marks")
     func roles() {
-        for scenario in [Scenario.live, .paused, .watch] {
+        for scenario in [Scenario.live, .paused, .watch, .kinds, .operatorView] {
             assertSnapshot(
                 Fixture.render(Self.state(scenario, width: 80, height: 24)),
                 named: "monitor-80x24-\(scenario.rawValue)", roles: true)

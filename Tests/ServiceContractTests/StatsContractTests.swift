@@ -166,6 +166,29 @@ import Testing
         }
     }
 
+    @Test(
+        "today since local midnight is a plain from/to/hour query both desks answer: no new parameter",
+        arguments: DeskKind.allCases)
+    func today(kind: DeskKind) async throws {
+        try await ContractFixture.with(kind, idleMinutes: 240) { f in
+            let sara = try await Self.seed(f)
+            // 11:30:20 UTC is 12:30:20 in Rome: today there began at 23:00 UTC, so 10:00 is
+            // hour 11 and 11:00 hour 12 of 13.
+            let rome = TimeZone(identifier: "Europe/Rome")!
+            let query = StatsQuery.last(.today, now: f.clock.now(), timeZone: rome)
+            #expect(query.bucket == .hour && query.bucketCount == 13, "\(kind)")
+            #expect(query.from == Self.ten.addingTimeInterval(-11 * 3_600), "\(kind)")
+            #expect(StatsQuery(from: query.from, to: query.to, bucket: query.bucket) == query, "\(kind)")
+            let report = try await f.desk.statistics(sara, query: query)
+            #expect(report.query == query, "\(kind)")
+            var values = Array(repeating: Int64(0), count: 13)
+            values[11] = 3
+            values[12] = 1
+            #expect(report.authorized == StatsSeries(values: values), "\(kind)")
+            #expect(report.registrations.total == 4 && report.lookups.total == 1, "\(kind)")
+        }
+    }
+
     @Test("a range with no data is all zero, its shares nil; pseudo-ids are counted now", arguments: DeskKind.allCases)
     func empty(kind: DeskKind) async throws {
         try await ContractFixture.with(kind, idleMinutes: 240) { f in

@@ -141,7 +141,11 @@ sign_in "$super_pw"
 check "a supervisor starts on the dashboard" wait_for "TraceDesk · Dashboard"
 keys F3
 check "F3: the monitor" wait_for "TraceDesk · Monitor"
-check "it lists ana's authorisation" wait_for "authorised     ana"
+# The sign-ins and sign-outs of the steps above fill the first rows: 7 hides staff actions.
+keys 7
+check "it lists ana's authorisation (7 hides the staff actions)" wait_for "authorised     ana"
+check "... and says staff actions are hidden" wait_for "staff hidden"
+keys 7
 keys Space
 check "Space pauses it" wait_for "‖ paused, 0 new"
 keys /

@@ -160,5 +160,28 @@ check "NO_COLOR: the dashboard opens" wait_wrapped "refresh off"
 check "NO_COLOR: drawn without colours" no_colours
 keys C-c
 
+# --- Today, and the range kept between runs (XDG_STATE_HOME, lib.sh: fresh for this script) ---
+state_file="$XDG_STATE_HOME/tracedesk/dashboard-range"
+rm -rf "$XDG_STATE_HOME"
+start_console today 80 24 -- --store "$store" --user sara
+check "a first run opens on the last hour" wait_re "$hour_head"
+check "0: today since midnight in hour buckets, with its figures" new_range 0 "Today · hour buckets · since 00:00"
+check "... the footer offers 0-4" wait_wrapped "0-4 Range"
+check "... authorised 3 today" wait_re "authorised +3 "
+keys C-c
+check "the console quits" wait_for "__EXIT=0"
+check "the range is kept in \$XDG_STATE_HOME/tracedesk/dashboard-range" test "$(cat "$state_file" 2>/dev/null)" = today
+check "... the file 0600, its folder 0700" \
+  test "$(stat -c %a "$state_file" 2>/dev/null) $(stat -c %a "$XDG_STATE_HOME/tracedesk" 2>/dev/null)" = "600 700"
+start_console today2 80 24 -- --store "$store" --user sara
+check "the next run opens on today" wait_re "^ Today · hour buckets · since 00:00 · updated"
+keys C-c
+printf 'the day after tomorrow\n' >"$state_file"
+start_console bad 80 24 -- --store "$store" --user sara
+check "a bad state file is ignored: the last hour" wait_re "$hour_head"
+check "3: the last 7 days" new_range 3 "Last 7 days · day buckets"
+keys C-c
+check "... and the bad file replaced at the change" test "$(cat "$state_file" 2>/dev/null)" = 7d
+
 stop_server
 summary e2e-dashboard

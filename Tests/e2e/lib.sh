@@ -21,6 +21,9 @@ admin_pw="chief-key-8734"
 oper_pw="operator-secret-2"
 super_pw="supervisor-pass-3"
 export SWIFT_BACKTRACE=enable=no
+# The console keeps small choices (the dashboard's range) in the XDG state folder: a fresh one
+# per script, never the user's.
+export XDG_STATE_HOME="$work/state"
 # The cap of a wait that names none, in seconds: generous, for a loaded CI machine.
 wait_cap=30
 

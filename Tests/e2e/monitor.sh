@@ -51,7 +51,7 @@ watch_a_call() {
   check "$mode: the watch shows the upload" wait_wrapped "upload received at"
   # Symptoms from yesterday: the keys of the 4 days from 2 days before are kept.
   check "$mode: ... with its keys, the dropped ones and why, and the province" \
-    wait_wrapped "4 keys accepted, 10 dropped (before_risk_window: 10), province RM"
+    wait_wrapped "4 keys accepted, 10 dropped (10 before the risk window), province RM"
   check "$mode: ... and that this server publishes nothing (it has no signing key)" \
     wait_wrapped "no publishing run scheduled"
   publish
@@ -84,6 +84,34 @@ watch_a_call local 9K2RAY8UUQ 0
 keys F3
 check "local: F3 opens the monitor, with the upload of the code's tag" wait_wrapped "$(tag 9K2RAY8UUQ)"
 check "local: ... its rows name the steps" bash -c "s=\$(tmux -L '$socket' capture-pane -p -t app:op); for k in authorised checked upload chunk; do echo \"\$s\" | grep -q \" \$k \" || exit 1; done"
+check "local: the operator's legend lists only their kinds' keys, apart from the counts" \
+  wait_wrapped "show/hide 1 authorised 2 checked 3 upload 4 refused 6 chunk 7 staff"
+check "local: ... and no kind of the supervisor's" absent "analytics"
+check "local: the counts are words first, without keys" wait_re "^ authorised [0-9]+ · checked [0-9]+ · upload [0-9]+"
+filtered "before the risk"
+check "local: / finds the upload by the words shown" rows_are upload "$(tag 9K2RAY8UUQ)" 1
+keys Enter
+check "local: Enter: its detail in words" wait_wrapped "dropped: 10 before the risk window"
+check "local: ... no stored name or JSON in the pane" bash -c "! tmux -L '$socket' capture-pane -p -t app:op | grep -qE 'before_risk_window|upload_accepted|[{}]'"
+keys Escape Escape
+filtered "before_risk_window"
+check "local: / still finds it by the stored reason" rows_are upload "$(tag 9K2RAY8UUQ)" 1
+keys Escape
+filtered "status: authorized"
+check "local: / still finds the check by its stored status" rows_are checked "$(tag 9K2RAY8UUQ)" 1
+keys Escape
+keys C-c
+
+# The same monitor without colour and without UTF-8: the legend's digits are keys (reverse
+# video), the counts plain text, apart.
+open_window mono 80 24 NO_COLOR=1 LANG=C LC_ALL=C -- --store "$store" --user ana
+sign_in "$oper_pw"
+wait_wrapped "Authorise an upload" >/dev/null
+keys F3
+check "NO_COLOR, LANG=C: the operator's legend" wait_wrapped "show/hide 1 authorised 2 checked 3 upload 4 refused 6 chunk 7 staff"
+check "NO_COLOR, LANG=C: the counts apart, in ASCII" wait_re "^ authorised [0-9]+ - checked [0-9]+ - upload [0-9]+"
+legend_keys() { tmux -L "$socket" capture-pane -e -p -t app:mono | grep "show/hide" | grep -q $'\e\[7m6'; }
+check "NO_COLOR: the legend's digits in reverse video, as the footer's keys" wait_until 30 legend_keys
 keys C-c
 
 # --- Network mode: the console through the server's staff API ---

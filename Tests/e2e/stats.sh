@@ -58,10 +58,15 @@ td "$super_pw\n" --user sara --password-stdin stats --from 2026-01-01 --to 2026-
 check "a range with no data says so plainly, exit 0" \
   bash -c "[ $rc -eq 0 ] && grep -q 'No data in this range.' '$work/out' && grep -q '24 hourly buckets' '$work/out'"
 
+TZ=Europe/Rome td "$super_pw\n" --user sara --password-stdin stats --range today --json --store "$store"
+# Today in Rome began at local midnight: 23:00 UTC in winter, 22:00 in summer.
+check "--range today: since local midnight (TZ) in hour buckets, exit 0" \
+  bash -c "[ $rc -eq 0 ] && python3 -c \"import json; a=json.load(open('$work/out')); exit(0 if a['bucket']=='hour' and a['from'][11:16] in ('22:00','23:00') else 1)\""
+
 # 2. Bad input: exit 2 and what to type, before any password is read.
 td "" --user sara --password-stdin stats --range 3h --store "$store"
 check "an unknown range: exit 2, the ranges offered" \
-  bash -c "[ $rc -eq 2 ] && grep -q 'the range must be one of 1h, 24h, 7d or 14d' '$work/err'"
+  bash -c "[ $rc -eq 2 ] && grep -q 'the range must be one of today, 1h, 24h, 7d or 14d' '$work/err'"
 td "" --user sara --password-stdin stats --bucket week --store "$store"
 check "an unknown bucket: exit 2, the buckets offered" \
   bash -c "[ $rc -eq 2 ] && grep -q \"unknown bucket 'week': use 5m, hour or day\" '$work/err'"
