@@ -12,6 +12,8 @@ extension MonitorScreen {
             Binding([.char("/")], .filter, help: "Filter"),
             Binding([.enter], .detail, help: "Detail"),
             Binding([.char("w")], .watch, help: "Watch its code"),
+            Binding([.char("y")], .copy, help: "Copy the event's code tag (the row if none)", shownInFooter: false),
+            Binding([.char("Y")], .copyRow, help: "Copy the event's row as text", shownInFooter: false),
             Binding([.escape], .close, help: "Close the pane (or clear the filter)", shownInFooter: false),
             Binding([.char("x")], .clearFilter, help: "Clear the filter, show every kind", shownInFooter: false),
         ]

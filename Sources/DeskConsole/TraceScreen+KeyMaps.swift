@@ -5,7 +5,7 @@ extension TraceScreen {
         case move(TableCursor.Move)
         case cycleSort
         case sort(Sort)
-        case filter, clear, detail, outcome, export, newLookup, again, quit
+        case filter, clear, detail, outcome, export, newLookup, again, copy, quit
     }
 
     public enum InputAction: Hashable, Sendable { case submit, back }
@@ -29,6 +29,7 @@ extension TraceScreen {
         Binding([.char("l")], .sort(.lastSeen), help: "Sort by last seen", shownInFooter: false),
         Binding([.char("d")], .sort(.days), help: "Sort by days", shownInFooter: false),
         Binding([.char("r")], .again, help: "Look the same patient up again", shownInFooter: false),
+        Binding([.char("y")], .copy, help: "Copy the contact's phone number (audited)", shownInFooter: false),
         Binding([.escape], .clear, help: "Clear the filter", shownInFooter: false),
         Binding([.up, .char("k")], .move(.up), help: "Previous contact", shownInFooter: false),
         Binding([.down, .char("j")], .move(.down), help: "Next contact", shownInFooter: false),

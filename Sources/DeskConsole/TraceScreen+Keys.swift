@@ -126,6 +126,8 @@ extension TraceScreen {
             openOutcome(&state)
         case .export:
             openExport(&state)
+        case .copy:
+            return copyPhone(&state)
         case .newLookup:
             state.phase = .phone
             state.phone = phoneField()

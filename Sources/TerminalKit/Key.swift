@@ -67,4 +67,7 @@ public protocol TerminalBackend: AnyObject {
     func invalidate()
     /// The next input event, waiting at most `timeoutMilliseconds` (nil on timeout).
     func nextEvent(timeoutMilliseconds: Int) -> InputEvent?
+    /// Puts `text` on the clipboard of the terminal's user (OSC 52, ``Clipboard``), bounded to
+    /// ``Clipboard/maximumBytes``; a backend with nowhere to write answers `.unavailable`.
+    func copyToClipboard(_ text: String) -> Clipboard.Outcome
 }

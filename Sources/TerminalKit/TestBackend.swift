@@ -7,6 +7,10 @@ public final class TestBackend: TerminalBackend {
     public private(set) var drawCount = 0
     public private(set) var cellsWritten = 0
     public var events: [InputEvent] = []
+    /// Every clipboard write, as the bytes a terminal would have received (OSC 52).
+    public private(set) var clipboardWrites: [[UInt8]] = []
+    /// The texts copied, in order.
+    public private(set) var copied: [String] = []
 
     public init(width: Int, height: Int) {
         screen = Buffer(width: width, height: height)
@@ -32,6 +36,13 @@ public final class TestBackend: TerminalBackend {
 
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
         events.isEmpty ? nil : events.removeFirst()
+    }
+
+    public func copyToClipboard(_ text: String) -> Clipboard.Outcome {
+        let (bounded, cut) = Clipboard.bounded(text)
+        clipboardWrites.append(Clipboard.sequence(for: bounded))
+        copied.append(bounded)
+        return .copied(cut: cut)
     }
 
     /// Changes the size, as a terminal resize would, and queues the resize event.
