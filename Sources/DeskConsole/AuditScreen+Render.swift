@@ -61,7 +61,7 @@ extension AuditScreen {
         let row = regions.status
         var left = "Filter: " + state.filter.summary
         left += " · \(state.entries.count) shown"
-        if state.hidesRoutine { left += ", \(state.hiddenCount) routine sign-ins hidden (h)" }
+        if state.hidesRoutine { left += ", \(AuditScreen.pairs(state.hiddenCount)) hidden (h)" }
         if state.hasMore { left += ", older: n" }
         buffer.put(left, x: row.x + 1, y: row.y, style: Style(state.filter.isEmpty ? .muted : .accent), clip: row)
         let line = regions.verdict

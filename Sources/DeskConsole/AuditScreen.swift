@@ -249,7 +249,7 @@ public enum AuditScreen {
             state.selected = keep.flatMap { id in state.entries.firstIndex { $0.id <= id } } ?? 0
             state.notice = .info(
                 state.hidesRoutine
-                    ? "routine sign-ins hidden: \(state.hiddenCount) of the entries loaded (h shows them)"
+                    ? "\(pairs(state.hiddenCount)) hidden, of the entries loaded (h shows them)"
                     : "every entry shown")
         case .copy:
             guard let entry = state.selectedEntry else {
@@ -265,6 +265,12 @@ public enum AuditScreen {
             return [.quit]
         }
         return []
+    }
+
+    /// "1 routine sign-in pair", "3 routine sign-in pairs": hidden entries come in pairs.
+    static func pairs(_ entries: Int) -> String {
+        let pairs = entries / 2
+        return "\(pairs) routine sign-in pair" + (pairs == 1 ? "" : "s")
     }
 
     /// Moves the selection; moving down past the last loaded entry loads the next page.

@@ -115,7 +115,7 @@ struct AuditSubjectRoutineTests {
         #expect(app.audit.hiddenCount == 2)
         #expect(app.audit.selectedEntry?.id == 1)
         let text = Fixture.render(app).text
-        #expect(text.contains("2 routine sign-ins hidden"))
+        #expect(text.contains("1 routine sign-in pair hidden (h)"))
         _ = Fixture.press(.char("h"), into: &app)
         #expect(app.audit.entries.map(\.id) == [5, 4, 3, 2, 1])
         #expect(app.audit.selectedEntry?.id == 1)

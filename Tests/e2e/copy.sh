@@ -38,7 +38,7 @@ keys y
 check "y copies the newest entry as words, no JSON" wait_until "$wait_cap" copied "boss  sign-in"
 check "the copied entry has no field names" bash -c "! tmux -L '$socket' show-buffer | grep -q '_ms\|{'"
 keys h
-check "h hides routine sign-ins and says so" wait_for "routine sign-ins hidden"
+check "h hides routine sign-ins and says so" wait_re "routine sign-in pairs? hidden"
 keys F4
 check "F4 opens the HIS clients" wait_for "Hospital systems"
 keys C-c
