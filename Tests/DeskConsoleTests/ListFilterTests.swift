@@ -138,3 +138,27 @@ struct ListFilterTests {
         assertSnapshot(Fixture.render(clients), named: "his-\(size.0)x\(size.1)-filter")
     }
 }
+
+/// The new states under a locale without UTF-8: nothing but ASCII on screen.
+@Suite("ASCII snapshots: list filters, routine sign-ins, the subject filter")
+struct CopyAuditAsciiTests {
+    @Test("LANG=C at 80x24 and 120x40", arguments: [(80, 24), (120, 40)])
+    func ascii(_ size: (Int, Int)) {
+        var staff = ListFilterTests().staff(width: size.0, height: size.1)
+        _ = Fixture.press(.char("/"), into: &staff)
+        Fixture.type("oper", into: &staff)
+        AsciiSnapshotTests.check(staff, "console-\(size.0)x\(size.1)-ascii-staff-filter")
+        var audit = Fixture.app(width: size.0, height: size.1, session: ListFilterTests.admin)
+        _ = Fixture.press(.function(3), into: &audit)
+        let entries = [
+            AuditSubjectRoutineTests.entry(
+                3, "tina", .phoneCopied, target: "user 12", minute: 2,
+                detail: #"{"patient":"user 7","purpose":"case 2026-1234"}"#),
+            AuditSubjectRoutineTests.entry(2, "neri", .signOut, minute: 1),
+            AuditSubjectRoutineTests.signIn(1, "neri"),
+        ]
+        _ = ConsoleApp.update(&audit, .audit(.loaded(entries, for: AuditQuery(limit: 100))))
+        _ = Fixture.press(.char("h"), into: &audit)
+        AsciiSnapshotTests.check(audit, "console-\(size.0)x\(size.1)-ascii-audit-routine-hidden")
+    }
+}
