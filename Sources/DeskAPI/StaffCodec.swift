@@ -150,6 +150,9 @@ public enum StaffCodecs {
     public static let traceExport = StaffCodec<StaffRequests.TraceExport, Void>(
         .traceExport, status: 204, send: { StaffOutgoing(body: StaffWire.traceExportRequest($0)) },
         receive: { request, _ in StaffRequests.traceExport(request) }, write: { nil }, read: { _ in })
+    public static let tracePhoneCopy = StaffCodec<StaffRequests.TracePhoneCopy, Void>(
+        .tracePhoneCopy, status: 204, send: { StaffOutgoing(body: StaffWire.tracePhoneCopyRequest($0)) },
+        receive: { request, _ in StaffRequests.tracePhoneCopy(request) }, write: { nil }, read: { _ in })
     public static let smsOutbox = StaffCodec<Int, [SmsMessage]>(
         .smsOutbox, status: 200, send: { StaffOutgoing(query: [("limit", String($0))]) },
         receive: { request, _ in StaffRequests.smsOutboxLimit(request) }, write: StaffWire.smsOutbox,
@@ -177,7 +180,8 @@ public enum StaffCodecs {
         (audit.name, audit.status), (verifyAudit.name, verifyAudit.status), (traffic.name, traffic.status),
         (watch.name, watch.status), (traceLookup.name, traceLookup.status),
         (traceSightings.name, traceSightings.status), (traceOutcome.name, traceOutcome.status),
-        (traceExport.name, traceExport.status), (smsOutbox.name, smsOutbox.status),
+        (traceExport.name, traceExport.status), (tracePhoneCopy.name, tracePhoneCopy.status),
+        (smsOutbox.name, smsOutbox.status),
         (statistics.name, statistics.status), (hisClients.name, hisClients.status),
         (addHISClient.name, addHISClient.status), (revokeHISClient.name, revokeHISClient.status),
     ]

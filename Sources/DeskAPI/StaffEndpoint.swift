@@ -12,7 +12,7 @@ public struct StaffEndpoint: Hashable, Sendable {
         case authorize, status
         case staff, addStaff, disableStaff, resetPassword, audit, verifyAudit
         case events, traffic, watch
-        case traceLookup, traceSightings, traceOutcome, traceExport, smsOutbox
+        case traceLookup, traceSightings, traceOutcome, traceExport, tracePhoneCopy, smsOutbox
         case statistics
         case hisClients, addHISClient, revokeHISClient
     }
@@ -125,7 +125,8 @@ extension StaffEndpoint {
             idempotent: false, request: .json("NewPassword"), answer: .json("Account"), what: "password reset"),
         .init(
             .audit, "GET", "/audit", .read, accept: [200], errors: rejectedInput, idempotent: true,
-            request: .query(["actor", "action", "from", "until", "before", "limit"]), answer: .json("AuditEntries"),
+            request: .query(["actor", "subject", "action", "from", "until", "before", "limit"]),
+            answer: .json("AuditEntries"),
             what: "audit log"),
         .init(
             .verifyAudit, "GET", "/audit/verification", .read, accept: [200], errors: rejectedInput, idempotent: true,
@@ -154,6 +155,10 @@ extension StaffEndpoint {
         .init(
             .traceExport, "POST", "/trace/export", .write, accept: [204], errors: rejectedInput, idempotent: false,
             request: .json("TraceExportRequest"), what: "export record"),
+        // Audited like a view: a retry after a lost answer would record one copy twice.
+        .init(
+            .tracePhoneCopy, "POST", "/trace/phone-copy", .write, accept: [204], errors: rejectedInput,
+            idempotent: false, request: .json("TracePhoneCopyRequest"), what: "phone number copy record"),
         // Audited like the tracer's calls: a retry after a lost answer would audit one view
         // twice, so it is never sent twice (the admin reads again).
         .init(

@@ -104,10 +104,10 @@ public enum StaffRequests {
         read(request, allowed: ["code"]) { fields throws(FieldProblem) in try fields.string("code")! }
     }
 
-    /// `?actor=&action=&from=&until=&before=&limit=`, each at most once; an empty value is the
+    /// `?actor=&subject=&action=&from=&until=&before=&limit=`, each at most once; an empty value is the
     /// same as leaving it out.
     public static func auditQuery(_ request: HTTPRequest) -> Result<AuditQuery, APIError> {
-        let allowed: Set<String> = ["actor", "action", "from", "until", "before", "limit"]
+        let allowed: Set<String> = ["actor", "subject", "action", "from", "until", "before", "limit"]
         var query = AuditQuery()
         do throws(FieldProblem) {
             if let extra = request.query.first(where: { !allowed.contains($0.name) }) {
@@ -131,6 +131,10 @@ public enum StaffRequests {
             if let actor = try value("actor") {
                 guard actor.count <= 64 else { throw FieldProblem("actor has at most 64 characters") }
                 query.actor = actor
+            }
+            if let subject = try value("subject") {
+                guard subject.count <= 64 else { throw FieldProblem("subject has at most 64 characters") }
+                query.subject = subject
             }
             if let action = try value("action") {
                 guard action.utf8.count <= 40, action.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F })

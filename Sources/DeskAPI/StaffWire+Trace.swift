@@ -49,6 +49,14 @@ extension StaffWire {
         ])
     }
 
+    /// `POST /staff/v1/trace/phone-copy`.
+    public static func tracePhoneCopyRequest(_ request: StaffRequests.TracePhoneCopy) -> JSONValue {
+        object([
+            ("patient_user_id", number(request.patientUserID)), ("contact_user_id", number(request.contactUserID)),
+            ("purpose", .string(request.purpose)),
+        ])
+    }
+
     // MARK: Answers
 
     /// `POST /staff/v1/trace/lookup`. A contact's timeline lists only the hours with minutes,
@@ -361,6 +369,18 @@ extension StaffRequests {
         }
     }
 
+    /// `POST /staff/v1/trace/phone-copy`.
+    public struct TracePhoneCopy: Hashable, Sendable {
+        public var patientUserID: Int64
+        public var contactUserID: Int64
+        public var purpose: String
+        public init(patientUserID: Int64, contactUserID: Int64, purpose: String) {
+            self.patientUserID = patientUserID
+            self.contactUserID = contactUserID
+            self.purpose = purpose
+        }
+    }
+
     /// Numbers the desk judges (offsets, limits, row counts) are read whole, so a value out of
     /// its range gets the desk's own message, the same locally and remotely.
     static let anyInt = Int64(Int32.min)...Int64(Int32.max)
@@ -403,6 +423,15 @@ extension StaffRequests {
                 patientUserID: try fields.integer("patient_user_id", in: Int64.min...Int64.max)!,
                 purpose: try fields.string("purpose")!, kind: try fields.string("kind")!,
                 rows: Int(try fields.integer("rows", in: anyInt)!))
+        }
+    }
+
+    public static func tracePhoneCopy(_ request: HTTPRequest) -> Result<TracePhoneCopy, APIError> {
+        read(request, allowed: ["patient_user_id", "contact_user_id", "purpose"]) { fields throws(FieldProblem) in
+            TracePhoneCopy(
+                patientUserID: try fields.integer("patient_user_id", in: Int64.min...Int64.max)!,
+                contactUserID: try fields.integer("contact_user_id", in: Int64.min...Int64.max)!,
+                purpose: try fields.string("purpose")!)
         }
     }
 

@@ -189,6 +189,7 @@ public enum StaffWire {
     public static func auditQueryItems(_ query: AuditQuery) -> [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
         if let actor = query.actor { items.append(("actor", actor)) }
+        if let subject = query.subject { items.append(("subject", subject)) }
         if let action = query.action { items.append(("action", action.rawValue)) }
         if let from = query.from { items.append(("from", time(from))) }
         if let until = query.until { items.append(("until", time(until))) }

@@ -4,15 +4,17 @@ import Foundation
 /// The `detail` of an ``AuditEntry`` read for people: a short summary for the audit table's
 /// Detail column and the lines of its detail pane, both from the typed ``AuditEntry/Detail``.
 ///
-/// Words, never the stored key names ("session until 14:05:00", "reason: locked"). An action
-/// this build does not know, or a detail that does not read as its action's, is shown as
-/// stored: reading never fails and never traps. Privacy: audit details hold no password,
-/// token, code or phone number, and nothing here adds one; a purpose is shown as typed.
+/// Words, never the stored key names or JSON ("session until 14:05:00", "reason: locked"), and
+/// action names as words ("password reset", ``actionWords(_:)``). An action this build does not
+/// know, or a detail that does not read as its action's, says so in words (`tracedesk audit
+/// list` prints it as stored): reading never fails and never traps. Privacy: audit details hold
+/// no password, token, code or phone number, and nothing here adds one; a purpose is shown as
+/// typed.
 public enum AuditDetailText {
     /// The table's one-line summary; `zone` for clock times.
     public static func summary(_ entry: AuditEntry, zone: TimeZone) -> String {
         guard let detail = AuditEntry.Detail(kind: entry.action, json: entry.detail) else {
-            return entry.detail == "{}" ? "" : entry.detail
+            return entry.detail == "{}" || entry.detail.isEmpty ? "" : "details this version does not read"
         }
         return words(detail, time: { AuthorizeScreen.clock($0, zone) }).joined(separator: ", ")
     }
@@ -24,6 +26,36 @@ public enum AuditDetailText {
             return entry.detail == "{}" || entry.detail.isEmpty ? [] : nil
         }
         return words(detail, time: { ConsoleText.dateTime($0, zone, seconds: true) + " local" })
+    }
+
+    /// The detail pane's line for a detail this version does not read.
+    static func unreadable(_ entry: AuditEntry) -> String {
+        "details in a form this version does not read (\(entry.detail.utf8.count) bytes; `tracedesk audit list` prints them as stored)"
+    }
+
+    /// An action in words, for the table, the entry pane and the filter's picker: "sign-in",
+    /// "password reset", "code authorised". An action this build does not know: its name with
+    /// spaces ("vaccine pass issued").
+    public static func actionWords(_ action: AuditAction) -> String {
+        switch action {
+        case .signIn: return "sign-in"
+        case .signInFailed: return "sign-in failed"
+        case .signInRefused: return "sign-in refused"
+        case .accountLocked: return "account locked"
+        case .signOut: return "sign-out"
+        case .otpAuthorized: return "code authorised"
+        case .staffAdded: return "account added"
+        case .staffDisabled: return "account disabled"
+        case .passwordReset: return "password reset"
+        case .traceLookup: return "contact lookup"
+        case .traceExport: return "lookup exported"
+        case .contactOutcome: return "call outcome"
+        case .smsOutboxRead: return "SMS outbox read"
+        case .hisClientAdded: return "HIS client added"
+        case .hisClientRevoked: return "HIS client revoked"
+        case .phoneCopied: return "phone copied"
+        default: return action.rawValue.replacingOccurrences(of: "_", with: " ")
+        }
     }
 
     /// The parts of a detail in words, times written by `time`.
@@ -47,6 +79,7 @@ public enum AuditDetailText {
         case .otpAuthorized(let d):
             return ["symptoms from \(d.symptomsStartedOn.iso)", "valid until \(time(d.expiresAt))"]
         case .staffAdded(let d): return ["role \(d.role)"]
+        case .phoneCopied(let d): return ["contact of \(d.patient)", "purpose “\(d.purpose)”"]
         case .staffDisabled(let d): return [EventDetail.count(d.sessionsEnded, "session") + " ended"]
         case .passwordReset(let d):
             return [EventDetail.count(d.sessionsEnded, "session") + " ended"] + (d.wasLocked ? ["was locked"] : [])
@@ -68,7 +101,9 @@ public enum AuditDetailText {
         case .traceExport(let d):
             return ["purpose “\(d.purpose)”", "\(exportKind(d.kind)), " + EventDetail.count(d.rows, "row")]
         case .contactOutcome(let d):
-            return ["contact of \(d.patient)", "outcome \(d.outcome)", "purpose “\(d.purpose)”"]
+            let outcome =
+                ContactOutcome(rawValue: d.outcome)?.label ?? d.outcome.replacingOccurrences(of: "_", with: " ")
+            return ["contact of \(d.patient)", "outcome: \(outcome)", "purpose “\(d.purpose)”"]
         case .smsOutboxRead(let d): return [EventDetail.count(d.messages, "message") + " shown"]
         case .hisClientAdded(let d):
             return [d.ratePerMinute.map { "at most \($0) requests a minute" } ?? "the server's default rate"]

@@ -7,8 +7,13 @@ import TerminalKit
 extension Program {
     func perform(_ command: AuditScreen.Command) {
         let service = self.service
+        if case .copy(let clip) = command {
+            apply(.audit(.copied(copy(clip))))
+            return
+        }
         withSession { session in
             switch command {
+            case .copy: break  // above: no call to the desk
             case .quit:
                 break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
             case .load(let query):

@@ -4,10 +4,11 @@ import Foundation
 import TerminalKit
 
 extension AuditScreen {
-    /// The filter form: person (a name), action (a picker: any, or one the log knows) and day
-    /// (typed or moved with the date keys; empty for any day). Enter applies from any field.
+    /// The filter form: by whom (a name), on whom (the subject: an account, `user 7`, an HIS
+    /// client), action (a picker of words: any, or one the log knows) and day (typed or moved
+    /// with the date keys; empty for any day). Enter applies from any field.
     public struct FilterForm: Hashable, Sendable {
-        public enum Field: Hashable, Sendable, CaseIterable { case person, action, day }
+        public enum Field: Hashable, Sendable, CaseIterable { case person, subject, action, day }
 
         public enum Edit: Hashable, Sendable {
             case edited
@@ -16,6 +17,7 @@ extension AuditScreen {
         }
 
         public var person: TextFieldState
+        public var subject: TextFieldState
         public var action: AuditAction?
         public var day: DateFieldState
         public var focus: Field = .person
@@ -23,6 +25,7 @@ extension AuditScreen {
 
         public init(filter: Filter, today: CivilDay) {
             person = ConsoleText.nameField(filter.actor ?? "")
+            subject = TextFieldState(filter.subject ?? "", maxLength: 64)
             action = filter.action
             day = DateFieldState(value: filter.day, today: today, maximum: today)
         }
@@ -66,6 +69,7 @@ extension AuditScreen {
                 case .previousField: focus = step(by: -1)
                 case .clearAll:
                     person = ConsoleText.nameField()
+                    subject = TextFieldState(maxLength: 64)
                     self.action = nil
                     day.value = nil
                     message = nil
@@ -76,6 +80,8 @@ extension AuditScreen {
             switch focus {
             case .person:
                 _ = person.handle(key)
+            case .subject:
+                _ = subject.handle(key)
             case .action:
                 if let offset = Self.actionKeyMap.action(for: key) {
                     let choices = Self.choices
@@ -97,7 +103,10 @@ extension AuditScreen {
         /// The filter the fields describe now.
         public var filter: Filter {
             let name = person.text.trimmingCharacters(in: .whitespaces).lowercased()
-            return Filter(actor: name.isEmpty ? nil : name, action: action, day: day.value)
+            let target = subject.text.trimmingCharacters(in: .whitespaces).lowercased()
+            return Filter(
+                actor: name.isEmpty ? nil : name, subject: target.isEmpty ? nil : target, action: action,
+                day: day.value)
         }
 
         private func step(by offset: Int) -> Field {

@@ -61,6 +61,7 @@ extension AuditScreen {
         let row = regions.status
         var left = "Filter: " + state.filter.summary
         left += " · \(state.entries.count) shown"
+        if state.hidesRoutine { left += ", \(AuditScreen.pairs(state.hiddenCount)) hidden (h)" }
         if state.hasMore { left += ", older: n" }
         buffer.put(left, x: row.x + 1, y: row.y, style: Style(state.filter.isEmpty ? .muted : .accent), clip: row)
         let line = regions.verdict
@@ -85,7 +86,7 @@ extension AuditScreen {
             columns: [
                 TableColumn("Time (local)", width: .length(19)),
                 TableColumn("Actor", width: .length(10)),
-                TableColumn("Action", width: .length(15)),
+                TableColumn("Action", width: .length(18)),
                 TableColumn("Target", width: .length(10)),
                 TableColumn("Detail", width: .min(4)),
             ],
@@ -101,7 +102,8 @@ extension AuditScreen {
         [
             TableCell(ConsoleText.dateTime(entry.at, zone, seconds: true)),
             TableCell(entry.actor),
-            TableCell(entry.action.rawValue, style: isWarning(entry.action) ? Style(.warning) : nil),
+            TableCell(
+                AuditDetailText.actionWords(entry.action), style: isWarning(entry.action) ? Style(.warning) : nil),
             TableCell(entry.target ?? ""),
             TableCell(AuditDetailText.summary(entry, zone: zone)),
         ]
@@ -120,14 +122,15 @@ extension AuditScreen {
         var lines: [(String, Style)] = [
             (ConsoleText.localAndUTC(entry.at, state.timeZone), Style(.normal)),
             (
-                "\(entry.actor) · \(entry.action.rawValue)" + (entry.target.map { " → \($0)" } ?? ""),
+                "\(entry.actor) · \(AuditDetailText.actionWords(entry.action))"
+                    + (entry.target.map { " → \($0)" } ?? ""),
                 Style(.normal, .bold)
             ),
         ]
         if let words = AuditDetailText.lines(entry, zone: state.timeZone) {
             lines += words.map { ($0, Style(.normal)) }
         } else {
-            lines.append(("detail (shown as stored): " + entry.detail, Style(.normal)))
+            lines.append((AuditDetailText.unreadable(entry), Style(.normal)))
         }
         lines.append(("hash " + entry.hash, Style(.muted)))
         lines.append(("previous " + entry.previousHash, Style(.muted)))
@@ -142,7 +145,7 @@ extension AuditScreen {
     }
 
     static func filterRect(in area: Rect) -> Rect {
-        area.centered(width: min(66, area.width), height: 13)
+        area.centered(width: min(70, area.width), height: 15)
     }
 
     private static func renderFilter(_ form: FilterForm, into buffer: inout Buffer, area: Rect) {
@@ -154,13 +157,23 @@ extension AuditScreen {
         let fieldX = text.x + 10
         let fieldWidth = min(32, text.maxX - fieldX)
         var y = text.y
-        ConsoleText.putLabel("Person", focused: form.focus == .person, into: &buffer, x: text.x, y: y, clip: text)
+        ConsoleText.putLabel("By", focused: form.focus == .person, into: &buffer, x: text.x, y: y, clip: text)
         form.person.render(
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: form.focus == .person,
-            placeholder: "anyone")
+            placeholder: "anyone (who acted)")
+        y += 2
+        ConsoleText.putLabel("On", focused: form.focus == .subject, into: &buffer, x: text.x, y: y, clip: text)
+        form.subject.render(
+            into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: form.focus == .subject,
+            placeholder: "anyone (acted upon)")
+        if form.focus == .subject {
+            buffer.put(
+                "an account, user 7 (a person viewed), an HIS client", x: fieldX, y: y + 1, style: Style(.muted),
+                clip: text)
+        }
         y += 2
         ConsoleText.putLabel("Action", focused: form.focus == .action, into: &buffer, x: text.x, y: y, clip: text)
-        let picker = "‹ \(form.action?.rawValue ?? "any") ›"
+        let picker = "‹ \(form.action.map(AuditDetailText.actionWords) ?? "any") ›"
         buffer.put(picker, x: fieldX, y: y, style: Style(form.focus == .action ? .inputFocused : .input), clip: text)
         if form.focus == .action {
             buffer.put("  ←/→ to change", x: fieldX + DisplayWidth.of(picker), y: y, style: Style(.muted), clip: text)

@@ -8,9 +8,10 @@ import TerminalKit
     import Foundation
 #endif
 
-/// The admin's audit log: newest first, filtered by person, action and day (local), paged
-/// further back on request, with a detail pane for the selected entry and a key that checks the
-/// whole hash chain (``DeskService/verifyAudit(_:)``).
+/// The admin's audit log: newest first, filtered by who acted, whom it was done to (the
+/// subject), action and day (local), paged further back on request, with a detail pane for the
+/// selected entry and a key that checks the whole hash chain (``DeskService/verifyAudit(_:)``).
+/// `h` hides the routine sign-in/sign-out pairs (``RoutineSignIns``); `y` copies an entry as text.
 ///
 /// The verdict of a check is words first: "chain intact: N entries, head …" or "BROKEN at entry
 /// N: reason", so it never depends on colour. Results of a load are matched to the query that
@@ -19,24 +20,29 @@ import TerminalKit
 public enum AuditScreen {
     /// What the list is narrowed to; nil fields match everything.
     public struct Filter: Hashable, Sendable {
+        /// Who acted.
         public var actor: String?
+        /// Whom or what it was done to: the entry's target (an account, `user 7`, an HIS client).
+        public var subject: String?
         public var action: AuditAction?
         /// A day in the console's time zone.
         public var day: CivilDay?
 
-        public init(actor: String? = nil, action: AuditAction? = nil, day: CivilDay? = nil) {
+        public init(actor: String? = nil, subject: String? = nil, action: AuditAction? = nil, day: CivilDay? = nil) {
             self.actor = actor
+            self.subject = subject
             self.action = action
             self.day = day
         }
 
-        public var isEmpty: Bool { actor == nil && action == nil && day == nil }
+        public var isEmpty: Bool { actor == nil && subject == nil && action == nil && day == nil }
 
-        /// "person ana · action sign_in · day 2026-11-29", or "all entries".
+        /// "by ana · on bob · password reset · day 2026-11-29", or "all entries".
         public var summary: String {
             var parts: [String] = []
-            if let actor { parts.append("person \(actor)") }
-            if let action { parts.append("action \(action.rawValue)") }
+            if let actor { parts.append("by \(actor)") }
+            if let subject { parts.append("on \(subject)") }
+            if let action { parts.append(AuditDetailText.actionWords(action)) }
             if let day { parts.append("day \(day.iso)") }
             return parts.isEmpty ? "all entries" : parts.joined(separator: " · ")
         }
@@ -49,7 +55,19 @@ public enum AuditScreen {
     }
 
     public struct State: Hashable, Sendable {
-        public var entries: [AuditEntry] = []
+        /// Every entry loaded, newest first.
+        public var loadedEntries: [AuditEntry] = [] {
+            didSet { refreshShown() }
+        }
+        /// The entries the table shows: ``loadedEntries`` less the routine sign-in/sign-out
+        /// pairs while ``hidesRoutine``.
+        public private(set) var entries: [AuditEntry] = []
+        /// How many loaded entries the toggle hides now.
+        public private(set) var hiddenCount = 0
+        /// `h`: hide sign-ins followed by their sign-out with nothing in between (``RoutineSignIns``).
+        public var hidesRoutine = false {
+            didSet { refreshShown() }
+        }
         public var selected = 0
         public var filter = Filter()
         public var filterForm: FilterForm?
@@ -72,6 +90,17 @@ public enum AuditScreen {
         }
 
         public var selectedEntry: AuditEntry? { entries.indices.contains(selected) ? entries[selected] : nil }
+
+        private mutating func refreshShown() {
+            if hidesRoutine {
+                let hidden = RoutineSignIns.hidden(in: loadedEntries)
+                entries = loadedEntries.filter { !hidden.contains($0.id) }
+                hiddenCount = loadedEntries.count - entries.count
+            } else {
+                entries = loadedEntries
+                hiddenCount = 0
+            }
+        }
         public var isModal: Bool { filterForm != nil }
         public var loading: Bool { pending != nil }
 
@@ -80,7 +109,8 @@ public enum AuditScreen {
             let from = filter.day.map { ConsoleText.start(of: $0, in: timeZone) }
             let until = filter.day.map { ConsoleText.start(of: $0.adding(days: 1), in: timeZone) }
             return AuditQuery(
-                actor: filter.actor, action: filter.action, from: from, until: until, beforeID: before, limit: pageSize)
+                actor: filter.actor, subject: filter.subject, action: filter.action, from: from, until: until,
+                beforeID: before, limit: pageSize)
         }
     }
 
@@ -92,23 +122,30 @@ public enum AuditScreen {
         case loadFailed(String, for: AuditQuery)
         case verified(AuditVerification)
         case verifyFailed(String)
+        case copied(CopyResult)
     }
 
     public enum Command: Hashable, Sendable {
         case load(AuditQuery)
         case verify
+        /// `y`: the selected entry as text.
+        case copy(ClipboardCopy)
         case quit
     }
 
     public enum Action: Hashable, Sendable {
         case move(TableCursor.Move)
-        case older, filter, clearFilter, verify, reload, quit
+        case older, filter, clearFilter, verify, reload, toggleRoutine, copy, quit
     }
 
     public static let keyMap = KeyMap<Action>([
         Binding([.char("/"), .char("f")], .filter, help: "Filter", name: "filter"),
         Binding([.char("n")], .older, help: "Older page", name: "older"),
         Binding([.char("v")], .verify, help: "Verify chain", name: "verify"),
+        Binding(
+            [.char("h")], .toggleRoutine, help: "Hide / show routine sign-in and sign-out pairs",
+            shownInFooter: false, name: "routine"),
+        Binding([.char("y")], .copy, help: "Copy the entry as text", shownInFooter: false, name: "copy"),
         Binding([.char("x")], .clearFilter, help: "Clear filter", shownInFooter: false, name: "clear-filter"),
         Binding(
             [.char("r"), .function(5)], .reload, help: "Reload (newest first)", shownInFooter: false, name: "reload"),
@@ -139,12 +176,17 @@ public enum AuditScreen {
             state.loaded = true
             state.hasMore = entries.count >= query.limit
             if query.beforeID == nil {
-                state.entries = entries
+                state.loadedEntries = entries
                 state.selected = 0
             } else {
-                let firstNew = state.entries.count
-                state.entries += entries
-                if !entries.isEmpty { state.selected = firstNew }
+                let previousLast = state.loadedEntries.last?.id ?? Int64.max
+                state.loadedEntries += entries
+                // The first new entry shown (a page of hidden pairs may also hide an old one).
+                if !entries.isEmpty, let position = state.entries.firstIndex(where: { $0.id < previousLast }) {
+                    state.selected = position
+                } else {
+                    state.selected = max(0, min(state.selected, state.entries.count - 1))
+                }
             }
             if state.notice?.kind == .working || state.notice?.kind == .error { state.notice = nil }
             return []
@@ -159,6 +201,9 @@ public enum AuditScreen {
         case .verifyFailed(let message):
             state.verification = .failed(message)
             return []
+        case .copied(let result):
+            state.notice = result.notice
+            return []
         }
     }
 
@@ -171,7 +216,7 @@ public enum AuditScreen {
 
     private static func older(_ state: inout State) -> [Command] {
         guard state.pending == nil else { return [] }
-        guard state.hasMore, let last = state.entries.last else {
+        guard state.hasMore, let last = state.loadedEntries.last else {
             if state.loaded {
                 state.notice = .info("no older entries" + (state.filter.isEmpty ? "" : " for this filter"))
             }
@@ -199,6 +244,20 @@ public enum AuditScreen {
         case .filter:
             state.filterForm = FilterForm(
                 filter: state.filter, today: ConsoleText.day(of: state.now, in: state.timeZone))
+        case .toggleRoutine:
+            let keep = state.selectedEntry?.id
+            state.hidesRoutine.toggle()
+            state.selected = keep.flatMap { id in state.entries.firstIndex { $0.id <= id } } ?? 0
+            state.notice = .info(
+                state.hidesRoutine
+                    ? "\(pairs(state.hiddenCount)) hidden, of the entries loaded (h shows them)"
+                    : "every entry shown")
+        case .copy:
+            guard let entry = state.selectedEntry else {
+                state.notice = CopyResult.nothing("no entry selected: nothing copied").notice
+                return []
+            }
+            return [.copy(.row(cells(entry, state.timeZone).map(\.text), what: "entry #\(entry.id)"))]
         case .clearFilter:
             guard !state.filter.isEmpty else { return [] }
             state.filter = Filter()
@@ -207,6 +266,12 @@ public enum AuditScreen {
             return [.quit]
         }
         return []
+    }
+
+    /// "1 routine sign-in pair", "3 routine sign-in pairs": hidden entries come in pairs.
+    static func pairs(_ entries: Int) -> String {
+        let pairs = entries / 2
+        return "\(pairs) routine sign-in pair" + (pairs == 1 ? "" : "s")
     }
 
     /// Moves the selection; moving down past the last loaded entry loads the next page.

@@ -138,9 +138,9 @@ public enum ConsoleApp {
             if lock != nil { return true }
             switch page {
             case .signIn, .firstAdmin: return true
-            case .staff: return staff.form != nil
+            case .staff: return staff.form != nil || staff.filter.editing
             case .audit: return audit.filterForm != nil
-            case .his: return his.form != nil
+            case .his: return his.form != nil || his.filter.editing
             case .monitor: return monitor.filtering
             case .trace: return trace.isTyping
             case .dashboard: return dashboard.isTyping

@@ -37,10 +37,17 @@ extension HISScreen {
             TableColumn("Created by", width: .length(12)),
         ]
         if width >= 100 { columns.append(TableColumn("Revoked", width: .length(16))) }
+        let shown = state.visible
         return Table(
-            columns: columns, rowCount: state.clients.count, selected: state.selected, focused: !state.isModal,
+            columns: columns, rowCount: shown.count, selected: state.selectedPosition(in: shown),
+            focused: !state.isModal,
             emptyText: state.loading
-                ? "… loading the HIS clients" : state.loaded ? "no HIS clients: a adds one (the hospital's key)" : "")
+                ? "… loading the HIS clients"
+                : !state.loaded
+                    ? ""
+                    : state.filter.isActive
+                        ? "no client matches (Esc clears the filter)"
+                        : "no HIS clients: a adds one (the hospital's key)")
     }
 
     static func cells(_ client: HISClient, _ zone: TimeZone) -> [TableCell] {
@@ -56,16 +63,21 @@ extension HISScreen {
 
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         let regions = regions(in: area)
-        let title = "Hospital systems (HIS clients)" + (state.loaded ? " (\(state.clients.count))" : "")
+        let shown = state.visible
+        let count = state.filter.isActive ? "\(shown.count) of \(state.clients.count)" : "\(state.clients.count)"
+        let title = "Hospital systems (HIS clients)" + (state.loaded ? " (\(count))" : "") + state.filter.titleSuffix
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
         table(state, width: inner.width).render(into: &buffer, area: inner) {
-            cells(state.clients[$0], state.timeZone)
+            cells(state.clients[shown[$0]], state.timeZone)
         }
         renderDetail(state, into: &buffer, area: regions.detail)
         if let form = state.form { renderForm(form, into: &buffer, area: area) }
         if let dialog = state.confirm { dialog.render(into: &buffer, area: area) }
         if let shown = state.shownKey { renderKey(shown, into: &buffer, area: area) }
         if state.form == nil { buffer.cursor = nil }
+        if state.filter.editing, !state.isModal {
+            buffer.cursor = (min(regions.table.maxX - 2, regions.table.x + 3 + DisplayWidth.of(title)), regions.table.y)
+        }
     }
 
     private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {

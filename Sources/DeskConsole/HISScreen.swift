@@ -12,6 +12,7 @@ import TerminalKit
 /// created by, revoked), and keys to add a client (its API key is shown once, in a panel that
 /// stays until dismissed) and to revoke one (after a confirm dialog that names it).
 ///
+/// `/` filters the list in place by name or state (``ListFilter``); `y` copies the selected row.
 /// The desk enforces every rule (admin only, names, rates); this screen shows its messages.
 /// Pure: ``update(_:_:)`` returns commands; the program runs them through the ``DeskService``.
 /// Privacy: ``State/shownKey`` holds an API key until dismissed; never log the state.
@@ -29,12 +30,23 @@ public enum HISScreen {
         /// A client just added and its key: shown once, forgotten when dismissed.
         public var shownKey: NewHISClient?
         public var timeZone: TimeZone
+        /// `/`: the rows shown.
+        public var filter = ListFilter()
 
         public init(timeZone: TimeZone = .current) {
             self.timeZone = timeZone
         }
 
-        public var selectedClient: HISClient? { clients.indices.contains(selected) ? clients[selected] : nil }
+        /// Indices into ``clients`` of the rows shown (the filter's).
+        public var visible: [Int] { clients.indices.filter { filter.matches(HISScreen.searchText(clients[$0])) } }
+
+        /// The selected row's position among those shown; nil when it is not shown.
+        public func selectedPosition(in visible: [Int]) -> Int? { visible.firstIndex(of: selected) }
+
+        public var selectedClient: HISClient? {
+            guard clients.indices.contains(selected) else { return nil }
+            return filter.isActive && !filter.matches(HISScreen.searchText(clients[selected])) ? nil : clients[selected]
+        }
 
         /// A form, a dialog or the key panel is open: it takes every key.
         public var isModal: Bool { form != nil || confirm != nil || shownKey != nil }
@@ -48,23 +60,34 @@ public enum HISScreen {
         case added(NewHISClient)
         case revoked(HISClient)
         case changeFailed(String)
+        case copied(CopyResult)
     }
 
     public enum Command: Hashable, Sendable {
         case load
         case add(name: String, ratePerMinute: Int?)
         case revoke(name: String)
+        /// `y`: the selected row as text.
+        case copy(ClipboardCopy)
         case quit
     }
 
     public enum Action: Hashable, Sendable {
         case move(TableCursor.Move)
-        case add, revoke, reload, quit
+        case add, revoke, reload, filter, clearFilter, copy, quit
+    }
+
+    /// What the filter searches in a client: name, actor, state, who created it.
+    static func searchText(_ client: HISClient) -> String {
+        "\(client.name) \(client.actor) \(client.stateName) \(client.createdBy)".lowercased()
     }
 
     public static let keyMap = KeyMap<Action>([
         Binding([.char("a"), .insert], .add, help: "Add client", name: "add"),
         Binding([.char("x"), .delete], .revoke, help: "Revoke", name: "revoke"),
+        Binding([.char("/")], .filter, help: "Filter (name, state)", footer: "Filter", name: "filter"),
+        Binding([.escape], .clearFilter, help: "Clear the filter", shownInFooter: false, name: "back"),
+        Binding([.char("y")], .copy, help: "Copy the row as text", shownInFooter: false, name: "copy"),
         Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false, name: "reload"),
         Binding([.up, .char("k")], .move(.up), help: "Previous client", shownInFooter: false),
         Binding([.down, .char("j")], .move(.down), help: "Next client", shownInFooter: false),
@@ -92,11 +115,20 @@ public enum HISScreen {
                 }
                 return []
             }
+            if state.filter.editing {
+                _ = state.filter.handle(key)
+                keepSelectionShown(&state)
+                return []
+            }
             guard let action = keyMap.action(for: key) else { return [] }
             return perform(&state, action)
         case .rowClicked(let row):
-            guard !state.isModal, state.clients.indices.contains(row) else { return [] }
-            state.selected = row
+            let shown = state.visible
+            guard !state.isModal, shown.indices.contains(row) else { return [] }
+            state.selected = shown[row]
+            return []
+        case .copied(let result):
+            state.notice = result.notice
             return []
         case .loaded(let clients):
             let keep = state.selectedClient?.name
@@ -104,6 +136,7 @@ public enum HISScreen {
             state.loading = false
             state.loaded = true
             state.selected = TableCursor.position(of: keep, in: clients, id: \.name)
+            keepSelectionShown(&state)
             if state.notice?.kind == .working { state.notice = nil }
             return []
         case .loadFailed(let message):
@@ -136,10 +169,30 @@ public enum HISScreen {
         return [.load]
     }
 
+    /// After the filter changed: the selection stays on its row while it is shown, else it
+    /// goes to the first row shown.
+    static func keepSelectionShown(_ state: inout State) {
+        let shown = state.visible
+        if state.selectedPosition(in: shown) == nil, let first = shown.first { state.selected = first }
+    }
+
     private static func perform(_ state: inout State, _ action: Action) -> [Command] {
         switch action {
         case .move(let move):
-            state.selected = TableCursor.position(state.selected, after: move, count: state.clients.count)
+            let shown = state.visible
+            guard !shown.isEmpty else { return [] }
+            let position = TableCursor.position(state.selectedPosition(in: shown) ?? 0, after: move, count: shown.count)
+            state.selected = shown[position]
+        case .filter:
+            state.filter.editing = true
+        case .clearFilter:
+            state.filter = ListFilter()
+        case .copy:
+            guard let client = state.selectedClient else {
+                state.notice = CopyResult.nothing("no client selected: nothing copied").notice
+                return []
+            }
+            return [.copy(.row(cells(client, state.timeZone).map(\.text), what: "row of \(client.name)"))]
         case .reload:
             state.notice = nil
             return reload(&state)

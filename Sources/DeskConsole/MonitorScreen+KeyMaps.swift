@@ -18,6 +18,10 @@ extension MonitorScreen {
                 Binding([.enter], .detail, help: "Detail", name: "detail"),
                 Binding([.char("w")], .watch, help: "Watch its code", name: "watch"),
                 Binding(
+                    [.char("y")], .copy, help: "Copy the event's code tag (the row if none)", shownInFooter: false,
+                    name: "copy"),
+                Binding([.char("Y")], .copyRow, help: "Copy the event's row as text", shownInFooter: false),
+                Binding(
                     [.escape], .close, help: "Close the pane (or clear the filter)", shownInFooter: false, name: "back"),
                 Binding(
                     [.char("x")], .clearFilter, help: "Clear the filter, show every kind", shownInFooter: false,

@@ -241,18 +241,22 @@ public enum MonitorScreen {
         case watchFailed(String, for: WatchTarget)
         /// The desk will not show this code (another operator's, or the event is about none).
         case watchRefused(String, for: WatchTarget)
+        /// What became of a copy (`y`, `Y`).
+        case copied(CopyResult)
     }
 
     public enum Command: Hashable, Sendable {
         /// Real and dummy phone requests since the start of the hour `since` falls in.
         case traffic(since: Date)
         case watch(WatchTarget)
+        /// `y`: the selected event's code tag (or the row when it has none); `Y`: the row.
+        case copy(ClipboardCopy)
         case quit
     }
 
     public enum Action: Hashable, Sendable {
         case toggle(Kind)
-        case pause, filter, detail, watch, close, clearFilter
+        case pause, filter, detail, watch, close, clearFilter, copy, copyRow
         case up, down, pageUp, pageDown, top, bottom, quit
     }
 
@@ -319,6 +323,9 @@ public enum MonitorScreen {
             state.watchRefresh.answered()
             state.watchRefresh.stopped = true
             return []
+        case .copied(let result):
+            state.notice = result.notice
+            return []
         }
     }
 
@@ -350,6 +357,15 @@ public enum MonitorScreen {
             state.pane = state.pane == .detail ? .none : .detail
         case .watch:
             return openWatch(&state)
+        case .copy, .copyRow:
+            guard let row = state.selectedRow else {
+                state.notice = CopyResult.nothing("no event selected: nothing copied").notice
+                return []
+            }
+            if action == .copy, let tag = row.event.codeTag, !tag.isEmpty {
+                return [.copy(ClipboardCopy(tag, what: "code tag \(tag)"))]
+            }
+            return [.copy(rowCopy(row, state.timeZone))]
         case .close:
             if state.pane != .none {
                 closePane(&state)
@@ -371,6 +387,14 @@ public enum MonitorScreen {
             return [.quit]
         }
         return []
+    }
+
+    /// An event's row as text: local date and time, kind, who, code tag, summary.
+    static func rowCopy(_ row: Row, _ zone: TimeZone) -> ClipboardCopy {
+        .row([
+            ConsoleText.dateTime(row.event.at, zone, seconds: true), row.kindWord, row.who, row.event.codeTag ?? "",
+            row.summary,
+        ])
     }
 
     /// Shows what arrived while paused, on top; the count starts again.

@@ -41,6 +41,10 @@ public final class Program {
     /// Where the dashboard's range is kept between runs; nil: not kept.
     let rangeFile: String?
 
+    /// Whether `y` copies (OSC 52); off with `tracedesk --no-copy` or `TRACEDESK_COPY=off`.
+    /// When off, nothing is written to the terminal and no copy of a phone number is audited.
+    public var copyEnabled = true
+
     /// `tracedesk demo` only: the accounts and patients help and F8 show.
     public var demoAccounts: DemoAccounts? {
         get { state.demoAccounts }
@@ -269,6 +273,15 @@ public final class Program {
                 if let message = failure(error) { messages.append(message) }
             }
             inbox.deliver(messages, generation: generation)
+        }
+    }
+
+    /// Writes `clip` to the terminal's clipboard, unless copying is off; on the loop's thread.
+    func copy(_ clip: ClipboardCopy) -> CopyResult {
+        guard copyEnabled else { return .off }
+        switch backend.copyToClipboard(clip.text) {
+        case .copied(let cut): return .copied(what: clip.what, cut: cut)
+        case .unavailable: return .unavailable
         }
     }
 

@@ -38,9 +38,14 @@ extension StaffScreen {
             TableColumn("Created by", width: .length(12)),
         ]
         if width >= 100 { columns.append(TableColumn("Created", width: .length(16))) }
+        let shown = state.visible
         return Table(
-            columns: columns, rowCount: state.accounts.count, selected: state.selected, focused: !state.isModal,
-            emptyText: state.loading ? "… loading the accounts" : state.loaded ? "no accounts" : "")
+            columns: columns, rowCount: shown.count, selected: state.selectedPosition(in: shown),
+            focused: !state.isModal,
+            emptyText: state.loading
+                ? "… loading the accounts"
+                : !state.loaded
+                    ? "" : state.filter.isActive ? "no account matches (Esc clears the filter)" : "no accounts")
     }
 
     /// One account's cells, "Created" last (dropped by a narrow table).
@@ -63,15 +68,22 @@ extension StaffScreen {
         // A hard lock means guessing from many places: the admin is told above the table.
         let locked = state.accounts.filter { $0.locked && !$0.disabled }.count
         let warning = locked == 0 ? "" : " · ! \(locked) locked after failed sign-ins: p resets"
-        let title = "Staff accounts" + (state.loaded ? " (\(state.accounts.count))" : "") + warning
+        let shown = state.visible
+        let count = state.filter.isActive ? "\(shown.count) of \(state.accounts.count)" : "\(state.accounts.count)"
+        // The filter before the warning: the cursor ends the filter's text, and a narrow title cuts the warning.
+        let head = "Staff accounts" + (state.loaded ? " (\(count))" : "") + state.filter.titleSuffix
+        let title = head + warning
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
         table(state, width: inner.width).render(into: &buffer, area: inner) {
-            cells(state.accounts[$0], state.timeZone)
+            cells(state.accounts[shown[$0]], state.timeZone)
         }
         renderDetail(state, into: &buffer, area: regions.detail)
         if let form = state.form { renderForm(form, state: state, into: &buffer, area: area) }
         if let dialog = state.confirm { dialog.render(into: &buffer, area: area) }
         if state.form == nil { buffer.cursor = nil }
+        if state.filter.editing, state.form == nil, state.confirm == nil {
+            buffer.cursor = (min(regions.table.maxX - 2, regions.table.x + 3 + DisplayWidth.of(head)), regions.table.y)
+        }
     }
 
     private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {

@@ -9,7 +9,8 @@ import TerminalKit
 
 /// The admin's staff accounts: a table (name, role, state, failed sign-ins, last sign-in,
 /// created by), and keys to add an account, disable one (after a confirm dialog that names it)
-/// and reset a password.
+/// and reset a password. `/` filters the list in place by name, role or state (``ListFilter``);
+/// `y` copies the selected row.
 ///
 /// The desk enforces every rule (roles, the last admin, one's own account); this screen shows
 /// its messages as they are. The selection follows the account's name across reloads.
@@ -37,13 +38,25 @@ public enum StaffScreen {
         public var timeZone: TimeZone
         /// The admin signed in (set by the frame): their own account cannot be disabled.
         public var signedInAs: String?
+        /// `/`: the rows shown.
+        public var filter = ListFilter()
 
         public init(timeZone: TimeZone = .current) {
             self.timeZone = timeZone
         }
 
+        /// Indices into ``accounts`` of the rows shown (the filter's).
+        public var visible: [Int] {
+            accounts.indices.filter { filter.matches(StaffScreen.searchText(accounts[$0])) }
+        }
+
+        /// The selected row's position among those shown; nil when it is not shown.
+        public func selectedPosition(in visible: [Int]) -> Int? { visible.firstIndex(of: selected) }
+
         public var selectedAccount: StaffAccount? {
-            accounts.indices.contains(selected) ? accounts[selected] : nil
+            guard accounts.indices.contains(selected) else { return nil }
+            return filter.isActive && !filter.matches(StaffScreen.searchText(accounts[selected]))
+                ? nil : accounts[selected]
         }
 
         /// A form or a dialog is open: it takes every key.
@@ -61,6 +74,7 @@ public enum StaffScreen {
         case passwordReset(StaffAccount)
         /// An add, disable or reset the desk refused or could not run.
         case changeFailed(String)
+        case copied(CopyResult)
     }
 
     public enum Command: Hashable, Sendable {
@@ -68,18 +82,28 @@ public enum StaffScreen {
         case add(name: String, role: StaffRole, password: String)
         case disable(name: String)
         case resetPassword(name: String, password: String)
+        /// `y`: the selected row as text.
+        case copy(ClipboardCopy)
         case quit
     }
 
     public enum Action: Hashable, Sendable {
         case move(TableCursor.Move)
-        case add, disable, resetPassword, reload, quit
+        case add, disable, resetPassword, reload, filter, clearFilter, copy, quit
+    }
+
+    /// What the filter searches in an account: name, role, state and who created it.
+    static func searchText(_ account: StaffAccount) -> String {
+        "\(account.name) \(account.role.rawValue) \(account.stateName) \(account.createdBy)".lowercased()
     }
 
     public static let keyMap = KeyMap<Action>([
         Binding([.char("a"), .insert], .add, help: "Add account", name: "add"),
         Binding([.char("d"), .delete], .disable, help: "Disable", name: "disable"),
         Binding([.char("p")], .resetPassword, help: "New password", name: "password"),
+        Binding([.char("/")], .filter, help: "Filter (name, role, state)", shownInFooter: false, name: "filter"),
+        Binding([.escape], .clearFilter, help: "Clear the filter", shownInFooter: false, name: "back"),
+        Binding([.char("y")], .copy, help: "Copy the row as text", shownInFooter: false, name: "copy"),
         Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false, name: "reload"),
         Binding([.up, .char("k")], .move(.up), help: "Previous account", shownInFooter: false),
         Binding([.down, .char("j")], .move(.down), help: "Next account", shownInFooter: false),
@@ -95,15 +119,24 @@ public enum StaffScreen {
         case .keyPressed(let key):
             if state.confirm != nil { return handleConfirmKey(&state, key) }
             if state.form != nil { return handleFormKey(&state, key) }
+            if state.filter.editing {
+                _ = state.filter.handle(key)
+                keepSelectionShown(&state)
+                return []
+            }
             guard let action = keyMap.action(for: key) else { return [] }
             return perform(&state, action)
         case .rowClicked(let row):
-            guard !state.isModal, state.accounts.indices.contains(row) else { return [] }
-            select(&state, row)
+            let shown = state.visible
+            guard !state.isModal, shown.indices.contains(row) else { return [] }
+            select(&state, shown[row])
             return []
         case .scrolled(let rows):
             guard !state.isModal else { return [] }
-            select(&state, TableCursor.position(state.selected, by: rows, count: state.accounts.count))
+            move(&state, by: rows)
+            return []
+        case .copied(let result):
+            state.notice = result.notice
             return []
         case .loaded(let accounts):
             let keep = state.selectAfterLoad ?? state.selectedAccount?.name
@@ -112,6 +145,7 @@ public enum StaffScreen {
             state.loading = false
             state.loaded = true
             state.selected = TableCursor.position(of: keep, in: accounts, id: \.name)
+            keepSelectionShown(&state)
             if state.notice?.kind == .working { state.notice = nil }
             return []
         case .loadFailed(let message):
@@ -159,10 +193,38 @@ public enum StaffScreen {
         if state.notice?.kind != .working { state.notice = nil }
     }
 
+    /// The selection moves `rows` rows among those shown.
+    private static func move(_ state: inout State, by rows: Int) {
+        let shown = state.visible
+        guard !shown.isEmpty else { return }
+        let position = state.selectedPosition(in: shown) ?? 0
+        select(&state, shown[TableCursor.position(position, by: rows, count: shown.count)])
+    }
+
+    /// After the filter changed: the selection stays on its row while it is shown, else it
+    /// goes to the first row shown.
+    static func keepSelectionShown(_ state: inout State) {
+        let shown = state.visible
+        if state.selectedPosition(in: shown) == nil, let first = shown.first { select(&state, first) }
+    }
+
     private static func perform(_ state: inout State, _ action: Action) -> [Command] {
         switch action {
+        case .move(let move) where move == .top || move == .bottom:
+            let shown = state.visible
+            if !shown.isEmpty { select(&state, move == .top ? shown[0] : shown[shown.count - 1]) }
         case .move(let move):
-            select(&state, TableCursor.position(state.selected, after: move, count: state.accounts.count))
+            self.move(&state, by: TableCursor.rows(move))
+        case .filter:
+            state.filter.editing = true
+        case .clearFilter:
+            state.filter = ListFilter()
+        case .copy:
+            guard let account = state.selectedAccount else {
+                state.notice = CopyResult.nothing("no account selected: nothing copied").notice
+                return []
+            }
+            return [.copy(.row(cells(account, state.timeZone).map(\.text), what: "row of \(account.name)"))]
         case .reload:
             state.notice = nil
             return reload(&state)

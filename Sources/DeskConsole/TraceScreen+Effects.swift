@@ -7,8 +7,28 @@ import TerminalKit
 extension Program {
     func perform(_ command: TraceScreen.Command) {
         let service = self.service
+        switch command {
+        case .copy(let clip):
+            apply(.trace(.copied(copy(clip))))
+            return
+        case .copyPhone where !copyEnabled:
+            // Off: nothing is copied, so nothing is audited.
+            apply(.trace(.copied(.off)))
+            return
+        default: break
+        }
         withSession { session in
             switch command {
+            case .copy: break  // above: no call to the desk
+            case .copyPhone(let patient, let contact, let purpose, let phone):
+                let clip = ClipboardCopy(phone, what: "phone number")
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.recordPhoneCopy(
+                            session, patientUserID: patient, contactUserID: contact, purpose: purpose)
+                    },
+                    then: { .trace(.phoneCopyRecorded(clip, patient: patient)) },
+                    failed: { .trace(.copied(.refused($0.message))) }, session: true)
             case .quit:
                 break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
             case .lookup(let phone, let purpose):

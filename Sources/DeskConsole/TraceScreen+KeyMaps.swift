@@ -9,7 +9,7 @@ extension TraceScreen {
         /// A digit: record this outcome for the selected contact at once, then go to the next
         /// contact that still needs a call.
         case record(ContactOutcome)
-        case filter, clear, detail, outcome, export, newLookup, again, quit
+        case filter, clear, detail, outcome, export, newLookup, again, copy, quit
     }
 
     public enum InputAction: Hashable, Sendable { case submit, back }
@@ -106,6 +106,9 @@ extension TraceScreen {
             Binding([.char("d")], .sort(.days), help: "Sort by days", shownInFooter: false),
             Binding([.char("r")], .again, help: "Look the same patient up again", shownInFooter: false, name: "again"),
             Binding([.escape], .clear, help: "Clear the filter", shownInFooter: false, name: "back"),
+            Binding(
+                [.char("y")], .copy, help: "Copy the contact's phone number (audited)", shownInFooter: false,
+                name: "copy"),
             Binding([.up, .char("k")], .move(.up), help: "Previous contact", shownInFooter: false),
             Binding([.down, .char("j")], .move(.down), help: "Next contact", shownInFooter: false),
             Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),

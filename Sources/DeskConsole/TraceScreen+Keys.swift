@@ -128,6 +128,8 @@ extension TraceScreen {
             return record(&state, outcome)
         case .export:
             openExport(&state)
+        case .copy:
+            return copyPhone(&state)
         case .newLookup:
             state.phase = .phone
             state.phone = phoneField()

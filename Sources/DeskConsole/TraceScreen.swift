@@ -204,6 +204,9 @@ public enum TraceScreen {
         case exportExists(String)
         case exported(path: String, rows: Int)
         case exportFailed(String)
+        /// The desk recorded the copy of a contact's number (audited): now it may be copied.
+        case phoneCopyRecorded(ClipboardCopy, patient: Int64)
+        case copied(CopyResult)
     }
 
     public enum Command: Hashable, Sendable {
@@ -215,6 +218,10 @@ public enum TraceScreen {
         /// Records the export with the desk (audited), then writes `csv` to `path` whole or not
         /// at all; an existing file only with `overwrite`.
         case export(path: String, csv: String, patientUserID: Int64, purpose: String, rows: Int, overwrite: Bool)
+        /// `y`: records the copy of a contact's number with the desk (audited), then copies `phone`.
+        case copyPhone(patientUserID: Int64, contactUserID: Int64, purpose: String, phone: String)
+        /// Copies what the desk allowed (after ``copyPhone(patientUserID:contactUserID:purpose:phone:)``).
+        case copy(ClipboardCopy)
         case quit
     }
 
@@ -326,6 +333,11 @@ public enum TraceScreen {
             return []
         case .exportFailed(let message):
             state.export?.failed(message)
+            return []
+        case .phoneCopyRecorded(let clip, let patient):
+            return phoneCopyRecorded(&state, clip, patient: patient)
+        case .copied(let result):
+            state.notice = result.notice
             return []
         }
     }

@@ -116,6 +116,14 @@ public protocol DeskService: Sendable {
         _ session: StaffSession, patientUserID: Int64, purpose: String, kind: String, rows: Int
     ) async throws(ServiceError)
 
+    /// Records that the tracer copies a contact's phone number (the console's `y`): audited
+    /// (`copy_phone`) like a view, with the contact as target, the patient and the purpose, and
+    /// never the number. The console copies only after this succeeded. `contactUserID` is a
+    /// contact of the patient, or the patient.
+    func recordPhoneCopy(
+        _ session: StaffSession, patientUserID: Int64, contactUserID: Int64, purpose: String
+    ) async throws(ServiceError)
+
     // MARK: Statistics (supervisor)
 
     /// Every figure of the dashboard over `query` (``StatsReport``). Not audited: figures only,

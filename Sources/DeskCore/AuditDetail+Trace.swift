@@ -148,6 +148,35 @@ extension AuditEntry.Detail {
         }
     }
 
+    /// A tracer copied a contact's phone number (the entry's target is the contact's `user N`):
+    /// whose contact, and the purpose. Never the number: a copy is audited as a view is.
+    public struct PhoneCopied: Hashable, Sendable {
+        public enum Key {
+            public static let patient = "patient"
+            public static let purpose = "purpose"
+        }
+        /// The patient whose lookup showed the number (`user N`).
+        public var patient: String
+        public var purpose: String
+
+        public init(patient: String, purpose: String) {
+            self.patient = patient
+            self.purpose = purpose
+        }
+
+        init?(_ r: DetailReader) {
+            guard let patient = r.string(Key.patient), let purpose = r.string(Key.purpose) else { return nil }
+            self.init(patient: patient, purpose: purpose)
+        }
+
+        public var json: String {
+            var w = DetailWriter()
+            w.add(Key.patient, patient)
+            w.add(Key.purpose, purpose)
+            return w.json
+        }
+    }
+
     /// An admin read the SMS outbox: how many messages were shown.
     public struct SmsOutboxRead: Hashable, Sendable {
         public enum Key { public static let messages = "messages" }

@@ -27,6 +27,7 @@ extension AuditEntry {
         case smsOutboxRead(SmsOutboxRead)
         case hisClientAdded(HISClientAdded)
         case hisClientRevoked
+        case phoneCopied(PhoneCopied)
 
         /// Nil when `kind` is an action this version does not know, or `json` is not its detail.
         public init?(kind: AuditAction, json: String) {
@@ -73,6 +74,9 @@ extension AuditEntry {
                 guard let d = HISClientAdded(r) else { return nil }
                 self = .hisClientAdded(d)
             case .hisClientRevoked: self = .hisClientRevoked
+            case .phoneCopied:
+                guard let d = PhoneCopied(r) else { return nil }
+                self = .phoneCopied(d)
             default: return nil
             }
         }
@@ -95,6 +99,7 @@ extension AuditEntry {
             case .smsOutboxRead: return .smsOutboxRead
             case .hisClientAdded: return .hisClientAdded
             case .hisClientRevoked: return .hisClientRevoked
+            case .phoneCopied: return .phoneCopied
             }
         }
 
@@ -115,6 +120,7 @@ extension AuditEntry {
             case .contactOutcome(let d): return d.json
             case .smsOutboxRead(let d): return d.json
             case .hisClientAdded(let d): return d.json
+            case .phoneCopied(let d): return d.json
             }
         }
     }

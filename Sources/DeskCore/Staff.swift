@@ -273,12 +273,15 @@ public struct AuditAction: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let hisClientAdded = AuditAction(rawValue: "his_client_added")
     /// An admin revoked an HIS client (target its name).
     public static let hisClientRevoked = AuditAction(rawValue: "his_client_revoked")
+    /// A tracer copied a contact's phone number to the clipboard (target the contact's
+    /// `user N`, detail the patient and the purpose; never the number), audited like a view.
+    public static let phoneCopied = AuditAction(rawValue: "copy_phone")
 
     /// The actions this version writes, for filters and help.
     public static let known: [AuditAction] = [
         .signIn, .signInFailed, .signInRefused, .accountLocked, .signOut, .otpAuthorized, .staffAdded,
         .staffDisabled, .passwordReset, .traceLookup, .traceExport, .contactOutcome,
-        .smsOutboxRead, .hisClientAdded, .hisClientRevoked,
+        .smsOutboxRead, .hisClientAdded, .hisClientRevoked, .phoneCopied,
     ]
 
     public var description: String { rawValue }
@@ -342,9 +345,12 @@ public struct AuditEntry: Hashable, Sendable {
     }
 }
 
-/// Which entries an audit browse wants: newest first, optionally by person, action and time.
+/// Which entries an audit browse wants: newest first, optionally by who acted, whom or what
+/// it was done to, action and time.
 public struct AuditQuery: Hashable, Sendable {
     public var actor: String?
+    /// The entry's target exactly: the account an admin changed, the `user N` a tracer viewed.
+    public var subject: String?
     public var action: AuditAction?
     /// Entries at or after this instant.
     public var from: Date?
@@ -355,10 +361,11 @@ public struct AuditQuery: Hashable, Sendable {
     public var limit: Int
 
     public init(
-        actor: String? = nil, action: AuditAction? = nil, from: Date? = nil, until: Date? = nil,
-        beforeID: Int64? = nil, limit: Int = 100
+        actor: String? = nil, subject: String? = nil, action: AuditAction? = nil, from: Date? = nil,
+        until: Date? = nil, beforeID: Int64? = nil, limit: Int = 100
     ) {
         self.actor = actor
+        self.subject = subject
         self.action = action
         self.from = from
         self.until = until

@@ -136,6 +136,27 @@ extension LocalDesk {
             detail: AuditEntry.Detail.TraceExport(purpose: purpose, kind: kind, rows: rows).json, now: clock.now())
     }
 
+    public func recordPhoneCopy(
+        _ session: StaffSession, patientUserID: Int64, contactUserID: Int64, purpose: String
+    ) async throws(ServiceError) {
+        let person = try authenticate(session, for: .traceContacts)
+        let purpose = try Self.checkedPurpose(purpose)
+        let stored = try patient(userID: patientUserID)
+        let now = clock.now()
+        if contactUserID != patientUserID {
+            // A contact of this patient, as for an outcome: one the lookup showed.
+            let resolved = try resolve(stored, today: now.utcDay)
+            guard resolved.phones[contactUserID] != nil else {
+                throw .invalid(
+                    "user \(contactUserID) is not a contact of user \(patientUserID): look the patient up again and pick a row of the contacts table"
+                )
+            }
+        }
+        try audit(
+            person.user, .phoneCopied, target: "user \(contactUserID)",
+            detail: AuditEntry.Detail.PhoneCopied(patient: "user \(patientUserID)", purpose: purpose).json, now: now)
+    }
+
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
         let person = try authenticate(session, for: .readSmsOutbox)
         guard (1...ServiceChecks.maximumOutboxPage).contains(limit) else {

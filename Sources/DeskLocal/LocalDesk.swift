@@ -344,6 +344,7 @@ public struct LocalDesk: DeskService {
         var query = query
         query.limit = min(max(query.limit, 1), 1_000)
         if let actor = query.actor { query.actor = actor.lowercased() }
+        if let subject = query.subject { query.subject = subject.lowercased() }
         let bounded = query
         return try storeCall { () throws(StoreError) in try store.auditEntries(matching: bounded) }
     }

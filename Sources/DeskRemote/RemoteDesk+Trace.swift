@@ -46,6 +46,14 @@ extension RemoteDesk {
         try await send(StaffCodecs.traceExport, request, token: session.token)
     }
 
+    public func recordPhoneCopy(
+        _ session: StaffSession, patientUserID: Int64, contactUserID: Int64, purpose: String
+    ) async throws(ServiceError) {
+        let request = StaffRequests.TracePhoneCopy(
+            patientUserID: patientUserID, contactUserID: contactUserID, purpose: purpose)
+        try await send(StaffCodecs.tracePhoneCopy, request, token: session.token)
+    }
+
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
         try await send(StaffCodecs.smsOutbox, limit, token: session.token)
     }

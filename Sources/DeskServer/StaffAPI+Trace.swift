@@ -35,6 +35,13 @@ extension StaffAPI {
         }
     }
 
+    func tracePhoneCopy(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
+        serve(StaffCodecs.tracePhoneCopy, request, on: executor) { desk, session, body throws(ServiceError) in
+            try await desk.recordPhoneCopy(
+                session, patientUserID: body.patientUserID, contactUserID: body.contactUserID, purpose: body.purpose)
+        }
+    }
+
     func smsOutbox(_ request: HTTPRequest, on executor: DeskExecutor) -> HandlerResult {
         serve(StaffCodecs.smsOutbox, request, on: executor) { desk, session, limit throws(ServiceError) in
             try await desk.smsOutbox(session, limit: limit)

@@ -128,6 +128,7 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case .traceSightings: return traceSightings(request, on: on)
         case .traceOutcome: return traceOutcome(request, on: on)
         case .traceExport: return traceExport(request, on: on)
+        case .tracePhoneCopy: return tracePhoneCopy(request, on: on)
         case .smsOutbox: return smsOutbox(request, on: on)
         case .statistics: return statistics(request, on: on)
         case .hisClients:

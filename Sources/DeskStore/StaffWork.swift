@@ -450,6 +450,10 @@ struct StaffWork<DB: SQLRunning> {
             conditions.append("actor = ?")
             values.append(.text(actor))
         }
+        if let subject = query.subject {
+            conditions.append("target = ?")
+            values.append(.text(subject))
+        }
         if let action = query.action {
             conditions.append("action = ?")
             values.append(.text(action.rawValue))

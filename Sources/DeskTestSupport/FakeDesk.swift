@@ -84,6 +84,8 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
     public var callLog: [String] { lock.withLock { calls } }
     /// The audit entries written so far, oldest first (actions only: the fake keeps no chain).
     public var auditActions: [AuditAction] { lock.withLock { auditLog.map(\.action) } }
+    /// The audit log as written, oldest first.
+    public var auditEntries: [AuditEntry] { lock.withLock { auditLog } }
     /// An event as the phones' side of a server would add it (an upload, a check…).
     public func addEvent(kind: String, actor: String? = nil, codeTag: String? = nil, detail: String = "{}") {
         lock.withLock { appendEvent(kind: kind, actor: actor, codeTag: codeTag, detail: detail) }
@@ -254,6 +256,17 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
         }
     }
 
+    public func recordPhoneCopy(
+        _ session: StaffSession, patientUserID: Int64, contactUserID: Int64, purpose: String
+    ) async throws(ServiceError) {
+        try run("recordPhoneCopy") { () throws(ServiceError) in
+            let person = try signedIn(session, for: .traceContacts)
+            audit(
+                person.user, .phoneCopied, target: "user \(contactUserID)",
+                detail: AuditEntry.Detail.PhoneCopied(patient: "user \(patientUserID)", purpose: purpose).json)
+        }
+    }
+
     public func statistics(_ session: StaffSession, query: StatsQuery) async throws(ServiceError) -> StatsReport {
         try run("statistics") { () throws(ServiceError) in
             _ = try signedIn(session, for: .readStatistics)
@@ -330,6 +343,7 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
             _ = try signedIn(session, for: .readAudit)
             let matching = auditLog.reversed().filter { entry in
                 (query.actor.map { $0 == entry.actor } ?? true) && (query.action.map { $0 == entry.action } ?? true)
+                    && (query.subject.map { $0 == entry.target } ?? true)
                     && (query.beforeID.map { entry.id < $0 } ?? true)
             }
             return Array(matching.prefix(query.limit))
@@ -412,11 +426,11 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
         eventLog.append(MonitorEvent(id: id, at: clock, kind: kind, actor: actor, codeTag: codeTag, detail: detail))
     }
 
-    private func audit(_ actor: String, _ action: AuditAction, target: String?) {
+    private func audit(_ actor: String, _ action: AuditAction, target: String?, detail: String = "{}") {
         let id = Int64(auditLog.count + 1)
         auditLog.append(
             AuditEntry(
-                id: id, at: clock, actor: actor, action: action, target: target, detail: "{}",
+                id: id, at: clock, actor: actor, action: action, target: target, detail: detail,
                 previousHash: auditLog.last?.hash ?? "", hash: "fake-\(id)"))
     }
 

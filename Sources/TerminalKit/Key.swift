@@ -67,6 +67,9 @@ public protocol TerminalBackend: AnyObject {
     func invalidate()
     /// The next input event, waiting at most `timeoutMilliseconds` (nil on timeout).
     func nextEvent(timeoutMilliseconds: Int) -> InputEvent?
+    /// Puts `text` on the clipboard of the terminal's user (OSC 52, ``Clipboard``), bounded to
+    /// ``Clipboard/maximumBytes``; a backend with nowhere to write answers `.unavailable`.
+    func copyToClipboard(_ text: String) -> Clipboard.Outcome
     /// Ctrl-Z: hands the terminal back to the shell and stops the process (SIGTSTP); returns once
     /// it is continued (`fg`), back in full-screen mode with ``size`` read again. The caller then
     /// repaints everything. A terminal that cannot suspend returns at once.

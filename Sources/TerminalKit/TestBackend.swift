@@ -11,6 +11,10 @@ public final class TestBackend: TerminalBackend {
     public private(set) var suspendCount = 0
     /// Called by ``suspend()`` (a test changes the size there, as a terminal resized meanwhile).
     public var onSuspend: (() -> Void)?
+    /// Every clipboard write, as the bytes a terminal would have received (OSC 52).
+    public private(set) var clipboardWrites: [[UInt8]] = []
+    /// The texts copied, in order.
+    public private(set) var copied: [String] = []
 
     public init(width: Int, height: Int) {
         screen = Buffer(width: width, height: height)
@@ -36,6 +40,13 @@ public final class TestBackend: TerminalBackend {
 
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
         events.isEmpty ? nil : events.removeFirst()
+    }
+
+    public func copyToClipboard(_ text: String) -> Clipboard.Outcome {
+        let (bounded, cut) = Clipboard.bounded(text)
+        clipboardWrites.append(Clipboard.sequence(for: bounded))
+        copied.append(bounded)
+        return .copied(cut: cut)
     }
 
     /// Counts, runs ``onSuspend``, and forgets what was on screen (the shell drew over it).

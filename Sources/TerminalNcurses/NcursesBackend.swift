@@ -176,6 +176,32 @@ public final class NcursesBackend: TerminalBackend {
         refresh()
     }
 
+    /// Writes the OSC 52 sequence straight to the terminal, after what curses has drawn (its
+    /// output flushed first, so the sequence never lands inside an escape of its own). The
+    /// terminal, or tmux with `set-clipboard on`, sets the clipboard; one that does not know
+    /// OSC 52 ignores it. Nothing of it is drawn, so the screen needs no repaint.
+    public func copyToClipboard(_ text: String) -> Clipboard.Outcome {
+        guard running else { return .unavailable }
+        let (bounded, cut) = Clipboard.bounded(text)
+        let bytes = Clipboard.sequence(for: bounded)
+        let descriptor: Int32
+        if let detached {
+            fflush(detached.output)
+            descriptor = fileno(detached.output)
+        } else {
+            fflush(stdout)
+            descriptor = STDOUT_FILENO
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return .unavailable }
+            offset += written
+        }
+        return .copied(cut: cut)
+    }
+
     /// Forgets what is on screen: `clearok` makes the next refresh clear the terminal and send
     /// every cell again (Ctrl-L, a resize), not only those ncurses thinks have changed.
     public func invalidate() {

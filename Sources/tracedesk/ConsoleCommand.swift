@@ -15,7 +15,8 @@ enum ConsoleCommand {
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
             words, valueOptions: Set(["store", "theme", "refresh"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["no-color", "no-mouse"]).union(PersonOptions.flagOptions), command: "tracedesk")
+            flagOptions: Set(["no-color", "no-mouse", "no-copy"]).union(PersonOptions.flagOptions),
+            command: "tracedesk")
         if arguments.has("help") {
             print(mainHelp)
             return .success
@@ -60,6 +61,7 @@ enum ConsoleCommand {
             backend: QuitOnSignalBackend(backend, stop: signals), service: desk, userName: person.userName ?? "",
             idleLockSeconds: idleLock, ascii: backend.glyphs.ascii, refreshSeconds: refresh,
             rangeFile: RememberedRange.path())
+        program.copyEnabled = try copyEnabled(arguments, environment)
         program.run()
         backend.stop()
         // Quitting signed out in the background: give it a moment, never more.
@@ -69,6 +71,21 @@ enum ConsoleCommand {
             return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
         }
         return .success
+    }
+
+    /// Whether `y` copies (OSC 52): not with `--no-copy`, nor with `TRACEDESK_COPY=off` (or `0`,
+    /// `no`, `false`); `on` (or unset, empty) copies. Anything else is refused before the screen opens.
+    static func copyEnabled(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> Bool {
+        if arguments.has("no-copy") { return false }
+        let value = (environment["TRACEDESK_COPY"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        switch value {
+        case "", "on", "1", "yes", "true": return true
+        case "off", "0", "no", "false": return false
+        default:
+            throw UsageError(
+                "TRACEDESK_COPY must be on or off, got '\(terminalSafe(String(value.prefix(20))))'",
+                command: "tracedesk")
+        }
     }
 
     /// `--refresh SECONDS`: the supervisor dashboard's refresh period, 1...3600, or 0 for none

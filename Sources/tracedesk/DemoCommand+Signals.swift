@@ -83,6 +83,7 @@ final class QuitOnSignalBackend: TerminalBackend {
         if stop.signal != 0 { return .key(.ctrl("q")) }
         return backend.nextEvent(timeoutMilliseconds: timeoutMilliseconds)
     }
+    func copyToClipboard(_ text: String) -> Clipboard.Outcome { backend.copyToClipboard(text) }
 }
 
 /// What a signal stops (the simulation's task, the console): actions added before the signal run

@@ -317,6 +317,9 @@ enum DemoCommand {
                 let program = Program(
                     backend: QuitOnSignalBackend(backend, stop: signals), service: desk, userName: session.user,
                     ascii: backend.glyphs.ascii)
+                // TRACEDESK_COPY=off turns copying off here too (the demo has no --no-copy).
+                let copy = (ProcessInfo.processInfo.environment["TRACEDESK_COPY"] ?? "").lowercased()
+                program.copyEnabled = !["off", "0", "no", "false"].contains(copy)
                 program.demoCitizen = citizen
                 program.demoAccounts = accounts
                 program.signIn(as: session)

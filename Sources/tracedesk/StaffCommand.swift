@@ -60,9 +60,10 @@ enum StaffCommand {
               FILE's checkpoints still match it (exit 7 otherwise, nothing appended). --key is
               the audit key (tracedesk keys generate --audit --out FILE). The server does the
               same by itself with audit_key_path and audit_checkpoint_path (docs/admin-guide.md).
-          tracedesk audit list --user ADMIN [--actor NAME] [--action ACTION]
+          tracedesk audit list --user ADMIN [--actor NAME] [--subject NAME] [--action ACTION]
                   [--day YYYY-MM-DD] [--limit N] [--json]
-              Entries, newest first (default 50; --day is a day in local time).
+              Entries, newest first (default 50; --day is a day in local time; --subject is
+              whom or what it was done to, the entry's target: an account, user 7, an HIS client).
               Actions: \(AuditAction.known.map(\.rawValue).joined(separator: ", ")).
 
         The options --user, --password-stdin, --store and --server work as for 'tracedesk staff'.
@@ -139,8 +140,10 @@ enum StaffCommand {
         let command = "audit \(verb)"
         let arguments = try Arguments(
             Array(words.dropFirst()),
-            valueOptions: Set(["store", "actor", "action", "day", "limit", "key", "out", "checkpoints", "public-key"])
-                .union(PersonOptions.valueOptions),
+            valueOptions: Set([
+                "store", "actor", "subject", "action", "day", "limit", "key", "out", "checkpoints", "public-key",
+            ])
+            .union(PersonOptions.valueOptions),
             flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
         if arguments.has("help") {
             print(auditHelp)
@@ -180,6 +183,7 @@ enum StaffCommand {
         case "list":
             var query = AuditQuery(limit: 50)
             if let actor = arguments.values["actor"] { query.actor = actor }
+            if let subject = arguments.values["subject"] { query.subject = subject }
             if let action = arguments.values["action"] {
                 guard AuditAction.known.map(\.rawValue).contains(action) else {
                     throw UsageError(

@@ -9,7 +9,7 @@ let mainHelp = """
 
     Usage:
       tracedesk [--store PATH|URL | --server URL] [--user NAME] [--theme NAME] [--no-color] [--no-mouse]
-                [--refresh SECONDS]
+                [--no-copy] [--refresh SECONDS]
           Opens the console: sign in, then your role's screens (an operator authorises an
           app's upload during a phone call; a tracer looks a patient's contacts up; a
           supervisor watches the dashboard and the monitor; an admin manages staff and reads
@@ -79,6 +79,9 @@ let mainHelp = """
       --theme NAME    a theme from themes/NAME.json: default, high-contrast, monochrome
       --no-color      monochrome (also when NO_COLOR is set and not empty)
       --no-mouse      leave the mouse to the terminal (text selection)
+      --no-copy       y copies nothing (also when TRACEDESK_COPY=off); otherwise y copies a
+                      phone number (audited), a code tag or a row to the clipboard with OSC 52,
+                      which works over SSH and in tmux (set -g set-clipboard on)
       --refresh SECONDS  how often the supervisor's dashboard reads its figures again:
                       1 to 3600, or 0 for only when r is pressed (default 5); the range it
                       shows (0-4) is kept for the next run in $XDG_STATE_HOME/tracedesk/
@@ -94,7 +97,8 @@ let mainHelp = """
     lock or a free database connection, default 5000), TRACEDESK_IDLE_LOCK_SECONDS (lock the
     console after this many seconds without a key, 2 to 86400; default and upper limit: the
     session's idle limit, 10 min), TRACEDESK_SETUP_TOKEN (a fresh server's one-time setup token,
-    for its first admin with staff add --server).
+    for its first admin with staff add --server), TRACEDESK_COPY (off: the console's y copies
+    nothing, as --no-copy).
 
     Exit status: 0 ok, 1 input refused, 2 usage error, 3 already authorised,
     4 store or server unavailable, 5 cannot listen (serve), 6 sign-in failed or not allowed

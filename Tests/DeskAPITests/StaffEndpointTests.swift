@@ -201,7 +201,7 @@ import Testing
     func codecsInTable() {
         let names = StaffCodecs.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 18)
+        #expect(names.count == 19)
         for (name, status) in StaffCodecs.all {
             #expect(StaffEndpoint[name].accept.contains(status), "\(name): \(status)")
             #expect(StaffEndpoint[name].signedIn, "\(name): the typed endpoints all need a session")

@@ -178,7 +178,8 @@ import Testing
             request(StaffWire.authorize(code: "9k2-ray8-uuq", symptomsStartedOn: CivilDay(iso: "2026-11-29")!))
         ).get()
         let query = AuditQuery(
-            actor: "ana", action: .signIn, from: Self.at, until: Self.at + 60, beforeID: 42, limit: 7)
+            actor: "ana", subject: "user 7", action: .signIn, from: Self.at, until: Self.at + 60, beforeID: 42,
+            limit: 7)
         let read = try StaffRequests.auditQuery(
             request(.null, query: StaffWire.auditQueryItems(query).map { ($0.name, $0.value) })
         ).get()

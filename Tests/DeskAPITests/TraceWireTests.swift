@@ -105,6 +105,8 @@ import Testing
         #expect(try StaffRequests.traceOutcome(Self.request(StaffWire.traceOutcomeRequest(outcome))).get() == outcome)
         let export = StaffRequests.TraceExport(patientUserID: 7, purpose: "p", kind: "contacts_csv", rows: 3)
         #expect(try StaffRequests.traceExport(Self.request(StaffWire.traceExportRequest(export))).get() == export)
+        let copy = StaffRequests.TracePhoneCopy(patientUserID: 7, contactUserID: 11, purpose: "p")
+        #expect(try StaffRequests.tracePhoneCopy(Self.request(StaffWire.tracePhoneCopyRequest(copy))).get() == copy)
         #expect(try StaffRequests.smsOutboxLimit(Self.request(.null, query: [("limit", "7")])).get() == 7)
         #expect(try StaffRequests.smsOutboxLimit(Self.request(.null)).get() == 50)
     }

@@ -197,7 +197,7 @@ struct ProgramTests {
             let names = try d.desk.store.staffAccounts().map(\.name)
             #expect(names.contains("verdi"))
             await d.press(.function(3))
-            #expect(d.screen.contains("staff_added"))
+            #expect(d.screen.contains("account added"))
             await d.press(.char("v"))
             #expect(d.screen.contains("✓ chain intact:"))
         }

@@ -25,8 +25,8 @@ struct AuditScreenTests {
         var app = opened()
         _ = ConsoleApp.update(&app, .audit(.loaded(Fixture.auditEntries(count: 5), for: Self.firstPage)))
         let text = Fixture.render(app).text
-        #expect(text.contains("2026-11-29 14:00:00  admin       staff_added      rossi"))
-        #expect(text.contains("2026-11-29 14:02:00  rossi       sign_in"))
+        #expect(text.contains("2026-11-29 14:00:00  admin       account added       rossi"))
+        #expect(text.contains("2026-11-29 14:02:00  rossi       sign-in"))
         #expect(text.contains("Entry #40"))
         #expect(text.contains("hash " + String(repeating: "28", count: 32)))
         _ = Fixture.press(.down, into: &app)
@@ -86,7 +86,7 @@ struct AuditScreenTests {
         _ = Fixture.press(.char("f"), into: &app)
         #expect(app.audit.filterForm != nil)
         Fixture.type("Rossi", into: &app)
-        _ = Fixture.press(.tab, .right, .right, .tab, .char("y"), into: &app)
+        _ = Fixture.press(.tab, .tab, .right, .right, .tab, .char("y"), into: &app)
         let commands = Fixture.press(.enter, into: &app)
         let yesterday = CivilDay(iso: "2026-11-28")!
         let from = Date(timeIntervalSince1970: Double(yesterday.unixSecondsAtMidnightUTC))
@@ -94,7 +94,7 @@ struct AuditScreenTests {
             actor: "rossi", action: .signInFailed, from: from, until: from.addingTimeInterval(86_400), limit: 100)
         #expect(commands == [.audit(.load(query))])
         #expect(app.audit.filter == AuditScreen.Filter(actor: "rossi", action: .signInFailed, day: yesterday))
-        #expect(Fixture.render(app).text.contains("Filter: person rossi · action sign_in_failed · day 2026-11-28"))
+        #expect(Fixture.render(app).text.contains("Filter: by rossi · sign-in failed · day 2026-11-28"))
         #expect(Fixture.press(.char("x"), into: &app) == [.audit(.load(Self.firstPage))])
         #expect(app.audit.filter.isEmpty)
     }
@@ -106,7 +106,7 @@ struct AuditScreenTests {
         Fixture.type("q?", into: &app)
         #expect(app.help == nil)
         #expect(app.audit.filterForm?.person.text == "q?")
-        _ = Fixture.press(.tab, .tab, into: &app)
+        _ = Fixture.press(.tab, .tab, .tab, into: &app)
         Fixture.type("2999-01-01", into: &app)
         #expect(Fixture.press(.enter, into: &app).isEmpty)
         #expect(app.audit.filterForm?.message?.contains("2999-01-01 is after the latest allowed day") == true)

@@ -121,6 +121,10 @@ struct DetailGoldenTests {
         (.hisClientAdded(.init(ratePerMinute: 60)), #"{"rate_per_minute":60}"#),
         (.hisClientAdded(.init(ratePerMinute: nil)), #"{"rate_per_minute":null}"#),
         (.hisClientRevoked, "{}"),
+        (
+            .phoneCopied(.init(patient: "user 3", purpose: "case \"9\" è")),
+            #"{"patient":"user 3","purpose":"case \"9\" è"}"#
+        ),
     ]
 
     @Test("every event kind: its bytes, and back", arguments: events.indices)

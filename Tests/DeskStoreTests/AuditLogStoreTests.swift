@@ -158,6 +158,35 @@ struct AuditLogStoreTests {
     }
 
     @Test(
+        "the browse filters by the subject (the entry's target) exactly, with the other filters and pages",
+        arguments: StoreKind.testable)
+    func browseBySubject(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let t0 = Fixture.now
+            let seed: [(String, AuditAction, String?)] = [
+                ("admin1", .staffAdded, "bianchi"), ("bianchi", .signIn, nil), ("admin1", .passwordReset, "bianchi"),
+                ("tina", .traceLookup, "user 7"), ("tina", .phoneCopied, "user 12"),
+                ("admin1", .staffAdded, "bianchini"),
+                ("tina", .contactOutcome, "user 12"),
+            ]
+            for (offset, (actor, action, target)) in seed.enumerated() {
+                try store.appendAudit(
+                    actor: actor, action: action, target: target, detail: "{}", now: t0 + Double(offset))
+            }
+            func ids(_ query: AuditQuery) throws -> [Int64] { try store.auditEntries(matching: query).map(\.id) }
+
+            #expect(try ids(AuditQuery(subject: "bianchi")) == [3, 1])
+            #expect(try ids(AuditQuery(subject: "user 12")) == [7, 5])
+            #expect(try ids(AuditQuery(subject: "user 12", action: .phoneCopied)) == [5])
+            #expect(try ids(AuditQuery(actor: "admin1", subject: "bianchi")) == [3, 1])
+            #expect(try ids(AuditQuery(actor: "tina", subject: "bianchi")) == [])
+            #expect(try ids(AuditQuery(subject: "bianchi", beforeID: 3)) == [1])
+            #expect(try ids(AuditQuery(subject: "user 12", limit: 1)) == [7])
+            #expect(try ids(AuditQuery(subject: "nobody")) == [])
+        }
+    }
+
+    @Test(
         "an authorisation appends one otp_authorized entry with the hash's first 12 digits; a repeat appends none",
         arguments: StoreKind.testable)
     func authorizationAudited(_ kind: StoreKind) throws {

@@ -255,6 +255,50 @@ struct TraceCaseError: Error {}
         }
     }
 
+    @Test(
+        "copying a contact's number is audited like a view: copy_phone, the contact as target, never the number",
+        arguments: DeskKind.allCases)
+    func phoneCopy(kind: DeskKind) async throws {
+        try await ContractFixture.with(kind) { f in
+            let (admin, tina) = try await tracer(f)
+            let ids = try TraceCase.seed(f.store, now: ContractFixture.start)
+            try await f.desk.recordPhoneCopy(
+                tina, patientUserID: ids.patient, contactUserID: ids.anna, purpose: TraceCase.purpose)
+            let entry = try #require(try f.auditTrail().last)
+            #expect(entry.action == .phoneCopied)
+            #expect(entry.actor == "tina")
+            #expect(entry.target == "user \(ids.anna)")
+            #expect(
+                entry.detail
+                    == AuditEntry.Detail.PhoneCopied(patient: "user \(ids.patient)", purpose: TraceCase.purpose).json)
+            for phone in [TraceCase.annaPhone, TraceCase.patientPhone] {
+                #expect(!entry.detail.contains(String(phone.e164.dropFirst())))
+                #expect(!(entry.target ?? "").contains(String(phone.e164.dropFirst())))
+            }
+            // The admin finds it by the person acted upon.
+            let bySubject = try await f.desk.audit(admin, query: AuditQuery(subject: "user \(ids.anna)", limit: 10))
+            #expect(bySubject.map(\.action) == [.phoneCopied])
+            // Not a contact of this patient: refused, nothing audited.
+            let before = try f.auditTrail().count
+            let notContact = await failure { () async throws(ServiceError) in
+                try await f.desk.recordPhoneCopy(
+                    tina, patientUserID: ids.patient, contactUserID: ids.idle, purpose: TraceCase.purpose)
+            }
+            #expect(notContact.map { if case .invalid = $0 { true } else { false } } == true)
+            let noPurpose = await failure { () async throws(ServiceError) in
+                try await f.desk.recordPhoneCopy(
+                    tina, patientUserID: ids.patient, contactUserID: ids.anna, purpose: " ")
+            }
+            #expect(noPurpose.map { if case .invalid = $0 { true } else { false } } == true)
+            let forbidden = await failure { () async throws(ServiceError) in
+                try await f.desk.recordPhoneCopy(
+                    admin, patientUserID: ids.patient, contactUserID: ids.anna, purpose: TraceCase.purpose)
+            }
+            #expect(forbidden?.isForbidden == true)
+            #expect(try f.auditTrail().count == before)
+        }
+    }
+
     @Test("the SMS outbox: admins read it (audited), newest first; tracers may not", arguments: DeskKind.allCases)
     func outbox(kind: DeskKind) async throws {
         try await ContractFixture.with(kind) { f in

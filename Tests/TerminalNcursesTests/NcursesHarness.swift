@@ -22,13 +22,15 @@ final class NcursesHarness {
     private let keyWriter: Int32
     private let sink: Int32
 
-    init(theme: Theme = .monochrome, mouse: Bool = false, size: TerminalSize = TerminalSize(width: 40, height: 10))
-        throws
-    {
+    /// `outputPath`: where the terminal's output goes (a file the test reads); `/dev/null` if nil.
+    init(
+        theme: Theme = .monochrome, mouse: Bool = false, size: TerminalSize = TerminalSize(width: 40, height: 10),
+        outputPath: String? = nil
+    ) throws {
         _ = Self.utf8Locale
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw HarnessError.system("pipe") }
-        let sink = open("/dev/null", O_WRONLY)
+        let sink = outputPath.map { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o600) } ?? open("/dev/null", O_WRONLY)
         guard sink >= 0 else { throw HarnessError.system("open /dev/null") }
         guard
             let backend = NcursesBackend(

@@ -37,7 +37,7 @@ keys Enter
 check "the staff screen adds an operator" wait_for "added ana as operator"
 check "and lists it" wait_for "ana             operator    active         0  never"
 keys F3
-check "F3 opens the audit log, newest first, with the addition" wait_for "staff_added      ana"
+check "F3 opens the audit log, newest first, with the addition" wait_for "account added       ana"
 keys v
 check "v checks the chain: intact, in words" wait_for "✓ chain intact:"
 keys C-c

@@ -72,6 +72,14 @@ keys Enter
 check "an outcome is recorded" wait_wrapped "✓ outcome recorded: reached, isolating"
 keys Escape
 check "and shows in the table" wait_wrapped "reached, isolating"
+# y: the selected contact's number, whole, to the clipboard (OSC 52), after the desk audited it;
+# tmux with set-clipboard on takes it into its paste buffer.
+tmux -L "$socket" set-option -g set-clipboard on >/dev/null
+keys y
+check "y copies the contact's phone number, whole, in E.164 (tmux show-buffer)" \
+  wait_until "$wait_cap" bash -c "tmux -L '$socket' show-buffer 2>/dev/null | grep -qE '^\+39300000[0-9]{4}$'"
+check "the notice says a phone number was copied, not which" wait_wrapped "phone number copied"
+copied_phone=$(tmux -L "$socket" show-buffer 2>/dev/null)
 
 # The export: to a typed path, audited, whole; asked before overwriting.
 keys e
@@ -139,6 +147,11 @@ check "Ctrl-C quits with status 0" wait_wrapped "__EXIT=0"
 printf '%s\n' "$password" | "$bin" audit list --action trace_export --user bench-admin --password-stdin \
   --store "$store" >"$work/audit" 2>&1
 check "the export is in the audit log, with the purpose and rows" grep -q 'trace_export.*case e2e-1' "$work/audit"
+printf '%s\n' "$password" | "$bin" audit list --action copy_phone --user bench-admin --password-stdin \
+  --store "$store" >"$work/audit" 2>&1
+check "the copy is in the audit log: copy_phone, the contact's user id, the purpose" \
+  grep -q 'bench-tracer.copy_phone.user [0-9]*.*case e2e-1' "$work/audit"
+check "and never the number copied" bash -c "[ -n '$copied_phone' ] && ! grep -qF -- '${copied_phone#+}' '$work/audit'"
 
 # 3. The CLI on the same store.
 as_tracer() { printf '%s\n' "$password" | "$bin" trace "$@" --user bench-tracer --password-stdin --store "$store"; }
