@@ -83,7 +83,7 @@ extension DashboardScreen {
             .bars(
                 title: "Keys dropped by reason", columns: ["keys"],
                 rows: report.keysDroppedByReason.map {
-                    BarRow(name: $0.reason, value: $0.count, figures: ["\($0.count)"])
+                    BarRow(name: EventDetail.dropReason($0.reason), value: $0.count, figures: ["\($0.count)"])
                 }, empty: "no key dropped in this range"))
         charts.append(
             .histogram(

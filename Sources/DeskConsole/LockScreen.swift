@@ -45,7 +45,8 @@ public enum LockScreen {
 
     public static let keyMap = KeyMap<Action>([
         Binding([.enter], .unlock, help: "Unlock (sign in again)"),
-        Binding([.escape], .clear, help: "Clear the password", shownInFooter: false, name: "clear"),
+        // Esc has no level to go back to on the lock screen: it does nothing (a convention key).
+        Binding([.ctrl("u")], .clear, help: "Clear the password", shownInFooter: false, name: "clear"),
     ])
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {

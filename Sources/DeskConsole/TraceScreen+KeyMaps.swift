@@ -121,9 +121,10 @@ extension TraceScreen {
         ])
 
     /// The phone number's keys before any lookup: Esc clears the number.
+    /// (Esc has no level to go back to here, so it does nothing: clearing has a key of its own.)
     public static let phoneKeyMap = KeyMap<InputAction>([
         Binding([.enter], .submit, help: "Next: the purpose", group: "form", footer: "Next"),
-        Binding([.escape], .back, help: "Clear the number", group: "form", footer: "Clear", name: "clear"),
+        Binding([.ctrl("u")], .back, help: "Clear the number", group: "form", footer: "Clear", name: "clear"),
     ])
 
     /// The phone number's keys after `n` over a shown lookup: Esc goes back to it.

@@ -438,7 +438,7 @@ struct TraceScreenTests {
     func footersAndHelp() {
         var state = TraceFixture.app()
         func footer() -> String { Fixture.render(state).lines.last ?? "" }
-        #expect(footer().hasPrefix("Enter Next  Esc Clear"))
+        #expect(footer().hasPrefix("Enter Next  ^U Clear"))
         Fixture.type("333 123 4567", into: &state)
         _ = Fixture.press(.enter, into: &state)
         #expect(footer().hasPrefix("Enter Look up  Esc Back"))
