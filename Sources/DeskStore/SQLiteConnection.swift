@@ -46,6 +46,8 @@ final class SQLiteConnection {
     let path: String
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// The `sqlite3*` (the write-path benchmark's statement trace).
+    var handle: OpaquePointer? { db }
 
     init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
         self.path = path

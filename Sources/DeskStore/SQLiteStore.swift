@@ -61,9 +61,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             do {
                 try checkIdentity()
                 try connection.execute("PRAGMA journal_mode = WAL", operation: "enable WAL")
-                try connection.execute(
-                    "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384",
-                    operation: "configure")
+                try connection.execute(SQL.connectionPragmas, operation: "configure")
                 try migrate()
                 return
             } catch .locked where Date() < deadline {
@@ -132,6 +130,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
 /// The SQL text of ``SQLiteStore``, kept apart from the orchestration.
 enum SQL {
+    /// Every connection's settings after WAL (the write-path benchmark's raw connections too).
+    static let connectionPragmas = "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384"
     static let countTables = "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
     static let migrationsTableExists =
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
