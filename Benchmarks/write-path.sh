@@ -50,7 +50,7 @@ serve() {
   local name=$1
   printf 'bench-admin-pass-1\n' | "$bin" staff add boss --role admin --password-stdin \
     --store "$work/$name.sqlite" >/dev/null
-  HIS_KEY=$(printf 'bench-admin-pass-1\n' | "$bin" his add bench-his --rate 100000000 --user boss \
+  HIS_KEY=$(printf 'bench-admin-pass-1\n' | "$bin" his add bench-his --rate 1000000 --user boss \
     --password-stdin --store "$work/$name.sqlite" | grep -oE 'tdh_[A-Za-z0-9_-]{43}')
   export HIS_KEY
   if [ -n "${SEED:-}" ]; then

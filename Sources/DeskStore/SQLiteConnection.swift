@@ -125,6 +125,14 @@ final class SQLiteConnection {
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
 
+    /// No transaction is open (none began, or SQLite ended one after a failure such as a full disk).
+    var inAutocommit: Bool { sqlite3_get_autocommit(db) != 0 }
+
+    /// Rolls back the open transaction, if any.
+    func rollbackIfOpen() {
+        if !inAutocommit { _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
+    }
+
     /// Runs `body` in one transaction; `BEGIN IMMEDIATE` takes the write lock up front so two
     /// processes never deadlock upgrading a read lock.
     func transaction<T>(

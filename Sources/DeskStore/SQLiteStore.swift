@@ -24,6 +24,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public let path: String
     let connection: SQLiteConnection
     let lock = SimpleLock()
+    /// Authorisations and uploads waiting for the write lock together commit together.
+    let group = GroupCommit()
     /// Jobs running in this process (a job lock on SQLite is per process: two servers on one
     /// file are still safe, because each chunk is published in one write transaction).
     let jobs = SimpleLock()
