@@ -11,7 +11,8 @@
 #  (c) Immuni's OTP service at $IMMUNI_OTP_URL (its POST /v1/otp, same load), when given;
 # then the ratios. Every load is bounded by its duration; the servers stop at the end.
 # Usage: Benchmarks/write-path.sh [DURATION_SECONDS] [BINARY]
-#   (default 5 s per measurement; the release build, built first, unless BINARY is given)
+#   (default 5 s per measurement; the release build, built first, unless BINARY is given;
+#   SERVE_ENV="VAR=VALUE …" is the servers' environment too, e.g. TRACEDESK_GROUP_COMMIT=0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh bench
@@ -58,7 +59,8 @@ serve() {
   fi
   phone=$(free_port)
   port=$(free_port)
-  TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0 "$bin" serve --store "$work/$name.sqlite" \
+  # shellcheck disable=SC2086
+  env TRACEDESK_CHECK_DELAY_MEAN_MS=0 TRACEDESK_CHECK_DELAY_SD_MS=0 ${SERVE_ENV:-} "$bin" serve --store "$work/$name.sqlite" \
     --signing-key "$work/signing.pem" --listen "127.0.0.1:$phone" --internal-listen "127.0.0.1:$port" \
     2>"$work/$name.log" &
   server_pid=$!
@@ -94,7 +96,7 @@ fi
 ratio() { awk -v a="${rate[$1]:-0}" -v b="${rate[$2]:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 echo
 echo "Machine: $(nproc) cores, $(lscpu | sed -nE 's/^Model name: +//p'), load average $(cut -d' ' -f1-3 /proc/loadavg);" \
-  "${duration} s per measurement; wrk -t2 -c64 on 127.0.0.1; $(date -u '+%F %H:%M') UTC"
+  "${duration} s per measurement; wrk -t2 -c64 on 127.0.0.1; $(date -u '+%F %H:%M') UTC${SERVE_ENV:+; servers with $SERVE_ENV}"
 echo
 echo "| measurement | per second |"
 echo "|---|---:|"
