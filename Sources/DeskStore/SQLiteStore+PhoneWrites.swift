@@ -50,38 +50,9 @@ extension SQLiteStore {
     }
 }
 
-// The HIS client of every `POST /v1/otp` is read on a connection of its own: in WAL mode a
-// reader never waits for the writer, so the lookup does not queue behind the batch being
-// committed on the main connection (nor hold it up). It still reads the file on every request,
-// so a revocation by any process holds at once.
 extension SQLiteStore {
-    public func hisClient(keyHash: String) throws(StoreError) -> StoredHISClient? {
-        try reading { db throws(StoreError) in
-            try HISClientWork(db: db, staff: staffWork(on: db)).find(keyHash: keyHash)
-        }
-    }
-
-    /// `body` on the reading connection (opened on first use; the main one for a store in memory,
-    /// where a second connection would be another database).
-    func reading<T: Sendable>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
-        if !Self.separateReader || path.isEmpty || path == ":memory:" || path.hasPrefix("file:") {
-            return try lock.withLock { () throws(StoreError) -> T in try body(connection) }
-        }
-        return try readerLock.withLock { () throws(StoreError) -> T in
-            if reader == nil {
-                let opened = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-                try opened.execute(SQL.connectionPragmas, operation: "configure")
-                reader = opened
-            }
-            return try body(reader!)
-        }
-    }
-}
-
-extension SQLiteStore {
-    /// `TRACEDESK_GROUP_COMMIT=0`: every write in a transaction of its own, and
-    /// `TRACEDESK_HIS_READER=0`: HIS lookups on the main connection, as before issue 23. Only for
-    /// measuring what each change is worth (Benchmarks/write-path.sh, docs/benchmarks.md).
+    /// `TRACEDESK_GROUP_COMMIT=0`: every write in a transaction of its own, as before issue 23.
+    /// Only for measuring what group commit is worth (Benchmarks/write-path-ab.sh,
+    /// docs/benchmarks.md).
     static let grouping = ProcessInfo.processInfo.environment["TRACEDESK_GROUP_COMMIT"] != "0"
-    static let separateReader = ProcessInfo.processInfo.environment["TRACEDESK_HIS_READER"] != "0"
 }

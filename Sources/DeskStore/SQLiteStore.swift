@@ -26,11 +26,6 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     let lock = SimpleLock()
     /// Authorisations and uploads waiting for the write lock together commit together.
     let group = GroupCommit()
-    /// The connection of the reads that must not wait for the writer (``hisClient(keyHash:)``),
-    /// opened on first use, and its lock.
-    let readerLock = SimpleLock()
-    var reader: SQLiteConnection?
-    let busyTimeoutMilliseconds: Int32
     /// Jobs running in this process (a job lock on SQLite is per process: two servers on one
     /// file are still safe, because each chunk is published in one write transaction).
     let jobs = SimpleLock()
@@ -56,7 +51,6 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         schemaCeiling: Int = Migrations.latestVersion
     ) throws(StoreError) {
         self.path = path
-        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.pseudoIDLimit = pseudoIDLimit
         self.schemaCeiling = schemaCeiling
         connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
