@@ -46,6 +46,8 @@ final class SQLiteConnection {
     let path: String
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// The `sqlite3*` (the write-path benchmark's statement trace).
+    var handle: OpaquePointer? { db }
 
     init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
         self.path = path
@@ -122,6 +124,14 @@ final class SQLiteConnection {
     }
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+
+    /// No transaction is open (none began, or SQLite ended one after a failure such as a full disk).
+    var inAutocommit: Bool { sqlite3_get_autocommit(db) != 0 }
+
+    /// Rolls back the open transaction, if any.
+    func rollbackIfOpen() {
+        if !inAutocommit { _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
+    }
 
     /// Runs `body` in one transaction; `BEGIN IMMEDIATE` takes the write lock up front so two
     /// processes never deadlock upgrading a read lock.

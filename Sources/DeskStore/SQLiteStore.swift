@@ -24,6 +24,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public let path: String
     let connection: SQLiteConnection
     let lock = SimpleLock()
+    /// Authorisations and uploads waiting for the write lock together commit together.
+    let group = GroupCommit()
     /// Jobs running in this process (a job lock on SQLite is per process: two servers on one
     /// file are still safe, because each chunk is published in one write transaction).
     let jobs = SimpleLock()
@@ -61,9 +63,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             do {
                 try checkIdentity()
                 try connection.execute("PRAGMA journal_mode = WAL", operation: "enable WAL")
-                try connection.execute(
-                    "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384",
-                    operation: "configure")
+                try connection.execute(SQL.connectionPragmas, operation: "configure")
                 try migrate()
                 return
             } catch .locked where Date() < deadline {
@@ -132,6 +132,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
 /// The SQL text of ``SQLiteStore``, kept apart from the orchestration.
 enum SQL {
+    /// Every connection's settings after WAL (the write-path benchmark's raw connections too).
+    static let connectionPragmas = "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384"
     static let countTables = "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
     static let migrationsTableExists =
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"

@@ -1,0 +1,94 @@
+import DeskCLI
+import DeskCore
+import DeskCrypto
+import DeskStore
+import Foundation
+
+/// `tracedesk bench write-raw`: the store's limit on the write path (Benchmarks/write-path.sh).
+extension BenchCommand {
+    static func writeRaw(_ words: [String]) throws(UsageError) -> ExitStatus {
+        let command = "bench write-raw"
+        let arguments = try Arguments(
+            words, valueOptions: ["store", "op", "threads", "seconds", "count"], flagOptions: ["shared", "check-only"],
+            command: command)
+        if arguments.has("help") {
+            print(help)
+            return .success
+        }
+        guard let path = arguments.values["store"], !path.hasPrefix("postgres") else {
+            throw UsageError("give --store PATH: a new SQLite file (it is created)", command: command)
+        }
+        guard let operation = RawWritePath.Operation(rawValue: arguments.values["op"] ?? "authorization") else {
+            throw UsageError("--op is authorization or upload", command: command)
+        }
+        let threads = try arguments.integer("threads", default: 1, in: 1...64, command: command)
+        let seconds = try arguments.integer("seconds", default: 5, in: 1...600, command: command)
+        let count = try arguments.integer("count", default: 100_000, in: 1...5_000_000, command: command)
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw UsageError("\(path) exists: the raw benchmark writes a fresh store", command: command)
+        }
+        do {
+            // The store makes the file (schema, indexes), and shows which statements it steps.
+            let store = try SQLiteStore(path: path)
+            if let mismatch = try checkStatements(store) {
+                printError("the raw benchmark's statements are not the store's: \(mismatch)")
+                return .refused
+            }
+            if arguments.has("check-only") {
+                print("statements match the store's: authorization and 14-key upload")
+                return .success
+            }
+            let result = try RawWritePath.run(
+                operation, path: path, threads: threads, shared: arguments.has("shared"), seconds: Double(seconds),
+                count: count)
+            print(
+                "raw \(operation.rawValue) threads=\(threads) shared=\(arguments.has("shared") ? 1 : 0)"
+                    + " ops=\(result.operations) seconds=\(String(format: "%.3f", result.seconds))"
+                    + " rate=\(String(format: "%.1f", result.perSecond))")
+            return .success
+        } catch {
+            printError(error.message)
+            return .storeUnavailable
+        }
+    }
+
+    /// Traces one authorisation and one 14-key upload through the store and compares the SQL
+    /// it stepped with ``RawWritePath/statements(_:keys:)``; nil when they are the same.
+    static func checkStatements(_ store: SQLiteStore) throws(StoreError) -> String? {
+        let now = Date()
+        let day = now.utcDay.adding(days: -14)
+        let authorized = OtpHash(hex: SHA256.hex("write-raw-\(UInt64.random(in: 0...UInt64.max))"))!
+        let (_, authorizeTrace) = try store.tracingStatements { () throws(StoreError) in
+            try store.authorize(
+                otpHash: authorized, symptomsStartedOn: day, by: "his:bench", now: now, lifetime: .seconds(3600))
+        }
+        if authorizeTrace != RawWritePath.statements(.authorization) {
+            return "authorization: the store stepped \(authorizeTrace)"
+        }
+        let uploaded = OtpHash(hex: SHA256.hex("write-raw-\(UInt64.random(in: 0...UInt64.max))"))!
+        _ = try store.authorize(
+            otpHash: uploaded, symptomsStartedOn: day, by: "his:bench", now: now, lifetime: .seconds(3600))
+        let today = Int64(now.timeIntervalSince1970) / 86_400 * 144
+        let keys = (0..<14).map { k in
+            AcceptedKey(
+                key: TemporaryExposureKey(
+                    keyData: [UInt8](repeating: UInt8(k), count: 16), rollingStartNumber: today - Int64(13 - k) * 144,
+                    rollingPeriod: 144),
+                transmissionRiskLevel: 6, reportType: .confirmedTest, daysSinceOnsetOfSymptoms: k)
+        }
+        let (_, uploadTrace) = try store.tracingStatements { () throws(StoreError) in
+            try store.consumeForUpload(otpHash: uploaded, now: now) { authorization in
+                UploadRecord(
+                    otpHash: uploaded, receivedAt: now, symptomsStartedOn: authorization.symptomsStartedOn,
+                    province: Province.all.first { $0.code == "RM" }, clientClock: Int64(now.timeIntervalSince1970),
+                    evaluation: UploadEvaluation(
+                        accepted: keys, dropped: [], clockSkewSeconds: 0, clockSkewFlagged: false),
+                    summariesJSON: "[]", summaryCount: 0)
+            }
+        }
+        if uploadTrace != RawWritePath.statements(.upload, keys: keys.count) {
+            return "upload: the store stepped \(uploadTrace)"
+        }
+        return nil
+    }
+}
