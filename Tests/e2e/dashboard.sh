@@ -131,7 +131,7 @@ check "F2: the dashboard" wait_wrapped "TraceDesk · Dashboard"
 # --- A larger terminal: more charts ---
 tmux -L "$socket" resize-window -t "$pane" -x 160 -y 48 2>/dev/null
 check "160×48: keys dropped by reason" wait_wrapped "Keys dropped by reason"
-check "160×48: ... before_risk_window, 11" wait_re "before_risk_window +█+ +11 "
+check "160×48: ... before the risk window, 11 (in words)" wait_re "before the risk window +█+ +11 "
 check "160×48: the keys-per-upload histogram" wait_wrapped "Uploads by keys accepted"
 check "160×48: lookups by tracer (none)" wait_wrapped "no contact lookup in this range"
 screen >"$work/dashboard-160x48.txt"
