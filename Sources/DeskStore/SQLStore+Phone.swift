@@ -8,8 +8,9 @@ import DeskCore
 #endif
 
 // Authorisations and the phone API, once for both engines. `authorize`, `consumeForUpload` and
-// `latestEventID` here are the defaults, which SQLite runs (its write lock makes a read and then
-// a write one decision); PostgreSQL overrides them with its fast paths (PostgresStore.swift):
+// `latestEventID` here are the defaults (its write lock makes a read and then a write one
+// decision); SQLite runs the same work in grouped commits (SQLiteStore+PhoneWrites.swift), and
+// PostgreSQL overrides them with its fast paths (PostgresStore.swift):
 // one statement that decides, the upload with its keys and event in one round trip, one
 // indexed read for the poll.
 extension SQLStore {
