@@ -185,7 +185,8 @@ extension AuditScreen {
             placeholder: "any day (t today, y yesterday)")
         if form.focus == .day {
             buffer.put(
-                "t, y, ←/→, 2026-11-27 or -3 (local day); Bksp: any", x: fieldX, y: y + 1, style: Style(.muted),
+                "t, y, ←/→, \(form.day.today.adding(days: -3).iso) or -3 (local day); Bksp: any", x: fieldX, y: y + 1,
+                style: Style(.muted),
                 clip: text)
         }
         y += 3
