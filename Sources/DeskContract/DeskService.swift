@@ -124,6 +124,80 @@ public protocol DeskService: Sendable {
         _ session: StaffSession, patientUserID: Int64, contactUserID: Int64, purpose: String
     ) async throws(ServiceError)
 
+    // MARK: Cases and follow-ups (issue 21; tracer, supervisor)
+
+    /// Opens a case for the patient registered with `phone` (normalised as in
+    /// ``traceLookup(_:phone:purpose:)``), with a case reference (required) and the index day
+    /// (nil: today, as a test day). Every close contact of the patient's kept files becomes a
+    /// follow-up of the case, or joins the open follow-up the person already has (latest
+    /// exposure wins); each new follow-up is assigned to the active tracer with the fewest open
+    /// follow-ups, or to the opener when `assignToMe`. A patient who already has an open case:
+    /// that case, unchanged (``CaseOpening/existing``). A patient who is an active follow-up's
+    /// person: that follow-up ends as `became_case` and the two cases are linked. Audited
+    /// (`case_opened`) with the reference.
+    func openCase(
+        _ session: StaffSession, phone: String, reference: String, indexDay: CivilDay?, indexKind: IndexDayKind,
+        assignToMe: Bool
+    ) async throws(ServiceError) -> CaseOpening
+
+    /// Cases, newest first: a tracer sees the ones they opened, a supervisor every one.
+    /// Audited (`follow_up_viewed`, target `cases`) with how many were read.
+    func cases(_ session: StaffSession, query: CaseQuery) async throws(ServiceError) -> [TraceCase]
+
+    /// One case with its follow-ups and history. A tracer reads a case they opened or one with a
+    /// follow-up assigned to them; a supervisor any. Audited (`follow_up_viewed`, `case N`).
+    func caseDetail(_ session: StaffSession, caseID: Int64) async throws(ServiceError) -> CaseDetail
+
+    /// Closes an open case: a tracer closes a case they opened, a supervisor any. Its follow-ups
+    /// naming no other open case end as `case_closed`. Audited (`case_closed`; never the note).
+    func closeCase(
+        _ session: StaffSession, caseID: Int64, reason: CaseCloseReason, note: String
+    ) async throws(ServiceError) -> TraceCase
+
+    /// Adds a person to an open case by hand, by their phone number (they must be a registered
+    /// APRICOT user), with why (required). Someone already followed for the case: that follow-up.
+    /// Audited (`follow_up_added`; never the reason's text).
+    func addFollowUp(
+        _ session: StaffSession, caseID: Int64, phone: String, reason: String
+    ) async throws(ServiceError) -> FollowUp
+
+    /// A page of the queue (``QueueQuery``): a tracer only `.mine`, a supervisor any scope.
+    /// Time has its effect first (periods ended → completed, never reached → lost). Audited
+    /// (`follow_up_viewed`, target `queue`) with how many persons the page showed.
+    func followUpQueue(_ session: StaffSession, query: QueueQuery) async throws(ServiceError) -> QueuePage
+
+    /// One follow-up with its attempts, checks and the evidence. A tracer reads one assigned to
+    /// them or of a case they opened; a supervisor any. Audited (`follow_up_viewed`).
+    func followUpDetail(_ session: StaffSession, followUpID: Int64) async throws(ServiceError) -> FollowUpDetail
+
+    /// Records a call attempt on a follow-up assigned to the tracer and schedules the next
+    /// (``FollowUpSchedule``). An ended follow-up, or someone else's: `.invalid`/`.forbidden`
+    /// saying what to do. Audited (`follow_up_attempt`; never the note).
+    func recordAttempt(
+        _ session: StaffSession, followUpID: Int64, outcome: CallOutcome, note: String
+    ) async throws(ServiceError) -> FollowUp
+
+    /// Records today's daily check of a reached follow-up assigned to the tracer. Before the
+    /// person was reached: `.invalid` saying so. Audited (`follow_up_check`; never the note).
+    func recordCheck(
+        _ session: StaffSession, followUpID: Int64, symptoms: Bool, isolating: Bool, note: String
+    ) async throws(ServiceError) -> FollowUp
+
+    /// Assigns active follow-ups to an enabled tracer (supervisor). A name that is not an
+    /// enabled tracer's account: `.invalid` saying so; nothing changes. Audited
+    /// (`follow_up_assigned`).
+    func assignFollowUps(
+        _ session: StaffSession, ids: [Int64], to tracer: String
+    ) async throws(ServiceError) -> [FollowUp]
+
+    /// Records that the console copies a follow-up's phone number (`y`): audited
+    /// (`copy_phone`, target the person's `user N`) before the copy, never the number.
+    func recordFollowUpPhoneCopy(_ session: StaffSession, followUpID: Int64) async throws(ServiceError)
+
+    /// The tracing indicators over cases opened in the range (supervisor). Not audited: figures.
+    func followUpIndicators(_ session: StaffSession, query: StatsQuery) async throws(ServiceError)
+        -> FollowUpIndicators
+
     // MARK: Statistics (supervisor)
 
     /// Every figure of the dashboard over `query` (``StatsReport``). Not audited: figures only,

@@ -65,6 +65,14 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
     case readStatistics = "read_statistics"
     /// Add, list and revoke the hospital systems (HIS clients) that may authorise codes.
     case manageHISClients = "manage_his_clients"
+    /// Open a case for a positive patient, add a contact by hand, close a case (issue 21).
+    case manageCases = "manage_cases"
+    /// Record call attempts and daily checks of follow-ups assigned to oneself.
+    case workFollowUps = "work_follow_ups"
+    /// Read cases, follow-ups and the queue: a tracer their own, a supervisor everyone's.
+    case readFollowUps = "read_follow_ups"
+    /// Assign follow-ups to tracers by hand.
+    case assignFollowUps = "assign_follow_ups"
 
     public var roles: Set<StaffRole> {
         switch self {
@@ -73,8 +81,9 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
         case .listStaff, .addStaff, .disableStaff, .resetPassword, .readAudit, .verifyAudit, .readSmsOutbox,
             .manageHISClients:
             return [.admin]
-        case .traceContacts: return [.tracer]
-        case .readStatistics: return [.supervisor]
+        case .traceContacts, .manageCases, .workFollowUps: return [.tracer]
+        case .readStatistics, .assignFollowUps: return [.supervisor]
+        case .readFollowUps: return [.tracer, .supervisor]
         }
     }
 
@@ -95,6 +104,10 @@ public enum DeskUseCase: String, Hashable, Sendable, CaseIterable {
         case .readSmsOutbox: return "read the SMS outbox"
         case .readStatistics: return "read the statistics"
         case .manageHISClients: return "manage hospital systems (HIS clients)"
+        case .manageCases: return "open and close cases"
+        case .workFollowUps: return "record calls and checks of follow-ups"
+        case .readFollowUps: return "read cases and follow-ups"
+        case .assignFollowUps: return "assign follow-ups to tracers"
         }
     }
 }
@@ -277,11 +290,31 @@ public struct AuditAction: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `user N`, detail the patient and the purpose; never the number), audited like a view.
     public static let phoneCopied = AuditAction(rawValue: "copy_phone")
 
+    /// A tracer opened a case (target the patient's `user N`, detail the case id, reference and
+    /// how many follow-ups it made or joined).
+    public static let caseOpened = AuditAction(rawValue: "case_opened")
+    /// Someone read a case, a follow-up or a page of the queue (target `case N`, `follow-up N` or
+    /// `queue`; detail what was read and, for a page, how many persons): every view of a person.
+    public static let followUpViewed = AuditAction(rawValue: "follow_up_viewed")
+    /// A case was closed (target `case N`, detail the reason).
+    public static let caseClosed = AuditAction(rawValue: "case_closed")
+    /// A contact was added to a case by hand (target the contact's `user N`, detail the case and
+    /// the follow-up; never the reason's text).
+    public static let followUpAdded = AuditAction(rawValue: "follow_up_added")
+    /// A call attempt was recorded (target `follow-up N`, detail the outcome; never the note).
+    public static let followUpAttempt = AuditAction(rawValue: "follow_up_attempt")
+    /// A daily check was recorded (target `follow-up N`, detail symptoms and isolating; never
+    /// the note).
+    public static let followUpCheck = AuditAction(rawValue: "follow_up_check")
+    /// Follow-ups were assigned (target the tracer, detail the ids and from whom).
+    public static let followUpAssigned = AuditAction(rawValue: "follow_up_assigned")
+
     /// The actions this version writes, for filters and help.
     public static let known: [AuditAction] = [
         .signIn, .signInFailed, .signInRefused, .accountLocked, .signOut, .otpAuthorized, .staffAdded,
         .staffDisabled, .passwordReset, .traceLookup, .traceExport, .contactOutcome,
-        .smsOutboxRead, .hisClientAdded, .hisClientRevoked, .phoneCopied,
+        .smsOutboxRead, .hisClientAdded, .hisClientRevoked, .phoneCopied, .caseOpened, .followUpViewed,
+        .caseClosed, .followUpAdded, .followUpAttempt, .followUpCheck, .followUpAssigned,
     ]
 
     public var description: String { rawValue }
