@@ -426,6 +426,111 @@ enum Migrations {
                     """,
                 sqliteStep: { connection throws(StoreError) in try rekeyCodes(connection) }
             ),
+            // Contact follow-up (issue 21). A case is a positive patient (an APRICOT user) with a
+            // reference; one open case per patient. A follow-up is one person followed, active
+            // (`calling`, `monitoring`: `next_due_ms` set) at most once per person, naming every
+            // case they are a contact of in `follow_up_cases` with the evidence from when they
+            // joined it. The schedule's columns are FollowUpSchedule's fields. `case_history` is a
+            // case's story in words (never a phone number). Days are ISO text, times ms, as
+            // everywhere. `follow_ups_queue` serves a tracer's queue page from the index.
+            Migration(
+                version: 11, name: "0011_follow_ups",
+                sql: """
+                    CREATE TABLE cases (
+                        id \(id),
+                        reference TEXT NOT NULL CHECK (length(reference) BETWEEN 1 AND 256),
+                        patient_user_id \(int) NOT NULL REFERENCES apricot_users (id),
+                        index_day TEXT NOT NULL CHECK (length(index_day) = 10),
+                        index_kind TEXT NOT NULL CHECK (index_kind IN ('symptom_onset', 'test_day')),
+                        opened_by TEXT NOT NULL,
+                        opened_at_ms \(int) NOT NULL,
+                        status TEXT NOT NULL CHECK (status IN ('open', 'closed')),
+                        close_reason TEXT CHECK (close_reason IS NULL
+                            OR close_reason IN ('recovered', 'transferred', 'opened_in_error', 'other')),
+                        closed_by TEXT,
+                        closed_at_ms \(int),
+                        source_follow_up_id \(int),
+                        CHECK ((status = 'closed') = (closed_at_ms IS NOT NULL))
+                    );
+                    CREATE UNIQUE INDEX cases_one_open_per_patient ON cases (patient_user_id) WHERE status = 'open';
+                    CREATE INDEX cases_by_opened ON cases (opened_at_ms);
+                    CREATE INDEX cases_by_opener ON cases (opened_by, opened_at_ms);
+                    CREATE INDEX cases_by_closed ON cases (closed_at_ms) WHERE status = 'closed';
+                    CREATE TABLE follow_ups (
+                        id \(id),
+                        person_user_id \(int) NOT NULL REFERENCES apricot_users (id),
+                        state TEXT NOT NULL CHECK (state IN ('calling', 'monitoring', 'completed', 'lost',
+                            'wrong_number', 'refused', 'case_closed', 'became_case')),
+                        assigned_to TEXT,
+                        last_exposure_day TEXT NOT NULL CHECK (length(last_exposure_day) = 10),
+                        period_ends_on TEXT NOT NULL CHECK (length(period_ends_on) = 10),
+                        created_at_ms \(int) NOT NULL,
+                        next_due_ms \(int),
+                        attempts \(int) NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                        attempts_on_last_day \(int) NOT NULL DEFAULT 0 CHECK (attempts_on_last_day >= 0),
+                        last_outcome TEXT CHECK (last_outcome IS NULL
+                            OR last_outcome IN ('no_answer', 'voicemail', 'wrong_number', 'reached', 'refused')),
+                        last_attempt_ms \(int),
+                        reached_at_ms \(int),
+                        checked_days \(int) NOT NULL DEFAULT 0 CHECK (checked_days >= 0),
+                        last_check_day TEXT CHECK (last_check_day IS NULL OR length(last_check_day) = 10),
+                        symptoms_flagged \(int) NOT NULL DEFAULT 0 CHECK (symptoms_flagged IN (0, 1)),
+                        ended_at_ms \(int),
+                        became_case_id \(int),
+                        CHECK ((state IN ('calling', 'monitoring')) = (next_due_ms IS NOT NULL))
+                    );
+                    CREATE UNIQUE INDEX follow_ups_one_active_per_person ON follow_ups (person_user_id)
+                        WHERE state IN ('calling', 'monitoring');
+                    CREATE INDEX follow_ups_queue ON follow_ups (assigned_to, next_due_ms, id)
+                        WHERE next_due_ms IS NOT NULL;
+                    CREATE INDEX follow_ups_by_due ON follow_ups (next_due_ms, id) WHERE next_due_ms IS NOT NULL;
+                    CREATE INDEX follow_ups_by_person ON follow_ups (person_user_id);
+                    CREATE TABLE follow_up_cases (
+                        follow_up_id \(int) NOT NULL REFERENCES follow_ups (id) ON DELETE CASCADE,
+                        case_id \(int) NOT NULL REFERENCES cases (id) ON DELETE CASCADE,
+                        last_exposure_day TEXT NOT NULL CHECK (length(last_exposure_day) = 10),
+                        minutes \(int) NOT NULL CHECK (minutes >= 0),
+                        days \(int) NOT NULL CHECK (days >= 0),
+                        most_minutes_one_day \(int) NOT NULL CHECK (most_minutes_one_day >= 0),
+                        is_close \(int) NOT NULL CHECK (is_close IN (0, 1)),
+                        added_by_hand TEXT,
+                        added_at_ms \(int) NOT NULL,
+                        PRIMARY KEY (follow_up_id, case_id)
+                    );
+                    CREATE INDEX follow_up_cases_by_case ON follow_up_cases (case_id);
+                    CREATE TABLE follow_up_attempts (
+                        id \(id),
+                        follow_up_id \(int) NOT NULL REFERENCES follow_ups (id) ON DELETE CASCADE,
+                        at_ms \(int) NOT NULL,
+                        by_name TEXT NOT NULL,
+                        outcome TEXT NOT NULL
+                            CHECK (outcome IN ('no_answer', 'voicemail', 'wrong_number', 'reached', 'refused')),
+                        note TEXT NOT NULL DEFAULT ''
+                    );
+                    CREATE INDEX follow_up_attempts_by_follow_up ON follow_up_attempts (follow_up_id, at_ms);
+                    CREATE INDEX follow_up_attempts_by_time ON follow_up_attempts (at_ms);
+                    CREATE TABLE follow_up_checks (
+                        id \(id),
+                        follow_up_id \(int) NOT NULL REFERENCES follow_ups (id) ON DELETE CASCADE,
+                        day TEXT NOT NULL CHECK (length(day) = 10),
+                        at_ms \(int) NOT NULL,
+                        by_name TEXT NOT NULL,
+                        symptoms \(int) NOT NULL CHECK (symptoms IN (0, 1)),
+                        isolating \(int) NOT NULL CHECK (isolating IN (0, 1)),
+                        note TEXT NOT NULL DEFAULT ''
+                    );
+                    CREATE INDEX follow_up_checks_by_follow_up ON follow_up_checks (follow_up_id, day);
+                    CREATE INDEX follow_up_checks_by_time ON follow_up_checks (at_ms);
+                    CREATE TABLE case_history (
+                        id \(id),
+                        case_id \(int) NOT NULL REFERENCES cases (id) ON DELETE CASCADE,
+                        at_ms \(int) NOT NULL,
+                        actor TEXT NOT NULL,
+                        text TEXT NOT NULL
+                    );
+                    CREATE INDEX case_history_by_case ON case_history (case_id, id);
+                    """
+            ),
         ]
     }
 
