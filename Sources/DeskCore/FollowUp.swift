@@ -551,7 +551,7 @@ public enum FollowUpSchedule {
 
 /// How pressing a queue row is.
 public enum QueueUrgency: String, Hashable, Sendable, CaseIterable {
-    /// Was due on an earlier day (UTC) and is still not done.
+    /// Due for longer than a retry interval.
     case overdue
     /// Due now.
     case due
@@ -560,11 +560,11 @@ public enum QueueUrgency: String, Hashable, Sendable, CaseIterable {
     /// Due on a later day.
     case later
 
-    /// A daily check due at 00:00 is "due" all day, not overdue by breakfast; what was due
-    /// yesterday and is still not done is overdue.
-    public static func of(dueAt: Date, now: Date) -> QueueUrgency {
-        if dueAt.utcDay < now.utcDay { return .overdue }
-        if dueAt.unixMilliseconds <= now.unixMilliseconds { return .due }
+    public static func of(dueAt: Date, now: Date, settings: FollowUpSettings) -> QueueUrgency {
+        let due = dueAt.unixMilliseconds
+        let current = now.unixMilliseconds
+        if due <= current - Int64(settings.retrySeconds) * 1000 { return .overdue }
+        if due <= current { return .due }
         if dueAt.utcDay == now.utcDay { return .laterToday }
         return .later
     }
