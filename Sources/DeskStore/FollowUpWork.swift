@@ -531,9 +531,11 @@ struct FollowUpWork<DB: SQLRunning> {
             pageParameters.append(.integer(startOfTomorrow))
         }
         if let after = query.after {
-            page += " AND (f.next_due_ms > ? OR (f.next_due_ms = ? AND f.id > ?))"
+            // The first bound is the index's range (follow_ups_queue), the rest the tie on id.
+            page += " AND f.next_due_ms >= ? AND (f.next_due_ms > ? OR (f.next_due_ms = ? AND f.id > ?))"
             pageParameters += [
-                .integer(after.dueAtMilliseconds), .integer(after.dueAtMilliseconds), .integer(after.followUpID),
+                .integer(after.dueAtMilliseconds), .integer(after.dueAtMilliseconds), .integer(after.dueAtMilliseconds),
+                .integer(after.followUpID),
             ]
         }
         let limit = max(1, min(query.limit, QueueQuery.maximumLimit))
