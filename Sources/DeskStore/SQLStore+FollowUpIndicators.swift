@@ -45,21 +45,18 @@ enum FollowUpIndicatorSQL {
         GROUP BY 1, 2, 3, 4
         """
 
-    /// Active follow-ups never reached, by the UTC day they began.
-    static let unreached = """
-        SELECT created_at_ms / \(dayMs), count(*) FROM follow_ups
-        WHERE state = 'calling' AND reached_at_ms IS NULL
-        GROUP BY 1
-        """
-
-    /// Per tracer: active follow-ups, due now (not overdue), overdue. Parameters: now, now − the
-    /// retry interval (twice).
-    static let load = """
-        SELECT assigned_to, count(*),
+    /// One pass over the active follow-ups (every active one has a next due time): per tracer
+    /// (NULL: nobody's) and, for those never reached, the UTC day they began (-1 for the
+    /// others): how many, due now (not overdue), overdue. Parameters: now, now − the retry
+    /// interval (twice).
+    static let active = """
+        SELECT assigned_to,
+            CASE WHEN state = 'calling' AND reached_at_ms IS NULL THEN created_at_ms / \(dayMs) ELSE -1 END,
+            count(*),
             CAST(sum(CASE WHEN next_due_ms <= ? AND next_due_ms > ? THEN 1 ELSE 0 END) AS BIGINT),
             CAST(sum(CASE WHEN next_due_ms <= ? THEN 1 ELSE 0 END) AS BIGINT)
-        FROM follow_ups WHERE next_due_ms IS NOT NULL AND assigned_to IS NOT NULL
-        GROUP BY assigned_to
+        FROM follow_ups WHERE next_due_ms IS NOT NULL
+        GROUP BY 1, 2
         """
 
     /// Attempts and checks recorded in `[?, ?)` (today), per tracer.
@@ -127,11 +124,6 @@ extension SQLStore {
                 }
             }
             let today = Int64(now.utcDay.daysSinceEpoch)
-            for (day, count) in try db.query(
-                text(FollowUpIndicatorSQL.unreached), operation: op, { ($0.integer(0), Int($0.integer(1))) })
-            {
-                facts.unreachedByDays[Int(today - day), default: 0] += count
-            }
             let overdueBefore = nowMs - Int64(settings.retrySeconds) * 1000
             var loads: [String: TracerLoad] = [:]
             func load(_ name: String) -> TracerLoad {
@@ -140,15 +132,24 @@ extension SQLStore {
             for name in try db.query(text(FollowUpIndicatorSQL.activeTracers), operation: op, { $0.text(0) }) {
                 loads[name] = load(name)
             }
-            for row in try db.query(
-                text(FollowUpIndicatorSQL.load), [.integer(nowMs), .integer(overdueBefore), .integer(overdueBefore)],
-                operation: op, { ($0.text(0), Int($0.integer(1)), Int($0.integer(2)), Int($0.integer(3))) })
-            {
-                var tracer = load(row.0)
-                tracer.assigned = row.1
-                tracer.due = row.2
-                tracer.overdue = row.3
-                loads[row.0] = tracer
+            let active = try db.query(
+                text(FollowUpIndicatorSQL.active), [.integer(nowMs), .integer(overdueBefore), .integer(overdueBefore)],
+                operation: op
+            ) {
+                (
+                    tracer: $0.optionalText(0), began: $0.integer(1), count: Int($0.integer(2)),
+                    due: Int($0.integer(3)),
+                    overdue: Int($0.integer(4))
+                )
+            }
+            for row in active {
+                if row.began >= 0 { facts.unreachedByDays[Int(today - row.began), default: 0] += row.count }
+                guard let name = row.tracer else { continue }
+                var tracer = load(name)
+                tracer.assigned += row.count
+                tracer.due += row.due
+                tracer.overdue += row.overdue
+                loads[name] = tracer
             }
             let dayStart = today * FollowUpIndicatorSQL.dayMs
             let todayRange: [SQLValue] = [.integer(dayStart), .integer(dayStart + FollowUpIndicatorSQL.dayMs)]
