@@ -33,9 +33,9 @@ import Testing
             }
             let desk = f.desk
             let admin = try await f.admin()
-            let tina = try await f.person("tina", .tracer, by: admin)
-            let tom = try await f.person("tom", .tracer, by: admin)
-            let sue = try await f.person("sue", .supervisor, by: admin)
+            var tina = try await f.person("tina", .tracer, by: admin)
+            var tom = try await f.person("tom", .tracer, by: admin)
+            var sue = try await f.person("sue", .supervisor, by: admin)
             let ana = try await f.person("ana", .operator, by: admin)
             let seeded = try TraceCase.seed(f.store, now: ContractFixture.start)
             let today = ContractFixture.today
@@ -111,7 +111,11 @@ import Testing
             _ = await note("tom on tina's") { () async throws(ServiceError) in
                 try await desk.recordAttempt(tom, followUpID: followUpID, outcome: .reached, note: "")
             }
+            // The retry interval later (sessions idle out meanwhile: everyone signs in again).
             f.clock.advance(seconds: 7_200)
+            tina = try await desk.signIn(name: "tina", password: ContractFixture.password)
+            tom = try await desk.signIn(name: "tom", password: ContractFixture.password)
+            sue = try await desk.signIn(name: "sue", password: ContractFixture.password)
             _ = await note("reached") { () async throws(ServiceError) in
                 try await desk.recordAttempt(tina, followUpID: followUpID, outcome: .reached, note: "")
             }
