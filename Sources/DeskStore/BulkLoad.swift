@@ -20,7 +20,7 @@ extension SQLiteStore {
 }
 
 extension PostgresStore {
-    /// Runs `statements` (written for PostgreSQL) in one transaction, then `ANALYZE`; refused
+    /// Runs `statements` (written for PostgreSQL) in one transaction, then `VACUUM ANALYZE`; refused
     /// when the store already holds uploads.
     package func bulkLoadEmptyStore(_ statements: (SQLDialect) -> [String]) throws(StoreError) {
         try pool.withConnection { connection throws(StoreError) in
@@ -31,7 +31,9 @@ extension PostgresStore {
             try connection.transaction(operation: "seed") { () throws(StoreError) in
                 for statement in statements(.postgres) { try connection.execute(statement, operation: "seed") }
             }
-            try connection.execute("ANALYZE", operation: "seed")
+            // VACUUM too: a live database's autovacuum keeps the visibility map that index-only
+            // scans (a queue's counts) rely on; fresh bulk-loaded pages would lack it.
+            try connection.execute("VACUUM ANALYZE", operation: "seed")
         }
     }
 }
