@@ -20,7 +20,7 @@ extension ConsoleApp {
             ("queue.outcome", "Queue: the outcome with a note"), ("queue.check", "Queue: the daily check"),
             ("trace.phone", "Look-up: the phone number"),
             ("trace.phone-back", "Look-up: the number, over a shown look-up"),
-            ("trace.purpose", "Look-up: the purpose"), ("trace.loading", "Looking up"), ("trace", "Contacts"),
+            ("trace.purpose", "Open a case: the reference and the index day"), ("trace.loading", "Looking up"), ("trace", "Contacts"),
             ("trace.detail", "Contact detail"), ("trace.outcome", "Call outcome"), ("trace.export", "Export"),
             ("monitor.filter", "Contacts: typing a filter"),
         ],

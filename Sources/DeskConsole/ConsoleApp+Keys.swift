@@ -272,6 +272,7 @@ extension ConsoleApp {
                 switch trace.phase {
                 case .phone, .purpose:
                     add(traceInputID(trace), TraceScreen.inputKeyMap(trace), as: "look up")
+                    if trace.phase == .purpose { add("audit.day", auditDayKeyMap, as: "index day (Tab)") }
                     add("text-field", TextFieldState.keyMap, as: "editing text")
                 case .loading:
                     add("trace.loading", TraceScreen.loadingKeyMap, as: "looking up")

@@ -266,14 +266,13 @@ struct ConsoleDefectTests {
         var app = Fixture.onTrace(Fixture.app(session: Fixture.session("tina", role: .tracer)))
         Fixture.type("+39 333 123 4567", into: &app)
         _ = Fixture.press(.enter, into: &app)
-        Fixture.type(String(repeating: "a", count: TracePurpose.maximumLength - 3), into: &app)
+        let limit = TraceCase.maximumReferenceLength
+        Fixture.type(String(repeating: "a", count: limit - 3), into: &app)
         #expect(app.trace.purposeError == nil)
-        #expect(
-            Fixture.prose(app).contains("\(TracePurpose.maximumLength - 3)/\(TracePurpose.maximumLength) characters"))
+        #expect(Fixture.prose(app).contains("\(limit - 3)/\(limit) characters"))
         Fixture.type("bcdefgh", into: &app)
-        #expect(app.trace.purpose.text.count == TracePurpose.maximumLength)
-        #expect(
-            app.trace.purposeError == "at most \(TracePurpose.maximumLength) characters: what came after was not kept")
+        #expect(app.trace.purpose.text.count == limit)
+        #expect(app.trace.purposeError == "at most \(limit) characters: what came after was not kept")
     }
 
     @Test("a staff name pasted too long is cut, and said")
