@@ -46,7 +46,7 @@ keys C-u
 text "300 000 0000"
 check "the number is shown as it will be looked up" wait_wrapped "✓ +39 300 000 0000"
 keys Enter Enter
-check "an empty purpose is refused with what to type" wait_wrapped "✗ type the purpose or case reference"
+check "an empty case reference is refused with what to type" wait_wrapped "✗ a case reference is required"
 text "case e2e-1"
 keys Enter
 check "the lookup shows the patient's summary" wait_wrapped "Patient +39 300 000 0000"
