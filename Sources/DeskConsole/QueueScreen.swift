@@ -257,6 +257,10 @@ public enum QueueScreen {
             state.loaded = true
             state.counts = page.counts
             state.next = page.next
+            if state.supervisor {
+                // The rows name tracers too (the indicators may not answer on every desk).
+                state.tracers = Array(Set(state.tracers + page.rows.compactMap(\.assignedTo))).sorted()
+            }
             state.readAt = page.readAt
             if append {
                 let known = Set(state.rows.map(\.id))
