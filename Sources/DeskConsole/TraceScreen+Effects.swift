@@ -31,6 +31,19 @@ extension Program {
                     failed: { .trace(.copied(.refused($0.message))) }, session: true)
             case .quit:
                 break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
+            case .openCase(let phone, let reference, let day, let kind):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.openCase(
+                            session, phone: phone, reference: reference, indexDay: day, indexKind: kind,
+                            assignToMe: false)
+                    },
+                    then: { .trace(.caseOpened($0)) },
+                    failed: { error in
+                        // A desk without cases yet still looks the patient up, saying so.
+                        if case .unavailable(let message) = error { return .trace(.caseUnavailable(message)) }
+                        return .trace(.lookupFailed(error.message))
+                    }, session: true)
             case .lookup(let phone, let purpose):
                 self.call(
                     { () async throws(ServiceError) in

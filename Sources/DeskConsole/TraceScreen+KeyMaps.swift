@@ -12,7 +12,7 @@ extension TraceScreen {
         case filter, clear, detail, outcome, export, newLookup, again, copy, quit
     }
 
-    public enum InputAction: Hashable, Sendable { case submit, back }
+    public enum InputAction: Hashable, Sendable { case submit, back, nextField }
 
     public enum DetailAction: Hashable, Sendable {
         case close, up, down, pageUp, pageDown, top, bottom, outcome, timeline, retry, quit
@@ -123,20 +123,29 @@ extension TraceScreen {
     /// The phone number's keys before any lookup: Esc clears the number.
     /// (Esc has no level to go back to here, so it does nothing: clearing has a key of its own.)
     public static let phoneKeyMap = KeyMap<InputAction>([
-        Binding([.enter], .submit, help: "Next: the purpose", group: "form", footer: "Next"),
+        Binding([.enter], .submit, help: "Next: the case reference", group: "form", footer: "Next"),
         Binding([.ctrl("u")], .back, help: "Clear the number", group: "form", footer: "Clear", name: "clear"),
     ])
 
     /// The phone number's keys after `n` over a shown lookup: Esc goes back to it.
     public static let phoneBackKeyMap = KeyMap<InputAction>([
-        Binding([.enter], .submit, help: "Next: the purpose", group: "form", footer: "Next"),
+        Binding([.enter], .submit, help: "Next: the case reference", group: "form", footer: "Next"),
         Binding([.escape], .back, help: "Back to the shown lookup", group: "form", footer: "Back", name: "back"),
     ])
 
-    /// The purpose's keys.
+    /// The case reference's and the index day's keys (the day takes the date keys, and Space
+    /// switches symptom onset / test day).
     public static let purposeKeyMap = KeyMap<InputAction>([
-        Binding([.enter], .submit, help: "Look the patient up", group: "form", footer: "Look up"),
+        Binding(
+            [.enter], .submit, help: "Open the case (or go to the patient's open one)", group: "form",
+            footer: "Open case"),
         Binding([.escape], .back, help: "Back to the number", group: "form", footer: "Back", name: "back"),
+        Binding(
+            [.tab], .nextField, help: "The reference / the index day", group: "form", footer: "Index day",
+            name: "next-field"),
+        Binding(
+            [.backTab], .nextField, help: "The reference / the index day", group: "form", shownInFooter: false,
+            name: "previous-field"),
     ])
 
     /// The export's file name.

@@ -52,7 +52,7 @@ extension TraceScreen {
                 state.phoneError = nil
             }
             return []
-        case nil:
+        case .nextField, nil:
             if state.phone.handle(key) == .changed { state.phoneError = nil }
             return []
         }
@@ -77,21 +77,51 @@ extension TraceScreen {
     static func purposeKey(_ state: inout State, _ key: Key) -> [Command] {
         switch inputKeyMap(state).action(for: key) {
         case .submit:
-            switch TracePurpose.check(state.purpose.text) {
+            if state.indexFocused, state.indexDay.isTyping, case .refused(let reason) = state.indexDay.commit() {
+                state.purposeError = "the index day: " + reason
+                return []
+            }
+            switch CaseReference.checked(state.purpose.text) {
             case .failure(let error):
                 state.purposeError = error.message
+                state.indexFocused = false
                 return []
-            case .success(let purpose):
+            case .success(let reference):
                 state.purposeError = nil
                 state.phase = .loading
                 state.lookupStarted = state.now
                 state.refreshing = false
-                state.pendingPurpose = purpose
-                return [.lookup(phone: state.phone.text, purpose: purpose)]
+                state.pendingPurpose = reference
+                return [
+                    .openCase(
+                        phone: state.phone.text, reference: reference, indexDay: state.indexDay.value,
+                        kind: state.indexDay.value == nil ? .testDay : state.indexKind)
+                ]
             }
         case .back:
             state.phase = .phone
             state.purposeError = nil
+            state.indexFocused = false
+            return []
+        case .nextField:
+            state.indexFocused.toggle()
+            return []
+        case nil where state.indexFocused:
+            if key == .char(" ") {
+                state.indexKind = state.indexKind == .symptomOnset ? .testDay : .symptomOnset
+                return []
+            }
+            if !state.indexDay.isTyping, [.backspace, .delete].contains(key) {
+                state.indexDay.value = nil
+                return []
+            }
+            if ConsoleApp.auditDayKeyMap.action(for: key) != nil || key.isCharacter || state.indexDay.isTyping {
+                if case .refused(let reason) = state.indexDay.handle(key) {
+                    state.purposeError = "the index day: " + reason
+                } else {
+                    state.purposeError = nil
+                }
+            }
             return []
         case nil:
             let edit = state.purpose.handle(key)

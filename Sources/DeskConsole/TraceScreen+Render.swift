@@ -41,14 +41,14 @@ extension TraceScreen {
         buffer.cursor = nil
         let g = Glyphs(ascii: state.ascii)
         // Room for a three-row error under the number (a server that cannot be reached says why).
-        let panel = area.centered(width: min(76, area.width), height: min(17, area.height))
-        let inner = Panel(title: "Look up a patient", focused: true).render(into: &buffer, area: panel)
+        let panel = area.centered(width: min(76, area.width), height: min(20, area.height))
+        let inner = Panel(title: "Look up a patient: open a case", focused: true).render(into: &buffer, area: panel)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 4, text.height > 0 else { return }
         var y = text.y
         y +=
             ConsoleText.putWrapped(
-                "The patient's phone number finds their contacts. Every lookup is audited with its purpose.",
+                "The patient's phone number finds their contacts; the case reference is audited with every view.",
                 style: Style(.muted), into: &buffer, x: text.x, y: y, width: text.width, rows: 2) + 1
         let fieldX = text.x + 2
         let fieldWidth = min(40, text.width - 2)
@@ -73,17 +73,31 @@ extension TraceScreen {
         y += 1
         guard y < text.maxY else { return }
         let purposeShown = state.phase != .phone
-        ConsoleText.putLabel(
-            "Purpose or case reference", focused: state.phase == .purpose, into: &buffer, x: text.x, y: y, clip: text)
+        let referenceFocused = state.phase == .purpose && !state.indexFocused
+        ConsoleText.putLabel("Case reference", focused: referenceFocused, into: &buffer, x: text.x, y: y, clip: text)
         y += 1
         if purposeShown || !state.purpose.text.isEmpty {
             state.purpose.render(
                 into: &buffer, area: Rect(x: fieldX, y: y, width: text.width - 2, height: 1),
-                focused: state.phase == .purpose, placeholder: "e.g. case 2026-1234")
+                focused: referenceFocused, placeholder: "the authority's case number, e.g. ASL-2026-0412")
         } else {
             buffer.put("(asked next)", x: fieldX, y: y, style: Style(.muted), clip: text)
         }
         y += 1
+        if purposeShown, y + 1 < text.maxY {
+            let dayFocused = state.phase == .purpose && state.indexFocused
+            ConsoleText.putLabel("Index day", focused: dayFocused, into: &buffer, x: text.x, y: y, clip: text)
+            state.indexDay.render(
+                into: &buffer, area: Rect(x: text.x + 13, y: y, width: 12, height: 1), focused: dayFocused,
+                placeholder: "today")
+            let kind =
+                state.indexDay.value == nil
+                ? "empty: today, as the test day (Tab sets it)"
+                : state.indexKind.label + g(" · Space: ")
+                    + (state.indexKind == .symptomOnset ? IndexDayKind.testDay : .symptomOnset).label
+            buffer.put(kind, x: text.x + 27, y: y, style: Style(.muted), maxWidth: max(1, text.maxX - text.x - 27))
+            y += 1
+        }
         if let error = state.purposeError {
             y += ConsoleText.putWrapped(
                 g("✗ " + error), style: Style(.error, .bold), into: &buffer, x: fieldX, y: y, width: text.width - 2,
@@ -97,7 +111,7 @@ extension TraceScreen {
         case .phone: hint = .info("Enter: next · Esc: clear")
         case .purpose:
             hint = .info(
-                "Enter: look up · Esc: back to the number"
+                "Enter: open the case · Tab: index day · Esc: back"
                     + (FieldLimit.counter(state.purpose).map { " · \($0) characters" } ?? ""))
         default: hint = WaitText.working("looking up", since: state.lookupStarted, now: state.now)
         }
@@ -121,7 +135,7 @@ extension TraceScreen {
                     + ConsoleText.dateTime(patient.registeredAt, state.timeZone),
                 Style(.header)
             ),
-            ("Purpose: \(lookup.purpose)", Style(.normal)),
+            caseLine(state, lookup),
             (uploads, Style(.normal)),
             (TraceText.counts(lookup), Style(.normal)),
         ]
@@ -129,6 +143,37 @@ extension TraceScreen {
     }
 
     static func plural(_ n: Int, _ noun: String) -> String { TraceText.plural(n, noun) }
+
+    /// "Case ASL-2026-0412 (case 3) opened: 2 contacts to follow, in the queue · index day …",
+    /// or the patient's open case ("already open"), or the purpose when no case was opened.
+    static func caseLine(_ state: State, _ lookup: TraceLookup) -> (String, Style) {
+        guard let opening = state.openedCase else {
+            if let problem = state.caseProblem {
+                return ("Purpose: \(lookup.purpose) (no case opened: \(problem))", Style(.warning))
+            }
+            return ("Purpose: \(lookup.purpose)", Style(.normal))
+        }
+        let trace = opening.trace
+        var text = "Case \(trace.reference) (case \(trace.id))"
+        if opening.existing {
+            text +=
+                " is already open for this patient, opened by \(trace.openedBy) "
+                + ConsoleText.dateTime(trace.openedAt, state.timeZone)
+                + ": no new case (the reference typed was not used)"
+        } else {
+            let joined = opening.followUpsJoined > 0 ? ", \(opening.followUpsJoined) joined from other cases" : ""
+            text +=
+                " opened: \(plural(opening.followUpsCreated + opening.followUpsJoined, "contact")) to follow\(joined), in the call queue (F3)"
+        }
+        text += " · \(trace.indexKind.label) \(trace.indexDay.iso)"
+        if !trace.cameFrom.isEmpty {
+            text += " · came from " + trace.cameFrom.map { "case \($0.reference)" }.joined(separator: ", ")
+        }
+        if !trace.ledTo.isEmpty {
+            text += " · led to " + trace.ledTo.map { "case \($0.reference)" }.joined(separator: ", ")
+        }
+        return (text, opening.existing ? Style(.warning, .bold) : Style(.ok))
+    }
 
     /// The columns for a table `width` wide: the last three only when there is room for them.
     /// The phone column is as wide as the longest number, and comes first, so a number the

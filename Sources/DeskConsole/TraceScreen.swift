@@ -93,6 +93,16 @@ public enum TraceScreen {
         /// When the lookup running was sent, for the spinner of a long wait.
         public var lookupStarted: Date?
         public var purposeError: String?
+        /// The case's index day (symptom onset or test day), under the reference; empty: today,
+        /// as the test day. Tab moves between the reference and the day.
+        public var indexDay: DateFieldState
+        public var indexKind: IndexDayKind = .symptomOnset
+        public var indexFocused = false
+        /// The case the shown lookup was opened as (nil: the desk has no cases yet, or none was
+        /// opened), and what the desk said about it.
+        public var openedCase: CaseOpening?
+        /// Why no case was opened (the desk has none yet): shown with the lookup.
+        public var caseProblem: String?
         /// Typed numbers without a country code get this one (the desk's own default decides).
         public var defaultCountryCode = ApricotSettings().defaultCountryCode
         public var lookup: TraceLookup? {
@@ -133,6 +143,7 @@ public enum TraceScreen {
             self.now = now
             self.timeZone = timeZone
             self.ascii = ascii
+            indexDay = DateFieldState(today: now.utcDay, maximum: now.utcDay)
         }
 
         /// Keys go into a text field: `?` and `q` are characters then.
@@ -193,6 +204,10 @@ public enum TraceScreen {
         case scrolled(Int)
         case ticked(Date)
         case lookupLoaded(TraceLookup)
+        /// The desk opened the case (or found the patient's open one): the lookup follows.
+        case caseOpened(CaseOpening)
+        /// The desk has no cases (yet): the lookup follows without one, saying so.
+        case caseUnavailable(String)
         case lookupFailed(String)
         /// The answers for one contact carry the patient they were asked for: an answer that
         /// arrives after another patient was looked up is dropped.
@@ -212,6 +227,8 @@ public enum TraceScreen {
     public enum Command: Hashable, Sendable {
         /// The phone as typed (the desk normalises it) and the checked purpose.
         case lookup(phone: String, purpose: String)
+        /// Opens a case for the patient (the reference checked); its answer brings the lookup.
+        case openCase(phone: String, reference: String, indexDay: CivilDay?, kind: IndexDayKind)
         case sightings(patientUserID: Int64, contactUserID: Int64, purpose: String, offset: Int, limit: Int)
         case recordOutcome(
             patientUserID: Int64, contactUserID: Int64, outcome: ContactOutcome, note: String, purpose: String)
@@ -229,7 +246,7 @@ public enum TraceScreen {
     static func phoneField(_ text: String = "") -> TextFieldState { TextFieldState(text, maxLength: 32) }
     /// The lookup's purpose or case reference.
     static func purposeField(_ text: String = "") -> TextFieldState {
-        TextFieldState(text, maxLength: TracePurpose.maximumLength)
+        TextFieldState(text, maxLength: TraceCase.maximumReferenceLength)
     }
     /// The table's filter.
     static func filterField() -> TextFieldState { TextFieldState(maxLength: 40) }
@@ -261,6 +278,17 @@ public enum TraceScreen {
             state.lookupPurpose = state.pendingPurpose
             show(&state, lookup)
             return []
+        case .caseOpened(let opening):
+            guard state.phase == .loading else { return [] }
+            state.openedCase = opening
+            state.caseProblem = nil
+            state.pendingPurpose = opening.trace.reference
+            return [.lookup(phone: state.phone.text, purpose: opening.trace.reference)]
+        case .caseUnavailable(let message):
+            guard state.phase == .loading else { return [] }
+            state.openedCase = nil
+            state.caseProblem = message
+            return [.lookup(phone: state.phone.text, purpose: state.pendingPurpose)]
         case .lookupFailed(let message):
             guard state.phase == .loading else { return [] }
             if state.refreshing, state.lookup != nil {

@@ -8,6 +8,15 @@ import Testing
 
 /// A lookup made by hand for the screen's tests: patient user 7, contacts with minutes, days
 /// and last-seen times that sort differently each way.
+extension ConsoleApp.State {
+    /// The same console showing `trace` (to read a long line on a wide terminal).
+    func withTrace(_ trace: TraceScreen.State) -> ConsoleApp.State {
+        var state = self
+        state.trace = trace
+        return state
+    }
+}
+
 enum TraceFixture {
     static let patientPhone = PhoneNumber(e164: "+393331234567")!
     static let purpose = "case 2026-1234"
@@ -79,6 +88,8 @@ enum TraceFixture {
             size: TerminalSize(width: width, height: height), location: Fixture.location, now: Fixture.now,
             timeZone: Fixture.utc, ascii: ascii)
         _ = ConsoleApp.update(&state, .signedIn(tracer))
+        // The tracer's home is the call queue; the lookup is on the trace screen (F2).
+        _ = ConsoleApp.update(&state, .keyPressed(.function(2)))
         return state
     }
 
@@ -145,24 +156,97 @@ struct TraceScreenTests {
     func countryCodeFromSession() {
         var session = TraceFixture.tracer
         session.phoneCountryCode = "+41"
-        var state = Fixture.app(session: session)
+        var state = Fixture.onTrace(Fixture.app(session: session))
         #expect(state.trace.defaultCountryCode == "+41")
         #expect(Fixture.prose(state).contains("or without +41"))
         Fixture.type("79 111 0001", into: &state)
         #expect(Fixture.prose(state).contains("✓ +41 791 110 001"))
     }
 
-    @Test("the purpose is required; with one, the lookup goes out with the number as typed")
+    @Test(
+        "the index day: Tab to it, the date keys move it, Space switches symptom onset / test day; sent with the case")
+    func indexDay() {
+        var state = TraceFixture.app()
+        Fixture.type("333 123 4567", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        Fixture.type("ASL-1", into: &state)
+        _ = Fixture.press(.tab, .char("y"), .left, into: &state)
+        #expect(state.trace.indexDay.value == Fixture.now.utcDay.adding(days: -2))
+        #expect(Fixture.prose(state).contains("symptom onset"))
+        _ = Fixture.press(.char(" "), into: &state)
+        let commands = Fixture.press(.enter, into: &state)
+        #expect(
+            commands == [
+                .trace(
+                    .openCase(
+                        phone: "333 123 4567", reference: "ASL-1", indexDay: Fixture.now.utcDay.adding(days: -2),
+                        kind: .testDay))
+            ])
+    }
+
+    @Test(
+        "the patient's open case: said so, its reference is the purpose; a desk without cases still looks up, saying so"
+    )
+    func existingCase() {
+        var state = TraceFixture.app()
+        Fixture.type("333 123 4567", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        Fixture.type("typed ref", into: &state)
+        _ = Fixture.press(.enter, into: &state)
+        let trace = TraceCase(
+            id: 2, reference: "ASL-2026-0400", patientUserID: 7, phone: TraceFixture.patientPhone,
+            indexDay: Fixture.now.utcDay.adding(days: -3), indexKind: .symptomOnset, openedBy: "toni",
+            openedAt: Fixture.now.addingTimeInterval(-86_400), status: .open, contacts: 4,
+            cameFrom: [CaseLink(caseID: 1, reference: "ASL-2026-0390", followUpID: 9)])
+        let next = ConsoleApp.update(
+            &state,
+            .trace(.caseOpened(CaseOpening(trace: trace, existing: true, followUpsCreated: 0, followUpsJoined: 0))))
+        #expect(next == [.trace(.lookup(phone: "333 123 4567", purpose: "ASL-2026-0400"))])
+        _ = ConsoleApp.update(&state, .trace(.lookupLoaded(TraceFixture.lookup())))
+        let text = Fixture.prose(TraceFixture.app(width: 200, height: 40).withTrace(state.trace))
+        #expect(
+            text.contains(
+                "Case ASL-2026-0400 (case 2) is already open for this patient, opened by toni 2026-11-28 14:02"))
+        #expect(text.contains("came from case ASL-2026-0390"))
+        #expect(state.trace.lookupPurpose == "ASL-2026-0400")
+
+        var bare = TraceFixture.app()
+        Fixture.type("333 123 4567", into: &bare)
+        _ = Fixture.press(.enter, into: &bare)
+        Fixture.type("case 9", into: &bare)
+        _ = Fixture.press(.enter, into: &bare)
+        let lookup = ConsoleApp.update(
+            &bare, .trace(.caseUnavailable("case follow-up is not available on this desk yet")))
+        #expect(lookup == [.trace(.lookup(phone: "333 123 4567", purpose: "case 9"))])
+        _ = ConsoleApp.update(&bare, .trace(.lookupLoaded(TraceFixture.lookup())))
+        #expect(Fixture.prose(bare).contains("(no case opened: case follow-up is not"))
+    }
+
+    @Test("the case reference is required; with one, the case is opened with the number as typed, then looked up")
     func purpose() {
         var state = TraceFixture.app()
         Fixture.type("333 123 4567", into: &state)
         _ = Fixture.press(.enter, into: &state)
         #expect(Fixture.press(.enter, into: &state).isEmpty)
-        #expect(state.trace.purposeError == TracePurposeError.empty.message)
+        #expect(
+            state.trace.purposeError
+                == "a case reference is required: type the authority's case number, e.g. ASL-2026-0412")
         Fixture.type("  case 9 ", into: &state)
         let commands = Fixture.press(.enter, into: &state)
-        #expect(commands == [.trace(.lookup(phone: "333 123 4567", purpose: "case 9"))])
+        #expect(
+            commands == [.trace(.openCase(phone: "333 123 4567", reference: "case 9", indexDay: nil, kind: .testDay))])
         #expect(state.trace.phase == .loading)
+        let trace = TraceCase(
+            id: 3, reference: "case 9", patientUserID: 7, phone: TraceFixture.patientPhone,
+            indexDay: Fixture.now.utcDay,
+            indexKind: .testDay, openedBy: "tina", openedAt: Fixture.now, status: .open, contacts: 2)
+        let next = ConsoleApp.update(
+            &state,
+            .trace(.caseOpened(CaseOpening(trace: trace, existing: false, followUpsCreated: 2, followUpsJoined: 0))))
+        #expect(next == [.trace(.lookup(phone: "333 123 4567", purpose: "case 9"))])
+        _ = ConsoleApp.update(&state, .trace(.lookupLoaded(TraceFixture.lookup())))
+        #expect(
+            Fixture.prose(state).contains("Case case 9 (case 3) opened: 2 contacts to follow, in the call queue (F3)"))
         // Esc on the purpose goes back to the number.
         var back = TraceFixture.app()
         Fixture.type("333 123 4567", into: &back)
@@ -441,7 +525,7 @@ struct TraceScreenTests {
         #expect(footer().hasPrefix("Enter Next  ^U Clear"))
         Fixture.type("333 123 4567", into: &state)
         _ = Fixture.press(.enter, into: &state)
-        #expect(footer().hasPrefix("Enter Look up  Esc Back"))
+        #expect(footer().hasPrefix("Enter Open case  Esc Back"))
         Fixture.type(TraceFixture.purpose, into: &state)
         _ = Fixture.press(.enter, into: &state)
         #expect(state.trace.phase == .loading)

@@ -78,7 +78,9 @@ open_window tr 80 24 -- --server "$internal" --user tracer
 wait_for "Password" 60
 text "$tracer"
 keys Enter
-check "a tracer's console opens the lookup" wait_for "Look up a patient" 60
+check "a tracer's console opens on the call queue" wait_for "Call queue" 60
+keys F2
+check "F2: the lookup" wait_for "Look up a patient" 60
 text "$patient"
 keys Enter
 text "demo e2e"

@@ -31,7 +31,9 @@ check "bench trace with 12 users (fewer than the circle) finishes" grep -q '"loo
 # 1. The console at 80×24: the tracer's start page.
 start 80 24 -- --store "$store" --user bench-tracer
 sign_in "$password"
-check "a tracer starts on the contact-trace screen" wait_wrapped "Look up a patient"
+check "a tracer starts on the call queue" wait_wrapped "TraceDesk · Call queue"
+keys F2
+check "F2: the contact-trace screen" wait_wrapped "Look up a patient"
 keys ?
 check "? in the empty phone field opens help" wait_wrapped "Help: "
 keys Escape
@@ -44,7 +46,7 @@ keys C-u
 text "300 000 0000"
 check "the number is shown as it will be looked up" wait_wrapped "✓ +39 300 000 0000"
 keys Enter Enter
-check "an empty purpose is refused with what to type" wait_wrapped "✗ type the purpose or case reference"
+check "an empty case reference is refused with what to type" wait_wrapped "✗ a case reference is required"
 text "case e2e-1"
 keys Enter
 check "the lookup shows the patient's summary" wait_wrapped "Patient +39 300 000 0000"
@@ -232,6 +234,8 @@ if start_server "$store"; then
     bash -c "[ '$status' = 200 ] && grep -q '\"records\":20' '$work/receipt' && grep -q '\"unknown_beacons\":0' '$work/receipt'"
   start 100 30 -- --server "http://$internal" --user bench-tracer
   sign_in "$password"
+  wait_wrapped "Call queue" >/dev/null
+  keys F2
   wait_wrapped "Look up a patient" >/dev/null
   text "333 777 0001"
   keys Enter
