@@ -54,7 +54,7 @@ enum CaseCommand {
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        guard let verb = words.first else {
+        guard let verb = words.first, !verb.hasPrefix("-") || ["--help", "-h"].contains(verb) else {
             throw UsageError("say what to do: open, list, show, close or add", command: "case")
         }
         if ["--help", "-h", "help"].contains(verb) {

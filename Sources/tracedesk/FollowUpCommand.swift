@@ -46,7 +46,7 @@ enum FollowUpCommand {
         """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        guard let verb = words.first else {
+        guard let verb = words.first, !verb.hasPrefix("-") || ["--help", "-h"].contains(verb) else {
             throw UsageError("say what to do: show, attempt, check or assign", command: "followup")
         }
         if ["--help", "-h", "help"].contains(verb) {
