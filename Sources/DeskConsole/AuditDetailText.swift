@@ -54,6 +54,13 @@ public enum AuditDetailText {
         case .hisClientAdded: return "HIS client added"
         case .hisClientRevoked: return "HIS client revoked"
         case .phoneCopied: return "phone copied"
+        case .caseOpened: return "case opened"
+        case .followUpViewed: return "follow-up read"
+        case .caseClosed: return "case closed"
+        case .followUpAdded: return "follow-up added"
+        case .followUpAttempt: return "call recorded"
+        case .followUpCheck: return "daily check"
+        case .followUpAssigned: return "follow-ups assigned"
         default: return action.rawValue.replacingOccurrences(of: "_", with: " ")
         }
     }
@@ -80,6 +87,28 @@ public enum AuditDetailText {
             return ["symptoms from \(d.symptomsStartedOn.iso)", "valid until \(time(d.expiresAt))"]
         case .staffAdded(let d): return ["role \(d.role)"]
         case .phoneCopied(let d): return ["contact of \(d.patient)", "purpose “\(d.purpose)”"]
+        case .caseOpened(let d):
+            return [
+                "case \(d.caseID) “\(d.reference)”", EventDetail.count(d.followUpsCreated, "new follow-up"),
+                "\(d.followUpsJoined) joined",
+            ] + (d.cameFromFollowUp.map { ["was follow-up \($0)"] } ?? [])
+        case .followUpViewed(let d):
+            return [d.view.replacingOccurrences(of: "_", with: " ")] + (d.reference.map { ["case “\($0)”"] } ?? [])
+                + [EventDetail.count(d.persons, "person")] + (d.scope.map { ["scope \($0)"] } ?? [])
+        case .caseClosed(let d):
+            return [
+                "case “\(d.reference)”", d.reason.label, EventDetail.count(d.followUpsEnded, "follow-up") + " ended",
+            ]
+        case .followUpAdded(let d):
+            return ["case \(d.caseID) “\(d.reference)”", "follow-up \(d.followUpID)"] + (d.joined ? ["joined"] : [])
+        case .followUpAttempt(let d): return [d.person, d.outcome.label, "now \(d.state.label)"]
+        case .followUpCheck(let d):
+            return [
+                d.person, d.symptoms ? "symptoms" : "no symptoms", d.isolating ? "isolating" : "not isolating",
+                "now \(d.state.label)",
+            ]
+        case .followUpAssigned(let d):
+            return [EventDetail.count(d.followUpIDs.count, "follow-up"), "\(d.reassigned) reassigned"]
         case .staffDisabled(let d): return [EventDetail.count(d.sessionsEnded, "session") + " ended"]
         case .passwordReset(let d):
             return [EventDetail.count(d.sessionsEnded, "session") + " ended"] + (d.wasLocked ? ["was locked"] : [])

@@ -55,6 +55,8 @@ public enum EventDetail {
         case .otpGuessesLimited(let d):
             return "WARNING: too many wrong codes from one address on \(route(d.route)): "
                 + "refused for \(d.retryAfterSeconds) s"
+        case .caseOpened(let d), .caseClosed(let d), .followUpChanged(let d):
+            return followUpLines(d).joined(separator: ", ")
         }
     }
 
@@ -124,7 +126,43 @@ public enum EventDetail {
                 "too many wrong codes from one address", "on \(route(d.route))",
                 "refused for \(d.retryAfterSeconds) s (the phone is told to wait)",
             ]
+        case .caseOpened(let d), .caseClosed(let d), .followUpChanged(let d):
+            return followUpLines(d)
         }
+    }
+
+    /// A case or follow-up event in words (issue 21): "case 5 opened", "12 new follow-ups".
+    static func followUpLines(_ d: DeskEvent.Detail.FollowUpActivity) -> [String] {
+        var lines: [String] = []
+        let state = d.state.flatMap(FollowUpState.init(rawValue:))?.label
+        switch d.what {
+        case "opened":
+            lines.append(d.caseID.map { "case \($0) opened" } ?? "case opened")
+            if let made = d.followUps { lines.append(count(made, "new follow-up")) }
+            if let joined = d.joined, joined > 0 { lines.append("\(joined) of other cases joined") }
+        case "closed":
+            lines.append(d.caseID.map { "case \($0) closed" } ?? "case closed")
+            if let ended = d.followUps { lines.append(count(ended, "follow-up") + " ended") }
+        default:
+            let what: String
+            switch d.what {
+            case "attempt": what = "call recorded"
+            case "check": what = "daily check recorded"
+            case "assigned": what = "assigned"
+            case "added": what = "added by hand"
+            case "settled": what = "time ran out"
+            case "became_case": what = "became a case"
+            default: what = d.what.replacingOccurrences(of: "_", with: " ")
+            }
+            if let id = d.followUpID {
+                lines.append("follow-up \(id): \(what)")
+            } else {
+                lines.append((d.followUps.map { count($0, "follow-up") } ?? "follow-ups") + " " + what)
+            }
+            if let caseID = d.caseID { lines.append("case \(caseID)") }
+        }
+        if let state { lines.append("now \(state)") }
+        return lines
     }
 
     /// What the table and the pane say of a detail they cannot read (never the stored text).

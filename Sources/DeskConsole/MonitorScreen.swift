@@ -43,6 +43,8 @@ public enum MonitorScreen {
             case .contactFileReceived: self = .contactFile
             // A warning that phone requests are being refused: shown (and toggled) with them.
             case .otpGuessesLimited: self = .refused
+            // Cases and follow-ups (issue 21) are staff work: shown (and toggled) with it.
+            case .caseOpened, .caseClosed, .followUpChanged: self = .staff
             }
         }
 
@@ -127,8 +129,8 @@ public enum MonitorScreen {
             case .otpChecked, .uploadAccepted, .uploadRefused, .analyticsReceived, .apricotRegistered,
                 .contactFileReceived, .otpGuessesLimited:
                 return "phone"
-            case .chunkPublished: return "server"
-            case .otpAuthorized, .staffAction, nil: return "–"
+            case .chunkPublished, .followUpChanged: return "server"
+            case .otpAuthorized, .staffAction, .caseOpened, .caseClosed, nil: return "–"
             }
         }
     }

@@ -28,6 +28,13 @@ extension AuditEntry {
         case hisClientAdded(HISClientAdded)
         case hisClientRevoked
         case phoneCopied(PhoneCopied)
+        case caseOpened(CaseOpened)
+        case followUpViewed(FollowUpViewed)
+        case caseClosed(CaseClosed)
+        case followUpAdded(FollowUpAdded)
+        case followUpAttempt(FollowUpAttempt)
+        case followUpCheck(FollowUpCheck)
+        case followUpAssigned(FollowUpAssigned)
 
         /// Nil when `kind` is an action this version does not know, or `json` is not its detail.
         public init?(kind: AuditAction, json: String) {
@@ -77,6 +84,27 @@ extension AuditEntry {
             case .phoneCopied:
                 guard let d = PhoneCopied(r) else { return nil }
                 self = .phoneCopied(d)
+            case .caseOpened:
+                guard let d = CaseOpened(r) else { return nil }
+                self = .caseOpened(d)
+            case .followUpViewed:
+                guard let d = FollowUpViewed(r) else { return nil }
+                self = .followUpViewed(d)
+            case .caseClosed:
+                guard let d = CaseClosed(r) else { return nil }
+                self = .caseClosed(d)
+            case .followUpAdded:
+                guard let d = FollowUpAdded(r) else { return nil }
+                self = .followUpAdded(d)
+            case .followUpAttempt:
+                guard let d = FollowUpAttempt(r) else { return nil }
+                self = .followUpAttempt(d)
+            case .followUpCheck:
+                guard let d = FollowUpCheck(r) else { return nil }
+                self = .followUpCheck(d)
+            case .followUpAssigned:
+                guard let d = FollowUpAssigned(r) else { return nil }
+                self = .followUpAssigned(d)
             default: return nil
             }
         }
@@ -100,6 +128,13 @@ extension AuditEntry {
             case .hisClientAdded: return .hisClientAdded
             case .hisClientRevoked: return .hisClientRevoked
             case .phoneCopied: return .phoneCopied
+            case .caseOpened: return .caseOpened
+            case .followUpViewed: return .followUpViewed
+            case .caseClosed: return .caseClosed
+            case .followUpAdded: return .followUpAdded
+            case .followUpAttempt: return .followUpAttempt
+            case .followUpCheck: return .followUpCheck
+            case .followUpAssigned: return .followUpAssigned
             }
         }
 
@@ -121,6 +156,13 @@ extension AuditEntry {
             case .smsOutboxRead(let d): return d.json
             case .hisClientAdded(let d): return d.json
             case .phoneCopied(let d): return d.json
+            case .caseOpened(let d): return d.json
+            case .followUpViewed(let d): return d.json
+            case .caseClosed(let d): return d.json
+            case .followUpAdded(let d): return d.json
+            case .followUpAttempt(let d): return d.json
+            case .followUpCheck(let d): return d.json
+            case .followUpAssigned(let d): return d.json
             }
         }
     }

@@ -129,6 +129,14 @@ public struct DeskEvent: Hashable, Sendable {
         /// A client address sent so many wrong codes that the phone API answers it 429 for a
         /// while (issue 18, point 10a); detail `{"route":…,"retry_after_s":N}`, never the address.
         case otpGuessesLimited = "otp_guesses_limited"
+        /// A tracer opened a case (issue 21); detail ``Detail/FollowUpActivity``: the case and how
+        /// many follow-ups it made and joined. Never a phone number or the reference.
+        case caseOpened = "case_opened"
+        /// A case was closed; detail the case, the reason and how many follow-ups ended with it.
+        case caseClosed = "case_closed"
+        /// A follow-up changed: a call attempt, a daily check, an assignment, one added by hand,
+        /// or time's effect (completed, lost); detail the follow-up, what happened, its state.
+        case followUpChanged = "follow_up_changed"
     }
 
     /// The event's position in the stream: strictly increasing across the whole store, in the

@@ -24,6 +24,9 @@ extension DeskEvent {
         case apricotRegistered(ApricotRegistered)
         case contactFileReceived(ContactFileReceived)
         case otpGuessesLimited(OtpGuessesLimited)
+        case caseOpened(FollowUpActivity)
+        case caseClosed(FollowUpActivity)
+        case followUpChanged(FollowUpActivity)
 
         /// Nil when `json` is not the detail of `kind` (not an object, a required key missing or
         /// of another type): the caller shows it as stored.
@@ -60,6 +63,15 @@ extension DeskEvent {
             case .otpGuessesLimited:
                 guard let d = OtpGuessesLimited(r) else { return nil }
                 self = .otpGuessesLimited(d)
+            case .caseOpened:
+                guard let d = FollowUpActivity(r) else { return nil }
+                self = .caseOpened(d)
+            case .caseClosed:
+                guard let d = FollowUpActivity(r) else { return nil }
+                self = .caseClosed(d)
+            case .followUpChanged:
+                guard let d = FollowUpActivity(r) else { return nil }
+                self = .followUpChanged(d)
             }
         }
 
@@ -76,6 +88,9 @@ extension DeskEvent {
             case .apricotRegistered: return .apricotRegistered
             case .contactFileReceived: return .contactFileReceived
             case .otpGuessesLimited: return .otpGuessesLimited
+            case .caseOpened: return .caseOpened
+            case .caseClosed: return .caseClosed
+            case .followUpChanged: return .followUpChanged
             }
         }
 
@@ -92,6 +107,7 @@ extension DeskEvent {
             case .apricotRegistered(let d): return d.json
             case .contactFileReceived(let d): return d.json
             case .otpGuessesLimited(let d): return d.json
+            case .caseOpened(let d), .caseClosed(let d), .followUpChanged(let d): return d.json
             }
         }
     }

@@ -31,6 +31,9 @@ public struct LocalDesk: DeskService {
     /// The APRICOT settings lookups follow: the default country code of typed numbers, the
     /// contact history kept, how sightings become minutes and the close-contact threshold.
     public let apricot: ApricotSettings
+    /// The contact follow-up rules (issue 21): the period, the retries, when a contact is lost,
+    /// how long closed cases are kept.
+    public let followUps: FollowUpSettings
     /// The one-time token the first admin needs (a server's desk); nil: none (the store itself).
     public let setupToken: SetupToken?
     /// Failed sign-ins with unknown names, per (name, source), in this process.
@@ -43,8 +46,10 @@ public struct LocalDesk: DeskService {
         sessions: SessionPolicy = SessionPolicy(), signIns: SignInPolicy = SignInPolicy(),
         hasher: PasswordHasher = PasswordHasher(), publishing: PublishingPolicy = PublishingPolicy(),
         apricot: ApricotSettings = ApricotSettings(), setupToken: SetupToken? = nil,
-        unknownNames: UnknownNameFailures = UnknownNameFailures(), waits: WaitClock = .system
+        unknownNames: UnknownNameFailures = UnknownNameFailures(), waits: WaitClock = .system,
+        followUps: FollowUpSettings = .standard
     ) {
+        self.followUps = followUps
         self.waits = waits
         self.setupToken = setupToken
         self.unknownNames = unknownNames

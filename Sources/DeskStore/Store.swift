@@ -15,7 +15,7 @@ import DeskCore
 ///
 /// Threading rule: implementations are safe to call from any thread.
 /// Privacy rule: codes arrive only as ``OtpHash``; errors never carry bound values.
-public protocol Store: StaffStore, ApricotStore, StatsStore, HISClientStore {
+public protocol Store: StaffStore, ApricotStore, FollowUpStore, StatsStore, HISClientStore {
     /// Where the store is, for people: a file path, or a PostgreSQL URL without its password.
     var location: String { get }
 
@@ -247,7 +247,8 @@ enum StoreTables {
         "operational_info", "attestation_salts", "chunks", "padding_keys", "publishing_state", "staff",
         "staff_sessions", "audit_log", "job_runs", "apricot_sms_codes", "apricot_users", "pseudo_ids",
         "apricot_counters", "apricot_tokens", "contact_files", "contact_outcomes", "sms_messages",
-        "stats_hourly", "stats_rollup", "schema_migrations",
+        "stats_hourly", "stats_rollup", "cases", "follow_ups", "follow_up_cases", "follow_up_attempts",
+        "follow_up_checks", "case_history", "schema_migrations",
     ]
 }
 
