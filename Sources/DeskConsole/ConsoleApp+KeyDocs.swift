@@ -16,7 +16,9 @@ extension ConsoleApp {
             ("monitor.filter", "Monitor: typing a filter"),
         ],
         .tracer: [
-            ("screens.tracer", "Screens"), ("trace.phone", "Look-up: the phone number"),
+            ("screens.tracer", "Screens"), ("queue", "Queue"), ("queue.detail", "Queue: a person"),
+            ("queue.outcome", "Queue: the outcome with a note"), ("queue.check", "Queue: the daily check"),
+            ("trace.phone", "Look-up: the phone number"),
             ("trace.phone-back", "Look-up: the number, over a shown look-up"),
             ("trace.purpose", "Look-up: the purpose"), ("trace.loading", "Looking up"), ("trace", "Contacts"),
             ("trace.detail", "Contact detail"), ("trace.outcome", "Call outcome"), ("trace.export", "Export"),
@@ -26,6 +28,8 @@ extension ConsoleApp {
             ("screens.supervisor", "Screens"), ("dashboard", "Dashboard"),
             ("dashboard.province", "Dashboard: the province"), ("dashboard.export", "Dashboard: export"),
             ("monitor", "Monitor"), ("monitor.filter", "Monitor: typing a filter"),
+            ("queue.supervisor", "Queue"), ("queue.supervisor-detail", "Queue: a person"),
+            ("queue.picker", "Queue: whose queue, reassign to"),
         ],
         .admin: [
             ("screens.admin", "Screens"), ("staff", "Staff"), ("staff.form", "Staff: the account form"),

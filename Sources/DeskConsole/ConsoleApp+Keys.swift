@@ -64,7 +64,7 @@ extension ConsoleApp {
 
     /// Every screen's palette name; each has a letter key of its own besides its F-key.
     public static let screenNames: Set<String> = [
-        "authorise", "monitor", "dashboard", "staff", "audit", "his", "trace",
+        "authorise", "monitor", "dashboard", "staff", "audit", "his", "trace", "queue",
     ]
 
     /// Each role's screen keys, for the docs and the tests.
@@ -134,6 +134,13 @@ extension ConsoleApp {
             KeyTable("trace.loading", TraceScreen.loadingKeyMap),
             KeyTable("trace.detail", TraceScreen.detailKeyMap),
             KeyTable("trace.outcome", TraceScreen.outcomeKeyMap),
+            KeyTable("queue", QueueScreen.keyMap),
+            KeyTable("queue.supervisor", QueueScreen.supervisorKeyMap),
+            KeyTable("queue.detail", QueueScreen.detailKeyMap),
+            KeyTable("queue.supervisor-detail", QueueScreen.supervisorDetailKeyMap),
+            KeyTable("queue.outcome", QueueScreen.attemptKeyMap),
+            KeyTable("queue.check", QueueScreen.checkKeyMap),
+            KeyTable("queue.picker", QueueScreen.pickerKeyMap),
         ] + roleScreenMaps.map(\.table) + sampleDialogs
     }
 
@@ -286,6 +293,32 @@ extension ConsoleApp {
                     }
                 }
                 if !trace.isModal { screens() }
+            case .queue:
+                let queue = state.queue
+                if queue.picker != nil {
+                    add("queue.picker", QueueScreen.pickerKeyMap, as: "pick")
+                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                } else if queue.checkForm != nil {
+                    add("queue.check", QueueScreen.checkKeyMap, as: "daily check")
+                    add("text-field", TextFieldState.keyMap, as: "editing the note")
+                } else if queue.attemptForm != nil {
+                    add("queue.outcome", QueueScreen.attemptKeyMap, as: "outcome")
+                    add("text-field", TextFieldState.keyMap, as: "editing the note")
+                } else if queue.filter.editing {
+                    add("monitor.filter", MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
+                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                } else if queue.detail != nil {
+                    if queue.supervisor {
+                        add("queue.supervisor-detail", QueueScreen.supervisorDetailKeyMap, as: "person")
+                    } else {
+                        add("queue.detail", QueueScreen.detailKeyMap, as: "person")
+                    }
+                } else if queue.supervisor {
+                    add("queue.supervisor", QueueScreen.supervisorKeyMap, as: "queue")
+                } else {
+                    add("queue", QueueScreen.keyMap, as: "queue")
+                }
+                if !queue.isModal { screens() }
             }
         }
         var global = globalKeyMap

@@ -16,6 +16,7 @@ extension ConsoleApp {
         case .his: return "Hospital systems"
         case .trace: return "Contact trace"
         case .dashboard: return "Dashboard"
+        case .queue: return "Call queue"
         }
     }
 
@@ -51,6 +52,7 @@ extension ConsoleApp {
             case .audit: AuditScreen.render(state.audit, into: &buffer, area: body)
             case .his: HISScreen.render(state.his, into: &buffer, area: body)
             case .trace: TraceScreen.render(state.trace, into: &buffer, area: body)
+            case .queue: QueueScreen.render(state.queue, into: &buffer, area: body)
             case .dashboard:
                 DashboardScreen.render(state.dashboard, into: &buffer, area: body)
                 if !state.dashboard.isTyping { buffer.cursor = nil }
@@ -137,6 +139,9 @@ extension ConsoleApp {
             return shortHints(HISScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
         case .trace:
             return traceHints(state.trace, width: state.size.width, help: help, signOut: signOut, quit: quit)
+        case .queue:
+            if state.queue.isModal { return QueueScreen.hints(state.queue) + [help] }
+            return fitting(QueueScreen.hints(state.queue), [help, signOut, quit], width: state.size.width)
         case .dashboard:
             let dashboard = state.dashboard
             if dashboard.provincePrompt != nil { return shortHints(DashboardScreen.provinceKeyMap) + [help] }

@@ -9,7 +9,7 @@ extension ConsoleApp {
         case .operator: return .authorize
         case .supervisor: return .dashboard
         case .admin: return .staff
-        case .tracer: return .trace
+        case .tracer: return .queue
         }
     }
 
@@ -30,6 +30,7 @@ extension ConsoleApp {
         state.his = HISScreen.State(timeZone: state.timeZone)
         state.monitor = MonitorScreen.State(now: state.now, timeZone: state.timeZone)
         state.trace = TraceScreen.State(now: state.now, timeZone: state.timeZone, ascii: state.ascii)
+        state.queue = QueueScreen.State(now: state.now, timeZone: state.timeZone, ascii: state.ascii)
         state.dashboard = DashboardScreen.State(
             now: state.now, timeZone: state.timeZone, refreshSeconds: state.refreshSeconds, ascii: state.ascii)
         state.trace.exportFolder = state.exportFolder
@@ -53,6 +54,9 @@ extension ConsoleApp {
         state.monitor.kinds = MonitorScreen.Kind.visible(to: session.role)
         if let code = session.phoneCountryCode { state.trace.defaultCountryCode = code }
         if session.role == .admin { state.staff.signedInAs = session.user }
+        state.queue.supervisor = session.role == .supervisor
+        state.queue.scope = session.role == .supervisor ? .everyone : .mine
+        state.queue.demo = state.demoAccounts != nil
         state.signIn = SignInScreen.State(name: state.startName)
         state.page = home(for: session.role)
         var commands: [Command] = [followsFeed(session.role) ? .startFeed(after: nil) : .stopFeed]
@@ -60,6 +64,7 @@ extension ConsoleApp {
         case .staff: commands += StaffScreen.reload(&state.staff).map(Command.staff)
         case .monitor: commands += MonitorScreen.opened(&state.monitor).map(Command.monitor)
         case .dashboard: commands += DashboardScreen.opened(&state.dashboard).map(Command.dashboard)
+        case .queue: commands += QueueScreen.opened(&state.queue).map(Command.queue)
         default: break
         }
         return commands
@@ -108,6 +113,7 @@ extension ConsoleApp {
         state.audit.now = now
         state.monitor.now = now
         state.trace.now = now
+        state.queue.now = now
         var commands: [Command] = []
         if let session = state.session, state.lock == nil, let limit = state.idleLimit,
             now.timeIntervalSince(state.lastActivity) >= Double(limit)

@@ -24,7 +24,7 @@ public enum ConsoleApp {
 
     /// The screen in front (the lock screen, when set, covers it).
     public enum Page: Hashable, Sendable {
-        case signIn, firstAdmin, authorize, monitor, staff, audit, his, trace, dashboard
+        case signIn, firstAdmin, authorize, monitor, staff, audit, his, trace, dashboard, queue
     }
 
     /// Events asked for per read of the feed.
@@ -48,6 +48,8 @@ public enum ConsoleApp {
         public var monitor: MonitorScreen.State
         public var trace: TraceScreen.State
         public var dashboard: DashboardScreen.State
+        /// The call queue (tracer and supervisor).
+        public var queue: QueueScreen.State
         /// Seconds between the dashboard's refreshes (`--refresh`); 0: off.
         public var refreshSeconds: Int
         /// Symbols and bars in ASCII (a terminal without UTF-8).
@@ -113,6 +115,7 @@ public enum ConsoleApp {
             his = HISScreen.State(timeZone: timeZone)
             monitor = MonitorScreen.State(now: now, timeZone: timeZone)
             trace = TraceScreen.State(now: now, timeZone: timeZone, ascii: ascii)
+            queue = QueueScreen.State(now: now, timeZone: timeZone, ascii: ascii)
             dashboard = DashboardScreen.State(
                 now: now, timeZone: timeZone, refreshSeconds: refreshSeconds, ascii: ascii)
             self.refreshSeconds = refreshSeconds
@@ -144,6 +147,7 @@ public enum ConsoleApp {
             case .monitor: return monitor.filtering
             case .trace: return trace.isTyping
             case .dashboard: return dashboard.isTyping
+            case .queue: return queue.isTyping
             case .authorize: return false
             }
         }
@@ -200,6 +204,7 @@ public enum ConsoleApp {
         case his(HISScreen.Msg)
         case trace(TraceScreen.Msg)
         case dashboard(DashboardScreen.Msg)
+        case queue(QueueScreen.Msg)
         /// A page of the activity feed (possibly empty: the cursor may still move).
         case feed(EventPage)
         /// A read of the feed failed; the program retries from the same cursor.
@@ -220,6 +225,7 @@ public enum ConsoleApp {
         case his(HISScreen.Command)
         case trace(TraceScreen.Command)
         case dashboard(DashboardScreen.Command)
+        case queue(QueueScreen.Command)
         /// Runs the one feed loop (replacing any) from `after`, with the session then in the state.
         /// Follows the feed after a position; nil: from the newest events (a sign-in shows the
         /// last page of activity, it does not read the whole history).
@@ -234,7 +240,7 @@ public enum ConsoleApp {
     }
 
     public enum GlobalAction: Hashable, Sendable {
-        case help, palette, quit, redraw, suspend, signOut, staff, audit, his, authorize, monitor, dashboard, trace
+        case help, palette, quit, redraw, suspend, signOut, staff, audit, his, authorize, monitor, dashboard, trace, queue
     }
 
     /// Keys the frame takes before the screen.
@@ -273,11 +279,13 @@ public enum ConsoleApp {
     public static let supervisorKeyMap = KeyMap<GlobalAction>([
         Binding([.function(2), .char("D")], .dashboard, help: "Dashboard", group: "screens", name: "dashboard"),
         Binding([.function(3), .char("M")], .monitor, help: "Monitor", group: "screens", name: "monitor"),
+        Binding([.function(4), .char("Q")], .queue, help: "Call queue", group: "screens", name: "queue"),
     ])
 
-    /// The tracer's one screen (its key brings it to the front from help or the palette).
+    /// The tracer's screens: the call queue (home) and the contact trace (opening a case).
     public static let tracerKeyMap = KeyMap<GlobalAction>([
-        Binding([.function(2), .char("T")], .trace, help: "Contact trace", group: "screens", name: "trace")
+        Binding([.function(2), .char("T")], .trace, help: "Contact trace", group: "screens", name: "trace"),
+        Binding([.function(3), .char("Q")], .queue, help: "Call queue", group: "screens", name: "queue"),
     ])
 
     static let quitKeys: [Key] = [.ctrl("c"), .ctrl("q"), .function(10)]
@@ -364,6 +372,8 @@ public enum ConsoleApp {
             // (unlocking or coming back asks anyway): the lock and the monitor ask nothing.
             if state.lock != nil || state.page != .dashboard { state.dashboard.refreshPending = false }
             return DashboardScreen.update(&state.dashboard, inner).flatMap { command($0, &state) }
+        case .queue(let inner):
+            return QueueScreen.update(&state.queue, inner).flatMap { command($0, &state) }
         case .mouse(let event):
             if state.session != nil { state.lastActivity = state.now }
             return mouse(&state, event)
@@ -429,12 +439,14 @@ public enum ConsoleApp {
             return show(action == .monitor ? .monitor : .authorize, &state)
         }
         if screenKey, state.session?.role == .supervisor, !state.monitor.isModal, !state.dashboard.isModal,
-            let action = supervisorKeyMap.action(for: key)
+            !state.queue.isModal, let action = supervisorKeyMap.action(for: key)
         {
-            return show(action == .monitor ? .monitor : .dashboard, &state)
+            return show(action == .monitor ? .monitor : action == .queue ? .queue : .dashboard, &state)
         }
-        if screenKey, state.session?.role == .tracer, !state.trace.isModal, tracerKeyMap.action(for: key) != nil {
-            return show(.trace, &state)
+        if screenKey, state.session?.role == .tracer, !state.trace.isModal, !state.queue.isModal,
+            let action = tracerKeyMap.action(for: key)
+        {
+            return show(action == .queue ? .queue : .trace, &state)
         }
         switch state.page {
         case .signIn: return update(&state, .signInScreen(.keyPressed(key)))
@@ -446,6 +458,7 @@ public enum ConsoleApp {
         case .his: return update(&state, .his(.keyPressed(key)))
         case .trace: return update(&state, .trace(.keyPressed(key)))
         case .dashboard: return update(&state, .dashboard(.keyPressed(key)))
+        case .queue: return update(&state, .queue(.keyPressed(key)))
         }
     }
 
@@ -456,6 +469,7 @@ public enum ConsoleApp {
         state.page = page
         if page == .monitor { return MonitorScreen.opened(&state.monitor).flatMap { command($0, &state) } }
         if page == .dashboard { return DashboardScreen.opened(&state.dashboard).flatMap { command($0, &state) } }
+        if page == .queue { return QueueScreen.opened(&state.queue).flatMap { command($0, &state) } }
         if page == .audit, !state.audit.loaded, !state.audit.loading {
             return AuditScreen.reload(&state.audit).map(Command.audit)
         }
@@ -527,6 +541,12 @@ public enum ConsoleApp {
             }
         case (.trace, .wheelUp), (.trace, .wheelDown):
             return update(&state, .trace(.scrolled(event.kind == .wheelUp ? -3 : 3)))
+        case (.queue, .press):
+            if let row = QueueScreen.row(at: event.y, state.queue, in: body) {
+                return update(&state, .queue(.rowClicked(row)))
+            }
+        case (.queue, .wheelUp), (.queue, .wheelDown):
+            return update(&state, .queue(.scrolled(event.kind == .wheelUp ? -3 : 3)))
         default:
             break
         }
@@ -583,6 +603,10 @@ public enum ConsoleApp {
 
     private static func command(_ inner: TraceScreen.Command, _ state: inout State) -> [Command] {
         inner == .quit ? quit(state) : [.trace(inner)]
+    }
+
+    private static func command(_ inner: QueueScreen.Command, _ state: inout State) -> [Command] {
+        inner == .quit ? quit(state) : [.queue(inner)]
     }
 
     static func command(_ inner: DashboardScreen.Command, _ state: inout State) -> [Command] {

@@ -212,7 +212,7 @@ public final class Program {
                 failed: { _ in nil }
             )
         case .authorize(.quit), .monitor(.quit), .staff(.quit), .audit(.quit), .his(.quit), .trace(.quit),
-            .dashboard(.quit):
+            .dashboard(.quit), .queue(.quit):
             // Never here: ConsoleApp turns a screen's quit into its own `.quit` (which signs out).
             break
         case .authorize(let inner):
@@ -228,6 +228,8 @@ public final class Program {
         case .trace(let inner):
             perform(inner)
         case .dashboard(let inner):
+            perform(inner)
+        case .queue(let inner):
             perform(inner)
         }
     }

@@ -41,9 +41,9 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
     public let location: String
     public let firstAdminNeedsSetupToken: Bool
 
-    private let lock = SimpleLock()
-    private var clock: Date
-    private var accounts: [String: (account: StaffAccount, password: String)] = [:]
+    let lock = SimpleLock()
+    var clock: Date
+    var accounts: [String: (account: StaffAccount, password: String)] = [:]
     private var sessions: [String: StaffSession] = [:]
     private var records: [String: OtpAuthorization] = [:]
     private var eventLog: [MonitorEvent] = []
@@ -53,7 +53,9 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
     private var problem: String?
     private var failure: ServiceError?
     private var calls: [String] = []
-    private var canned = Canned()
+    var canned = Canned()
+    /// Cases and follow-ups (FakeDesk+FollowUp.swift).
+    var book = FakeFollowUpBook()
     private var nextToken = 0
 
     /// Accounts (name and role) with ``password``, made by `admin` at `now`.
@@ -396,7 +398,7 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
     // MARK: Internals (called under the lock)
 
     /// Runs one use case under the lock, after the failure a test set, and logs the call.
-    private func run<T>(_ name: String, _ body: () throws(ServiceError) -> T) throws(ServiceError) -> T {
+    func run<T>(_ name: String, _ body: () throws(ServiceError) -> T) throws(ServiceError) -> T {
         try lock.withLock { () throws(ServiceError) -> T in
             calls.append(name)
             if let failure { throw failure }
@@ -404,7 +406,7 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
         }
     }
 
-    private func signedIn(_ session: StaffSession, for useCase: DeskUseCase) throws(ServiceError) -> StaffSession {
+    func signedIn(_ session: StaffSession, for useCase: DeskUseCase) throws(ServiceError) -> StaffSession {
         guard let open = sessions[session.token], open.expiresAt > clock else {
             throw .notSignedIn("this session has ended (signed out, or the password was reset): sign in again")
         }
@@ -426,7 +428,7 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
         eventLog.append(MonitorEvent(id: id, at: clock, kind: kind, actor: actor, codeTag: codeTag, detail: detail))
     }
 
-    private func audit(_ actor: String, _ action: AuditAction, target: String?, detail: String = "{}") {
+    func audit(_ actor: String, _ action: AuditAction, target: String?, detail: String = "{}") {
         let id = Int64(auditLog.count + 1)
         auditLog.append(
             AuditEntry(
