@@ -82,6 +82,10 @@ import Testing
                 _ = try await desk.hisClients(session)
                 _ = try await desk.revokeHISClient(session, name: name)
             }
+        case .manageCases, .workFollowUps, .readFollowUps, .assignFollowUps:
+            // Issue 21's use cases: TEMPORARY, only so that the suite builds while the desks
+            // build them (the helpers who do fill these in with real calls).
+            return nil
         }
     }
 
