@@ -68,6 +68,37 @@ struct UnreachableStore: Store {
     let error: StoreError
 
     var location: String { "unreachable" }
+    func openCase(_ request: CaseOpenRequest, now: Date, settings: FollowUpSettings) throws(StoreError)
+        -> StoredCaseOpening
+    { throw error }
+    func cases(status: CaseStatusFilter, openedBy: String?, limit: Int) throws(StoreError) -> [TraceCase] {
+        throw error
+    }
+    func caseDetail(id: Int64) throws(StoreError) -> StoredCaseDetail? { throw error }
+    func closeCase(
+        id: Int64, reason: CaseCloseReason, note: String, by actor: String, now: Date
+    ) throws(StoreError) -> CaseClosing { throw error }
+    func addFollowUp(
+        caseID: Int64, personUserID: Int64, reason: String, by actor: String, now: Date, settings: FollowUpSettings
+    ) throws(StoreError) -> FollowUpAddition { throw error }
+    func followUpQueue(_ query: QueueQuery, now: Date, settings: FollowUpSettings) throws(StoreError) -> QueuePage {
+        throw error
+    }
+    func followUpDetail(id: Int64, now: Date, settings: FollowUpSettings) throws(StoreError) -> StoredFollowUpDetail? {
+        throw error
+    }
+    func recordAttempt(
+        followUpID: Int64, outcome: CallOutcome, note: String, by actor: String, onlyAssignedTo: String?, now: Date,
+        settings: FollowUpSettings
+    ) throws(StoreError) -> FollowUpChange { throw error }
+    func recordCheck(
+        followUpID: Int64, symptoms: Bool, isolating: Bool, note: String, by actor: String, onlyAssignedTo: String?,
+        now: Date, settings: FollowUpSettings
+    ) throws(StoreError) -> FollowUpChange { throw error }
+    func assignFollowUps(ids: [Int64], to tracer: String, by actor: String, now: Date) throws(StoreError)
+        -> FollowUpAssignment
+    { throw error }
+    func deleteClosedCases(closedBefore: Date) throws(StoreError) -> Int { throw error }
     func schemaVersion() throws(StoreError) -> Int { throw error }
     func info() throws(StoreError) -> StoreInfo { throw error }
     func acquireJobLock(_ job: StoreJob) throws(StoreError) -> JobLease? { throw error }

@@ -82,11 +82,47 @@ import Testing
                 _ = try await desk.hisClients(session)
                 _ = try await desk.revokeHISClient(session, name: name)
             }
-        case .manageCases, .workFollowUps, .readFollowUps, .assignFollowUps:
-            // Issue 21's use cases: TEMPORARY, only so that the suite builds while the desks
-            // build them (the helpers who do fill these in with real calls).
-            return nil
+        case .manageCases:
+            // Open a case (assigned to oneself), then close it.
+            return await failure { () async throws(ServiceError) in
+                let opening = try await desk.openCase(
+                    session, phone: TraceCase.patientPhone.e164, reference: "ASL-matrix", indexDay: nil,
+                    indexKind: .testDay, assignToMe: true)
+                _ = try await desk.closeCase(session, caseID: opening.trace.id, reason: .openedInError, note: "")
+            }
+        case .workFollowUps:
+            guard let id = await tracerFollowUp(desk, sessions) else { return .failed("no follow-up to work") }
+            return await failure { () async throws(ServiceError) in
+                _ = try await desk.recordAttempt(session, followUpID: id, outcome: .noAnswer, note: "")
+            }
+        case .readFollowUps:
+            return await failure { () async throws(ServiceError) in
+                _ = try await desk.followUpQueue(session, query: QueueQuery(scope: .mine))
+                _ = try await desk.cases(session, query: CaseQuery())
+            }
+        case .assignFollowUps:
+            guard let id = await tracerFollowUp(desk, sessions), let tracer = sessions[.tracer]?.user else {
+                return .failed("no follow-up to assign")
+            }
+            return await failure { () async throws(ServiceError) in
+                _ = try await desk.assignFollowUps(session, ids: [id], to: tracer)
+            }
         }
+    }
+
+    /// The use cases of contact follow-up: RemoteDesk answers them "not available yet" until the
+    /// staff API serves them (issue 21, h-fuapi), so the remote half of the matrix leaves them out.
+    static let followUpUseCases: Set<DeskUseCase> = [.manageCases, .workFollowUps, .readFollowUps, .assignFollowUps]
+
+    /// A follow-up assigned to the fixture's tracer, of a case they opened (opened if need be).
+    static func tracerFollowUp(_ desk: any DeskService, _ sessions: [StaffRole: StaffSession]) async -> Int64? {
+        guard let tracer = sessions[.tracer],
+            let opening = try? await desk.openCase(
+                tracer, phone: TraceCase.patientPhone.e164, reference: "ASL-matrix", indexDay: nil, indexKind: .testDay,
+                assignToMe: true),
+            let detail = try? await desk.caseDetail(tracer, caseID: opening.trace.id)
+        else { return nil }
+        return detail.followUps.first { $0.state.isActive }?.id
     }
 
     @Test("each use case runs for the roles it allows and is forbidden for the others", arguments: DeskKind.allCases)
@@ -99,6 +135,7 @@ import Testing
             _ = try TraceCase.seed(f.store, now: ContractFixture.start)
 
             for useCase in DeskUseCase.allCases {
+                if kind == .remote, Self.followUpUseCases.contains(useCase) { continue }
                 for role in StaffRole.allCases {
                     let session = try #require(sessions[role])
                     let error = await Self.run(useCase, f, session, role: role, sessions: sessions)
