@@ -13,6 +13,8 @@ public struct StaffEndpoint: Hashable, Sendable {
         case staff, addStaff, disableStaff, resetPassword, audit, verifyAudit
         case events, traffic, watch
         case traceLookup, traceSightings, traceOutcome, traceExport, tracePhoneCopy, smsOutbox
+        case cases, openCase, caseDetail, closeCase, addFollowUp, followUpQueue, followUpIndicators
+        case assignFollowUps, followUpDetail, followUpAttempt, followUpCheck, followUpPhoneCopy
         case statistics
         case hisClients, addHISClient, revokeHISClient
     }
@@ -44,8 +46,8 @@ public struct StaffEndpoint: Hashable, Sendable {
 
     public let name: Name
     public let method: String
-    /// Below ``StaffWire/prefix``; `{name}` stands for one path segment (a staff or HIS
-    /// client name, percent-encoded).
+    /// Below ``StaffWire/prefix``; a `{…}` stands for one path segment: `{name}` a staff or HIS
+    /// client name (percent-encoded), `{id}` a case's or a follow-up's id.
     public let path: String
     public let work: Work
     /// The statuses whose body the client reads; any other is an error of the one table.
@@ -66,10 +68,21 @@ public struct StaffEndpoint: Hashable, Sendable {
     /// The whole path, prefix included, as the server's access log and metrics name it.
     public var template: String { StaffWire.prefix + path }
 
-    /// The path with `{name}` replaced by `segment` (already percent-encoded).
+    /// The path with its `{…}` replaced by `segment` (already percent-encoded).
     public func path(segment: String?) -> String {
-        guard let segment else { return path }
-        return path.replacing("{name}", with: segment)
+        guard let segment, let marker = Self.placeholder(in: path) else { return path }
+        return path.replacingCharacters(in: marker, with: segment)
+    }
+
+    /// Whether the path has a `{…}` segment (`{name}`, `{id}`).
+    public var hasSegment: Bool { Self.placeholder(in: path) != nil }
+
+    /// Where the `{…}` of `template` is, if it has one.
+    static func placeholder(in template: String) -> Range<String.Index>? {
+        guard let open = template.firstIndex(of: "{"), let close = template[open...].firstIndex(of: "}") else {
+            return nil
+        }
+        return open..<template.index(after: close)
     }
 
     /// The endpoint called `name` (every name is in the table: a test says so).
@@ -164,6 +177,51 @@ extension StaffEndpoint {
         .init(
             .smsOutbox, "GET", "/sms/outbox", .audited, accept: [200], errors: rejectedInput, idempotent: false,
             request: .query(["limit"]), answer: .json("SmsOutbox"), what: "SMS outbox"),
+        // Cases and follow-ups (issue 21). Every read of a person is audited, so none of the
+        // reads but the indicators (figures) is sent twice; every write is audited too.
+        .init(
+            .cases, "GET", "/cases", .audited, accept: [200], errors: rejectedInput, idempotent: false,
+            request: .query(["status", "opened_by", "limit"]), answer: .json("CaseList"), what: "case list"),
+        // 201 with a new case, 200 with the patient's open one (`existing`).
+        .init(
+            .openCase, "POST", "/cases", .write, accept: [200, 201], errors: rejectedInput, idempotent: false,
+            request: .json("OpenCaseRequest"), answer: .json("CaseOpening"), what: "case opening"),
+        .init(
+            .caseDetail, "GET", "/cases/{id}", .audited, accept: [200], errors: rejectedInput, idempotent: false,
+            answer: .json("CaseDetail"), what: "case"),
+        .init(
+            .closeCase, "POST", "/cases/{id}/close", .write, accept: [200], errors: rejectedInput, idempotent: false,
+            request: .json("CloseCaseRequest"), answer: .json("Case"), what: "case closing"),
+        .init(
+            .addFollowUp, "POST", "/cases/{id}/follow-ups", .write, accept: [200], errors: rejectedInput,
+            idempotent: false, request: .json("AddFollowUpRequest"), answer: .json("FollowUp"),
+            what: "follow-up added by hand"),
+        // A POST so that a search by phone number stays out of URLs; it changes nothing but the
+        // audit log, which is why it is never sent twice.
+        .init(
+            .followUpQueue, "POST", "/queue", .audited, accept: [200], errors: rejectedInput, idempotent: false,
+            request: .json("QueueRequest"), answer: .json("QueuePage"), what: "queue"),
+        .init(
+            .followUpIndicators, "GET", "/follow-ups/indicators", .read, accept: [200], errors: rejectedInput,
+            idempotent: true, request: .query(["from", "to", "bucket"]), answer: .json("FollowUpIndicators"),
+            what: "follow-up indicators"),
+        .init(
+            .assignFollowUps, "POST", "/follow-ups/assignments", .write, accept: [200], errors: rejectedInput,
+            idempotent: false, request: .json("AssignmentRequest"), answer: .json("FollowUpList"),
+            what: "assignment"),
+        .init(
+            .followUpDetail, "GET", "/follow-ups/{id}", .audited, accept: [200], errors: rejectedInput,
+            idempotent: false, answer: .json("FollowUpDetail"), what: "follow-up"),
+        .init(
+            .followUpAttempt, "POST", "/follow-ups/{id}/attempts", .write, accept: [200], errors: rejectedInput,
+            idempotent: false, request: .json("AttemptRequest"), answer: .json("FollowUp"), what: "call attempt"),
+        .init(
+            .followUpCheck, "POST", "/follow-ups/{id}/checks", .write, accept: [200], errors: rejectedInput,
+            idempotent: false, request: .json("CheckRequest"), answer: .json("FollowUp"), what: "daily check"),
+        // Audited like a view: a retry after a lost answer would record one copy twice.
+        .init(
+            .followUpPhoneCopy, "POST", "/follow-ups/{id}/phone-copy", .write, accept: [204], errors: rejectedInput,
+            idempotent: false, what: "phone number copy record"),
         .init(
             .statistics, "GET", "/stats", .read, accept: [200], errors: rejectedInput, idempotent: true,
             request: .query(["from", "to", "bucket"]), answer: .json("StatsReport"), what: "statistics"),

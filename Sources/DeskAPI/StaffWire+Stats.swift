@@ -181,6 +181,11 @@ extension StaffRequests {
     /// A range that is empty, too long, or too long for 5-minute buckets is refused with
     /// ``StatsInputError``'s message.
     public static func statsQuery(_ request: HTTPRequest) -> Result<StatsQuery, APIError> {
+        rangeQuery(request, defaultBucket: nil)
+    }
+
+    /// `?from=&to=&bucket=`, the bucket required when there is no `defaultBucket`.
+    static func rangeQuery(_ request: HTTPRequest, defaultBucket: StatsBucket?) -> Result<StatsQuery, APIError> {
         let allowed = ["from", "to", "bucket"]
         if let extra = request.query.first(where: { !allowed.contains($0.name) }) {
             return .failure(
@@ -197,8 +202,17 @@ extension StaffRequests {
                 .invalidRequest("from and to must each be given once, UTC times written 2026-11-29T10:00:00.000Z"))
         }
         let buckets = request.queryValues("bucket")
-        guard buckets.count == 1, let bucket = StatsBucket(rawValue: buckets[0]) else {
-            return .failure(.invalidRequest("bucket must be given once: 5m, hour or day"))
+        let bucket: StatsBucket
+        if let defaultBucket, buckets.isEmpty {
+            bucket = defaultBucket
+        } else if buckets.count == 1, let given = StatsBucket(rawValue: buckets[0]) {
+            bucket = given
+        } else {
+            return .failure(
+                .invalidRequest(
+                    defaultBucket == nil
+                        ? "bucket must be given once: 5m, hour or day"
+                        : "bucket may be given once: 5m, hour or day (hour when left out)"))
         }
         switch StatsQuery.make(from: from, to: to, bucket: bucket) {
         case .success(let query): return .success(query)

@@ -130,6 +130,9 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         case .traceExport: return traceExport(request, on: on)
         case .tracePhoneCopy: return tracePhoneCopy(request, on: on)
         case .smsOutbox: return smsOutbox(request, on: on)
+        case .cases, .openCase, .caseDetail, .closeCase, .addFollowUp, .followUpQueue, .followUpIndicators,
+            .assignFollowUps, .followUpDetail, .followUpAttempt, .followUpCheck, .followUpPhoneCopy:
+            return followUps(endpoint.name, request, segment: name, on: on)
         case .statistics: return statistics(request, on: on)
         case .hisClients:
             return serve(StaffCodecs.hisClients, request, on: on) { desk, session, _ throws(ServiceError) in
@@ -294,9 +297,9 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         return signedIn(request, on: executor, body: read) { desk, session, body throws(ServiceError) in
             let answer = try await call(desk, session, body)
             guard let value = codec.body(answer) else {
-                return HTTPResponse(status: codec.status, headers: [("Cache-Control", "no-store")])
+                return HTTPResponse(status: codec.status(of: answer), headers: [("Cache-Control", "no-store")])
             }
-            return ok(codec.status, value)
+            return ok(codec.status(of: answer), value)
         }
     }
 

@@ -1,4 +1,5 @@
 import DeskAPI
+import DeskContract
 import DeskCore
 import Foundation
 import Testing
@@ -170,6 +171,18 @@ import Testing
             ("/staff/v1/staff//disable", "/staff/v1/staff/{name}/disable", ""),
             ("/staff/v1/his-clients/lab/revoke", "/staff/v1/his-clients/{name}/revoke", "lab"),
             ("/staff/v1/staff/{name}/disable", "/staff/v1/staff/{name}/disable", "{name}"),
+            // The most specific template wins: the one with the longest head and tail.
+            ("/staff/v1/cases", "/staff/v1/cases", nil), ("/staff/v1/cases/4", "/staff/v1/cases/{id}", "4"),
+            ("/staff/v1/cases/4/close", "/staff/v1/cases/{id}/close", "4"),
+            ("/staff/v1/cases/4/follow-ups", "/staff/v1/cases/{id}/follow-ups", "4"),
+            ("/staff/v1/cases/4/nope", "/staff/v1/cases/{id}", "4/nope"),
+            ("/staff/v1/cases/", "/staff/v1/cases/{id}", ""),
+            ("/staff/v1/follow-ups/indicators", "/staff/v1/follow-ups/indicators", nil),
+            ("/staff/v1/follow-ups/assignments", "/staff/v1/follow-ups/assignments", nil),
+            ("/staff/v1/follow-ups/44", "/staff/v1/follow-ups/{id}", "44"),
+            ("/staff/v1/follow-ups/44/attempts", "/staff/v1/follow-ups/{id}/attempts", "44"),
+            ("/staff/v1/follow-ups/44/checks", "/staff/v1/follow-ups/{id}/checks", "44"),
+            ("/staff/v1/follow-ups/44/phone-copy", "/staff/v1/follow-ups/{id}/phone-copy", "44"),
         ] as [(String, String, String?)])
     func routing(path: String, template: String, segment: String?) {
         #expect(StaffEndpoint.template(for: path) == template)
@@ -178,7 +191,10 @@ import Testing
 
     @Test(
         "a path the staff API does not have has no template",
-        arguments: ["/staff/v1/", "/staff/v1/staff/ana", "/staff/v1/nope", "/staff/v1/his-clients/x", "/staff"])
+        arguments: [
+            "/staff/v1/", "/staff/v1/staff/ana", "/staff/v1/nope", "/staff/v1/his-clients/x", "/staff",
+            "/staff/v1/follow-ups", "/staff/v1/queue/mine", "/staff/v1/case/4",
+        ])
     func noRoute(path: String) {
         #expect(StaffEndpoint.template(for: path) == nil)
     }
@@ -193,7 +209,10 @@ import Testing
     @Test("an audited endpoint is never retried: a retry after a lost answer would audit one view twice")
     func auditedNotRetried() {
         let audited = StaffEndpoint.table.filter { $0.work == .audited }
-        #expect(audited.map(\.name) == [.traceLookup, .traceSightings, .smsOutbox])
+        #expect(
+            audited.map(\.name) == [
+                .traceLookup, .traceSightings, .smsOutbox, .cases, .caseDetail, .followUpQueue, .followUpDetail,
+            ])
         for endpoint in audited { #expect(!endpoint.idempotent, "\(endpoint.name)") }
     }
 
@@ -201,7 +220,7 @@ import Testing
     func codecsInTable() {
         let names = StaffCodecs.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 19)
+        #expect(names.count == 31)
         for (name, status) in StaffCodecs.all {
             #expect(StaffEndpoint[name].accept.contains(status), "\(name): \(status)")
             #expect(StaffEndpoint[name].signedIn, "\(name): the typed endpoints all need a session")
@@ -219,7 +238,7 @@ import Testing
                 #expect(Set(outgoing.query.map(\.name)).isSubset(of: names), "\(name)")
             case .json: #expect(outgoing.body != nil && outgoing.query.isEmpty, "\(name)")
             }
-            #expect((outgoing.segment != nil) == endpoint.path.contains("{name}"), "\(name)")
+            #expect((outgoing.segment != nil) == endpoint.hasSegment, "\(name)")
         }
         check(.signOut, StaffCodecs.signOut.outgoing(()))
         check(.staff, StaffCodecs.staff.outgoing(()))
@@ -234,5 +253,38 @@ import Testing
         check(.hisClients, StaffCodecs.hisClients.outgoing(()))
         check(.addHISClient, StaffCodecs.addHISClient.outgoing(.init(name: "lab", ratePerMinute: 60)))
         check(.revokeHISClient, StaffCodecs.revokeHISClient.outgoing("lab"))
+        check(.cases, StaffCodecs.cases.outgoing(CaseQuery(openedBy: "tina")))
+        check(
+            .openCase,
+            StaffCodecs.openCase.outgoing(
+                .init(phone: "+393331234567", reference: "r", indexDay: nil, indexKind: .testDay, assignToMe: true)))
+        check(.caseDetail, StaffCodecs.caseDetail.outgoing(4))
+        check(.closeCase, StaffCodecs.closeCase.outgoing(.init(caseID: 4, reason: .recovered, note: "")))
+        check(.addFollowUp, StaffCodecs.addFollowUp.outgoing(.init(caseID: 4, phone: "+393331234567", reason: "r")))
+        check(.followUpQueue, StaffCodecs.followUpQueue.outgoing(QueueQuery(scope: .tracer("tina"), search: "333")))
+        check(
+            .followUpIndicators,
+            StaffCodecs.followUpIndicators.outgoing(StatsQuery.last(.week, now: Date(timeIntervalSince1970: 0))))
+        check(.assignFollowUps, StaffCodecs.assignFollowUps.outgoing(.init(ids: [1, 2], tracer: "tina")))
+        check(.followUpDetail, StaffCodecs.followUpDetail.outgoing(44))
+        check(
+            .followUpAttempt, StaffCodecs.followUpAttempt.outgoing(.init(followUpID: 44, outcome: .reached, note: "")))
+        check(
+            .followUpCheck,
+            StaffCodecs.followUpCheck.outgoing(.init(followUpID: 44, symptoms: false, isolating: true, note: "")))
+        check(.followUpPhoneCopy, StaffCodecs.followUpPhoneCopy.outgoing(44))
+    }
+
+    @Test("an {id} path takes the id as its segment; the path with it is the one the server routes")
+    func idPaths() {
+        #expect(StaffEndpoint[.closeCase].path(segment: "4") == "/cases/4/close")
+        #expect(StaffEndpoint[.followUpDetail].path(segment: "44") == "/follow-ups/44")
+        #expect(StaffEndpoint[.disableStaff].path(segment: "ana") == "/staff/ana/disable")
+        #expect(StaffEndpoint[.followUpQueue].path(segment: "x") == "/queue")
+        for endpoint in StaffEndpoint.table where endpoint.hasSegment {
+            let path = StaffWire.prefix + endpoint.path(segment: "12")
+            #expect(StaffEndpoint.template(for: path) == endpoint.template, "\(endpoint.name)")
+            #expect(StaffEndpoint.segment(of: path, in: endpoint.template) == "12", "\(endpoint.name)")
+        }
     }
 }
