@@ -54,9 +54,9 @@ public struct DemoTracingStatus: Hashable, Sendable {
 /// patients' contact files are in, the simulated tracer opens a case for each (their close
 /// contacts become follow-ups, shared between the active tracers, so the demo's `tracer` signs in
 /// to a queue of due people), then works its own share: it calls one due person after another,
-/// and the people answer as the seed says (reached, no answer, voicemail, now and then a wrong
-/// number or a refusal), and records the daily check of those reached. Everything it decides
-/// follows the seed and the person's number; how much it does is bounded by
+/// and the people answer as ``DemoContactAnswer`` says (most at once, some at the second call,
+/// now and then a wrong number or a refusal), and records the daily check of those reached (its
+/// answers drawn from the seed and the person's number). How much it does is bounded by
 /// ``DemoTracingPlan/maximumActions`` and by the run.
 public final class DemoTracing: Sendable {
     public let plan: DemoTracingPlan
@@ -159,7 +159,7 @@ public final class DemoTracing: Sendable {
                 session, followUpID: row.id, symptoms: answer.symptoms, isolating: answer.isolating, note: "")
             state.update { $0.checks += 1 }
         } else {
-            let outcome = Self.outcome(seed: plan.seed, phone: row.phone.e164, attempt: row.attempts)
+            let outcome = Self.outcome(followUpID: row.id, attempts: row.attempts)
             _ = try await desk.recordAttempt(session, followUpID: row.id, outcome: outcome, note: Self.note(outcome))
             state.update {
                 $0.attempts += 1
@@ -170,17 +170,11 @@ public final class DemoTracing: Sendable {
 
     // MARK: What the simulated people answer (pure: a table test holds them)
 
-    /// How the person with this number answers call number `attempt` (0, 1…): reached 45 %,
-    /// no answer 30 %, voicemail 15 %, wrong number 5 %, refused 5 %.
-    public static func outcome(seed: UInt64, phone: String, attempt: Int) -> CallOutcome {
-        var random = SeededRandom(seed: seed, stream: stableHash(phone) &+ UInt64(attempt))
-        switch Int.random(in: 0..<100, using: &random) {
-        case 0..<45: return .reached
-        case 45..<75: return .noAnswer
-        case 75..<90: return .voicemail
-        case 90..<95: return .wrongNumber
-        default: return .refused
-        }
+    /// How the person answers the call after `attempts` earlier ones: what
+    /// ``DemoContactAnswer`` says (the console's demo line tells a person trying the demo the
+    /// same), so a contact answers alike whoever calls.
+    public static func outcome(followUpID: Int64, attempts: Int) -> CallOutcome {
+        DemoContactAnswer.outcome(followUpID: followUpID, attempt: attempts + 1)
     }
 
     /// The person's daily check on `day`: symptoms one day in ten, isolating nine in ten.

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskAPI
 import DeskContract
 import DeskCore
 import Foundation
@@ -40,7 +41,8 @@ enum CaseCommand {
           --phone-stdin     read PHONE from stdin's first line instead (a number in the
                             arguments shows in `ps` and in the shell's history); with
                             --password-stdin, the password is the next line
-          --json            the answer as JSON (fields: docs/tracer-guide.md, "From the command line")
+          --json            what the staff API answers (docs/staff-api.yaml, "Cases and
+                            follow-ups"), on the store too
 
         Needs the tracer role (list, show and close: a supervisor too). Every view and change is
         audited (case_opened, follow_up_viewed, case_closed, follow_up_added), with the case as
@@ -86,7 +88,7 @@ enum CaseCommand {
             return try await acting(arguments, command) { desk, session throws(ServiceError) in
                 let detail = try await desk.caseDetail(session, caseID: id)
                 if arguments.has("json") {
-                    print(FollowUpJSON.caseDetail(detail).serialized)
+                    print(StaffWire.caseDetail(detail).serialized)
                 } else {
                     FollowUpText.printCaseDetail(detail)
                 }
@@ -169,7 +171,7 @@ enum CaseCommand {
             let opening = try await desk.openCase(
                 session, phone: phone, reference: reference, indexDay: indexDay, indexKind: kind, assignToMe: mine)
             if arguments.has("json") {
-                print(FollowUpJSON.opening(opening).serialized)
+                print(StaffWire.caseOpening(opening).serialized)
                 return .success
             }
             let trace = opening.trace
@@ -212,7 +214,7 @@ enum CaseCommand {
             let cases = try await desk.cases(
                 session, query: CaseQuery(status: status, openedBy: openedBy, limit: limit))
             if arguments.has("json") {
-                print(FollowUpJSON.cases(cases).serialized)
+                print(StaffWire.caseList(cases).serialized)
             } else {
                 FollowUpText.printCases(cases, listed: status)
             }
@@ -233,7 +235,7 @@ enum CaseCommand {
         return try await acting(arguments, command) { desk, session throws(ServiceError) in
             let trace = try await desk.closeCase(session, caseID: id, reason: reason, note: note)
             if arguments.has("json") {
-                print(FollowUpJSON.object([("case", FollowUpJSON.traceCase(trace))]).serialized)
+                print(StaffWire.traceCase(trace).serialized)
             } else {
                 say(
                     "closed case \(trace.id) (\(trace.reference)): \(reason.label); its follow-ups that name no other open case have ended"
@@ -271,7 +273,7 @@ enum CaseCommand {
         return try await acting(arguments, command) { desk, session throws(ServiceError) in
             let followUp = try await desk.addFollowUp(session, caseID: id, phone: phone, reason: reason)
             if arguments.has("json") {
-                print(FollowUpJSON.object([("follow_up", FollowUpJSON.followUp(followUp))]).serialized)
+                print(StaffWire.followUp(followUp).serialized)
                 return .success
             }
             let byHand = followUp.reasons.first { $0.caseID == id }?.addedByHand != nil

@@ -1,3 +1,4 @@
+import DeskAPI
 import DeskContract
 import DeskCore
 import Foundation
@@ -30,8 +31,9 @@ enum FollowUpCommand {
           ID is the follow-up's number, as tracedesk queue and tracedesk case show print it.
           --note TEXT   at most 500 characters on one line; kept with the attempt or check,
                         never in the audit log
-          --json        the follow-up as JSON after the change (fields: docs/tracer-guide.md,
-                        "From the command line"); for assign, a "follow_ups" list
+          --json        what the staff API answers (docs/staff-api.yaml): the follow-up after
+                        the change; for show, with its attempts and checks; for assign, a
+                        "follow_ups" list
 
         Needs the tracer role (attempts and checks: on follow-ups assigned to you), or the
         supervisor role (show, assign). Every view and change is audited (follow_up_viewed,
@@ -72,7 +74,7 @@ enum FollowUpCommand {
             return try await CaseCommand.acting(arguments, command) { desk, session throws(ServiceError) in
                 let detail = try await desk.followUpDetail(session, followUpID: id)
                 if arguments.has("json") {
-                    print(FollowUpJSON.followUpDetail(detail).serialized)
+                    print(StaffWire.followUpDetail(detail).serialized)
                 } else {
                     FollowUpText.printFollowUpDetail(detail)
                 }
@@ -94,7 +96,7 @@ enum FollowUpCommand {
             return try await CaseCommand.acting(arguments, command) { desk, session throws(ServiceError) in
                 let followUp = try await desk.recordAttempt(session, followUpID: id, outcome: outcome, note: note)
                 if arguments.has("json") {
-                    print(FollowUpJSON.object([("follow_up", FollowUpJSON.followUp(followUp))]).serialized)
+                    print(StaffWire.followUp(followUp).serialized)
                 } else {
                     var line = "recorded \(outcome.label) for follow-up \(followUp.id): \(FollowUpText.next(followUp))"
                     if outcome == .reached, followUp.state == .monitoring {
@@ -115,7 +117,7 @@ enum FollowUpCommand {
                 let followUp = try await desk.recordCheck(
                     session, followUpID: id, symptoms: symptoms, isolating: isolating, note: note)
                 if arguments.has("json") {
-                    print(FollowUpJSON.object([("follow_up", FollowUpJSON.followUp(followUp))]).serialized)
+                    print(StaffWire.followUp(followUp).serialized)
                 } else {
                     say(
                         "recorded the daily check of follow-up \(followUp.id): symptoms \(symptoms ? "yes" : "no"), isolating \(isolating ? "yes" : "no"); \(FollowUpText.next(followUp))"
@@ -147,7 +149,7 @@ enum FollowUpCommand {
             return try await CaseCommand.acting(arguments, command) { desk, session throws(ServiceError) in
                 let followUps = try await desk.assignFollowUps(session, ids: ids, to: tracer)
                 if arguments.has("json") {
-                    print(FollowUpJSON.followUps(followUps).serialized)
+                    print(StaffWire.followUpList(followUps).serialized)
                 } else {
                     let numbers = followUps.map { String($0.id) }.joined(separator: ", ")
                     say(

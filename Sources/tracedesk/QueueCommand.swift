@@ -1,3 +1,4 @@
+import DeskAPI
 import DeskContract
 import DeskCore
 import Foundation
@@ -26,8 +27,8 @@ enum QueueCommand {
           --limit N       at most N rows, 1 to 500 (default 100); when there are more, the
                           last line gives the --after CURSOR of the next page
           --after CURSOR  the page after CURSOR (as the previous page printed it)
-          --json          the page as JSON: read_at, counts, rows (each with its urgency:
-                          overdue, due, later_today, later), next (the cursor or null)
+          --json          what the staff API answers (POST /staff/v1/queue): rows, counts,
+                          next (the cursor of the next page, or null), read_at
           --csv           the rows as CSV: \(QueueCSV.columns.joined(separator: ","))
 
         Work a row with: tracedesk followup attempt ID --outcome …, followup check ID …; a
@@ -92,7 +93,7 @@ enum QueueCommand {
                 scope: scope, includeLater: includeLater, search: search, after: after, limit: limit)
             let page = try await desk.followUpQueue(session, query: query)
             if arguments.has("json") {
-                print(FollowUpJSON.queue(page).serialized)
+                print(StaffWire.queuePage(page).serialized)
             } else if arguments.has("csv") {
                 FileHandle.standardOutput.write(Data(QueueCSV.encode(page).utf8))
                 if let next = page.next {
