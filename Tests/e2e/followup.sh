@@ -305,6 +305,31 @@ keys C-c
 td "$tom_pw\n" queue --later --json --user tom --password-stdin --store "$morning"
 check "tom's queue holds the two" json_check "len(r['rows']) == 2"
 
+# The same through a server's staff API (--server): the queue, a case, an attempt, a refusal.
+export TRACEDESK_SIGNING_KEY_REQUIRED=false
+td "$tom_pw\n" queue --later --json --user tom --password-stdin --store "$morning"
+local_ids=$(json_value "sorted(x['id'] for x in r['rows'])")
+if start_server "$morning"; then
+  td "$tom_pw\n" --server "http://$internal" queue --later --json --user tom --password-stdin
+  check "--server: tom's queue is the same as on the store" \
+    bash -c "[ $rc -eq 0 ] && [ \"\$(python3 -c \"import json; print(sorted(x['id'] for x in json.load(open('$work/out'))['rows']))\")\" = '$local_ids' ]"
+  remote_id=$(json_value "r['rows'][0]['id']")
+  td "$tom_pw\n" --server "http://$internal" followup attempt "$remote_id" --outcome voicemail --user tom --password-stdin
+  check "--server: tom records a call" bash -c "[ $rc -eq 0 ] && grep -q '^recorded voicemail for follow-up $remote_id' '$work/out'"
+  td "$password\n" --server "http://$internal" case list --user bench-tracer --password-stdin
+  check "--server: the tracer's cases" bash -c "[ $rc -eq 0 ] && grep -qE '^[0-9]+ +ASL-2026-0500 ' '$work/out'"
+  td "$password\n" --server "http://$internal" followup attempt "$remote_id" --outcome reached --user bench-tracer \
+    --password-stdin
+  check "--server: someone else's follow-up is refused, exit 6" status_is 6
+  td "$super_pw\n" --server "http://$internal" followup assign "$remote_id" --to sara --user sara --password-stdin
+  check "--server: an assignment to a non-tracer is refused, exit 1" bash -c "[ $rc -eq 1 ] && grep -qi 'tracer' '$work/err'"
+  check "the server's log holds no phone number and no case reference" \
+    bash -c "! grep -qE '3000000|300 000|ASL-2026' '$work/serve.log'"
+  stop_server
+else
+  failed=$((failed + 1)); echo "FAIL the server did not start"; tail -n 15 "$work/serve.log"
+fi
+
 # 7. The audit log: every view and change, with the case and follow-up numbers, never a phone
 # number or a note.
 as_admin audit list --limit 500
