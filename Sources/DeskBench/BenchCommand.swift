@@ -47,6 +47,9 @@ package enum BenchCommand {
                tracedesk bench stats [--store PATH] [--postgres URL] [--uploads 100000] [--events 1000000] [--days 14] [--runs 20] [--json]
                Seeds a fortnight of uploads, events, analytics, chunks and lookups, then times the
                supervisor's statistics: the first call (rolling up) and warm 14 d, 24 h and 1 h calls.
+               tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500] [--pages 20] [--runs 3] [--json]
+               Seeds open cases and follow-ups, then times a tracer's next queue page and opening a
+               case with that many close contacts, in LocalDesk, on SQLite (and PostgreSQL).
                tracedesk bench write-raw --store NEW_PATH [--op authorization|upload] [--threads 1] [--shared] [--seconds 5] [--count 100000] [--check-only]
                The store's limit: the transactions of an authorisation or a 14-key upload run
                straight through SQLite's C API (the store's own statements, checked against a
@@ -64,6 +67,7 @@ package enum BenchCommand {
         if words.first == "publish" { return try publish(Array(words.dropFirst())) }
         if words.first == "trace" { return try await trace(Array(words.dropFirst())) }
         if words.first == "stats" { return try stats(Array(words.dropFirst())) }
+        if words.first == "followup" { return try await followUp(Array(words.dropFirst())) }
         if words.first == "write-raw" { return try writeRaw(Array(words.dropFirst())) }
         guard words.first == "render" else {
             if words.first == "--help" || words.first == "-h" {
@@ -71,7 +75,7 @@ package enum BenchCommand {
                 return .success
             }
             throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'apricot', 'monitor', 'events', 'trace', 'stats' or 'write-raw'",
+                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'apricot', 'monitor', 'events', 'trace', 'stats', 'followup' or 'write-raw'",
                 command: "bench")
         }
         let arguments = try Arguments(

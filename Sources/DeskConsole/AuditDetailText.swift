@@ -60,7 +60,7 @@ public enum AuditDetailText {
         case .followUpAdded: return "follow-up added"
         case .followUpAttempt: return "call recorded"
         case .followUpCheck: return "daily check"
-        case .followUpAssigned: return "follow-ups assigned"
+        case .followUpAssigned: return "assigned"
         default: return action.rawValue.replacingOccurrences(of: "_", with: " ")
         }
     }

@@ -175,8 +175,15 @@ public struct RetentionPolicy: Hashable, Sendable {
     /// SMS messages (outbox and sent): they hold a code and a phone number, and a code lives
     /// 5 minutes, so a day is plenty for an admin or a trainer to read them.
     public var smsMessageHours: Int
+    /// Closed cases (issue 21): deleted this many days after they closed, with their history and
+    /// the ended follow-ups that named no other case.
+    public var closedCaseDays: Int
 
-    public init(days: Int = 14, analyticsDays: Int = 30, contactHistoryDays: Int = 30, smsMessageHours: Int = 24) {
+    public init(
+        days: Int = 14, analyticsDays: Int = 30, contactHistoryDays: Int = 30, smsMessageHours: Int = 24,
+        closedCaseDays: Int = FollowUpSettings.standard.closedRetentionDays
+    ) {
+        self.closedCaseDays = closedCaseDays
         self.days = days
         self.analyticsDays = analyticsDays
         self.contactHistoryDays = contactHistoryDays
@@ -200,6 +207,8 @@ public struct CleanupReport: Hashable, Sendable {
     public var apricotTokens = 0
     /// SMS messages past ``RetentionPolicy/smsMessageHours``.
     public var smsMessages = 0
+    /// Cases closed longer ago than ``RetentionPolicy/closedCaseDays``.
+    public var closedCases = 0
     public var other = 0
     /// Another server held the cleanup lock: nothing was done here.
     public var skipped = false
@@ -208,7 +217,7 @@ public struct CleanupReport: Hashable, Sendable {
 
     public var total: Int {
         uploads + keys + chunks + authorizations + events + operationalInfo + contactFiles + smsCodes + apricotTokens
-            + smsMessages + other
+            + smsMessages + closedCases + other
     }
 
     /// One line: "deleted 3 uploads, 42 keys, 1 chunk" (kinds with nothing deleted are left out).
@@ -219,6 +228,7 @@ public struct CleanupReport: Hashable, Sendable {
             (operationalInfo, "analytics record", "analytics records"),
             (contactFiles, "contact file", "contact files"), (smsCodes, "SMS code", "SMS codes"),
             (apricotTokens, "app token", "app tokens"), (smsMessages, "SMS message", "SMS messages"),
+            (closedCases, "closed case", "closed cases"),
             (other, "other record", "other records"),
         ]
         if skipped { return "skipped: another server holds the lock" }

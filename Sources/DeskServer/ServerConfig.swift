@@ -106,6 +106,12 @@ public struct ServerConfig: Hashable, Sendable {
     public var statsRollupIntervalSeconds = 300
     public var retentionDays = 14
     public var analyticsRetentionDays = 30
+    // Contact follow-up (issue 21): FollowUpSettings, each with its default.
+    public var followUpPeriodDays = FollowUpSettings.standard.periodDays
+    public var followUpRetryMinutes = FollowUpSettings.standard.retrySeconds / 60
+    public var followUpAttemptsPerDay = FollowUpSettings.standard.attemptsPerDay
+    public var followUpLostAfterDays = FollowUpSettings.standard.lostAfterDays
+    public var closedCaseRetentionDays = FollowUpSettings.standard.closedRetentionDays
     public var sessionIdleMinutes = 10
     public var sessionHours = 12
     // Sign-in (issue 18): the lock, the admission budgets before the password hash, the first
@@ -201,6 +207,17 @@ public struct ServerConfig: Hashable, Sendable {
         return settings
     }
 
+    /// The contact follow-up rules the staff desk schedules by.
+    public var followUpSettings: FollowUpSettings {
+        var settings = FollowUpSettings()
+        settings.periodDays = followUpPeriodDays
+        settings.retrySeconds = followUpRetryMinutes * 60
+        settings.attemptsPerDay = followUpAttemptsPerDay
+        settings.lostAfterDays = followUpLostAfterDays
+        settings.closedRetentionDays = closedCaseRetentionDays
+        return settings
+    }
+
     public var riskProfile: RiskProfile {
         RiskProfile(
             transmissionRiskLevel: riskTransmissionLevel,
@@ -234,7 +251,8 @@ public struct ServerConfig: Hashable, Sendable {
 
     public var retentionPolicy: RetentionPolicy {
         RetentionPolicy(
-            days: retentionDays, analyticsDays: analyticsRetentionDays, contactHistoryDays: contactHistoryMax)
+            days: retentionDays, analyticsDays: analyticsRetentionDays, contactHistoryDays: contactHistoryMax,
+            closedCaseDays: closedCaseRetentionDays)
     }
 
     /// One setting: its file key, what it is for, and how to apply a value.
@@ -385,6 +403,22 @@ public struct ServerConfig: Hashable, Sendable {
         integer(
             "analytics_retention_days", \.analyticsRetentionDays, 14...365,
             "operational info (analytics) is kept this many days"),
+        integer(
+            "follow_up_period_days", \.followUpPeriodDays, 1...60,
+            "a contact is followed this many days after their last exposure (the daily checks' period)"),
+        integer(
+            "follow_up_retry_minutes", \.followUpRetryMinutes, 5...1_440,
+            "after no answer or voicemail, the next call to a contact is due this many minutes later"),
+        integer(
+            "follow_up_attempts_per_day", \.followUpAttemptsPerDay, 1...24,
+            "at most this many calls to one contact are scheduled on a day; the next is due the next day"),
+        integer(
+            "follow_up_lost_after_days", \.followUpLostAfterDays, 1...30,
+            "a contact never reached this many days after their follow-up began is lost to follow-up"),
+        integer(
+            "closed_case_retention_days", \.closedCaseRetentionDays, 1...3_650,
+            "closed cases, their history and the follow-ups that name no other case are deleted this many days after the case closed"
+        ),
         integer(
             "session_idle_minutes", \.sessionIdleMinutes, 1...240,
             "a staff session with no request for this long ends (a console left unattended locks)"),
@@ -581,6 +615,26 @@ public struct ServerConfig: Hashable, Sendable {
         }
         return problems.isEmpty ? .success(config.apricotSettings) : .failure(ConfigError(problems: problems))
     }
+
+    /// The contact follow-up settings from their `TRACEDESK_<NAME>` environment variables only,
+    /// as ``apricotSettings(environment:)``: a console or CLI command on the embedded store
+    /// schedules exactly as a server given the same variables.
+    public static func followUpSettings(environment: [String: String]) -> Result<FollowUpSettings, ConfigError> {
+        var config = ServerConfig()
+        var problems: [String] = []
+        for setting in settings where followUpSettingNames.contains(setting.name) {
+            guard let value = environment[setting.environmentName] else { continue }
+            if let problem = setting.apply(&config, .text(value)) {
+                problems.append("\(setting.environmentName) \(problem)")
+            }
+        }
+        return problems.isEmpty ? .success(config.followUpSettings) : .failure(ConfigError(problems: problems))
+    }
+
+    static let followUpSettingNames: Set<String> = [
+        "follow_up_period_days", "follow_up_retry_minutes", "follow_up_attempts_per_day", "follow_up_lost_after_days",
+        "closed_case_retention_days",
+    ]
 
     static let apricotSettingNames: Set<String> = [
         "num_pseudo_ids", "beacon_change_interval", "beacon_detect_interval", "contact_timestamp_option",

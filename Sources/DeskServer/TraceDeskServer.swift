@@ -62,7 +62,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         staffDesk = LocalDesk(
             store: store, clock: clock, otpLifetime: .seconds(config.otpTTLSeconds), sessions: config.sessionPolicy,
             signIns: config.signInPolicy, hasher: hasher, publishing: config.publishingPolicy,
-            apricot: config.apricotSettings, setupToken: setupToken)
+            apricot: config.apricotSettings, setupToken: setupToken, followUps: config.followUpSettings)
         // The decoy hash of unknown names, made now in the background rather than by the first
         // unknown name (which would then take two hashes' time where a real name takes one).
         DispatchQueue.global(qos: .utility).async { LocalDesk.prepareDecoy(for: hasher) }

@@ -53,6 +53,15 @@ enum FollowUpSQL {
             next_due_ms)
         VALUES (?, 'calling', ?, ?, ?, ?, ?) RETURNING id
         """
+    /// The head of a multi-row insert of new follow-ups (the rows follow).
+    static let insertFollowUps = """
+        INSERT INTO follow_ups (person_user_id, state, assigned_to, last_exposure_day, period_ends_on, created_at_ms,
+            next_due_ms) VALUES\u{20}
+        """
+    static let insertReasons = """
+        INSERT INTO follow_up_cases (follow_up_id, case_id, last_exposure_day, minutes, days, most_minutes_one_day,
+            is_close, added_by_hand, added_at_ms) VALUES\u{20}
+        """
     static let insertReason = """
         INSERT INTO follow_up_cases (follow_up_id, case_id, last_exposure_day, minutes, days, most_minutes_one_day,
             is_close, added_by_hand, added_at_ms)
@@ -236,11 +245,13 @@ struct FollowUpWork<DB: SQLRunning> {
             }
         }
         var loads = request.assignToOpener ? [] : try tracerLoads(operation: op)
-        var created = 0
         var joined = 0
+        // Follow-ups and their evidence are written in batches of multi-row inserts: a case of
+        // 1 500 contacts is a few statements, not 3 000 round trips.
+        var fresh: [(person: Int64, values: [SQLValue])] = []
+        var evidence: [(person: Int64, followUpID: Int64?, contact: CaseContact)] = []
         for person in persons where !isCase.contains(person) {
             guard let contact = byPerson[person] else { continue }
-            let followUpID: Int64
             if let existing = active[person] {
                 let merged = FollowUpSchedule.merged(
                     existing, lastExposure: contact.lastExposureDay, settings: settings)
@@ -250,33 +261,53 @@ struct FollowUpWork<DB: SQLRunning> {
                         [.text(merged.lastExposureDay.iso), .text(merged.periodEndsOn.iso), .integer(existing.id)],
                         operation: op)
                 }
-                followUpID = existing.id
+                evidence.append((person, existing.id, contact))
                 joined += 1
             } else {
                 let opened = FollowUpSchedule.opened(
                     lastExposure: contact.lastExposureDay, now: now, settings: settings)
                 let assignee = request.assignToOpener ? request.openedBy : Self.nextTracer(&loads)
-                guard
-                    let id = try db.query(
-                        sql.insertFollowUp,
+                fresh.append(
+                    (
+                        person,
                         [
                             .integer(person), assignee.map { .text($0) } ?? .null, .text(contact.lastExposureDay.iso),
                             .text(opened.periodEndsOn.iso), .integer(nowMs),
                             .integer(opened.nextDueAt.unixMilliseconds),
-                        ], operation: op, { $0.integer(0) }
-                    ).first
-                else { throw StoreError.failed(operation: op, reason: "no id came back") }
-                followUpID = id
-                created += 1
+                        ]
+                    ))
+                evidence.append((person, nil, contact))
             }
-            try db.run(
-                sql.insertReason,
-                [
-                    .integer(followUpID), .integer(caseID), .text(contact.lastExposureDay.iso),
-                    .integer(Int64(contact.minutes)), .integer(Int64(contact.days)),
-                    .integer(Int64(contact.mostMinutesOnOneDay)), .integer(contact.isCloseContact ? 1 : 0), .null,
+        }
+        var made: [Int64: Int64] = [:]
+        try forEachBatch(fresh, size: Self.rowsPerInsert) { batch throws(StoreError) in
+            let rows = Array(repeating: "(?, 'calling', ?, ?, ?, ?, ?)", count: batch.count).joined(separator: ", ")
+            for (id, person) in try db.query(
+                sql.built(FollowUpSQL.insertFollowUps + rows + " RETURNING id, person_user_id"),
+                batch.flatMap(\.values), operation: op, { ($0.integer(0), $0.integer(1)) })
+            {
+                made[person] = id
+            }
+        }
+        let created = made.count
+        guard created == fresh.count else {
+            throw StoreError.failed(operation: op, reason: "not every new follow-up came back")
+        }
+        try forEachBatch(evidence, size: Self.rowsPerInsert) { batch throws(StoreError) in
+            var values: [SQLValue] = []
+            values.reserveCapacity(batch.count * 8)
+            for row in batch {
+                guard let id = row.followUpID ?? made[row.person] else { continue }
+                let c = row.contact
+                values += [
+                    .integer(id), .integer(caseID), .text(c.lastExposureDay.iso), .integer(Int64(c.minutes)),
+                    .integer(Int64(c.days)), .integer(Int64(c.mostMinutesOnOneDay)), .integer(c.isCloseContact ? 1 : 0),
                     .integer(nowMs),
-                ], operation: op)
+                ]
+            }
+            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, NULL, ?)", count: values.count / 8)
+                .joined(separator: ", ")
+            try db.run(sql.built(FollowUpSQL.insertReasons + rows), values, operation: op)
         }
         try addHistory(
             caseID, at: nowMs, actor: request.openedBy,
@@ -464,9 +495,17 @@ struct FollowUpWork<DB: SQLRunning> {
         }
         // Only a follow-up due before today can have run out of time (a check or a retry is
         // scheduled at most to the start of the next day, and an attempt settles its own day).
+        // Of those, only a monitored one whose period ended, or one called and never reached
+        // since `lostAfterDays` (FollowUpSchedule.settled): the rest are not even read.
+        let lostBefore = FollowUpSchedule.start(of: now.utcDay.adding(days: 1 - settings.lostAfterDays))
         let stale = try readFollowUps(
-            sql.built(FollowUpSQL.followUpColumns + " WHERE f.next_due_ms IS NOT NULL AND f.next_due_ms < ?" + scope),
-            [.integer(startOfToday)] + scopeParameters, reasons: false, operation: op)
+            sql.built(
+                FollowUpSQL.followUpColumns + " WHERE f.next_due_ms IS NOT NULL AND f.next_due_ms < ?" + scope
+                    + " AND ((f.state = 'monitoring' AND f.period_ends_on < ?) OR (f.state = 'calling'"
+                    + " AND f.attempts > 0 AND f.reached_at_ms IS NULL AND f.created_at_ms < ?))"),
+            [.integer(startOfToday)] + scopeParameters + [
+                .text(now.utcDay.iso), .integer(lostBefore.unixMilliseconds),
+            ], reasons: false, operation: op)
         for followUp in stale where FollowUpSchedule.settled(followUp, now: now, settings: settings) != nil {
             _ = try settledFollowUp(followUp.id, now: now, settings: settings, operation: op)
         }
@@ -875,11 +914,16 @@ struct FollowUpWork<DB: SQLRunning> {
         sql.listOpen + numbers.map { String($0) }.joined(separator: ",") + sql.listClose
     }
 
-    private func forEachBatch<T>(_ items: [T], _ body: (ArraySlice<T>) throws(StoreError) -> Void) throws(StoreError) {
+    /// Rows per multi-row insert (at most 8 values each: well under either engine's limit).
+    static var rowsPerInsert: Int { 500 }
+
+    private func forEachBatch<T>(
+        _ items: [T], size: Int = 5_000, _ body: (ArraySlice<T>) throws(StoreError) -> Void
+    ) throws(StoreError) {
         var start = 0
         while start < items.count {
-            try body(items[start..<min(items.count, start + 5_000)])
-            start += 5_000
+            try body(items[start..<min(items.count, start + size)])
+            start += size
         }
     }
 }

@@ -73,6 +73,8 @@ extension SQLStore {
         try inTransaction(.write, "clean up") { db throws(StoreError) in
             var report = try ChunkWork(db: db, sql: dialect.chunks).cleanup(now: now, policy: policy)
             try apricotWork(on: db).cleanup(now: now, policy: policy, into: &report)
+            report.closedCases = try followUpWork(on: db).deleteClosedCases(
+                closedBefore: now.addingTimeInterval(-Double(policy.closedCaseDays) * 86_400))
             // Under the rollups' lock: a rollup that read the state before this trims it
             // would otherwise write back the old start of the rolled range.
             try lockRollups(db, operation: "clean up")

@@ -14,4 +14,12 @@ extension StoreLocation {
         case .failure(let error): throw UsageError(error.message, command: command)
         }
     }
+
+    /// The contact follow-up settings (`TRACEDESK_FOLLOW_UP_PERIOD_DAYS`…), read as `serve` reads them.
+    static func followUpSettings(command: String) throws(UsageError) -> FollowUpSettings {
+        switch ServerConfig.followUpSettings(environment: ProcessInfo.processInfo.environment) {
+        case .success(let settings): return settings
+        case .failure(let error): throw UsageError(error.message, command: command)
+        }
+    }
 }

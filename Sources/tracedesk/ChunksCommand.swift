@@ -118,8 +118,8 @@ enum ChunksCommand {
                    signature info, keys; verifies the signature with --public-key FILE, or
                    with the configured signing key. --keys lists every key.
           cleanup  deletes what the retention rules no longer allow to keep (retention_days,
-                   analytics_retention_days) and prints what it deleted. tracedesk serve does
-                   the same every cleanup_interval_seconds.
+                   analytics_retention_days, closed_case_retention_days) and prints what it
+                   deleted. tracedesk serve does the same every cleanup_interval_seconds.
 
         Settings (signing_key_path, signing_key_id, signing_key_version, region, chunk_max_keys,
         chunk_min_keys, …) come from --config FILE (or TRACEDESK_CONFIG) and TRACEDESK_<SETTING>

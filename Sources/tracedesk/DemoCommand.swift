@@ -220,7 +220,8 @@ enum DemoCommand {
             stopping.add { calling.cancel() }
             let desk = LocalDesk(
                 store: store, sessions: server.config.sessionPolicy, signIns: server.config.signInPolicy,
-                publishing: server.config.publishingPolicy, apricot: server.config.apricotSettings)
+                publishing: server.config.publishingPolicy, apricot: server.config.apricotSettings,
+                followUps: server.config.followUpSettings)
             let mouse = !arguments.has("no-mouse")
             await runConsole(
                 desk: desk, session: operatorSession, theme: theme, mouse: mouse, signals: signals,

@@ -20,9 +20,10 @@ enum Person {
         let lifetime = try StoreLocation.otpLifetime()
         let busyTimeout = try StoreLocation.busyTimeout()
         let apricot = try StoreLocation.apricotSettings(command: command)
+        let followUps = try StoreLocation.followUpSettings(command: command)
         do {
             let store = try StoreLocation.open(store, busyTimeoutMilliseconds: busyTimeout)
-            return LocalDesk(store: store, otpLifetime: lifetime, apricot: apricot)
+            return LocalDesk(store: store, otpLifetime: lifetime, apricot: apricot, followUps: followUps)
         } catch {
             printError(error.message)
             return nil

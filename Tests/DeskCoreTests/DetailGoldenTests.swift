@@ -69,6 +69,15 @@ struct DetailGoldenTests {
             .otpGuessesLimited(.init(route: "check-otp", retryAfterSeconds: 60)),
             #"{"route":"check-otp","retry_after_s":60}"#
         ),
+        (
+            .caseOpened(.init(caseID: 4, what: "opened", followUps: 12, joined: 2)),
+            #"{"case":4,"what":"opened","follow_ups":12,"joined":2}"#
+        ),
+        (.caseClosed(.init(caseID: 4, what: "closed", followUps: 3)), #"{"case":4,"what":"closed","follow_ups":3}"#),
+        (
+            .followUpChanged(.init(followUpID: 9, what: "attempt", state: "monitoring")),
+            #"{"follow_up":9,"what":"attempt","state":"monitoring"}"#
+        ),
     ]
 
     static let audit: [(AuditEntry.Detail, String)] = [
@@ -124,6 +133,35 @@ struct DetailGoldenTests {
         (
             .phoneCopied(.init(patient: "user 3", purpose: "case \"9\" è")),
             #"{"patient":"user 3","purpose":"case \"9\" è"}"#
+        ),
+        (
+            .caseOpened(
+                .init(caseID: 4, reference: "ASL-1", followUpsCreated: 12, followUpsJoined: 2, cameFromFollowUp: 7)),
+            #"{"case":4,"reference":"ASL-1","follow_ups_created":12,"follow_ups_joined":2,"came_from_follow_up":7}"#
+        ),
+        (
+            .followUpViewed(.init(view: "queue", persons: 25, scope: "mine")),
+            #"{"view":"queue","persons":25,"scope":"mine"}"#
+        ),
+        (
+            .caseClosed(.init(reference: "ASL-1", reason: .openedInError, followUpsEnded: 3)),
+            #"{"reference":"ASL-1","reason":"opened_in_error","follow_ups_ended":3}"#
+        ),
+        (
+            .followUpAdded(.init(caseID: 4, reference: "ASL-1", followUpID: 9, joined: false)),
+            #"{"case":4,"reference":"ASL-1","follow_up":9,"joined":false}"#
+        ),
+        (
+            .followUpAttempt(.init(person: "user 5", outcome: .noAnswer, state: .calling)),
+            #"{"person":"user 5","outcome":"no_answer","state":"calling"}"#
+        ),
+        (
+            .followUpCheck(.init(person: "user 5", symptoms: true, isolating: false, state: .monitoring)),
+            #"{"person":"user 5","symptoms":true,"isolating":false,"state":"monitoring"}"#
+        ),
+        (
+            .followUpAssigned(.init(followUpIDs: [9, 12], reassigned: 1)),
+            #"{"follow_ups":[9,12],"reassigned":1}"#
         ),
     ]
 

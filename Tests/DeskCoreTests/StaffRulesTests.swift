@@ -9,7 +9,8 @@ import Testing
             .addStaff: [.admin], .disableStaff: [.admin], .resetPassword: [.admin], .readAudit: [.admin],
             .verifyAudit: [.admin], .monitorEvents: [.operator, .supervisor], .watchCode: [.operator, .supervisor],
             .traceContacts: [.tracer], .readSmsOutbox: [.admin], .readStatistics: [.supervisor],
-            .manageHISClients: [.admin],
+            .manageHISClients: [.admin], .manageCases: [.tracer], .workFollowUps: [.tracer],
+            .readFollowUps: [.tracer, .supervisor], .assignFollowUps: [.supervisor],
         ]
         #expect(Set(expected.keys) == Set(DeskUseCase.allCases))
         for useCase in DeskUseCase.allCases {

@@ -114,6 +114,33 @@ struct ConfigTests {
         #expect(missing.message.contains("cannot be read"))
     }
 
+    @Test("the follow-up settings: defaults, the environment, refused values, the retention they set")
+    func followUpSettings() throws {
+        let defaults = try ServerConfig.load(file: nil, environment: [:]).get()
+        #expect(defaults.followUpSettings == .standard)
+        #expect(defaults.retentionPolicy.closedCaseDays == 30)
+        let environment = [
+            "TRACEDESK_FOLLOW_UP_PERIOD_DAYS": "10", "TRACEDESK_FOLLOW_UP_RETRY_MINUTES": "30",
+            "TRACEDESK_FOLLOW_UP_ATTEMPTS_PER_DAY": "5", "TRACEDESK_FOLLOW_UP_LOST_AFTER_DAYS": "2",
+            "TRACEDESK_CLOSED_CASE_RETENTION_DAYS": "90",
+        ]
+        let config = try ServerConfig.load(file: nil, environment: environment).get()
+        #expect(config.followUpSettings.periodDays == 10)
+        #expect(config.followUpSettings.retrySeconds == 1_800)
+        #expect(config.followUpSettings.attemptsPerDay == 5)
+        #expect(config.followUpSettings.lostAfterDays == 2)
+        #expect(config.retentionPolicy.closedCaseDays == 90)
+        #expect(try ServerConfig.followUpSettings(environment: environment).get() == config.followUpSettings)
+        guard
+            case .failure(let error) = ServerConfig.followUpSettings(
+                environment: ["TRACEDESK_FOLLOW_UP_PERIOD_DAYS": "0"])
+        else {
+            Issue.record("accepted a period of 0 days")
+            return
+        }
+        #expect(error.message.contains("TRACEDESK_FOLLOW_UP_PERIOD_DAYS"))
+    }
+
     @Test("every setting has an environment variable and help")
     func listing() {
         #expect(ServerConfig.settings.count >= 25)

@@ -388,4 +388,21 @@ struct FollowUpStoreTests {
             for entry in try store.auditEntries(after: 0, limit: 100) { #expect(!entry.detail.contains("household")) }
         }
     }
+
+    @Test("the cleanup deletes cases closed longer ago than closed_case_retention_days", arguments: StoreKind.testable)
+    func retention(_ kind: StoreKind) throws {
+        try withStore(kind) { store in
+            let users = try Follow.users(store, 2)
+            try Follow.tracers(store, ["anna"])
+            let opening = try Follow.open(store, patient: users[1]!, [Follow.contact(users[2]!)])
+            _ = try store.closeCase(id: opening.trace.id, reason: .recovered, note: "", by: "anna", now: Fixture.now)
+            let early = try store.cleanup(now: Fixture.now + 29 * 86_400, policy: RetentionPolicy(closedCaseDays: 30))
+            #expect(early.closedCases == 0)
+            let late = try store.cleanup(now: Fixture.now + 31 * 86_400, policy: RetentionPolicy(closedCaseDays: 30))
+            #expect(late.closedCases == 1)
+            #expect(late.summary.contains("1 closed case"))
+            #expect(try store.caseDetail(id: opening.trace.id) == nil)
+            #expect(try store.cases(status: .all, openedBy: nil, limit: 10).isEmpty)
+        }
+    }
 }

@@ -72,7 +72,10 @@ struct SchemaCatalog: Equatable, CustomStringConvertible {
 
     static func predicate(_ text: String?) -> String? {
         guard let text else { return nil }
-        let bare = text.lowercased().filter { $0 != "(" && $0 != ")" }
+        // PostgreSQL writes `status = 'open'::text` and `state = ANY (ARRAY['a'::text, 'b'::text])`
+        // for SQLite's `status = 'open'` and `state IN ('a', 'b')`.
+        let bare = text.lowercased().replacing("::text", with: "").replacing("= any (array[", with: "in ")
+            .filter { $0 != "(" && $0 != ")" && $0 != "]" }
         return bare.split(separator: " ").joined(separator: " ")
     }
 

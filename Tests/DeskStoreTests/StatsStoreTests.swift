@@ -335,6 +335,11 @@ struct StatsStoreTests {
             // Back to version 6, then open again: migration 7 runs on these rows (and every later
             // one, undone here too: the runner applies what is above the highest version; migration
             // 10 keys every code once more: `.stored` of what it finds).
+            try space.execute(
+                """
+                DROP TABLE case_history; DROP TABLE follow_up_checks; DROP TABLE follow_up_attempts;
+                DROP TABLE follow_up_cases; DROP TABLE follow_ups; DROP TABLE cases
+                """)
             try space.execute(StoreSecretsTests.undoMigration10)
             try space.execute(
                 """
