@@ -240,7 +240,8 @@ public enum ConsoleApp {
     }
 
     public enum GlobalAction: Hashable, Sendable {
-        case help, palette, quit, redraw, suspend, signOut, staff, audit, his, authorize, monitor, dashboard, trace, queue
+        case help, palette, quit, redraw, suspend, signOut, staff, audit, his, authorize, monitor, dashboard, trace,
+            queue
     }
 
     /// Keys the frame takes before the screen.

@@ -24,7 +24,9 @@ extension Program {
             case .copyPhone(let id, let phone):
                 let clip = ClipboardCopy(phone, what: "phone number")
                 self.call(
-                    { () async throws(ServiceError) in try await service.recordFollowUpPhoneCopy(session, followUpID: id) },
+                    { () async throws(ServiceError) in
+                        try await service.recordFollowUpPhoneCopy(session, followUpID: id)
+                    },
                     then: { .queue(.phoneCopyRecorded(clip, followUp: id)) },
                     failed: { .queue(.copied(.refused($0.message))) }, session: true)
             case .load(let query, let request, let append):
@@ -54,12 +56,15 @@ extension Program {
                     failed: { .queue(.checkFailed($0.message, followUp: id)) }, session: true)
             case .assign(let ids, let tracer):
                 self.call(
-                    { () async throws(ServiceError) in try await service.assignFollowUps(session, ids: ids, to: tracer) },
+                    { () async throws(ServiceError) in try await service.assignFollowUps(session, ids: ids, to: tracer)
+                    },
                     then: { .queue(.assigned($0, to: tracer)) }, failed: { .queue(.assignFailed($0.message)) },
                     session: true)
             case .tracers:
                 // The indicators name every active tracer; a failure leaves the picker to typed names.
-                guard case .success(let query) = StatsQuery.make(from: now.addingTimeInterval(-86_400), to: now, bucket: .day)
+                guard
+                    case .success(let query) = StatsQuery.make(
+                        from: now.addingTimeInterval(-86_400), to: now, bucket: .day)
                 else { return }
                 self.call(
                     { () async throws(ServiceError) in try await service.followUpIndicators(session, query: query) },

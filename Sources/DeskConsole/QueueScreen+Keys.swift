@@ -43,38 +43,62 @@ extension QueueScreen {
     /// The tracer's queue. The footer's come first, most useful first.
     public static let keyMap = KeyMap<Action>(
         [
-            Binding([.enter], .detail, help: "Open the person: attempts, checks, evidence", footer: "Open", name: "detail"),
-            Binding([.char("c")], .check, help: "Record today's check (symptoms, isolating)", footer: "Check", name: "check"),
-            Binding([.char("/")], .filter, help: "Filter (case reference, number digits)", footer: "Filter", name: "filter"),
-            Binding([.char("o")], .outcome, help: "Record the call's outcome with a note (a form)", footer: "Note", name: "outcome"),
-            Binding([.char("y")], .copy, help: "Copy the person's phone number (audited)", footer: "Copy", name: "copy"),
+            Binding(
+                [.enter], .detail, help: "Open the person: attempts, checks, evidence", footer: "Open", name: "detail"),
+            Binding(
+                [.char("c")], .check, help: "Record today's check (symptoms, isolating)", footer: "Check", name: "check"
+            ),
+            Binding(
+                [.char("/")], .filter, help: "Filter (case reference, number digits)", footer: "Filter", name: "filter"),
+            Binding(
+                [.char("o")], .outcome, help: "Record the call's outcome with a note (a form)", footer: "Note",
+                name: "outcome"),
+            Binding(
+                [.char("y")], .copy, help: "Copy the person's phone number (audited)", footer: "Copy", name: "copy"),
         ] + outcomeBindings(Action.record) + [
-            Binding([.char("l")], .later, help: "Show later days too / only today", shownInFooter: false, name: "later"),
-            Binding([.char("r"), .function(5)], .reload, help: "Read the queue again", shownInFooter: false, name: "reload"),
+            Binding(
+                [.char("l")], .later, help: "Show later days too / only today", shownInFooter: false, name: "later"),
+            Binding(
+                [.char("r"), .function(5)], .reload, help: "Read the queue again", shownInFooter: false, name: "reload"),
             Binding([.escape], .clearFilter, help: "Clear the filter", shownInFooter: false, name: "back"),
             Binding([.up, .char("k")], .move(.up), help: "Previous person", shownInFooter: false),
-            Binding([.down, .char("j")], .move(.down), help: "Next person (reads the next page at the end)", shownInFooter: false),
+            Binding(
+                [.down, .char("j")], .move(.down), help: "Next person (reads the next page at the end)",
+                shownInFooter: false),
             Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
             Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
             Binding([.home, .char("g")], .move(.top), help: "First person", shownInFooter: false),
             Binding([.end, .char("G")], .move(.bottom), help: "Last person read", shownInFooter: false),
-            Binding([.char("q")], .quit, help: "Quit (not while a call is being recorded)", shownInFooter: false, name: "quit"),
+            Binding(
+                [.char("q")], .quit, help: "Quit (not while a call is being recorded)", shownInFooter: false,
+                name: "quit"),
         ])
 
     /// The supervisor's queue: reads, marks and reassigns; records nothing.
     public static let supervisorKeyMap = KeyMap<Action>([
         Binding([.enter], .detail, help: "Open the person: attempts, checks, evidence", footer: "Open", name: "detail"),
-        Binding([.char("t")], .scope, help: "Whose queue: a tracer, nobody's yet, everyone's", footer: "Whose", name: "whose"),
-        Binding([.char(" ")], .mark, help: "Mark / unmark the person (then a reassigns the marked)", footer: "Mark", name: "mark"),
-        Binding([.char("a")], .assign, help: "Reassign the marked (or the selected) to a tracer", footer: "Reassign", name: "assign"),
-        Binding([.char("/")], .filter, help: "Filter (case reference, number digits)", footer: "Filter", name: "filter"),
+        Binding(
+            [.char("t")], .scope, help: "Whose queue: a tracer, nobody's yet, everyone's", footer: "Whose",
+            name: "whose"),
+        Binding(
+            [.char(" ")], .mark, help: "Mark / unmark the person (then a reassigns the marked)", footer: "Mark",
+            name: "mark"),
+        Binding(
+            [.char("a")], .assign, help: "Reassign the marked (or the selected) to a tracer", footer: "Reassign",
+            name: "assign"),
+        Binding(
+            [.char("/")], .filter, help: "Filter (case reference, number digits)", footer: "Filter", name: "filter"),
         Binding([.char("x")], .unmarkAll, help: "Clear every mark", shownInFooter: false, name: "unmark-all"),
-        Binding([.char("y")], .copy, help: "Copy the person's phone number (audited)", shownInFooter: false, name: "copy"),
+        Binding(
+            [.char("y")], .copy, help: "Copy the person's phone number (audited)", shownInFooter: false, name: "copy"),
         Binding([.char("l")], .later, help: "Show later days too / only today", shownInFooter: false, name: "later"),
-        Binding([.char("r"), .function(5)], .reload, help: "Read the queue again", shownInFooter: false, name: "reload"),
+        Binding(
+            [.char("r"), .function(5)], .reload, help: "Read the queue again", shownInFooter: false, name: "reload"),
         Binding([.escape], .clearFilter, help: "Clear the filter", shownInFooter: false, name: "back"),
         Binding([.up, .char("k")], .move(.up), help: "Previous person", shownInFooter: false),
-        Binding([.down, .char("j")], .move(.down), help: "Next person (reads the next page at the end)", shownInFooter: false),
+        Binding(
+            [.down, .char("j")], .move(.down), help: "Next person (reads the next page at the end)",
+            shownInFooter: false),
         Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
         Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
         Binding([.home, .char("g")], .move(.top), help: "First person", shownInFooter: false),
@@ -86,14 +110,21 @@ extension QueueScreen {
     public static let detailKeyMap = KeyMap<DetailAction>(
         [
             Binding([.escape, .enter], .close, help: "Back to the queue", footer: "Back", name: "back"),
-            Binding([.char("c")], .check, help: "Record today's check (symptoms, isolating)", footer: "Check", name: "check"),
-            Binding([.char("o")], .outcome, help: "Record the call's outcome with a note (a form)", footer: "Note", name: "outcome"),
-            Binding([.char("y")], .copy, help: "Copy the person's phone number (audited)", footer: "Copy", name: "copy"),
+            Binding(
+                [.char("c")], .check, help: "Record today's check (symptoms, isolating)", footer: "Check", name: "check"
+            ),
+            Binding(
+                [.char("o")], .outcome, help: "Record the call's outcome with a note (a form)", footer: "Note",
+                name: "outcome"),
+            Binding(
+                [.char("y")], .copy, help: "Copy the person's phone number (audited)", footer: "Copy", name: "copy"),
         ] + outcomeBindings(DetailAction.record) + [
             Binding([.up, .char("k")], .up, help: "Scroll up", shownInFooter: false),
             Binding([.down, .char("j")], .down, help: "Scroll down", shownInFooter: false),
             Binding([.char("r")], .reload, help: "Read the person again", shownInFooter: false, name: "reload"),
-            Binding([.char("q")], .quit, help: "Quit (not while a call is being recorded)", shownInFooter: false, name: "quit"),
+            Binding(
+                [.char("q")], .quit, help: "Quit (not while a call is being recorded)", shownInFooter: false,
+                name: "quit"),
         ])
 
     public static let supervisorDetailKeyMap = KeyMap<DetailAction>(
@@ -115,13 +146,17 @@ extension QueueScreen {
     /// The daily check's form: `y`/`n` answer the question in focus (the note takes them as
     /// letters).
     public static let checkKeyMap = KeyMap<CheckAction>([
-        Binding([.enter], .save, help: "Next question, then record", group: "check", footer: "Next / record", name: "save"),
+        Binding(
+            [.enter], .save, help: "Next question, then record", group: "check", footer: "Next / record", name: "save"),
         Binding([.escape], .cancel, help: "Cancel", group: "check", name: "back"),
         Binding([.char("y")], .yes, help: "Yes (symptoms, isolating)", group: "check", footer: "Yes"),
         Binding([.char("n")], .no, help: "No (symptoms, isolating)", group: "check", footer: "No"),
         Binding([.char(" "), .left, .right], .toggle, help: "Change the answer", group: "check", shownInFooter: false),
-        Binding([.tab, .down], .nextField, help: "Next question", group: "check", shownInFooter: false, name: "next-field"),
-        Binding([.backTab, .up], .previousField, help: "Previous question", group: "check", shownInFooter: false, name: "previous-field"),
+        Binding(
+            [.tab, .down], .nextField, help: "Next question", group: "check", shownInFooter: false, name: "next-field"),
+        Binding(
+            [.backTab, .up], .previousField, help: "Previous question", group: "check", shownInFooter: false,
+            name: "previous-field"),
     ])
 
     /// The pickers (whose queue, the tracer to assign to); typed letters narrow the list.
@@ -138,9 +173,13 @@ extension QueueScreen {
         if state.checkForm != nil { return checkKeyMap.footerHints }
         if state.attemptForm != nil { return attemptKeyMap.footerHints }
         if state.filter.editing { return MonitorScreen.filterKeyMap.footerHints }
-        let map = state.detail != nil ? (state.supervisor ? supervisorDetailKeyMap : detailKeyMap).map(Action.init)
+        let map =
+            state.detail != nil
+            ? (state.supervisor ? supervisorDetailKeyMap : detailKeyMap).map(Action.init)
             : (state.supervisor ? supervisorKeyMap : keyMap)
-        var hints = map.bindings.filter(\.shownInFooter).map { (keys: $0.keys.first?.description ?? "", help: $0.footerText) }
+        var hints = map.bindings.filter(\.shownInFooter).map {
+            (keys: $0.keys.first?.description ?? "", help: $0.footerText)
+        }
         if !state.supervisor { hints.insert((keys: "1-5", help: "Outcome"), at: min(1, hints.count)) }
         return hints
     }
@@ -208,7 +247,9 @@ extension QueueScreen {
             return reload(&state)
         case .later:
             state.includeLater.toggle()
-            state.notice = .info(state.includeLater ? "showing later days too (l: only today)" : "showing today only (l: later days too)")
+            state.notice = .info(
+                state.includeLater ? "showing later days too (l: only today)" : "showing today only (l: later days too)"
+            )
             return reload(&state)
         case .reload:
             state.notice = nil
@@ -222,7 +263,8 @@ extension QueueScreen {
             return [.quit]
         case .scope:
             var options = [
-                Picker.Option(label: "everyone's", scope: .everyone), Picker.Option(label: "nobody's yet (unassigned)", scope: .unassigned),
+                Picker.Option(label: "everyone's", scope: .everyone),
+                Picker.Option(label: "nobody's yet (unassigned)", scope: .unassigned),
             ]
             options += state.tracers.map { Picker.Option(label: $0, scope: .tracer($0), tracer: $0) }
             state.picker = Picker(purpose: .scope, options: options)
@@ -235,7 +277,9 @@ extension QueueScreen {
             state.marks = []
             return []
         case .assign:
-            let ids = state.marks.isEmpty ? state.selectedRow.map { [$0.id] } ?? [] : state.rows.map(\.id).filter(state.marks.contains)
+            let ids =
+                state.marks.isEmpty
+                ? state.selectedRow.map { [$0.id] } ?? [] : state.rows.map(\.id).filter(state.marks.contains)
             guard !ids.isEmpty else {
                 state.notice = .info("nobody to reassign: the queue is empty")
                 return []
@@ -397,7 +441,8 @@ extension QueueScreen {
             let typed = picker.field.text.split(separator: " ").joined(separator: " ")
             let option: Picker.Option? =
                 shown.indices.contains(picker.selected)
-                ? shown[picker.selected] : typed.isEmpty ? nil : Picker.Option(label: typed, scope: .tracer(typed), tracer: typed)
+                ? shown[picker.selected]
+                : typed.isEmpty ? nil : Picker.Option(label: typed, scope: .tracer(typed), tracer: typed)
             guard let option else {
                 state.picker = picker
                 return []

@@ -44,46 +44,68 @@ extension QueueScreen {
         followUp.reasons.max { $0.lastExposureDay < $1.lastExposureDay }
     }
 
-    /// "42 min · 2 d · last 11-28" (or "by hand" for a person added by hand).
-    static func whyText(_ followUp: FollowUp) -> String {
+    /// "42 min · 2 d · last 11-28" (or "by hand" for a person added by hand); `short`: "42m · 2d".
+    static func whyText(_ followUp: FollowUp, short: Bool = false) -> String {
         guard let reason = mainReason(followUp) else { return "" }
-        if reason.addedByHand != nil { return "added by hand · last \(String(reason.lastExposureDay.iso.dropFirst(5)))" }
-        return "\(reason.minutes) min · \(reason.days) d · last \(String(reason.lastExposureDay.iso.dropFirst(5)))"
+        let day = String(reason.lastExposureDay.iso.dropFirst(5))
+        if reason.addedByHand != nil { return short ? "by hand" : "added by hand · last \(day)" }
+        if short { return "\(reason.minutes)m · \(reason.days)d" }
+        return "\(reason.minutes) min · \(reason.days) d · last \(day)"
     }
 
-    static func caseText(_ followUp: FollowUp) -> String {
+    /// The first case's reference, "+N" for the others; cut before the "+N" when it is longer
+    /// than `width`, so the count always shows.
+    static func caseText(_ followUp: FollowUp, width: Int = .max, ascii: Bool = false) -> String {
         guard let first = followUp.reasons.first else { return "" }
-        return followUp.reasons.count > 1 ? "\(first.caseReference) +\(followUp.reasons.count - 1)" : first.caseReference
+        guard followUp.reasons.count > 1 else { return first.caseReference }
+        let more = " +\(followUp.reasons.count - 1)"
+        let room = width - more.count
+        let ellipsis = ascii ? "..." : "…"
+        let reference =
+            first.caseReference.count > room
+            ? String(first.caseReference.prefix(max(1, room - ellipsis.count))) + ellipsis : first.caseReference
+        return reference + more
     }
 
-    /// The last outcome, or what is due: "no answer", "reached · check", "not called yet".
-    static func lastText(_ followUp: FollowUp, _ state: State) -> String {
+    /// The last outcome, or what is due: "no answer", "check due", "not called yet".
+    static func lastText(_ followUp: FollowUp, _ state: State, wide: Bool) -> String {
         if let saving = state.saving[followUp.id] { return "\(saving.label)…" }
         if state.savingChecks.contains(followUp.id) { return "check…" }
         if followUp.state == .monitoring {
-            return followUp.lastCheckDay == state.now.utcDay ? "checked today" : "reached · check"
+            return followUp.lastCheckDay == state.now.utcDay ? (wide ? "checked today" : "checked") : "check due"
         }
         if !followUp.state.isActive { return followUp.state.label }
-        return followUp.lastOutcome?.label ?? "not called yet"
+        return followUp.lastOutcome?.label ?? (wide ? "not called yet" : "not called")
     }
 
+    static func isWide(_ width: Int) -> Bool { width >= 110 }
+
     static func table(_ state: State, width: Int) -> Table {
+        let wide = isWide(width)
         let phoneWidth = max(16, state.rows.map { DisplayWidth.of($0.phone.spaced) }.max() ?? 0)
         var columns: [TableColumn] = []
         if state.supervisor { columns.append(TableColumn("", width: .length(1))) }
         columns += [
             TableColumn("Due", width: .length(13)),
             TableColumn("Phone", width: .length(phoneWidth)),
-            TableColumn("Case", width: .length(width >= 110 ? 18 : 13)),
+            TableColumn("Case", width: .length(caseWidth(state, wide: wide))),
             TableColumn("#", width: .length(2), alignment: .trailing),
-            TableColumn("Last", width: .length(15)),
+            TableColumn("Last", width: .length(wide ? 17 : 12)),
         ]
-        if state.supervisor || width >= 110 { columns.append(TableColumn(state.supervisor ? "Tracer" : "State", width: .length(width >= 110 ? 12 : 8))) }
-        columns.append(TableColumn("Why a contact", width: .fill()))
+        if state.supervisor {
+            columns.append(TableColumn("Tracer", width: wide ? .length(12) : .fill()))
+        } else if wide {
+            columns.append(TableColumn("State", width: .length(12)))
+        }
+        if wide || !state.supervisor { columns.append(TableColumn(wide ? "Why a contact" : "Why", width: .fill())) }
         return Table(
             columns: columns, rowCount: state.rows.count, selected: state.rows.isEmpty ? nil : state.selected,
             focused: !state.isModal && state.detail == nil,
             emptyText: emptyText(state), moreBelow: state.next != nil)
+    }
+
+    static func caseWidth(_ state: State, wide: Bool) -> Int {
+        wide ? (state.supervisor ? 16 : 18) : 13
     }
 
     static func emptyText(_ state: State) -> String {
@@ -91,7 +113,8 @@ extension QueueScreen {
         if state.filter.isActive { return "nobody due matches the filter (Esc clears it)" }
         let later = state.counts.later
         if state.supervisor {
-            return "nobody is due in this queue" + (later > 0 && !state.includeLater ? " today (\(later) later: l shows them)" : "")
+            return "nobody is due in this queue"
+                + (later > 0 && !state.includeLater ? " today (\(later) later: l shows them)" : "")
         }
         return later > 0 && !state.includeLater
             ? "nobody is due today: \(later) later (l shows them)"
@@ -103,23 +126,27 @@ extension QueueScreen {
         let urgency = state.urgency(followUp)
         let pressing = urgency == .overdue || urgency == .due
         var cells: [TableCell] = []
-        if state.supervisor { cells.append(TableCell(state.marks.contains(followUp.id) ? g("✓") : "")) }
+        if state.supervisor {
+            cells.append(TableCell(state.marks.contains(followUp.id) ? (state.ascii ? "*" : "✓") : ""))
+        }
         cells += [
-            TableCell(dueText(followUp, state), style: urgency == .overdue ? Style(.warning, .bold) : pressing ? Style(.normal, .bold) : Style(.muted)),
+            TableCell(
+                dueText(followUp, state),
+                style: urgency == .overdue ? Style(.warning, .bold) : pressing ? Style(.normal, .bold) : Style(.muted)),
             TableCell(followUp.phone.spaced, style: pressing ? Style(.normal, .bold) : nil),
-            TableCell(caseText(followUp)),
+            TableCell(caseText(followUp, width: caseWidth(state, wide: isWide(width)), ascii: state.ascii)),
             TableCell("\(followUp.attempts)"),
             TableCell(
-                (followUp.symptomsFlagged ? "! " : "") + lastText(followUp, state),
+                (followUp.symptomsFlagged ? "! " : "") + lastText(followUp, state, wide: isWide(width)),
                 style: followUp.symptomsFlagged ? Style(.error, .bold) : nil),
         ]
-        if state.supervisor || width >= 110 {
+        if state.supervisor {
             cells.append(
-                state.supervisor
-                    ? TableCell(followUp.assignedTo ?? "nobody", style: followUp.assignedTo == nil ? Style(.warning) : nil)
-                    : TableCell(followUp.state.label))
+                TableCell(followUp.assignedTo ?? "nobody", style: followUp.assignedTo == nil ? Style(.warning) : nil))
+        } else if isWide(width) {
+            cells.append(TableCell(followUp.state.label))
         }
-        cells.append(TableCell(whyText(followUp)))
+        if isWide(width) || !state.supervisor { cells.append(TableCell(whyText(followUp, short: !isWide(width)))) }
         return cells
     }
 
@@ -159,7 +186,9 @@ extension QueueScreen {
             buffer.cursor = nil
             if state.filter.editing, !state.isModal || state.filter.editing {
                 buffer.cursor = (
-                    min(regions.table.maxX - 2, regions.table.x + 3 + DisplayWidth.of(Glyphs(ascii: state.ascii)(title))),
+                    min(
+                        regions.table.maxX - 2, regions.table.x + 3 + DisplayWidth.of(Glyphs(ascii: state.ascii)(title))
+                    ),
                     regions.table.y
                 )
             }
@@ -178,7 +207,7 @@ extension QueueScreen {
         guard text.width > 0, text.height > 0 else { return }
         var y = text.y
         let g = Glyphs(ascii: state.ascii)
-        let noticeRows = state.notice == nil ? 0 : min(2, text.height)
+        let noticeRows = state.notice == nil ? 0 : min(3, max(1, text.height - 1))
         let room = text.height - noticeRows
         var lines: [(String, Style)] = []
         if let row {
@@ -188,19 +217,37 @@ extension QueueScreen {
             lines.append((status, row.symptomsFlagged ? Style(.error, .bold) : Style(.normal)))
             if state.demo, row.state.isActive, row.state == .calling {
                 lines.append(
-                    ("Demo: this contact " + DemoContactAnswer.hint(followUpID: row.id, attempt: row.attempts + 1), Style(.accent, .bold)))
+                    (
+                        "Demo: this contact " + DemoContactAnswer.hint(followUpID: row.id, attempt: row.attempts + 1),
+                        Style(.accent, .bold)
+                    ))
             } else if state.demo, row.state == .monitoring {
-                lines.append(("Demo: reached; press c for today's check (y/n for symptoms, isolating)", Style(.accent, .bold)))
+                lines.append(
+                    ("Demo: reached; press c for today's check (y/n for symptoms, isolating)", Style(.accent, .bold)))
             }
             for reason in row.reasons { lines.append((reasonText(reason, g), Style(.muted))) }
         }
-        for (line, style) in lines.prefix(max(0, room)) {
+        for (line, style) in wrapped(lines, width: text.width, glyphs: g).prefix(max(0, room)) {
             buffer.put(line, x: text.x, y: y, style: style, maxWidth: text.width)
             y += 1
         }
         if let notice = state.notice {
-            notice.render(into: &buffer, x: text.x, y: text.maxY - noticeRows, width: text.width, rows: noticeRows, ascii: state.ascii)
+            notice.render(
+                into: &buffer, x: text.x, y: text.maxY - noticeRows, width: text.width, rows: noticeRows,
+                ascii: state.ascii)
         }
+    }
+
+    /// Each line word-wrapped to `width`, its continuation indented as the line is.
+    static func wrapped(_ lines: [(String, Style)], width: Int, glyphs: Glyphs) -> [(String, Style)] {
+        var out: [(String, Style)] = []
+        for (line, style) in lines {
+            let indent = String(line.prefix { $0 == " " })
+            let parts = TextWrap.wrap(glyphs(String(line.dropFirst(indent.count))), width: max(1, width - indent.count))
+            if parts.isEmpty { out.append(("", style)) }
+            for part in parts { out.append((indent + part, style)) }
+        }
+        return out
     }
 
     /// "case ASL-2026-0412: 42 min over 2 days, most 21 on one day, last exposure 2026-11-28 (close contact)".
@@ -208,7 +255,8 @@ extension QueueScreen {
         if let why = reason.addedByHand {
             return "case \(reason.caseReference): added by hand (\(why)), last exposure \(reason.lastExposureDay.iso)"
         }
-        return "case \(reason.caseReference): \(reason.minutes) min over \(reason.days) day\(reason.days == 1 ? "" : "s"), most \(reason.mostMinutesOnOneDay) on one day, last exposure \(reason.lastExposureDay.iso)"
+        return
+            "case \(reason.caseReference): \(reason.minutes) min over \(reason.days) day\(reason.days == 1 ? "" : "s"), most \(reason.mostMinutesOnOneDay) on one day, last exposure \(reason.lastExposureDay.iso)"
             + (reason.isCloseContact ? " (close contact)" : "")
     }
 
@@ -216,17 +264,26 @@ extension QueueScreen {
     static func detailLines(_ detail: Detail, _ state: State) -> [(String, Style)] {
         let g = Glyphs(ascii: state.ascii)
         guard let loaded = detail.loaded else {
-            if let error = detail.error { return [("✗ could not read the person: \(error) (r to try again)", Style(.error, .bold))] }
+            if let error = detail.error {
+                return [("✗ could not read the person: \(error) (r to try again)", Style(.error, .bold))]
+            }
             return [("… reading the person", Style(.accent))]
         }
         let followUp = state.rows.first { $0.id == loaded.followUp.id } ?? loaded.followUp
         var lines: [(String, Style)] = []
         lines.append(("\(followUp.state.label)" + g(" · ") + scheduleText(followUp, state), Style(.normal, .bold)))
         lines.append(
-            ("last exposure \(followUp.lastExposureDay.iso)" + g(" · ") + "period ends \(followUp.periodEndsOn.iso)" + g(" · ")
-                + (followUp.assignedTo.map { "assigned to \($0)" } ?? "assigned to nobody yet"), Style(.normal)))
+            (
+                "last exposure \(followUp.lastExposureDay.iso)" + g(" · ") + "period ends \(followUp.periodEndsOn.iso)"
+                    + g(" · ")
+                    + (followUp.assignedTo.map { "assigned to \($0)" } ?? "assigned to nobody yet"), Style(.normal)
+            ))
         if followUp.symptomsFlagged {
-            lines.append(("! a daily check reported symptoms: the supervisor and the case's tracer should act", Style(.error, .bold)))
+            lines.append(
+                (
+                    "! a daily check reported symptoms: the supervisor and the case's tracer should act",
+                    Style(.error, .bold)
+                ))
         }
         if let became = followUp.becameCaseID { lines.append(("became case \(became)", Style(.accent))) }
         lines.append(("", Style(.normal)))
@@ -237,16 +294,21 @@ extension QueueScreen {
         if loaded.attempts.isEmpty { lines.append(("  none yet", Style(.muted))) }
         for attempt in loaded.attempts {
             lines.append(
-                ("  \(ConsoleText.dateTime(attempt.at, state.timeZone))  \(attempt.outcome.label)  by \(attempt.by)"
-                    + (attempt.note.isEmpty ? "" : g(" · ") + attempt.note), Style(.normal)))
+                (
+                    "  \(ConsoleText.dateTime(attempt.at, state.timeZone))  \(attempt.outcome.label)  by \(attempt.by)"
+                        + (attempt.note.isEmpty ? "" : g(" · ") + attempt.note), Style(.normal)
+                ))
         }
         lines.append(("", Style(.normal)))
         lines.append(("Daily checks (\(loaded.checks.count))", Style(.header, .bold)))
         if loaded.checks.isEmpty { lines.append(("  none yet", Style(.muted))) }
         for check in loaded.checks {
             lines.append(
-                ("  \(check.day.iso)  symptoms \(check.symptoms ? "yes" : "no")  isolating \(check.isolating ? "yes" : "no")  by \(check.by)"
-                    + (check.note.isEmpty ? "" : g(" · ") + check.note), check.symptoms ? Style(.error, .bold) : Style(.normal)))
+                (
+                    "  \(check.day.iso)  symptoms \(check.symptoms ? "yes" : "no")  isolating \(check.isolating ? "yes" : "no")  by \(check.by)"
+                        + (check.note.isEmpty ? "" : g(" · ") + check.note),
+                    check.symptoms ? Style(.error, .bold) : Style(.normal)
+                ))
         }
         return lines
     }
@@ -260,19 +322,26 @@ extension QueueScreen {
         var lines = detailLines(detail, state)
         if state.demo, let followUp, followUp.state == .calling {
             lines.insert(
-                ("Demo: this contact " + DemoContactAnswer.hint(followUpID: followUp.id, attempt: followUp.attempts + 1), Style(.accent, .bold)),
+                (
+                    "Demo: this contact "
+                        + DemoContactAnswer.hint(followUpID: followUp.id, attempt: followUp.attempts + 1),
+                    Style(.accent, .bold)
+                ),
                 at: 0)
         }
         let noticeRows = state.notice == nil ? 0 : min(2, text.height)
         let room = max(0, text.height - noticeRows)
-        let first = min(detail.scroll, max(0, lines.count - room))
+        let shown = wrapped(lines, width: text.width, glyphs: Glyphs(ascii: state.ascii))
+        let first = min(detail.scroll, max(0, shown.count - room))
         var y = text.y
-        for (line, style) in lines.dropFirst(first).prefix(room) {
+        for (line, style) in shown.dropFirst(first).prefix(room) {
             buffer.put(line, x: text.x, y: y, style: style, maxWidth: text.width)
             y += 1
         }
         if let notice = state.notice {
-            notice.render(into: &buffer, x: text.x, y: text.maxY - noticeRows, width: text.width, rows: noticeRows, ascii: state.ascii)
+            notice.render(
+                into: &buffer, x: text.x, y: text.maxY - noticeRows, width: text.width, rows: noticeRows,
+                ascii: state.ascii)
         }
         buffer.cursor = nil
     }
@@ -295,15 +364,20 @@ extension QueueScreen {
         y += 1
         buffer.put("Note", x: text.x, y: y, style: Style(.normal, .bold), clip: text)
         form.note.render(
-            into: &buffer, area: Rect(x: text.x + 6, y: y, width: max(1, text.width - 6), height: 1), focused: !form.saving,
+            into: &buffer, area: Rect(x: text.x + 6, y: y, width: max(1, text.width - 6), height: 1),
+            focused: !form.saving,
             placeholder: "optional: what was agreed, when to call again")
         y += 2
         if form.saving {
-            Notice.working("recording…").render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
+            Notice.working("recording…").render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else if let error = form.error {
-            Notice.error(error).render(into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1), ascii: state.ascii)
+            Notice.error(error).render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1), ascii: state.ascii)
         }
-        buffer.put("↑↓ or 1-5 outcome · Enter record · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted), clip: text)
+        buffer.put(
+            "↑↓ or 1-5 outcome · Enter record · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted),
+            clip: text)
         if form.saving { buffer.cursor = nil }
     }
 
@@ -327,23 +401,28 @@ extension QueueScreen {
                 style: focused ? Style(.inputFocused, .bold) : value == nil ? Style(.muted) : Style(.input), clip: text)
             y += 2
         }
-        ConsoleText.putLabel("Note", focused: form.focus == .note && !form.saving, into: &buffer, x: text.x, y: y, clip: text)
+        ConsoleText.putLabel(
+            "Note", focused: form.focus == .note && !form.saving, into: &buffer, x: text.x, y: y, clip: text)
         form.note.render(
             into: &buffer, area: Rect(x: text.x + 17, y: y, width: max(1, text.width - 17), height: 1),
             focused: form.focus == .note && !form.saving, placeholder: "optional")
         y += 2
         if form.saving {
-            Notice.working("recording…").render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
+            Notice.working("recording…").render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else if let error = form.error {
-            Notice.error(error).render(into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1), ascii: state.ascii)
+            Notice.error(error).render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1), ascii: state.ascii)
         }
-        buffer.put("y/n answer · Tab next · Enter next, then record · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted), clip: text)
+        buffer.put(
+            "y/n answer · Tab next · Enter next, then record · Esc cancel", x: text.x, y: text.maxY - 1,
+            style: Style(.muted), clip: text)
         if form.focus != .note || form.saving { buffer.cursor = nil }
     }
 
     static func renderPicker(_ picker: Picker, into buffer: inout Buffer, area: Rect) {
         let shown = picker.shown
-        let height = min(area.height, max(8, min(shown.count, 10) + 6))
+        let height = min(area.height, max(8, min(shown.count, 10) + 7))
         let box = area.centered(width: min(50, area.width), height: height)
         buffer.fill(box, with: .blank)
         let title: String
@@ -362,12 +441,15 @@ extension QueueScreen {
         let first = max(0, picker.selected - room + 1)
         for (index, option) in shown.enumerated().dropFirst(first).prefix(room) {
             let chosen = index == picker.selected
-            buffer.put((chosen ? "› " : "  ") + option.label, x: text.x, y: y, style: chosen ? Style(.selection, .bold) : Style(.normal), maxWidth: text.width)
+            buffer.put(
+                (chosen ? "› " : "  ") + option.label, x: text.x, y: y,
+                style: chosen ? Style(.selection, .bold) : Style(.normal), maxWidth: text.width)
             y += 1
         }
         if shown.isEmpty {
             buffer.put(
-                picker.field.text.isEmpty ? "no tracer known yet: type a name" : "Enter: \(picker.field.text) (the desk checks the name)",
+                picker.field.text.isEmpty
+                    ? "no tracer known yet: type a name" : "Enter: \(picker.field.text) (the desk checks the name)",
                 x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
         }
         buffer.put("Enter choose · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted), clip: text)

@@ -273,7 +273,8 @@ public enum QueueScreen {
             guard request == state.request else { return [] }
             state.loading = false
             state.notice = .error(
-                "could not read the queue: \(message)" + (state.loaded ? " (the rows shown are from the last read; r to try again)" : " (r to try again)"))
+                "could not read the queue: \(message)"
+                    + (state.loaded ? " (the rows shown are from the last read; r to try again)" : " (r to try again)"))
             return []
         case .detailLoaded(let detail):
             guard state.detail?.followUpID == detail.followUp.id else { return [] }
@@ -305,7 +306,7 @@ public enum QueueScreen {
             guard state.saving.removeValue(forKey: id) != nil else { return [] }
             let phone = state.rows.first { $0.id == id }?.phone.spaced ?? "follow-up \(id)"
             state.notice = .error(
-                "“\(outcome.label)” for \(phone) was not recorded: \(message). Select the person and press the digit again.")
+                "“\(outcome.label)” for \(phone) was not recorded: \(message). Press the digit again on them.")
             return []
         case .checkSaved(let followUp, let symptoms):
             state.savingChecks.remove(followUp.id)
@@ -363,7 +364,10 @@ public enum QueueScreen {
         guard followUp.state.isActive, let due = followUp.nextDueAt else { return "ended: \(followUp.state.label)" }
         let when =
             due <= state.now
-            ? "now" : due.utcDay == state.now.utcDay ? String(ConsoleText.dateTime(due, state.timeZone).suffix(5)) : ConsoleText.dateTime(due, state.timeZone)
+            ? "now"
+            : due.utcDay == state.now.utcDay
+                ? String(ConsoleText.dateTime(due, state.timeZone).suffix(5))
+                : ConsoleText.dateTime(due, state.timeZone)
         if followUp.state == .monitoring {
             return due <= state.now ? "today's check is due now (c)" : "next check due \(when)"
         }
@@ -372,7 +376,8 @@ public enum QueueScreen {
 
     static func allDoneText(_ state: State) -> String {
         state.filter.isActive
-            ? "nobody else the filter shows is due now (Esc clears it)" : "nobody else is due now (r reads the queue again)"
+            ? "nobody else the filter shows is due now (Esc clears it)"
+            : "nobody else is due now (r reads the queue again)"
     }
 
     /// The row after `position` (wrapping; the row itself last when `including`) that is due

@@ -129,7 +129,8 @@ extension FakeDesk {
             let patient = lookup.patient.userID
             if let existing = book.openCase(patient: patient) {
                 audit(person.user, .caseOpened, target: "user \(patient)")
-                return CaseOpening(trace: book.filled(existing), existing: true, followUpsCreated: 0, followUpsJoined: 0)
+                return CaseOpening(
+                    trace: book.filled(existing), existing: true, followUpsCreated: 0, followUpsJoined: 0)
             }
             let now = clock
             let id = book.nextCaseID
@@ -145,7 +146,9 @@ extension FakeDesk {
                 trace.cameFrom = was.reasons.map {
                     CaseLink(caseID: $0.caseID, reference: $0.caseReference, followUpID: was.id)
                 }
-                for reason in was.reasons { book.note(reason.caseID, now, person.user, "follow-up \(was.id): became case \(id)") }
+                for reason in was.reasons {
+                    book.note(reason.caseID, now, person.user, "follow-up \(was.id): became case \(id)")
+                }
             }
             book.cases[id] = trace
             var created = 0
@@ -231,8 +234,11 @@ extension FakeDesk {
             }
             trace.status = .closed(reason: reason, by: person.user, at: clock)
             book.cases[caseID] = trace
-            for (id, followUp) in book.followUps where followUp.state.isActive && followUp.reasons.contains(where: { $0.caseID == caseID }) {
-                let others = followUp.reasons.contains { $0.caseID != caseID && (book.cases[$0.caseID]?.status.isOpen ?? false) }
+            for (id, followUp) in book.followUps
+            where followUp.state.isActive && followUp.reasons.contains(where: { $0.caseID == caseID }) {
+                let others = followUp.reasons.contains {
+                    $0.caseID != caseID && (book.cases[$0.caseID]?.status.isOpen ?? false)
+                }
                 if !others { book.followUps[id] = Self.ended(followUp, as: .caseClosed, at: clock) }
             }
             book.note(caseID, clock, person.user, "closed: \(reason.label)")
@@ -437,7 +443,9 @@ extension FakeDesk {
     private func leastLoadedTracer() -> String? {
         let tracers = accounts.values.map(\.account).filter { $0.role == .tracer && !$0.disabled }.map(\.name)
         return tracers.min { a, b in
-            let load = { (name: String) in self.book.followUps.values.filter { $0.assignedTo == name && $0.state.isActive }.count }
+            let load = { (name: String) in
+                self.book.followUps.values.filter { $0.assignedTo == name && $0.state.isActive }.count
+            }
             return (load(a), a) < (load(b), b)
         }
     }

@@ -62,6 +62,8 @@ struct TraceProgramTests {
             let ids = try Self.seed(d)
             try await Self.addTracer(d)
             await c.signIn("tina")
+            #expect(c.state.page == .queue, "the tracer's home is the call queue")
+            await c.press(.function(2))
             #expect(c.state.page == .trace)
 
             // A number nobody registered: the desk's message, on the number.
@@ -142,6 +144,7 @@ struct TraceProgramTests {
             _ = try Self.seed(d)
             try await Self.addTracer(d)
             await c.signIn("tina")
+            await c.press(.function(2))
             await c.type("333 100 0001")
             await c.press(.enter)
             await c.type("case 2026-1234")
@@ -189,6 +192,7 @@ struct TraceProgramTests {
             _ = try Self.seed(d)
             try await Self.addTracer(d)
             await c.signIn("tina")
+            await c.press(.function(2))
             await c.type("+39 333 100 0003")
             await c.press(.enter)
             await c.type("case 9")
@@ -212,6 +216,8 @@ struct TraceRemoteProgramTests {
         let c = Console(r.desk)
         await c.send([])
         await c.signIn("tina")
+        #expect(await c.until { c.state.page == .queue })
+        await c.press(.function(2))
         #expect(await c.until { c.state.page == .trace })
         await c.type("333 100 0001")
         await c.press(.enter)

@@ -263,7 +263,7 @@ struct ConsoleDefectTests {
 
     @Test("a paste longer than the purpose is cut, and said; a counter shows near the limit")
     func pasteCut() {
-        var app = Fixture.app(session: Fixture.session("tina", role: .tracer))
+        var app = Fixture.onTrace(Fixture.app(session: Fixture.session("tina", role: .tracer)))
         Fixture.type("+39 333 123 4567", into: &app)
         _ = Fixture.press(.enter, into: &app)
         Fixture.type(String(repeating: "a", count: TracePurpose.maximumLength - 3), into: &app)
@@ -302,7 +302,7 @@ struct ConsoleDefectTests {
 
     @Test("a number too long once the country code is added shows the number as understood")
     func phoneAsUnderstood() {
-        var app = Fixture.app(session: Fixture.session("tina", role: .tracer))
+        var app = Fixture.onTrace(Fixture.app(session: Fixture.session("tina", role: .tracer)))
         Fixture.type("333 123 456 789 01", into: &app)
         _ = Fixture.press(.enter, into: &app)
         let error = try! #require(app.trace.phoneError)
@@ -312,7 +312,7 @@ struct ConsoleDefectTests {
 
     @Test("a failed r keeps the contacts shown, with a notice")
     func traceRefreshKeepsResult() throws {
-        var app = Fixture.app(session: Fixture.session("tina", role: .tracer))
+        var app = Fixture.onTrace(Fixture.app(session: Fixture.session("tina", role: .tracer)))
         Fixture.type("+39 333 123 4567", into: &app)
         _ = Fixture.press(.enter, into: &app)
         Fixture.type("case 1", into: &app)

@@ -19,6 +19,7 @@ struct CopyTests {
         console.program.copyEnabled = copy
         await console.send([])
         await console.signIn("tina")
+        await console.press(.function(2))
         await console.type("333 123 4567")
         await console.press(.enter)
         await console.type(TraceFixture.purpose)

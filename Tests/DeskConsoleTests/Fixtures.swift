@@ -36,6 +36,13 @@ enum Fixture {
         return state
     }
 
+    /// A tracer's console brought to the contact-trace screen (their home is the call queue).
+    static func onTrace(_ state: ConsoleApp.State) -> ConsoleApp.State {
+        var state = state
+        _ = ConsoleApp.update(&state, .keyPressed(.function(2)))
+        return state
+    }
+
     static func record(authorizedAt: Date = now, lifetime: TimeInterval = 150, day: CivilDay? = nil) -> OtpAuthorization
     {
         OtpAuthorization(

@@ -150,13 +150,34 @@ struct KeyConventionsTests {
         _ = Fixture.press(.char("a"), into: &his)
         add("his form", his)
 
-        var tracer = Fixture.app(session: Fixture.session("tina", role: .tracer))
+        var tracer = Fixture.onTrace(Fixture.app(session: Fixture.session("tina", role: .tracer)))
         add("trace phone", tracer)
         Fixture.type("3331234567", into: &tracer)
         _ = Fixture.press(.enter, into: &tracer)
         add("trace purpose", tracer)
         _ = Fixture.press(.char("?"), into: &tracer)
         add("trace help", tracer)
+
+        var queue = QueueFixture.app()
+        add("queue", queue)
+        var queueDetail = queue
+        _ = Fixture.press(.enter, into: &queueDetail)
+        add("queue person", queueDetail)
+        var outcome = queue
+        _ = Fixture.press(.char("o"), into: &outcome)
+        add("queue outcome", outcome)
+        _ = Fixture.press(.char("j"), .char("j"), .char("j"), .char("c"), into: &queue)
+        add("queue check", queue)
+        var filter = QueueFixture.app()
+        _ = Fixture.press(.char("/"), into: &filter)
+        add("queue filter", filter)
+        var supervising = QueueFixture.app(session: QueueFixture.supervisor)
+        add("supervisor queue", supervising)
+        var supervisingDetail = supervising
+        _ = Fixture.press(.enter, into: &supervisingDetail)
+        add("supervisor queue person", supervisingDetail)
+        _ = Fixture.press(.char("t"), into: &supervising)
+        add("supervisor picker", supervising)
         return list
     }
 

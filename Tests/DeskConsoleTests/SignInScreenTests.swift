@@ -126,7 +126,7 @@ struct SignInScreenTests {
         #expect(commands == [.stopFeed, .staff(.load)])
         var tracer = Fixture.signedOut()
         _ = ConsoleApp.update(&tracer, .signedIn(Fixture.session("verdi", role: .tracer)))
-        #expect(tracer.page == .trace)
+        #expect(tracer.page == .queue)
         var supervisor = Fixture.signedOut()
         let asked = ConsoleApp.update(&supervisor, .signedIn(Fixture.session("sara", role: .supervisor)))
         #expect(supervisor.page == .dashboard)
@@ -137,9 +137,11 @@ struct SignInScreenTests {
             ])
     }
 
-    @Test("a tracer starts on the contact-trace screen, asked for the patient's number")
+    @Test("a tracer starts on the call queue; F2 brings the contact-trace screen, asked for the patient's number")
     func tracerStart() {
-        let app = Fixture.app(session: Fixture.session("verdi", role: .tracer))
+        var app = Fixture.app(session: Fixture.session("verdi", role: .tracer))
+        #expect(Fixture.prose(app).contains("Call queue verdi (tracer)"))
+        _ = Fixture.press(.function(2), into: &app)
         let text = Fixture.prose(app)
         #expect(text.contains("Contact trace verdi (tracer)"))
         #expect(text.contains("Look up a patient"))

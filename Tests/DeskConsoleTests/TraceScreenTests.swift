@@ -79,6 +79,8 @@ enum TraceFixture {
             size: TerminalSize(width: width, height: height), location: Fixture.location, now: Fixture.now,
             timeZone: Fixture.utc, ascii: ascii)
         _ = ConsoleApp.update(&state, .signedIn(tracer))
+        // The tracer's home is the call queue; the lookup is on the trace screen (F2).
+        _ = ConsoleApp.update(&state, .keyPressed(.function(2)))
         return state
     }
 
@@ -145,7 +147,7 @@ struct TraceScreenTests {
     func countryCodeFromSession() {
         var session = TraceFixture.tracer
         session.phoneCountryCode = "+41"
-        var state = Fixture.app(session: session)
+        var state = Fixture.onTrace(Fixture.app(session: session))
         #expect(state.trace.defaultCountryCode == "+41")
         #expect(Fixture.prose(state).contains("or without +41"))
         Fixture.type("79 111 0001", into: &state)

@@ -31,7 +31,9 @@ check "bench trace with 12 users (fewer than the circle) finishes" grep -q '"loo
 # 1. The console at 80×24: the tracer's start page.
 start 80 24 -- --store "$store" --user bench-tracer
 sign_in "$password"
-check "a tracer starts on the contact-trace screen" wait_wrapped "Look up a patient"
+check "a tracer starts on the call queue" wait_wrapped "TraceDesk · Call queue"
+keys F2
+check "F2: the contact-trace screen" wait_wrapped "Look up a patient"
 keys ?
 check "? in the empty phone field opens help" wait_wrapped "Help: "
 keys Escape
@@ -232,6 +234,8 @@ if start_server "$store"; then
     bash -c "[ '$status' = 200 ] && grep -q '\"records\":20' '$work/receipt' && grep -q '\"unknown_beacons\":0' '$work/receipt'"
   start 100 30 -- --server "http://$internal" --user bench-tracer
   sign_in "$password"
+  wait_wrapped "Call queue" >/dev/null
+  keys F2
   wait_wrapped "Look up a patient" >/dev/null
   text "333 777 0001"
   keys Enter
