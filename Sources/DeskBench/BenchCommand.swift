@@ -50,6 +50,8 @@ package enum BenchCommand {
                tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500] [--pages 20] [--runs 3] [--json]
                Seeds open cases and follow-ups, then times a tracer's next queue page and opening a
                case with that many close contacts, in LocalDesk, on SQLite (and PostgreSQL).
+               tracedesk bench indicators [--store PATH] [--postgres URL] [--cases 10000] [--follow-ups 100000] [--days 14] [--runs 20] [--json]
+               Seeds cases and their follow-ups, then times the tracing indicators over 14 days.
                tracedesk bench write-raw --store NEW_PATH [--op authorization|upload] [--threads 1] [--shared] [--seconds 5] [--count 100000] [--check-only]
                The store's limit: the transactions of an authorisation or a 14-key upload run
                straight through SQLite's C API (the store's own statements, checked against a
@@ -68,6 +70,7 @@ package enum BenchCommand {
         if words.first == "trace" { return try await trace(Array(words.dropFirst())) }
         if words.first == "stats" { return try stats(Array(words.dropFirst())) }
         if words.first == "followup" { return try await followUp(Array(words.dropFirst())) }
+        if words.first == "indicators" { return try indicators(Array(words.dropFirst())) }
         if words.first == "write-raw" { return try writeRaw(Array(words.dropFirst())) }
         guard words.first == "render" else {
             if words.first == "--help" || words.first == "-h" {
@@ -75,7 +78,7 @@ package enum BenchCommand {
                 return .success
             }
             throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'apricot', 'monitor', 'events', 'trace', 'stats', 'followup' or 'write-raw'",
+                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'apricot', 'monitor', 'events', 'trace', 'stats', 'followup', 'indicators' or 'write-raw'",
                 command: "bench")
         }
         let arguments = try Arguments(

@@ -21,6 +21,13 @@ extension Program {
                     then: { .dashboard(.loaded($0, for: query)) },
                     failed: { .dashboard(.failed($0.message, for: query)) }, session: true)
             }
+        case .loadIndicators(let query):
+            withSession { session in
+                self.call(
+                    { () async throws(ServiceError) in try await service.followUpIndicators(session, query: query) },
+                    then: { .dashboard(.indicatorsLoaded($0, for: query)) },
+                    failed: { .dashboard(.indicatorsFailed($0.message, for: query)) }, session: true)
+            }
         case .export(let path, let csv, let overwrite):
             // Figures, not personal data: nothing to audit. Checked, then an existing file asked
             // about, then written whole under a temporary name and put in place (mode 0600).

@@ -4,7 +4,7 @@ import TerminalKit
 extension DashboardScreen {
     public enum Action: Hashable, Sendable {
         case range(StatsRange)
-        case cycleBucket, refresh, province, allProvinces, export, quit
+        case cycleBucket, refresh, province, allProvinces, export, tracing, quit
     }
 
     public enum InputAction: Hashable, Sendable { case submit, back }
@@ -25,6 +25,9 @@ extension DashboardScreen {
             Binding([.char("p")], .province, help: "One province's figures", footer: "Province", name: "province"),
             Binding(
                 [.char("b")], .cycleBucket, help: "Next bucket size for the range", footer: "Bucket", name: "bucket"),
+            Binding(
+                [.char("t")], .tracing, help: "Tracing indicators and tracers' load",
+                footer: "Tracing", name: "tracing"),
             Binding(
                 [.char("/")], .province, help: "One province's figures (as p)", shownInFooter: false, name: "filter"),
             Binding([.escape], .allProvinces, help: "Back to every province", shownInFooter: false, name: "back"),

@@ -75,7 +75,13 @@ extension DashboardScreen {
                 into: &buffer, x: regions.message.x, y: regions.message.y, width: regions.message.width,
                 rows: regions.message.height, ascii: state.ascii)
         }
-        if let report = state.report {
+        if state.page == .tracing {
+            renderTracing(
+                state, into: &buffer,
+                area: Rect(
+                    x: area.x, y: regions.message.maxY, width: area.width,
+                    height: max(0, area.maxY - regions.message.maxY)))
+        } else if let report = state.report {
             renderTiles(tiles, state, into: &buffer, area: regions.tiles, large: regions.large)
             let charts = self.charts(report, state)
             for (chart, rect) in zip(charts, regions.charts) {
@@ -160,6 +166,7 @@ extension DashboardScreen {
     /// The line under the header: the range being read while another's figures are shown, a
     /// failed ask, a notice, the province shown, or "no activity".
     static func message(_ state: State) -> Notice? {
+        if state.page == .tracing { return tracingMessage(state) }
         let g = Glyphs(ascii: state.ascii)
         if let report = state.report, showsOtherRange(state) {
             let shown = shown(state)

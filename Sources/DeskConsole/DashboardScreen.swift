@@ -62,6 +62,13 @@ public enum DashboardScreen {
         public var timeZone: TimeZone
         /// Sparklines and bars in ASCII.
         public var ascii: Bool
+        /// The statistics or the tracing indicators (`t` switches).
+        public var page: Page = .figures
+        /// The tracing indicators on screen (kept when a later ask fails), the query last asked
+        /// for them, and what went wrong with that ask.
+        public var indicators: FollowUpIndicators?
+        public var indicatorsAsked: StatsQuery?
+        public var indicatorsError: String?
 
         public init(now: Date, timeZone: TimeZone = .current, refreshSeconds: Int = 5, ascii: Bool = false) {
             self.now = now
@@ -87,10 +94,14 @@ public enum DashboardScreen {
         case exportExists(String)
         case exported(path: String)
         case exportFailed(String)
+        case indicatorsLoaded(FollowUpIndicators, for: StatsQuery)
+        case indicatorsFailed(String, for: StatsQuery)
     }
 
     public enum Command: Hashable, Sendable {
         case load(StatsQuery)
+        /// The tracing indicators over the cases opened in the query's range.
+        case loadIndicators(StatsQuery)
         /// Writes `csv` to `path` whole or not at all (mode 0600).
         case export(path: String, csv: String, overwrite: Bool)
         /// The range chosen changed: keep it for the next run.
@@ -160,6 +171,15 @@ public enum DashboardScreen {
         case .exportFailed(let message):
             state.export?.failed(message)
             return []
+        case .indicatorsLoaded(let indicators, let query):
+            guard query == state.indicatorsAsked else { return [] }
+            state.indicators = indicators
+            state.indicatorsError = nil
+            return []
+        case .indicatorsFailed(let message, let query):
+            guard query == state.indicatorsAsked else { return [] }
+            state.indicatorsError = message
+            return []
         }
     }
 
@@ -170,7 +190,7 @@ public enum DashboardScreen {
         state.askedAt = state.now
         state.loading = true
         state.refreshPending = false
-        return [.load(query)]
+        return [.load(query)] + askIndicators(&state)
     }
 
     /// The ask `r` left waiting while another ran, once that one has answered.
@@ -236,6 +256,8 @@ public enum DashboardScreen {
             state.province = nil
         case .export:
             state.export = ExportPrompt(path: defaultExportPath(state))
+        case .tracing:
+            return switchPage(&state)
         case .quit:
             return [.quit]
         }
@@ -319,6 +341,6 @@ public enum DashboardScreen {
         let path = prompt.start(defaultPath: defaultExportPath(state), example: "stats.csv")
         state.export = prompt
         guard let path else { return [] }
-        return [.export(path: path, csv: StatsCSV.encode(report), overwrite: overwrite)]
+        return [.export(path: path, csv: StatsCSV.encode(report, indicators: state.indicators), overwrite: overwrite)]
     }
 }

@@ -107,7 +107,7 @@ public enum StatsCSV {
     }
 
     /// Four decimals, a point, no exponent: `0.6667`, `12.5`.
-    static func decimal(_ value: Double) -> String {
+    public static func decimal(_ value: Double) -> String {
         // Beyond 10^14 four decimals no longer fit an Int64 (only a hostile answer gets there).
         guard value.magnitude < 1e14 else { return String(StatsText.clamped(value)) }
         let scaled = StatsText.clamped(value * 10_000)

@@ -23,4 +23,9 @@ public protocol StatsStore: Sendable {
     /// servers at once: an hour is rolled up once.
     @discardableResult
     func rollUpStatistics(now: Date) throws(StoreError) -> Int
+
+    /// What the tracing indicators count (``FollowUpFacts``) over the cases opened in `query`'s
+    /// range, at `now`, read in one snapshot; ``followUpIndicators(_:now:settings:)`` computes
+    /// the figures from them. `settings` says when a due follow-up is overdue.
+    func followUpFacts(_ query: StatsQuery, now: Date, settings: FollowUpSettings) throws(StoreError) -> FollowUpFacts
 }

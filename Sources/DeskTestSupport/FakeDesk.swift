@@ -28,6 +28,8 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
         public var sightings: [Sighting] = []
         public var watch: CodeWatch?
         public var outbox: [SmsMessage] = []
+        /// The tracing indicators; nil: none of the range's cases (every figure empty).
+        public var indicators: FollowUpIndicators?
         public init() {}
     }
 
@@ -274,6 +276,20 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
             _ = try signedIn(session, for: .readStatistics)
             if let problem = ServiceChecks.statsProblem(query) { throw problem }
             return canned.statistics ?? StatsReport(query: query, generatedAt: clock)
+        }
+    }
+
+    public func followUpIndicators(_ session: StaffSession, query: StatsQuery) async throws(ServiceError)
+        -> FollowUpIndicators
+    {
+        try run("followUpIndicators") { () throws(ServiceError) in
+            _ = try signedIn(session, for: .readStatistics)
+            if let problem = ServiceChecks.statsProblem(query) { throw problem }
+            return canned.indicators
+                ?? FollowUpIndicators(
+                    from: query.from, to: query.to, cases: 0, contactsPerCaseMean: nil, contactsPerCaseMedian: nil,
+                    reachedWithin24hPercent: nil, medianHoursToFirstReach: nil, checkedEveryDayPercent: nil,
+                    unreached: UnreachedAges(), lostPercent: nil, knownContactPercent: nil, tracers: [])
         }
     }
 

@@ -20,8 +20,11 @@ enum StatsCommand {
           what became of them (checked, uploaded, median time to upload), uploads and keys
           (accepted, dropped by reason, keys per upload), uploads refused, chunks published,
           real and dummy phone requests, analytics by province, APRICOT registrations,
-          contact files, lookups per tracer, pseudo-ids used. docs/supervisor-guide.md says
-          what every figure counts.
+          contact files, lookups per tracer, pseudo-ids used; then the tracing indicators
+          over the cases opened in the range (contacts per case, close contacts reached in
+          24 h, time to the first contact reached, checked every day, not reached yet, lost
+          to follow-up, known contacts, and per tracer: assigned, due, overdue, done today).
+          docs/supervisor-guide.md says what every figure counts.
 
           --range R      the last 1h, 24h (default), 7d or 14d, the current bucket included;
                          today: since midnight in the local zone (TZ), in hours
@@ -34,8 +37,10 @@ enum StatsCommand {
           --to TIME      with --from: up to TIME, not included (default now); without --bucket
                          the bucket is 5m up to 3 hours, hour up to 3 days, day beyond
           --json         the figures as the staff API answers them (series as arrays, one value
-                         per bucket; shares not included: divide the counts)
+                         per bucket; shares not included: divide the counts), and the
+                         indicators as the member "tracing"
           --csv          the dashboard's CSV export: section,figure,key,label,bucket_start,value
+                         (the indicators in the sections tracing, unreached, tracer_load)
 
         Needs the supervisor role. Not audited (figures only). Buckets are UTC; the text output
         shows UTC times. The options --user, --password-stdin, --store and --server work as for
@@ -67,14 +72,32 @@ enum StatsCommand {
         return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
             let query = choice.query(now: Date())
             let report = try await desk.statistics(session, query: query)
+            let indicators = try await tracingIndicators(desk, session, query: query)
             if arguments.has("json") {
-                print(StaffWire.statsReport(report).serialized)
+                print(StaffWire.statsReport(report, indicators: indicators).serialized)
             } else if arguments.has("csv") {
-                FileHandle.standardOutput.write(Data(StatsCSV.encode(report).utf8))
+                FileHandle.standardOutput.write(Data(StatsCSV.encode(report, indicators: indicators).utf8))
             } else {
                 for line in StatsText.summary(report, title: choice.title) { say(line) }
+                if let indicators {
+                    say("")
+                    for line in IndicatorText.summary(indicators) { say(line) }
+                }
             }
             return .success
+        }
+    }
+
+    /// The tracing indicators over the same range; nil (with a note on stderr) from a server
+    /// that does not give them yet, so the statistics still print.
+    static func tracingIndicators(
+        _ desk: any DeskService, _ session: StaffSession, query: StatsQuery
+    ) async throws(ServiceError) -> FollowUpIndicators? {
+        do throws(ServiceError) {
+            return try await desk.followUpIndicators(session, query: query)
+        } catch .unavailable(let reason) {
+            printError("stats: the tracing indicators are left out: \(reason)")
+            return nil
         }
     }
 

@@ -192,6 +192,9 @@ struct UnreachableStore: Store {
     func smsOutbox(limit: Int) throws(StoreError) -> [SmsMessage] { throw error }
     func statistics(_ query: StatsQuery, now: Date) throws(StoreError) -> StatsReport { throw error }
     func rollUpStatistics(now: Date) throws(StoreError) -> Int { throw error }
+    func followUpFacts(_ query: StatsQuery, now: Date, settings: FollowUpSettings) throws(StoreError) -> FollowUpFacts {
+        throw error
+    }
 
     func staffCount() throws(StoreError) -> Int { throw error }
     func staffAccounts() throws(StoreError) -> [StaffAccount] { throw error }

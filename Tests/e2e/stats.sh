@@ -38,12 +38,16 @@ check "the text counts the two codes, with ana among the top operators" \
   bash -c "grep -qE '^Codes authorised +2 ' '$work/out' && grep -qE '^  ana +2 +0 +0$' '$work/out'"
 check "the funnel says no code was uploaded (no median, no division by zero)" \
   bash -c "grep -q 'median time to upload: none (no code was uploaded)' '$work/out' && ! grep -qi 'nan' '$work/out'"
+check "the text ends with the tracing indicators (no case: none, no tracer)" \
+  bash -c "grep -q '^Tracing, cases opened ' '$work/out' && grep -qE '^  Lost to follow-up +none$' '$work/out' && grep -qx 'No active tracer.' '$work/out'"
 
 td "$super_pw\n" --user sara --password-stdin stats --range 24h --json --store "$store"
 check "--json: the staff API's answer, 24 hourly values per series" \
   json_check "r['bucket'] == 'hour' and len(r['authorized']) == 24 and len(r['keys_per_upload']) == 16"
 check "--json: two codes authorised by ana, none checked or uploaded, no median" \
   json_check "sum(r['authorized']) == 2 and sum(r['checked']) == 0 and r['median_seconds_to_upload'] is None and r['operators'] == [{'name': 'ana', 'authorized': 2, 'checked': 0, 'uploaded': 0}]"
+check "--json: the tracing indicators as the last member, no case yet (nulls, not 0)" \
+  json_check "list(r)[-1] == 'tracing' and r['tracing']['cases'] == 0 and r['tracing']['lost_percent'] is None and r['tracing']['tracers'] == []"
 cp "$work/out" "$work/local.json"
 
 td "$super_pw\n" --user sara --password-stdin stats --range 1h --csv --store "$store"
@@ -53,6 +57,8 @@ check "--csv: 12 five-minute rows per series, the total and ana's row" \
   bash -c "[ \$(grep -c '^series,authorized,' '$work/out') -eq 12 ] && grep -q '^total,authorized,,,,2' '$work/out' && grep -q '^operator,authorized,ana,,,2' '$work/out'"
 check "--csv: a share with nothing to divide by is empty" \
   bash -c "tr -d '\r' <'$work/out' | grep -qx 'share,keys_per_chunk,,,,'"
+check "--csv: the indicators' rows after the statistics' (cases 0, nothing to count empty)" \
+  bash -c "tr -d '\r' <'$work/out' | grep -qx 'tracing,cases,,,,0' && tr -d '\r' <'$work/out' | grep -qx 'tracing,lost_percent,,,,' && tr -d '\r' <'$work/out' | grep -qx 'unreached,follow_ups,4+,,,0'"
 
 td "$super_pw\n" --user sara --password-stdin stats --from 2026-01-01 --to 2026-01-02T00:00:00Z --store "$store"
 check "a range with no data says so plainly, exit 0" \
@@ -97,7 +103,7 @@ check "serve starts on the store" bash -c "[ -n '$internal' ]"
 url="http://$internal"
 td "$super_pw\n" --server "$url" --user sara --password-stdin stats --range 24h --json
 check "--server … --json: exit 0, the same figures as from the store (every total; the rest exactly)" \
-  bash -c "[ $rc -eq 0 ] && python3 -c \"import json; a=json.load(open('$work/out')); b=json.load(open('$work/local.json')); series=('authorized','checked','uploaded','uploads','keys_accepted','keys_dropped','chunks','keys_published','real_requests','dummy_requests','analytics_reports','registrations','contact_files','lookups'); [x.pop(k) for x in (a,b) for k in ('generated_at','from','to','pseudo_ids')]; same=all(len(a[k])==24 and sum(a[k])==sum(b[k]) for k in series) and all(a[k]==b[k] for k in a if k not in series) and set(a)==set(b); exit(0 if same else 1)\""
+  bash -c "[ $rc -eq 0 ] && python3 -c \"import json; a=json.load(open('$work/out')); b=json.load(open('$work/local.json')); series=('authorized','checked','uploaded','uploads','keys_accepted','keys_dropped','chunks','keys_published','real_requests','dummy_requests','analytics_reports','registrations','contact_files','lookups'); [x.pop(k, None) for x in (a,b) for k in ('generated_at','from','to','pseudo_ids','tracing')]; same=all(len(a[k])==24 and sum(a[k])==sum(b[k]) for k in series) and all(a[k]==b[k] for k in a if k not in series) and set(a)==set(b); exit(0 if same else 1)\""
 td "$super_pw\n" --server "$url" --user sara --password-stdin stats --range 7d
 check "--server … text, 7 days in daily buckets" \
   bash -c "[ $rc -eq 0 ] && grep -q 'Statistics, last 7 days' '$work/out' && grep -q '7 daily buckets' '$work/out' && grep -qE '^Codes authorised +2 ' '$work/out'"
