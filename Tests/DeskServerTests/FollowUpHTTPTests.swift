@@ -1,5 +1,8 @@
+import CivilCalendar
 import DeskAPI
+import DeskCore
 import DeskServer
+import DeskStore
 import DeskTestSupport
 import Foundation
 import Testing
@@ -130,5 +133,157 @@ struct FollowUpHTTPTests {
         #expect(reply.detail?.hasPrefix(detail) == true, "\(reply.detail ?? reply.text)")
         #expect(!reply.text.contains("3339876543"))
         #expect(!f.logLines.all.joined().contains("3339876543"))
+    }
+
+    /// The routes LocalDesk answers (the indicators are another helper's; until they land the
+    /// temporary default answers them, before any session check).
+    static var deskRoutes: [(method: String, path: String, body: String?)] {
+        routes.filter { !$0.path.hasPrefix("/follow-ups/indicators") }
+    }
+
+    static func headers(_ token: String) -> [String: String] {
+        json.merging(["Authorization": "Bearer \(token)"]) { $1 }
+    }
+
+    @Test("a session the desk does not know is 401 {2001} with the desk's message, on every route")
+    func unknownSession() async throws {
+        let f = try ServerFixture(sockets: false)
+        let unknown = "tds_" + String(repeating: "A", count: 43)
+        for route in Self.deskRoutes {
+            let reply = try await f.send(
+                route.method, Self.url(f, route.path), headers: Self.headers(unknown),
+                body: route.body.map { Data($0.utf8) })
+            #expect(reply.status == 401, "\(route.method) \(route.path)")
+            #expect(reply.detail == "this session is not known here: sign in again", "\(route.method) \(route.path)")
+            #expect(!reply.text.contains(unknown))
+        }
+    }
+
+    @Test("an operator or an admin is 403 {2003} on every route, in the desk's words; a tracer may not assign")
+    func roles() async throws {
+        let f = try ServerFixture(sockets: false)
+        let operatorToken = try await Self.tracer(f, name: "olga", role: "operator")
+        let admin = try await StaffHTTPTests.token(f, "/sessions", ["name": "root", "password": "admin-pass-1234"])
+        for (role, token) in [("operator", operatorToken), ("admin", admin)] {
+            for route in Self.deskRoutes {
+                let reply = try await f.send(
+                    route.method, Self.url(f, route.path), headers: Self.headers(token),
+                    body: route.body.map { Data($0.utf8) })
+                #expect(reply.status == 403, "\(role): \(route.method) \(route.path): \(reply.text)")
+                #expect(reply.errorCode == 2003, "\(role): \(route.method) \(route.path)")
+                #expect(reply.detail?.hasPrefix("your role (\(role)) cannot") == true, "\(reply.detail ?? "")")
+                #expect(!reply.text.contains("3339876543"))
+            }
+        }
+        let added = try await f.send(
+            "POST", Self.url(f, "/staff"), headers: Self.headers(admin),
+            body: Data(#"{"name":"tina","role":"tracer","password":"pass-pass-1234"}"#.utf8))
+        #expect(added.status == 201)
+        let tina = try await StaffHTTPTests.token(f, "/sessions", ["name": "tina", "password": "pass-pass-1234"])
+        let assign = try await f.send(
+            "POST", Self.url(f, "/follow-ups/assignments"), headers: Self.headers(tina),
+            body: Data(#"{"ids":[1],"to":"tina"}"#.utf8))
+        #expect(assign.status == 403)
+        #expect(
+            assign.detail == "your role (tracer) cannot assign follow-ups to tracers: that needs the supervisor role")
+        let everyone = try await f.send(
+            "POST", Self.url(f, "/queue"), headers: Self.headers(tina), body: Data(#"{"scope":"everyone"}"#.utf8))
+        #expect(everyone.status == 403)
+        #expect(everyone.detail == "a tracer sees only their own queue: ask a supervisor for everyone's")
+    }
+
+    /// A patient whose phone heard a close contact for 20 minutes yesterday, straight into the store.
+    static func seed(_ store: any Store, now: Date) throws {
+        var next: UInt32 = 0x2000
+        func register(_ phone: String, _ name: String) throws -> (Int64, [PseudoID]) {
+            let login = try store.login(
+                phone: PhoneNumber(e164: phone)!, appID: "it.test.apricot", deviceID: "device-\(name)",
+                tokenHash: "hash-\(name)", tokenExpiresAt: now.addingTimeInterval(86_400), now: now, count: 2,
+                nextSuffix: {
+                    next += 1
+                    return next
+                })
+            guard case .signedIn(let user, _, let ids) = login else { throw CocoaError(.fileReadUnknown) }
+            return (user, ids)
+        }
+        let (patient, _) = try register(phone, "patient")
+        let (_, contact) = try register("+393339876544", "contact")
+        let yesterday = now.utcDay.adding(days: -1)
+        let ten = UInt32(yesterday.unixSecondsAtMidnightUTC + 36_000)
+        let records = (0..<20).map { ContactRecord(beacon: contact[0].bytes, time: ten + UInt32($0 * 60)) }
+        _ = try store.storeContactFile(
+            userID: patient, day: yesterday, records: records, receivedAt: now,
+            clientClock: Int64(now.timeIntervalSince1970), skewSeconds: 0)
+    }
+
+    @Test(
+        "a tracer's morning over real HTTP: a case opened (201, then 200 for the same patient), read, its contact called; no number in any log line"
+    )
+    func morning() async throws {
+        let f = try ServerFixture()
+        try Self.seed(f.store, now: Date())
+        let tina = try Self.headers(await Self.tracer(f))
+        func object(_ reply: Reply) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
+        }
+        let body = #"{"phone":"333 987 6543","reference":"ASL-2026-0412","index_kind":"test_day","assign_to_me":true}"#
+        let opened = try await f.send("POST", Self.url(f, "/cases"), headers: tina, body: Data(body.utf8))
+        #expect(opened.status == 201, "\(opened.text)")
+        #expect(opened.header("Cache-Control") == "no-store")
+        let opening = try object(opened)
+        #expect(opening["existing"] as? Bool == false)
+        #expect(opening["follow_ups_created"] as? Int == 1)
+        let trace = try #require(opening["case"] as? [String: Any])
+        let caseID = try #require(trace["id"] as? Int)
+        #expect(trace["phone"] as? String == Self.phone)
+
+        let again = try await f.send("POST", Self.url(f, "/cases"), headers: tina, body: Data(body.utf8))
+        #expect(again.status == 200)
+        #expect(try object(again)["existing"] as? Bool == true)
+
+        let list = try await f.send("GET", Self.url(f, "/cases?status=open"), headers: tina)
+        #expect((try object(list)["cases"] as? [Any])?.count == 1)
+        let detail = try await f.send("GET", Self.url(f, "/cases/\(caseID)"), headers: tina)
+        let followUps = try #require(try object(detail)["follow_ups"] as? [[String: Any]])
+        let followUpID = try #require(followUps.first?["id"] as? Int)
+        #expect(followUps.first?["assigned_to"] as? String == "tina")
+
+        let queue = try await f.send(
+            "POST", Self.url(f, "/queue"), headers: tina, body: Data(#"{"scope":"mine","q":"9876544"}"#.utf8))
+        let rows = try #require(try object(queue)["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["id"] as? Int } == [followUpID])
+
+        let attempt = try await f.send(
+            "POST", Self.url(f, "/follow-ups/\(followUpID)/attempts"), headers: tina,
+            body: Data(#"{"outcome":"reached","note":"isolating at home"}"#.utf8))
+        #expect(try object(attempt)["state"] as? String == "monitoring")
+        let check = try await f.send(
+            "POST", Self.url(f, "/follow-ups/\(followUpID)/checks"), headers: tina,
+            body: Data(#"{"symptoms":false,"isolating":true}"#.utf8))
+        #expect(try object(check)["checked_days"] as? Int == 1)
+        let copy = try await f.send("POST", Self.url(f, "/follow-ups/\(followUpID)/phone-copy"), headers: tina)
+        #expect(copy.status == 204)
+        let read = try await f.send("GET", Self.url(f, "/follow-ups/\(followUpID)"), headers: tina)
+        #expect((try object(read)["attempts"] as? [Any])?.count == 1)
+        let missing = try await f.send("GET", Self.url(f, "/cases/999"), headers: tina)
+        #expect(missing.status == 400)
+        #expect(missing.errorCode == 2000)
+        let closed = try await f.send(
+            "POST", Self.url(f, "/cases/\(caseID)/close"), headers: tina, body: Data(#"{"reason":"recovered"}"#.utf8))
+        #expect((try object(closed)["closed"] as? [String: Any])?["reason"] as? String == "recovered")
+
+        // The access log names routes by their templates: no id, no number.
+        try await eventually(within: .seconds(30), "the access log has the close") {
+            f.accessLines.all.contains { $0.contains("POST /staff/v1/cases/{id}/close 200") }
+        }
+        let access = f.accessLines.all
+        #expect(access.contains { $0.contains("POST /staff/v1/follow-ups/{id}/attempts 200") })
+        for line in access + f.logLines.all {
+            #expect(!line.contains("987654"), "\(line)")
+            #expect(!line.contains("/cases/\(caseID)"), "\(line)")
+        }
+        for entry in try f.store.auditEntries(after: 0, limit: 1_000) {
+            #expect(!entry.detail.contains("987654") && !(entry.target ?? "").contains("987654"))
+        }
     }
 }

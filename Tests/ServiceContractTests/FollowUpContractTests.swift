@@ -5,10 +5,10 @@ import DeskStore
 import Foundation
 import Testing
 
-/// Contact follow-up (issue 21) through a desk. LocalDesk only for now: RemoteDesk answers
-/// "not available yet" until the staff API serves these use cases (h-fuapi adds `.remote`).
+/// Contact follow-up (issue 21) through both desks: LocalDesk, and RemoteDesk through the staff
+/// API to the server's LocalDesk.
 @Suite struct FollowUpContractTests {
-    static let kinds: [DeskKind] = [.local]
+    static let kinds: [DeskKind] = DeskKind.allCases
 
     struct Team {
         var admin: StaffSession

@@ -74,9 +74,6 @@ import Testing
             return await failure { () async throws(ServiceError) in
                 _ = try await desk.statistics(session, query: .last(.day, now: Date()))
             }
-        case .manageCases, .workFollowUps, .readFollowUps, .assignFollowUps:
-            // Issue 21's use cases join the matrix with LocalDesk's implementation of them.
-            return .failed("not in the matrix yet")
         case .manageHISClients:
             // Every HIS call: add, list, revoke.
             return await failure { () async throws(ServiceError) in
@@ -113,10 +110,6 @@ import Testing
         }
     }
 
-    /// The use cases of contact follow-up: RemoteDesk answers them "not available yet" until the
-    /// staff API serves them (issue 21, h-fuapi), so the remote half of the matrix leaves them out.
-    static let followUpUseCases: Set<DeskUseCase> = [.manageCases, .workFollowUps, .readFollowUps, .assignFollowUps]
-
     /// A follow-up assigned to the fixture's tracer, of a case they opened (opened if need be).
     static func tracerFollowUp(_ desk: any DeskService, _ sessions: [StaffRole: StaffSession]) async -> Int64? {
         guard let tracer = sessions[.tracer],
@@ -138,7 +131,6 @@ import Testing
             _ = try TraceCase.seed(f.store, now: ContractFixture.start)
 
             for useCase in DeskUseCase.allCases {
-                if kind == .remote, Self.followUpUseCases.contains(useCase) { continue }
                 for role in StaffRole.allCases {
                     let session = try #require(sessions[role])
                     let error = await Self.run(useCase, f, session, role: role, sessions: sessions)
