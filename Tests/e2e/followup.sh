@@ -5,7 +5,9 @@
 # trace`, a tracer opens a case from the command line, reads it and the queue as text, JSON and
 # CSV, records calls and checks (and is refused a check before the person was reached, an
 # attempt on an ended follow-up, someone else's follow-up); a supervisor reassigns follow-ups
-# and is refused a non-tracer; the audit log holds every step and no phone number.
+# and is refused a non-tracer; a tracer's morning in the console (the queue worked to the end
+# with digit keys) and a supervisor's (reassigning with Space and a, reading the indicators);
+# the same through --server; the audit log holds every step and no phone number.
 # Usage: Tests/e2e/followup.sh PATH/TO/tracedesk
 # Prints one line per check and ends with "e2e-followup: N passed, N failed".
 set -uo pipefail
@@ -232,8 +234,8 @@ check "case list --all shows it closed" bash -c "grep -qE '^$case_id +ASL-2026-0
 
 # 6. The tracer's morning in the console, on a store of its own: a case opened from the
 # command line, then the queue (the tracer's home) worked to the end with digit keys, the one
-# person reached checked with c; then a supervisor marks two people with Space and reassigns
-# them with a.
+# person reached checked with c; then a supervisor marks two people with Space, reassigns them
+# with a, and reads the indicators (the dashboard's t, tracedesk stats).
 morning="$work/morning.sqlite"
 "$bin" bench trace --store "$morning" --users 40 --days 2 --records 1440 --runs 1 --json >"$work/bench2.json" 2>&1
 td "$password\n$super_pw\n" staff add sara --role supervisor --user bench-admin --password-stdin --store "$morning"
@@ -248,7 +250,7 @@ sign_in "$password"
 check "the tracer's console opens on the call queue, everyone due now" \
   wait_wrapped "Your calls · 0 overdue · $due due now · 0 later today"
 check "the rows have the full number, the case and why a contact" \
-  wait_re "due now +\+39 300 000 [0-9]{4} +ASL-2026-0500 +0 +not called yet .*[0-9]+ min · [0-9]+ d · last"
+  wait_re "due now +\+39 300 000 [0-9]{4} +ASL-2026-0500 +0 +not called.* [0-9]+ ?m(in)? · [0-9]+ ?d"
 check "the digits' legend is on the table's border" wait_for "1 no answer  2 voicemail  3 wrong number  4 reached  5 refused"
 # selected: the follow-up the person pane names (its title: "+39 … · follow-up N").
 selected() { screen | grep -oE '\+39 300 000 [0-9]{4} · follow-up [0-9]+' | head -n1; }
@@ -301,9 +303,23 @@ check "a asks to whom" wait_wrapped "Reassign 2 to"
 text "tom"
 keys Enter
 check "typing tom and Enter reassigns them" wait_wrapped "2 follow-ups assigned to tom"
+# The indicators: the dashboard's tracing page (t), then tracedesk stats.
+keys F2
+wait_for "Last hour" 60 >/dev/null
+keys t
+check "t on the dashboard shows the tracing indicators over the cases opened" wait_wrapped "Tracing · cases opened"
+check "and each tracer's load: tom has the two reassigned, nothing done today" wait_re "tom +2 +0 +0 +0"
+check "bench-tracer's calls and the check are done today" wait_re "bench-tracer +$((due - 2)) +[0-9]+ +[0-9]+ +$((due + 1))"
 keys C-c
 td "$tom_pw\n" queue --later --json --user tom --password-stdin --store "$morning"
 check "tom's queue holds the two" json_check "len(r['rows']) == 2"
+td "$super_pw\n" stats --range 24h --json --user sara --password-stdin --store "$morning"
+check "tracedesk stats --json: one case, its contacts, a first contact reached" \
+  json_check "r['tracing']['cases'] == 1 and r['tracing']['contacts_per_case_mean'] == $due and r['tracing']['median_hours_to_first_reach'] is not None"
+tracer_key() { json_value "'tracer' if 'tracer' in r['tracing']['tracers'][0] else 'name'"; }
+key=$(tracer_key)
+check "and the tracers' load: tom 2 assigned, bench-tracer $((due + 1)) done today" \
+  json_check "{t['$key']: (t['assigned'], t['done_today']) for t in r['tracing']['tracers']}.get('tom') == (2, 0) and {t['$key']: t['done_today'] for t in r['tracing']['tracers']}.get('bench-tracer') == $((due + 1))"
 
 # The same through a server's staff API (--server): the queue, a case, an attempt, a refusal.
 export TRACEDESK_SIGNING_KEY_REQUIRED=false
