@@ -143,6 +143,10 @@ public final class Simulation: Sendable {
     /// the caller needs (``counts`` says), whatever the machine's speed.
     func finish() { end.finish() }
 
+    /// Rounds of APRICOT contact uploads over so far: from 1 on, every positive patient's files
+    /// of the first round were sent (what the demo waits for before it opens their cases).
+    public var contactRoundsDone: Int { counts.value(\.contactRounds) }
+
     // MARK: Immuni
 
     func immuniPart() async {

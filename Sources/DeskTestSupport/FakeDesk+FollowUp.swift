@@ -403,6 +403,17 @@ extension FakeDesk {
     {
         try run("followUpIndicators") { () throws(ServiceError) in
             _ = try signedIn(session, for: .readStatistics)
+            if let problem = ServiceChecks.statsProblem(query) { throw problem }
+            // The canned figures when a test set them (the dashboard's); none with an empty book
+            // (every figure empty, no tracer); else the tracers' load from the book (the queue's
+            // pickers name them).
+            if let canned = canned.indicators { return canned }
+            if book.cases.isEmpty, book.followUps.isEmpty {
+                return FollowUpIndicators(
+                    from: query.from, to: query.to, cases: 0, contactsPerCaseMean: nil, contactsPerCaseMedian: nil,
+                    reachedWithin24hPercent: nil, medianHoursToFirstReach: nil, checkedEveryDayPercent: nil,
+                    unreached: UnreachedAges(), lostPercent: nil, knownContactPercent: nil, tracers: [])
+            }
             let tracers = accounts.values.map(\.account).filter { $0.role == .tracer && !$0.disabled }
                 .map(\.name).sorted()
             let loads = tracers.map { name in

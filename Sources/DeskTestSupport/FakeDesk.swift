@@ -279,20 +279,6 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
         }
     }
 
-    public func followUpIndicators(_ session: StaffSession, query: StatsQuery) async throws(ServiceError)
-        -> FollowUpIndicators
-    {
-        try run("followUpIndicators") { () throws(ServiceError) in
-            _ = try signedIn(session, for: .readStatistics)
-            if let problem = ServiceChecks.statsProblem(query) { throw problem }
-            return canned.indicators
-                ?? FollowUpIndicators(
-                    from: query.from, to: query.to, cases: 0, contactsPerCaseMean: nil, contactsPerCaseMedian: nil,
-                    reachedWithin24hPercent: nil, medianHoursToFirstReach: nil, checkedEveryDayPercent: nil,
-                    unreached: UnreachedAges(), lostPercent: nil, knownContactPercent: nil, tracers: [])
-        }
-    }
-
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
         try run("smsOutbox") { () throws(ServiceError) in
             let person = try signedIn(session, for: .readSmsOutbox)

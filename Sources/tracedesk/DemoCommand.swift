@@ -174,7 +174,7 @@ enum DemoCommand {
         let patients = Simulation.positiveIndices(plan).map { Simulation.phoneNumber(seed: plan.seed, index: $0) }
         var intro = introduction(
             accounts: accounts, store: storePath, kept: temporary == nil, log: logPath, phone: phoneURL,
-            internalURL: internalURL, hisKey: hisKey, patients: patients)
+            internalURL: internalURL, hisKey: hisKey, patients: patients, seed: plan.seed)
         // The console covers what was printed: the same lines go to a file only this user can
         // read, next to the store (deleted with a temporary folder).
         let accountsPath = folder.appendingPathComponent("demo-accounts.txt").path
@@ -189,6 +189,19 @@ enum DemoCommand {
                 phoneAPI: phoneURL, hisAPI: internalURL, codes: StoreOutboxCodes(store: store), hisKey: hisKey))
         let running = Task { await simulation.run() }
         stopping.add { running.cancel() }
+        // The tracing day: cases for the simulated patients once their files are in, and the
+        // simulated tracer working its queue, through a desk on the same store.
+        let tracing = DemoTracing(
+            desk: LocalDesk(
+                store: store, sessions: server.config.sessionPolicy, signIns: server.config.signInPolicy,
+                publishing: server.config.publishingPolicy, apricot: server.config.apricotSettings),
+            plan: DemoTracingPlan(
+                patients: patientsWithCases(patients), tracer: simulatedTracer,
+                password: accounts.first { $0.1 == simulatedTracer }?.2 ?? "", seed: plan.seed))
+        let tracingRun = Task { [simulation] in
+            if !tracing.plan.patients.isEmpty { await tracing.run { simulation.contactRoundsDone >= 1 } }
+        }
+        stopping.add { tracingRun.cancel() }
         var savedStderr: Int32 = -1
         if console {
             // While the console owns the terminal, what goes to stderr (libmicrohttpd's word on a
@@ -220,6 +233,8 @@ enum DemoCommand {
             print(intro)
         }
         let result = await running.value
+        tracingRun.cancel()
+        await tracingRun.value
         if savedStderr >= 0 {
             dup2(savedStderr, STDERR_FILENO)
             close(savedStderr)
@@ -228,6 +243,7 @@ enum DemoCommand {
             "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles); operational-info records \(result.analyticsSent)"
         )
         for line in result.summary.lines { print(line) }
+        if !tracing.plan.patients.isEmpty { print(tracing.status.summary) }
         if signals.signal != 0 {
             printError("\(StopSignals.name(signals.signal)): the demo stopped early (the summary above is partial)")
             return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
@@ -269,7 +285,10 @@ enum DemoCommand {
         let adminPassword = password()
         let admin = try await desk.createFirstAdmin(name: "admin", password: adminPassword)
         var accounts: [(StaffRole, String, String)] = [(.admin, "admin", adminPassword)]
-        for (role, name) in [(StaffRole.operator, "operator"), (.tracer, "tracer"), (.supervisor, "supervisor")] {
+        for (role, name) in [
+            (StaffRole.operator, "operator"), (.tracer, "tracer"), (.supervisor, "supervisor"),
+            (.tracer, simulatedTracer),
+        ] {
             let secret = password()
             _ = try await desk.addStaff(admin, name: name, role: role, password: secret)
             accounts.append((role, name, secret))
@@ -283,9 +302,19 @@ enum DemoCommand {
     /// The HIS client of the demo's simulated hospital.
     static let demoHospital = "demo-hospital"
 
+    /// The simulated second tracer (``DemoTracing``): it opens the simulated patients' cases and
+    /// works its share of the queue.
+    static let simulatedTracer = "tracer2"
+
+    /// The patients the simulated tracer opens cases for: all but the last (when there are two or
+    /// more), left for a person to open.
+    static func patientsWithCases(_ patients: [String]) -> [String] {
+        patients.count >= 2 ? Array(patients.dropLast()) : patients
+    }
+
     static func introduction(
         accounts: [(StaffRole, String, String)], store: String, kept: Bool, log: String, phone: URL, internalURL: URL,
-        hisKey: String, patients: [String]
+        hisKey: String, patients: [String], seed: UInt64
     ) -> String {
         var lines = ["TraceDesk demo (simulated phones; never point real ones at it)"]
         lines.append("  store      \(store)\(kept ? "" : " (deleted at the end)")")
@@ -303,6 +332,14 @@ enum DemoCommand {
         if !patients.isEmpty {
             let shown = patients.prefix(5).joined(separator: ", ") + (patients.count > 5 ? ", …" : "")
             lines.append("  positive patients, for the tracer's lookup: \(shown)")
+            let withCases = patientsWithCases(patients)
+            lines.append(
+                "  cases: \(simulatedTracer) opens a case for \(withCases.count == patients.count ? "each" : "each but the last") once their contact files are in (DEMO-\(seed)-1…); their contacts are shared between tracer and \(simulatedTracer), who works its own queue"
+            )
+            if withCases.count < patients.count, let last = patients.last {
+                lines.append(
+                    "  open the last one's case yourself, as tracer: tracedesk case open \(last) --reference TEXT")
+            }
         }
         return lines.joined(separator: "\n")
     }

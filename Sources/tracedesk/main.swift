@@ -18,6 +18,16 @@ let mainHelp = """
           The operator's flow from the command line (tracedesk otp --help).
       tracedesk [--server URL] [--user NAME] trace PHONE|--phone-stdin --purpose TEXT [--csv|--json] [--sightings]
           The contact tracer's lookup: a patient's contacts by phone number (tracedesk trace --help).
+      tracedesk [--server URL] [--user NAME] case open PHONE --reference TEXT [--onset DAY | --test-day DAY] [--mine]
+      tracedesk [...] case list [--closed|--all] | case show ID | case close ID --reason R | case add ID PHONE --reason TEXT
+          A positive patient's case: its close contacts become follow-ups, assigned to tracers
+          (tracedesk case --help).
+      tracedesk [...] queue [--mine|--tracer NAME|--unassigned|--everyone] [--later] [--json|--csv]
+          The follow-ups due, overdue first: whom to call now (tracedesk queue --help).
+      tracedesk [...] followup show ID | attempt ID --outcome O | check ID --symptoms yes|no --isolating yes|no
+      tracedesk [...] followup assign ID... --to TRACER
+          One follow-up: its calls and daily checks; a supervisor's reassignment
+          (tracedesk followup --help).
       tracedesk staff add|list|disable|reset-password|recover [...]
           Staff accounts and roles (tracedesk staff --help); the first admin is made here
           or by the console when the store has no account.
@@ -123,6 +133,12 @@ func runMain() async -> Int32 {
             return try await StaffCommand.run(Array(words.dropFirst())).rawValue
         case "trace":
             return try await TraceCommand.run(Array(words.dropFirst())).rawValue
+        case "case":
+            return try await CaseCommand.run(Array(words.dropFirst())).rawValue
+        case "queue":
+            return try await QueueCommand.run(Array(words.dropFirst())).rawValue
+        case "followup", "follow-up":
+            return try await FollowUpCommand.run(Array(words.dropFirst())).rawValue
         case "audit":
             return try await StaffCommand.audit(Array(words.dropFirst())).rawValue
         case "his":

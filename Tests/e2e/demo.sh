@@ -3,7 +3,9 @@
 # code from the demo's strip, authorises it and sees its phone check and upload in the watch;
 # then the monitor's feed moves, and a supervisor and a tracer signed in from second consoles
 # against the demo's staff API see a dashboard with figures and a patient's contacts, all while
-# the demo runs. Each step waits for what the screen shows (no check reads a clock).
+# the demo runs; the tracer's queue holds the contacts of the cases the demo opened, and the
+# simulated second tracer records calls. Each step waits for what the screen shows (no check
+# reads a clock).
 # Usage: Tests/e2e/demo.sh PATH/TO/tracedesk
 # Prints one line per check and ends with "e2e-demo: N passed, N failed".
 set -uo pipefail
@@ -78,15 +80,26 @@ open_window tr 80 24 -- --server "$internal" --user tracer
 wait_for "Password" 60
 text "$tracer"
 keys Enter
-check "a tracer's console opens on the call queue" wait_for "Call queue" 60
+# The demo opened cases for its simulated patients: the tracer's home, the call queue, has
+# people due; F2 goes to the contact trace for a lookup.
+check "a tracer's console opens on the call queue, with the demo's cases' contacts due" \
+  wait_re "Your calls · [0-9]+ overdue · [1-9][0-9]* due now" 90
+check "the rows name the demo's cases" wait_re "DEMO-7-[0-9]+" 30
 keys F2
-check "F2: the lookup" wait_for "Look up a patient" 60
+check "F2 opens the lookup" wait_for "Look up a patient" 60
 text "$patient"
 keys Enter
 text "demo e2e"
 keys Enter
 contacts() { wait_for "close contact" 60 && screen | grep -qE "Contacts \([1-9]"; }
 check "the lookup of the printed positive patient finds close contacts" contacts
+# The simulated second tracer works its share of the queue: its calls show in everyone's queue.
+tracer2_called() {
+  printf '%s\n' "$supervisor" | "$bin" --server "$internal" queue --everyone --later --json --user supervisor \
+    --password-stdin 2>/dev/null |
+    python3 -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if any(x['assigned_to'] == 'tracer2' and x['attempts'] > 0 for x in r['rows']) else 1)" 2>/dev/null
+}
+check "the simulated tracer2 records calls on its follow-ups" wait_until 90 tracer2_called
 pane=app:demo
 # Every step above came in order, each waited for on a screen; the demo lived through them all.
 still_running() { ! shows "__EXIT=" && shows_re " upload +phone +$tag "; }
