@@ -52,14 +52,14 @@ public struct ServiceNotifier: Sendable {
             for (index, byte) in name.enumerated() { path[index] = byte }
         }
         let length = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + name.count + (abstract ? 0 : 1)
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = Glibc.socket(AF_UNIX, Self.datagram | Self.closeOnExec, 0)
         guard fd >= 0 else { return Failure(reason: "no datagram socket could be made: \(Self.error())") }
         defer { close(fd) }
         let bytes = Array(state.utf8)
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
                 bytes.withUnsafeBytes { body in
-                    sendto(fd, body.baseAddress, body.count, Int32(MSG_NOSIGNAL), raw, socklen_t(length))
+                    sendto(fd, body.baseAddress, body.count, Self.noSignal, raw, socklen_t(length))
                 }
             }
         }
@@ -68,4 +68,12 @@ public struct ServiceNotifier: Sendable {
     }
 
     private static func error() -> String { String(cString: strerror(errno)) }
+
+    // Linux's SOCK_DGRAM, SOCK_CLOEXEC and MSG_NOSIGNAL (the same on x86-64 and arm64), spelled
+    // out: the release build of this module (whole-module) did not find Glibc's here ("cannot
+    // find 'SOCK_DGRAM' in scope") though the debug build did, and HTTPHeadGate, which also
+    // imports CMicroHTTPD (whose header includes <sys/socket.h>), finds them in both.
+    private static let datagram: Int32 = 2
+    private static let closeOnExec: Int32 = 0o2_000_000
+    private static let noSignal: Int32 = 0x4000
 }
