@@ -7,8 +7,8 @@ need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev 
 need_test=(tmux curl openssl postgresql sqlite3 python3)
 need_bench=(hyperfine wrk nginx)
 # scripts/package and scripts/package-check: dpkg-shlibdeps, strip, chrpath, lintian,
-# systemd-analyze.
-need_package=(dpkg-dev binutils chrpath lintian systemd)
+# systemd-analyze, and adduser (the package depends on it; dpkg -i installs no dependency).
+need_package=(dpkg-dev binutils chrpath lintian systemd adduser)
 
 case "${1:-run}" in
   run) wanted=("${need_run[@]}") ;;
