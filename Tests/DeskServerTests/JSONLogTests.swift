@@ -1,6 +1,8 @@
-import DeskServer
+import DeskTestSupport
 import Foundation
 import Testing
+
+@testable import DeskServer
 
 /// `log_format` json: every line one JSON object with time, level and event, read back with a
 /// JSON parser; messages keep their words, and no character can break a line or forge a field.
@@ -63,5 +65,28 @@ import Testing
         #expect(config.logFormatChoice == .json)
         let (_, bad) = ServerConfig.read(file: nil, environment: ["TRACEDESK_LOG_FORMAT": "xml"])
         #expect(bad.count == 1)
+    }
+
+    /// The access log's JSON: route, status and duration_ms; a 5xx is an error; a request left
+    /// unanswered has `aborted` instead of a status.
+    @Test func requestLines() throws {
+        let lines = LogLines()
+        let log = AccessLog(format: .json, write: { lines.append($0) })
+        log.record(
+            ExchangeSummary(
+                listener: "public", method: "POST", route: "/v1/ingestion/upload", status: 204,
+                durationNanoseconds: 1_500_000))
+        log.record(
+            ExchangeSummary(
+                listener: "internal", method: "GET", route: "/staff/v1/me", status: 503, durationNanoseconds: 0))
+        log.record(
+            ExchangeSummary(
+                listener: "public", method: "GET", route: "/v1/settings", status: 0, durationNanoseconds: 10))
+        let objects = try lines.all.map(Self.object)
+        #expect(objects.count == 3)
+        #expect(objects[0]["event"] as? String == "request" && objects[0]["route"] as? String == "/v1/ingestion/upload")
+        #expect(objects[0]["status"] as? Int == 204 && objects[0]["duration_ms"] as? Double == 1.5)
+        #expect(objects[0]["level"] as? String == "info" && objects[1]["level"] as? String == "error")
+        #expect(objects[2]["status"] == nil && objects[2]["aborted"] as? Bool == true)
     }
 }
