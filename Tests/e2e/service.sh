@@ -5,7 +5,8 @@
 # stop the server. Then --log-format json: every line of a run's stderr parsed as JSON, and no
 # code, bearer token, HIS key, password, setup token or phone number in any of them.
 # Usage: Tests/e2e/service.sh PATH/TO/tracedesk
-# Prints one line per check and ends with "e2e-service: N passed, N failed".
+# Prints one line per check and ends with "e2e-service: N passed, N failed". KEEP_JSON_LOG=FILE
+# keeps a copy of the JSON run's log there, to read.
 set -uo pipefail
 
 source "$(dirname "$0")/lib.sh"
