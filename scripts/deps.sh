@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Installs (as root) or names (otherwise) the Debian packages TraceDesk needs.
-# Usage: scripts/deps.sh run|test|bench
+# Usage: scripts/deps.sh run|test|bench|package
 set -euo pipefail
 
 need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev libpq-dev libcurl4-openssl-dev pkgconf)
 need_test=(tmux curl openssl postgresql sqlite3 python3)
 need_bench=(hyperfine wrk nginx)
+# scripts/package and scripts/package-check: dpkg-shlibdeps, strip, chrpath, lintian,
+# systemd-analyze, and adduser (the package depends on it; dpkg -i installs no dependency).
+need_package=(dpkg-dev binutils chrpath lintian systemd adduser)
 
 case "${1:-run}" in
   run) wanted=("${need_run[@]}") ;;
   test) wanted=("${need_run[@]}" "${need_test[@]}") ;;
   bench) wanted=("${need_run[@]}" "${need_test[@]}" "${need_bench[@]}") ;;
-  *) echo "usage: scripts/deps.sh run|test|bench" >&2; exit 2 ;;
+  package) wanted=("${need_run[@]}" "${need_package[@]}") ;;
+  *) echo "usage: scripts/deps.sh run|test|bench|package" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -91,6 +91,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var googleApkPackageName = "it.ministerodellasalute.immuni"
     public var googleApkCertificateDigest: String?
     public var accessLog = true
+    /// `text` (default): lines a person reads; `json`: one JSON object a line for a log shipper.
+    public var logFormat = LogFormat.text.rawValue
     public var shutdownGraceSeconds = 10
     public var signingKeyPath: String?
     public var signingKeyRequired = true
@@ -192,6 +194,8 @@ public struct ServerConfig: Hashable, Sendable {
     public init() {}
 
     public var hisAuthMode: HISAuthMode { HISAuthMode(rawValue: hisAuth) ?? .key }
+    /// `log_format` (checked when read: text or json).
+    public var logFormatChoice: LogFormat { LogFormat(rawValue: logFormat) ?? .text }
 
     /// The APRICOT settings (spec/apricot-protocol.md) the phone API serves and the tracing
     /// desk applies.
@@ -365,6 +369,10 @@ public struct ServerConfig: Hashable, Sendable {
             "google_apk_certificate_digest", \.googleApkCertificateDigest,
             "expected apkCertificateDigestSha256 (base64) in attestations"),
         boolean("access_log", \.accessLog, "one line per request on stderr (method, route, status, duration)"),
+        text(
+            "log_format", \.logFormat, LogFormat.allCases.map(\.rawValue),
+            "the log on stderr: text lines, or one JSON object a line (time, level, event, message, route, status, duration_ms, incident) for a log shipper"
+        ),
         integer(
             "shutdown_grace_seconds", \.shutdownGraceSeconds, 0...300,
             "on SIGINT/SIGTERM, how long in-flight requests may take"),

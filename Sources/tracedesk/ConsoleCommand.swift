@@ -25,10 +25,28 @@ enum ConsoleCommand {
             throw UsageError("unexpected argument '\(extra)'", command: "tracedesk")
         }
         let environment = ProcessInfo.processInfo.environment
+        // The console's settings file: under the options and the environment, over the defaults.
+        // Its problems are printed (they stay on the terminal once the console quits) and the
+        // values they concern ignored.
+        var person = Globals.person.merged(with: arguments)
+        let settings = ConsoleSettings.resolve(
+            options: ["server": person.server, "user": person.user, "theme": arguments.values["theme"]]
+                .compactMapValues { $0 },
+            environment: environment)
+        for problem in settings.problems { printError(problem) }
+        let storeGiven = arguments.values["store"] != nil || !(environment["TRACEDESK_STORE"] ?? "").isEmpty
+        if person.server == nil, !storeGiven, let server = settings["server"].value { person.server = server }
+        if person.userName == nil, let user = settings["user"].value { person.user = user }
+        if settings["export_folder"].source != "XDG_DOCUMENTS_DIR", let folder = settings["export_folder"].value {
+            // Where the console suggests exports: its documents folder (DeskConsole's ExportPath).
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            let expanded = folder == "~" ? home : folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
+            setenv("XDG_DOCUMENTS_DIR", expanded, 1)
+        }
         let noColor = arguments.has("no-color") || !(environment["NO_COLOR"] ?? "").isEmpty
         var theme: Theme
         do {
-            theme = try ThemeLoader.load(arguments.values["theme"] ?? "default")
+            theme = try ThemeLoader.load(settings["theme"].value ?? "default")
         } catch {
             printError(error.message)
             return .refused
@@ -36,7 +54,6 @@ enum ConsoleCommand {
         if noColor { theme = theme.withoutColor }
         let idleLock = try idleLockSeconds()
         let refresh = try refreshSeconds(arguments.values["refresh"])
-        let person = Globals.person.merged(with: arguments)
         if person.passwordStdin {
             throw UsageError(
                 "the console asks for the password on its sign-in screen: --password-stdin is for otp commands",

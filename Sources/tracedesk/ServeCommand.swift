@@ -15,6 +15,7 @@ enum ServeCommand {
         Usage: tracedesk serve [--store PATH|URL] [--listen 127.0.0.1:8080]
                                [--internal-listen 127.0.0.1:8081] [--his-listen ADDR]
                                [--config FILE] [--tls-cert FILE --tls-key FILE] [--signing-key FILE]
+                               [--log-format text|json]
                tracedesk serve --settings
 
         Serves the Immuni API (docs/api.md) and the APRICOT API (docs/apricot-api.md):
@@ -78,7 +79,14 @@ enum ServeCommand {
         kept connections included); later heads on a kept connection are checked as parsed, and
         http_keep_alive = false closes after every answer (docs/deployment.md, "Slow clients").
         The log goes to stderr; a line that cannot be written (full disk, reader gone) is
-        dropped and counted in /metrics (tracedesk_log_write_failures_total).
+        dropped and counted in /metrics (tracedesk_log_write_failures_total). --log-format json
+        (log_format) writes one JSON object a line for a log shipper: time, level, event,
+        message, and route, status and duration_ms for requests, incident for incidents; text
+        lines are the default. Neither holds a code, token, key, password or phone number.
+
+        systemd: under a Type=notify unit (NOTIFY_SOCKET set) serve sends READY=1 once every
+        listener is up and STOPPING=1 when a SIGINT or SIGTERM arrives (docs/deployment.md);
+        a socket that cannot be reached is noted in the log and the server runs on.
 
         SIGINT or SIGTERM: stop accepting, finish requests in flight, exit 0.
         Exit status: 0 stopped cleanly, 2 bad settings or usage, 4 store unavailable,
@@ -146,6 +154,7 @@ enum ServeCommand {
             words,
             valueOptions: [
                 "store", "listen", "internal-listen", "his-listen", "config", "tls-cert", "tls-key", "signing-key",
+                "log-format",
             ],
             flagOptions: ["settings"], command: "serve")
         if arguments.has("help") {
@@ -185,6 +194,13 @@ enum ServeCommand {
         if let cert = arguments.values["tls-cert"] { config.tlsCert = cert }
         if let key = arguments.values["tls-key"] { config.tlsKey = key }
         if let key = arguments.values["signing-key"] { config.signingKeyPath = key }
+        if let text = arguments.values["log-format"] {
+            if LogFormat(rawValue: text) != nil {
+                config.logFormat = text
+            } else {
+                problems.append("--log-format must be text or json, got '\(text)'")
+            }
+        }
         problems += config.crossCheck()
         if arguments.has("settings") && problems.isEmpty {
             printSettings(config)
@@ -210,8 +226,24 @@ enum ServeCommand {
             problems.append("the app settings file config/app-settings.json was not found: set app_settings_file")
         }
         problems += TraceDeskServer.fileProblems(config, appSettingsPath: settingsPath)
+        // From here every line on stderr is in the log's format (a JSON reader sees no text line).
+        let format = config.logFormatChoice
+        let log: @Sendable (String) -> Void
+        if format == .json {
+            log = ServerLog.jsonWriter()
+        } else {
+            log = { message in printError("serve: \(message)") }
+        }
+        // A failure that ends the start: level error in the JSON log.
+        func fail(_ message: String, event: String) {
+            if format == .json {
+                LogWriter.standardError.line(ServerLog.failure(message, event: event).text)
+            } else {
+                printError("serve: \(message)")
+            }
+        }
         if !problems.isEmpty {
-            printError("serve: the settings have problems:\n  " + problems.joined(separator: "\n  "))
+            fail("the settings have problems:\n  " + problems.joined(separator: "\n  "), event: "settings")
             return ExitStatus.usage.rawValue
         }
         let store: any Store
@@ -219,13 +251,12 @@ enum ServeCommand {
             store = try StoreLocation.open(
                 config.store, busyTimeoutMilliseconds: Int32(config.busyTimeoutMs), poolSize: config.storePoolSize)
         } catch {
-            printError("serve: \(error.message)")
+            fail(error.message, event: "store_unavailable")
             return ExitStatus.storeUnavailable.rawValue
         }
         // A log whose reader went away must not kill the server (every log line goes through
         // LogWriter, which drops and counts what it cannot write).
         LogWriter.ignoreBrokenPipes()
-        let log: @Sendable (String) -> Void = { message in printError("serve: \(message)") }
         // While no account exists, the first admin over the staff API needs a one-time token:
         // printed on stdout (never the log) and written to a 0600 file beside the store.
         let tokenPath = config.setupTokenFile ?? SetupToken.defaultPath(store: store.location)
@@ -238,13 +269,13 @@ enum ServeCommand {
                 SetupToken.removeStale(at: tokenPath)
             }
         } catch let error as StoreError {
-            printError("serve: \(error.message)")
+            fail(error.message, event: "store_unavailable")
             return ExitStatus.storeUnavailable.rawValue
         } catch let error as SetupTokenError {
-            printError("serve: \(error.message)")
+            fail(error.message, event: "setup")
             return ExitStatus.usage.rawValue
         } catch {
-            printError("serve: \(error)")
+            fail("\(error)", event: "setup")
             return ExitStatus.usage.rawValue
         }
         let server: TraceDeskServer
@@ -252,10 +283,10 @@ enum ServeCommand {
             server = try TraceDeskServer(
                 config: config, store: store, appSettingsPath: settingsPath, deviceCheck: verifiers.0,
                 attestationCheck: verifiers.1, nonce: verifiers.2, signing: signing, auditKey: auditKey,
-                accessLog: config.accessLog ? AccessLog() : nil, setupToken: setup?.token,
+                accessLog: config.accessLog ? AccessLog(format: format) : nil, setupToken: setup?.token,
                 log: log)
         } catch {
-            printError("serve: the settings have problems:\n  " + error.problems.joined(separator: "\n  "))
+            fail("the settings have problems:\n  " + error.problems.joined(separator: "\n  "), event: "settings")
             return ExitStatus.usage.rawValue
         }
         // From here a signal is a request to stop, even while the listeners are starting.
@@ -263,7 +294,7 @@ enum ServeCommand {
         do {
             try server.start()
         } catch {
-            printError("serve: \(error.message)")
+            fail(error.message, event: "listen_failed")
             return 5
         }
         let scheme = config.tlsCert == nil ? "http" : "https"
@@ -330,7 +361,14 @@ enum ServeCommand {
         if config.googleAttestationRootFile == nil {
             log("WARNING: no SafetyNet attestation root is configured: Android analytics will be discarded")
         }
+        // systemd (Type=notify): every listener is up. Sent last, so `systemctl start` returns
+        // once the server serves and has said everything it says at start.
+        let notifier = ServiceNotifier()
+        if let failure = notifier.send("READY=1\nSTATUS=serving the phone API on port \(server.phonePort)") {
+            log("note: systemd could not be told the server is ready (\(failure.reason)); it serves all the same")
+        }
         let signal = waitForTermination(termination)
+        notifier.send("STOPPING=1\nSTATUS=stopping: finishing requests in flight")
         log("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): finishing requests in flight, then stopping")
         server.stop(grace: .seconds(config.shutdownGraceSeconds))
         log("stopped")
@@ -353,19 +391,11 @@ enum ServeCommand {
         }
     }
 
-    /// The shipped app settings: beside the installed binary, or in the source tree above a
-    /// `.build` binary, or in the current directory.
+    /// The shipped app settings: the installed share folder (/usr/share/tracedesk with the
+    /// Debian package), or the source tree above a `.build` binary, or the current directory.
     static func defaultAppSettings() -> String? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = executable.deletingLastPathComponent()
-        var candidates = [
-            folder.deletingLastPathComponent().appendingPathComponent("share/tracedesk/app-settings.json").path
-        ]
-        for _ in 0..<5 {
-            candidates.append(folder.appendingPathComponent("config/app-settings.json").path)
-            folder = folder.deletingLastPathComponent()
+        InstallPaths.candidates(installed: "app-settings.json", name: "config/app-settings.json").first {
+            FileManager.default.fileExists(atPath: $0)
         }
-        candidates.append(FileManager.default.currentDirectoryPath + "/config/app-settings.json")
-        return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 }

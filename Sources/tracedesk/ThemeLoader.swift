@@ -8,8 +8,9 @@ enum ThemeLoader {
     }
 
     /// Folders searched, in order: `$TRACEDESK_THEMES`, `$XDG_CONFIG_HOME/tracedesk/themes`
-    /// (or `~/.config/tracedesk/themes`), `themes/` beside the installed binary's share folder,
-    /// and the source tree's `themes/` above a `.build` binary.
+    /// (or `~/.config/tracedesk/themes`), the installed `share/tracedesk/themes` (the Debian
+    /// package's /usr/share/tracedesk/themes), and the source tree's `themes/` above a `.build`
+    /// binary (``InstallPaths``).
     static var folders: [String] {
         let environment = ProcessInfo.processInfo.environment
         var result: [String] = []
@@ -18,15 +19,7 @@ enum ThemeLoader {
             environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         result.append(config + "/tracedesk/themes")
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = executable.deletingLastPathComponent()
-        result.append(folder.deletingLastPathComponent().appendingPathComponent("share/tracedesk/themes").path)
-        for _ in 0..<5 {
-            result.append(folder.appendingPathComponent("themes").path)
-            folder = folder.deletingLastPathComponent()
-        }
-        result.append(FileManager.default.currentDirectoryPath + "/themes")
-        return result
+        return result + InstallPaths.candidates(installed: "themes", name: "themes")
     }
 
     static func load(_ name: String) throws(Failure) -> Theme {

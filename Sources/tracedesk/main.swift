@@ -74,6 +74,9 @@ let mainHelp = """
           Measures the contact-trace lookup against N users of 1 000 pseudo-ids each.
       tracedesk bench stats [--store PATH] [--postgres URL] [--uploads N] [--events N] [--runs N]
           Measures the supervisor's statistics over a seeded fortnight (SQLite, PostgreSQL).
+      tracedesk settings [--server URL] [--user NAME] [--theme NAME]
+          The console's settings in force and where each comes from (an option, the
+          environment, $XDG_CONFIG_HOME/tracedesk/console.json, the default).
       tracedesk --version | --help
 
     Options:
@@ -165,6 +168,8 @@ func runMain() async -> Int32 {
             return try StoreCommand.run(Array(words.dropFirst())).rawValue
         case "bench":
             return try await BenchCommand.run(Array(words.dropFirst())).rawValue
+        case "settings":
+            return try SettingsCommand.run(Array(words.dropFirst())).rawValue
         case let word? where !word.hasPrefix("-"):
             throw UsageError("unknown command '\(word)'", command: "tracedesk")
         default:

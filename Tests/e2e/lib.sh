@@ -24,6 +24,9 @@ export SWIFT_BACKTRACE=enable=no
 # The console keeps small choices (the dashboard's range) in the XDG state folder: a fresh one
 # per script, never the user's.
 export XDG_STATE_HOME="$work/state"
+# …and its settings file ($XDG_CONFIG_HOME/tracedesk/console.json) too: a developer's own
+# (their server, their name) must not reach the consoles the scripts start.
+export XDG_CONFIG_HOME="$work/config"
 # The cap of a wait that names none, in seconds: generous, for a loaded CI machine.
 wait_cap=30
 
