@@ -346,8 +346,6 @@ struct StatsStoreTests {
                 DROP TABLE staff_sign_in_sources; ALTER TABLE staff_sessions DROP COLUMN idle_seconds;
                 DROP INDEX otp_authorizations_by_time; ALTER TABLE otp_authorizations DROP COLUMN checked_at_ms;
                 DROP TABLE stats_hourly; DROP TABLE stats_rollup; DROP TABLE his_clients;
-                DROP TABLE case_history; DROP TABLE follow_up_checks; DROP TABLE follow_up_attempts;
-                DROP TABLE follow_up_cases; DROP TABLE follow_ups; DROP TABLE cases;
                 DELETE FROM schema_migrations WHERE version >= 7
                 """)
             let reopened = try space.open()
