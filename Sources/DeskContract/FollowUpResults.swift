@@ -7,24 +7,6 @@ import DeskCore
     import Foundation
 #endif
 
-/// The answer to ``DeskService/openCase(_:phone:reference:indexDay:indexKind:assignToMe:)``.
-public struct CaseOpening: Hashable, Sendable {
-    public var trace: TraceCase
-    /// The patient already had an open case: this is it, unchanged (the reference typed was
-    /// not used).
-    public var existing: Bool
-    /// Follow-ups made for this case, and open follow-ups of other cases it joined.
-    public var followUpsCreated: Int
-    public var followUpsJoined: Int
-
-    public init(trace: TraceCase, existing: Bool, followUpsCreated: Int, followUpsJoined: Int) {
-        self.trace = trace
-        self.existing = existing
-        self.followUpsCreated = followUpsCreated
-        self.followUpsJoined = followUpsJoined
-    }
-}
-
 /// Which cases ``DeskService/cases(_:query:)`` lists.
 public struct CaseQuery: Hashable, Sendable {
     public enum Status: String, Hashable, Sendable, CaseIterable {
@@ -43,19 +25,6 @@ public struct CaseQuery: Hashable, Sendable {
         self.status = status
         self.openedBy = openedBy
         self.limit = limit
-    }
-}
-
-/// A case with its follow-ups (active first, then by id) and its history (oldest first).
-public struct CaseDetail: Hashable, Sendable {
-    public var trace: TraceCase
-    public var followUps: [FollowUp]
-    public var history: [CaseHistoryEntry]
-
-    public init(trace: TraceCase, followUps: [FollowUp], history: [CaseHistoryEntry]) {
-        self.trace = trace
-        self.followUps = followUps
-        self.history = history
     }
 }
 

@@ -182,6 +182,37 @@ public struct CaseHistoryEntry: Hashable, Sendable {
     }
 }
 
+/// What opening a case did (the desks' and the store's answer alike).
+public struct CaseOpening: Hashable, Sendable {
+    public var trace: TraceCase
+    /// The patient already had an open case: this is it, unchanged (the reference typed was
+    /// not used).
+    public var existing: Bool
+    /// Follow-ups made for this case, and open follow-ups of other cases it joined.
+    public var followUpsCreated: Int
+    public var followUpsJoined: Int
+
+    public init(trace: TraceCase, existing: Bool, followUpsCreated: Int, followUpsJoined: Int) {
+        self.trace = trace
+        self.existing = existing
+        self.followUpsCreated = followUpsCreated
+        self.followUpsJoined = followUpsJoined
+    }
+}
+
+/// A case with its follow-ups (active first, then by id) and its history (oldest first).
+public struct CaseDetail: Hashable, Sendable {
+    public var trace: TraceCase
+    public var followUps: [FollowUp]
+    public var history: [CaseHistoryEntry]
+
+    public init(trace: TraceCase, followUps: [FollowUp], history: [CaseHistoryEntry]) {
+        self.trace = trace
+        self.followUps = followUps
+        self.history = history
+    }
+}
+
 // MARK: Follow-ups
 
 /// What a tracer recorded about one call attempt.

@@ -52,9 +52,7 @@ extension LocalDesk {
                     view: "case_existing", reference: opening.trace.reference, persons: 1
                 ).json, now: now)
         }
-        return CaseOpening(
-            trace: opening.trace, existing: opening.existing, followUpsCreated: opening.followUpsCreated,
-            followUpsJoined: opening.followUpsJoined)
+        return opening
     }
 
     public func cases(_ session: StaffSession, query: CaseQuery) async throws(ServiceError) -> [TraceCase] {
@@ -91,7 +89,7 @@ extension LocalDesk {
             detail: AuditEntry.Detail.FollowUpViewed(
                 view: "case", reference: detail.trace.reference, persons: 1 + detail.followUps.count
             ).json, now: clock.now())
-        return CaseDetail(trace: detail.trace, followUps: detail.followUps, history: detail.history)
+        return detail
     }
 
     public func closeCase(

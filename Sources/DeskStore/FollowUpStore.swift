@@ -23,13 +23,13 @@ public protocol FollowUpStore: Sendable {
     /// follow-up ends as `became_case`, and the case names it as its source. Appends the
     /// `case_opened` audit entry and event.
     func openCase(_ request: CaseOpenRequest, now: Date, settings: FollowUpSettings) throws(StoreError)
-        -> StoredCaseOpening
+        -> CaseOpening
 
     /// Cases, newest first, at most `limit`.
     func cases(status: CaseStatusFilter, openedBy: String?, limit: Int) throws(StoreError) -> [TraceCase]
 
     /// One case with its follow-ups (active first, then by id), its history and its links.
-    func caseDetail(id: Int64) throws(StoreError) -> StoredCaseDetail?
+    func caseDetail(id: Int64) throws(StoreError) -> CaseDetail?
 
     /// Closes an open case; its active follow-ups naming no other open case end as
     /// `case_closed`. Appends the `case_closed` audit entry (never the note) and event.
@@ -122,26 +122,6 @@ public struct CaseOpenRequest: Hashable, Sendable {
         self.assignToOpener = assignToOpener
         self.contacts = contacts
     }
-}
-
-public struct StoredCaseOpening: Hashable, Sendable {
-    public var trace: TraceCase
-    public var existing: Bool
-    public var followUpsCreated: Int
-    public var followUpsJoined: Int
-
-    public init(trace: TraceCase, existing: Bool, followUpsCreated: Int, followUpsJoined: Int) {
-        self.trace = trace
-        self.existing = existing
-        self.followUpsCreated = followUpsCreated
-        self.followUpsJoined = followUpsJoined
-    }
-}
-
-public struct StoredCaseDetail: Hashable, Sendable {
-    public var trace: TraceCase
-    public var followUps: [FollowUp]
-    public var history: [CaseHistoryEntry]
 }
 
 public struct StoredFollowUpDetail: Hashable, Sendable {

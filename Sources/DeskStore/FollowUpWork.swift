@@ -204,13 +204,13 @@ struct FollowUpWork<DB: SQLRunning> {
 
     /// In a write transaction.
     func openCase(_ request: CaseOpenRequest, now: Date, settings: FollowUpSettings) throws(StoreError)
-        -> StoredCaseOpening
+        -> CaseOpening
     {
         let op = "open a case"
         try staff.lockAudit(operation: op)
         let nowMs = now.unixMilliseconds
         if let existing = try readCases(sql.openCaseOfPatient, [.integer(request.patientUserID)], operation: op).first {
-            return StoredCaseOpening(trace: existing, existing: true, followUpsCreated: 0, followUpsJoined: 0)
+            return CaseOpening(trace: existing, existing: true, followUpsCreated: 0, followUpsJoined: 0)
         }
         let source = try readFollowUps(
             sql.activeOfPerson, [.integer(request.patientUserID)], reasons: true, operation: op
@@ -347,7 +347,7 @@ struct FollowUpWork<DB: SQLRunning> {
         guard let trace = try readCases(sql.caseByID, [.integer(caseID)], operation: op).first else {
             throw StoreError.failed(operation: op, reason: "the case just opened cannot be read")
         }
-        return StoredCaseOpening(trace: trace, existing: false, followUpsCreated: created, followUpsJoined: joined)
+        return CaseOpening(trace: trace, existing: false, followUpsCreated: created, followUpsJoined: joined)
     }
 
     func cases(status: CaseStatusFilter, openedBy: String?, limit: Int) throws(StoreError) -> [TraceCase] {
@@ -370,7 +370,7 @@ struct FollowUpWork<DB: SQLRunning> {
     }
 
     /// In one read snapshot.
-    func caseDetail(id: Int64) throws(StoreError) -> StoredCaseDetail? {
+    func caseDetail(id: Int64) throws(StoreError) -> CaseDetail? {
         let op = "read a case"
         guard var trace = try readCases(sql.caseByID, [.integer(id)], operation: op).first else { return nil }
         trace.cameFrom = try links(sql.cameFrom, id, operation: op)
@@ -379,7 +379,7 @@ struct FollowUpWork<DB: SQLRunning> {
         let history = try db.query(sql.history, [.integer(id)], operation: op) {
             CaseHistoryEntry(at: Date(unixMilliseconds: $0.integer(0)), actor: $0.text(1), text: $0.text(2))
         }
-        return StoredCaseDetail(trace: trace, followUps: followUps, history: history)
+        return CaseDetail(trace: trace, followUps: followUps, history: history)
     }
 
     /// In a write transaction.
@@ -607,14 +607,14 @@ struct FollowUpWork<DB: SQLRunning> {
         settings: FollowUpSettings
     ) throws(StoreError) -> FollowUpChange {
         let op = "record a call attempt"
-        try staff.lockAudit(operation: op)
-        guard let followUp = try settledFollowUp(followUpID, now: now, settings: settings, operation: op) else {
-            return .notFound
+        let followUp: FollowUp
+        switch try workable(
+            followUpID, onlyAssignedTo: onlyAssignedTo, problem: FollowUpSchedule.attemptProblem, now: now,
+            settings: settings, operation: op)
+        {
+        case .recorded(let found): followUp = found
+        case let refusal: return refusal
         }
-        if let only = onlyAssignedTo, followUp.assignedTo != only {
-            return .notAssigned(assignedTo: followUp.assignedTo)
-        }
-        if let problem = FollowUpSchedule.attemptProblem(followUp) { return .refused(problem) }
         let nowMs = now.unixMilliseconds
         var next = FollowUpSchedule.attempted(followUp, outcome: outcome, at: now, settings: settings)
         try write(next, operation: op)
@@ -645,14 +645,14 @@ struct FollowUpWork<DB: SQLRunning> {
         now: Date, settings: FollowUpSettings
     ) throws(StoreError) -> FollowUpChange {
         let op = "record a daily check"
-        try staff.lockAudit(operation: op)
-        guard let followUp = try settledFollowUp(followUpID, now: now, settings: settings, operation: op) else {
-            return .notFound
+        let followUp: FollowUp
+        switch try workable(
+            followUpID, onlyAssignedTo: onlyAssignedTo, problem: FollowUpSchedule.checkProblem, now: now,
+            settings: settings, operation: op)
+        {
+        case .recorded(let found): followUp = found
+        case let refusal: return refusal
         }
-        if let only = onlyAssignedTo, followUp.assignedTo != only {
-            return .notAssigned(assignedTo: followUp.assignedTo)
-        }
-        if let problem = FollowUpSchedule.checkProblem(followUp) { return .refused(problem) }
         let nowMs = now.unixMilliseconds
         var next = FollowUpSchedule.checked(followUp, symptoms: symptoms, at: now, settings: settings)
         try write(next, operation: op)
@@ -742,6 +742,24 @@ struct FollowUpWork<DB: SQLRunning> {
     }
 
     // MARK: Internals
+
+    /// What an attempt and a check both ask first, under the audit log's lock: the follow-up,
+    /// settled by time, assigned to `onlyAssignedTo` (when given) and open to `problem`'s work.
+    /// `.recorded` carries the follow-up as it stands; any other case is the answer to give.
+    private func workable(
+        _ id: Int64, onlyAssignedTo: String?, problem: (FollowUp) -> String?, now: Date, settings: FollowUpSettings,
+        operation op: String
+    ) throws(StoreError) -> FollowUpChange {
+        try staff.lockAudit(operation: op)
+        guard let followUp = try settledFollowUp(id, now: now, settings: settings, operation: op) else {
+            return .notFound
+        }
+        if let only = onlyAssignedTo, followUp.assignedTo != only {
+            return .notAssigned(assignedTo: followUp.assignedTo)
+        }
+        if let problem = problem(followUp) { return .refused(problem) }
+        return .recorded(followUp)
+    }
 
     private func settledFollowUp(
         _ id: Int64, now: Date, settings: FollowUpSettings, operation op: String

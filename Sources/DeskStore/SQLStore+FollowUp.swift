@@ -18,7 +18,7 @@ extension SQLStore {
     }
 
     public func openCase(_ request: CaseOpenRequest, now: Date, settings: FollowUpSettings) throws(StoreError)
-        -> StoredCaseOpening
+        -> CaseOpening
     {
         try followUpWrite("open a case") { work throws(StoreError) in
             try work.openCase(request, now: now, settings: settings)
@@ -31,7 +31,7 @@ extension SQLStore {
         }
     }
 
-    public func caseDetail(id: Int64) throws(StoreError) -> StoredCaseDetail? {
+    public func caseDetail(id: Int64) throws(StoreError) -> CaseDetail? {
         try snapshot("read a case") { db throws(StoreError) in try followUpWork(on: db).caseDetail(id: id) }
     }
 

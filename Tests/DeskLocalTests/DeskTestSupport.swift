@@ -69,12 +69,12 @@ struct UnreachableStore: Store {
 
     var location: String { "unreachable" }
     func openCase(_ request: CaseOpenRequest, now: Date, settings: FollowUpSettings) throws(StoreError)
-        -> StoredCaseOpening
+        -> CaseOpening
     { throw error }
     func cases(status: CaseStatusFilter, openedBy: String?, limit: Int) throws(StoreError) -> [TraceCase] {
         throw error
     }
-    func caseDetail(id: Int64) throws(StoreError) -> StoredCaseDetail? { throw error }
+    func caseDetail(id: Int64) throws(StoreError) -> CaseDetail? { throw error }
     func closeCase(
         id: Int64, reason: CaseCloseReason, note: String, by actor: String, now: Date
     ) throws(StoreError) -> CaseClosing { throw error }

@@ -37,7 +37,7 @@ enum Follow {
     static func open(
         _ store: any Store, patient: Int64, _ contacts: [CaseContact], reference: String = "ASL-1", by: String = "anna",
         toOpener: Bool = false, at now: Date = Fixture.now
-    ) throws -> StoredCaseOpening {
+    ) throws -> CaseOpening {
         try store.openCase(
             CaseOpenRequest(
                 patientUserID: patient, reference: reference, indexDay: today, indexKind: .testDay, openedBy: by,
