@@ -22,6 +22,8 @@ let package = Package(
         // Pure Swift.
         .target(name: "CivilCalendar"),
         .target(name: "JSONText"),
+        // The message catalogue (English, Italian) and the language in force.
+        .target(name: "DeskText"),
         .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText"]),
         // The staff use cases as a contract (protocol, errors, results, checks, texts): no store, no C.
         .target(name: "DeskContract", dependencies: ["DeskCore", "CivilCalendar"]),
@@ -69,7 +71,7 @@ let package = Package(
         // The command line's shared parts: arguments, exit statuses, terminal-safe output, the
         // store's location (tracedesk's commands and the benchmarks).
         // It builds on no server: the APRICOT settings read as `tracedesk serve` reads them are read in tracedesk.
-        .target(name: "DeskCLI", dependencies: ["DeskContract", "DeskLog", "DeskStore", "DeskCore"]),
+        .target(name: "DeskCLI", dependencies: ["DeskContract", "DeskLog", "DeskStore", "DeskCore", "DeskText"]),
         // `tracedesk bench`: the benchmarks and their bulk seeding, kept out of the production modules.
         .target(
             name: "DeskBench",
@@ -84,13 +86,14 @@ let package = Package(
         .target(name: "TerminalNcurses", dependencies: ["TerminalKit", "CNcursesw"]),
         // The console knows the contract only: whoever starts it passes a desk in.
         .target(
-            name: "DeskConsole", dependencies: ["TerminalKit", "DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
+            name: "DeskConsole",
+            dependencies: ["TerminalKit", "DeskContract", "DeskCore", "CivilCalendar", "JSONText", "DeskText"]),
         .executableTarget(
             name: "tracedesk",
             dependencies: [
                 "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskStore", "DeskCore", "DeskCrypto",
                 "TerminalKit", "TerminalNcurses", "DeskServer", "DeskAPI", "JSONText", "CivilCalendar", "DeskExport",
-                "DeskSimulation", "DeskCLI", "DeskBench", "DeskLog",
+                "DeskSimulation", "DeskCLI", "DeskBench", "DeskLog", "DeskText",
             ]
         ),
 
@@ -134,6 +137,7 @@ let package = Package(
         ),
         // The JSONTestSuite's parsing cases (Tests/Vectors/json) against the reader.
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
+        .testTarget(name: "DeskTextTests", dependencies: ["DeskText"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
         .testTarget(
             name: "DeskAPITests", dependencies: ["DeskAPI", "DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
