@@ -11,7 +11,12 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
     public let file: String
     public let line: Int
 
-    public var description: String { "gave up after \(limit) waiting for: \(what) (\(file):\(line))" }
+    /// The time on the clock, starved stretches included.
+    public let elapsed: Duration
+
+    public var description: String {
+        "gave up after \(limit) waiting for: \(what) (\(elapsed) on the clock; \(file):\(line))"
+    }
 }
 
 /// Polls `condition` until it holds, backing off from 1 ms to 100 ms between looks; throws
@@ -21,20 +26,60 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
 /// loop that falls through silently fails later with a misleading message. The cap is a guard
 /// against a hang, not a timing assertion: give it generously (30–60 s), since CI machines can be
 /// four times slower than a laptop and the suite runs in parallel.
+///
+/// The cap counts the time this wait was given, not the time on the clock: a look that comes
+/// back far later than its pause asked (the process starved: the two threads of Swift's
+/// cooperative pool busy with other suites' synchronous work, which on a 2-core machine under
+/// `swift test`'s parallel run lasted over a minute) is charged at most ``WaitBudget/maximumCharge``.
+/// The work waited for was starved just the same, so charging that stretch failed tests that
+/// pass alone in a second. A hang of the code under test still fails: each look is charged.
 public func eventually(
     within limit: Duration = .seconds(30), _ what: @autoclosure () -> String,
     file: String = #fileID, line: Int = #line,
     _ condition: () async throws -> Bool
 ) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: limit)
+    var budget = WaitBudget(limit: limit)
     var pause = Duration.milliseconds(1)
     while true {
         if try await condition() { return }
-        if clock.now >= deadline { throw WaitTimedOut(what: what(), limit: limit, file: file, line: line) }
+        if budget.spent(pause: pause) {
+            throw WaitTimedOut(what: what(), limit: limit, file: file, line: line, elapsed: budget.elapsed)
+        }
         try await Task.sleep(for: pause)
         pause = min(pause * 2, .milliseconds(100))
     }
+}
+
+/// The time a wait has been given, for ``eventually(within:_:file:line:_:)`` and
+/// ``eventuallyBlocking(within:_:file:line:_:)``: each look is charged the time since the last,
+/// but at most its pause plus ``maximumCharge``, so a stretch when the process was not run is
+/// not taken for the code under test being slow.
+public struct WaitBudget {
+    /// The most one look is charged beyond its pause.
+    public static let maximumCharge = Duration.seconds(1)
+
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var last: ContinuousClock.Instant
+    private var charged = Duration.zero
+    public let limit: Duration
+
+    public init(limit: Duration) {
+        self.limit = limit
+        start = clock.now
+        last = start
+    }
+
+    /// Charges the look just made (after a pause of `pause`); true once `limit` is spent.
+    public mutating func spent(pause: Duration) -> Bool {
+        let now = clock.now
+        charged += min(now - last, pause + Self.maximumCharge)
+        last = now
+        return charged >= limit
+    }
+
+    /// The time on the clock since the wait began.
+    public var elapsed: Duration { clock.now - start }
 }
 
 /// ``eventually(within:_:file:line:_:)`` for a thread that is not in a task (a worker thread of a
@@ -44,12 +89,13 @@ public func eventuallyBlocking(
     file: String = #fileID, line: Int = #line,
     _ condition: () throws -> Bool
 ) throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: limit)
+    var budget = WaitBudget(limit: limit)
     var pauseMs = 1
     while true {
         if try condition() { return }
-        if clock.now >= deadline { throw WaitTimedOut(what: what(), limit: limit, file: file, line: line) }
+        if budget.spent(pause: .milliseconds(pauseMs)) {
+            throw WaitTimedOut(what: what(), limit: limit, file: file, line: line, elapsed: budget.elapsed)
+        }
         usleep(useconds_t(pauseMs * 1_000))
         pauseMs = min(pauseMs * 2, 100)
     }

@@ -263,7 +263,9 @@ struct ProtocolTests {
             "POST", "/v1/ingestion/check-otp",
             headers: Phone.headers(token: Self.token, dummy: "1").map { "\($0.key): \($0.value)" },
             body: Array(#"{"padding":""}"#.utf8))
-        let pending = Task { try await offPool { try HTTP.raw(port, request, readTimeout: 60) } }
+        // A read timeout against a hang only: the answer waits on the test, and on a pool the
+        // parallel run may keep busy for minutes.
+        let pending = Task { try await offPool { try HTTP.raw(port, request, readTimeout: 600) } }
         // Stop once the request is in (waiting out its delay).
         try await eventually(within: .seconds(60), "the request waiting out its delay") {
             f.server.phonePeakSuspended == 1 && delays.waiting == 1
