@@ -171,6 +171,8 @@ extension QueueScreen {
         let regions = regions(in: area)
         if let detail = state.detail {
             renderDetail(detail, state, into: &buffer, area: area)
+        } else if let view = state.caseView {
+            renderCase(view, state, into: &buffer, area: area)
         } else {
             let title = title(state)
             let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
@@ -429,13 +431,16 @@ extension QueueScreen {
         switch picker.purpose {
         case .scope: title = "Whose queue"
         case .assign(let ids): title = "Reassign \(ids.count) to"
+        case .openCase: title = "The person's cases"
         }
         let inner = Panel(title: title, focused: true).render(into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 4, text.height > 2 else { return }
+        let choosesCase: Bool
+        if case .openCase = picker.purpose { choosesCase = true } else { choosesCase = false }
         picker.field.render(
             into: &buffer, area: Rect(x: text.x, y: text.y, width: text.width, height: 1), focused: true,
-            placeholder: "type to narrow, or a tracer's name")
+            placeholder: choosesCase ? "type to narrow" : "type to narrow, or a tracer's name")
         var y = text.y + 2
         let room = max(0, text.maxY - 1 - y)
         let first = max(0, picker.selected - room + 1)
@@ -446,7 +451,7 @@ extension QueueScreen {
                 style: chosen ? Style(.selection, .bold) : Style(.normal), maxWidth: text.width)
             y += 1
         }
-        if shown.isEmpty {
+        if shown.isEmpty, !choosesCase {
             buffer.put(
                 picker.field.text.isEmpty
                     ? "no tracer known yet: type a name" : "Enter: \(picker.field.text) (the desk checks the name)",
