@@ -89,9 +89,14 @@ extension QueueScreen {
             TableColumn("Due", width: .length(13)),
             TableColumn("Phone", width: .length(phoneWidth)),
             TableColumn("Case", width: .length(caseWidth(state, wide: wide))),
-            TableColumn("#", width: .length(2), alignment: .trailing),
-            TableColumn("Last", width: .length(wide ? 17 : 12)),
         ]
+        // A supervisor's narrow queue gives the attempts' room to the tracer's name (the pane
+        // and the person view count the attempts); a queue's rows are active, so their last
+        // outcome needs 11 columns ("! check due").
+        if showsAttempts(state, width: width) {
+            columns.append(TableColumn("#", width: .length(2), alignment: .trailing))
+        }
+        columns.append(TableColumn("Last", width: .length(wide ? 17 : state.supervisor ? 11 : 12)))
         if state.supervisor {
             columns.append(TableColumn("Tracer", width: wide ? .length(12) : .fill()))
         } else if wide {
@@ -103,6 +108,8 @@ extension QueueScreen {
             focused: !state.isModal && state.detail == nil,
             emptyText: emptyText(state), moreBelow: state.next != nil)
     }
+
+    static func showsAttempts(_ state: State, width: Int) -> Bool { isWide(width) || !state.supervisor }
 
     static func caseWidth(_ state: State, wide: Bool) -> Int {
         wide ? (state.supervisor ? 16 : 18) : 13
@@ -135,10 +142,12 @@ extension QueueScreen {
                 style: urgency == .overdue ? Style(.warning, .bold) : pressing ? Style(.normal, .bold) : Style(.muted)),
             TableCell(followUp.phone.spaced, style: pressing ? Style(.normal, .bold) : nil),
             TableCell(caseText(followUp, width: caseWidth(state, wide: isWide(width)), ascii: state.ascii)),
-            TableCell("\(followUp.attempts)"),
+        ]
+        if showsAttempts(state, width: width) { cells.append(TableCell("\(followUp.attempts)")) }
+        cells += [
             TableCell(
                 (followUp.symptomsFlagged ? "! " : "") + lastText(followUp, state, wide: isWide(width)),
-                style: followUp.symptomsFlagged ? Style(.error, .bold) : nil),
+                style: followUp.symptomsFlagged ? Style(.error, .bold) : nil)
         ]
         if state.supervisor {
             cells.append(
