@@ -615,8 +615,10 @@ public enum ConsoleApp {
         if case .showCase(let caseID) = inner {
             // The case view lives on the queue's page; Esc there comes back here.
             state.page = .queue
-            var commands = QueueScreen.openCase(&state.queue, caseID: caseID, origin: .trace)
-            if !state.queue.loaded, !state.queue.loading { commands += QueueScreen.opened(&state.queue) }
+            // The queue is read again too: the case just opened put its contacts there.
+            let commands =
+                QueueScreen.openCase(&state.queue, caseID: caseID, origin: .trace)
+                + QueueScreen.opened(&state.queue)
             return commands.flatMap { command($0, &state) }
         }
         return inner == .quit ? quit(state) : [.trace(inner)]

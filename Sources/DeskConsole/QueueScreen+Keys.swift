@@ -116,13 +116,13 @@ extension QueueScreen {
                 [.char("c")], .check, help: "Record today's check (symptoms, isolating)", footer: "Check", name: "check"
             ),
             Binding(
+                [.char("v")], .showCase, help: "The person's case: contacts, history, chain (a list if several)",
+                footer: "Case", name: "case"),
+            Binding(
                 [.char("o")], .outcome, help: "Record the call's outcome with a note (a form)", footer: "Note",
                 name: "outcome"),
             Binding(
                 [.char("y")], .copy, help: "Copy the person's phone number (audited)", footer: "Copy", name: "copy"),
-            Binding(
-                [.char("v")], .showCase, help: "The person's case: contacts, history, chain (a list if several)",
-                footer: "Case", name: "case"),
         ] + outcomeBindings(DetailAction.record) + [
             Binding([.up, .char("k")], .up, help: "Scroll up", shownInFooter: false),
             Binding([.down, .char("j")], .down, help: "Scroll down", shownInFooter: false),
