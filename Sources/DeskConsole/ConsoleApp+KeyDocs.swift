@@ -18,6 +18,7 @@ extension ConsoleApp {
         .tracer: [
             ("screens.tracer", "Screens"), ("queue", "Queue"), ("queue.detail", "Queue: a person"),
             ("queue.outcome", "Queue: the outcome with a note"), ("queue.check", "Queue: the daily check"),
+            ("queue.case", "A case"), ("queue.case-close", "A case: closing it"),
             ("trace.phone", "Look-up: the phone number"),
             ("trace.phone-back", "Look-up: the number, over a shown look-up"),
             ("trace.purpose", "Open a case: the reference and the index day"), ("trace.loading", "Looking up"),
@@ -30,7 +31,8 @@ extension ConsoleApp {
             ("dashboard.province", "Dashboard: the province"), ("dashboard.export", "Dashboard: export"),
             ("monitor", "Monitor"), ("monitor.filter", "Monitor: typing a filter"),
             ("queue.supervisor", "Queue"), ("queue.supervisor-detail", "Queue: a person"),
-            ("queue.picker", "Queue: whose queue, reassign to"),
+            ("queue.picker", "Queue: whose queue, reassign to, the person's cases"),
+            ("queue.case", "A case"), ("queue.case-close", "A case: closing it"),
         ],
         .admin: [
             ("screens.admin", "Screens"), ("staff", "Staff"), ("staff.form", "Staff: the account form"),

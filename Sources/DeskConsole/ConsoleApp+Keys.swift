@@ -141,6 +141,8 @@ extension ConsoleApp {
             KeyTable("queue.outcome", QueueScreen.attemptKeyMap),
             KeyTable("queue.check", QueueScreen.checkKeyMap),
             KeyTable("queue.picker", QueueScreen.pickerKeyMap),
+            KeyTable("queue.case", QueueScreen.caseKeyMap),
+            KeyTable("queue.case-close", QueueScreen.closeKeyMap),
         ] + roleScreenMaps.map(\.table) + sampleDialogs
     }
 
@@ -308,6 +310,15 @@ extension ConsoleApp {
                 } else if queue.filter.editing {
                     add("monitor.filter", MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
                     add("text-field", TextFieldState.keyMap, as: "editing text")
+                } else if queue.showsCase, let view = queue.caseView {
+                    if let confirm = view.confirm {
+                        dialog(confirm, as: "close the case?")
+                    } else if view.closeForm != nil {
+                        add("queue.case-close", QueueScreen.closeKeyMap, as: "close the case")
+                        add("text-field", TextFieldState.keyMap, as: "editing the note")
+                    } else {
+                        add("queue.case", QueueScreen.caseKeyMap, as: "case")
+                    }
                 } else if queue.detail != nil {
                     if queue.supervisor {
                         add("queue.supervisor-detail", QueueScreen.supervisorDetailKeyMap, as: "person")

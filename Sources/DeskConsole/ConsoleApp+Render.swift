@@ -16,7 +16,7 @@ extension ConsoleApp {
         case .his: return "Hospital systems"
         case .trace: return "Contact trace"
         case .dashboard: return "Dashboard"
-        case .queue: return "Call queue"
+        case .queue: return state.queue.showsCase ? "Case" : "Call queue"
         }
     }
 
@@ -203,7 +203,10 @@ extension ConsoleApp {
             if trace.outcomeForm != nil { return TraceScreen.outcomeKeyMap.footerHints + [help] }
             if trace.filtering { return MonitorScreen.filterKeyMap.footerHints + [help] }
             if trace.detail != nil { return fitting(TraceScreen.detailHints, [help, signOut, quit]) }
-            return fitting(TraceScreen.tableHints, [help, signOut, quit])
+            var hints = TraceScreen.tableHints
+            // Once a case is open for the patient: its view, right after the digits.
+            if trace.openedCase != nil { hints.insert((keys: "v", help: "Case"), at: min(2, hints.count)) }
+            return fitting(hints, [help, signOut, quit])
         }
     }
 

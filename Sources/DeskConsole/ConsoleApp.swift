@@ -170,6 +170,7 @@ public enum ConsoleApp {
             case .his: return his.confirm == nil && his.shownKey == nil
             case .dashboard: return dashboard.export?.confirm == nil
             case .trace: return trace.export?.confirm == nil
+            case .queue: return queue.caseView?.confirm == nil || queue.detail != nil
             default: return true
             }
         }
@@ -442,11 +443,13 @@ public enum ConsoleApp {
         if screenKey, state.session?.role == .supervisor, !state.monitor.isModal, !state.dashboard.isModal,
             !state.queue.isModal, let action = supervisorKeyMap.action(for: key)
         {
+            if action == .queue, state.page == .queue, state.queue.showsCase { return leaveCase(&state) }
             return show(action == .monitor ? .monitor : action == .queue ? .queue : .dashboard, &state)
         }
         if screenKey, state.session?.role == .tracer, !state.trace.isModal, !state.queue.isModal,
             let action = tracerKeyMap.action(for: key)
         {
+            if action == .queue, state.page == .queue, state.queue.showsCase { return leaveCase(&state) }
             return show(action == .queue ? .queue : .trace, &state)
         }
         switch state.page {
@@ -461,6 +464,12 @@ public enum ConsoleApp {
         case .dashboard: return update(&state, .dashboard(.keyPressed(key)))
         case .queue: return update(&state, .queue(.keyPressed(key)))
         }
+    }
+
+    /// The queue's key over a case view: back to the queue's table (the case view closes).
+    private static func leaveCase(_ state: inout State) -> [Command] {
+        state.queue.caseView = nil
+        return []
     }
 
     /// Switches between a role's screens; a screen loads the first time it is shown (the
@@ -603,11 +612,24 @@ public enum ConsoleApp {
     }
 
     private static func command(_ inner: TraceScreen.Command, _ state: inout State) -> [Command] {
-        inner == .quit ? quit(state) : [.trace(inner)]
+        if case .showCase(let caseID) = inner {
+            // The case view lives on the queue's page; Esc there comes back here.
+            state.page = .queue
+            // The queue is read again too: the case just opened put its contacts there.
+            let commands =
+                QueueScreen.openCase(&state.queue, caseID: caseID, origin: .trace)
+                + QueueScreen.opened(&state.queue)
+            return commands.flatMap { command($0, &state) }
+        }
+        return inner == .quit ? quit(state) : [.trace(inner)]
     }
 
     private static func command(_ inner: QueueScreen.Command, _ state: inout State) -> [Command] {
-        inner == .quit ? quit(state) : [.queue(inner)]
+        if inner == .backToTrace {
+            state.page = .trace
+            return []
+        }
+        return inner == .quit ? quit(state) : [.queue(inner)]
     }
 
     static func command(_ inner: DashboardScreen.Command, _ state: inout State) -> [Command] {

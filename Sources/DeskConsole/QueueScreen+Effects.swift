@@ -20,7 +20,20 @@ extension Program {
         let now = service.now()
         withSession { session in
             switch command {
-            case .copy, .quit: break  // above, or taken by ConsoleApp
+            case .copy, .quit, .backToTrace: break  // above, or taken by ConsoleApp
+            case .caseDetail(let id):
+                // The desk's use case: every read of a case is audited (`follow_up_viewed`, `case N`).
+                self.call(
+                    { () async throws(ServiceError) in try await service.caseDetail(session, caseID: id) },
+                    then: { .queue(.caseLoaded($0)) }, failed: { .queue(.caseFailed($0.message, caseID: id)) },
+                    session: true)
+            case .closeCase(let id, let reason, let note):
+                self.call(
+                    { () async throws(ServiceError) in
+                        try await service.closeCase(session, caseID: id, reason: reason, note: note)
+                    },
+                    then: { .queue(.caseClosed($0)) }, failed: { .queue(.caseCloseFailed($0.message, caseID: id)) },
+                    session: true)
             case .copyPhone(let id, let phone):
                 let clip = ClipboardCopy(phone, what: "phone number")
                 self.call(

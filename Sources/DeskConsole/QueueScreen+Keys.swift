@@ -16,6 +16,8 @@ extension QueueScreen {
 
     public enum DetailAction: Hashable, Sendable {
         case close, up, down, outcome, check, copy, reload, quit
+        /// `v`: the person's case (a list when several name them).
+        case showCase
         case record(CallOutcome)
     }
 
@@ -114,6 +116,9 @@ extension QueueScreen {
                 [.char("c")], .check, help: "Record today's check (symptoms, isolating)", footer: "Check", name: "check"
             ),
             Binding(
+                [.char("v")], .showCase, help: "The person's case: contacts, history, chain (a list if several)",
+                footer: "Case", name: "case"),
+            Binding(
                 [.char("o")], .outcome, help: "Record the call's outcome with a note (a form)", footer: "Note",
                 name: "outcome"),
             Binding(
@@ -170,6 +175,11 @@ extension QueueScreen {
     /// The footer's hints: the digits as one "1-5 Outcome" after the first.
     public static func hints(_ state: State) -> [(keys: String, help: String)] {
         if state.picker != nil { return pickerKeyMap.footerHints }
+        if state.detail == nil, let view = state.caseView {
+            if let dialog = view.confirm { return dialog.keyMap.footerHints }
+            if view.closeForm != nil { return closeKeyMap.footerHints }
+            return caseKeyMap.footerHints
+        }
         if state.checkForm != nil { return checkKeyMap.footerHints }
         if state.attemptForm != nil { return attemptKeyMap.footerHints }
         if state.filter.editing { return MonitorScreen.filterKeyMap.footerHints }
@@ -201,6 +211,7 @@ extension QueueScreen {
             guard let action = map.action(for: key) else { return [] }
             return detailAction(&state, action)
         }
+        if state.caseView != nil { return caseKey(&state, key) }
         guard let action = (state.supervisor ? supervisorKeyMap : keyMap).action(for: key) else { return [] }
         return perform(&state, action)
     }
@@ -294,7 +305,10 @@ extension QueueScreen {
         switch action {
         case .close:
             state.detail = nil
-            return []
+            // Back to the case it was opened from, read again (a call may have changed it).
+            return refreshCase(state)
+        case .showCase:
+            return showPersonCase(&state)
         case .up:
             let scroll = state.detail?.scroll ?? 0
             state.detail?.scroll = max(0, scroll - 1)
@@ -458,6 +472,12 @@ extension QueueScreen {
                 guard let tracer = option.tracer else { return [] }
                 state.notice = .working("reassigning \(ids.count) to \(tracer)…")
                 return [.assign(ids: ids, to: tracer)]
+            case .openCase(let followUpID):
+                guard let caseID = option.caseID else {
+                    state.picker = picker
+                    return []
+                }
+                return openCase(&state, caseID: caseID, origin: .person(followUpID))
             }
         case nil:
             _ = picker.field.handle(key)
@@ -480,6 +500,7 @@ extension QueueScreen.Action {
         case .copy: self = .copy
         case .reload: self = .reload
         case .quit: self = .quit
+        case .showCase: self = .detail
         case .record(let outcome): self = .record(outcome)
         }
     }

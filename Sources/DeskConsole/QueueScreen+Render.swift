@@ -89,9 +89,14 @@ extension QueueScreen {
             TableColumn("Due", width: .length(13)),
             TableColumn("Phone", width: .length(phoneWidth)),
             TableColumn("Case", width: .length(caseWidth(state, wide: wide))),
-            TableColumn("#", width: .length(2), alignment: .trailing),
-            TableColumn("Last", width: .length(wide ? 17 : 12)),
         ]
+        // A supervisor's narrow queue gives the attempts' room to the tracer's name (the pane
+        // and the person view count the attempts); a queue's rows are active, so their last
+        // outcome needs 11 columns ("! check due").
+        if showsAttempts(state, width: width) {
+            columns.append(TableColumn("#", width: .length(2), alignment: .trailing))
+        }
+        columns.append(TableColumn("Last", width: .length(wide ? 17 : state.supervisor ? 11 : 12)))
         if state.supervisor {
             columns.append(TableColumn("Tracer", width: wide ? .length(12) : .fill()))
         } else if wide {
@@ -103,6 +108,8 @@ extension QueueScreen {
             focused: !state.isModal && state.detail == nil,
             emptyText: emptyText(state), moreBelow: state.next != nil)
     }
+
+    static func showsAttempts(_ state: State, width: Int) -> Bool { isWide(width) || !state.supervisor }
 
     static func caseWidth(_ state: State, wide: Bool) -> Int {
         wide ? (state.supervisor ? 16 : 18) : 13
@@ -135,10 +142,12 @@ extension QueueScreen {
                 style: urgency == .overdue ? Style(.warning, .bold) : pressing ? Style(.normal, .bold) : Style(.muted)),
             TableCell(followUp.phone.spaced, style: pressing ? Style(.normal, .bold) : nil),
             TableCell(caseText(followUp, width: caseWidth(state, wide: isWide(width)), ascii: state.ascii)),
-            TableCell("\(followUp.attempts)"),
+        ]
+        if showsAttempts(state, width: width) { cells.append(TableCell("\(followUp.attempts)")) }
+        cells += [
             TableCell(
                 (followUp.symptomsFlagged ? "! " : "") + lastText(followUp, state, wide: isWide(width)),
-                style: followUp.symptomsFlagged ? Style(.error, .bold) : nil),
+                style: followUp.symptomsFlagged ? Style(.error, .bold) : nil)
         ]
         if state.supervisor {
             cells.append(
@@ -171,6 +180,8 @@ extension QueueScreen {
         let regions = regions(in: area)
         if let detail = state.detail {
             renderDetail(detail, state, into: &buffer, area: area)
+        } else if let view = state.caseView {
+            renderCase(view, state, into: &buffer, area: area)
         } else {
             let title = title(state)
             let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
@@ -429,13 +440,16 @@ extension QueueScreen {
         switch picker.purpose {
         case .scope: title = "Whose queue"
         case .assign(let ids): title = "Reassign \(ids.count) to"
+        case .openCase: title = "The person's cases"
         }
         let inner = Panel(title: title, focused: true).render(into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 4, text.height > 2 else { return }
+        let choosesCase: Bool
+        if case .openCase = picker.purpose { choosesCase = true } else { choosesCase = false }
         picker.field.render(
             into: &buffer, area: Rect(x: text.x, y: text.y, width: text.width, height: 1), focused: true,
-            placeholder: "type to narrow, or a tracer's name")
+            placeholder: choosesCase ? "type to narrow" : "type to narrow, or a tracer's name")
         var y = text.y + 2
         let room = max(0, text.maxY - 1 - y)
         let first = max(0, picker.selected - room + 1)
@@ -446,7 +460,7 @@ extension QueueScreen {
                 style: chosen ? Style(.selection, .bold) : Style(.normal), maxWidth: text.width)
             y += 1
         }
-        if shown.isEmpty {
+        if shown.isEmpty, !choosesCase {
             buffer.put(
                 picker.field.text.isEmpty
                     ? "no tracer known yet: type a name" : "Enter: \(picker.field.text) (the desk checks the name)",

@@ -73,11 +73,14 @@ public enum QueueScreen {
             case scope
             /// Assign these follow-ups.
             case assign([Int64])
+            /// Open one of the person's cases (`v` in the person view of this follow-up).
+            case openCase(fromFollowUp: Int64)
         }
         public struct Option: Hashable, Sendable {
             public var label: String
             public var scope: QueueScope?
             public var tracer: String?
+            public var caseID: Int64?
         }
         public var purpose: Purpose
         public var options: [Option]
@@ -118,6 +121,8 @@ public enum QueueScreen {
         /// The supervisor's marks (follow-up ids).
         public var marks: Set<Int64> = []
         public var detail: Detail?
+        /// The case view (``CaseView``): shown when no person view is over it.
+        public var caseView: CaseView?
         public var attemptForm: AttemptForm?
         public var checkForm: CheckForm?
         public var picker: Picker?
@@ -145,11 +150,18 @@ public enum QueueScreen {
         }
 
         /// A form, a picker or the filter has the keys.
-        public var isModal: Bool { attemptForm != nil || checkForm != nil || picker != nil || filter.editing }
+        public var isModal: Bool {
+            attemptForm != nil || checkForm != nil || picker != nil || filter.editing
+                || (detail == nil && caseView?.isModal == true)
+        }
+
+        /// The case view is in front (no person view over it).
+        public var showsCase: Bool { detail == nil && caseView != nil }
 
         /// Keys go into a text field: `?` and `q` are characters then.
         public var isTyping: Bool {
             if filter.editing || attemptForm != nil || picker != nil { return true }
+            if detail == nil, caseView?.closeForm != nil, caseView?.confirm == nil { return true }
             if let form = checkForm { return form.focus == .note }
             return false
         }
@@ -189,6 +201,10 @@ public enum QueueScreen {
         /// The desk recorded the copy of a number (audited): now it may be copied.
         case phoneCopyRecorded(ClipboardCopy, followUp: Int64)
         case copied(CopyResult)
+        case caseLoaded(CaseDetail)
+        case caseFailed(String, caseID: Int64)
+        case caseClosed(TraceCase)
+        case caseCloseFailed(String, caseID: Int64)
     }
 
     public enum Command: Hashable, Sendable {
@@ -202,6 +218,11 @@ public enum QueueScreen {
         /// `y`: records the copy with the desk (audited), then copies `phone`.
         case copyPhone(followUpID: Int64, phone: String)
         case copy(ClipboardCopy)
+        /// One case with its follow-ups and history (audited by the desk).
+        case caseDetail(caseID: Int64)
+        case closeCase(caseID: Int64, reason: CaseCloseReason, note: String)
+        /// Esc on a case opened from the trace screen: back there.
+        case backToTrace
         case quit
     }
 
@@ -238,7 +259,9 @@ public enum QueueScreen {
         case .keyPressed(let key):
             return handleKey(&state, key)
         case .rowClicked(let row):
-            if !state.isModal, state.detail == nil, state.rows.indices.contains(row) { state.selected = row }
+            if !state.isModal, state.detail == nil, state.caseView == nil, state.rows.indices.contains(row) {
+                state.selected = row
+            }
             return []
         case .scrolled(let rows):
             guard !state.isModal else { return [] }
@@ -247,6 +270,7 @@ public enum QueueScreen {
                 state.detail?.scroll = max(0, scroll + rows)
                 return []
             }
+            if state.caseView != nil { return caseKey(&state, rows < 0 ? .up : .down) }
             return move(&state, to: TableCursor.position(state.selected, by: rows, count: state.rows.count))
         case .ticked(let now):
             state.now = now
@@ -298,7 +322,7 @@ public enum QueueScreen {
             var text = "\(outcome.label) recorded for \(phone): \(scheduleText(followUp, state))"
             if nextDue(state, after: state.selected, including: true) == nil { text += " · \(allDoneText(state))" }
             state.notice = .ok(text)
-            return refreshDetail(state, followUp.id)
+            return refreshDetail(state, followUp.id) + refreshCase(state)
         case .attemptFailed(let message, let id, let outcome):
             if var form = state.attemptForm, form.followUpID == id, form.saving {
                 form.saving = false
@@ -320,7 +344,7 @@ public enum QueueScreen {
                 "check recorded for \(followUp.phone.spaced)"
                     + (symptoms ? ": symptoms, flagged for the supervisor and the case's tracer" : "")
                     + " · \(scheduleText(followUp, state))")
-            return refreshDetail(state, followUp.id)
+            return refreshDetail(state, followUp.id) + refreshCase(state)
         case .checkFailed(let message, let id):
             state.savingChecks.remove(id)
             if var form = state.checkForm, form.followUpID == id {
@@ -349,6 +373,26 @@ public enum QueueScreen {
             return [.copy(clip)]
         case .copied(let result):
             state.notice = result.notice
+            return []
+        case .caseLoaded(let detail):
+            caseLoaded(&state, detail)
+            return []
+        case .caseFailed(let message, let id):
+            guard state.caseView?.caseID == id else { return [] }
+            state.caseView?.error = message
+            return []
+        case .caseClosed(let trace):
+            guard state.caseView?.caseID == trace.id else { return [] }
+            state.caseView?.closing = false
+            if case .closed(let reason, _, _) = trace.status {
+                state.notice = .ok("case \(trace.reference) closed: \(reason.label)")
+            }
+            // Its follow-ups ended: the case and the queue are read again.
+            return [.caseDetail(caseID: trace.id)] + reload(&state)
+        case .caseCloseFailed(let message, let id):
+            guard state.caseView?.caseID == id else { return [] }
+            state.caseView?.closing = false
+            state.notice = .error("the case was not closed: \(message)")
             return []
         }
     }

@@ -29,7 +29,7 @@ extension Program {
                     },
                     then: { .trace(.phoneCopyRecorded(clip, patient: patient)) },
                     failed: { .trace(.copied(.refused($0.message))) }, session: true)
-            case .quit:
+            case .quit, .showCase:
                 break  // taken by ConsoleApp, see perform(_: ConsoleApp.Command)
             case .openCase(let phone, let reference, let day, let kind):
                 self.call(
@@ -38,12 +38,7 @@ extension Program {
                             session, phone: phone, reference: reference, indexDay: day, indexKind: kind,
                             assignToMe: false)
                     },
-                    then: { .trace(.caseOpened($0)) },
-                    failed: { error in
-                        // A desk without cases yet still looks the patient up, saying so.
-                        if case .unavailable(let message) = error { return .trace(.caseUnavailable(message)) }
-                        return .trace(.lookupFailed(error.message))
-                    }, session: true)
+                    then: { .trace(.caseOpened($0)) }, failed: { .trace(.lookupFailed($0.message)) }, session: true)
             case .lookup(let phone, let purpose):
                 self.call(
                     { () async throws(ServiceError) in

@@ -10,6 +10,8 @@ extension TraceScreen {
         /// contact that still needs a call.
         case record(ContactOutcome)
         case filter, clear, detail, outcome, export, newLookup, again, copy, quit
+        /// `v`: the case view of the case this lookup opened (on the queue's page).
+        case showCase
     }
 
     public enum InputAction: Hashable, Sendable { case submit, back, nextField }
@@ -91,6 +93,9 @@ extension TraceScreen {
     public static let keyMap = KeyMap<Action>(
         [
             Binding([.enter], .detail, help: "Detail: timeline and sightings", footer: "Detail", name: "detail"),
+            Binding(
+                [.char("v")], .showCase, help: "The case opened: its contacts, history, chain; close it there",
+                shownInFooter: false, name: "case"),
             Binding(
                 [.char("/")], .filter, help: "Filter (phone digits, outcome words, close, far)", footer: "Filter",
                 name: "filter"),

@@ -160,6 +160,12 @@ extension TraceScreen {
             openExport(&state)
         case .copy:
             return copyPhone(&state)
+        case .showCase:
+            guard let opening = state.openedCase else {
+                state.notice = .info("no case is open for this look-up: n, then the number and a case reference")
+                return []
+            }
+            return [.showCase(caseID: opening.trace.id)]
         case .newLookup:
             state.phase = .phone
             state.phone = phoneField()

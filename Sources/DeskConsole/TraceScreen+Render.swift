@@ -147,12 +147,7 @@ extension TraceScreen {
     /// "Case ASL-2026-0412 (case 3) opened: 2 contacts to follow, in the queue · index day …",
     /// or the patient's open case ("already open"), or the purpose when no case was opened.
     static func caseLine(_ state: State, _ lookup: TraceLookup) -> (String, Style) {
-        guard let opening = state.openedCase else {
-            if let problem = state.caseProblem {
-                return ("Purpose: \(lookup.purpose) (no case opened: \(problem))", Style(.warning))
-            }
-            return ("Purpose: \(lookup.purpose)", Style(.normal))
-        }
+        guard let opening = state.openedCase else { return ("Purpose: \(lookup.purpose)", Style(.normal)) }
         let trace = opening.trace
         var text = "Case \(trace.reference) (case \(trace.id))"
         if opening.existing {

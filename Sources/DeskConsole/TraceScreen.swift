@@ -98,11 +98,8 @@ public enum TraceScreen {
         public var indexDay: DateFieldState
         public var indexKind: IndexDayKind = .symptomOnset
         public var indexFocused = false
-        /// The case the shown lookup was opened as (nil: the desk has no cases yet, or none was
-        /// opened), and what the desk said about it.
+        /// The case the shown lookup was opened as, and what the desk said about it.
         public var openedCase: CaseOpening?
-        /// Why no case was opened (the desk has none yet): shown with the lookup.
-        public var caseProblem: String?
         /// Typed numbers without a country code get this one (the desk's own default decides).
         public var defaultCountryCode = ApricotSettings().defaultCountryCode
         public var lookup: TraceLookup? {
@@ -206,8 +203,6 @@ public enum TraceScreen {
         case lookupLoaded(TraceLookup)
         /// The desk opened the case (or found the patient's open one): the lookup follows.
         case caseOpened(CaseOpening)
-        /// The desk has no cases (yet): the lookup follows without one, saying so.
-        case caseUnavailable(String)
         case lookupFailed(String)
         /// The answers for one contact carry the patient they were asked for: an answer that
         /// arrives after another patient was looked up is dropped.
@@ -239,6 +234,8 @@ public enum TraceScreen {
         case copyPhone(patientUserID: Int64, contactUserID: Int64, purpose: String, phone: String)
         /// Copies what the desk allowed (after ``copyPhone(patientUserID:contactUserID:purpose:phone:)``).
         case copy(ClipboardCopy)
+        /// `v`: the case view (ConsoleApp shows it on the queue's page).
+        case showCase(caseID: Int64)
         case quit
     }
 
@@ -281,14 +278,8 @@ public enum TraceScreen {
         case .caseOpened(let opening):
             guard state.phase == .loading else { return [] }
             state.openedCase = opening
-            state.caseProblem = nil
             state.pendingPurpose = opening.trace.reference
             return [.lookup(phone: state.phone.text, purpose: opening.trace.reference)]
-        case .caseUnavailable(let message):
-            guard state.phase == .loading else { return [] }
-            state.openedCase = nil
-            state.caseProblem = message
-            return [.lookup(phone: state.phone.text, purpose: state.pendingPurpose)]
         case .lookupFailed(let message):
             guard state.phase == .loading else { return [] }
             if state.refreshing, state.lookup != nil {

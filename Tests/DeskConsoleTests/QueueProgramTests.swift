@@ -175,4 +175,37 @@ struct QueueProgramTests {
         let c = await console(desk, "tina")
         #expect(c.state.queue.rows.count == opened.followUpsCreated)
     }
+
+    @Test("the trace screen opens a case, v shows it through the desk (audited), Enter a contact, x closes it")
+    func caseView() async throws {
+        let desk = FakeDesk(accounts: Self.accounts, now: Fixture.now, location: Fixture.location)
+        desk.canned { $0.lookups["333 123 4567"] = TraceFixture.lookup() }
+        let c = await console(desk, "tina", width: 120, height: 40)
+        await c.press(.function(2))
+        await c.type("333 123 4567")
+        await c.press(.enter)
+        await c.type("ASL-2026-0412")
+        await c.press(.enter)
+        #expect(try await c.until { c.state.trace.phase == .result })
+        let caseID = try #require(c.state.trace.openedCase?.trace.id)
+        await c.press(.char("v"))
+        #expect(try await c.until { c.state.queue.caseView?.loaded != nil })
+        #expect(c.prose.contains("Case ASL-2026-0412 · case \(caseID)"))
+        #expect(c.prose.contains("Status: open · opened by tina"))
+        let contacts = try #require(c.state.queue.caseView?.loaded?.followUps)
+        #expect(contacts.count == TraceFixture.lookup().contacts.filter(\.summary.isCloseContact).count)
+        #expect(desk.auditEntries.contains { $0.action == .followUpViewed && $0.target == "case \(caseID)" })
+        await c.press(.enter)
+        #expect(try await c.until { c.state.queue.detail?.loaded != nil })
+        #expect(c.prose.contains("Calls (0)"))
+        await c.press(.escape)
+        #expect(c.state.queue.showsCase)
+        await c.press(.char("x"), .char("3"), .enter, .char("y"))
+        #expect(try await c.until { c.state.queue.caseView?.loaded?.trace.status.isOpen == false })
+        #expect(c.prose.contains("Status: closed: opened in error, by tina"))
+        #expect(desk.auditActions.contains(.caseClosed))
+        #expect(contacts.allSatisfy { desk.followUp($0.id)?.state == .caseClosed })
+        await c.press(.escape)
+        #expect(c.state.page == .trace)
+    }
 }

@@ -436,4 +436,16 @@ struct QueueSupervisorTests {
         #expect(text.contains("nobody"))
         #expect(text.contains("! symptoms reported"))
     }
+
+    @Test("80 columns: the supervisor's queue keeps a 12-letter tracer's name and the symptom flag whole")
+    func supervisorNarrow() {
+        var rows = QueueFixture.rows()
+        for index in rows.indices { rows[index].assignedTo = "bench-tracer" }
+        rows[3].symptomsFlagged = true
+        let state = QueueFixture.app(width: 80, height: 24, session: QueueFixture.supervisor, rows: rows)
+        let lines = Fixture.render(state).lines
+        #expect(lines.filter { $0.contains("bench-tracer") }.count >= rows.count, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("! check due") && $0.contains("bench-tracer") })
+        #expect(!lines.contains { $0.contains("…") && $0.contains("bench-tr") && !$0.contains("bench-tracer") })
+    }
 }

@@ -185,7 +185,7 @@ struct TraceScreenTests {
     }
 
     @Test(
-        "the patient's open case: said so, its reference is the purpose; a desk without cases still looks up, saying so"
+        "the patient's open case: said so, its reference is the purpose; a case the desk could not open is no look-up"
     )
     func existingCase() {
         var state = TraceFixture.app()
@@ -215,11 +215,15 @@ struct TraceScreenTests {
         _ = Fixture.press(.enter, into: &bare)
         Fixture.type("case 9", into: &bare)
         _ = Fixture.press(.enter, into: &bare)
-        let lookup = ConsoleApp.update(
-            &bare, .trace(.caseUnavailable("case follow-up is not available on this desk yet")))
-        #expect(lookup == [.trace(.lookup(phone: "333 123 4567", purpose: "case 9"))])
-        _ = ConsoleApp.update(&bare, .trace(.lookupLoaded(TraceFixture.lookup())))
-        #expect(Fixture.prose(bare).contains("(no case opened: case follow-up is not"))
+        // A case the desk could not open (the store busy): no look-up without it, the desk's
+        // message, the number and the reference kept to try again.
+        let failed = ConsoleApp.update(
+            &bare, .trace(.lookupFailed("storage is busy or unreachable (incident 7); retry in a few seconds")))
+        #expect(failed.isEmpty)
+        #expect(bare.trace.phase == .phone)
+        #expect(bare.trace.phoneError == "storage is busy or unreachable (incident 7); retry in a few seconds")
+        #expect(bare.trace.purpose.text == "case 9")
+        #expect(bare.trace.openedCase == nil)
     }
 
     @Test("the case reference is required; with one, the case is opened with the number as typed, then looked up")

@@ -232,22 +232,43 @@ check "closing it again is refused (exit 1)" status_is 1
 as_tracer case list --all
 check "case list --all shows it closed" bash -c "grep -qE '^$case_id +ASL-2026-0412 .* closed \(recovered\)$' '$work/out'"
 
-# 6. The tracer's morning in the console, on a store of its own: a case opened from the
-# command line, then the queue (the tracer's home) worked to the end with digit keys, the one
-# person reached checked with c; then a supervisor marks two people with Space, reassigns them
-# with a, and reads the indicators (the dashboard's t, tracedesk stats).
+# 6. The tracer's morning in the console, on a store of its own: the tracer opens the case on
+# the trace screen (F2: the number, then the reference) and reads it in the case view (v), then
+# works the queue (F3) to the end with digit keys and checks the one person reached with c; then
+# a supervisor marks two people with Space, reassigns them with a, and reads the indicators (the
+# dashboard's t, tracedesk stats). tom is added after the case opened, so its contacts all go
+# to the one active tracer, bench-tracer.
 morning="$work/morning.sqlite"
 "$bin" bench trace --store "$morning" --users 40 --days 2 --records 1440 --runs 1 --json >"$work/bench2.json" 2>&1
 td "$password\n$super_pw\n" staff add sara --role supervisor --user bench-admin --password-stdin --store "$morning"
-td "$password\n$tom_pw\n" staff add tom --role tracer --user bench-admin --password-stdin --store "$morning"
-td "$password\n" case open 3000000000 --reference "ASL-2026-0500" --test-day "$today" --mine --user bench-tracer \
-  --password-stdin --store "$morning"
-due=$(sed -nE 's/.*follow-ups: ([0-9]+) new.*/\1/p' "$work/out")
-check "the morning's case is opened from the command line, its contacts the tracer's" test -n "$due" -a "${due:-0}" -gt 2
 
-start 100 30 -- --store "$morning" --user bench-tracer
+start 120 30 -- --store "$morning" --user bench-tracer
 sign_in "$password"
-check "the tracer's console opens on the call queue, everyone due now" \
+check "the tracer's console opens on the call queue, nobody to call yet" wait_wrapped "nobody to call: open a case"
+keys F2
+check "F2: the trace screen asks for the patient's number" wait_wrapped "Contact trace"
+text "3000000000"
+keys Enter
+check "Enter: the case reference is asked next" wait_wrapped "Open case"
+text "ASL-2026-0500"
+keys Enter
+check "Enter opens the case and looks the patient up: its contacts go to the queue" \
+  wait_re "Case ASL-2026-0500 \(case [0-9]+\) opened: [0-9]+ contacts to follow"
+due=$(screen | sed -nE 's/.*Case ASL-2026-0500 \(case [0-9]+\) opened: ([0-9]+) contacts.*/\1/p' | head -n1)
+morning_case=$(screen | sed -nE 's/.*Case ASL-2026-0500 \(case ([0-9]+)\) opened.*/\1/p' | head -n1)
+check "the morning's case has contacts to call ($due)" test "${due:-0}" -gt 2
+check "the footer offers the case view" wait_wrapped "v Case"
+keys v
+check "v: the case view, its reference and number" wait_wrapped "Case ASL-2026-0500 · case $morning_case"
+check "the case view: the patient, the status and who opened it" \
+  wait_wrapped "Status: open · opened by bench-tracer"
+check "the case view: every contact, all to call" wait_wrapped "Contacts ($due, $due active)"
+check "the case view: each contact's number, tracer and state" wait_re "\+39 300 000 [0-9]{4} +bench-tracer +to call"
+check "the case view: its history" wait_re "History \([1-9][0-9]*\)"
+keys Escape
+check "Esc: back on the trace screen" wait_wrapped "Case ASL-2026-0500 (case $morning_case) opened"
+keys F3
+check "F3: the call queue, everyone due now" \
   wait_wrapped "Your calls · 0 overdue · $due due now · 0 later today"
 check "the rows have the full number, the case and why a contact" \
   wait_re "due now +\+39 300 000 [0-9]{4} +ASL-2026-0500 +0 +not called.* [0-9]+ ?m(in)? · [0-9]+ ?d"
@@ -280,6 +301,15 @@ check "n, y and Enter record it: no symptoms, isolating" wait_wrapped "check rec
 keys r
 check "read again, nobody is due: everyone called or checked" \
   wait_wrapped "Your calls · 0 overdue · 0 due now"
+keys l
+check "l shows the later ones: the people called" wait_re "(today|[0-9]{2}-[0-9]{2}) [0-9]{2}:[0-9]{2} +\+39 300 000"
+keys Enter
+check "Enter opens a person" wait_wrapped "Calls (1)"
+keys v
+check "v in the person view: their case, the calls recorded in it" \
+  wait_wrapped "Contacts ($due, $due active)" && wait_re "bench-tracer +(to call|monitoring) +(no answer|reached|checked today)"
+keys Escape
+check "Esc: back to the person" wait_wrapped "Calls (1)"
 keys C-c
 check "Ctrl-C quits with status 0" wait_wrapped "__EXIT=0"
 td "$password\n" queue --later --json --user bench-tracer --password-stdin --store "$morning"
@@ -288,6 +318,12 @@ check "the store agrees: nothing due, every follow-up called once" \
 td "$password\n" followup show "$reached_id" --json --user bench-tracer --password-stdin --store "$morning"
 check "the person reached has the check the keys recorded" \
   json_check "r['follow_up']['state'] == 'monitoring' and [c['symptoms'] for c in r['checks']] == [False] and r['checks'][0]['isolating'] is True"
+
+td "$password\n$tom_pw\n" staff add tom --role tracer --user bench-admin --password-stdin --store "$morning"
+check "the admin adds a second tracer for the supervisor's reassigning" status_is 0
+td "$password\n" audit list --action follow_up_viewed --limit 500 --user bench-admin --password-stdin --store "$morning"
+check "both views of the case in the console are audited (follow_up_viewed, case $morning_case)" \
+  bash -c "[ \$(grep -cE 'follow_up_viewed[[:space:]]+case $morning_case([[:space:]]|\$)' '$work/out') -ge 2 ]"
 
 start 120 40 -- --store "$morning" --user sara
 sign_in "$super_pw"
