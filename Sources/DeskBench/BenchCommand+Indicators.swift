@@ -7,8 +7,11 @@ import Foundation
 ///
 /// Seeds an empty store in bulk (``IndicatorSeedPlan``: `--cases` cases over `--days` days and
 /// `--follow-ups` follow-ups among them, with attempts and today's checks), then times `--runs`
-/// reads of the indicators over the last 14 days (median and p95), after one untimed read.
-/// SQLite (a fresh file unless `--store`) and, with `--postgres`, PostgreSQL in the same run.
+/// reads of the indicators over the last 14 days (median and p95), after one untimed read:
+/// alternately from migration 12's kept facts (what the desk reads) and counted from the pairs
+/// as before them, on the same data under the same load, and fails unless both give the same
+/// facts. SQLite (a fresh file unless `--store`) and, with `--postgres`, PostgreSQL in the same
+/// run.
 extension BenchCommand {
     static let indicatorsHelp = """
         Usage: tracedesk bench indicators [--store PATH] [--postgres URL [--postmaster-pid PID]]
@@ -17,7 +20,9 @@ extension BenchCommand {
                Seeds an empty store with cases and their follow-ups, then times the tracing
                indicators over the last 14 days (build with -c release). SQLite in a fresh file
                unless --store names an empty one; PostgreSQL too when --postgres names an empty
-               database (or schema). Besides the wall time, the CPU time per call: this
+               database (or schema). Each run reads twice, in turn: from the facts the store
+               keeps (migration 12) and counted from every case-follow-up pair as before them,
+               and fails unless both agree. Besides the wall time, the CPU time per call: this
                process's, and with --postmaster-pid (a local server's) its backends' too, read
                from /proc: on a busy machine the wall time is mostly waiting for a core.
         """
@@ -67,23 +72,26 @@ extension BenchCommand {
             }
             let sqlite = try SQLiteStore(path: path)
             results.append(
-                try indicatorRun(sqlite, name: "SQLite", plan: plan, runs: runs, json: json, server: nil) {
-                    try sqlite.seedIndicatorBenchmark($0)
-                })
+                try indicatorRun(
+                    name: "SQLite", plan: plan, runs: runs, json: json, server: nil,
+                    seed: { try sqlite.seedIndicatorBenchmark($0) },
+                    read: { try sqlite.followUpFacts($0, now: plan.now, settings: .standard, reading: $1) }))
             if let url = arguments.values["postgres"] {
                 let postgres = try PostgresStore(url: url)
                 results.append(
                     try indicatorRun(
-                        postgres, name: "PostgreSQL", plan: plan, runs: runs, json: json, server: postmaster
-                    ) {
-                        try postgres.seedIndicatorBenchmark($0)
-                    })
+                        name: "PostgreSQL", plan: plan, runs: runs, json: json, server: postmaster,
+                        seed: { try postgres.seedIndicatorBenchmark($0) },
+                        read: { try postgres.followUpFacts($0, now: plan.now, settings: .standard, reading: $1) }))
             }
             if json { print("[" + results.joined(separator: ",") + "]") }
             return .success
         } catch let error as StoreError {
             printError("\(command): \(error.message)")
             return .storeUnavailable
+        } catch let error as BenchFailure {
+            printError("\(command): \(error.message)")
+            return .refused
         } catch {
             printError("\(command): \(error)")
             return .refused
@@ -91,8 +99,8 @@ extension BenchCommand {
     }
 
     private static func indicatorRun(
-        _ store: any Store, name: String, plan: IndicatorSeedPlan, runs: Int, json: Bool, server: Int32?,
-        seed: (IndicatorSeedPlan) throws -> Void
+        name: String, plan: IndicatorSeedPlan, runs: Int, json: Bool, server: Int32?,
+        seed: (IndicatorSeedPlan) throws -> Void, read: (StatsQuery, IndicatorReading) throws -> FollowUpFacts
     ) throws -> String {
         let say: (String) -> Void = { line in if !json { print(line) } }
         say("\(name): seeding \(plan.cases) cases, \(plan.followUps) follow-ups over \(plan.days) days…")
@@ -100,31 +108,73 @@ extension BenchCommand {
         try seed(plan)
         let seedSeconds = Double(DispatchTime.now().uptimeNanoseconds - seedStarted) / 1e9
         say("  seeded in \(f1(seedSeconds)) s")
-        let now = plan.now
-        let query = StatsQuery.last(.fortnight, now: now)
-        let first = try store.followUpIndicators(query, now: now, settings: .standard)
-        var times: [Double] = []
-        let cpuBefore = processCPUMilliseconds()
-        let serverBefore = server.map(childrenCPUMilliseconds) ?? 0
-        for _ in 0..<runs {
-            let started = DispatchTime.now().uptimeNanoseconds
-            _ = try store.followUpIndicators(query, now: now, settings: .standard)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        let query = StatsQuery.last(.fortnight, now: plan.now)
+        let facts = try read(query, .keptFacts)
+        guard try read(query, .joined).sameFigures(as: facts) else {
+            throw BenchFailure(message: "\(name): the kept facts and the facts counted from the pairs disagree")
         }
-        let clientCPU = (processCPUMilliseconds() - cpuBefore) / Double(runs)
-        let serverCPU = ((server.map(childrenCPUMilliseconds) ?? 0) - serverBefore) / Double(runs)
-        let median = staffPercentile(times, 0.5)
-        let p95 = staffPercentile(times, 0.95)
-        say("  indicators over 14 d, \(runs) runs: median \(f1(median)) ms, p95 \(f1(p95)) ms")
-        say(
-            "  CPU per call: this process \(f1(clientCPU)) ms\(server == nil ? "" : ", the server's backends \(f1(serverCPU)) ms")"
-        )
+        let first = IndicatorMath.indicators(facts)
+        // In turn, so both ways see the same load: kept facts, then counted from the pairs.
+        var measured: [IndicatorReading: (times: [Double], client: Double, server: Double)] = [
+            .keptFacts: ([], 0, 0), .joined: ([], 0, 0),
+        ]
+        for _ in 0..<runs {
+            for reading in [IndicatorReading.keptFacts, .joined] {
+                let cpuBefore = processCPUMilliseconds()
+                let serverBefore = server.map(childrenCPUMilliseconds) ?? 0
+                let started = DispatchTime.now().uptimeNanoseconds
+                let read = try read(query, reading)
+                let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+                let client = processCPUMilliseconds() - cpuBefore
+                let serverCPU = (server.map(childrenCPUMilliseconds) ?? 0) - serverBefore
+                _ = IndicatorMath.indicators(read)
+                measured[reading]?.times.append(wall)
+                measured[reading]?.client += client / Double(runs)
+                measured[reading]?.server += serverCPU / Double(runs)
+            }
+        }
+        var fields: [String] = []
+        for (reading, label, key) in [
+            (IndicatorReading.keptFacts, "kept facts", "kept"), (.joined, "from the pairs (before)", "joined"),
+        ] {
+            guard let m = measured[reading] else { continue }
+            let median = staffPercentile(m.times, 0.5)
+            let p95 = staffPercentile(m.times, 0.95)
+            say(
+                "  \(label), 14 d, \(runs) runs: median \(f1(median)) ms, p95 \(f1(p95)) ms; CPU per call: this process \(f1(m.client)) ms\(server == nil ? "" : ", the server's backends \(f1(m.server)) ms")"
+            )
+            fields.append(
+                #""\#(key)":{"median_ms":\#(f3(median)),"p95_ms":\#(f3(p95)),"client_cpu_ms":\#(f3(m.client)),"server_cpu_ms":\#(f3(m.server))}"#
+            )
+        }
+        if let kept = measured[.keptFacts], let joined = measured[.joined] {
+            let ratio = staffPercentile(kept.times, 0.5) / max(0.001, staffPercentile(joined.times, 0.5))
+            let cpuRatio = (kept.client + kept.server) / max(0.001, joined.client + joined.server)
+            say("  kept / before: wall median × \(f3(ratio)), CPU × \(f3(cpuRatio))")
+        }
         let open = first.tracers.reduce(0) { $0 + $1.assigned }
         say(
             "  \(first.cases) cases, \(open) active follow-ups assigned, lost \(first.lostPercent.map(f1) ?? "-") %, checked every day \(first.checkedEveryDayPercent.map(f1) ?? "-") %"
         )
         return
-            #"{"store":"\#(name)","seed_s":\#(f3(seedSeconds)),"cases":\#(first.cases),"active_assigned":\#(open),"median_ms":\#(f3(median)),"p95_ms":\#(f3(p95)),"client_cpu_ms":\#(f3(clientCPU)),"server_cpu_ms":\#(f3(serverCPU))}"#
+            #"{"store":"\#(name)","seed_s":\#(f3(seedSeconds)),"cases":\#(first.cases),"active_assigned":\#(open),\#(fields.joined(separator: ","))}"#
+    }
+}
+
+extension FollowUpFacts {
+    /// The same facts, whatever order the rows came back in.
+    func sameFigures(as other: FollowUpFacts) -> Bool {
+        var a = self
+        var b = other
+        a.contactsPerCase.sort()
+        b.contactsPerCase.sort()
+        a.millisecondsToFirstReach.sort()
+        b.millisecondsToFirstReach.sort()
+        return a.contactsPerCase == b.contactsPerCase && a.millisecondsToFirstReach == b.millisecondsToFirstReach
+            && Set(a.completed) == Set(b.completed) && a.closeContactsDue == b.closeContactsDue
+            && a.closeContactsReachedIn24h == b.closeContactsReachedIn24h && a.ended == b.ended && a.lost == b.lost
+            && a.knownContactCases == b.knownContactCases && a.unreachedByDays == b.unreachedByDays
+            && a.tracers == b.tracers
     }
 }
 

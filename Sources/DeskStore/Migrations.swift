@@ -531,6 +531,11 @@ enum Migrations {
                     CREATE INDEX case_history_by_case ON case_history (case_id, id);
                     """
             ),
+            // The tracing indicators' facts kept on the rows by triggers (issue 21, performance):
+            // per case its contacts, close contacts, those reached within 24 h and the first
+            // reach; per follow-up its cases' first and last opening; two partial indexes for
+            // the ended and the never-reached follow-ups (Migrations+IndicatorFacts.swift).
+            Migration(version: 12, name: "0012_indicator_facts", sql: indicatorFacts(d)),
         ]
     }
 
