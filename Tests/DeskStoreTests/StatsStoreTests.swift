@@ -340,6 +340,15 @@ struct StatsStoreTests {
                 DROP TABLE case_history; DROP TABLE follow_up_checks; DROP TABLE follow_up_attempts;
                 DROP TABLE follow_up_cases; DROP TABLE follow_ups; DROP TABLE cases
                 """)
+            if kind == .postgres {
+                // Migration 12's trigger functions outlive the tables (SQLite's triggers die with them).
+                try space.execute(
+                    """
+                    DROP FUNCTION follow_up_cases_facts_added(); DROP FUNCTION follow_up_cases_facts_removed();
+                    DROP FUNCTION follow_up_cases_facts_changed(); DROP FUNCTION follow_ups_facts_reached();
+                    DROP FUNCTION cases_facts_opened()
+                    """)
+            }
             try space.execute(StoreSecretsTests.undoMigration10)
             try space.execute(
                 """
