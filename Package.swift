@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "DeskContract", dependencies: ["DeskCore", "CivilCalendar"]),
         // The wire form of the contract and the phones' requests; depends on the contract, not the reverse.
         .target(name: "DeskAPI", dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
-        .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText"]),
+        .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText", "DeskText"]),
 
         // Adapters and layers.
         .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),

@@ -4,7 +4,8 @@ import Synchronization
 /// ``Language``.
 ///
 /// Messages are Swift tables compiled into the binary (nothing to install or find at run time),
-/// one file per area and language: `English+Console.swift` beside `Italian+Console.swift`, and so on, each
+/// one file per area and language: `English+ConsoleTracing.swift` beside
+/// `Italian+ConsoleTracing.swift`, and so on, each
 /// a list of `(key, text)` pairs registered in ``entries(_:)``. A text names its arguments as
 /// `{name}`; a count's two forms are two keys, `KEY.one` and `KEY.other` (``trCount(_:_:_:)``).
 ///
@@ -20,8 +21,12 @@ public enum Catalogue {
     /// Every area's table for `language`, in one list (duplicates are the tests' to find).
     public static func entries(_ language: Language) -> [(String, String)] {
         switch language {
-        case .en: return English.common + English.console + English.cli
-        case .it: return Italian.common + Italian.console + Italian.cli
+        case .en:
+            return English.common + English.consoleFrame + English.consoleTracing + English.consoleSupervision
+                + English.cli
+        case .it:
+            return Italian.common + Italian.consoleFrame + Italian.consoleTracing + Italian.consoleSupervision
+                + Italian.cli
         }
     }
 

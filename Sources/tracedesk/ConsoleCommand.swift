@@ -30,8 +30,11 @@ enum ConsoleCommand {
         // values they concern ignored.
         var person = Globals.person.merged(with: arguments)
         let settings = ConsoleSettings.resolve(
-            options: ["server": person.server, "user": person.user, "theme": arguments.values["theme"]]
-                .compactMapValues { $0 },
+            options: [
+                "server": person.server, "user": person.user, "theme": arguments.values["theme"],
+                "language": Globals.language,
+            ]
+            .compactMapValues { $0 },
             environment: environment)
         for problem in settings.problems { printError(problem) }
         let storeGiven = arguments.values["store"] != nil || !(environment["TRACEDESK_STORE"] ?? "").isEmpty

@@ -1,3 +1,4 @@
+import DeskText
 import Foundation
 import JSONText
 
@@ -109,6 +110,11 @@ struct ConsoleSettings {
         let fromEnvironment: [String: String] = ["user": "TRACEDESK_USER", "export_folder": "XDG_DOCUMENTS_DIR"]
         let optionNames: [String: String] = ["server": "--server", "user": "--user", "theme": "--theme"]
         for key in keys {
+            if key == "language" {
+                settings.values[key] = language(
+                    option: options[key], file: file.values[key], path: filePath, environment: environment)
+                continue
+            }
             if let value = options[key], !value.isEmpty {
                 settings.values[key] = Value(value: value, source: optionNames[key] ?? key)
             } else if let name = fromEnvironment[key], let value = environment[name], !value.isEmpty {
@@ -123,6 +129,20 @@ struct ConsoleSettings {
     }
 
     static let defaults: [String: String] = ["theme": "default", "language": "en"]
+
+    /// The language in force (``Language/resolve(option:settingsFile:environment:)``): `--lang`,
+    /// then the file, then `LC_ALL`/`LC_MESSAGES`/`LANG`, then English.
+    static func language(
+        option: String?, file: (value: String, line: Int)?, path: String, environment: [String: String]
+    ) -> Value {
+        let resolved = Language.resolve(option: option, settingsFile: file?.value, environment: environment)
+        switch resolved.source {
+        case .option: return Value(value: resolved.language.rawValue, source: "--lang")
+        case .settingsFile: return Value(value: resolved.language.rawValue, source: "\(path) line \(file?.line ?? 1)")
+        case .environment(let name): return Value(value: resolved.language.rawValue, source: name)
+        case .fallback: return Value(value: resolved.language.rawValue, source: "default")
+        }
+    }
 
     /// The 1-based line of a byte offset.
     static func line(of offset: Int, in bytes: [UInt8]) -> Int {

@@ -36,8 +36,10 @@ struct PersonOptions {
 /// Options given before the subcommand.
 enum Globals {
     nonisolated(unsafe) static var person = PersonOptions()
+    /// `--lang en|it`, before the subcommand: the language of this run's screens and output.
+    nonisolated(unsafe) static var language: String?
 
-    /// Takes `--server`, `--user` and `--password-stdin` off the front of `words`; returns the
+    /// Takes `--server`, `--user`, `--lang` and `--password-stdin` off the front of `words`; returns the
     /// rest (from the first other word on, `--store` included, for the subcommand).
     static func extract(_ words: [String]) throws(UsageError) -> [String] {
         var rest = words[...]
@@ -55,6 +57,18 @@ enum Globals {
                 }
                 if inline == nil { rest = rest.dropFirst() }
                 if name == "server" { person.server = value } else { person.user = value }
+            } else if name == "lang" {
+                rest = rest.dropFirst()
+                guard let value = inline ?? rest.first else {
+                    throw UsageError("option --lang needs a value: en or it", command: "tracedesk")
+                }
+                if inline == nil { rest = rest.dropFirst() }
+                guard ConsoleSettings.languages.contains(value) else {
+                    throw UsageError(
+                        "--lang must be one of \(ConsoleSettings.languages.joined(separator: ", ")), got '\(terminalSafe(String(value.prefix(20))))'",
+                        command: "tracedesk")
+                }
+                language = value
             } else if name == "password-stdin" {
                 rest = rest.dropFirst()
                 person.passwordStdin = true

@@ -6,8 +6,10 @@ enum SettingsCommand {
         Usage: tracedesk settings [--server URL] [--user NAME] [--theme NAME] [--store PATH|URL]
 
         Prints the console's settings in force (server, user, theme, language, export_folder)
-        and where each comes from: an option, an environment variable (TRACEDESK_USER,
-        XDG_DOCUMENTS_DIR for the export folder), the console's settings file, or the default.
+        and where each comes from: an option (--lang before the command for the language), an
+        environment variable (TRACEDESK_USER, XDG_DOCUMENTS_DIR for the export folder), the
+        console's settings file, the locale (LC_ALL, LC_MESSAGES, LANG: only for the language,
+        after the file), or the default.
         The file is $XDG_CONFIG_HOME/tracedesk/console.json (~/.config/tracedesk/console.json),
         one JSON object, every key optional:
 
@@ -36,8 +38,11 @@ enum SettingsCommand {
         let environment = ProcessInfo.processInfo.environment
         let person = Globals.person.merged(with: arguments)
         let settings = ConsoleSettings.resolve(
-            options: ["server": person.server, "user": person.user, "theme": arguments.values["theme"]]
-                .compactMapValues { $0 },
+            options: [
+                "server": person.server, "user": person.user, "theme": arguments.values["theme"],
+                "language": Globals.language,
+            ]
+            .compactMapValues { $0 },
             environment: environment)
         let exists = FileManager.default.fileExists(atPath: settings.path)
         print("Console settings (file \(terminalSafe(settings.path))\(exists ? "" : ", not found")):")

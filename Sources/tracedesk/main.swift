@@ -1,4 +1,5 @@
 import DeskBench
+import DeskText
 import Foundation
 
 /// `tracedesk`: the console with no arguments, or a subcommand.
@@ -80,6 +81,8 @@ let mainHelp = """
       tracedesk --version | --help
 
     Options:
+      --lang en|it    the language of the screens and messages (before the command); else the
+                      console's settings file, else LC_ALL, LC_MESSAGES or LANG, else English
       --user NAME     who acts (default TRACEDESK_USER); the password is asked without echo
                       (the console fills in its sign-in screen's name and asks there)
       --password-stdin  read passwords from stdin, one per line, instead of the terminal
@@ -123,6 +126,14 @@ let mainHelp = """
 func runMain() async -> Int32 {
     do throws(UsageError) {
         let words = try Globals.extract(Array(CommandLine.arguments.dropFirst()))
+        // The language of every screen and message from here on: --lang, the console's settings
+        // file, the locale, English (the file's problems are the console's to print).
+        let environment = ProcessInfo.processInfo.environment
+        let settingsPath = ConsoleSettings.path(environment: environment)
+        let language = ConsoleSettings.language(
+            option: Globals.language, file: ConsoleSettings.readFile(settingsPath).values["language"],
+            path: settingsPath, environment: environment)
+        Language.setProcessWide(language.value.flatMap(Language.init(rawValue:)) ?? .en)
         switch words.first {
         case "--version", "version":
             print(version)
