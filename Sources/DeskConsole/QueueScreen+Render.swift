@@ -90,14 +90,15 @@ extension QueueScreen {
 
     /// The "Last" column's width: `least`, or its title or the widest of what an active row
     /// shows there in the language in force ("! check due" with the symptoms' mark, "no
-    /// answer…" while it is recorded), if that is wider.
+    /// answer"), if that is wider. (An outcome being recorded, "no answer…", may be cut for
+    /// that moment, with an ellipsis.)
     static func lastWidth(_ least: Int, wide: Bool) -> Int {
         let texts = [
             tr("console.queue.column.last"),
             tr(wide ? "console.queue.last.checkedToday" : "console.queue.last.checked"),
             tr(wide ? "console.queue.last.notCalledYet" : "console.queue.last.notCalled"),
             "! " + tr("console.queue.last.checkDue"), tr("console.queue.last.checking"),
-            TracingWords.call(.noAnswer) + "…", TracingWords.call(.voicemail) + "…",
+            TracingWords.call(.noAnswer), TracingWords.call(.voicemail),
         ]
         return max(least, texts.map(DisplayWidth.of).max() ?? 0)
     }

@@ -64,7 +64,7 @@ extension Italian {
         ),
         (
             "console.trace.caseOpened",
-            "Caso {reference} (caso {id}) aperto: {contacts} da seguire{joined}, nella coda delle chiamate (F3)"
+            "Caso {reference} (caso {id}) aperto: {contacts} da seguire{joined}, in coda (F3)"
         ),
         ("console.trace.caseToFollow.one", "{count} contatto"),
         ("console.trace.caseToFollow.other", "{count} contatti"),
@@ -421,10 +421,10 @@ extension Italian {
         ("console.queue.empty.noMatch", "nessuno da chiamare corrisponde al filtro (Esc lo cancella)"),
         (
             "console.queue.empty.supervisorLater",
-            "nessuno è da chiamare oggi in questa coda ({later} più tardi: l li mostra)"
+            "nessuno è da chiamare oggi in questa coda ({later} più avanti: l li mostra)"
         ),
         ("console.queue.empty.supervisor", "nessuno è da chiamare in questa coda"),
-        ("console.queue.empty.later", "nessuno è da chiamare oggi: {later} più tardi (l li mostra)"),
+        ("console.queue.empty.later", "nessuno è da chiamare oggi: {later} più avanti (l li mostra)"),
         (
             "console.queue.empty.nobody",
             "nessuno da chiamare: apri un caso nella schermata di ricerca (F2), i suoi contatti arrivano qui"

@@ -37,11 +37,11 @@ text "ASL-2026-0412"
 keys Enter
 check "the summary: the patient" wait_wrapped "Paziente +39 300 000 0000"
 check "the uploads, counted in Italian" wait_wrapped "Caricamenti: 2 giorni,"
-check "the case opened, its contacts in the call queue" wait_wrapped "nella coda delle chiamate (F3)"
+check "the case opened, its contacts to follow" wait_re "aperto: [0-9]+ contatt[oi] da seguire"
 check "the table sorted by minutes, in Italian" wait_wrapped "ordinati per minuti"
 check "the close-contact legend" wait_wrapped "contatto stretto: ≥ 15 min in un giorno"
 check "at 80 columns the Italian column titles fit whole" \
-  wait_wrapped "Telefono Minuti ▼ Giorni Ultima volta Esito"
+  wait_wrapped "Telefono Min ▼ Gg Ultima volta Esito"
 check "the digits' legend on the table's border" \
   wait_wrapped "1 da chiamare 2 non risponde 3 in isolamento 4 rifiuta 5 numero errato"
 check "the outcomes in Italian" wait_wrapped "da chiamare"
@@ -54,14 +54,14 @@ check "the store has the outcome the digit means in English too" \
 keys F3
 check "F3: the call queue with the case's contacts" wait_wrapped "Le tue chiamate ·"
 check "its columns in Italian" wait_wrapped "Scadenza"
-check "rows due now" wait_wrapped "da fare ora"
+check "the case's contacts, due now" wait_re "da fare ora +\+39 300 000"
 check "the queue's digits legend in Italian" wait_wrapped "1 non risponde 2 segreteria 3 numero errato 4 raggiunto 5 rifiuta"
 keys 1
 check "1 records no answer from the queue" wait_wrapped "non risponde registrato per"
 check "with the next call's time, in Italian" wait_wrapped "prossima chiamata"
 keys Enter
 check "Enter opens the person, in Italian" wait_wrapped "Perché è un contatto"
-check "with the call just recorded" wait_wrapped "Chiamate (1)"
+check "with their calls and daily checks" wait_wrapped "Controlli giornalieri ("
 keys Escape
 keys q
 check "q quits" wait_for "__EXIT=0"
