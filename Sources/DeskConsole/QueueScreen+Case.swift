@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 /// The case view (issue 21, points 1 and 5): one case as the desk's ``DeskService/caseDetail(_:caseID:)``
@@ -67,35 +68,48 @@ extension QueueScreen {
     public enum CloseAction: Hashable, Sendable { case previous, next, save, cancel }
 
     /// The case view's keys (a tracer's and a supervisor's alike: the desk says who may close).
-    public static let caseKeyMap = KeyMap<CaseAction>([
-        Binding(
-            [.enter], .person, help: "Open the contact: attempts, checks, evidence", footer: "Open", name: "detail"),
-        Binding(
-            [.char("x")], .closeCase, help: "Close the case (asks why, then confirms)", footer: "Close case",
-            name: "close-case"),
-        Binding([.escape], .back, help: "Back to where the case was opened from", footer: "Back", name: "back"),
-        Binding(
-            [.char("r"), .function(5)], .reload, help: "Read the case again", shownInFooter: false, name: "reload"),
-        Binding([.up, .char("k")], .move(.up), help: "Previous contact", shownInFooter: false),
-        Binding([.down, .char("j")], .move(.down), help: "Next contact", shownInFooter: false),
-        Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
-        Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
-        Binding([.home, .char("g")], .move(.top), help: "First contact", shownInFooter: false),
-        Binding([.end, .char("G")], .move(.bottom), help: "Last contact", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
-    ])
+    public static var caseKeyMap: KeyMap<CaseAction> {
+        KeyMap<CaseAction>([
+            Binding(
+                [.enter], .person, help: tr("console.case.key.openTheContactAttemptsChecks"),
+                footer: tr("console.case.key.open"), name: "detail"),
+            Binding(
+                [.char("x")], .closeCase, help: tr("console.case.key.closeTheCaseAsksWhy"),
+                footer: tr("console.case.key.closeCase"),
+                name: "close-case"),
+            Binding(
+                [.escape], .back, help: tr("console.case.key.backToWhereTheCase"), footer: tr("console.case.key.back"),
+                name: "back"),
+            Binding(
+                [.char("r"), .function(5)], .reload, help: tr("console.case.key.readTheCaseAgain"),
+                shownInFooter: false, name: "reload"),
+            Binding([.up, .char("k")], .move(.up), help: tr("console.case.key.previousContact"), shownInFooter: false),
+            Binding([.down, .char("j")], .move(.down), help: tr("console.case.key.nextContact"), shownInFooter: false),
+            Binding([.pageUp], .move(.pageUp), help: tr("console.case.key.pageUp"), shownInFooter: false),
+            Binding([.pageDown], .move(.pageDown), help: tr("console.case.key.pageDown"), shownInFooter: false),
+            Binding([.home, .char("g")], .move(.top), help: tr("console.case.key.firstContact"), shownInFooter: false),
+            Binding(
+                [.end, .char("G")], .move(.bottom), help: tr("console.case.key.lastContact"), shownInFooter: false),
+            Binding([.char("q")], .quit, help: tr("console.case.key.quit"), shownInFooter: false, name: "quit"),
+        ])
+    }
 
     /// The close form: ↑ ↓ or a digit choose the reason, typed text is the note.
-    public static let closeKeyMap = KeyMap<CloseAction>([
-        Binding(
-            [.enter], .save, help: "Close the case (asks to confirm)", group: "close", footer: "Close…",
-            name: "save"),
-        Binding(
-            [.escape], .cancel, help: "Cancel: the case stays open", group: "close", footer: "Cancel",
-            name: "back"),
-        Binding([.up], .previous, help: "Previous reason", group: "close", shownInFooter: false),
-        Binding([.down], .next, help: "Next reason", group: "close", shownInFooter: false),
-    ])
+    public static var closeKeyMap: KeyMap<CloseAction> {
+        KeyMap<CloseAction>([
+            Binding(
+                [.enter], .save, help: tr("console.case.key.closeTheCaseAsksTo"), group: "close",
+                footer: tr("console.case.key.close"),
+                name: "save"),
+            Binding(
+                [.escape], .cancel, help: tr("console.case.key.cancelTheCaseStaysOpen"), group: "close",
+                footer: tr("console.case.key.cancel"),
+                name: "back"),
+            Binding(
+                [.up], .previous, help: tr("console.case.key.previousReason"), group: "close", shownInFooter: false),
+            Binding([.down], .next, help: tr("console.case.key.nextReason"), group: "close", shownInFooter: false),
+        ])
+    }
 
     /// Opens the case view of `caseID` (its read is audited by the desk).
     public static func openCase(_ state: inout State, caseID: Int64, origin: CaseView.Origin) -> [Command] {
@@ -121,18 +135,18 @@ extension QueueScreen {
             }
         case .person:
             guard let followUp = view.selectedFollowUp else {
-                state.notice = .info(view.loaded == nil ? "the case is still being read" : "the case has no contacts")
+                state.notice = .info(tr(view.loaded == nil ? "console.case.stillReading" : "console.case.noContacts"))
                 return []
             }
             state.detail = Detail(followUpID: followUp.id)
             return [.detail(followUpID: followUp.id)]
         case .closeCase:
             guard let trace = view.loaded?.trace else {
-                state.notice = .info("the case is still being read: x once it shows")
+                state.notice = .info(tr("console.case.stillReadingX"))
                 return []
             }
             guard trace.status.isOpen else {
-                state.notice = .info("case \(trace.reference) is closed already")
+                state.notice = .info(tr("console.case.closedAlready", ["reference": trace.reference]))
                 return []
             }
             guard !view.closing else { return [] }
@@ -171,14 +185,13 @@ extension QueueScreen {
                 followUp.state.isActive && !followUp.reasons.contains { $0.caseID != trace.id }
             }.count
             view.confirm = DialogState.confirm(
-                title: "Close case \(trace.reference)?",
+                title: tr("console.case.confirm.title", ["reference": trace.reference]),
                 message:
-                    "Reason: \(form.reason.label).\n\n"
+                    tr("console.case.confirm.reason", ["reason": TracingWords.closeReason(form.reason)]) + "\n\n"
                     + (ending == 0
-                        ? "No follow-up ends: none is active, or each names another open case."
-                        : "\(ending) active follow-up\(ending == 1 ? "" : "s") of this case end\(ending == 1 ? "s" : "") "
-                            + "(those naming another open case go on). A closed case is not opened again."),
-                confirm: "Close the case", cancel: "Keep it open")
+                        ? tr("console.case.confirm.noneEnds")
+                        : trCount("console.case.confirm.ending", ending)),
+                confirm: tr("console.case.confirm.close"), cancel: tr("console.case.confirm.keep"))
         case nil:
             if case .char(let c) = key, form.note.text.isEmpty, let digit = Int(String(c)),
                 (1...all.count).contains(digit)
@@ -205,7 +218,8 @@ extension QueueScreen {
             view.closeForm = nil
             view.closing = true
             state.caseView = view
-            state.notice = .working("closing case \(view.loaded?.trace.reference ?? "\(view.caseID)")…")
+            state.notice = .working(
+                tr("console.case.closing", ["reference": view.loaded?.trace.reference ?? "\(view.caseID)"]))
             return [.closeCase(caseID: view.caseID, reason: form.reason, note: form.note.text)]
         case .chosen, .cancelled:
             // Back to the form, as it was: Esc there leaves the case open.
@@ -236,9 +250,11 @@ extension QueueScreen {
 
     /// The cases a person's follow-up names (and the case they became), for `v`.
     static func personCases(_ followUp: FollowUp) -> [(id: Int64, label: String)] {
-        var cases = followUp.reasons.map { (id: $0.caseID, label: "case \($0.caseReference) (a contact of it)") }
+        var cases = followUp.reasons.map {
+            (id: $0.caseID, label: tr("console.case.pick.contactOf", ["reference": $0.caseReference]))
+        }
         if let became = followUp.becameCaseID, !cases.contains(where: { $0.id == became }) {
-            cases.append((id: became, label: "case \(became) (they became it)"))
+            cases.append((id: became, label: tr("console.case.pick.became", ["id": String(became)])))
         }
         return cases
     }
@@ -248,7 +264,7 @@ extension QueueScreen {
         guard let followUp = state.current, let id = state.detail?.followUpID else { return [] }
         let cases = personCases(followUp)
         guard let first = cases.first else {
-            state.notice = .info("this follow-up names no case")
+            state.notice = .info(tr("console.case.noCase"))
             return []
         }
         if cases.count == 1 { return openCase(&state, caseID: first.id, origin: .person(id)) }

@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -13,9 +14,11 @@ extension QueueScreen {
     /// "open", "closed: recovered, by sara 2026-11-29 15:10".
     static func statusText(_ status: CaseStatus, _ zone: TimeZone) -> String {
         switch status {
-        case .open: return "open"
+        case .open: return tr("console.case.status.open")
         case .closed(let reason, let by, let at):
-            return "closed: \(reason.label), by \(by) \(ConsoleText.dateTime(at, zone))"
+            return tr(
+                "console.case.status.closed",
+                ["reason": TracingWords.closeReason(reason), "by": by, "at": ConsoleText.dateTime(at, zone)])
         }
     }
 
@@ -24,48 +27,68 @@ extension QueueScreen {
         let g = Glyphs(ascii: state.ascii)
         var lines: [(String, Style)] = [
             (
-                "Patient \(trace.phone.spaced)" + g(" · ")
-                    + "index day \(trace.indexDay.iso) (\(trace.indexKind.label))",
+                tr("console.case.patient", ["phone": trace.phone.spaced]) + g(" · ")
+                    + tr(
+                        "console.case.indexDay",
+                        ["day": trace.indexDay.iso, "kind": TracingWords.indexKind(trace.indexKind)]),
                 Style(.normal)
             ),
             (
-                "Status: \(statusText(trace.status, state.timeZone))" + g(" · ") + "opened by \(trace.openedBy) "
-                    + ConsoleText.dateTime(trace.openedAt, state.timeZone),
+                tr("console.case.status", ["status": statusText(trace.status, state.timeZone)]) + g(" · ")
+                    + tr(
+                        "console.case.openedBy",
+                        ["by": trace.openedBy, "at": ConsoleText.dateTime(trace.openedAt, state.timeZone)]),
                 trace.status.isOpen ? Style(.normal, .bold) : Style(.warning, .bold)
             ),
         ]
         var chain: [String] = []
         if trace.cameFrom.isEmpty {
-            chain.append("came from no known contact")
+            chain.append(tr("console.case.chain.noSource"))
         } else {
             chain += trace.cameFrom.map {
-                "came from contact follow-up \($0.followUpID) of case \($0.reference) (case \($0.caseID))"
+                tr(
+                    "console.case.chain.cameFrom",
+                    ["followUp": String($0.followUpID), "reference": $0.reference, "id": String($0.caseID)])
             }
         }
         chain += trace.ledTo.map {
-            "led to case \($0.reference) (case \($0.caseID)): contact follow-up \($0.followUpID) became a case"
+            tr(
+                "console.case.chain.ledTo",
+                ["followUp": String($0.followUpID), "reference": $0.reference, "id": String($0.caseID)])
         }
-        lines.append(("Chain: " + chain.joined(separator: g(" · ")), Style(trace.ledTo.isEmpty ? .muted : .accent)))
+        lines.append(
+            (
+                tr("console.case.chain", ["chain": chain.joined(separator: g(" · "))]),
+                Style(trace.ledTo.isEmpty ? .muted : .accent)
+            ))
         return lines
     }
 
     static func caseTable(_ view: CaseView, _ state: State, width: Int) -> Table {
         let wide = isWide(width)
-        let phoneWidth = max(16, (view.loaded?.followUps ?? []).map { DisplayWidth.of($0.phone.spaced) }.max() ?? 0)
+        let rows = view.loaded?.followUps ?? []
+        let phoneWidth = max(16, rows.map { DisplayWidth.of($0.phone.spaced) }.max() ?? 0)
         var columns = [
-            TableColumn("Phone", width: .length(phoneWidth)),
-            TableColumn("Assigned", width: wide ? .length(14) : .fill()),
-            TableColumn("State", width: .length(wide ? 17 : 12)),
-            TableColumn("Last", width: .length(wide ? 14 : 12)),
-            TableColumn("Due", width: .length(13)),
+            TableColumn(tr("console.case.column.phone"), width: .length(phoneWidth)),
+            TableColumn(tr("console.case.column.assigned"), width: wide ? .length(14) : .fill()),
+            TableColumn(tr("console.case.column.state"), width: .length(stateWidth(wide ? 17 : 12, rows))),
+            TableColumn(
+                tr("console.case.column.last"),
+                width: .length(
+                    max(
+                        lastWidth(wide ? 14 : 12, wide: wide),
+                        min(
+                            (wide ? 14 : 12) + rowSlack,
+                            rows.map { DisplayWidth.of(lastText($0, state, wide: wide)) }.max() ?? 0)))),
+            TableColumn(tr("console.case.column.due"), width: .length(dueWidth())),
         ]
-        if wide { columns.append(TableColumn("Why a contact", width: .fill())) }
+        if wide { columns.append(TableColumn(tr("console.case.column.whyContact"), width: .fill())) }
         let count = view.loaded?.followUps.count ?? 0
         let empty: String
         if view.loaded == nil {
-            empty = view.error == nil ? "… reading the case" : ""
+            empty = view.error == nil ? tr("console.case.reading") : ""
         } else {
-            empty = "no contacts: nobody met the close-contact rule"
+            empty = tr("console.case.empty")
         }
         return Table(
             columns: columns, rowCount: count, selected: count == 0 ? nil : view.selected,
@@ -78,8 +101,11 @@ extension QueueScreen {
         let pressing = urgency == .overdue || urgency == .due
         var cells = [
             TableCell(followUp.phone.spaced, style: pressing ? Style(.normal, .bold) : nil),
-            TableCell(followUp.assignedTo ?? "nobody", style: followUp.assignedTo == nil ? Style(.warning) : nil),
-            TableCell(followUp.state.label, style: followUp.state.isActive ? nil : Style(.muted)),
+            TableCell(
+                followUp.assignedTo ?? tr("console.queue.nobody"),
+                style: followUp.assignedTo == nil ? Style(.warning) : nil
+            ),
+            TableCell(TracingWords.state(followUp.state), style: followUp.state.isActive ? nil : Style(.muted)),
             TableCell(
                 (followUp.symptomsFlagged ? "! " : "") + lastText(followUp, state, wide: wide),
                 style: followUp.symptomsFlagged ? Style(.error, .bold) : nil),
@@ -98,9 +124,9 @@ extension QueueScreen {
         if let trace = view.loaded?.trace {
             lines = caseLines(trace, state)
         } else if let error = view.error {
-            lines = [("✗ could not read the case: \(error) (r to try again)", Style(.error, .bold))]
+            lines = [("✗ " + tr("console.case.readFailed", ["message": error]), Style(.error, .bold))]
         } else {
-            lines = [("… reading the case", Style(.accent))]
+            lines = [(tr("console.case.reading"), Style(.accent))]
         }
         return wrapped(lines, width: max(1, width), glyphs: g)
     }
@@ -116,7 +142,11 @@ extension QueueScreen {
         let g = Glyphs(ascii: state.ascii)
         let parts = caseRegions(view, state, in: area)
         let trace = view.loaded?.trace
-        let title = trace.map { "Case \($0.reference)" + g(" · ") + "case \($0.id)" } ?? "Case \(view.caseID)"
+        let title =
+            trace.map {
+                tr("console.case.title", ["reference": $0.reference]) + g(" · ")
+                    + tr("console.case.number", ["id": String($0.id)])
+            } ?? tr("console.case.title", ["reference": String(view.caseID)])
         let head = Panel(title: title, focused: !view.isModal).render(into: &buffer, area: parts[0])
             .inset(horizontal: 1, vertical: 0)
         var y = head.y
@@ -128,15 +158,21 @@ extension QueueScreen {
         let followUps = view.loaded?.followUps ?? []
         let active = followUps.filter(\.state.isActive).count
         let contactsTitle =
-            view.loaded == nil ? "Contacts" : "Contacts (\(followUps.count), \(active) active)"
+            view.loaded == nil
+            ? tr("console.case.contacts")
+            : tr(
+                "console.case.contactsCount",
+                ["count": String(followUps.count), "active": trCount("console.case.active", active)])
         let inner = Panel(title: contactsTitle, focused: !view.isModal).render(into: &buffer, area: parts[1])
         caseTable(view, state, width: inner.width).render(into: &buffer, area: inner) {
             caseCells(followUps[$0], state, width: inner.width)
         }
 
         let history = view.loaded?.history ?? []
-        let pane = Panel(title: "History (\(history.count))").render(into: &buffer, area: parts[2])
-            .inset(horizontal: 1, vertical: 0)
+        let pane = Panel(title: tr("console.case.history", ["count": String(history.count)])).render(
+            into: &buffer, area: parts[2]
+        )
+        .inset(horizontal: 1, vertical: 0)
         if pane.width > 0, pane.height > 0 {
             let noticeRows = state.notice == nil ? 0 : min(2, pane.height)
             let room = max(0, pane.height - noticeRows)
@@ -174,32 +210,37 @@ extension QueueScreen {
     ) {
         let box = area.centered(width: min(64, area.width), height: 13)
         buffer.fill(box, with: .blank)
-        let reference = view.loaded?.trace.reference ?? "case \(view.caseID)"
-        let inner = Panel(title: "Close case \(reference)", focused: view.confirm == nil).render(
+        let reference = view.loaded?.trace.reference ?? tr("console.case.number", ["id": String(view.caseID)])
+        let inner = Panel(
+            title: tr("console.case.closeForm.title", ["reference": reference]), focused: view.confirm == nil
+        ).render(
             into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 10, text.height > 0 else { return }
         var y = text.y
-        buffer.put("Why is it closed?", x: text.x, y: y, style: Style(.normal, .bold), clip: text)
+        buffer.put(tr("console.case.closeForm.why"), x: text.x, y: y, style: Style(.normal, .bold), clip: text)
         y += 1
         for (index, reason) in CaseCloseReason.allCases.enumerated() {
             let chosen = reason == form.reason
             buffer.put(
-                (chosen ? "› " : "  ") + "\(index + 1) \(reason.label)", x: text.x, y: y,
+                (chosen ? "› " : "  ") + "\(index + 1) \(TracingWords.closeReason(reason))", x: text.x, y: y,
                 style: chosen ? Style(.selection, .bold) : Style(.normal), maxWidth: text.width)
             y += 1
         }
         y += 1
-        buffer.put("Note", x: text.x, y: y, style: Style(.normal, .bold), clip: text)
+        let noteLabel = tr("console.queue.note")
+        let noteX = max(6, DisplayWidth.of(noteLabel) + 2)
+        buffer.put(noteLabel, x: text.x, y: y, style: Style(.normal, .bold), clip: text)
         form.note.render(
-            into: &buffer, area: Rect(x: text.x + 6, y: y, width: max(1, text.width - 6), height: 1),
-            focused: view.confirm == nil, placeholder: "optional")
+            into: &buffer, area: Rect(x: text.x + noteX, y: y, width: max(1, text.width - noteX), height: 1),
+            focused: view.confirm == nil, placeholder: tr("console.queue.optional"))
         if let error = form.error {
             Notice.error(error).render(
                 into: &buffer, x: text.x, y: y + 1, width: text.width, rows: 1, ascii: state.ascii)
         }
         buffer.put(
-            "↑↓ or 1-\(CaseCloseReason.allCases.count) reason · Enter close… · Esc cancel", x: text.x, y: text.maxY - 1,
+            tr("console.case.closeForm.keys", ["count": String(CaseCloseReason.allCases.count)]), x: text.x,
+            y: text.maxY - 1,
             style: Style(.muted),
             clip: text)
     }

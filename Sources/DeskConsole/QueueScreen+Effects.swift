@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -35,7 +36,7 @@ extension Program {
                     then: { .queue(.caseClosed($0)) }, failed: { .queue(.caseCloseFailed($0.message, caseID: id)) },
                     session: true)
             case .copyPhone(let id, let phone):
-                let clip = ClipboardCopy(phone, what: "phone number")
+                let clip = ClipboardCopy(phone, what: tr("console.trace.phoneNumber"))
                 self.call(
                     { () async throws(ServiceError) in
                         try await service.recordFollowUpPhoneCopy(session, followUpID: id)

@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 // The queue's keys: the maps help, the palette, the footer and the docs read, and what each
@@ -32,145 +33,206 @@ extension QueueScreen {
         CallOutcome.allCases.map { outcome in
             Binding(
                 [.char(Character(String(outcome.digit)))], action(outcome),
-                help: "Record “\(outcome.label)”, go to the next person due", shownInFooter: false,
-                footer: outcome.label)
+                help: tr("console.queue.key.recordDigit", ["outcome": TracingWords.call(outcome)]),
+                shownInFooter: false,
+                footer: TracingWords.call(outcome))
         }
     }
 
     /// The digit legend: "1 no answer  2 voicemail  3 wrong number  4 reached  5 refused".
     public static var outcomeLegend: String {
-        CallOutcome.allCases.map { "\($0.digit) \($0.label)" }.joined(separator: "  ")
+        CallOutcome.allCases.map { "\($0.digit) \(TracingWords.call($0))" }.joined(separator: "  ")
     }
 
     /// The tracer's queue. The footer's come first, most useful first.
-    public static let keyMap = KeyMap<Action>(
-        [
-            Binding(
-                [.enter], .detail, help: "Open the person: attempts, checks, evidence", footer: "Open", name: "detail"),
-            Binding(
-                [.char("c")], .check, help: "Record today's check (symptoms, isolating)", footer: "Check", name: "check"
-            ),
-            Binding(
-                [.char("/")], .filter, help: "Filter (case reference, number digits)", footer: "Filter", name: "filter"),
-            Binding(
-                [.char("o")], .outcome, help: "Record the call's outcome with a note (a form)", footer: "Note",
-                name: "outcome"),
-            Binding(
-                [.char("y")], .copy, help: "Copy the person's phone number (audited)", footer: "Copy", name: "copy"),
-        ] + outcomeBindings(Action.record) + [
-            Binding(
-                [.char("l")], .later, help: "Show later days too / only today", shownInFooter: false, name: "later"),
-            Binding(
-                [.char("r"), .function(5)], .reload, help: "Read the queue again", shownInFooter: false, name: "reload"),
-            Binding([.escape], .clearFilter, help: "Clear the filter", shownInFooter: false, name: "back"),
-            Binding([.up, .char("k")], .move(.up), help: "Previous person", shownInFooter: false),
-            Binding(
-                [.down, .char("j")], .move(.down), help: "Next person (reads the next page at the end)",
-                shownInFooter: false),
-            Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
-            Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
-            Binding([.home, .char("g")], .move(.top), help: "First person", shownInFooter: false),
-            Binding([.end, .char("G")], .move(.bottom), help: "Last person read", shownInFooter: false),
-            Binding(
-                [.char("q")], .quit, help: "Quit (not while a call is being recorded)", shownInFooter: false,
-                name: "quit"),
-        ])
+    public static var keyMap: KeyMap<Action> {
+        KeyMap<Action>(
+            [
+                Binding(
+                    [.enter], .detail, help: tr("console.queue.key.openThePersonAttemptsChecks"),
+                    footer: tr("console.queue.key.open"), name: "detail"),
+                Binding(
+                    [.char("c")], .check, help: tr("console.queue.key.recordTodaySCheckSymptoms"),
+                    footer: tr("console.queue.key.check"), name: "check"
+                ),
+                Binding(
+                    [.char("/")], .filter, help: tr("console.queue.key.filterCaseReferenceNumberDigits"),
+                    footer: tr("console.queue.key.filter"), name: "filter"),
+                Binding(
+                    [.char("o")], .outcome, help: tr("console.queue.key.recordTheCallSOutcome"),
+                    footer: tr("console.queue.key.note"),
+                    name: "outcome"),
+                Binding(
+                    [.char("y")], .copy, help: tr("console.queue.key.copyThePersonSPhone"),
+                    footer: tr("console.queue.key.copy"), name: "copy"),
+            ] + outcomeBindings(Action.record) + [
+                Binding(
+                    [.char("l")], .later, help: tr("console.queue.key.showLaterDaysTooOnly"), shownInFooter: false,
+                    name: "later"),
+                Binding(
+                    [.char("r"), .function(5)], .reload, help: tr("console.queue.key.readTheQueueAgain"),
+                    shownInFooter: false, name: "reload"),
+                Binding(
+                    [.escape], .clearFilter, help: tr("console.queue.key.clearTheFilter"), shownInFooter: false,
+                    name: "back"),
+                Binding(
+                    [.up, .char("k")], .move(.up), help: tr("console.queue.key.previousPerson"), shownInFooter: false),
+                Binding(
+                    [.down, .char("j")], .move(.down), help: tr("console.queue.key.nextPersonReadsTheNext"),
+                    shownInFooter: false),
+                Binding([.pageUp], .move(.pageUp), help: tr("console.queue.key.pageUp"), shownInFooter: false),
+                Binding([.pageDown], .move(.pageDown), help: tr("console.queue.key.pageDown"), shownInFooter: false),
+                Binding(
+                    [.home, .char("g")], .move(.top), help: tr("console.queue.key.firstPerson"), shownInFooter: false),
+                Binding(
+                    [.end, .char("G")], .move(.bottom), help: tr("console.queue.key.lastPersonRead"),
+                    shownInFooter: false),
+                Binding(
+                    [.char("q")], .quit, help: tr("console.queue.key.quitNotWhileACall"), shownInFooter: false,
+                    name: "quit"),
+            ])
+    }
 
     /// The supervisor's queue: reads, marks and reassigns; records nothing.
-    public static let supervisorKeyMap = KeyMap<Action>([
-        Binding([.enter], .detail, help: "Open the person: attempts, checks, evidence", footer: "Open", name: "detail"),
-        Binding(
-            [.char("t")], .scope, help: "Whose queue: a tracer, nobody's yet, everyone's", footer: "Whose",
-            name: "whose"),
-        Binding(
-            [.char(" ")], .mark, help: "Mark / unmark the person (then a reassigns the marked)", footer: "Mark",
-            name: "mark"),
-        Binding(
-            [.char("a")], .assign, help: "Reassign the marked (or the selected) to a tracer", footer: "Reassign",
-            name: "assign"),
-        Binding(
-            [.char("/")], .filter, help: "Filter (case reference, number digits)", footer: "Filter", name: "filter"),
-        Binding([.char("x")], .unmarkAll, help: "Clear every mark", shownInFooter: false, name: "unmark-all"),
-        Binding(
-            [.char("y")], .copy, help: "Copy the person's phone number (audited)", shownInFooter: false, name: "copy"),
-        Binding([.char("l")], .later, help: "Show later days too / only today", shownInFooter: false, name: "later"),
-        Binding(
-            [.char("r"), .function(5)], .reload, help: "Read the queue again", shownInFooter: false, name: "reload"),
-        Binding([.escape], .clearFilter, help: "Clear the filter", shownInFooter: false, name: "back"),
-        Binding([.up, .char("k")], .move(.up), help: "Previous person", shownInFooter: false),
-        Binding(
-            [.down, .char("j")], .move(.down), help: "Next person (reads the next page at the end)",
-            shownInFooter: false),
-        Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
-        Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
-        Binding([.home, .char("g")], .move(.top), help: "First person", shownInFooter: false),
-        Binding([.end, .char("G")], .move(.bottom), help: "Last person read", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
-    ])
+    public static var supervisorKeyMap: KeyMap<Action> {
+        KeyMap<Action>([
+            Binding(
+                [.enter], .detail, help: tr("console.queue.key.openThePersonAttemptsChecks"),
+                footer: tr("console.queue.key.open"), name: "detail"),
+            Binding(
+                [.char("t")], .scope, help: tr("console.queue.key.whoseQueueATracerNobody"),
+                footer: tr("console.queue.key.whose"),
+                name: "whose"),
+            Binding(
+                [.char(" ")], .mark, help: tr("console.queue.key.markUnmarkThePersonThen"),
+                footer: tr("console.queue.key.mark"),
+                name: "mark"),
+            Binding(
+                [.char("a")], .assign, help: tr("console.queue.key.reassignTheMarkedOrThe"),
+                footer: tr("console.queue.key.reassign"),
+                name: "assign"),
+            Binding(
+                [.char("/")], .filter, help: tr("console.queue.key.filterCaseReferenceNumberDigits"),
+                footer: tr("console.queue.key.filter"), name: "filter"),
+            Binding(
+                [.char("x")], .unmarkAll, help: tr("console.queue.key.clearEveryMark"), shownInFooter: false,
+                name: "unmark-all"),
+            Binding(
+                [.char("y")], .copy, help: tr("console.queue.key.copyThePersonSPhone"), shownInFooter: false,
+                name: "copy"),
+            Binding(
+                [.char("l")], .later, help: tr("console.queue.key.showLaterDaysTooOnly"), shownInFooter: false,
+                name: "later"),
+            Binding(
+                [.char("r"), .function(5)], .reload, help: tr("console.queue.key.readTheQueueAgain"),
+                shownInFooter: false, name: "reload"),
+            Binding(
+                [.escape], .clearFilter, help: tr("console.queue.key.clearTheFilter"), shownInFooter: false,
+                name: "back"),
+            Binding([.up, .char("k")], .move(.up), help: tr("console.queue.key.previousPerson"), shownInFooter: false),
+            Binding(
+                [.down, .char("j")], .move(.down), help: tr("console.queue.key.nextPersonReadsTheNext"),
+                shownInFooter: false),
+            Binding([.pageUp], .move(.pageUp), help: tr("console.queue.key.pageUp"), shownInFooter: false),
+            Binding([.pageDown], .move(.pageDown), help: tr("console.queue.key.pageDown"), shownInFooter: false),
+            Binding([.home, .char("g")], .move(.top), help: tr("console.queue.key.firstPerson"), shownInFooter: false),
+            Binding(
+                [.end, .char("G")], .move(.bottom), help: tr("console.queue.key.lastPersonRead"), shownInFooter: false),
+            Binding([.char("q")], .quit, help: tr("console.queue.key.quit"), shownInFooter: false, name: "quit"),
+        ])
+    }
 
     /// A person's detail (the tracer's; the supervisor's has no digits, `o` or `c`).
-    public static let detailKeyMap = KeyMap<DetailAction>(
-        [
-            Binding([.escape, .enter], .close, help: "Back to the queue", footer: "Back", name: "back"),
-            Binding(
-                [.char("c")], .check, help: "Record today's check (symptoms, isolating)", footer: "Check", name: "check"
-            ),
-            Binding(
-                [.char("v")], .showCase, help: "The person's case: contacts, history, chain (a list if several)",
-                footer: "Case", name: "case"),
-            Binding(
-                [.char("o")], .outcome, help: "Record the call's outcome with a note (a form)", footer: "Note",
-                name: "outcome"),
-            Binding(
-                [.char("y")], .copy, help: "Copy the person's phone number (audited)", footer: "Copy", name: "copy"),
-        ] + outcomeBindings(DetailAction.record) + [
-            Binding([.up, .char("k")], .up, help: "Scroll up", shownInFooter: false),
-            Binding([.down, .char("j")], .down, help: "Scroll down", shownInFooter: false),
-            Binding([.char("r")], .reload, help: "Read the person again", shownInFooter: false, name: "reload"),
-            Binding(
-                [.char("q")], .quit, help: "Quit (not while a call is being recorded)", shownInFooter: false,
-                name: "quit"),
-        ])
+    public static var detailKeyMap: KeyMap<DetailAction> {
+        KeyMap<DetailAction>(
+            [
+                Binding(
+                    [.escape, .enter], .close, help: tr("console.queue.key.backToTheQueue"),
+                    footer: tr("console.queue.key.back"), name: "back"),
+                Binding(
+                    [.char("c")], .check, help: tr("console.queue.key.recordTodaySCheckSymptoms"),
+                    footer: tr("console.queue.key.check"), name: "check"
+                ),
+                Binding(
+                    [.char("v")], .showCase, help: tr("console.queue.key.thePersonSCaseContacts"),
+                    footer: tr("console.queue.key.case"), name: "case"),
+                Binding(
+                    [.char("o")], .outcome, help: tr("console.queue.key.recordTheCallSOutcome"),
+                    footer: tr("console.queue.key.note"),
+                    name: "outcome"),
+                Binding(
+                    [.char("y")], .copy, help: tr("console.queue.key.copyThePersonSPhone"),
+                    footer: tr("console.queue.key.copy"), name: "copy"),
+            ] + outcomeBindings(DetailAction.record) + [
+                Binding([.up, .char("k")], .up, help: tr("console.queue.key.scrollUp"), shownInFooter: false),
+                Binding([.down, .char("j")], .down, help: tr("console.queue.key.scrollDown"), shownInFooter: false),
+                Binding(
+                    [.char("r")], .reload, help: tr("console.queue.key.readThePersonAgain"), shownInFooter: false,
+                    name: "reload"),
+                Binding(
+                    [.char("q")], .quit, help: tr("console.queue.key.quitNotWhileACall"), shownInFooter: false,
+                    name: "quit"),
+            ])
+    }
 
-    public static let supervisorDetailKeyMap = KeyMap<DetailAction>(
-        detailKeyMap.bindings.filter { binding in
-            switch binding.action {
-            case .check, .outcome, .record: return false
-            default: return true
-            }
-        })
+    public static var supervisorDetailKeyMap: KeyMap<DetailAction> {
+        KeyMap<DetailAction>(
+            detailKeyMap.bindings.filter { binding in
+                switch binding.action {
+                case .check, .outcome, .record: return false
+                default: return true
+                }
+            })
+    }
 
     /// The outcome form (typed characters go to the note).
-    public static let attemptKeyMap = KeyMap<FormAction>([
-        Binding([.enter], .save, help: "Record", group: "outcome", name: "save"),
-        Binding([.escape], .cancel, help: "Cancel", group: "outcome", name: "back"),
-        Binding([.up], .previous, help: "Previous outcome", group: "outcome"),
-        Binding([.down], .next, help: "Next outcome", group: "outcome"),
-    ])
+    public static var attemptKeyMap: KeyMap<FormAction> {
+        KeyMap<FormAction>([
+            Binding([.enter], .save, help: tr("console.queue.key.record"), group: "outcome", name: "save"),
+            Binding([.escape], .cancel, help: tr("console.queue.key.cancel"), group: "outcome", name: "back"),
+            Binding([.up], .previous, help: tr("console.queue.key.previousOutcome"), group: "outcome"),
+            Binding([.down], .next, help: tr("console.queue.key.nextOutcome"), group: "outcome"),
+        ])
+    }
 
     /// The daily check's form: `y`/`n` answer the question in focus (the note takes them as
     /// letters).
-    public static let checkKeyMap = KeyMap<CheckAction>([
-        Binding(
-            [.enter], .save, help: "Next question, then record", group: "check", footer: "Next / record", name: "save"),
-        Binding([.escape], .cancel, help: "Cancel", group: "check", name: "back"),
-        Binding([.char("y")], .yes, help: "Yes (symptoms, isolating)", group: "check", footer: "Yes"),
-        Binding([.char("n")], .no, help: "No (symptoms, isolating)", group: "check", footer: "No"),
-        Binding([.char(" "), .left, .right], .toggle, help: "Change the answer", group: "check", shownInFooter: false),
-        Binding(
-            [.tab, .down], .nextField, help: "Next question", group: "check", shownInFooter: false, name: "next-field"),
-        Binding(
-            [.backTab, .up], .previousField, help: "Previous question", group: "check", shownInFooter: false,
-            name: "previous-field"),
-    ])
+    public static var checkKeyMap: KeyMap<CheckAction> {
+        KeyMap<CheckAction>([
+            Binding(
+                [.enter], .save, help: tr("console.queue.key.nextQuestionThenRecord"), group: "check",
+                footer: tr("console.queue.key.nextRecord"), name: "save"),
+            Binding([.escape], .cancel, help: tr("console.queue.key.cancel"), group: "check", name: "back"),
+            Binding(
+                [.char("y")], .yes, help: tr("console.queue.key.yesSymptomsIsolating"), group: "check",
+                footer: tr("console.queue.key.yes")),
+            Binding(
+                [.char("n")], .no, help: tr("console.queue.key.noSymptomsIsolating"), group: "check",
+                footer: tr("console.queue.key.no")),
+            Binding(
+                [.char(" "), .left, .right], .toggle, help: tr("console.queue.key.changeTheAnswer"), group: "check",
+                shownInFooter: false),
+            Binding(
+                [.tab, .down], .nextField, help: tr("console.queue.key.nextQuestion"), group: "check",
+                shownInFooter: false, name: "next-field"),
+            Binding(
+                [.backTab, .up], .previousField, help: tr("console.queue.key.previousQuestion"), group: "check",
+                shownInFooter: false,
+                name: "previous-field"),
+        ])
+    }
 
     /// The pickers (whose queue, the tracer to assign to); typed letters narrow the list.
-    public static let pickerKeyMap = KeyMap<PickerAction>([
-        Binding([.enter], .choose, help: "Choose (or the name typed)", group: "pick", footer: "Choose", name: "choose"),
-        Binding([.escape], .cancel, help: "Cancel", group: "pick", name: "back"),
-        Binding([.up], .up, help: "Previous", group: "pick", shownInFooter: false),
-        Binding([.down], .down, help: "Next", group: "pick", shownInFooter: false),
-    ])
+    public static var pickerKeyMap: KeyMap<PickerAction> {
+        KeyMap<PickerAction>([
+            Binding(
+                [.enter], .choose, help: tr("console.queue.key.chooseOrTheNameTyped"), group: "pick",
+                footer: tr("console.queue.key.choose"), name: "choose"),
+            Binding([.escape], .cancel, help: tr("console.queue.key.cancel"), group: "pick", name: "back"),
+            Binding([.up], .up, help: tr("console.queue.key.previous"), group: "pick", shownInFooter: false),
+            Binding([.down], .down, help: tr("console.queue.key.next"), group: "pick", shownInFooter: false),
+        ])
+    }
 
     /// The footer's hints: the digits as one "1-5 Outcome" after the first.
     public static func hints(_ state: State) -> [(keys: String, help: String)] {
@@ -190,7 +252,9 @@ extension QueueScreen {
         var hints = map.bindings.filter(\.shownInFooter).map {
             (keys: $0.keys.first?.description ?? "", help: $0.footerText)
         }
-        if !state.supervisor { hints.insert((keys: "1-5", help: "Outcome"), at: min(1, hints.count)) }
+        if !state.supervisor {
+            hints.insert((keys: "1-5", help: tr("console.queue.key.outcome")), at: min(1, hints.count))
+        }
         return hints
     }
 
@@ -225,7 +289,7 @@ extension QueueScreen {
             return record(&state, outcome)
         case .detail:
             guard let row = state.selectedRow else {
-                state.notice = .info("nobody to open: the queue is empty")
+                state.notice = .info(tr("console.queue.nobodyToOpen"))
                 return []
             }
             state.detail = Detail(followUpID: row.id)
@@ -236,7 +300,7 @@ extension QueueScreen {
             return []
         case .check:
             guard let row = writable(&state) else { return [] }
-            if let problem = FollowUpSchedule.checkProblem(row) {
+            if let problem = TracingWords.checkProblem(row) {
                 state.notice = .error(problem)
                 return []
             }
@@ -244,10 +308,10 @@ extension QueueScreen {
             return []
         case .copy:
             guard let row = state.current else {
-                state.notice = CopyResult.nothing("nobody selected: nothing copied").notice
+                state.notice = CopyResult.nothing(tr("console.queue.copyNothing")).notice
                 return []
             }
-            state.notice = .working("recording the copy in the audit log…")
+            state.notice = .working(tr("console.queue.copyRecording"))
             return [.copyPhone(followUpID: row.id, phone: row.phone.e164)]
         case .filter:
             state.filter.editing = true
@@ -259,7 +323,7 @@ extension QueueScreen {
         case .later:
             state.includeLater.toggle()
             state.notice = .info(
-                state.includeLater ? "showing later days too (l: only today)" : "showing today only (l: later days too)"
+                tr(state.includeLater ? "console.queue.showingLater" : "console.queue.showingToday")
             )
             return reload(&state)
         case .reload:
@@ -267,15 +331,14 @@ extension QueueScreen {
             return reload(&state)
         case .quit:
             guard state.saving.isEmpty, state.savingChecks.isEmpty else {
-                state.notice = .info(
-                    "a call is still being recorded: q quits once it is (Ctrl-C quits now, and it may be lost)")
+                state.notice = .info(tr("console.queue.quitWhileSaving"))
                 return []
             }
             return [.quit]
         case .scope:
             var options = [
-                Picker.Option(label: "everyone's", scope: .everyone),
-                Picker.Option(label: "nobody's yet (unassigned)", scope: .unassigned),
+                Picker.Option(label: tr("console.queue.picker.everyone"), scope: .everyone),
+                Picker.Option(label: tr("console.queue.picker.unassigned"), scope: .unassigned),
             ]
             options += state.tracers.map { Picker.Option(label: $0, scope: .tracer($0), tracer: $0) }
             state.picker = Picker(purpose: .scope, options: options)
@@ -292,7 +355,7 @@ extension QueueScreen {
                 state.marks.isEmpty
                 ? state.selectedRow.map { [$0.id] } ?? [] : state.rows.map(\.id).filter(state.marks.contains)
             guard !ids.isEmpty else {
-                state.notice = .info("nobody to reassign: the queue is empty")
+                state.notice = .info(tr("console.queue.nobodyToReassign"))
                 return []
             }
             state.picker = Picker(
@@ -332,14 +395,14 @@ extension QueueScreen {
     /// The person a tracer may record on now, or nil with the notice saying why not.
     static func writable(_ state: inout State) -> FollowUp? {
         guard let row = state.current else {
-            state.notice = .info("nobody selected: the queue is empty")
+            state.notice = .info(tr("console.queue.nobodySelected"))
             return nil
         }
         if state.saving[row.id] != nil || state.savingChecks.contains(row.id) {
-            state.notice = .info("the last call for \(row.phone.spaced) is still being recorded: wait for it")
+            state.notice = .info(tr("console.queue.stillRecording", ["phone": row.phone.spaced]))
             return nil
         }
-        if let problem = FollowUpSchedule.attemptProblem(row) {
+        if let problem = TracingWords.attemptProblem(row) {
             state.notice = .error(problem)
             return nil
         }
@@ -354,11 +417,12 @@ extension QueueScreen {
         state.detail = nil
         if let index = state.rows.firstIndex(where: { $0.id == row.id }) { state.selected = index }
         let phone = row.phone.spaced
+        let recording = tr("console.queue.recordingFor", ["outcome": TracingWords.call(outcome), "phone": phone])
         if let next = nextDue(state, after: state.selected) {
             state.selected = next
-            state.notice = .working("recording “\(outcome.label)” for \(phone)")
+            state.notice = .working(recording)
         } else {
-            state.notice = .working("recording “\(outcome.label)” for \(phone) · \(allDoneText(state))")
+            state.notice = .working(recording + " · \(allDoneText(state))")
         }
         return [.attempt(followUpID: row.id, outcome: outcome, note: "")]
     }
@@ -418,12 +482,12 @@ extension QueueScreen {
         case .save:
             guard let symptoms = form.symptoms else {
                 form.focus = .symptoms
-                form.error = "any symptoms today? press y or n"
+                form.error = tr("console.queue.check.askSymptoms")
                 break
             }
             guard let isolating = form.isolating else {
                 form.focus = .isolating
-                form.error = "isolating? press y or n"
+                form.error = tr("console.queue.check.askIsolating")
                 break
             }
             if form.focus != .note {
@@ -470,7 +534,8 @@ extension QueueScreen {
                 return reload(&state)
             case .assign(let ids):
                 guard let tracer = option.tracer else { return [] }
-                state.notice = .working("reassigning \(ids.count) to \(tracer)…")
+                state.notice = .working(
+                    tr("console.queue.reassigning", ["count": String(ids.count), "tracer": tracer]))
                 return [.assign(ids: ids, to: tracer)]
             case .openCase(let followUpID):
                 guard let caseID = option.caseID else {

@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -29,12 +30,14 @@ extension QueueScreen {
 
     /// "overdue 11:02", "due now", "16:02", "12-03 00:00".
     static func dueText(_ followUp: FollowUp, _ state: State) -> String {
-        guard let due = followUp.nextDueAt, let urgency = state.urgency(followUp) else { return followUp.state.label }
+        guard let due = followUp.nextDueAt, let urgency = state.urgency(followUp) else {
+            return TracingWords.state(followUp.state)
+        }
         let time = String(ConsoleText.dateTime(due, state.timeZone).suffix(5))
         switch urgency {
-        case .overdue: return "overdue " + time
-        case .due: return "due now"
-        case .laterToday: return "today " + time
+        case .overdue: return tr("console.queue.due.overdue", ["time": time])
+        case .due: return tr("console.queue.due.now")
+        case .laterToday: return tr("console.queue.due.today", ["time": time])
         case .later: return String(ConsoleText.dateTime(due, state.timeZone).dropFirst(5))
         }
     }
@@ -48,9 +51,11 @@ extension QueueScreen {
     static func whyText(_ followUp: FollowUp, short: Bool = false) -> String {
         guard let reason = mainReason(followUp) else { return "" }
         let day = String(reason.lastExposureDay.iso.dropFirst(5))
-        if reason.addedByHand != nil { return short ? "by hand" : "added by hand · last \(day)" }
-        if short { return "\(reason.minutes)m · \(reason.days)d" }
-        return "\(reason.minutes) min · \(reason.days) d · last \(day)"
+        if reason.addedByHand != nil {
+            return short ? tr("console.queue.why.byHandShort") : tr("console.queue.why.byHand", ["day": day])
+        }
+        let values = ["minutes": String(reason.minutes), "days": String(reason.days), "day": day]
+        return tr(short ? "console.queue.why.short" : "console.queue.why.long", values)
     }
 
     /// The first case's reference, "+N" for the others; cut before the "+N" when it is longer
@@ -59,36 +64,76 @@ extension QueueScreen {
         guard let first = followUp.reasons.first else { return "" }
         guard followUp.reasons.count > 1 else { return first.caseReference }
         let more = " +\(followUp.reasons.count - 1)"
-        let room = width - more.count
+        let room = width - DisplayWidth.of(more)
         let ellipsis = ascii ? "..." : "…"
         let reference =
-            first.caseReference.count > room
-            ? String(first.caseReference.prefix(max(1, room - ellipsis.count))) + ellipsis : first.caseReference
+            DisplayWidth.of(first.caseReference) > room
+            ? DisplayWidth.truncate(
+                first.caseReference, to: max(1 + DisplayWidth.of(ellipsis), room), ellipsis: ellipsis)
+            : first.caseReference
         return reference + more
     }
 
     /// The last outcome, or what is due: "no answer", "check due", "not called yet".
     static func lastText(_ followUp: FollowUp, _ state: State, wide: Bool) -> String {
-        if let saving = state.saving[followUp.id] { return "\(saving.label)…" }
-        if state.savingChecks.contains(followUp.id) { return "check…" }
+        if let saving = state.saving[followUp.id] { return "\(TracingWords.call(saving))…" }
+        if state.savingChecks.contains(followUp.id) { return tr("console.queue.last.checking") }
         if followUp.state == .monitoring {
-            return followUp.lastCheckDay == state.now.utcDay ? (wide ? "checked today" : "checked") : "check due"
+            return followUp.lastCheckDay == state.now.utcDay
+                ? tr(wide ? "console.queue.last.checkedToday" : "console.queue.last.checked")
+                : tr("console.queue.last.checkDue")
         }
-        if !followUp.state.isActive { return followUp.state.label }
-        return followUp.lastOutcome?.label ?? (wide ? "not called yet" : "not called")
+        if !followUp.state.isActive { return TracingWords.state(followUp.state) }
+        return followUp.lastOutcome.map(TracingWords.call)
+            ?? tr(wide ? "console.queue.last.notCalledYet" : "console.queue.last.notCalled")
     }
+
+    /// The "Last" column's width: `least`, or its title or the widest of what an active row
+    /// shows there in the language in force ("! check due" with the symptoms' mark, "no
+    /// answer"), if that is wider. (An outcome being recorded, "no answer…", may be cut for
+    /// that moment, with an ellipsis.)
+    static func lastWidth(_ least: Int, wide: Bool) -> Int {
+        let texts = [
+            tr("console.queue.column.last"),
+            tr(wide ? "console.queue.last.checkedToday" : "console.queue.last.checked"),
+            tr(wide ? "console.queue.last.notCalledYet" : "console.queue.last.notCalled"),
+            "! " + tr("console.queue.last.checkDue"), tr("console.queue.last.checking"),
+            TracingWords.call(.noAnswer), TracingWords.call(.voicemail),
+        ]
+        return max(least, texts.map(DisplayWidth.of).max() ?? 0)
+    }
+
+    /// The "Due" column's width: 13, or the widest due text in the language in force.
+    static func dueWidth() -> Int {
+        let texts = [
+            tr("console.queue.due.overdue", ["time": "00:00"]), tr("console.queue.due.now"),
+            tr("console.queue.due.today", ["time": "00:00"]),
+        ]
+        return max(13, texts.map(DisplayWidth.of).max() ?? 0)
+    }
+
+    /// A "State" column's width: `least`, or the widest word of an active state, if that is
+    /// wider; or of a row shown, up to ``rowSlack`` more (a longer one is cut, with an ellipsis).
+    static func stateWidth(_ least: Int, _ rows: [FollowUp] = []) -> Int {
+        let active = [FollowUpState.calling, .monitoring].map { DisplayWidth.of(TracingWords.state($0)) }.max() ?? 0
+        let shown = Set(rows.map(\.state)).map { DisplayWidth.of(TracingWords.state($0)) }.max() ?? 0
+        return max(least, active, min(shown, least + rowSlack))
+    }
+
+    /// How many columns wider than its own a column may grow for the rows shown.
+    static let rowSlack = 3
 
     static func isWide(_ width: Int) -> Bool { width >= 110 }
 
     static func table(_ state: State, width: Int) -> Table {
         let wide = isWide(width)
-        let phoneWidth = max(16, state.rows.map { DisplayWidth.of($0.phone.spaced) }.max() ?? 0)
+        let phoneWidth = phoneWidth(state)
         var columns: [TableColumn] = []
         if state.supervisor { columns.append(TableColumn("", width: .length(1))) }
         columns += [
-            TableColumn("Due", width: .length(13)),
-            TableColumn("Phone", width: .length(phoneWidth)),
-            TableColumn("Case", width: .length(caseWidth(state, wide: wide))),
+            TableColumn(tr("console.queue.column.due"), width: .length(dueWidth())),
+            TableColumn(tr("console.queue.column.phone"), width: .length(phoneWidth)),
+            TableColumn(tr("console.queue.column.case"), width: .length(caseWidth(state, width: width))),
         ]
         // A supervisor's narrow queue gives the attempts' room to the tracer's name (the pane
         // and the person view count the attempts); a queue's rows are active, so their last
@@ -96,13 +141,19 @@ extension QueueScreen {
         if showsAttempts(state, width: width) {
             columns.append(TableColumn("#", width: .length(2), alignment: .trailing))
         }
-        columns.append(TableColumn("Last", width: .length(wide ? 17 : state.supervisor ? 11 : 12)))
+        columns.append(
+            TableColumn(
+                tr("console.queue.column.last"),
+                width: .length(lastWidth(wide ? 17 : state.supervisor ? 11 : 12, wide: wide))))
         if state.supervisor {
-            columns.append(TableColumn("Tracer", width: wide ? .length(12) : .fill()))
+            columns.append(TableColumn(tr("console.queue.column.tracer"), width: wide ? .length(12) : .fill()))
         } else if wide {
-            columns.append(TableColumn("State", width: .length(12)))
+            columns.append(TableColumn(tr("console.queue.column.state"), width: .length(stateWidth(12))))
         }
-        if wide || !state.supervisor { columns.append(TableColumn(wide ? "Why a contact" : "Why", width: .fill())) }
+        if wide || !state.supervisor {
+            columns.append(
+                TableColumn(tr(wide ? "console.queue.column.whyContact" : "console.queue.column.why"), width: .fill()))
+        }
         return Table(
             columns: columns, rowCount: state.rows.count, selected: state.rows.isEmpty ? nil : state.selected,
             focused: !state.isModal && state.detail == nil,
@@ -111,21 +162,34 @@ extension QueueScreen {
 
     static func showsAttempts(_ state: State, width: Int) -> Bool { isWide(width) || !state.supervisor }
 
-    static func caseWidth(_ state: State, wide: Bool) -> Int {
-        wide ? (state.supervisor ? 16 : 18) : 13
+    /// The widest number shown, and at least 16 columns.
+    static func phoneWidth(_ state: State) -> Int {
+        max(16, state.rows.map { DisplayWidth.of($0.phone.spaced) }.max() ?? 0)
+    }
+
+    /// The case column of a table `width` wide: 13 narrow; in a supervisor's narrow queue it
+    /// gives way (its reference cut with an ellipsis) so the tracer column's title fits whole.
+    static func caseWidth(_ state: State, width: Int) -> Int {
+        if isWide(width) { return state.supervisor ? 16 : 18 }
+        guard state.supervisor else { return 13 }
+        // The marker, the mark column, due, phone, case and last, with the table's gaps.
+        let taken = 2 + 1 + dueWidth() + phoneWidth(state) + 13 + lastWidth(11, wide: false) + 5 * Table.gap
+        let shortBy = DisplayWidth.of(tr("console.queue.column.tracer")) - (width - taken)
+        return max(8, 13 - max(0, shortBy))
     }
 
     static func emptyText(_ state: State) -> String {
-        if !state.loaded { return state.loading ? "… reading the queue" : "" }
-        if state.filter.isActive { return "nobody due matches the filter (Esc clears it)" }
+        if !state.loaded { return state.loading ? tr("console.queue.empty.reading") : "" }
+        if state.filter.isActive { return tr("console.queue.empty.noMatch") }
         let later = state.counts.later
         if state.supervisor {
-            return "nobody is due in this queue"
-                + (later > 0 && !state.includeLater ? " today (\(later) later: l shows them)" : "")
+            return later > 0 && !state.includeLater
+                ? tr("console.queue.empty.supervisorLater", ["later": String(later)])
+                : tr("console.queue.empty.supervisor")
         }
         return later > 0 && !state.includeLater
-            ? "nobody is due today: \(later) later (l shows them)"
-            : "nobody to call: open a case on the trace screen (F2), its contacts come here"
+            ? tr("console.queue.empty.later", ["later": String(later)])
+            : tr("console.queue.empty.nobody")
     }
 
     static func cells(_ followUp: FollowUp, _ state: State, width: Int) -> [TableCell] {
@@ -141,7 +205,7 @@ extension QueueScreen {
                 dueText(followUp, state),
                 style: urgency == .overdue ? Style(.warning, .bold) : pressing ? Style(.normal, .bold) : Style(.muted)),
             TableCell(followUp.phone.spaced, style: pressing ? Style(.normal, .bold) : nil),
-            TableCell(caseText(followUp, width: caseWidth(state, wide: isWide(width)), ascii: state.ascii)),
+            TableCell(caseText(followUp, width: caseWidth(state, width: width), ascii: state.ascii)),
         ]
         if showsAttempts(state, width: width) { cells.append(TableCell("\(followUp.attempts)")) }
         cells += [
@@ -151,9 +215,11 @@ extension QueueScreen {
         ]
         if state.supervisor {
             cells.append(
-                TableCell(followUp.assignedTo ?? "nobody", style: followUp.assignedTo == nil ? Style(.warning) : nil))
+                TableCell(
+                    followUp.assignedTo ?? tr("console.queue.nobody"),
+                    style: followUp.assignedTo == nil ? Style(.warning) : nil))
         } else if isWide(width) {
-            cells.append(TableCell(followUp.state.label))
+            cells.append(TableCell(TracingWords.state(followUp.state)))
         }
         if isWide(width) || !state.supervisor { cells.append(TableCell(whyText(followUp, short: !isWide(width)))) }
         return cells
@@ -163,16 +229,19 @@ extension QueueScreen {
         let g = Glyphs(ascii: state.ascii)
         let whose: String
         switch state.scope {
-        case .mine: whose = "Your calls"
-        case .tracer(let name): whose = "\(name)'s queue"
-        case .unassigned: whose = "Nobody's yet"
-        case .everyone: whose = "Everyone's queue"
+        case .mine: whose = tr("console.queue.title.mine")
+        case .tracer(let name): whose = tr("console.queue.title.tracer", ["name": name])
+        case .unassigned: whose = tr("console.queue.title.unassigned")
+        case .everyone: whose = tr("console.queue.title.everyone")
         }
         let c = state.counts
-        var parts = ["\(c.overdue) overdue", "\(c.due) due now", "\(c.laterToday) later today"]
-        if state.includeLater { parts.append("\(c.later) later") }
+        var parts = [
+            trCount("console.queue.title.overdue", c.overdue), trCount("console.queue.title.due", c.due),
+            trCount("console.queue.title.laterToday", c.laterToday),
+        ]
+        if state.includeLater { parts.append(trCount("console.queue.title.later", c.later)) }
         var text = whose + (state.loaded ? g(" · ") + parts.joined(separator: g(" · ")) : "")
-        if !state.marks.isEmpty { text += g(" · ") + "\(state.marks.count) marked" }
+        if !state.marks.isEmpty { text += g(" · ") + trCount("console.queue.title.marked", state.marks.count) }
         return text + g(state.filter.titleSuffix)
     }
 
@@ -212,8 +281,10 @@ extension QueueScreen {
     /// Under the table: the selected person's reasons, the demo's line, the notice.
     static func renderPane(_ state: State, into buffer: inout Buffer, area: Rect) {
         let row = state.selectedRow
-        let inner = Panel(title: row.map { "\($0.phone.spaced) · follow-up \($0.id)" } ?? "Person").render(
-            into: &buffer, area: area)
+        let inner = Panel(
+            title: row.map { "\($0.phone.spaced) · " + tr("console.queue.followUpID", ["id": String($0.id)]) }
+                ?? tr("console.person.title")
+        ).render(into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 0, text.height > 0 else { return }
         var y = text.y
@@ -222,19 +293,23 @@ extension QueueScreen {
         let room = text.height - noticeRows
         var lines: [(String, Style)] = []
         if let row {
-            var status = "\(row.state.label)" + g(" · ") + "period ends \(row.periodEndsOn.iso)"
-            status += g(" · ") + (row.assignedTo.map { "assigned to \($0)" } ?? "assigned to nobody yet")
-            if row.symptomsFlagged { status += g(" · ") + "! symptoms reported" }
+            var status =
+                TracingWords.state(row.state) + g(" · ")
+                + tr("console.person.periodEnds", ["day": row.periodEndsOn.iso])
+            status += g(" · ") + assignedText(row.assignedTo)
+            if row.symptomsFlagged { status += g(" · ") + tr("console.person.symptomsReported") }
             lines.append((status, row.symptomsFlagged ? Style(.error, .bold) : Style(.normal)))
             if state.demo, row.state.isActive, row.state == .calling {
                 lines.append(
                     (
-                        "Demo: this contact " + DemoContactAnswer.hint(followUpID: row.id, attempt: row.attempts + 1),
+                        tr(
+                            "console.queue.demo.line",
+                            ["hint": TracingWords.demoHint(followUpID: row.id, attempt: row.attempts + 1)]),
                         Style(.accent, .bold)
                     ))
             } else if state.demo, row.state == .monitoring {
                 lines.append(
-                    ("Demo: reached; press c for today's check (y/n for symptoms, isolating)", Style(.accent, .bold)))
+                    (tr("console.queue.demo.monitoring"), Style(.accent, .bold)))
             }
             for reason in row.reasons { lines.append((reasonText(reason, g), Style(.muted))) }
         }
@@ -264,11 +339,22 @@ extension QueueScreen {
     /// "case ASL-2026-0412: 42 min over 2 days, most 21 on one day, last exposure 2026-11-28 (close contact)".
     static func reasonText(_ reason: FollowUpReason, _ g: Glyphs) -> String {
         if let why = reason.addedByHand {
-            return "case \(reason.caseReference): added by hand (\(why)), last exposure \(reason.lastExposureDay.iso)"
+            return tr(
+                "console.person.reasonByHand",
+                ["reference": reason.caseReference, "why": why, "day": reason.lastExposureDay.iso])
         }
-        return
-            "case \(reason.caseReference): \(reason.minutes) min over \(reason.days) day\(reason.days == 1 ? "" : "s"), most \(reason.mostMinutesOnOneDay) on one day, last exposure \(reason.lastExposureDay.iso)"
-            + (reason.isCloseContact ? " (close contact)" : "")
+        return tr(
+            "console.person.reason",
+            [
+                "reference": reason.caseReference, "minutes": String(reason.minutes),
+                "days": trCount("console.trace.days", reason.days), "most": String(reason.mostMinutesOnOneDay),
+                "day": reason.lastExposureDay.iso,
+            ]) + (reason.isCloseContact ? " (" + tr("console.trace.detail.closeContact") + ")" : "")
+    }
+
+    /// "assigned to tina", "assigned to nobody yet".
+    static func assignedText(_ tracer: String?) -> String {
+        tracer.map { tr("console.person.assignedTo", ["tracer": $0]) } ?? tr("console.person.assignedToNobody")
     }
 
     /// The person: their state, the evidence per case, every attempt and check.
@@ -276,47 +362,57 @@ extension QueueScreen {
         let g = Glyphs(ascii: state.ascii)
         guard let loaded = detail.loaded else {
             if let error = detail.error {
-                return [("✗ could not read the person: \(error) (r to try again)", Style(.error, .bold))]
+                return [("✗ " + tr("console.person.readFailed", ["message": error]), Style(.error, .bold))]
             }
-            return [("… reading the person", Style(.accent))]
+            return [(tr("console.person.reading"), Style(.accent))]
         }
         let followUp = state.rows.first { $0.id == loaded.followUp.id } ?? loaded.followUp
         var lines: [(String, Style)] = []
-        lines.append(("\(followUp.state.label)" + g(" · ") + scheduleText(followUp, state), Style(.normal, .bold)))
+        lines.append(
+            (TracingWords.state(followUp.state) + g(" · ") + scheduleText(followUp, state), Style(.normal, .bold)))
         lines.append(
             (
-                "last exposure \(followUp.lastExposureDay.iso)" + g(" · ") + "period ends \(followUp.periodEndsOn.iso)"
-                    + g(" · ")
-                    + (followUp.assignedTo.map { "assigned to \($0)" } ?? "assigned to nobody yet"), Style(.normal)
+                tr("console.person.lastExposure", ["day": followUp.lastExposureDay.iso]) + g(" · ")
+                    + tr("console.person.periodEnds", ["day": followUp.periodEndsOn.iso]) + g(" · ")
+                    + assignedText(followUp.assignedTo), Style(.normal)
             ))
         if followUp.symptomsFlagged {
             lines.append(
                 (
-                    "! a daily check reported symptoms: the supervisor and the case's tracer should act",
+                    "! " + tr("console.person.symptomsAct"),
                     Style(.error, .bold)
                 ))
         }
-        if let became = followUp.becameCaseID { lines.append(("became case \(became)", Style(.accent))) }
+        if let became = followUp.becameCaseID {
+            lines.append((tr("console.person.becameCase", ["id": String(became)]), Style(.accent)))
+        }
         lines.append(("", Style(.normal)))
-        lines.append(("Why a contact", Style(.header, .bold)))
+        lines.append((tr("console.person.why"), Style(.header, .bold)))
         for reason in followUp.reasons { lines.append(("  " + reasonText(reason, g), Style(.normal))) }
         lines.append(("", Style(.normal)))
-        lines.append(("Calls (\(loaded.attempts.count))", Style(.header, .bold)))
-        if loaded.attempts.isEmpty { lines.append(("  none yet", Style(.muted))) }
+        lines.append((tr("console.person.calls", ["count": String(loaded.attempts.count)]), Style(.header, .bold)))
+        if loaded.attempts.isEmpty { lines.append(("  " + tr("console.person.noneYet"), Style(.muted))) }
         for attempt in loaded.attempts {
             lines.append(
                 (
-                    "  \(ConsoleText.dateTime(attempt.at, state.timeZone))  \(attempt.outcome.label)  by \(attempt.by)"
+                    "  \(ConsoleText.dateTime(attempt.at, state.timeZone))  \(TracingWords.call(attempt.outcome))  "
+                        + tr("console.person.by", ["by": attempt.by])
                         + (attempt.note.isEmpty ? "" : g(" · ") + attempt.note), Style(.normal)
                 ))
         }
         lines.append(("", Style(.normal)))
-        lines.append(("Daily checks (\(loaded.checks.count))", Style(.header, .bold)))
-        if loaded.checks.isEmpty { lines.append(("  none yet", Style(.muted))) }
+        lines.append((tr("console.person.checks", ["count": String(loaded.checks.count)]), Style(.header, .bold)))
+        if loaded.checks.isEmpty { lines.append(("  " + tr("console.person.noneYet"), Style(.muted))) }
         for check in loaded.checks {
             lines.append(
                 (
-                    "  \(check.day.iso)  symptoms \(check.symptoms ? "yes" : "no")  isolating \(check.isolating ? "yes" : "no")  by \(check.by)"
+                    "  \(check.day.iso)  "
+                        + tr(
+                            "console.person.check",
+                            [
+                                "symptoms": tr(check.symptoms ? "common.yes" : "common.no"),
+                                "isolating": tr(check.isolating ? "common.yes" : "common.no"), "by": check.by,
+                            ])
                         + (check.note.isEmpty ? "" : g(" · ") + check.note),
                     check.symptoms ? Style(.error, .bold) : Style(.normal)
                 ))
@@ -326,7 +422,9 @@ extension QueueScreen {
 
     static func renderDetail(_ detail: Detail, _ state: State, into buffer: inout Buffer, area: Rect) {
         let followUp = state.current
-        let title = followUp.map { "\($0.phone.spaced) · follow-up \($0.id)" } ?? "follow-up \(detail.followUpID)"
+        let title =
+            followUp.map { "\($0.phone.spaced) · " + tr("console.queue.followUpID", ["id": String($0.id)]) }
+            ?? tr("console.queue.followUpID", ["id": String(detail.followUpID)])
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 0, text.height > 0 else { return }
@@ -334,8 +432,9 @@ extension QueueScreen {
         if state.demo, let followUp, followUp.state == .calling {
             lines.insert(
                 (
-                    "Demo: this contact "
-                        + DemoContactAnswer.hint(followUpID: followUp.id, attempt: followUp.attempts + 1),
+                    tr(
+                        "console.queue.demo.line",
+                        ["hint": TracingWords.demoHint(followUpID: followUp.id, attempt: followUp.attempts + 1)]),
                     Style(.accent, .bold)
                 ),
                 at: 0)
@@ -360,34 +459,39 @@ extension QueueScreen {
     static func renderAttemptForm(_ form: AttemptForm, _ state: State, into buffer: inout Buffer, area: Rect) {
         let box = area.centered(width: min(64, area.width), height: 14)
         buffer.fill(box, with: .blank)
-        let phone = state.rows.first { $0.id == form.followUpID }?.phone.spaced ?? "follow-up \(form.followUpID)"
-        let inner = Panel(title: "The call to \(phone)", focused: true).render(into: &buffer, area: box)
+        let phone =
+            state.rows.first { $0.id == form.followUpID }?.phone.spaced
+            ?? tr("console.queue.followUpID", ["id": String(form.followUpID)])
+        let inner = Panel(title: tr("console.queue.attempt.title", ["phone": phone]), focused: true).render(
+            into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 10, text.height > 0 else { return }
         var y = text.y
         for outcome in CallOutcome.allCases {
             let chosen = outcome == form.choice
             buffer.put(
-                (chosen ? "› " : "  ") + "\(outcome.digit) \(outcome.label)", x: text.x, y: y,
+                (chosen ? "› " : "  ") + "\(outcome.digit) \(TracingWords.call(outcome))", x: text.x, y: y,
                 style: chosen ? Style(.selection, .bold) : Style(.normal), maxWidth: text.width)
             y += 1
         }
         y += 1
-        buffer.put("Note", x: text.x, y: y, style: Style(.normal, .bold), clip: text)
+        let noteLabel = tr("console.queue.note")
+        let noteX = max(6, DisplayWidth.of(noteLabel) + 2)
+        buffer.put(noteLabel, x: text.x, y: y, style: Style(.normal, .bold), clip: text)
         form.note.render(
-            into: &buffer, area: Rect(x: text.x + 6, y: y, width: max(1, text.width - 6), height: 1),
+            into: &buffer, area: Rect(x: text.x + noteX, y: y, width: max(1, text.width - noteX), height: 1),
             focused: !form.saving,
-            placeholder: "optional: what was agreed, when to call again")
+            placeholder: tr("console.queue.attempt.notePlaceholder"))
         y += 2
         if form.saving {
-            Notice.working("recording…").render(
+            Notice.working(tr("console.queue.recording")).render(
                 into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else if let error = form.error {
             Notice.error(error).render(
                 into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1), ascii: state.ascii)
         }
         buffer.put(
-            "↑↓ or 1-5 outcome · Enter record · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted),
+            tr("console.queue.attempt.keys"), x: text.x, y: text.maxY - 1, style: Style(.muted),
             clip: text)
         if form.saving { buffer.cursor = nil }
     }
@@ -395,14 +499,20 @@ extension QueueScreen {
     static func renderCheckForm(_ form: CheckForm, _ state: State, into buffer: inout Buffer, area: Rect) {
         let box = area.centered(width: min(64, area.width), height: 12)
         buffer.fill(box, with: .blank)
-        let phone = state.rows.first { $0.id == form.followUpID }?.phone.spaced ?? "follow-up \(form.followUpID)"
-        let inner = Panel(title: "Today's check of \(phone)", focused: true).render(into: &buffer, area: box)
+        let phone =
+            state.rows.first { $0.id == form.followUpID }?.phone.spaced
+            ?? tr("console.queue.followUpID", ["id": String(form.followUpID)])
+        let inner = Panel(title: tr("console.queue.check.title", ["phone": phone]), focused: true).render(
+            into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 10, text.height > 0 else { return }
-        func answer(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "y or n" }
+        func answer(_ value: Bool?) -> String {
+            value.map { tr($0 ? "common.yes" : "common.no") } ?? tr("console.queue.check.yOrN")
+        }
         var y = text.y
         let rows: [(CheckForm.Field, String, Bool?)] = [
-            (.symptoms, "Symptoms today", form.symptoms), (.isolating, "Isolating", form.isolating),
+            (.symptoms, tr("console.queue.check.symptoms"), form.symptoms),
+            (.isolating, tr("console.queue.check.isolating"), form.isolating),
         ]
         for (field, label, value) in rows {
             let focused = form.focus == field && !form.saving
@@ -413,20 +523,21 @@ extension QueueScreen {
             y += 2
         }
         ConsoleText.putLabel(
-            "Note", focused: form.focus == .note && !form.saving, into: &buffer, x: text.x, y: y, clip: text)
+            tr("console.queue.note"), focused: form.focus == .note && !form.saving, into: &buffer, x: text.x, y: y,
+            clip: text)
         form.note.render(
             into: &buffer, area: Rect(x: text.x + 17, y: y, width: max(1, text.width - 17), height: 1),
-            focused: form.focus == .note && !form.saving, placeholder: "optional")
+            focused: form.focus == .note && !form.saving, placeholder: tr("console.queue.optional"))
         y += 2
         if form.saving {
-            Notice.working("recording…").render(
+            Notice.working(tr("console.queue.recording")).render(
                 into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else if let error = form.error {
             Notice.error(error).render(
                 into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1), ascii: state.ascii)
         }
         buffer.put(
-            "y/n answer · Tab next · Enter next, then record · Esc cancel", x: text.x, y: text.maxY - 1,
+            tr("console.queue.check.keys"), x: text.x, y: text.maxY - 1,
             style: Style(.muted), clip: text)
         if form.focus != .note || form.saving { buffer.cursor = nil }
     }
@@ -438,9 +549,9 @@ extension QueueScreen {
         buffer.fill(box, with: .blank)
         let title: String
         switch picker.purpose {
-        case .scope: title = "Whose queue"
-        case .assign(let ids): title = "Reassign \(ids.count) to"
-        case .openCase: title = "The person's cases"
+        case .scope: title = tr("console.queue.picker.whose")
+        case .assign(let ids): title = tr("console.queue.picker.reassign", ["count": String(ids.count)])
+        case .openCase: title = tr("console.queue.picker.cases")
         }
         let inner = Panel(title: title, focused: true).render(into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
@@ -449,7 +560,7 @@ extension QueueScreen {
         if case .openCase = picker.purpose { choosesCase = true } else { choosesCase = false }
         picker.field.render(
             into: &buffer, area: Rect(x: text.x, y: text.y, width: text.width, height: 1), focused: true,
-            placeholder: choosesCase ? "type to narrow" : "type to narrow, or a tracer's name")
+            placeholder: tr(choosesCase ? "console.queue.picker.narrow" : "console.queue.picker.narrowOrName"))
         var y = text.y + 2
         let room = max(0, text.maxY - 1 - y)
         let first = max(0, picker.selected - room + 1)
@@ -463,9 +574,10 @@ extension QueueScreen {
         if shown.isEmpty, !choosesCase {
             buffer.put(
                 picker.field.text.isEmpty
-                    ? "no tracer known yet: type a name" : "Enter: \(picker.field.text) (the desk checks the name)",
+                    ? tr("console.queue.picker.noTracer")
+                    : tr("console.queue.picker.typed", ["name": picker.field.text]),
                 x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
         }
-        buffer.put("Enter choose · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted), clip: text)
+        buffer.put(tr("console.queue.picker.keys"), x: text.x, y: text.maxY - 1, style: Style(.muted), clip: text)
     }
 }

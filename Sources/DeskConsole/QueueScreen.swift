@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -301,8 +302,7 @@ public enum QueueScreen {
             guard request == state.request else { return [] }
             state.loading = false
             state.notice = .error(
-                "could not read the queue: \(message)"
-                    + (state.loaded ? " (the rows shown are from the last read; r to try again)" : " (r to try again)"))
+                tr(state.loaded ? "console.queue.readFailedShown" : "console.queue.readFailed", ["message": message]))
             return []
         case .detailLoaded(let detail):
             guard state.detail?.followUpID == detail.followUp.id else { return [] }
@@ -319,7 +319,9 @@ public enum QueueScreen {
             if state.attemptForm?.followUpID == followUp.id { state.attemptForm = nil }
             replace(&state, followUp)
             let phone = followUp.phone.spaced
-            var text = "\(outcome.label) recorded for \(phone): \(scheduleText(followUp, state))"
+            var text = tr(
+                "console.queue.recorded",
+                ["outcome": TracingWords.call(outcome), "phone": phone, "next": scheduleText(followUp, state)])
             if nextDue(state, after: state.selected, including: true) == nil { text += " · \(allDoneText(state))" }
             state.notice = .ok(text)
             return refreshDetail(state, followUp.id) + refreshCase(state)
@@ -332,17 +334,20 @@ public enum QueueScreen {
                 return []
             }
             guard state.saving.removeValue(forKey: id) != nil else { return [] }
-            let phone = state.rows.first { $0.id == id }?.phone.spaced ?? "follow-up \(id)"
+            let phone =
+                state.rows.first { $0.id == id }?.phone.spaced ?? tr("console.queue.followUpID", ["id": String(id)])
             state.notice = .error(
-                "“\(outcome.label)” for \(phone) was not recorded: \(message). Press the digit again on them.")
+                tr(
+                    "console.queue.notRecorded",
+                    ["outcome": TracingWords.call(outcome), "phone": phone, "message": message]))
             return []
         case .checkSaved(let followUp, let symptoms):
             state.savingChecks.remove(followUp.id)
             if state.checkForm?.followUpID == followUp.id { state.checkForm = nil }
             replace(&state, followUp)
             state.notice = .ok(
-                "check recorded for \(followUp.phone.spaced)"
-                    + (symptoms ? ": symptoms, flagged for the supervisor and the case's tracer" : "")
+                tr("console.queue.checkRecorded", ["phone": followUp.phone.spaced])
+                    + (symptoms ? ": " + tr("console.queue.checkFlagged") : "")
                     + " · \(scheduleText(followUp, state))")
             return refreshDetail(state, followUp.id) + refreshCase(state)
         case .checkFailed(let message, let id):
@@ -352,18 +357,17 @@ public enum QueueScreen {
                 form.error = message
                 state.checkForm = form
             } else {
-                state.notice = .error("the check was not recorded: \(message)")
+                state.notice = .error(tr("console.queue.checkNotRecorded", ["message": message]))
             }
             return []
         case .assigned(let followUps, let tracer):
             for followUp in followUps { replace(&state, followUp) }
             state.marks.subtract(followUps.map(\.id))
             if !state.tracers.contains(tracer) { state.tracers = (state.tracers + [tracer]).sorted() }
-            state.notice = .ok(
-                "\(followUps.count) follow-up\(followUps.count == 1 ? "" : "s") assigned to \(tracer)")
+            state.notice = .ok(trCount("console.queue.assigned", followUps.count, ["tracer": tracer]))
             return reload(&state)
         case .assignFailed(let message):
-            state.notice = .error("nothing was reassigned: \(message)")
+            state.notice = .error(tr("console.queue.assignFailed", ["message": message]))
             return []
         case .tracersLoaded(let names):
             state.tracers = Array(Set(names + state.tracers)).sorted()
@@ -385,14 +389,17 @@ public enum QueueScreen {
             guard state.caseView?.caseID == trace.id else { return [] }
             state.caseView?.closing = false
             if case .closed(let reason, _, _) = trace.status {
-                state.notice = .ok("case \(trace.reference) closed: \(reason.label)")
+                state.notice = .ok(
+                    tr(
+                        "console.case.closedNotice",
+                        ["reference": trace.reference, "reason": TracingWords.closeReason(reason)]))
             }
             // Its follow-ups ended: the case and the queue are read again.
             return [.caseDetail(caseID: trace.id)] + reload(&state)
         case .caseCloseFailed(let message, let id):
             guard state.caseView?.caseID == id else { return [] }
             state.caseView?.closing = false
-            state.notice = .error("the case was not closed: \(message)")
+            state.notice = .error(tr("console.case.closeFailed", ["message": message]))
             return []
         }
     }
@@ -409,23 +416,24 @@ public enum QueueScreen {
     /// What happens next to a follow-up, in words: "next call due 16:02", "today's check is due",
     /// "ended: wrong number".
     static func scheduleText(_ followUp: FollowUp, _ state: State) -> String {
-        guard followUp.state.isActive, let due = followUp.nextDueAt else { return "ended: \(followUp.state.label)" }
+        guard followUp.state.isActive, let due = followUp.nextDueAt else {
+            return tr("console.queue.schedule.ended", ["state": TracingWords.state(followUp.state)])
+        }
         let when =
             due <= state.now
-            ? "now"
+            ? tr("console.queue.schedule.now")
             : due.utcDay == state.now.utcDay
                 ? String(ConsoleText.dateTime(due, state.timeZone).suffix(5))
                 : ConsoleText.dateTime(due, state.timeZone)
         if followUp.state == .monitoring {
-            return due <= state.now ? "today's check is due now (c)" : "next check due \(when)"
+            return due <= state.now
+                ? tr("console.queue.schedule.checkNow") : tr("console.queue.schedule.nextCheck", ["when": when])
         }
-        return "next call due \(when)"
+        return tr("console.queue.schedule.nextCall", ["when": when])
     }
 
     static func allDoneText(_ state: State) -> String {
-        state.filter.isActive
-            ? "nobody else the filter shows is due now (Esc clears it)"
-            : "nobody else is due now (r reads the queue again)"
+        tr(state.filter.isActive ? "console.queue.allDoneFiltered" : "console.queue.allDone")
     }
 
     /// The row after `position` (wrapping; the row itself last when `including`) that is due

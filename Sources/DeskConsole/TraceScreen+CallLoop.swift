@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 // The call loop: a digit records the selected contact's outcome at once (the same desk call,
@@ -30,8 +31,7 @@ extension TraceScreen {
 
     /// What the screen says when no row needs a call.
     static func allCalledText(_ state: State) -> String {
-        state.filter.text.isEmpty
-            ? "every contact has an outcome" : "every contact the filter shows has an outcome (Esc clears it)"
+        tr(state.filter.text.isEmpty ? "console.trace.allCalled" : "console.trace.allCalledFiltered")
     }
 
     /// A digit on the table or in the detail: sends the outcome (keeping the contact's note),
@@ -44,8 +44,7 @@ extension TraceScreen {
         let userID = contact.summary.userID
         let phone = contact.summary.phone.spaced
         if state.savingOutcomes[userID] != nil {
-            state.notice = .info(
-                "the last outcome for \(phone) is still being saved: wait for it, then press the digit")
+            state.notice = .info(tr("console.trace.stillSavingDigit", ["phone": phone]))
             return []
         }
         state.savingOutcomes[userID] = outcome
@@ -54,11 +53,12 @@ extension TraceScreen {
             state.order.indices.contains(state.selected) && state.order[state.selected] == index
             ? state.selected : (state.order.firstIndex(of: index) ?? state.selected)
         state.selected = position
+        let saving = tr("console.trace.savingFor", ["outcome": TracingWords.outcome(outcome), "phone": phone])
         if let next = nextToCall(state, after: position) {
             state.selected = next
-            state.notice = .working("saving “\(outcome.label)” for \(phone)")
+            state.notice = .working(saving)
         } else {
-            state.notice = .working("saving “\(outcome.label)” for \(phone) · \(allCalledText(state))")
+            state.notice = .working(saving + " · \(allCalledText(state))")
         }
         return [
             .recordOutcome(
@@ -70,8 +70,7 @@ extension TraceScreen {
     /// `q` quits only when nothing would be lost: not while an outcome is on its way.
     static func quitUnlessSaving(_ state: inout State) -> [Command] {
         guard state.savingOutcomes.isEmpty else {
-            state.notice = .info(
-                "an outcome is still being saved: q quits once it is (Ctrl-C quits now, and the outcome may be lost)")
+            state.notice = .info(tr("console.trace.quitWhileSaving"))
             return []
         }
         return [.quit]

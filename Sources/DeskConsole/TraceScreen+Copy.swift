@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 // `y` on the contacts table: the selected contact's phone number, whole, in E.164.
@@ -7,10 +8,10 @@ import TerminalKit
 extension TraceScreen {
     static func copyPhone(_ state: inout State) -> [Command] {
         guard let lookup = state.lookup, let contact = state.selectedContact else {
-            state.notice = CopyResult.nothing("no contact selected: nothing copied").notice
+            state.notice = CopyResult.nothing(tr("console.trace.copyNothing")).notice
             return []
         }
-        state.notice = .working("recording the copy in the audit log…")
+        state.notice = .working(tr("console.trace.copyRecording"))
         return [
             .copyPhone(
                 patientUserID: lookup.patient.userID, contactUserID: contact.summary.userID,

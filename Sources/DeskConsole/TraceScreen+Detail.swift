@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -70,8 +71,7 @@ extension TraceScreen {
     static func openOutcome(_ state: inout State) {
         guard let contact = state.detailContact ?? state.selectedContact else { return }
         if state.savingOutcomes[contact.summary.userID] != nil {
-            state.notice = .info(
-                "the last outcome for \(contact.summary.phone.spaced) is still being saved: wait for it, then press o")
+            state.notice = .info(tr("console.trace.stillSavingNote", ["phone": contact.summary.phone.spaced]))
             return
         }
         state.outcomeForm = OutcomeForm(contactUserID: contact.summary.userID, current: contact.outcome)
@@ -93,7 +93,7 @@ extension TraceScreen {
         case .save:
             guard let lookup = state.lookup else { return [] }
             if form.note.text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                form.error = "the note may not contain control characters: type it on one line"
+                form.error = tr("console.trace.noteControl")
                 return []
             }
             form.saving = true

@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -21,7 +22,7 @@ extension Program {
             switch command {
             case .copy: break  // above: no call to the desk
             case .copyPhone(let patient, let contact, let purpose, let phone):
-                let clip = ClipboardCopy(phone, what: "phone number")
+                let clip = ClipboardCopy(phone, what: tr("console.trace.phoneNumber"))
                 self.call(
                     { () async throws(ServiceError) in
                         try await service.recordPhoneCopy(
@@ -102,9 +103,7 @@ extension Program {
                     then: { .trace($0) },
                     failed: {
                         .trace(
-                            .exportFailed(
-                                "the export could not be recorded in the audit log, so no file was written: \($0.message)"
-                            ))
+                            .exportFailed(tr("console.trace.exportNotAudited", ["message": $0.message])))
                     }, session: true)
             }
         }

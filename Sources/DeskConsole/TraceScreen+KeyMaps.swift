@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 extension TraceScreen {
@@ -31,13 +32,7 @@ extension TraceScreen {
 
     /// The legend's word for an outcome: short enough that all five fit one 80-column line.
     static func shortWord(_ outcome: ContactOutcome) -> String {
-        switch outcome {
-        case .notYetCalled: return "not called"
-        case .noAnswer: return "no answer"
-        case .reachedIsolating: return "isolating"
-        case .reachedRefused: return "refused"
-        case .wrongNumber: return "wrong number"
-        }
+        tr("console.trace.short.\(outcome.rawValue)")
     }
 
     /// `1`…`5`, one binding each: help lists them one by one, the footer as one hint.
@@ -45,7 +40,7 @@ extension TraceScreen {
         outcomeByDigit.enumerated().map { index, outcome in
             Binding(
                 [.char(Character(String(index + 1)))], action(outcome),
-                help: "Record “\(outcome.label)”, go to the next to call", shownInFooter: false,
+                help: tr("console.trace.key.record", ["outcome": TracingWords.outcome(outcome)]), shownInFooter: false,
                 footer: shortWord(outcome))
         }
     }
@@ -65,7 +60,7 @@ extension TraceScreen {
             (keys: $0.keys.first?.description ?? "", help: $0.footerText)
         }
         if let first = digits.first, let last = digits.last {
-            hints.insert((keys: first + "-" + last, help: "Outcome"), at: min(1, hints.count))
+            hints.insert((keys: first + "-" + last, help: tr("console.trace.key.outcome")), at: min(1, hints.count))
         }
         return hints
     }
@@ -90,79 +85,126 @@ extension TraceScreen {
     /// The contacts table's keys. Those in the footer come first, most useful first (the
     /// digits as one "1-5 Outcome" after Detail): at 80 columns the last of them (export,
     /// sort) give way to help, sign-out and quit.
-    public static let keyMap = KeyMap<Action>(
-        [
-            Binding([.enter], .detail, help: "Detail: timeline and sightings", footer: "Detail", name: "detail"),
-            Binding(
-                [.char("v")], .showCase, help: "The case opened: its contacts, history, chain; close it there",
-                shownInFooter: false, name: "case"),
-            Binding(
-                [.char("/")], .filter, help: "Filter (phone digits, outcome words, close, far)", footer: "Filter",
-                name: "filter"),
-            Binding(
-                [.char("o")], .outcome, help: "Record the outcome with a note (a form)", footer: "Note", name: "outcome"
-            ),
-            Binding([.char("n")], .newLookup, help: "New lookup", footer: "New", name: "new"),
-            Binding([.char("e")], .export, help: "Export the table as CSV", footer: "Export", name: "export"),
-            Binding([.char("s")], .cycleSort, help: "Sort: minutes → last seen → days", footer: "Sort", name: "sort"),
-        ] + outcomeBindings(Action.record) + [
-            Binding([.char("m")], .sort(.minutes), help: "Sort by minutes", shownInFooter: false),
-            Binding([.char("l")], .sort(.lastSeen), help: "Sort by last seen", shownInFooter: false),
-            Binding([.char("d")], .sort(.days), help: "Sort by days", shownInFooter: false),
-            Binding([.char("r")], .again, help: "Look the same patient up again", shownInFooter: false, name: "again"),
-            Binding([.escape], .clear, help: "Clear the filter", shownInFooter: false, name: "back"),
-            Binding(
-                [.char("y")], .copy, help: "Copy the contact's phone number (audited)", shownInFooter: false,
-                name: "copy"),
-            Binding([.up, .char("k")], .move(.up), help: "Previous contact", shownInFooter: false),
-            Binding([.down, .char("j")], .move(.down), help: "Next contact", shownInFooter: false),
-            Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
-            Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
-            Binding([.home, .char("g")], .move(.top), help: "First contact", shownInFooter: false),
-            Binding([.end, .char("G")], .move(.bottom), help: "Last contact", shownInFooter: false),
-            Binding(
-                [.char("q")], .quit, help: "Quit (not while an outcome is being saved)", shownInFooter: false,
-                name: "quit"),
-        ])
+    public static var keyMap: KeyMap<Action> {
+        KeyMap<Action>(
+            [
+                Binding(
+                    [.enter], .detail, help: tr("console.trace.key.detailTimelineAndSightings"),
+                    footer: tr("console.trace.key.detail"), name: "detail"),
+                Binding(
+                    [.char("v")], .showCase, help: tr("console.trace.key.theCaseOpenedItsContacts"),
+                    shownInFooter: false, name: "case"),
+                Binding(
+                    [.char("/")], .filter, help: tr("console.trace.key.filterPhoneDigitsOutcomeWords"),
+                    footer: tr("console.trace.key.filter"),
+                    name: "filter"),
+                Binding(
+                    [.char("o")], .outcome, help: tr("console.trace.key.recordTheOutcomeWithA"),
+                    footer: tr("console.trace.key.note"), name: "outcome"
+                ),
+                Binding(
+                    [.char("n")], .newLookup, help: tr("console.trace.key.newLookup"),
+                    footer: tr("console.trace.key.new"), name: "new"),
+                Binding(
+                    [.char("e")], .export, help: tr("console.trace.key.exportTheTableAsCsv"),
+                    footer: tr("console.trace.key.export"), name: "export"),
+                Binding(
+                    [.char("s")], .cycleSort, help: tr("console.trace.key.sortMinutesLastSeenDays"),
+                    footer: tr("console.trace.key.sort"), name: "sort"),
+            ] + outcomeBindings(Action.record) + [
+                Binding(
+                    [.char("m")], .sort(.minutes), help: tr("console.trace.key.sortByMinutes"), shownInFooter: false),
+                Binding(
+                    [.char("l")], .sort(.lastSeen), help: tr("console.trace.key.sortByLastSeen"), shownInFooter: false),
+                Binding([.char("d")], .sort(.days), help: tr("console.trace.key.sortByDays"), shownInFooter: false),
+                Binding(
+                    [.char("r")], .again, help: tr("console.trace.key.lookTheSamePatientUp"), shownInFooter: false,
+                    name: "again"),
+                Binding(
+                    [.escape], .clear, help: tr("console.trace.key.clearTheFilter"), shownInFooter: false, name: "back"),
+                Binding(
+                    [.char("y")], .copy, help: tr("console.trace.key.copyTheContactSPhone"), shownInFooter: false,
+                    name: "copy"),
+                Binding(
+                    [.up, .char("k")], .move(.up), help: tr("console.trace.key.previousContact"), shownInFooter: false),
+                Binding(
+                    [.down, .char("j")], .move(.down), help: tr("console.trace.key.nextContact"), shownInFooter: false),
+                Binding([.pageUp], .move(.pageUp), help: tr("console.trace.key.pageUp"), shownInFooter: false),
+                Binding([.pageDown], .move(.pageDown), help: tr("console.trace.key.pageDown"), shownInFooter: false),
+                Binding(
+                    [.home, .char("g")], .move(.top), help: tr("console.trace.key.firstContact"), shownInFooter: false),
+                Binding(
+                    [.end, .char("G")], .move(.bottom), help: tr("console.trace.key.lastContact"), shownInFooter: false),
+                Binding(
+                    [.char("q")], .quit, help: tr("console.trace.key.quitNotWhileAnOutcome"), shownInFooter: false,
+                    name: "quit"),
+            ])
+    }
 
     /// The phone number's keys before any lookup: Esc clears the number.
     /// (Esc has no level to go back to here, so it does nothing: clearing has a key of its own.)
-    public static let phoneKeyMap = KeyMap<InputAction>([
-        Binding([.enter], .submit, help: "Next: the case reference", group: "form", footer: "Next"),
-        Binding([.ctrl("u")], .back, help: "Clear the number", group: "form", footer: "Clear", name: "clear"),
-    ])
+    public static var phoneKeyMap: KeyMap<InputAction> {
+        KeyMap<InputAction>([
+            Binding(
+                [.enter], .submit, help: tr("console.trace.key.nextTheCaseReference"), group: "form",
+                footer: tr("console.trace.key.next")),
+            Binding(
+                [.ctrl("u")], .back, help: tr("console.trace.key.clearTheNumber"), group: "form",
+                footer: tr("console.trace.key.clear"), name: "clear"),
+        ])
+    }
 
     /// The phone number's keys after `n` over a shown lookup: Esc goes back to it.
-    public static let phoneBackKeyMap = KeyMap<InputAction>([
-        Binding([.enter], .submit, help: "Next: the case reference", group: "form", footer: "Next"),
-        Binding([.escape], .back, help: "Back to the shown lookup", group: "form", footer: "Back", name: "back"),
-    ])
+    public static var phoneBackKeyMap: KeyMap<InputAction> {
+        KeyMap<InputAction>([
+            Binding(
+                [.enter], .submit, help: tr("console.trace.key.nextTheCaseReference"), group: "form",
+                footer: tr("console.trace.key.next")),
+            Binding(
+                [.escape], .back, help: tr("console.trace.key.backToTheShownLookup"), group: "form",
+                footer: tr("console.trace.key.back"), name: "back"),
+        ])
+    }
 
     /// The case reference's and the index day's keys (the day takes the date keys, and Space
     /// switches symptom onset / test day).
-    public static let purposeKeyMap = KeyMap<InputAction>([
-        Binding(
-            [.enter], .submit, help: "Open the case (or go to the patient's open one)", group: "form",
-            footer: "Open case"),
-        Binding([.escape], .back, help: "Back to the number", group: "form", footer: "Back", name: "back"),
-        Binding(
-            [.tab], .nextField, help: "The reference / the index day", group: "form", footer: "Index day",
-            name: "next-field"),
-        Binding(
-            [.backTab], .nextField, help: "The reference / the index day", group: "form", shownInFooter: false,
-            name: "previous-field"),
-    ])
+    public static var purposeKeyMap: KeyMap<InputAction> {
+        KeyMap<InputAction>([
+            Binding(
+                [.enter], .submit, help: tr("console.trace.key.openTheCaseOrGo"), group: "form",
+                footer: tr("console.trace.key.openCase")),
+            Binding(
+                [.escape], .back, help: tr("console.trace.key.backToTheNumber"), group: "form",
+                footer: tr("console.trace.key.back"), name: "back"),
+            Binding(
+                [.tab], .nextField, help: tr("console.trace.key.theReferenceTheIndexDay"), group: "form",
+                footer: tr("console.trace.key.indexDay"),
+                name: "next-field"),
+            Binding(
+                [.backTab], .nextField, help: tr("console.trace.key.theReferenceTheIndexDay"), group: "form",
+                shownInFooter: false,
+                name: "previous-field"),
+        ])
+    }
 
     /// The export's file name.
-    public static let exportKeyMap = KeyMap<InputAction>([
-        Binding([.enter], .submit, help: "Write the file", group: "form", footer: "Write"),
-        Binding([.escape], .back, help: "Cancel the export", group: "form", footer: "Cancel", name: "back"),
-    ])
+    public static var exportKeyMap: KeyMap<InputAction> {
+        KeyMap<InputAction>([
+            Binding(
+                [.enter], .submit, help: tr("console.trace.key.writeTheFile"), group: "form",
+                footer: tr("console.trace.key.write")),
+            Binding(
+                [.escape], .back, help: tr("console.trace.key.cancelTheExport"), group: "form",
+                footer: tr("console.trace.key.cancel"), name: "back"),
+        ])
+    }
 
     /// While the lookup runs only quitting works (Ctrl-C and sign-out are global).
-    public static let loadingKeyMap = KeyMap<Action>([
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit")
-    ])
+    public static var loadingKeyMap: KeyMap<Action> {
+        KeyMap<Action>([
+            Binding([.char("q")], .quit, help: tr("console.trace.key.quit"), shownInFooter: false, name: "quit")
+        ])
+    }
 
     /// The keys of the text field in use: the number, the purpose or the export's file.
     public static func inputKeyMap(_ state: State) -> KeyMap<InputAction> {
@@ -175,38 +217,51 @@ extension TraceScreen {
     }
 
     /// The detail view's keys.
-    public static let detailKeyMap = KeyMap<DetailAction>(
-        [
-            Binding([.escape, .enter], .close, help: "Back to the table", footer: "Back", name: "back"),
-            Binding(
-                [.char("o")], .outcome, help: "Record the outcome with a note (a form)", footer: "Note", name: "outcome"
-            ),
-            Binding(
-                [.char("t")], .timeline, help: "Whole timeline / timeline and sightings", footer: "Timeline",
-                name: "timeline"),
-        ] + outcomeBindings(DetailAction.record) + [
-            Binding(
-                [.up, .char("k")], .up, help: "Earlier sighting (newer day in the whole timeline)", shownInFooter: false
-            ),
-            Binding(
-                [.down, .char("j")], .down, help: "Later sighting (older day in the whole timeline)",
-                shownInFooter: false),
-            Binding([.pageUp], .pageUp, help: "Page up", shownInFooter: false),
-            Binding([.pageDown], .pageDown, help: "Page down (reads more as you go)", shownInFooter: false),
-            Binding([.home, .char("g")], .top, help: "First sighting", shownInFooter: false),
-            Binding(
-                [.end, .char("G")], .bottom, help: "Last sighting read (the last screenful)", shownInFooter: false),
-            Binding([.char("r")], .retry, help: "Read the sightings again after a failure", shownInFooter: false),
-            Binding(
-                [.char("q")], .quit, help: "Quit (not while an outcome is being saved)", shownInFooter: false,
-                name: "quit"),
-        ])
+    public static var detailKeyMap: KeyMap<DetailAction> {
+        KeyMap<DetailAction>(
+            [
+                Binding(
+                    [.escape, .enter], .close, help: tr("console.trace.key.backToTheTable"),
+                    footer: tr("console.trace.key.back"), name: "back"),
+                Binding(
+                    [.char("o")], .outcome, help: tr("console.trace.key.recordTheOutcomeWithA"),
+                    footer: tr("console.trace.key.note"), name: "outcome"
+                ),
+                Binding(
+                    [.char("t")], .timeline, help: tr("console.trace.key.wholeTimelineTimelineAndSightings"),
+                    footer: tr("console.trace.key.timeline"),
+                    name: "timeline"),
+            ] + outcomeBindings(DetailAction.record) + [
+                Binding(
+                    [.up, .char("k")], .up, help: tr("console.trace.key.earlierSightingNewerDayIn"),
+                    shownInFooter: false
+                ),
+                Binding(
+                    [.down, .char("j")], .down, help: tr("console.trace.key.laterSightingOlderDayIn"),
+                    shownInFooter: false),
+                Binding([.pageUp], .pageUp, help: tr("console.trace.key.pageUp"), shownInFooter: false),
+                Binding(
+                    [.pageDown], .pageDown, help: tr("console.trace.key.pageDownReadsMoreAs"), shownInFooter: false),
+                Binding([.home, .char("g")], .top, help: tr("console.trace.key.firstSighting"), shownInFooter: false),
+                Binding(
+                    [.end, .char("G")], .bottom, help: tr("console.trace.key.lastSightingReadTheLast"),
+                    shownInFooter: false),
+                Binding(
+                    [.char("r")], .retry, help: tr("console.trace.key.readTheSightingsAgainAfter"), shownInFooter: false
+                ),
+                Binding(
+                    [.char("q")], .quit, help: tr("console.trace.key.quitNotWhileAnOutcome"), shownInFooter: false,
+                    name: "quit"),
+            ])
+    }
 
     /// The outcome form's keys (typed characters go to the note).
-    public static let outcomeKeyMap = KeyMap<OutcomeAction>([
-        Binding([.enter], .save, help: "Save", group: "outcome", name: "save"),
-        Binding([.escape], .cancel, help: "Cancel", group: "outcome", name: "back"),
-        Binding([.up], .previous, help: "Previous outcome", group: "outcome"),
-        Binding([.down], .next, help: "Next outcome", group: "outcome"),
-    ])
+    public static var outcomeKeyMap: KeyMap<OutcomeAction> {
+        KeyMap<OutcomeAction>([
+            Binding([.enter], .save, help: tr("console.trace.key.save"), group: "outcome", name: "save"),
+            Binding([.escape], .cancel, help: tr("console.trace.key.cancel"), group: "outcome", name: "back"),
+            Binding([.up], .previous, help: tr("console.trace.key.previousOutcome"), group: "outcome"),
+            Binding([.down], .next, help: tr("console.trace.key.nextOutcome"), group: "outcome"),
+        ])
+    }
 }

@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -66,11 +67,11 @@ extension TraceScreen {
         let added = !digits.hasPrefix("+") && !digits.hasPrefix("00")
         switch error {
         case .tooLong, .tooShort:
-            guard added else { return error.message }
-            return "read as \(countryCode) \(digits) (\(countryCode) added to a number without a country code): "
-                + error.message
+            guard added else { return TracingWords.phoneProblem(error) }
+            return tr("console.trace.readAs", ["code": countryCode, "digits": digits]) + ": "
+                + TracingWords.phoneProblem(error)
         default:
-            return error.message
+            return TracingWords.phoneProblem(error)
         }
     }
 
@@ -78,12 +79,12 @@ extension TraceScreen {
         switch inputKeyMap(state).action(for: key) {
         case .submit:
             if state.indexFocused, state.indexDay.isTyping, case .refused(let reason) = state.indexDay.commit() {
-                state.purposeError = "the index day: " + reason
+                state.purposeError = tr("console.trace.indexDayProblem", ["reason": reason])
                 return []
             }
             switch CaseReference.checked(state.purpose.text) {
-            case .failure(let error):
-                state.purposeError = error.message
+            case .failure:
+                state.purposeError = TracingWords.referenceProblem(state.purpose.text)
                 state.indexFocused = false
                 return []
             case .success(let reference):
@@ -117,7 +118,7 @@ extension TraceScreen {
             }
             if ConsoleApp.auditDayKeyMap.action(for: key) != nil || key.isCharacter || state.indexDay.isTyping {
                 if case .refused(let reason) = state.indexDay.handle(key) {
-                    state.purposeError = "the index day: " + reason
+                    state.purposeError = tr("console.trace.indexDayProblem", ["reason": reason])
                 } else {
                     state.purposeError = nil
                 }
@@ -162,7 +163,7 @@ extension TraceScreen {
             return copyPhone(&state)
         case .showCase:
             guard let opening = state.openedCase else {
-                state.notice = .info("no case is open for this look-up: n, then the number and a case reference")
+                state.notice = .info(tr("console.trace.noCase"))
                 return []
             }
             return [.showCase(caseID: opening.trace.id)]

@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -42,23 +43,24 @@ extension TraceScreen {
         let g = Glyphs(ascii: state.ascii)
         // Room for a three-row error under the number (a server that cannot be reached says why).
         let panel = area.centered(width: min(76, area.width), height: min(20, area.height))
-        let inner = Panel(title: "Look up a patient: open a case", focused: true).render(into: &buffer, area: panel)
+        let inner = Panel(title: tr("console.trace.form.title"), focused: true).render(into: &buffer, area: panel)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 4, text.height > 0 else { return }
         var y = text.y
         y +=
             ConsoleText.putWrapped(
-                "The patient's phone number finds their contacts; the case reference is audited with every view.",
+                tr("console.trace.form.intro"),
                 style: Style(.muted), into: &buffer, x: text.x, y: y, width: text.width, rows: 2) + 1
         let fieldX = text.x + 2
         let fieldWidth = min(40, text.width - 2)
-        ConsoleText.putLabel("Phone number", focused: state.phase == .phone, into: &buffer, x: text.x, y: y, clip: text)
+        ConsoleText.putLabel(
+            tr("console.trace.form.phone"), focused: state.phase == .phone, into: &buffer, x: text.x, y: y, clip: text)
         y += 1
         state.phone.render(
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: state.phase == .phone,
             placeholder: state.defaultCountryCode == "+39"
-                ? "+39 333 123 4567, or without +39"
-                : g("+… with the country code, or without \(state.defaultCountryCode)"))
+                ? tr("console.trace.form.phonePlaceholder39")
+                : g(tr("console.trace.form.phonePlaceholder", ["code": state.defaultCountryCode])))
         y += 1
         if let error = state.phoneError {
             y += ConsoleText.putWrapped(
@@ -74,28 +76,35 @@ extension TraceScreen {
         guard y < text.maxY else { return }
         let purposeShown = state.phase != .phone
         let referenceFocused = state.phase == .purpose && !state.indexFocused
-        ConsoleText.putLabel("Case reference", focused: referenceFocused, into: &buffer, x: text.x, y: y, clip: text)
+        ConsoleText.putLabel(
+            tr("console.trace.form.reference"), focused: referenceFocused, into: &buffer, x: text.x, y: y, clip: text)
         y += 1
         if purposeShown || !state.purpose.text.isEmpty {
             state.purpose.render(
                 into: &buffer, area: Rect(x: fieldX, y: y, width: text.width - 2, height: 1),
-                focused: referenceFocused, placeholder: "the authority's case number, e.g. ASL-2026-0412")
+                focused: referenceFocused, placeholder: tr("console.trace.form.referencePlaceholder"))
         } else {
-            buffer.put("(asked next)", x: fieldX, y: y, style: Style(.muted), clip: text)
+            buffer.put(tr("console.trace.form.askedNext"), x: fieldX, y: y, style: Style(.muted), clip: text)
         }
         y += 1
         if purposeShown, y + 1 < text.maxY {
             let dayFocused = state.phase == .purpose && state.indexFocused
-            ConsoleText.putLabel("Index day", focused: dayFocused, into: &buffer, x: text.x, y: y, clip: text)
+            let dayLabel = tr("console.trace.form.indexDay")
+            // The day's field after the label and its focus marker (13 columns in English), the
+            // kind after the field.
+            let dayX = max(13, DisplayWidth.of(dayLabel) + 4)
+            ConsoleText.putLabel(dayLabel, focused: dayFocused, into: &buffer, x: text.x, y: y, clip: text)
             state.indexDay.render(
-                into: &buffer, area: Rect(x: text.x + 13, y: y, width: 12, height: 1), focused: dayFocused,
-                placeholder: "today")
+                into: &buffer, area: Rect(x: text.x + dayX, y: y, width: 12, height: 1), focused: dayFocused,
+                placeholder: tr("console.trace.form.today"))
             let kind =
                 state.indexDay.value == nil
-                ? "empty: today, as the test day (Tab sets it)"
-                : state.indexKind.label + g(" · Space: ")
-                    + (state.indexKind == .symptomOnset ? IndexDayKind.testDay : .symptomOnset).label
-            buffer.put(kind, x: text.x + 27, y: y, style: Style(.muted), maxWidth: max(1, text.maxX - text.x - 27))
+                ? tr("console.trace.form.indexEmpty")
+                : TracingWords.indexKind(state.indexKind) + g(" · ") + tr("console.trace.form.space") + " "
+                    + TracingWords.indexKind(state.indexKind == .symptomOnset ? IndexDayKind.testDay : .symptomOnset)
+            let kindX = dayX + 14
+            buffer.put(
+                kind, x: text.x + kindX, y: y, style: Style(.muted), maxWidth: max(1, text.maxX - text.x - kindX))
             y += 1
         }
         if let error = state.purposeError {
@@ -107,13 +116,15 @@ extension TraceScreen {
         guard y < text.maxY else { return }
         let hint: Notice
         switch state.phase {
-        case .phone where state.lookup != nil: hint = .info("Enter: next · Esc: back to the shown lookup")
-        case .phone: hint = .info("Enter: next · Esc: clear")
+        case .phone where state.lookup != nil: hint = .info(tr("console.trace.form.hintPhoneBack"))
+        case .phone: hint = .info(tr("console.trace.form.hintPhone"))
         case .purpose:
             hint = .info(
-                "Enter: open the case · Tab: index day · Esc: back"
-                    + (FieldLimit.counter(state.purpose).map { " · \($0) characters" } ?? ""))
-        default: hint = WaitText.working("looking up", since: state.lookupStarted, now: state.now)
+                tr("console.trace.form.hintReference")
+                    + (FieldLimit.counter(state.purpose).map {
+                        " · " + tr("console.trace.form.characters", ["counter": $0])
+                    } ?? ""))
+        default: hint = WaitText.working(tr("console.trace.form.lookingUp"), since: state.lookupStarted, now: state.now)
         }
         hint.render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
     }
@@ -128,44 +139,87 @@ extension TraceScreen {
         let g = Glyphs(ascii: state.ascii)
         let patient = lookup.patient
         // One column for the leading space the lines are drawn with.
-        let uploads = TraceText.uploads(patient, width: width - 1)
+        let uploads = uploadsLine(patient, width: width - 1)
         let lines: [(String, Style)] = [
             (
-                "Patient \(patient.phone.spaced) · user \(patient.userID) · registered since "
-                    + ConsoleText.dateTime(patient.registeredAt, state.timeZone),
+                tr(
+                    "console.trace.patientLine",
+                    [
+                        "phone": patient.phone.spaced, "user": String(patient.userID),
+                        "since": ConsoleText.dateTime(patient.registeredAt, state.timeZone),
+                    ]),
                 Style(.header)
             ),
             caseLine(state, lookup),
             (uploads, Style(.normal)),
-            (TraceText.counts(lookup), Style(.normal)),
+            (countsLine(lookup), Style(.normal)),
         ]
         return lines.map { (g($0.0), $0.1) }
     }
 
-    static func plural(_ n: Int, _ noun: String) -> String { TraceText.plural(n, noun) }
+    /// As ``TraceText/uploads(_:width:)`` (which the command line prints, in English), in the
+    /// language in force: "Uploads: 3 days, 2026-11-27 – 2026-11-29 (3 days covered) · clock
+    /// skew +3 s"; the days covered go first when the line would pass `width`.
+    static func uploadsLine(_ patient: TracePatient, width: Int = .max) -> String {
+        guard patient.daysUploaded > 0 else { return tr("console.trace.uploads.none") }
+        var line = trCount("console.trace.uploads.days", patient.daysUploaded)
+        var covered = ""
+        if let first = patient.firstDay, let last = patient.lastDay {
+            line += ", \(first.iso) – \(last.iso)"
+            covered = " (" + trCount("console.trace.uploads.covered", last.days(since: first) + 1) + ")"
+        }
+        let skewText = " · " + tr("console.trace.uploads.skew", ["skew": TraceText.skew(patient.skewSeconds)])
+        let fits = DisplayWidth.of(line + covered + skewText) <= width
+        return line + (fits ? covered : "") + skewText
+    }
+
+    /// As ``TraceText/counts(_:)``, in the language in force: "2345 sightings · 120 unresolved ·
+    /// 4 contacts, 2 close".
+    static func countsLine(_ lookup: TraceLookup) -> String {
+        let close = lookup.contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
+        return trCount("console.trace.counts.sightings", lookup.totalSightings) + " · "
+            + trCount("console.trace.counts.unresolved", lookup.unresolved) + " · "
+            + trCount("console.trace.counts.contacts", lookup.contacts.count) + ", "
+            + trCount("console.trace.counts.close", close)
+    }
 
     /// "Case ASL-2026-0412 (case 3) opened: 2 contacts to follow, in the queue · index day …",
     /// or the patient's open case ("already open"), or the purpose when no case was opened.
     static func caseLine(_ state: State, _ lookup: TraceLookup) -> (String, Style) {
-        guard let opening = state.openedCase else { return ("Purpose: \(lookup.purpose)", Style(.normal)) }
-        let trace = opening.trace
-        var text = "Case \(trace.reference) (case \(trace.id))"
-        if opening.existing {
-            text +=
-                " is already open for this patient, opened by \(trace.openedBy) "
-                + ConsoleText.dateTime(trace.openedAt, state.timeZone)
-                + ": no new case (the reference typed was not used)"
-        } else {
-            let joined = opening.followUpsJoined > 0 ? ", \(opening.followUpsJoined) joined from other cases" : ""
-            text +=
-                " opened: \(plural(opening.followUpsCreated + opening.followUpsJoined, "contact")) to follow\(joined), in the call queue (F3)"
+        guard let opening = state.openedCase else {
+            return (tr("console.trace.purposeLine", ["purpose": lookup.purpose]), Style(.normal))
         }
-        text += " · \(trace.indexKind.label) \(trace.indexDay.iso)"
+        let trace = opening.trace
+        let ids = ["reference": trace.reference, "id": String(trace.id)]
+        var text: String
+        if opening.existing {
+            text = tr(
+                "console.trace.caseExisting",
+                ids.merging(
+                    ["by": trace.openedBy, "at": ConsoleText.dateTime(trace.openedAt, state.timeZone)],
+                    uniquingKeysWith: { a, _ in a }))
+        } else {
+            let joined =
+                opening.followUpsJoined > 0
+                ? ", " + trCount("console.trace.caseJoined", opening.followUpsJoined) : ""
+            text = tr(
+                "console.trace.caseOpened",
+                ids.merging(
+                    [
+                        "contacts": trCount(
+                            "console.trace.caseToFollow", opening.followUpsCreated + opening.followUpsJoined),
+                        "joined": joined,
+                    ], uniquingKeysWith: { a, _ in a }))
+        }
+        text += " · \(TracingWords.indexKind(trace.indexKind)) \(trace.indexDay.iso)"
+        func cases(_ references: [String]) -> String {
+            references.map { tr("console.trace.caseRef", ["reference": $0]) }.joined(separator: ", ")
+        }
         if !trace.cameFrom.isEmpty {
-            text += " · came from " + trace.cameFrom.map { "case \($0.reference)" }.joined(separator: ", ")
+            text += " · " + tr("console.trace.cameFrom", ["cases": cases(trace.cameFrom.map(\.reference))])
         }
         if !trace.ledTo.isEmpty {
-            text += " · led to " + trace.ledTo.map { "case \($0.reference)" }.joined(separator: ", ")
+            text += " · " + tr("console.trace.ledTo", ["cases": cases(trace.ledTo.map(\.reference))])
         }
         return (text, opening.existing ? Style(.warning, .bold) : Style(.ok))
     }
@@ -175,16 +229,29 @@ extension TraceScreen {
     /// tracer must call is never cut: the columns after it give way.
     static func columns(_ state: State, width: Int) -> [TableColumn] {
         func arrow(_ sort: Sort) -> String { state.sort == sort ? Glyphs(ascii: state.ascii)(" ▼") : "" }
+        // A column is as wide as its title (with room for the sort's arrow when it sorts) in
+        // the language in force, and at least as wide as its values: minutes and days are a
+        // few digits; last seen is "11-28 14:05", "no time", with room to spare.
+        func title(_ key: String, _ least: Int, sorts: Bool = false) -> (String, Int) {
+            let text = tr("console.trace.column." + key)
+            return (text, max(least, DisplayWidth.of(text) + (sorts ? 2 : 0)))
+        }
+        let minutes = title("minutes", 6, sorts: true)
+        let days = title("days", 4, sorts: true)
+        let lastSeen = title("lastSeen", 13, sorts: true)
+        let most = title("mostPerDay", 8)
+        let sightings = title("sightings", 9)
+        let firstSeen = title("firstSeen", 13)
         let all = [
             TableColumn("", width: .length(1)),
-            TableColumn("Phone", width: .length(phoneWidth(state))),
-            TableColumn("Minutes", width: .length(9), alignment: .trailing, titleSuffix: arrow(.minutes)),
-            TableColumn("Days", width: .length(6), alignment: .trailing, titleSuffix: arrow(.days)),
-            TableColumn("Last seen", width: .length(13), titleSuffix: arrow(.lastSeen)),
-            TableColumn("Outcome", width: .min(18)),
-            TableColumn("Most/day", width: .length(8), alignment: .trailing),
-            TableColumn("Sightings", width: .length(9), alignment: .trailing),
-            TableColumn("First seen", width: .length(13)),
+            TableColumn(tr("console.trace.column.phone"), width: .length(phoneWidth(state))),
+            TableColumn(minutes.0, width: .length(minutes.1), alignment: .trailing, titleSuffix: arrow(.minutes)),
+            TableColumn(days.0, width: .length(days.1), alignment: .trailing, titleSuffix: arrow(.days)),
+            TableColumn(lastSeen.0, width: .length(lastSeen.1), titleSuffix: arrow(.lastSeen)),
+            TableColumn(tr("console.trace.column.outcome"), width: .min(18)),
+            TableColumn(most.0, width: .length(most.1), alignment: .trailing),
+            TableColumn(sightings.0, width: .length(sightings.1), alignment: .trailing),
+            TableColumn(firstSeen.0, width: .length(firstSeen.1)),
         ]
         return width >= 112 ? all : Array(all.prefix(6))
     }
@@ -204,7 +271,7 @@ extension TraceScreen {
 
     /// "11-28 14:05" in the tracer's zone; "no time" when every sighting lacked one.
     static func shortTime(_ date: Date?, _ zone: TimeZone) -> String {
-        guard let date else { return "no time" }
+        guard let date else { return tr("console.trace.noTime") }
         return String(ConsoleText.dateTime(date, zone).dropFirst(5))
     }
 
@@ -217,7 +284,9 @@ extension TraceScreen {
             saving || contact.currentOutcome == .notYetCalled
             ? Style(.muted) : (close ? Style(.normal, .bold) : nil)
         // An outcome on its way is not shown as saved: it shows once the desk has it.
-        let outcome = saving ? Glyphs(ascii: state.ascii)("saving…") : contact.currentOutcome.label
+        let outcome =
+            saving
+            ? Glyphs(ascii: state.ascii)(tr("console.trace.saving")) : TracingWords.outcome(contact.currentOutcome)
         return [
             TableCell(close ? closeMark(state.ascii) : " ", style: Style(.warning, .bold)),
             TableCell(summary.phone.spaced, style: strong),
@@ -257,10 +326,10 @@ extension TraceScreen {
         if state.lookup?.contacts.isEmpty ?? true {
             empty =
                 state.lookup?.patient.daysUploaded == 0
-                ? "no contact files uploaded: no contacts to show"
-                : "no other registered phone was seen in the uploaded files"
+                ? tr("console.trace.empty.noUploads")
+                : tr("console.trace.empty.noContacts")
         } else {
-            empty = "no contact matches the filter: Esc clears it"
+            empty = tr("console.trace.empty.noMatch")
         }
         return Table(
             columns: columns(state, width: width), rowCount: state.order.count,
@@ -283,20 +352,29 @@ extension TraceScreen {
         }
         // The filter line (or the legend) sits between the summary and the table.
         if state.filtering || !state.filter.text.isEmpty {
-            buffer.put(" Filter: ", x: area.x, y: y, style: Style(.header), clip: area)
-            let fieldArea = Rect(x: area.x + 9, y: y, width: min(30, max(0, area.width - 10)), height: 1)
+            let label = " " + tr("console.trace.filter.label") + " "
+            let labelWidth = DisplayWidth.of(label)
+            buffer.put(label, x: area.x, y: y, style: Style(.header), clip: area)
+            let fieldArea = Rect(
+                x: area.x + labelWidth, y: y, width: min(30, max(0, area.width - labelWidth - 1)), height: 1)
             state.filter.render(
-                into: &buffer, area: fieldArea, focused: state.filtering, placeholder: "digits, outcome, close, far")
+                into: &buffer, area: fieldArea, focused: state.filtering,
+                placeholder: tr("console.trace.filter.placeholder"))
             buffer.put(
-                "  \(state.order.count) of \(lookup.contacts.count)", x: fieldArea.maxX, y: y, style: Style(.muted),
-                clip: area)
+                "  "
+                    + tr(
+                        "console.trace.filter.count",
+                        ["shown": String(state.order.count), "all": String(lookup.contacts.count)]),
+                x: fieldArea.maxX, y: y, style: Style(.muted), clip: area)
         } else {
             let legend =
-                " \(closeMark(state.ascii)) close contact: ≥ \(lookup.closeContactMinutes) min on one day (bold)"
+                " \(closeMark(state.ascii)) "
+                + tr("console.trace.legend", ["minutes": String(lookup.closeContactMinutes)])
             buffer.put(Glyphs(ascii: state.ascii)(legend), x: area.x, y: y, style: Style(.muted), maxWidth: area.width)
         }
         let panelArea = Rect(x: area.x, y: y + 1, width: area.width, height: max(0, area.maxY - y - 1))
-        let title = Glyphs(ascii: state.ascii)("Contacts (\(state.order.count)) · sorted by \(state.sort.word)")
+        let title = Glyphs(ascii: state.ascii)(
+            tr("console.trace.tableTitle", ["count": String(state.order.count), "sort": state.sort.word]))
         let inner = Panel(title: title, focused: !state.isModal || state.filtering).render(
             into: &buffer, area: panelArea)
         let contacts = lookup.contacts
@@ -319,9 +397,12 @@ extension TraceScreen {
         let summary = contact.summary
         let zone = state.timeZone
         let g = Glyphs(ascii: state.ascii)
-        let close = summary.isCloseContact ? "  \(closeMark(state.ascii)) close contact" : ""
-        let inner = Panel(title: "Contact \(summary.phone.spaced)\(close)", focused: state.outcomeForm == nil).render(
-            into: &buffer, area: area)
+        let close =
+            summary.isCloseContact ? "  \(closeMark(state.ascii)) " + tr("console.trace.detail.closeContact") : ""
+        let inner = Panel(
+            title: tr("console.trace.detail.title", ["phone": summary.phone.spaced]) + close,
+            focused: state.outcomeForm == nil
+        ).render(into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 10, text.height > 2 else { return }
         var y = text.y
@@ -331,12 +412,23 @@ extension TraceScreen {
             y += 1
         }
         line(
-            "\(summary.minutes) min over \(plural(summary.days, "day")) · most on one day: \(summary.mostMinutesOnOneDay) min · \(plural(summary.sightings, "sighting"))",
+            tr(
+                "console.trace.detail.minutes",
+                [
+                    "minutes": String(summary.minutes), "days": trCount("console.trace.days", summary.days),
+                    "most": String(summary.mostMinutesOnOneDay),
+                    "sightings": trCount("console.trace.counts.sightings", summary.sightings),
+                ]),
             summary.isCloseContact ? Style(.normal, .bold) : Style(.normal))
-        line("First seen \(shortTime(summary.firstSeen, zone)) · last seen \(shortTime(summary.lastSeen, zone))")
-        var outcome = "Outcome: \(contact.currentOutcome.label)"
+        line(
+            tr(
+                "console.trace.detail.seen",
+                ["first": shortTime(summary.firstSeen, zone), "last": shortTime(summary.lastSeen, zone)]))
+        var outcome = tr("console.trace.detail.outcome", ["outcome": TracingWords.outcome(contact.currentOutcome)])
         if let recorded = contact.outcome {
-            outcome += " · by \(recorded.by) \(ConsoleText.dateTime(recorded.at, zone))"
+            outcome +=
+                " · "
+                + tr("console.trace.detail.by", ["by": recorded.by, "at": ConsoleText.dateTime(recorded.at, zone)])
             if !recorded.note.isEmpty { outcome += " · “\(recorded.note)”" }
         }
         // A long note wraps to three lines at most, the last ending in "…" when cut.
@@ -352,9 +444,7 @@ extension TraceScreen {
         let timelineRows =
             detail.wholeTimeline
             ? min(days.count, max(1, text.height - 6)) : min(days.count, max(1, (text.height - 6) / 2))
-        line(
-            "Timeline: timed minutes per UTC hour (\(bar(60, ascii: state.ascii)) = 60 min); the day's minutes",
-            Style(.header))
+        line(tr("console.trace.detail.timeline", ["bar": bar(60, ascii: state.ascii)]), Style(.header))
         line("            0     6     12    18   23")
         for day in days.prefix(timelineRows) {
             guard y < text.maxY else { break }
@@ -366,30 +456,33 @@ extension TraceScreen {
                     bar(value, ascii: state.ascii), x: x, y: y, style: Style(value > 0 ? .accent : .muted), clip: text)
                 x += 1
             }
-            let untimed = day.untimed > 0 ? " (\(day.untimed) untimed)" : ""
+            let untimed = day.untimed > 0 ? " (" + trCount("console.trace.detail.untimed", day.untimed) + ")" : ""
             buffer.put(" \(day.minutes) min\(untimed)", x: x, y: y, style: Style(.muted), clip: text)
             y += 1
         }
         if days.count > timelineRows {
             let more = days.count - timelineRows
             line(
-                "… \(more) earlier day\(more == 1 ? "" : "s")"
-                    + (detail.wholeTimeline ? " (↓ scrolls)" : " (t: the whole timeline)"), Style(.muted))
+                "… " + trCount("console.trace.detail.earlier", more) + " ("
+                    + tr(detail.wholeTimeline ? "console.trace.detail.scrolls" : "console.trace.detail.whole") + ")",
+                Style(.muted))
         }
         if detail.wholeTimeline { return }
         guard y < text.maxY else { return }
-        var heading = "Sightings"
+        var heading = tr("console.trace.detail.sightings")
         if let total = detail.total {
-            heading += " (\(total), oldest first"
-            if detail.nextOffset != nil { heading += "; \(detail.sightings.count) read" }
+            heading += " (" + tr("console.trace.detail.oldestFirst", ["total": String(total)])
+            if detail.nextOffset != nil {
+                heading += "; " + tr("console.trace.detail.read", ["count": String(detail.sightings.count)])
+            }
             heading += ")"
         }
         line(heading, Style(.header))
         if let error = detail.error {
-            line("✗ " + error + " (r: try again)", Style(.error, .bold))
+            line("✗ " + error + " (" + tr("console.trace.detail.retry") + ")", Style(.error, .bold))
         }
         if detail.sightings.isEmpty {
-            line(detail.loading ? "… reading" : "none", Style(.muted))
+            line(tr(detail.loading ? "console.trace.detail.reading" : "console.trace.detail.none"), Style(.muted))
             return
         }
         // The selected sighting is on the first row, except near the end: End shows the last
@@ -401,17 +494,18 @@ extension TraceScreen {
             let sighting = detail.sightings[index]
             let when =
                 sighting.time == 0
-                ? "no time          "
+                ? tr("console.trace.noTime").padding(toLength: 17, withPad: " ", startingAt: 0)
                 : ConsoleText.dateTime(Date(timeIntervalSince1970: Double(sighting.time)), zone, seconds: true)
             // The distinguishing end of a beacon: its last 4 bytes (a pseudo-id's random part).
             let beacon = Hex.lowercase(Array(sighting.beacon.suffix(4)))
             buffer.put(
-                g("\(when)  file \(sighting.fileDay.iso)  beacon …\(beacon)"), x: text.x, y: y,
+                g(tr("console.trace.detail.sighting", ["when": when, "day": sighting.fileDay.iso, "beacon": beacon])),
+                x: text.x, y: y,
                 style: Style(index == selected ? .selection : .normal), maxWidth: text.width)
             y += 1
             index += 1
         }
-        if detail.loading, y < text.maxY { line("… reading more", Style(.muted)) }
+        if detail.loading, y < text.maxY { line(tr("console.trace.detail.readingMore"), Style(.muted)) }
     }
 
     // MARK: Outcome form and export
@@ -421,41 +515,42 @@ extension TraceScreen {
         let phone = state.contact(userID: form.contactUserID)?.summary.phone.spaced ?? ""
         let panel = area.centered(width: min(64, area.width), height: min(13, area.height))
         buffer.fill(panel)
-        let inner = Panel(title: "Outcome for \(phone)", focused: true).render(into: &buffer, area: panel)
+        let inner = Panel(title: tr("console.trace.outcomeForm.title", ["phone": phone]), focused: true).render(
+            into: &buffer, area: panel)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 4 else { return }
         var y = text.y
         for outcome in ContactOutcome.allCases {
             let chosen = outcome == form.choice
             buffer.put(
-                (chosen ? (state.ascii ? "(*) " : "(•) ") : "( ) ") + outcome.label, x: text.x, y: y,
+                (chosen ? (state.ascii ? "(*) " : "(•) ") : "( ) ") + TracingWords.outcome(outcome), x: text.x, y: y,
                 style: Style(chosen ? .selection : .normal, chosen ? .bold : []), maxWidth: text.width)
             y += 1
         }
         y += 1
-        buffer.put("Note (optional)", x: text.x, y: y, style: Style(.header), clip: text)
+        buffer.put(tr("console.trace.outcomeForm.note"), x: text.x, y: y, style: Style(.header), clip: text)
         y += 1
         form.note.render(
             into: &buffer, area: Rect(x: text.x, y: y, width: text.width, height: 1), focused: !form.saving,
-            placeholder: "what was agreed, when to call again")
+            placeholder: tr("console.trace.outcomeForm.notePlaceholder"))
         y += 1
         if let error = form.error {
             Notice.error(error).render(
                 into: &buffer, x: text.x, y: y, width: text.width, rows: 2, ascii: state.ascii)
         } else if form.saving {
-            Notice.working("saving").render(
+            Notice.working(tr("console.trace.outcomeForm.saving")).render(
                 into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: state.ascii)
         } else {
             buffer.put(
-                Glyphs(ascii: state.ascii)("↑↓ choose · Enter save · Esc cancel"), x: text.x, y: y,
+                Glyphs(ascii: state.ascii)(tr("console.trace.outcomeForm.keys")), x: text.x, y: y,
                 style: Style(.muted), clip: text)
         }
     }
 
     static func renderExport(_ state: State, into buffer: inout Buffer, area: Rect) {
         state.export?.render(
-            title: "Export the contacts as CSV",
-            summary: "\(state.order.count) rows as shown (filter and order); the export is audited.", into: &buffer,
+            title: tr("console.trace.export.title"),
+            summary: trCount("console.trace.export.summary", state.order.count), into: &buffer,
             area: area, ascii: state.ascii)
     }
 }

@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -32,9 +33,7 @@ extension TraceScreen {
         state.selected = 0
         state.notice =
             lookup.patient.daysUploaded == 0
-            ? .info(
-                "This patient has uploaded no contact files yet: ask them to share their contacts in the app, then press r to look again."
-            ) : nil
+            ? .info(tr("console.trace.noUploadsNotice")) : nil
         reorder(&state, keepSelection: false)
         if let selectedID, let index = state.indexByUserID[selectedID], let position = state.order.firstIndex(of: index)
         {
@@ -44,9 +43,13 @@ extension TraceScreen {
 
     static func searchText(_ contact: TraceContact) -> [String] {
         let summary = contact.summary
+        // The outcome's words in the language in force and in English (and `close` or `far`
+        // in both), so a filter typed either way finds the same rows.
+        let outcome = contact.currentOutcome
+        let closeWord = tr(summary.isCloseContact ? "console.trace.filter.close" : "console.trace.filter.far")
         return [String(summary.phone.e164.dropFirst())]
-            + words(contact.currentOutcome.label + " " + contact.currentOutcome.rawValue)
-            + [summary.isCloseContact ? "close" : "far"]
+            + words(TracingWords.outcome(outcome) + " " + outcome.label + " " + outcome.rawValue)
+            + [summary.isCloseContact ? "close" : "far"] + words(closeWord)
     }
 
     /// Lowercased words: letters and digits, split at anything else (spaces, commas, `_`).
@@ -58,7 +61,7 @@ extension TraceScreen {
     /// when at least three letters are typed (`iso` finds "isolating"; `no` finds "no
     /// answer" but not "not yet called"). `!close` is `far`: the contacts that are not close.
     static func matches(_ typed: String, _ words: ArraySlice<String>) -> Bool {
-        let word = typed == "!close" ? "far" : typed
+        let word = typed == "!close" || typed == "!" + tr("console.trace.filter.close") ? "far" : typed
         return words.contains { $0 == word || (word.count >= 3 && $0.hasPrefix(word)) }
     }
 

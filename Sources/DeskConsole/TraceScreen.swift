@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -39,9 +40,9 @@ public enum TraceScreen {
 
         public var word: String {
             switch self {
-            case .minutes: return "minutes"
-            case .lastSeen: return "last seen"
-            case .days: return "days"
+            case .minutes: return tr("console.trace.sort.minutes")
+            case .lastSeen: return tr("console.trace.sort.lastSeen")
+            case .days: return tr("console.trace.sort.days")
             }
         }
     }
@@ -286,8 +287,7 @@ public enum TraceScreen {
                 // A failed `r`: the last result stays, with what went wrong (as the dashboard).
                 state.refreshing = false
                 state.phase = .result
-                state.notice = .error(
-                    "could not look again: \(message). The contacts shown are from the last lookup (r to try again).")
+                state.notice = .error(tr("console.trace.lookAgainFailed", ["message": message]))
                 return []
             }
             state.phase = .phone
@@ -322,21 +322,23 @@ public enum TraceScreen {
             state.search[index] = searchText(lookup.contacts[index])
             if byDigit {
                 let phone = lookup.contacts[index].summary.phone.spaced
+                let recorded = tr(
+                    "console.trace.outcomeRecordedFor",
+                    ["outcome": TracingWords.outcome(outcome.outcome), "phone": phone])
                 state.notice = .ok(
-                    "outcome recorded: \(outcome.outcome.label) for \(phone)"
-                        + (nextToCall(state, after: state.selected) == nil ? " · \(allCalledText(state))" : ""))
+                    recorded + (nextToCall(state, after: state.selected) == nil ? " · \(allCalledText(state))" : ""))
             } else {
-                state.notice = .ok("outcome recorded: \(outcome.outcome.label)")
+                state.notice = .ok(
+                    tr("console.trace.outcomeRecorded", ["outcome": TracingWords.outcome(outcome.outcome)]))
             }
             return []
         case .outcomeFailed(let message, let patient, let contact):
             guard state.lookup?.patient.userID == patient else { return [] }
             if state.savingOutcomes.removeValue(forKey: contact) != nil {
-                let phone = state.contact(userID: contact)?.summary.phone.spaced ?? "a contact"
-                let shown = state.contact(userID: contact)?.currentOutcome.label ?? ""
+                let phone = state.contact(userID: contact)?.summary.phone.spaced ?? tr("console.trace.aContact")
+                let shown = state.contact(userID: contact).map { TracingWords.outcome($0.currentOutcome) } ?? ""
                 state.notice = .error(
-                    "the outcome for \(phone) was not saved: \(message). It still shows “\(shown)”; select it and press the digit again."
-                )
+                    tr("console.trace.outcomeNotSaved", ["phone": phone, "message": message, "shown": shown]))
                 return []
             }
             guard state.outcomeForm?.contactUserID == contact else { return [] }
@@ -348,7 +350,7 @@ public enum TraceScreen {
             return []
         case .exported(let path, let rows):
             state.export = nil
-            state.notice = .ok("exported \(rows) contact\(rows == 1 ? "" : "s") to \(path) (the export is audited)")
+            state.notice = .ok(trCount("console.trace.exported", rows, ["path": path]))
             return []
         case .exportFailed(let message):
             state.export?.failed(message)
