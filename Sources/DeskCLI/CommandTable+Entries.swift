@@ -42,7 +42,9 @@ package enum CommandTable {
             CLIOption("refresh", "SECONDS", default: "5", key: "cli.option.refresh"),
         ],
         notes: ["cli.console.keys"],
-        exits: exits("cli.console", [], shared: [.success, .usage, .storeUnavailable, .notAllowed]),
+        exits: exits(
+            "cli.console", [],
+            shared: [.success, .usage, .storeUnavailable, .notAllowed, .hangUp, .interrupted, .terminated]),
         takesPerson: true)
 
     package static let commands: [CLICommand] = [
@@ -493,6 +495,120 @@ package enum CommandTable {
             options: [store, json],
             notes: ["cli.store.notes.url"],
             exits: exits("cli.store", [.storeUnavailable], shared: [.success, .usage])),
+        CLICommand(
+            "bench", section: 1,
+            overview: [
+                "tracedesk bench render [--width W] [--height H] [--frames N]",
+                "tracedesk bench seed --store PATH --count N --tokens FILE",
+                "tracedesk bench staff [--hashes N] [--authorizations N]",
+                "tracedesk bench monitor [--seconds N] [--rate N] | bench events --store PATH [--rate N]",
+                "tracedesk bench apricot [--registrations N] [--uploads N] [--store PATH|URL]",
+                "tracedesk bench trace [--store PATH|URL] [--users N] [--days N] [--records N]",
+                "tracedesk bench stats [--store PATH] [--postgres URL] [--uploads N] [--events N] [--runs N]",
+            ],
+            summary: "cli.bench.summary",
+            verbs: [
+                CLIVerb(
+                    "render", ["tracedesk bench render [--width 200] [--height 60] [--frames 2000] [--json]"],
+                    key: "cli.bench.render", options: ["width", "height", "frames", "json"]),
+                CLIVerb(
+                    "seed", ["tracedesk bench seed --store PATH --count N --tokens FILE"], key: "cli.bench.seed",
+                    options: ["store", "count", "tokens"]),
+                CLIVerb(
+                    "keys", ["tracedesk bench keys --store PATH --count N"], key: "cli.bench.keys",
+                    options: ["store", "count"]),
+                CLIVerb(
+                    "publish", ["tracedesk bench publish [--keys 100000] [--json]"], key: "cli.bench.publish",
+                    options: ["keys", "json"]),
+                CLIVerb(
+                    "staff", ["tracedesk bench staff [--hashes 20] [--authorizations 200] [--sign-ins 10] [--json]"],
+                    key: "cli.bench.staff", options: ["hashes", "authorizations", "sign-ins", "json"]),
+                CLIVerb(
+                    "apricot",
+                    [
+                        "tracedesk bench apricot [--registrations 200] [--uploads 20] [--records 28800] [--store PATH|URL] [--json]"
+                    ],
+                    key: "cli.bench.apricot", options: ["registrations", "uploads", "records", "store", "json"]),
+                CLIVerb(
+                    "monitor",
+                    [
+                        "tracedesk bench monitor [--seconds 10] [--rate 1000] [--polls 50] [--width 120] [--height 40] [--json]"
+                    ],
+                    key: "cli.bench.monitor", options: ["seconds", "rate", "polls", "width", "height", "json"]),
+                CLIVerb(
+                    "events", ["tracedesk bench events --store PATH [--rate 1000] [--seconds 60]"],
+                    key: "cli.bench.events", options: ["store", "rate", "seconds"]),
+                CLIVerb(
+                    "trace",
+                    [
+                        "tracedesk bench trace [--store PATH|URL] [--users 10000] [--days 30] [--records 28800] [--runs 5] [--json]"
+                    ],
+                    key: "cli.bench.trace", options: ["store", "users", "days", "records", "runs", "json"]),
+                CLIVerb(
+                    "stats",
+                    [
+                        "tracedesk bench stats [--store PATH] [--postgres URL] [--uploads 100000] [--events 1000000] [--days 14] [--runs 20] [--json]"
+                    ],
+                    key: "cli.bench.stats", options: ["store", "postgres", "uploads", "events", "days", "runs", "json"]),
+                CLIVerb(
+                    "followup",
+                    [
+                        "tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500] [--pages 20] [--runs 3] [--json]"
+                    ],
+                    key: "cli.bench.followup",
+                    options: ["postgres", "follow-ups", "cases", "contacts", "pages", "runs", "json"]),
+                CLIVerb(
+                    "indicators",
+                    [
+                        "tracedesk bench indicators [--store PATH] [--postgres URL [--postmaster-pid PID]] [--cases 10000] [--follow-ups 100000] [--days 14] [--runs 20] [--json]"
+                    ],
+                    key: "cli.bench.indicators",
+                    options: ["store", "postgres", "postmaster-pid", "cases", "follow-ups", "days", "runs", "json"]),
+                CLIVerb(
+                    "write-raw",
+                    [
+                        "tracedesk bench write-raw --store NEW_PATH [--op authorization|upload] [--threads 1] [--shared] [--seconds 5] [--count 100000] [--check-only]"
+                    ],
+                    key: "cli.bench.write-raw",
+                    options: ["store", "op", "threads", "shared", "seconds", "count", "check-only"]),
+            ],
+            options: [
+                CLIOption("store", "PATH|URL", kind: .file, key: "cli.bench.option.store"),
+                CLIOption("postgres", "URL", key: "cli.bench.option.postgres"),
+                CLIOption("postmaster-pid", "PID", key: "cli.bench.option.postmaster-pid"),
+                CLIOption("width", "W", key: "cli.bench.option.width"),
+                CLIOption("height", "H", key: "cli.bench.option.height"),
+                CLIOption("frames", "N", default: "2000", key: "cli.bench.option.frames"),
+                CLIOption("count", "N", key: "cli.bench.option.count"),
+                CLIOption("tokens", "FILE", kind: .file, key: "cli.bench.option.tokens"),
+                CLIOption("keys", "N", default: "100000", key: "cli.bench.option.keys"),
+                CLIOption("hashes", "N", default: "20", key: "cli.bench.option.hashes"),
+                CLIOption("authorizations", "N", default: "200", key: "cli.bench.option.authorizations"),
+                CLIOption("sign-ins", "N", default: "10", key: "cli.bench.option.sign-ins"),
+                CLIOption("registrations", "N", default: "200", key: "cli.bench.option.registrations"),
+                CLIOption("uploads", "N", key: "cli.bench.option.uploads"),
+                CLIOption("records", "N", default: "28800", key: "cli.bench.option.records"),
+                CLIOption("seconds", "N", key: "cli.bench.option.seconds"),
+                CLIOption("rate", "N", default: "1000", key: "cli.bench.option.rate"),
+                CLIOption("polls", "N", default: "50", key: "cli.bench.option.polls"),
+                CLIOption("users", "N", default: "10000", key: "cli.bench.option.users"),
+                CLIOption("days", "N", key: "cli.bench.option.days"),
+                CLIOption("runs", "N", key: "cli.bench.option.runs"),
+                CLIOption("events", "N", default: "1000000", key: "cli.bench.option.events"),
+                CLIOption("follow-ups", "N", default: "100000", key: "cli.bench.option.follow-ups"),
+                CLIOption("cases", "N", default: "10000", key: "cli.bench.option.cases"),
+                CLIOption("contacts", "N", default: "1500", key: "cli.bench.option.contacts"),
+                CLIOption("pages", "N", default: "20", key: "cli.bench.option.pages"),
+                CLIOption(
+                    "op", "OP", default: "authorization", allowed: ["authorization", "upload"], word: "operation",
+                    parserChecks: false, key: "cli.bench.option.op"),
+                CLIOption("threads", "N", default: "1", key: "cli.bench.option.threads"),
+                CLIOption("shared", key: "cli.bench.option.shared"),
+                CLIOption("check-only", key: "cli.bench.option.check-only"),
+                CLIOption("json", key: "cli.bench.option.json"),
+            ],
+            notes: ["cli.bench.notes.release"],
+            exits: exits("cli.bench", [], shared: [.success, .refused, .usage, .storeUnavailable])),
         CLICommand(
             "settings", section: 1,
             overview: ["tracedesk settings [--server URL] [--user NAME] [--theme NAME]"],

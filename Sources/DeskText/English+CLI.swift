@@ -2,7 +2,7 @@ extension English {
     /// The command line's help, man pages and completions in English (keys `cli.…`: the table of
     /// commands in DeskCLI names them). A blank line parts paragraphs; a line that starts with a
     /// space is kept as it is.
-    static let cli: [(String, String)] = headings + shared + commands1 + commands2 + commands3
+    static let cli: [(String, String)] = headings + shared + commands1 + commands2 + commands3 + bench
 }
 
 extension English {
@@ -1313,6 +1313,100 @@ extension English {
         (
             "cli.completion.fish",
             "The fish completion (tracedesk.fish in /usr/share/fish/vendor_completions.d)."
+        ),
+    ]
+}
+
+extension English {
+    /// The benchmarks (tracedesk bench).
+    static let bench: [(String, String)] = [
+        (
+            "cli.bench.summary",
+            "Benchmarks: rendering, seeding for the load tests, sign-ins, the monitor, APRICOT, the contact-trace lookup, the statistics, follow-ups, indicators and the store's write path."
+        ),
+        ("cli.bench.render", "Measures render + diff per frame of the authorise screen (build with -c release)."),
+        (
+            "cli.bench.seed",
+            "Authorises N random codes (1 h lifetime) in the store and writes their bearer tokens, one per line, for the upload load test (Benchmarks/http.sh)."
+        ),
+        (
+            "cli.bench.keys",
+            "Stores N random keys (uploads of 14 daily keys, all past their embargo) for the publishing job to take."
+        ),
+        (
+            "cli.bench.publish",
+            "Seeds a fresh store with that many keys, then times one publishing run (signed, zipped chunks of 10 000 keys) against building the same chunks without a store."
+        ),
+        (
+            "cli.bench.staff",
+            "Times the sign-in KDF, and authorisations through the staff API on loopback against the same calls in-process."
+        ),
+        (
+            "cli.bench.apricot",
+            "Times APRICOT sign-ins (1 000 pseudo-ids each) and full-day contact files through the phone API on loopback."
+        ),
+        (
+            "cli.bench.monitor",
+            "The monitor's keystroke-to-screen time and memory while --rate events a second are written, and how soon a long poll delivers a new event."
+        ),
+        ("cli.bench.events", "Writes that many events a second into the store (load for the monitor)."),
+        (
+            "cli.bench.trace",
+            "Registers users of 1 000 pseudo-ids and one patient's contact files, then times the contact-trace lookup in LocalDesk, a registration, and the size per user."
+        ),
+        (
+            "cli.bench.stats",
+            "Seeds a fortnight of uploads, events, analytics, chunks and lookups, then times the supervisor's statistics: the first call (rolling up) and warm 14 d, 24 h and 1 h calls."
+        ),
+        (
+            "cli.bench.followup",
+            "Seeds open cases and follow-ups, then times a tracer's next queue page and opening a case with that many close contacts, in LocalDesk, on SQLite (and PostgreSQL)."
+        ),
+        ("cli.bench.indicators", "Seeds cases and their follow-ups, then times the tracing indicators over 14 days."),
+        (
+            "cli.bench.write-raw",
+            "The store's limit: the transactions of an authorisation or a 14-key upload run straight through SQLite's C API (the store's own statements, checked against a trace of the store first), on a fresh file, each thread with its own connection (--shared: one connection behind a mutex), until the time or the count is used."
+        ),
+        (
+            "cli.bench.option.store",
+            "the store to seed or measure (an SQLite file; where PATH|URL is shown, a postgres:// URL too)"
+        ),
+        ("cli.bench.option.postgres", "also measure on this PostgreSQL database"),
+        (
+            "cli.bench.option.postmaster-pid",
+            "indicators: a local PostgreSQL server's process, to read its backends' memory too"
+        ),
+        ("cli.bench.option.width", "the screen's width in columns"),
+        ("cli.bench.option.height", "the screen's height in rows"),
+        ("cli.bench.option.frames", "render: frames to draw (default 2000)"),
+        ("cli.bench.option.count", "how many codes, keys or transactions"),
+        ("cli.bench.option.tokens", "seed: the file the bearer tokens go to"),
+        ("cli.bench.option.keys", "publish: keys to seed (default 100000)"),
+        ("cli.bench.option.hashes", "staff: sign-in hashes to time (default 20)"),
+        ("cli.bench.option.authorizations", "staff: authorisations to time (default 200)"),
+        ("cli.bench.option.sign-ins", "staff: sign-ins to time (default 10)"),
+        ("cli.bench.option.registrations", "apricot: registrations (default 200)"),
+        ("cli.bench.option.uploads", "how many uploads to seed or time"),
+        ("cli.bench.option.records", "records in a day's contact file (default 28800)"),
+        ("cli.bench.option.seconds", "how long to run, in seconds"),
+        ("cli.bench.option.rate", "events a second (default 1000)"),
+        ("cli.bench.option.polls", "monitor: long polls to time (default 50)"),
+        ("cli.bench.option.users", "trace: registered users (default 10000)"),
+        ("cli.bench.option.days", "days of data to seed"),
+        ("cli.bench.option.runs", "how many timed runs"),
+        ("cli.bench.option.events", "stats: events to seed (default 1000000)"),
+        ("cli.bench.option.follow-ups", "follow-ups to seed (default 100000)"),
+        ("cli.bench.option.cases", "cases to seed (default 10000)"),
+        ("cli.bench.option.contacts", "followup: close contacts of the case opened (default 1500)"),
+        ("cli.bench.option.pages", "followup: queue pages to time (default 20)"),
+        ("cli.bench.option.op", "write-raw: the transaction, authorization (default) or upload"),
+        ("cli.bench.option.threads", "write-raw: writing threads (default 1)"),
+        ("cli.bench.option.shared", "write-raw: one connection behind a mutex instead of one per thread"),
+        ("cli.bench.option.check-only", "write-raw: only check the statements against a trace of the store"),
+        ("cli.bench.option.json", "the results as JSON"),
+        (
+            "cli.bench.notes.release",
+            "Build with -c release for figures that mean something. Each benchmark's own --help (tracedesk bench stats --help, …) says more."
         ),
     ]
 }

@@ -2,7 +2,7 @@ extension Italian {
     /// L'aiuto, le pagine di manuale e i completamenti della riga di comando in italiano: le stesse
     /// chiavi di English.cli, nel vocabolario del servizio sanitario (codice, operatore,
     /// tracciatore, contatto stretto, sorveglianza, data di inizio sintomi…).
-    static let cli: [(String, String)] = headings + shared + commands1 + commands2 + commands3
+    static let cli: [(String, String)] = headings + shared + commands1 + commands2 + commands3 + bench
 }
 
 extension Italian {
@@ -1408,6 +1408,106 @@ extension Italian {
         (
             "cli.completion.fish",
             "Il completamento per fish (tracedesk.fish in /usr/share/fish/vendor_completions.d)."
+        ),
+    ]
+}
+
+extension Italian {
+    /// I benchmark (tracedesk bench).
+    static let bench: [(String, String)] = [
+        (
+            "cli.bench.summary",
+            "Benchmark: disegno, preparazione dei test di carico, accessi, il monitor, APRICOT, la ricerca dei contatti, le statistiche, le sorveglianze, gli indicatori e il percorso di scrittura dell'archivio."
+        ),
+        (
+            "cli.bench.render",
+            "Misura disegno + differenze per fotogramma della schermata di autorizzazione (compilare con -c release)."
+        ),
+        (
+            "cli.bench.seed",
+            "Autorizza N codici casuali (validi 1 h) nell'archivio e ne scrive i token, uno per riga, per il test di carico dei caricamenti (Benchmarks/http.sh)."
+        ),
+        (
+            "cli.bench.keys",
+            "Memorizza N chiavi casuali (caricamenti di 14 chiavi giornaliere, tutte oltre l'embargo) per l'attività di pubblicazione."
+        ),
+        (
+            "cli.bench.publish",
+            "Prepara un archivio nuovo con tante chiavi, poi cronometra una pubblicazione (blocchi firmati e compressi di 10 000 chiavi) rispetto alla costruzione degli stessi blocchi senza archivio."
+        ),
+        (
+            "cli.bench.staff",
+            "Cronometra la KDF dell'accesso, e le autorizzazioni tramite la API del personale su loopback rispetto alle stesse chiamate nel processo."
+        ),
+        (
+            "cli.bench.apricot",
+            "Cronometra gli accessi APRICOT (1 000 pseudo-id ciascuno) e i file dei contatti di un giorno intero tramite la API dei telefoni su loopback."
+        ),
+        (
+            "cli.bench.monitor",
+            "Il tempo dal tasto allo schermo del monitor e la memoria mentre si scrivono --rate eventi al secondo, e quanto presto un long poll consegna un evento nuovo."
+        ),
+        ("cli.bench.events", "Scrive tanti eventi al secondo nell'archivio (carico per il monitor)."),
+        (
+            "cli.bench.trace",
+            "Registra utenti da 1 000 pseudo-id e i file dei contatti di un paziente, poi cronometra la ricerca dei contatti in LocalDesk, una registrazione, e lo spazio per utente."
+        ),
+        (
+            "cli.bench.stats",
+            "Prepara due settimane di caricamenti, eventi, dati analitici, blocchi e ricerche, poi cronometra le statistiche del supervisore: la prima chiamata (con il riepilogo) e le chiamate a caldo su 14 d, 24 h e 1 h."
+        ),
+        (
+            "cli.bench.followup",
+            "Prepara casi aperti e sorveglianze, poi cronometra la pagina seguente della coda di un tracciatore e l'apertura di un caso con tanti contatti stretti, in LocalDesk, su SQLite (e PostgreSQL)."
+        ),
+        (
+            "cli.bench.indicators",
+            "Prepara casi e le loro sorveglianze, poi cronometra gli indicatori del tracciamento su 14 giorni."
+        ),
+        (
+            "cli.bench.write-raw",
+            "Il limite dell'archivio: le transazioni di un'autorizzazione o di un caricamento di 14 chiavi eseguite direttamente con la API C di SQLite (le istruzioni dell'archivio stesso, prima confrontate con una traccia dell'archivio), su un file nuovo, ogni thread con la sua connessione (--shared: una connessione dietro un mutex), finché il tempo o il conteggio sono esauriti."
+        ),
+        (
+            "cli.bench.option.store",
+            "l'archivio da preparare o misurare (un file SQLite; dove è indicato PATH|URL, anche un URL postgres://)"
+        ),
+        ("cli.bench.option.postgres", "misura anche su questo database PostgreSQL"),
+        (
+            "cli.bench.option.postmaster-pid",
+            "indicators: il processo di un server PostgreSQL locale, per leggere anche la memoria dei suoi backend"
+        ),
+        ("cli.bench.option.width", "la larghezza dello schermo in colonne"),
+        ("cli.bench.option.height", "l'altezza dello schermo in righe"),
+        ("cli.bench.option.frames", "render: fotogrammi da disegnare (predefinito 2000)"),
+        ("cli.bench.option.count", "quanti codici, chiavi o transazioni"),
+        ("cli.bench.option.tokens", "seed: il file in cui vanno i token"),
+        ("cli.bench.option.keys", "publish: chiavi da preparare (predefinito 100000)"),
+        ("cli.bench.option.hashes", "staff: hash di accesso da cronometrare (predefinito 20)"),
+        ("cli.bench.option.authorizations", "staff: autorizzazioni da cronometrare (predefinito 200)"),
+        ("cli.bench.option.sign-ins", "staff: accessi da cronometrare (predefinito 10)"),
+        ("cli.bench.option.registrations", "apricot: registrazioni (predefinito 200)"),
+        ("cli.bench.option.uploads", "quanti caricamenti preparare o cronometrare"),
+        ("cli.bench.option.records", "record nel file dei contatti di un giorno (predefinito 28800)"),
+        ("cli.bench.option.seconds", "per quanto tempo, in secondi"),
+        ("cli.bench.option.rate", "eventi al secondo (predefinito 1000)"),
+        ("cli.bench.option.polls", "monitor: long poll da cronometrare (predefinito 50)"),
+        ("cli.bench.option.users", "trace: utenti registrati (predefinito 10000)"),
+        ("cli.bench.option.days", "giorni di dati da preparare"),
+        ("cli.bench.option.runs", "quante esecuzioni cronometrate"),
+        ("cli.bench.option.events", "stats: eventi da preparare (predefinito 1000000)"),
+        ("cli.bench.option.follow-ups", "sorveglianze da preparare (predefinito 100000)"),
+        ("cli.bench.option.cases", "casi da preparare (predefinito 10000)"),
+        ("cli.bench.option.contacts", "followup: contatti stretti del caso aperto (predefinito 1500)"),
+        ("cli.bench.option.pages", "followup: pagine della coda da cronometrare (predefinito 20)"),
+        ("cli.bench.option.op", "write-raw: la transazione, authorization (predefinito) o upload"),
+        ("cli.bench.option.threads", "write-raw: thread di scrittura (predefinito 1)"),
+        ("cli.bench.option.shared", "write-raw: una connessione dietro un mutex invece di una per thread"),
+        ("cli.bench.option.check-only", "write-raw: confronta soltanto le istruzioni con una traccia dell'archivio"),
+        ("cli.bench.option.json", "i risultati in JSON"),
+        (
+            "cli.bench.notes.release",
+            "Compilare con -c release per avere numeri significativi. Il --help di ogni benchmark (tracedesk bench stats --help, …) dice di più."
         ),
     ]
 }

@@ -60,6 +60,11 @@ func runMain() async -> Int32 {
         case "store":
             return try StoreCommand.run(Array(words.dropFirst())).rawValue
         case "bench":
+            // The family's overview comes from the table; each benchmark's own --help from DeskBench.
+            if words.count == 2, ["--help", "-h", "help"].contains(words[1]) {
+                print(HelpText.command(CommandTable.command("bench")))
+                return 0
+            }
             return try await BenchCommand.run(Array(words.dropFirst())).rawValue
         case "settings":
             return try SettingsCommand.run(Array(words.dropFirst())).rawValue
