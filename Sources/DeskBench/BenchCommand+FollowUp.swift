@@ -19,16 +19,18 @@ import Foundation
 extension BenchCommand {
     static let followUpHelp = """
         Usage: tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500]
-                                        [--pages 20] [--runs 3] [--json]
+                                        [--pages 20] [--runs 3] [--trigger-cost] [--json]
                Seeds open cases and follow-ups, then times a tracer's next queue page and opening a
                case with that many close contacts, in LocalDesk (build with -c release). SQLite in a
                fresh temporary file; PostgreSQL too with --postgres (an empty database).
+               --trigger-cost: as many cases again, opened in turn without migration 12's
+               indicator-fact triggers (dropped before, made again after), for the ratio.
         """
 
     static func followUp(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
             words, valueOptions: ["postgres", "follow-ups", "cases", "contacts", "pages", "runs"],
-            flagOptions: ["json"], command: "bench followup")
+            flagOptions: ["json", "trigger-cost"], command: "bench followup")
         if arguments.has("help") {
             print(followUpHelp)
             return .success
@@ -39,7 +41,9 @@ extension BenchCommand {
         let plan = FollowUpSeedPlan(
             cases: try number("cases", 10_000, 1...1_000_000),
             followUps: try number("follow-ups", 100_000, 1...5_000_000),
-            contacts: try number("contacts", 1_500, 1...2_500), runs: try number("runs", 3, 1...20), now: Date())
+            contacts: try number("contacts", 1_500, 1...2_500),
+            runs: try number("runs", 3, 1...20) * (arguments.has("trigger-cost") ? 2 : 1), now: Date())
+        let triggerCost = arguments.has("trigger-cost")
         let pages = try number("pages", 20, 1...1_000)
         let json = arguments.has("json")
         var results: [String] = []
@@ -53,12 +57,20 @@ extension BenchCommand {
             let sqlite = try SQLiteStore(path: folder.appendingPathComponent("bench.sqlite").path)
             if !json { print("SQLite: seeding \(plan.followUps) follow-ups over \(plan.cases) cases…") }
             try sqlite.bulkLoadEmptyStore { plan.statements(for: $0) }
-            results.append(try await measureFollowUp(sqlite, plan: plan, pages: pages, json: json))
+            results.append(
+                try await measureFollowUp(
+                    sqlite, plan: plan, pages: pages, json: json,
+                    triggers: triggerCost ? { on in try sqlite.bulkLoadEmptyStore { triggerStatements(on, $0) } } : nil)
+            )
             if let url = arguments.values["postgres"] {
                 let postgres = try PostgresStore(url: url)
                 if !json { print("PostgreSQL: seeding \(plan.followUps) follow-ups over \(plan.cases) cases…") }
                 try postgres.bulkLoadEmptyStore { plan.statements(for: $0) }
-                results.append(try await measureFollowUp(postgres, plan: plan, pages: pages, json: json))
+                results.append(
+                    try await measureFollowUp(
+                        postgres, plan: plan, pages: pages, json: json,
+                        triggers: triggerCost
+                            ? { on in try postgres.bulkLoadEmptyStore { triggerStatements(on, $0) } } : nil))
             }
             if json { print("[" + results.joined(separator: ",") + "]") }
             return .success
@@ -77,10 +89,17 @@ extension BenchCommand {
         }
     }
 
-    /// The timings on one seeded store; the JSON object, or the lines printed.
-    static func measureFollowUp(_ store: any Store, plan: FollowUpSeedPlan, pages: Int, json: Bool) async throws
-        -> String
-    {
+    /// Migration 12's triggers made again (`on`) or dropped.
+    static func triggerStatements(_ on: Bool, _ dialect: SQLDialect) -> [String] {
+        on ? Migrations.indicatorFactTriggers(dialect) : Migrations.dropIndicatorFactTriggers(dialect)
+    }
+
+    /// The timings on one seeded store; the JSON object, or the lines printed. With `triggers`
+    /// (`--trigger-cost`), every second case is opened with the indicator-fact triggers
+    /// dropped (`triggers(false)` before, `triggers(true)` after, outside the timing).
+    static func measureFollowUp(
+        _ store: any Store, plan: FollowUpSeedPlan, pages: Int, json: Bool, triggers: ((Bool) throws -> Void)? = nil
+    ) async throws -> String {
         let desk = LocalDesk(store: store, hasher: PasswordHasher(logN: 10, r: 8, p: 1))
         let tracer = try await benchTracer(desk)
         let admin = try await desk.signIn(name: "bench-admin", password: "bench trace password")
@@ -131,30 +150,50 @@ extension BenchCommand {
 
         // Opening a case with `contacts` close contacts, end to end.
         var opens: [Double] = []
+        var bareOpens: [Double] = []
         for run in 0..<plan.runs {
+            let bare = triggers != nil && run % 2 == 1
+            if bare { try triggers?(false) }
             let started = DispatchTime.now().uptimeNanoseconds
             let opening = try await desk.openCase(
                 tracer, phone: plan.phone(plan.runPatient(run)).e164, reference: "BENCH-OPEN-\(run)", indexDay: nil,
                 indexKind: .testDay, assignToMe: false)
-            opens.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            if bare {
+                bareOpens.append(elapsed)
+                try triggers?(true)
+            } else {
+                opens.append(elapsed)
+            }
             guard opening.followUpsCreated == plan.contacts else {
                 throw BenchFailure(
                     message: "the case made \(opening.followUpsCreated) follow-ups, not \(plan.contacts)")
             }
         }
         let adapter = try store.info().adapter
+        let withMedian = staffPercentile(opens, 0.5)
+        let bareMedian = staffPercentile(bareOpens, 0.5)
+        let bareJSON =
+            bareOpens.isEmpty
+            ? ""
+            : #","open_case_without_triggers_median_ms":\#(f3(bareMedian)),"open_case_with_over_without":\#(f3(bareMedian > 0 ? withMedian / bareMedian : 0))"#
         let queued = counts.overdue + counts.due
         if json {
             return
-                #"{"store":"\#(adapter)","cases":\#(plan.cases),"follow_ups":\#(plan.followUps),"tracer_queue_today":\#(queued),"first_page_ms":\#(f3(first)),"next_page_median_ms":\#(f3(staffPercentile(next, 0.5))),"next_page_p95_ms":\#(f3(staffPercentile(next, 0.95))),"next_page_max_ms":\#(f3(next.max() ?? 0)),"next_page_store_median_ms":\#(f3(staffPercentile(storeNext, 0.5))),"contacts":\#(plan.contacts),"open_case_median_ms":\#(f3(staffPercentile(opens, 0.5))),"open_case_max_ms":\#(f3(opens.max() ?? 0))}"#
+                #"{"store":"\#(adapter)","cases":\#(plan.cases),"follow_ups":\#(plan.followUps),"tracer_queue_today":\#(queued),"first_page_ms":\#(f3(first)),"next_page_median_ms":\#(f3(staffPercentile(next, 0.5))),"next_page_p95_ms":\#(f3(staffPercentile(next, 0.95))),"next_page_max_ms":\#(f3(next.max() ?? 0)),"next_page_store_median_ms":\#(f3(staffPercentile(storeNext, 0.5))),"contacts":\#(plan.contacts),"open_case_median_ms":\#(f3(staffPercentile(opens, 0.5))),"open_case_max_ms":\#(f3(opens.max() ?? 0))\#(bareJSON)}"#
         }
         print("\(adapter): \(plan.followUps) follow-ups over \(plan.cases) cases, the tracer's queue today \(queued)")
         print(
             "  queue page of 100 in LocalDesk: first \(f3(first)) ms; next pages (\(next.count)): median \(f3(staffPercentile(next, 0.5))) ms, p95 \(f3(staffPercentile(next, 0.95))) ms, max \(f3(next.max() ?? 0)) ms (store alone: median \(f3(staffPercentile(storeNext, 0.5))) ms)"
         )
         print(
-            "  open a case with \(plan.contacts) close contacts in LocalDesk (\(opens.count) runs): median \(f3(staffPercentile(opens, 0.5))) ms, max \(f3(opens.max() ?? 0)) ms"
+            "  open a case with \(plan.contacts) close contacts in LocalDesk (\(opens.count) runs): median \(f3(withMedian)) ms, max \(f3(opens.max() ?? 0)) ms"
         )
+        if !bareOpens.isEmpty {
+            print(
+                "  the same without the indicator-fact triggers (\(bareOpens.count) runs, in turn): median \(f3(bareMedian)) ms, max \(f3(bareOpens.max() ?? 0)) ms; with/without \(f3(bareMedian > 0 ? withMedian / bareMedian : 0))"
+            )
+        }
         return ""
     }
 }

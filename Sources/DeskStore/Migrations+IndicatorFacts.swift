@@ -37,6 +37,25 @@ extension Migrations {
             """
     }
 
+    /// The bench's switch (`bench followup --trigger-cost`): the statements that drop migration
+    /// 12's triggers (and PostgreSQL's trigger functions), to time a write without them.
+    package static func dropIndicatorFactTriggers(_ d: SQLDialect) -> [String] {
+        let triggers = [
+            ("follow_up_cases_facts_added", "follow_up_cases"), ("follow_up_cases_facts_removed", "follow_up_cases"),
+            ("follow_up_cases_facts_changed", "follow_up_cases"), ("follow_ups_facts_reached", "follow_ups"),
+            ("cases_facts_opened", "cases"),
+        ]
+        return triggers.flatMap { name, table in
+            d == .sqlite ? ["DROP TRIGGER \(name)"] : ["DROP TRIGGER \(name) ON \(table)", "DROP FUNCTION \(name)()"]
+        }
+    }
+
+    /// The statements that make migration 12's triggers again (after
+    /// ``dropIndicatorFactTriggers(_:)``; rows written meanwhile keep stale facts: a bench's only).
+    package static func indicatorFactTriggers(_ d: SQLDialect) -> [String] {
+        [d.choose(sqlite: sqliteFactTriggers, postgres: postgresFactTriggers)]
+    }
+
     /// A case's facts counted from its pairs (`UPDATE cases SET` this `WHERE …`).
     static let caseFacts = """
         contact_count = (SELECT count(*) FROM follow_up_cases fc WHERE fc.case_id = cases.id),

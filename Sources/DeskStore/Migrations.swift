@@ -29,7 +29,7 @@ struct Migration: Sendable {
 /// members: BIGINT for INTEGER, BYTEA for BLOB, identity columns for AUTOINCREMENT, and the few
 /// statements one engine needs alone). MigrationCatalogTests checks that both engines end with
 /// the same tables, columns and indexes.
-enum Migrations {
+package enum Migrations {
     /// Marks a TraceDesk SQLite file (`PRAGMA application_id`): 'TRDK'.
     static let applicationID: Int32 = 0x5452_444B
 
