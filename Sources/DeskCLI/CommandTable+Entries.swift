@@ -553,10 +553,10 @@ package enum CommandTable {
                 CLIVerb(
                     "followup",
                     [
-                        "tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500] [--pages 20] [--runs 3] [--json]"
+                        "tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500] [--pages 20] [--runs 3] [--trigger-cost] [--json]"
                     ],
                     key: "cli.bench.followup",
-                    options: ["postgres", "follow-ups", "cases", "contacts", "pages", "runs", "json"]),
+                    options: ["postgres", "follow-ups", "cases", "contacts", "pages", "runs", "trigger-cost", "json"]),
                 CLIVerb(
                     "indicators",
                     [
@@ -605,6 +605,7 @@ package enum CommandTable {
                 CLIOption("threads", "N", default: "1", key: "cli.bench.option.threads"),
                 CLIOption("shared", key: "cli.bench.option.shared"),
                 CLIOption("check-only", key: "cli.bench.option.check-only"),
+                CLIOption("trigger-cost", key: "cli.bench.option.trigger-cost"),
                 CLIOption("json", key: "cli.bench.option.json"),
             ],
             notes: ["cli.bench.notes.release"],

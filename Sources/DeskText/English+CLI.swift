@@ -1403,6 +1403,10 @@ extension English {
         ("cli.bench.option.threads", "write-raw: writing threads (default 1)"),
         ("cli.bench.option.shared", "write-raw: one connection behind a mutex instead of one per thread"),
         ("cli.bench.option.check-only", "write-raw: only check the statements against a trace of the store"),
+        (
+            "cli.bench.option.trigger-cost",
+            "followup: as many cases again, opened in turn without migration 12's indicator-fact triggers (dropped before, made again after), for the ratio"
+        ),
         ("cli.bench.option.json", "the results as JSON"),
         (
             "cli.bench.notes.release",

@@ -1504,6 +1504,10 @@ extension Italian {
         ("cli.bench.option.threads", "write-raw: thread di scrittura (predefinito 1)"),
         ("cli.bench.option.shared", "write-raw: una connessione dietro un mutex invece di una per thread"),
         ("cli.bench.option.check-only", "write-raw: confronta soltanto le istruzioni con una traccia dell'archivio"),
+        (
+            "cli.bench.option.trigger-cost",
+            "followup: altrettanti casi, aperti a turno senza i trigger dei fatti degli indicatori della migrazione 12 (tolti prima, ricreati dopo), per il rapporto"
+        ),
         ("cli.bench.option.json", "i risultati in JSON"),
         (
             "cli.bench.notes.release",
