@@ -16,7 +16,11 @@ package enum Completion {
 
     /// A short description for a menu: the first sentence, at most 70 characters.
     static func short(_ key: String) -> String {
-        let text = ManPage.firstSentence(CommandTable.text(key))
+        var text = CommandTable.text(key).replacingOccurrences(of: "\n", with: " ")
+        for stop in [". ", "; "] {
+            if let range = text.range(of: stop) { text = String(text[..<range.lowerBound]) }
+        }
+        if text.hasSuffix(".") { text.removeLast() }
         return text.count > 70 ? String(text.prefix(69)) + "…" : text
     }
 
