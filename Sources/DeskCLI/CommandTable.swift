@@ -164,6 +164,16 @@ extension Arguments {
         try checkAllowed(spec.allOptions, command: command)
     }
 
+    /// Refuses an option of `spec` that its verb `verb` does not take (the table's verb options).
+    package func checkVerb(_ spec: CLICommand, _ verb: String, command: String) throws(UsageError) {
+        guard let found = spec.verbs.first(where: { $0.name == verb }) else { return }
+        let taken = Set(spec.options(of: found).map(\.name))
+        let given = values.keys.sorted() + flags.sorted().filter { $0 != "help" }
+        if let extra = given.first(where: { !taken.contains($0) }) {
+            throw UsageError("'\(command)' takes no --\(extra)", command: command)
+        }
+    }
+
     /// Refuses a value outside an option's allowed values (case aside), with the allowed ones.
     package func checkAllowed(_ options: [CLIOption], command: String) throws(UsageError) {
         for option in options where !option.allowed.isEmpty && option.parserChecks {

@@ -229,7 +229,12 @@ package enum Completion {
             "    esac",
             "    if [[ $cur == -* ]]; then _describe option entries; else _files; fi",
             "}",
-            "_tracedesk \"$@\"",
+            "# Autoloaded from the fpath (compinit): complete now; sourced: register for tracedesk.",
+            "if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then",
+            "    _tracedesk \"$@\"",
+            "else",
+            "    (( $+functions[compdef] )) && compdef _tracedesk tracedesk",
+            "fi",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -27,14 +27,13 @@ enum CaseCommand {
         }
         switch verb {
         case "open":
-            try allow(
-                arguments, ["store", "reference", "onset", "test-day"], ["json", "mine", "phone-stdin"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await open(arguments, command: command)
         case "list":
-            try allow(arguments, ["store", "opened-by", "limit"], ["json", "closed", "all"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await list(arguments, command: command)
         case "show":
-            try allow(arguments, ["store"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             let id = try caseID(arguments, usage: "tracedesk case show ID", command: command)
             return try await acting(arguments, command) { desk, session throws(ServiceError) in
                 let detail = try await desk.caseDetail(session, caseID: id)
@@ -46,28 +45,14 @@ enum CaseCommand {
                 return .success
             }
         case "close":
-            try allow(arguments, ["store", "reason", "note"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await close(arguments, command: command)
         case "add":
-            try allow(arguments, ["store", "reason"], ["json", "phone-stdin"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await add(arguments, command: command)
         default:
             throw UsageError(
                 "unknown command 'case \(verb.prefix(24))': use open, list, show, close or add", command: "case")
-        }
-    }
-
-    /// Refuses the options another verb of `case` takes (the parser knows them all).
-    static func allow(
-        _ arguments: Arguments, _ values: Set<String>, _ flags: Set<String>, _ command: String
-    ) throws(UsageError) {
-        let values = values.union(PersonOptions.valueOptions)
-        let flags = flags.union(PersonOptions.flagOptions)
-        if let extra = arguments.values.keys.sorted().first(where: { !values.contains($0) }) {
-            throw UsageError("'\(command)' takes no --\(extra)", command: command)
-        }
-        if let extra = arguments.flags.sorted().first(where: { !flags.contains($0) && $0 != "help" }) {
-            throw UsageError("'\(command)' takes no --\(extra)", command: command)
         }
     }
 

@@ -27,7 +27,7 @@ enum FollowUpCommand {
         let hint = "tracedesk queue"
         switch verb {
         case "show":
-            try CaseCommand.allow(arguments, ["store"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let id = try FollowUpInput.oneID(
                 arguments, what: "follow-up", usage: "tracedesk followup show ID", hint: hint, command: command)
             return try await CaseCommand.acting(arguments, command) { desk, session throws(ServiceError) in
@@ -40,7 +40,7 @@ enum FollowUpCommand {
                 return .success
             }
         case "attempt":
-            try CaseCommand.allow(arguments, ["store", "outcome", "note"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let usage = "tracedesk followup attempt ID --outcome \(outcomes)"
             let id = try FollowUpInput.oneID(arguments, what: "follow-up", usage: usage, hint: hint, command: command)
             guard let text = arguments.values["outcome"] else {
@@ -66,7 +66,7 @@ enum FollowUpCommand {
                 return .success
             }
         case "check":
-            try CaseCommand.allow(arguments, ["store", "symptoms", "isolating", "note"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let usage = "tracedesk followup check ID --symptoms yes|no --isolating yes|no"
             let id = try FollowUpInput.oneID(arguments, what: "follow-up", usage: usage, hint: hint, command: command)
             let symptoms = try FollowUpInput.yesNo(arguments, "symptoms", usage: usage, command: command)
@@ -88,7 +88,7 @@ enum FollowUpCommand {
                 return .success
             }
         case "assign":
-            try CaseCommand.allow(arguments, ["store", "to"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let usage = "tracedesk followup assign ID... --to TRACER"
             guard !arguments.positionals.isEmpty else {
                 throw UsageError("give the follow-ups' numbers: \(usage) (\(hint) shows them)", command: command)

@@ -115,6 +115,19 @@ import Testing
         }
     }
 
+    @Test("a verb refuses another verb's option, and takes the person options")
+    func verbOptions() throws {
+        let spec = CommandTable.command("case")
+        let arguments = try Arguments(["1", "--limit", "3", "--user", "tom"], spec, command: "case show")
+        do {
+            try arguments.checkVerb(spec, "show", command: "case show")
+            Issue.record("case show took --limit")
+        } catch {
+            #expect(error.message == "'case show' takes no --limit")
+        }
+        try arguments.checkVerb(spec, "list", command: "case list")
+    }
+
     @Test("the person options are every person-taking command's")
     func personOptions() throws {
         let arguments = try Arguments(

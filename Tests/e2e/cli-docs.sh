@@ -100,6 +100,25 @@ check "bash: docs man --out completes a folder" bash -c '
   cd "$work" && complete_words tracedesk docs man --out fil | grep -qx files'
 if command -v zsh >/dev/null; then
   check "zsh -n accepts the zsh completion" zsh -n "$work/_tracedesk"
+  # zcomplete WORDS…: what the zsh completion offers for the last word, its completion
+  # builtins replaced by ones that print what they were given.
+  zcomplete() {
+    zsh -f -c '
+      compadd() { while [[ $1 == -* ]]; do [[ $1 == -- ]] && { shift; break }; shift; done; print -l -- "$@" }
+      _describe() { local -a e; e=("${(@P)2}"); print -l -- "${e[@]%%:*}" }
+      _files() { print -- "(files)" }
+      _message() { : }
+      source "$1"; shift
+      words=("$@"); CURRENT=$#
+      _tracedesk' _ "$work/_tracedesk" "$@" 2>&1
+  }
+  export -f zcomplete
+  check "zsh: stats --range offers the ranges" bash -c '
+    [ "$(zcomplete tracedesk stats --range "" | sort | tr "\n" " ")" = "14d 1h 24h 7d today " ]'
+  check "zsh: staff add --role offers the roles" bash -c '
+    [ "$(zcomplete tracedesk staff add --role "" | sort | tr "\n" " ")" = "admin operator supervisor tracer " ]'
+  check "zsh: tra completes among the commands, trace one of them" bash -c 'zcomplete tracedesk tra | grep -qx trace'
+  check "zsh: --signing-key completes files" bash -c '[ "$(zcomplete tracedesk serve --signing-key "")" = "(files)" ]'
 else
   check "zsh is installed (scripts/deps.sh test)" false
 fi
