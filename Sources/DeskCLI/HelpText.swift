@@ -136,6 +136,8 @@ package enum HelpText {
         }
         lines += synopsis("tracedesk --version | --help", indent: 2)
         lines.append("")
+        lines += wrap(CommandTable.text("cli.main.more"), indent: 0)
+        lines.append("")
         lines.append(CommandTable.text("cli.heading.options"))
         var seen: Set<String> = []
         for option in CommandTable.globalOptions + CommandTable.console.options where seen.insert(option.name).inserted

@@ -21,6 +21,10 @@ extension English {
         ("cli.man.files", "FILES"),
         ("cli.man.seealso", "SEE ALSO"),
         ("cli.man.tagline", "the contact-tracing staff console"),
+        (
+            "cli.main.more",
+            "Each command's --help (tracedesk case --help, …) and its man page (man tracedesk-case; tracedesk(1) lists them) say more."
+        ),
         ("cli.main.title", "TraceDesk: the contact-tracing staff console."),
     ]
 

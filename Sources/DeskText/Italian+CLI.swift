@@ -21,6 +21,10 @@ extension Italian {
         ("cli.man.files", "FILE"),
         ("cli.man.seealso", "VEDERE ANCHE"),
         ("cli.man.tagline", "la console del personale per il tracciamento dei contatti"),
+        (
+            "cli.main.more",
+            "Il --help di ogni comando (tracedesk case --help, …) e la sua pagina di manuale (man tracedesk-case; tracedesk(1) le elenca) dicono di più."
+        ),
         ("cli.main.title", "TraceDesk: la console del personale per il tracciamento dei contatti."),
     ]
 
