@@ -635,7 +635,7 @@ extension English {
         ("cli.audit.option.out", "checkpoint: the checkpoint file to append to"),
         ("cli.audit.option.actor", "list: entries by this person"),
         ("cli.audit.option.subject", "list: entries done to this account, user or client"),
-        ("cli.audit.option.action", "list: entries of this action"),
+        ("cli.audit.option.action", "list: entries of this action, one of {actions}"),
         ("cli.audit.option.day", "list: entries of this day (local time)"),
         ("cli.audit.option.limit", "list: at most N entries (default 50)"),
         (

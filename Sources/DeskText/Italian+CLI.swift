@@ -676,7 +676,7 @@ extension Italian {
         ("cli.audit.option.out", "checkpoint: il file dei punti di controllo a cui aggiungere"),
         ("cli.audit.option.actor", "list: le voci di questa persona"),
         ("cli.audit.option.subject", "list: le voci fatte a questo account, utente o client"),
-        ("cli.audit.option.action", "list: le voci di questa azione"),
+        ("cli.audit.option.action", "list: le voci di questa azione, una tra {actions}"),
         ("cli.audit.option.day", "list: le voci di questa data (ora locale)"),
         ("cli.audit.option.limit", "list: al massimo N voci (predefinito 50)"),
         (

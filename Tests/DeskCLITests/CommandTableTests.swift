@@ -216,6 +216,24 @@ import Testing
         }
     }
 
+    @Test("an option's default and allowed values are named in its description, in every language")
+    func defaultsDocumented() {
+        Self.eachLanguage {
+            for command in CommandTable.all {
+                for option in command.allOptions {
+                    let text = CommandTable.text(option.key) + " " + (option.metavar ?? "")
+                    if let value = option.defaultValue {
+                        #expect(
+                            text.contains(value), "--\(option.name) of '\(command.name)' lacks its default \(value)")
+                    }
+                    for value in option.allowed {
+                        #expect(text.contains(value), "--\(option.name) of '\(command.name)' lacks \(value)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("no two options of a command share a name, and a verb names only its command's options")
     func uniqueOptionNames() {
         for command in CommandTable.all {
