@@ -138,6 +138,8 @@ let package = Package(
         // The JSONTestSuite's parsing cases (Tests/Vectors/json) against the reader.
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
         .testTarget(name: "DeskTextTests", dependencies: ["DeskText"]),
+        // The table of commands: parsing, help, man pages and completions (no store, no server).
+        .testTarget(name: "DeskCLITests", dependencies: ["DeskCLI", "DeskText"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "CivilCalendar", "JSONText"]),
         .testTarget(
             name: "DeskAPITests", dependencies: ["DeskAPI", "DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),

@@ -87,8 +87,9 @@ package struct UsageError: Error {
     }
 }
 
-/// Exit statuses, documented in `tracedesk --help`.
-package enum ExitStatus: Int32 {
+/// Exit statuses: the table of commands (CommandTable) documents each command's from these
+/// cases, so no help or man page can name a status the code lacks.
+package enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     /// The input was refused (invalid code, bad date…); the reason is on stderr.
     case refused = 1
@@ -98,6 +99,8 @@ package enum ExitStatus: Int32 {
     /// The store could not be used (locked, damaged, not a TraceDesk file…), or the server
     /// could not be reached.
     case storeUnavailable = 4
+    /// `serve`: a listener could not be bound (address in use, not allowed, no such address).
+    case cannotListen = 5
     /// Sign-in failed, the session ended, or the person's role does not allow the command.
     case notAllowed = 6
     /// `audit verify`: the hash chain is broken.

@@ -9,51 +9,7 @@ import Foundation
 /// refuses (a number nobody registered, a closed case, someone else's case) exits 1 with the
 /// desk's message. Privacy: the output holds phone numbers (the tracer's work); errors never do.
 enum CaseCommand {
-    static let help = """
-        Usage:
-          tracedesk case open PHONE --reference TEXT --user NAME [--onset DAY | --test-day DAY] [--mine]
-              Opens a case for a positive patient by phone number (as for tracedesk trace:
-              +39 333 123 4567, or without the country code). Every close contact in the
-              patient's contact files becomes a follow-up of the case (or joins the one the
-              person already has for another open case: the latest exposure counts), assigned
-              to the active tracer with the fewest open follow-ups, or to you with --mine.
-              A patient with an open case already: that case, unchanged (exit 0, the output
-              says so). --onset DAY: the day symptoms started; --test-day DAY: the day of the
-              positive test, for a patient without symptoms; neither: today, as a test day.
-              Days are YYYY-MM-DD (UTC), not in the future.
-          tracedesk case list --user NAME [--closed | --all] [--opened-by TRACER] [--limit N] [--json]
-              Cases, newest first: open ones (default), closed ones, or all (at most N, 1 to
-              1000, default 200). A tracer sees the cases they opened; a supervisor every case,
-              or one tracer's with --opened-by.
-          tracedesk case show ID --user NAME [--json]
-              One case: the patient, the index day, who opened it, its status, the cases it
-              came from or led to, its follow-ups (active first) and its history.
-          tracedesk case close ID --reason recovered|transferred|opened-in-error|other --user NAME [--note TEXT]
-              Closes an open case (a tracer their own, a supervisor any). Its follow-ups that
-              name no other open case end. The note is kept with the case, not in the audit log.
-          tracedesk case add ID PHONE --reason TEXT --user NAME
-              Adds a contact by hand (a registered APRICOT user) to an open case, with why
-              ("household member, no phone seen"). Someone already followed for the case:
-              that follow-up, unchanged.
-
-          --reference TEXT  required for open: the health authority's case number (at most
-                            64 characters), kept in the audit log with every view of the case
-          --phone-stdin     read PHONE from stdin's first line instead (a number in the
-                            arguments shows in `ps` and in the shell's history); with
-                            --password-stdin, the password is the next line
-          --json            what the staff API answers (docs/staff-api.yaml, "Cases and
-                            follow-ups"), on the store too
-
-        Needs the tracer role (list, show and close: a supervisor too). Every view and change is
-        audited (case_opened, follow_up_viewed, case_closed, follow_up_added), with the case as
-        `case N`, never a phone number or a note. Times are local in the text, UTC in JSON. The
-        options --user, --password-stdin, --store and --server work as for 'tracedesk staff'.
-
-        Exit 0 ok, 1 refused (a number in a wrong format or nobody registered, an empty
-        reference, a case that is closed or not yours to change: the reason is on stderr),
-        2 usage error, 4 store or server unavailable (also: this desk has no case follow-up
-        yet), 6 sign-in failed or not allowed for the role.
-        """
+    static var help: String { HelpText.command(CommandTable.command("case")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first, !verb.hasPrefix("-") || ["--help", "-h"].contains(verb) else {
@@ -64,26 +20,20 @@ enum CaseCommand {
             return .success
         }
         let command = "case \(verb)"
-        let arguments = try Arguments(
-            Array(words.dropFirst()),
-            valueOptions: Set(["store", "reference", "onset", "test-day", "opened-by", "limit", "reason", "note"])
-                .union(PersonOptions.valueOptions),
-            flagOptions: Set(["json", "mine", "closed", "all", "phone-stdin"]).union(PersonOptions.flagOptions),
-            command: command)
+        let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("case"), command: command)
         if arguments.has("help") {
             print(help)
             return .success
         }
         switch verb {
         case "open":
-            try allow(
-                arguments, ["store", "reference", "onset", "test-day"], ["json", "mine", "phone-stdin"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await open(arguments, command: command)
         case "list":
-            try allow(arguments, ["store", "opened-by", "limit"], ["json", "closed", "all"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await list(arguments, command: command)
         case "show":
-            try allow(arguments, ["store"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             let id = try caseID(arguments, usage: "tracedesk case show ID", command: command)
             return try await acting(arguments, command) { desk, session throws(ServiceError) in
                 let detail = try await desk.caseDetail(session, caseID: id)
@@ -95,28 +45,14 @@ enum CaseCommand {
                 return .success
             }
         case "close":
-            try allow(arguments, ["store", "reason", "note"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await close(arguments, command: command)
         case "add":
-            try allow(arguments, ["store", "reason"], ["json", "phone-stdin"], command)
+            try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await add(arguments, command: command)
         default:
             throw UsageError(
                 "unknown command 'case \(verb.prefix(24))': use open, list, show, close or add", command: "case")
-        }
-    }
-
-    /// Refuses the options another verb of `case` takes (the parser knows them all).
-    static func allow(
-        _ arguments: Arguments, _ values: Set<String>, _ flags: Set<String>, _ command: String
-    ) throws(UsageError) {
-        let values = values.union(PersonOptions.valueOptions)
-        let flags = flags.union(PersonOptions.flagOptions)
-        if let extra = arguments.values.keys.sorted().first(where: { !values.contains($0) }) {
-            throw UsageError("'\(command)' takes no --\(extra)", command: command)
-        }
-        if let extra = arguments.flags.sorted().first(where: { !flags.contains($0) && $0 != "help" }) {
-            throw UsageError("'\(command)' takes no --\(extra)", command: command)
         }
     }
 

@@ -10,26 +10,10 @@ import Foundation
 
 /// `tracedesk keys …`: the P-256 key that signs chunks.
 enum KeysCommand {
-    static let help = """
-        Usage: tracedesk keys generate --out FILE [--audit]
-               tracedesk keys public --key FILE
-
-          generate  writes a new P-256 private key (PKCS#8 PEM, mode 0600) to FILE, refusing to
-                    overwrite one, and prints its public key. Give the public key to Apple and
-                    Google with the key id and version of your settings (signing_key_id 222 and
-                    signing_key_version v1 by default); keep FILE only on the servers.
-                    --audit: the audit key, which signs audit checkpoints (audit_key_path,
-                    tracedesk audit checkpoint --key FILE). Keep it away from the store's
-                    machine and its writers where you can; give the public key (and its key id,
-                    printed) to whoever verifies (tracedesk audit verify --public-key FILE).
-          public    prints the public key (PEM) of the private key in FILE.
-
-        Exit status: 0 ok, 1 the key file is refused (exists, unreadable, not P-256), 2 usage.
-        """
+    static var help: String { HelpText.command(CommandTable.command("keys")) }
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: ["out", "key"], flagOptions: ["audit"], command: "keys")
+        let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("keys"), command: "keys")
         if arguments.has("help") || words.first == "--help" || words.first == "-h" {
             print(help)
             return .success
@@ -104,44 +88,14 @@ enum KeysCommand {
 
 /// `tracedesk chunks …` and `tracedesk cleanup`: the publishing and retention jobs on demand.
 enum ChunksCommand {
-    static let help = """
-        Usage: tracedesk chunks publish [--store PATH|URL] [--signing-key FILE] [--config FILE]
-               tracedesk chunks list [--store PATH|URL] [--json]
-               tracedesk chunks show N|FILE.zip [--store PATH|URL] [--public-key FILE] [--keys]
-               tracedesk cleanup [--store PATH|URL] [--config FILE]
-
-          publish  publishes every key past its embargo (expiry + 2 h) as signed chunks of at most
-                   chunk_max_keys keys, and prints each chunk (index, keys, window). tracedesk
-                   serve does the same every publish_interval_seconds.
-          list     the chunks still kept: index, published, window, keys, padding, size.
-          show     decodes chunk N of the store (or a chunk zip file): window, region, batch,
-                   signature info, keys; verifies the signature with --public-key FILE, or
-                   with the configured signing key. --keys lists every key.
-          cleanup  deletes what the retention rules no longer allow to keep (retention_days,
-                   analytics_retention_days, closed_case_retention_days) and prints what it
-                   deleted. tracedesk serve does the same every cleanup_interval_seconds.
-
-        Settings (signing_key_path, signing_key_id, signing_key_version, region, chunk_max_keys,
-        chunk_min_keys, …) come from --config FILE (or TRACEDESK_CONFIG) and TRACEDESK_<SETTING>
-        variables, as for tracedesk serve (tracedesk serve --settings lists them).
-
-        --store takes an SQLite file or a postgres:// URL (tracedesk store --help). On PostgreSQL,
-        publish and cleanup take the same lock as the servers' jobs: while a server is
-        publishing (or cleaning up), the command says "skipped: another server holds the lock"
-        and exits 4.
-
-        Exit status: 0 ok, 1 refused (bad chunk, signature does not verify, no such chunk),
-        2 usage or settings, 4 store unavailable (or the job's lock is held elsewhere).
-        """
+    static var help: String { HelpText.command(CommandTable.command("chunks")) }
 
     static func run(_ words: [String], cleanup: Bool = false) throws(UsageError) -> ExitStatus {
         let command = cleanup ? "cleanup" : "chunks"
         let rest = cleanup ? words : Array(words.dropFirst())
-        let arguments = try Arguments(
-            rest, valueOptions: ["store", "signing-key", "config", "public-key"], flagOptions: ["json", "keys"],
-            command: command)
+        let arguments = try Arguments(rest, CommandTable.command(command), command: command)
         if arguments.has("help") || (!cleanup && (words.first == "--help" || words.first == "-h")) {
-            print(help)
+            print(HelpText.command(CommandTable.command(command)))
             return .success
         }
         let environment = ProcessInfo.processInfo.environment

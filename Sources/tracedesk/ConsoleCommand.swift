@@ -13,12 +13,9 @@ import TerminalNcurses
 /// it is the same on the embedded store and against a server.
 enum ConsoleCommand {
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: Set(["store", "theme", "refresh"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["no-color", "no-mouse", "no-copy"]).union(PersonOptions.flagOptions),
-            command: "tracedesk")
+        let arguments = try Arguments(words, CommandTable.command(""), command: "tracedesk")
         if arguments.has("help") {
-            print(mainHelp)
+            print(HelpText.main())
             return .success
         }
         if let extra = arguments.positionals.first {

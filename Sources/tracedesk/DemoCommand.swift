@@ -23,45 +23,11 @@ import TerminalNcurses
 /// Its server, and only it, accepts the simulated
 /// phones' attestations (``SimulatedAttestation``), so that analytics reach the statistics.
 enum DemoCommand {
-    static let help = """
-        Usage: tracedesk demo [--store PATH] [--immuni-rate N] [--apricot-users M] [--seed N]
-                              [--no-console [--duration S]] [--theme NAME] [--no-color] [--no-mouse]
-               Runs the whole system on this machine: a fresh demo store, one staff account per
-               role (names and passwords printed), a signing key, a server on 127.0.0.1 and
-               simulated phones (tracedesk simulate) talking to it, then opens the console
-               signed in as the operator. Quit the console to stop everything.
-
-               A simulated citizen calls the operator: the strip above the authorise screen's
-               footer shows its code and symptom onset to read out; authorise it, and its phone
-               checks the code and uploads 5 to 20 s later (the watch shows both), then the next
-               caller comes. For the other roles, open a second terminal:
-                 tracedesk --server INTERNAL-URL --user supervisor    (or tracer)
-               with the printed address and password.
-
-          --store PATH        keep the demo in this SQLite file (it must not exist yet); default
-                              a temporary folder only you can read, deleted at the end (also
-                              on SIGINT, SIGTERM or SIGHUP, which stop the demo: exit 128 +
-                              the signal)
-          --immuni-rate N     real Immuni citizens a minute, 0 to 600 (default 6)
-          --apricot-users M   APRICOT phones, 0 to 2000 (default 40)
-          --seed N            the simulation's seed (default 1)
-          --no-console        no console (and no simulated caller): run for --duration seconds
-                              (default 60, 1 to 86400), then print the simulation's summary
-                              (for scripts and a first look)
-
-        The server's public listener (phones) and internal listener (hospital systems, the staff
-        API: tracedesk --server URL …) are on ephemeral loopback ports, printed at start. Its
-        log goes to demo.log beside the store. It publishes chunks every minute, has no limit on
-        APRICOT codes per address (every simulated phone is on 127.0.0.1), keeps the SMS
-        outbox, where the simulated phones read their codes, and accepts the simulated Android
-        apps' attestations (6 operational-info records a minute). Never point real phones at it.
-        """
+    static var help: String { HelpText.command(CommandTable.command("demo")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let command = "demo"
-        let arguments = try Arguments(
-            words, valueOptions: ["store", "immuni-rate", "apricot-users", "seed", "duration", "theme"],
-            flagOptions: ["no-console", "no-color", "no-mouse"], command: command)
+        let arguments = try Arguments(words, CommandTable.command("demo"), command: command)
         if arguments.has("help") {
             print(help)
             return .success

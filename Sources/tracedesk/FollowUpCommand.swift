@@ -8,44 +8,7 @@ import Foundation
 enum FollowUpCommand {
     static let outcomes = CallOutcome.allCases.map(\.argument).joined(separator: "|")
 
-    static let help = """
-        Usage:
-          tracedesk followup show ID --user NAME [--json]
-              One follow-up: the person's number, its state, who it is assigned to, when the
-              next call or check is due, the period, why the person is followed (per case: the
-              minutes, days and last exposure of the APRICOT evidence, or the reason they were
-              added by hand), every attempt and every daily check.
-          tracedesk followup attempt ID --outcome \(outcomes) --user NAME [--note TEXT] [--json]
-              Records a call to the person and schedules what comes next: no answer or
-              voicemail, another call after the retry interval (at most a few a day; never
-              reached for days: lost to follow-up); wrong number or refused ends the follow-up;
-              reached, the daily checks begin (today's is due at once).
-          tracedesk followup check ID --symptoms yes|no --isolating yes|no --user NAME [--note TEXT] [--json]
-              Records today's daily check of a person who was reached. Symptoms flag the
-              follow-up for the supervisor and the case's tracer. The next check is due
-              tomorrow, until the period ends.
-          tracedesk followup assign ID... --to TRACER --user SUPERVISOR [--json]
-              Gives one or many follow-ups to an enabled tracer account (supervisor): nothing
-              changes when the name is not a tracer's.
-
-          ID is the follow-up's number, as tracedesk queue and tracedesk case show print it.
-          --note TEXT   at most 500 characters on one line; kept with the attempt or check,
-                        never in the audit log
-          --json        what the staff API answers (docs/staff-api.yaml): the follow-up after
-                        the change; for show, with its attempts and checks; for assign, a
-                        "follow_ups" list
-
-        Needs the tracer role (attempts and checks: on follow-ups assigned to you), or the
-        supervisor role (show, assign). Every view and change is audited (follow_up_viewed,
-        follow_up_attempt, follow_up_check, follow_up_assigned) with the follow-up's number,
-        never a phone number or a note. The options --user, --password-stdin, --store and
-        --server work as for 'tracedesk staff'.
-
-        Exit 0 ok, 1 refused (a follow-up that has ended, a check before the person was
-        reached, a name that is not an enabled tracer's: the reason is on stderr), 2 usage
-        error, 4 store or server unavailable (also: this desk has no case follow-up yet),
-        6 sign-in failed, or not allowed (someone else's follow-up, the wrong role).
-        """
+    static var help: String { HelpText.command(CommandTable.command("followup")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first, !verb.hasPrefix("-") || ["--help", "-h"].contains(verb) else {
@@ -56,11 +19,7 @@ enum FollowUpCommand {
             return .success
         }
         let command = "followup \(verb)"
-        let arguments = try Arguments(
-            Array(words.dropFirst()),
-            valueOptions: Set(["store", "outcome", "note", "symptoms", "isolating", "to"]).union(
-                PersonOptions.valueOptions),
-            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
+        let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("followup"), command: command)
         if arguments.has("help") {
             print(help)
             return .success
@@ -68,7 +27,7 @@ enum FollowUpCommand {
         let hint = "tracedesk queue"
         switch verb {
         case "show":
-            try CaseCommand.allow(arguments, ["store"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let id = try FollowUpInput.oneID(
                 arguments, what: "follow-up", usage: "tracedesk followup show ID", hint: hint, command: command)
             return try await CaseCommand.acting(arguments, command) { desk, session throws(ServiceError) in
@@ -81,7 +40,7 @@ enum FollowUpCommand {
                 return .success
             }
         case "attempt":
-            try CaseCommand.allow(arguments, ["store", "outcome", "note"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let usage = "tracedesk followup attempt ID --outcome \(outcomes)"
             let id = try FollowUpInput.oneID(arguments, what: "follow-up", usage: usage, hint: hint, command: command)
             guard let text = arguments.values["outcome"] else {
@@ -107,7 +66,7 @@ enum FollowUpCommand {
                 return .success
             }
         case "check":
-            try CaseCommand.allow(arguments, ["store", "symptoms", "isolating", "note"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let usage = "tracedesk followup check ID --symptoms yes|no --isolating yes|no"
             let id = try FollowUpInput.oneID(arguments, what: "follow-up", usage: usage, hint: hint, command: command)
             let symptoms = try FollowUpInput.yesNo(arguments, "symptoms", usage: usage, command: command)
@@ -129,7 +88,7 @@ enum FollowUpCommand {
                 return .success
             }
         case "assign":
-            try CaseCommand.allow(arguments, ["store", "to"], ["json"], command)
+            try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let usage = "tracedesk followup assign ID... --to TRACER"
             guard !arguments.positionals.isEmpty else {
                 throw UsageError("give the follow-ups' numbers: \(usage) (\(hint) shows them)", command: command)

@@ -6,30 +6,7 @@ import Foundation
 /// `tracedesk his …`: the hospital systems (HIS clients) that may authorise codes over
 /// `POST /v1/otp`, for admins. Locally on the store or through `--server`, like `staff`.
 enum HISCommand {
-    static let help = """
-        Usage:
-          tracedesk his add NAME --user ADMIN [--rate N] [--json]
-              Adds a hospital system and prints its API key, once: give it to the HIS, which
-              sends it as "Authorization: Bearer KEY" on POST /v1/otp. The store keeps only
-              the key's SHA-256, so a lost key cannot be shown again: revoke the client and add
-              another. --rate: authorisations a minute this client may make on each server
-              (default: the server's his_rate_per_minute).
-          tracedesk his list --user ADMIN [--json]
-              Every client: name, state (active, revoked), rate limit, who added it and when.
-          tracedesk his revoke NAME --user ADMIN
-              Revokes a client for good (it keeps its name): its key and certificate are
-              refused from the next request on, on every server of the store.
-
-        Names follow the rules of staff names: a letter, then letters a-z, digits, . - _
-        (at most 32); events, the audit log and the statistics name the client "his:NAME".
-        A client with a TLS client certificate (his_auth certificate) is the client its
-        certificate's subject CN names; it is added the same way (its key is then unused).
-        The options --user, --password-stdin, --store and --server work as for 'tracedesk staff'.
-        --json prints what the staff API answers (docs/staff-api.yaml).
-
-        Exit status: 0 ok, 1 refused (bad name, name taken, no such client), 2 usage error,
-        4 store or server unavailable, 6 sign-in failed or not allowed for the role.
-        """
+    static var help: String { HelpText.command(CommandTable.command("his")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else { throw UsageError("say what to do: add, list or revoke", command: "his") }
@@ -38,9 +15,7 @@ enum HISCommand {
             return .success
         }
         let command = "his \(verb)"
-        let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: Set(["store", "rate"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
+        let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("his"), command: command)
         if arguments.has("help") {
             print(help)
             return .success

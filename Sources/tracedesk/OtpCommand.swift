@@ -9,37 +9,7 @@ import Foundation
 ///
 /// Privacy rule: the code is never printed back; output names it by a short hash tag.
 enum OtpCommand {
-    static let help = """
-        Usage: tracedesk otp <check|authorize|status> CODE|--code-stdin [options]
-
-          tracedesk otp check CODE [--json]
-              Checks a code offline (alphabet, length, check character).
-              Prints "valid" and exits 0, or prints the reason and exits 1.
-          tracedesk otp authorize CODE --symptoms YYYY-MM-DD --user NAME [--store PATH|URL | --server URL] [--json]
-              Authorises the app showing CODE to upload its keys for 150 s.
-              Exit 0 authorised, 3 already authorised (nothing changed),
-              1 refused (reason on stderr), 4 store or server unavailable, 6 not allowed.
-          tracedesk otp status CODE --user NAME [--store PATH|URL | --server URL] [--json]
-              Shows what the store knows about CODE: unknown, authorized, expired
-              or consumed. Exit 0, 1 for an invalid code, 4 store or server unavailable,
-              6 not allowed (an operator follows only the codes they authorised).
-
-        authorize and status act for a person: --user NAME (or TRACEDESK_USER) and their
-        password (asked without echo, or the first line of stdin with --password-stdin);
-        authorize needs the operator role, status the operator (own codes) or supervisor role.
-        --server URL does the same through a server's staff API instead of a store.
-        Exit 6: sign-in failed or the role does not allow it.
-
-        CODE may be typed as the app shows it: 9K2-RAY8-UUQ, 9k2 ray8 uuq or 9K2RAY8UUQ.
-        --code-stdin reads it from stdin's first line instead: a code in the arguments shows
-        in `ps` and in the shell's history while it is live. With --password-stdin too, the
-        code is the first line and the password the second:
-          printf '%s\\n%s\\n' "$code" "$password" | tracedesk otp authorize --code-stdin \\
-            --password-stdin --symptoms 2026-11-27 --user NAME
-        The store defaults to TRACEDESK_STORE, then $XDG_DATA_HOME/tracedesk/tracedesk.sqlite;
-        --store takes an SQLite path or a postgres://USER@HOST:PORT/DATABASE URL.
-        TRACEDESK_OTP_TTL_SECONDS (10-3600, default 150) sets how long an authorisation lasts.
-        """
+    static var help: String { HelpText.command(CommandTable.command("otp")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else {
@@ -50,9 +20,7 @@ enum OtpCommand {
             return .success
         }
         let command = "otp \(verb)"
-        let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: Set(["store", "symptoms"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["json", "code-stdin"]).union(PersonOptions.flagOptions), command: command)
+        let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("otp"), command: command)
         if arguments.has("help") {
             print(help)
             return .success

@@ -14,8 +14,9 @@ struct PersonOptions {
     var user: String?
     var passwordStdin = false
 
-    static let valueOptions: Set<String> = ["user", "server"]
-    static let flagOptions: Set<String> = ["password-stdin"]
+    /// The global person options of the table of commands (DeskCLI's CommandTable).
+    static let valueOptions = Set(CommandTable.personOptions.filter { !$0.isFlag }.map(\.name))
+    static let flagOptions = Set(CommandTable.personOptions.filter(\.isFlag).map(\.name))
 
     /// The options given to the subcommand, over those given before it.
     func merged(with arguments: Arguments) -> PersonOptions {
@@ -33,14 +34,15 @@ struct PersonOptions {
     }
 }
 
-/// Options given before the subcommand.
+/// Options given before the subcommand: the table's global options (CommandTable.globalOptions).
 enum Globals {
     nonisolated(unsafe) static var person = PersonOptions()
     /// `--lang en|it`, before the subcommand: the language of this run's screens and output.
     nonisolated(unsafe) static var language: String?
 
-    /// Takes `--server`, `--user`, `--lang` and `--password-stdin` off the front of `words`; returns the
-    /// rest (from the first other word on, `--store` included, for the subcommand).
+    /// Takes the global options (`--server`, `--user`, `--lang`, `--password-stdin`) off the front
+    /// of `words`; returns the rest (from the first other word on, `--store` included, for the
+    /// subcommand).
     static func extract(_ words: [String]) throws(UsageError) -> [String] {
         var rest = words[...]
         while let word = rest.first, word.hasPrefix("--") {
@@ -50,30 +52,27 @@ enum Globals {
                 inline = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if PersonOptions.valueOptions.contains(name) {
-                rest = rest.dropFirst()
-                guard let value = inline ?? rest.first else {
-                    throw UsageError("option --\(name) needs a value", command: "tracedesk")
-                }
-                if inline == nil { rest = rest.dropFirst() }
-                if name == "server" { person.server = value } else { person.user = value }
-            } else if name == "lang" {
-                rest = rest.dropFirst()
-                guard let value = inline ?? rest.first else {
-                    throw UsageError("option --lang needs a value: en or it", command: "tracedesk")
-                }
-                if inline == nil { rest = rest.dropFirst() }
-                guard ConsoleSettings.languages.contains(value) else {
-                    throw UsageError(
-                        "--lang must be one of \(ConsoleSettings.languages.joined(separator: ", ")), got '\(terminalSafe(String(value.prefix(20))))'",
-                        command: "tracedesk")
-                }
-                language = value
-            } else if name == "password-stdin" {
-                rest = rest.dropFirst()
+            guard let option = CommandTable.globalOptions.first(where: { $0.name == name }) else { break }
+            rest = rest.dropFirst()
+            if option.isFlag {
+                if inline != nil { throw UsageError("option --\(name) takes no value", command: "tracedesk") }
                 person.passwordStdin = true
-            } else {
-                break
+                continue
+            }
+            guard let value = inline ?? rest.first else {
+                let allowed = option.allowed.isEmpty ? "" : ": " + CommandTable.list(option.allowed)
+                throw UsageError("option --\(name) needs a value\(allowed)", command: "tracedesk")
+            }
+            if inline == nil { rest = rest.dropFirst() }
+            if !option.allowed.isEmpty, !option.allowed.contains(value) {
+                throw UsageError(
+                    "--\(name) must be one of \(option.allowed.joined(separator: ", ")), got '\(terminalSafe(String(value.prefix(20))))'",
+                    command: "tracedesk")
+            }
+            switch name {
+            case "server": person.server = value
+            case "user": person.user = value
+            default: language = value
             }
         }
         return Array(rest)

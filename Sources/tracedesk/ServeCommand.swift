@@ -11,87 +11,7 @@ nonisolated(unsafe) private var terminationPipe: Int32 = -1
 
 /// `tracedesk serve`: the Immuni API over HTTP for phones and hospital systems.
 enum ServeCommand {
-    static let help = """
-        Usage: tracedesk serve [--store PATH|URL] [--listen 127.0.0.1:8080]
-                               [--internal-listen 127.0.0.1:8081] [--his-listen ADDR]
-                               [--config FILE] [--tls-cert FILE --tls-key FILE] [--signing-key FILE]
-                               [--log-format text|json]
-               tracedesk serve --settings
-
-        Serves the Immuni API (docs/api.md) and the APRICOT API (docs/apricot-api.md):
-          public listener    phones: /v1/settings, /v1/ingestion/*, /v1/analytics/*,
-                             /v1/keys/index and /v1/keys/N (the published chunks);
-                             APRICOT apps: /apricot/v1/settings, otp, login, contacts/DAY
-          internal listener  hospital systems and operations: POST /v1/otp, GET /metrics,
-                             the staff API (/staff/v1) for consoles and the CLI
-          HIS listener       with --his-listen (his_listen): POST /v1/otp alone, for hospitals
-                             on a network of their own (internal then no longer serves it)
-        They listen on loopback unless told otherwise; put the public one behind a proxy
-        or give --tls-cert/--tls-key (docs/deployment.md).
-
-        Hospital systems authenticate on POST /v1/otp (his_auth): key (default) with
-        "Authorization: Bearer KEY" of a client an admin made with tracedesk his add; certificate
-        with a TLS client certificate verified against his_ca_file; none lets anyone in (closed
-        test networks only; warned at every start). Without a valid credential: 401.
-
-        Store: an SQLite file (one server), or postgres://USER@HOST:PORT/DATABASE: any number
-        of servers share one PostgreSQL database (docs/deployment.md). On PostgreSQL a server
-        keeps up to store_pool_size connections; while the database is unreachable requests
-        get 503 with Retry-After, and the server reconnects by itself when it is back.
-
-        Jobs: every publish_interval_seconds (1 h) keys past their embargo are published as
-        chunks signed with --signing-key (signing_key_path; make one with tracedesk keys
-        generate); every cleanup_interval_seconds (1 day) old data is deleted; every
-        stats_rollup_interval_seconds (5 min) the statistics of closed hours are rolled up for
-        the supervisor's dashboard. All three also run at start. Without a signing key serve refuses to start, unless signing_key_required
-        is false: then it publishes nothing and says so in the log and in /metrics. With
-        several servers on one PostgreSQL, one runs each job at a time; the others log
-        "skipped: another server holds the lock".
-
-        Audit checkpoints: with audit_key_path (tracedesk keys generate --audit) and
-        audit_checkpoint_path, the server appends a signed checkpoint of the audit chain to that
-        file at start, every audit_checkpoint_every_entries (1000) new entries and hourly while
-        entries are added, so a store writer cannot rewrite the log unseen (tracedesk audit
-        verify --checkpoints; docs/admin-guide.md). Without them a note at start says so.
-
-        APRICOT SMS codes go through sms_gateway: outbox (default: kept for admins, read with
-        tracedesk sms outbox; nothing is sent) or http (sms_http_url, sms_http_api_key). Codes
-        are kept as HMACs keyed by a secret: beside an SQLite store it is made on first start
-        (STORE.code-secret); with PostgreSQL give every server the same apricot_code_secret_file,
-        or APRICOT answers 503 and says so.
-
-        While the store has no staff account, serve makes a one-time setup token at start,
-        prints it on stdout ("setup token: …", never in the log) and writes it to
-        setup_token_file (default STORE.setup-token, mode 0600): the first admin made through
-        the staff API must give it (tracedesk staff add NAME --role admin on the store needs
-        none). Sign-ins are admitted to the password hash by budgets per client address and
-        per name (sign_in_*; more: 429 with Retry-After). After an address's third wrong
-        password on an account its next try waits sign_in_first_wait_seconds (2, and never
-        less), doubled for each further failure up to 5 min.
-
-        Settings come from the --config JSON file (or TRACEDESK_CONFIG), then environment
-        variables TRACEDESK_<SETTING> (e.g. TRACEDESK_OTP_TTL_SECONDS=300), then these
-        options. --settings lists every setting with its value and meaning.
-
-        HTTP: on plain listeners each request head is read and checked before it is served
-        (strict framing: 400 for what a proxy could read another way; a head must be whole
-        within head_deadline_seconds; at most max_connections_reading_head heads at once, idle
-        kept connections included); later heads on a kept connection are checked as parsed, and
-        http_keep_alive = false closes after every answer (docs/deployment.md, "Slow clients").
-        The log goes to stderr; a line that cannot be written (full disk, reader gone) is
-        dropped and counted in /metrics (tracedesk_log_write_failures_total). --log-format json
-        (log_format) writes one JSON object a line for a log shipper: time, level, event,
-        message, and route, status and duration_ms for requests, incident for incidents; text
-        lines are the default. Neither holds a code, token, key, password or phone number.
-
-        systemd: under a Type=notify unit (NOTIFY_SOCKET set) serve sends READY=1 once every
-        listener is up and STOPPING=1 when a SIGINT or SIGTERM arrives (docs/deployment.md);
-        a socket that cannot be reached is noted in the log and the server runs on.
-
-        SIGINT or SIGTERM: stop accepting, finish requests in flight, exit 0.
-        Exit status: 0 stopped cleanly, 2 bad settings or usage, 4 store unavailable,
-        5 cannot listen.
-        """
+    static var help: String { HelpText.command(CommandTable.command("serve")) }
 
     /// The start line about audit checkpoints: where they go and how often, or that there are none.
     static func logAuditCheckpoints(
@@ -150,13 +70,7 @@ enum ServeCommand {
     }
 
     static func run(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(
-            words,
-            valueOptions: [
-                "store", "listen", "internal-listen", "his-listen", "config", "tls-cert", "tls-key", "signing-key",
-                "log-format",
-            ],
-            flagOptions: ["settings"], command: "serve")
+        let arguments = try Arguments(words, CommandTable.command("serve"), command: "serve")
         if arguments.has("help") {
             print(help)
             return 0
@@ -295,7 +209,7 @@ enum ServeCommand {
             try server.start()
         } catch {
             fail(error.message, event: "listen_failed")
-            return 5
+            return ExitStatus.cannotListen.rawValue
         }
         let scheme = config.tlsCert == nil ? "http" : "https"
         log("phone API on \(scheme)://\(config.listen.host):\(server.phonePort)")

@@ -2,32 +2,10 @@ import Foundation
 
 /// `tracedesk settings`: the console's settings in force, and where each came from.
 enum SettingsCommand {
-    static let help = """
-        Usage: tracedesk settings [--server URL] [--user NAME] [--theme NAME] [--store PATH|URL]
-
-        Prints the console's settings in force (server, user, theme, language, export_folder)
-        and where each comes from: an option (--lang before the command for the language), an
-        environment variable (TRACEDESK_USER, XDG_DOCUMENTS_DIR for the export folder), the
-        console's settings file, the locale (LC_ALL, LC_MESSAGES, LANG: only for the language,
-        after the file), or the default.
-        The file is $XDG_CONFIG_HOME/tracedesk/console.json (~/.config/tracedesk/console.json),
-        one JSON object, every key optional:
-
-          {"server": "https://desk.example:8081", "user": "rossi", "theme": "high-contrast",
-           "language": "it", "export_folder": "~/Documents/exports"}
-
-        With a server in it, `tracedesk` opens that server's sign-in (--store or
-        TRACEDESK_STORE still choose a store instead). A problem in the file is printed with
-        its line, here and when the console starts, and that value (or, for broken JSON, the
-        whole file) is ignored.
-
-        Exit status: 0 (also when the file has problems: they are printed), 2 usage error.
-        """
+    static var help: String { HelpText.command(CommandTable.command("settings")) }
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: Set(["theme", "store"]).union(PersonOptions.valueOptions),
-            flagOptions: PersonOptions.flagOptions, command: "settings")
+        let arguments = try Arguments(words, CommandTable.command("settings"), command: "settings")
         if arguments.has("help") {
             print(help)
             return .success

@@ -14,88 +14,11 @@ import Foundation
 /// against a running `tracedesk serve`, over real HTTP, for a bounded time; a progress line,
 /// then a summary (requests, errors by kind, latency percentiles).
 enum SimulateCommand {
-    static let help = """
-        Usage: tracedesk simulate [--server URL] [--internal URL] [--his URL] [--his-key-file FILE]
-                                  [--immuni-rate N] [--dummy-per-real X | --immuni-population N]
-                                  [--apricot-users M] [--positive-share PERCENT] [--contact-days N]
-                                  [--duration S] [--seed N] [--max-in-flight N]
-                                  [--store PATH|URL | --user ADMIN [--password-stdin]] [--allow-non-loopback]
-               Runs simulated phones against a `tracedesk serve` for --duration seconds, then prints
-               requests, errors by kind and latency percentiles (ms) per endpoint.
-
-        Where:
-          --server URL        the server's public listener, where phones go
-                              (default http://127.0.0.1:8080)
-          --internal URL      its internal listener, where the simulated hospital system authorises
-                              citizens' codes (POST /v1/otp) and the admin reads the SMS outbox
-                              (default http://127.0.0.1:8081 when --server is not given; with
-                              --server and no --internal there are no real citizens: dummy
-                              traffic only)
-          --his URL           where POST /v1/otp goes when the server has an HIS listener of
-                              its own (its --his-listen; default: --internal)
-          --his-key-file FILE the API key of an HIS client (tracedesk his add) for POST /v1/otp,
-                              or TRACEDESK_HIS_KEY. Without one, the simulated hospital gets a
-                              client of its own, simulate-XXXXXX, added by the --user admin
-                              (through --internal) or straight in --store, and revoked at the end
-          --allow-non-loopback  allow URLs whose host is not 127.0.0.1, ::1 or localhost: the
-                              simulation makes real load and real-looking data; never aim it
-                              at a server that serves real phones
-
-        Immuni (each real citizen: the hospital authorises the code, the phone checks it, then
-        uploads 14 daily keys; every ingestion request is padded to the apps' 110 000 bytes):
-          --immuni-rate N     real citizens a minute, 0 to 6000 (default 6), a Poisson process
-          --dummy-per-real X  dummy sessions (check-otp, then an upload 95 % of the time) per
-                              real citizen, 0 to 100 (default 4)
-          --immuni-population N  instead, dummy sessions of N installed apps, 1 to 100000000,
-                              each starting one every 60 days on average as the apps do
-                              (1 000 000 apps: about 12 a minute)
-
-        APRICOT (phones register, read the code the server sent by SMS, sign in; the positive
-        patients among them upload contact files of the last --contact-days days, built from
-        households, workplaces and chance encounters, then today's file again every 2 minutes):
-          --apricot-users M   phones to register, 0 to 100000 (default 20 when a way to read
-                              codes is given, else 0)
-          --positive-share PERCENT  share of them who upload, 0 to 100 (default 10; at least one)
-          --contact-days N    days of files each uploads, 1 to 30 (default 2)
-          --store PATH|URL    read codes from the SMS outbox of the store the server uses (same
-                              machine; the server's sms_gateway must be outbox, the default)
-          --user ADMIN        or read them through the staff API of --internal, signed in as this
-                              admin (each read is an audit entry: sms_outbox_read)
-
-        Bounds:
-          --duration S        seconds of the run, 1 to 86400 (default 60); APRICOT phones
-                              register from the start, --max-in-flight at a time, and stop at the
-                              end of it: phones not signed in by then are left out (the summary
-                              says how many signed in), so give thousands of phones some minutes
-          --seed N            every random draw (phones, codes, keys, encounters), default 1
-          --max-in-flight N   sessions at once, 1 to 1024 (default 32); a session due when that
-                              many run is skipped and counted in the notes
-
-        The server's limits apply to simulated phones as to real ones. All APRICOT phones ask for
-        codes from this machine's address: a server keeps to apricot_otp_per_address_per_hour
-        (default 60) codes an hour per address, so for more users run it with
-        apricot_otp_per_address_per_hour = 0 (`tracedesk demo` does). check_delay_mean_ms (150)
-        is in every Immuni latency.
-
-        --store must name the server's existing store; --user must be an admin.
-        SIGINT (Ctrl-C), SIGTERM or SIGHUP: the run stops early, its partial summary is printed
-        and the admin signed out.
-
-        Exit status: 0 no errors, 1 some requests failed (see errors by kind), 2 usage error,
-        4 the store does not exist or cannot be opened, 6 the admin's sign-in failed or the
-        account is not an admin, 128 + the signal (130 Ctrl-C, 143 SIGTERM) stopped early.
-        """
+    static var help: String { HelpText.command(CommandTable.command("simulate")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let command = "simulate"
-        let arguments = try Arguments(
-            words,
-            valueOptions: [
-                "server", "internal", "immuni-rate", "dummy-per-real", "immuni-population", "apricot-users",
-                "positive-share",
-                "contact-days", "duration", "seed", "max-in-flight", "store", "user", "his", "his-key-file",
-            ],
-            flagOptions: ["allow-non-loopback", "password-stdin"], command: command)
+        let arguments = try Arguments(words, CommandTable.command("simulate"), command: command)
         if arguments.has("help") {
             print(help)
             return .success

@@ -5,23 +5,7 @@ import Foundation
 
 /// `tracedesk sms outbox`: the APRICOT SMS outbox, for admins.
 enum SmsCommand {
-    static let help = """
-        Usage:
-          tracedesk sms outbox --user ADMIN [--limit N] [--json]
-              The newest SMS messages (default 50, at most 1000), newest first: when, to whom,
-              the gateway (outbox: kept here, never sent; http: sent to the provider), the
-              status (held, pending, sent, failed), attempts, the text (with the http gateway
-              its code masked; once the code has expired, been used or been replaced, the text is
-              dropped and the entry says why) and the last delivery detail. With sms_gateway outbox (the
-              default) this is where the codes of POST /apricot/v1/otp are read, for training
-              and test deployments.
-
-        The texts hold sign-in codes and the rows phone numbers: reading the outbox is audited
-        (sms_outbox_read). The options --user, --password-stdin, --store and --server work as
-        for 'tracedesk staff'. --json prints what the staff API answers (GET /staff/v1/sms/outbox).
-        Exit status: 0 ok, 2 usage error, 4 store or server unavailable, 6 sign-in failed or
-        not an admin.
-        """
+    static var help: String { HelpText.command(CommandTable.command("sms")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else { throw UsageError("say what to do: outbox", command: "sms") }
@@ -33,9 +17,7 @@ enum SmsCommand {
             throw UsageError("unknown command 'sms \(verb.prefix(40))': use outbox", command: "sms")
         }
         let command = "sms outbox"
-        let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: Set(["store", "limit"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
+        let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("sms"), command: command)
         if arguments.has("help") {
             print(help)
             return .success

@@ -8,71 +8,9 @@ import Foundation
 
 /// `tracedesk staff …` and `tracedesk audit …`: accounts and the audit log, for admins.
 enum StaffCommand {
-    static let help = """
-        Usage:
-          tracedesk staff add NAME --role operator|tracer|supervisor|admin --user ADMIN
-              Adds an account. Asks for its password twice (without echo).
-              With no account in the store yet, the first admin is made this way without
-              --user (its role must be admin). Through --server, the server's one-time setup
-              token (printed by tracedesk serve at start) goes in TRACEDESK_SETUP_TOKEN.
-          tracedesk staff list --user ADMIN [--json]
-              Every account: name, role, state (active, locked, disabled), failed sign-ins,
-              last sign-in, who made it.
-          tracedesk staff disable NAME --user ADMIN
-              Disables an account for good (it keeps its name) and ends its sessions.
-          tracedesk staff reset-password NAME --user ADMIN
-              Sets a new password (asked twice), unlocks the account, ends its sessions.
-          tracedesk staff recover NAME [--store PATH|URL]
-              Break-glass, for whoever can write the store itself (not through --server): when
-              every admin is locked or gone. Gives NAME a new password (asked twice) and unlocks
-              it, or, if there is no such account, adds NAME as an admin. Audited with the
-              actor "store-access:<your OS user>".
+    static var help: String { HelpText.command(CommandTable.command("staff")) }
 
-        Every command acts for the person --user names (or TRACEDESK_USER) and asks for their
-        password on the terminal. --password-stdin reads passwords from stdin instead, one per
-        line: first the acting person's, then the new one (staff add, reset-password).
-        --store PATH|URL picks the embedded store; --server URL acts through a server's staff
-        API instead. Roles: operator (authorise codes), tracer (contact trace), supervisor
-        (monitor all), admin (accounts, audit). Names: a letter, then letters a-z, digits,
-        . - _ (at most 32). Passwords: at least 10 characters, not containing the name.
-
-        --json prints what the staff API answers (docs/staff-api.yaml), on the store too.
-
-        Exit status: 0 ok, 1 refused (bad name or password, name taken), 2 usage error,
-        4 store or server unavailable, 6 sign-in failed or not allowed for the role.
-        """
-
-    static let auditHelp = """
-        Usage:
-          tracedesk audit verify --user ADMIN [--checkpoints FILE --public-key FILE] [--json]
-              Checks the audit log's hash chain from the first entry to the last. Prints
-              "intact: N entries, head <hash>" and exits 0, or names the first broken entry
-              and why, and exits 7. The chain alone cannot show a rewrite by someone who can
-              write the store and recomputes every later hash: with --checkpoints FILE (signed
-              checkpoints kept outside the store) and --public-key FILE (the audit key's public
-              key), every checkpoint's signature and order is checked, and the chain must have
-              each checkpoint's head hash at its count. A rewritten, reordered or cut-short
-              chain exits 7 and says between which checkpoints it changed; a damaged line or
-              another key exits 1. Entries after the last checkpoint are not covered.
-          tracedesk audit checkpoint --key FILE --out FILE --user ADMIN
-              Appends one signed checkpoint (entries, head hash, time, key id) of the chain as
-              it is now to FILE (created 0600), after checking that the chain is whole and that
-              FILE's checkpoints still match it (exit 7 otherwise, nothing appended). --key is
-              the audit key (tracedesk keys generate --audit --out FILE). The server does the
-              same by itself with audit_key_path and audit_checkpoint_path (docs/admin-guide.md).
-          tracedesk audit list --user ADMIN [--actor NAME] [--subject NAME] [--action ACTION]
-                  [--day YYYY-MM-DD] [--limit N] [--json]
-              Entries, newest first (default 50; --day is a day in local time; --subject is
-              whom or what it was done to, the entry's target: an account, user 7, an HIS client).
-              Actions: \(AuditAction.known.map(\.rawValue).joined(separator: ", ")).
-
-        The options --user, --password-stdin, --store and --server work as for 'tracedesk staff'.
-        --json prints what the staff API answers (GET /staff/v1/audit, /audit/verification); with
-        --checkpoints, that answer as "chain" beside what the checkpoints came to.
-        Exit status: 0 ok, 1 refused (a key or checkpoint file that cannot be used), 2 usage
-        error, 4 store or server unavailable, 6 sign-in failed or not allowed, 7 the chain is
-        broken or does not match its checkpoints.
-        """
+    static var auditHelp: String { HelpText.command(CommandTable.command("audit")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else {
@@ -83,9 +21,7 @@ enum StaffCommand {
             return .success
         }
         let command = "staff \(verb)"
-        let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: Set(["store", "role"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
+        let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("staff"), command: command)
         if arguments.has("help") {
             print(help)
             return .success
@@ -138,13 +74,7 @@ enum StaffCommand {
             return .success
         }
         let command = "audit \(verb)"
-        let arguments = try Arguments(
-            Array(words.dropFirst()),
-            valueOptions: Set([
-                "store", "actor", "subject", "action", "day", "limit", "key", "out", "checkpoints", "public-key",
-            ])
-            .union(PersonOptions.valueOptions),
-            flagOptions: Set(["json"]).union(PersonOptions.flagOptions), command: command)
+        let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("audit"), command: command)
         if arguments.has("help") {
             print(auditHelp)
             return .success

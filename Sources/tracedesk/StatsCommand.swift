@@ -10,53 +10,11 @@ import Foundation
 /// dashboard's export (StatsCSV). Every mistake in the range is caught before a password is
 /// asked for.
 enum StatsCommand {
-    static let help = """
-        Usage: tracedesk stats --user NAME [--range today|1h|24h|7d|14d]
-                               [--bucket 5m|hour|day]
-                               [--json | --csv] [--store PATH|URL | --server URL] [--password-stdin]
-               tracedesk stats --user NAME --from TIME [--to TIME] [--bucket 5m|hour|day] [...]
-
-          The supervisor's statistics over a time range: codes authorised per operator and
-          what became of them (checked, uploaded, median time to upload), uploads and keys
-          (accepted, dropped by reason, keys per upload), uploads refused, chunks published,
-          real and dummy phone requests, analytics by province, APRICOT registrations,
-          contact files, lookups per tracer, pseudo-ids used; then the tracing indicators
-          over the cases opened in the range (contacts per case, close contacts reached in
-          24 h, time to the first contact reached, checked every day, not reached yet, lost
-          to follow-up, known contacts, and per tracer: assigned, due, overdue, done today).
-          docs/supervisor-guide.md says what every figure counts.
-
-          --range R      the last 1h, 24h (default), 7d or 14d, the current bucket included;
-                         today: since midnight in the local zone (TZ), in hours
-          --bucket B     5m, hour or day; default 5m for 1h, hour for today and 24h, day for
-                         7d and 14d (today in day buckets is counted in hours)
-                         (5-minute buckets cover at most 24 hours)
-          --from TIME    instead of --range: from TIME (UTC, 2026-11-29T10:00:00Z,
-                         2026-11-29T10:00:00.000Z or a day 2026-11-29 for its midnight), moved
-                         down to its bucket's start; at most 31 days
-          --to TIME      with --from: up to TIME, not included (default now); without --bucket
-                         the bucket is 5m up to 3 hours, hour up to 3 days, day beyond
-          --json         the figures as the staff API answers them (series as arrays, one value
-                         per bucket; shares not included: divide the counts), and the
-                         indicators as the member "tracing"
-          --csv          the dashboard's CSV export: section,figure,key,label,bucket_start,value
-                         (the indicators in the sections tracing, unreached, tracer_load)
-
-        Needs the supervisor role. Not audited (figures only). Buckets are UTC; the text output
-        shows UTC times. The options --user, --password-stdin, --store and --server work as for
-        'tracedesk staff'.
-
-        Exit 0 ok (also when the range holds no data: the output says so), 1 refused (a range
-        the store or server cannot count: the reason is on stderr), 2 usage error (an unknown
-        range or bucket, --range with --from, --from after --to, a range too long), 4 store
-        or server unavailable, 6 sign-in failed or not a supervisor.
-        """
+    static var help: String { HelpText.command(CommandTable.command("stats")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let command = "stats"
-        let arguments = try Arguments(
-            words, valueOptions: Set(["store", "range", "bucket", "from", "to"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["csv", "json"]).union(PersonOptions.flagOptions), command: command)
+        let arguments = try Arguments(words, CommandTable.command("stats"), command: command)
         if arguments.has("help") || words.first == "help" {
             print(help)
             return .success

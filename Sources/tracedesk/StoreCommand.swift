@@ -3,28 +3,12 @@ import Foundation
 
 /// `tracedesk migrate` and `tracedesk store info`: the store's schema and sizes.
 enum StoreCommand {
-    static let help = """
-        Usage:
-          tracedesk migrate [--store PATH|URL]
-              Applies pending schema migrations and prints the schema version. Opening a store
-              migrates it too; this does it on purpose, e.g. before starting several servers.
-          tracedesk store info [--store PATH|URL] [--json]
-              Shows the adapter (SQLite or PostgreSQL, with its version), where the store is,
-              its schema version and its size, table by table.
-
-        --store takes an SQLite file path or postgres://USER@HOST:PORT/DATABASE (also
-        postgresql://; libpq's other URL parameters work, e.g. ?sslmode=require or
-        ?options=-csearch_path%3Dtracedesk for a schema of its own). Without it: TRACEDESK_STORE,
-        then the console's default file. A password belongs in ~/.pgpass or PGPASSWORD, not in
-        the URL: TraceDesk never prints it, but your shell history would keep it.
-
-        Exit status: 0 ok, 2 usage error, 4 store unavailable.
-        """
+    static var help: String { HelpText.command(CommandTable.command("store")) }
 
     static func migrate(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, valueOptions: ["store"], flagOptions: [], command: "migrate")
+        let arguments = try Arguments(words, CommandTable.command("migrate"), command: "migrate")
         if arguments.has("help") {
-            print(help)
+            print(HelpText.command(CommandTable.command("migrate")))
             return .success
         }
         guard arguments.positionals.isEmpty else {
@@ -42,7 +26,7 @@ enum StoreCommand {
     }
 
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, valueOptions: ["store"], flagOptions: ["json"], command: "store")
+        let arguments = try Arguments(words, CommandTable.command("store"), command: "store")
         if arguments.has("help") {
             print(help)
             return .success

@@ -12,51 +12,11 @@ import JSONText
 /// audit log before anything is printed (`contacts_csv`, `sightings_csv`, `json`). Privacy: the
 /// output holds phone numbers; errors never do.
 enum TraceCommand {
-    static let help = """
-        Usage: tracedesk trace PHONE --purpose TEXT --user NAME [--csv | --json] [--sightings]
-                               [--store PATH|URL | --server URL] [--password-stdin]
-               tracedesk trace --phone-stdin --purpose TEXT --user NAME [...]
-
-          Looks a positive patient up by phone number (APRICOT) and prints their summary and
-          one row per contact person, most minutes first. PHONE as the patient gives it:
-          +39 333 123 4567, 0039 333 1234567, or without the country code (the desk adds its
-          default, +39 unless configured). Quote it if it has spaces.
-
-          --purpose TEXT  required: the case reference or reason, kept in the audit log with
-                          every lookup and export
-          --csv           the contacts as CSV, the columns of the console's export
-                          (contact_user_id, phone, close_contact, minutes, most_minutes_on_one_day,
-                          days, sightings, first_seen, last_seen, outcome, outcome_note,
-                          outcome_by, outcome_at); with --sightings, the raw sightings instead
-                          (time, file_day, beacon, contact_user_id, contact_phone)
-          --json          the lookup as the staff API answers it; with --sightings, a
-                          "sightings" list is added
-          --sightings     also the raw sightings of the patient's files, oldest first
-                          (unresolved ones included)
-          --phone-stdin   read the patient's number from stdin's first line instead of
-                          PHONE: a number in the arguments shows in `ps` and in the shell's
-                          history. With --password-stdin too, the number is the first line
-                          and the password the second:
-                            printf '%s\\n%s\\n' "$number" "$password" | tracedesk trace \\
-                              --phone-stdin --password-stdin --purpose "case 2026-1234" --user NAME
-
-        Needs the tracer role. --csv and --json are exports: recorded in the audit log (with
-        the purpose and the number of rows: contacts, or sightings with --sightings) before
-        anything is printed. Times are UTC
-        (2026-11-29T10:00:00.000Z) in CSV and JSON, local in the table.
-
-        Exit 0 found (also a patient with no uploads: the output says so), 1 refused (a
-        number in a wrong format, a number nobody registered, an empty purpose: the reason
-        is on stderr), 2 usage error, 4 store or server unavailable, 6 sign-in failed or not
-        a tracer.
-        """
+    static var help: String { HelpText.command(CommandTable.command("trace")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let command = "trace"
-        let arguments = try Arguments(
-            words, valueOptions: Set(["store", "purpose"]).union(PersonOptions.valueOptions),
-            flagOptions: Set(["csv", "json", "sightings", "phone-stdin"]).union(PersonOptions.flagOptions),
-            command: command)
+        let arguments = try Arguments(words, CommandTable.command("trace"), command: command)
         if arguments.has("help") || words.first == "help" {
             print(help)
             return .success

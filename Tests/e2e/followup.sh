@@ -82,7 +82,7 @@ check "followup attempt without a number" usage "give the follow-up number: trac
   followup attempt --outcome reached
 check "followup check without --isolating" usage "give --isolating yes or --isolating no" \
   followup check 1 --symptoms no
-check "followup check with maybe" usage "--symptoms takes yes or no, got 'maybe'" \
+check "followup check with maybe" usage "unknown --symptoms answer 'maybe': use yes or no" \
   followup check 1 --symptoms maybe --isolating no
 check "followup assign without numbers" usage "give the follow-ups' numbers: tracedesk followup assign ID... --to TRACER" \
   followup assign --to tom
@@ -105,7 +105,7 @@ td "" followup attempt 1 --outcome reached --note "$long_note" --user bench-trac
 check "a note over 500 characters is refused (exit 1)" refused 1 "the note has 501 characters, at most 500"
 for word in case queue followup; do
   "$bin" $word --help >"$work/help" 2>&1
-  check "$word --help: usage and exit statuses" bash -c "grep -q '^Usage' '$work/help' && grep -q 'Exit 0 ok' '$work/help'"
+  check "$word --help: usage and exit statuses" bash -c "grep -q '^Usage' '$work/help' && grep -q '^Exit status:' '$work/help' && grep -qE '^  0 +ok' '$work/help'"
 done
 check "tracedesk --help lists case, queue and followup" \
   bash -c "'$bin' --help | grep -q 'case open PHONE --reference TEXT' && '$bin' --help | grep -q 'queue \[--mine' && '$bin' --help | grep -q 'followup assign ID... --to TRACER'"

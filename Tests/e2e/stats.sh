@@ -72,7 +72,7 @@ check "--range today: since local midnight (TZ) in hour buckets, exit 0" \
 # 2. Bad input: exit 2 and what to type, before any password is read.
 td "" --user sara --password-stdin stats --range 3h --store "$store"
 check "an unknown range: exit 2, the ranges offered" \
-  bash -c "[ $rc -eq 2 ] && grep -q 'the range must be one of today, 1h, 24h, 7d or 14d' '$work/err'"
+  bash -c "[ $rc -eq 2 ] && grep -q \"unknown range '3h': use today, 1h, 24h, 7d or 14d\" '$work/err'"
 td "" --user sara --password-stdin stats --bucket week --store "$store"
 check "an unknown bucket: exit 2, the buckets offered" \
   bash -c "[ $rc -eq 2 ] && grep -q \"unknown bucket 'week': use 5m, hour or day\" '$work/err'"

@@ -1,0 +1,207 @@
+import DeskContract
+import DeskCore
+import DeskText
+
+/// What an option's value completes to in a shell.
+package enum ValueKind: Sendable, Hashable {
+    case text
+    case file
+    case folder
+}
+
+/// One option of a command: its name (without dashes), its value's metavariable (nil: a flag),
+/// its default, the values it allows, what its value is, and the catalogue key of its
+/// description.
+package struct CLIOption: Sendable, Hashable {
+    package let name: String
+    package let metavar: String?
+    package let defaultValue: String?
+    package let allowed: [String]
+    /// The word the parser's refusal names the value with: "unknown reason 'x': use …".
+    package let valueWord: String
+    /// False when the command collects a bad value with its other problems (serve's settings):
+    /// the allowed values are then documented and completed, and checked by the command.
+    package let parserChecks: Bool
+    package let kind: ValueKind
+    package let key: String
+
+    package init(
+        _ name: String, _ metavar: String? = nil, default defaultValue: String? = nil, allowed: [String] = [],
+        word: String? = nil, parserChecks: Bool = true, kind: ValueKind = .text, key: String
+    ) {
+        self.name = name
+        self.metavar = metavar
+        self.defaultValue = defaultValue
+        self.allowed = allowed
+        self.valueWord = word ?? name
+        self.parserChecks = parserChecks
+        self.kind = kind
+        self.key = key
+    }
+
+    package var isFlag: Bool { metavar == nil }
+
+    /// `--name META` as help and man pages show it.
+    package var spelled: String { metavar.map { "--\(name) \($0)" } ?? "--\(name)" }
+}
+
+/// A verb of a command family (`case open`), or the command itself when it has none (name "").
+package struct CLIVerb: Sendable, Hashable {
+    package let name: String
+    /// The usage lines, each a whole `tracedesk …` line.
+    package let synopsis: [String]
+    /// The catalogue key of what it does (nil: the command's notes say it).
+    package let key: String?
+    /// The options this verb takes, by name; nil: every option of the command.
+    package let options: [String]?
+
+    package init(_ name: String, _ synopsis: [String], key: String?, options: [String]? = nil) {
+        self.name = name
+        self.synopsis = synopsis
+        self.key = key
+        self.options = options
+    }
+}
+
+/// An exit status a command uses, with the catalogue key of what it means there.
+package struct CLIExit: Sendable, Hashable {
+    package let status: ExitStatus
+    package let key: String
+    package init(_ status: ExitStatus, _ key: String) {
+        self.status = status
+        self.key = key
+    }
+}
+
+/// One command of the `tracedesk` binary (`case`, `serve`, …), the console included (name "").
+package struct CLICommand: Sendable, Hashable {
+    package let name: String
+    package let aliases: [String]
+    /// The man page it is described in: `tracedesk-PAGE(SECTION)`.
+    package let page: String
+    package let section: Int
+    /// Its lines in `tracedesk --help`.
+    package let overview: [String]
+    package let summaryKey: String
+    package let verbs: [CLIVerb]
+    package let options: [CLIOption]
+    /// Paragraphs after the options, by catalogue key.
+    package let notes: [String]
+    package let exits: [CLIExit]
+    /// Whether the global person options (--user, --server, --password-stdin) are also its own.
+    package let takesPerson: Bool
+
+    package init(
+        _ name: String, aliases: [String] = [], page: String? = nil, section: Int, overview: [String],
+        summary: String, verbs: [CLIVerb], options: [CLIOption], notes: [String] = [], exits: [CLIExit],
+        takesPerson: Bool = false
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.page = page ?? name
+        self.section = section
+        self.overview = overview
+        self.summaryKey = summary
+        self.verbs = verbs
+        self.options = options
+        self.notes = notes
+        self.exits = exits
+        self.takesPerson = takesPerson
+    }
+
+    /// Its options and, when it takes a person, the global person options.
+    package var allOptions: [CLIOption] {
+        takesPerson
+            ? options + CommandTable.personOptions.filter { p in !options.contains { $0.name == p.name } }
+            : options
+    }
+
+    package var valueOptions: Set<String> { Set(allOptions.filter { !$0.isFlag }.map(\.name)) }
+    package var flagOptions: Set<String> { Set(allOptions.filter(\.isFlag).map(\.name)) }
+
+    package func option(_ name: String) -> CLIOption? { allOptions.first { $0.name == name } }
+
+    /// The options `verb` takes (all of the command's when the verb names none).
+    package func options(of verb: CLIVerb) -> [CLIOption] {
+        guard let names = verb.options else { return allOptions }
+        let own = names.compactMap { name in allOptions.first { $0.name == name } }
+        return takesPerson ? own + CommandTable.personOptions.filter { p in !own.contains { $0.name == p.name } } : own
+    }
+
+    package var hasVerbs: Bool { verbs.contains { !$0.name.isEmpty } }
+}
+
+extension CommandTable {
+    /// The command named `name` (or one of its aliases); "" is the console.
+    package static func command(_ name: String) -> CLICommand {
+        if name.isEmpty { return console }
+        if let found = commands.first(where: { $0.name == name || $0.aliases.contains(name) }) { return found }
+        preconditionFailure("no command '\(name)' in the table")
+    }
+
+    /// Every command, the console first.
+    package static var all: [CLICommand] { [console] + commands }
+
+    /// The man pages: the families, in the order of the table.
+    package static var pages: [(page: String, section: Int, commands: [CLICommand])] {
+        var out: [(page: String, section: Int, commands: [CLICommand])] = []
+        for command in commands {
+            if let index = out.firstIndex(where: { $0.page == command.page }) {
+                out[index].commands.append(command)
+            } else {
+                out.append((command.page, command.section, [command]))
+            }
+        }
+        return out
+    }
+}
+
+extension Arguments {
+    /// Parses `words` with the options of `command` from the table, and refuses a value an
+    /// option does not allow (naming the allowed ones).
+    package init(_ words: [String], _ spec: CLICommand, command: String) throws(UsageError) {
+        try self.init(words, valueOptions: spec.valueOptions, flagOptions: spec.flagOptions, command: command)
+        try checkAllowed(spec.allOptions, command: command)
+    }
+
+    /// Refuses an option of `spec` that its verb `verb` does not take (the table's verb options).
+    package func checkVerb(_ spec: CLICommand, _ verb: String, command: String) throws(UsageError) {
+        guard let found = spec.verbs.first(where: { $0.name == verb }) else { return }
+        let taken = Set(spec.options(of: found).map(\.name))
+        let given = values.keys.sorted() + flags.sorted().filter { $0 != "help" }
+        if let extra = given.first(where: { !taken.contains($0) }) {
+            throw UsageError("'\(command)' takes no --\(extra)", command: command)
+        }
+    }
+
+    /// Refuses a value outside an option's allowed values (case aside), with the allowed ones.
+    package func checkAllowed(_ options: [CLIOption], command: String) throws(UsageError) {
+        for option in options where !option.allowed.isEmpty && option.parserChecks {
+            guard let value = values[option.name] else { continue }
+            if !option.allowed.contains(value.lowercased()) {
+                throw UsageError(
+                    "unknown \(option.valueWord) '\(terminalSafe(String(value.prefix(24))))': use \(CommandTable.list(option.allowed))",
+                    command: command)
+            }
+        }
+    }
+}
+
+extension CommandTable {
+    /// What the table's texts name from the code: `{columns}` (the queue's CSV), `{actions}`
+    /// (the audit log's), `{outcomes}`.
+    package static let placeholders: [String: String] = [
+        "columns": QueueCSV.columns.joined(separator: ", "),
+        "actions": AuditAction.known.map(\.rawValue).joined(separator: ", "),
+        "outcomes": outcomes.joined(separator: ", "),
+    ]
+
+    /// A table text in the run's language, its placeholders filled in.
+    package static func text(_ key: String) -> String { tr(key, placeholders) }
+
+    /// "a, b or c".
+    package static func list(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+    }
+}
