@@ -175,6 +175,7 @@ let package = Package(
             name: "DeskConsoleTests",
             dependencies: [
                 "DeskConsole", "TerminalKit", "DeskContract", "DeskTestSupport", "DeskCore", "CivilCalendar",
+                "DeskText",
             ],
             exclude: ["Snapshots"]
         ),
