@@ -15,7 +15,10 @@ extension AuthorizeScreen {
     public static var formKeyMap: KeyMap<FormAction> {
         KeyMap([
             Binding([.enter], .review, help: tr("console.authorize.key.review"), name: "review"),
-            Binding([.tab], .nextField, help: tr("console.authorize.key.nextField"), name: "next-field"),
+            Binding(
+                [.tab], .nextField, help: tr("console.authorize.key.nextField"),
+                footer: tr("console.authorize.key.nextFieldShort"),
+                name: "next-field"),
             Binding(
                 [.backTab], .previousField, help: tr("console.authorize.key.previousField"), shownInFooter: false,
                 name: "previous-field"),

@@ -211,7 +211,13 @@ extension ConsoleApp {
                             rows: [
                                 KeyRow(
                                     keys: [], label: "A…9",
-                                    help: tr("console.frame.key.typeCode", ["alphabet": OtpRules.alphabetDescription]),
+                                    help: tr(
+                                        "console.frame.key.typeCode",
+                                        [
+                                            "letters": OtpRules.alphabet.filter(\.isLetter).map { String($0) }.joined(
+                                                separator: " ")
+                                        ]
+                                    ),
                                     group: tr("console.frame.group.code"))
                             ]))
                     add("authorize.code", AuthorizeScreen.codeFieldKeyMap, as: tr("console.frame.group.code"))

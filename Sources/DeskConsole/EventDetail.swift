@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 import JSONText
 import TerminalKit
@@ -186,14 +187,14 @@ public enum EventDetail {
     public static func dropReason(_ name: String) -> String {
         guard let reason = KeyDropReason(rawValue: name) else { return words(name) }
         switch reason {
-        case .keyLength: return "wrong key length"
-        case .rollingPeriod: return "bad rolling period"
-        case .duplicateKeyData: return "duplicate key"
-        case .duplicateInterval: return "duplicate interval"
-        case .misaligned: return "misaligned"
-        case .future: return "in the future"
-        case .tooOld: return "too old"
-        case .beforeRiskWindow: return "before the risk window"
+        case .keyLength: return tr("console.frame.event.drop.keyLength")
+        case .rollingPeriod: return tr("console.frame.event.drop.rollingPeriod")
+        case .duplicateKeyData: return tr("console.frame.event.drop.duplicateKeyData")
+        case .duplicateInterval: return tr("console.frame.event.drop.duplicateInterval")
+        case .misaligned: return tr("console.frame.event.drop.misaligned")
+        case .future: return tr("console.frame.event.drop.future")
+        case .tooOld: return tr("console.frame.event.drop.tooOld")
+        case .beforeRiskWindow: return tr("console.frame.event.drop.beforeRiskWindow")
         }
     }
 
@@ -318,13 +319,20 @@ public enum EventDetail {
     /// The phone's clock against the server's, from the upload rules' skew (server minus
     /// phone): "3 s behind", "4 s ahead", "on time".
     public static func clockOffset(skew: Int64) -> String {
-        if skew == 0 { return "on time" }
-        return skew > 0 ? "\(skew) s behind" : "\(skew.magnitude) s ahead"
+        if skew == 0 { return tr("console.frame.event.onTime") }
+        return skew > 0
+            ? tr("console.frame.event.behind", ["seconds": String(skew)])
+            : tr("console.frame.event.ahead", ["seconds": String(skew.magnitude)])
     }
 
     /// "1 key", "3 keys".
     static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+        let key = "console.frame.count." + noun.replacingOccurrences(of: " ", with: "-")
+        // A noun the catalogue does not have yet stays English rather than showing no words.
+        guard Catalogue.raw(key + ".other", in: .en) != nil else {
+            return "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+        }
+        return trCount(key, n)
     }
 
     /// A detail the summary could not read: said so, never shown as stored (empty for `{}`).

@@ -175,7 +175,11 @@ public enum FirstAdminScreen {
     public static func regions(in area: Rect) -> Regions {
         let panel = area.centered(width: min(72, area.width), height: min(20, area.height))
         let inner = panel.inset(horizontal: 2, vertical: 1)
-        let fieldX = inner.x + 13
+        // The fields start after the longest label (marker, space, label, space): 13 in English.
+        let labels = [
+            tr("console.frame.label.name"), tr("console.frame.label.password"), tr("console.firstadmin.again"),
+        ]
+        let fieldX = inner.x + max(13, 4 + (labels.map(DisplayWidth.of).max() ?? 0))
         let fieldWidth = max(0, min(34, inner.maxX - fieldX))
         func row(_ offset: Int) -> Rect { Rect(x: fieldX, y: inner.y + offset, width: fieldWidth, height: 1) }
         return Regions(
@@ -191,7 +195,10 @@ public enum FirstAdminScreen {
             regions.notice = Rect(x: notice.x, y: notice.y + 3, width: notice.width, height: max(0, notice.height - 3))
             // "Setup token" is the longest label: every field starts two columns later, so that
             // a space stays between it and its field.
-            regions.fields = regions.fields.mapValues { Rect(x: $0.x + 2, y: $0.y, width: $0.width, height: 1) }
+            let inner = regions.panel.inset(horizontal: 2, vertical: 1)
+            let shift = max(
+                0, 4 + DisplayWidth.of(tr("console.firstadmin.token")) - ((regions.fields[.name]?.x ?? 0) - inner.x))
+            regions.fields = regions.fields.mapValues { Rect(x: $0.x + shift, y: $0.y, width: $0.width, height: 1) }
         } else {
             regions.fields[.token] = nil
         }

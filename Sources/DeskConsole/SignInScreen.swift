@@ -140,7 +140,9 @@ public enum SignInScreen {
     public static func regions(in area: Rect) -> Regions {
         let panel = area.centered(width: min(64, area.width), height: min(14, area.height))
         let inner = panel.inset(horizontal: 2, vertical: 1)
-        let fieldX = inner.x + 13
+        // The fields start after the longer label (marker, space, label, space): 13 in English.
+        let labels = [tr("console.frame.label.name"), tr("console.frame.label.password")]
+        let fieldX = inner.x + max(13, 4 + (labels.map(DisplayWidth.of).max() ?? 0))
         let fieldWidth = max(0, min(34, inner.maxX - fieldX))
         return Regions(
             panel: panel,

@@ -190,7 +190,7 @@ extension English {
         ("console.frame.group.person", "person"),
         ("console.frame.group.queue", "queue"),
         ("console.frame.group.demo", "demo"),
-        ("console.frame.key.typeCode", "Type it: {alphabet}"),
+        ("console.frame.key.typeCode", "Type it: {letters} and 1-9"),
         ("console.frame.key.anyDay", "Any day (no day filter)"),
         ("console.frame.localAndUTC", "{local} local · {utc} UTC"),
         ("console.frame.wait.signingIn", "signing in"),
@@ -200,10 +200,7 @@ extension English {
         ("console.frame.export.keep", "Keep it"),
         ("console.frame.export.file", "File"),
         ("console.frame.export.writing", "writing"),
-        (
-            "console.frame.export.kept",
-            "kept the existing file: type another name, or press {enter} again to be asked again"
-        ),
+        ("console.frame.export.kept", "kept the existing file: type another name, or press {enter} again to be asked again"),
         ("console.frame.export.exists", "{path} exists. Replace it with this export?"),
         ("console.frame.export.keys", "{enter} write · {esc} cancel"),
         ("console.frame.export.typeFile", "type the file to write, e.g. {path}"),
@@ -227,10 +224,7 @@ extension English {
         ("console.frame.demo.uploaded", "uploaded at {time}"),
         ("console.frame.demo.refusedLong", "its upload was refused (HTTP {status})"),
         ("console.frame.demo.refusedShort", "refused ({status})"),
-        (
-            "console.frame.demo.stripLong",
-            " Demo call (simulated) · read out {code} · symptoms from {day} · phone: {phone}"
-        ),
+        ("console.frame.demo.stripLong", " Demo call (simulated) · read out {code} · symptoms from {day} · phone: {phone}"),
         ("console.frame.demo.stripShort", " Demo call · code {code} · onset {day} · phone: {phone}"),
         ("console.frame.demo.key", "The demo's accounts and patients"),
         ("console.frame.demo.accounts", "demo accounts (name: role, password)"),
@@ -284,10 +278,7 @@ extension English {
         ("console.firstadmin.differ", "the two passwords differ"),
         ("console.firstadmin.key.submit", "Next field, then create"),
         ("console.firstadmin.differTwice", "the two passwords differ: type the same password twice"),
-        (
-            "console.firstadmin.typeToken",
-            "type the setup token that tracedesk serve printed at start (also in its setup-token file beside the store)"
-        ),
+        ("console.firstadmin.typeToken", "type the setup token that tracedesk serve printed at start (also in its setup-token file beside the store)"),
         ("console.firstadmin.creating", "creating the first admin…"),
         ("console.firstadmin.title", "First admin"),
         ("console.firstadmin.again", "Again"),
@@ -296,10 +287,7 @@ extension English {
         ("console.firstadmin.accepted", "password accepted"),
         ("console.firstadmin.match", "the passwords match"),
         ("console.firstadmin.nameCut", "the name: {problem}"),
-        (
-            "console.firstadmin.intro",
-            "No staff account exists yet in {location}. This creates the first admin: the account that adds staff accounts and reads the audit log. It cannot authorise uploads; add operators from the Staff screen afterwards."
-        ),
+        ("console.firstadmin.intro", "No staff account exists yet in {location}. This creates the first admin: the account that adds staff accounts and reads the audit log. It cannot authorise uploads; add operators from the Staff screen afterwards."),
         ("console.firstadmin.storedAs", "stored as {name}"),
         ("console.firstadmin.rule", "at least {length} characters, not the name"),
         ("console.firstadmin.tokenHint", "printed by serve at start, and in STORE.setup-token"),
@@ -310,34 +298,19 @@ extension English {
         ("console.lock.kept", "Your screen is kept: type your password to go back to it."),
         ("console.lock.notYou", "Not {user}? ^O signs out."),
         ("console.authorize.otp.empty", "no code entered: type the 10 characters the citizen reads out"),
-        (
-            "console.authorize.otp.forbidden",
-            "{character} at position {position} is never in a code: ask the citizen to read it again"
-        ),
+        ("console.authorize.otp.forbidden", "{character} at position {position} is never in a code: ask the citizen to read it again"),
         ("console.authorize.otp.tooShort.one", "the code has {count} character, it needs 10: ask for the rest"),
         ("console.authorize.otp.tooShort.other", "the code has {count} characters, it needs 10: ask for the rest"),
-        (
-            "console.authorize.otp.tooLong.one",
-            "the code has {count} character, it needs 10: check for an extra character"
-        ),
-        (
-            "console.authorize.otp.tooLong.other",
-            "the code has {count} characters, it needs 10: check for an extra character"
-        ),
+        ("console.authorize.otp.tooLong.one", "the code has {count} character, it needs 10: check for an extra character"),
+        ("console.authorize.otp.tooLong.other", "the code has {count} characters, it needs 10: check for an extra character"),
         ("console.authorize.otp.mismatch", "check character does not match: ask the citizen to read the code again"),
         ("console.authorize.otp.zero", "'0' (zero)"),
         ("console.authorize.otp.letterO", "'O' (letter O)"),
         ("console.authorize.otp.control", "a control character"),
-        (
-            "console.authorize.onset.inFuture",
-            "{day} is in the future (today is {today} UTC): symptom onset cannot be after today"
-        ),
+        ("console.authorize.onset.inFuture", "{day} is in the future (today is {today} UTC): symptom onset cannot be after today"),
         ("console.authorize.onset.tooOld", "{day} is {daysAgo} days ago: at most {maximum} days back is accepted"),
         ("console.authorize.onset.notADate", "'{text}' is not a date: use YYYY-MM-DD"),
-        (
-            "console.authorize.onset.old",
-            "{daysAgo} days ago: no keys older than {days} days are published; confirm the date with the citizen"
-        ),
+        ("console.authorize.onset.old", "{daysAgo} days ago: no keys older than {days} days are published; confirm the date with the citizen"),
         ("console.authorize.onset.today", "today"),
         ("console.authorize.onset.yesterday", "yesterday"),
         ("console.authorize.onset.tomorrow", "tomorrow"),
@@ -346,27 +319,15 @@ extension English {
         ("console.authorize.onset.daysAgo.one", "{count} day ago"),
         ("console.authorize.onset.daysAgo.other", "{count} days ago"),
         ("console.authorize.review.authorise", "Authorise"),
-        (
-            "console.authorize.chooseDay",
-            "choose the day symptoms started: t today, y yesterday, -3 three days ago, or the calendar"
-        ),
+        ("console.authorize.chooseDay", "choose the day symptoms started: t today, y yesterday, -3 three days ago, or the calendar"),
         ("console.authorize.quit.title", "Quit during the call?"),
         ("console.authorize.quit.stay", "Stay"),
-        (
-            "console.authorize.storedOnset",
-            "The code keeps its stored symptom onset, {stored}, not {chosen} as chosen now."
-        ),
-        (
-            "console.authorize.codeComplete",
-            "the code is complete (10 characters): {backspace} to correct it, {tab} for the date"
-        ),
+        ("console.authorize.storedOnset", "The code keeps its stored symptom onset, {stored}, not {chosen} as chosen now."),
+        ("console.authorize.codeComplete", "the code is complete (10 characters): {backspace} to correct it, {tab} for the date"),
         ("console.authorize.atMostBack", "at most {maximum} days back is accepted"),
         ("console.authorize.doesNothing", "‘{character}’ does nothing here: {hint}"),
         ("console.authorize.onsetHint", "t today, y yesterday, ←/→ day, or type {iso}, {short}, -3"),
-        (
-            "console.authorize.quit.message",
-            "The code can still be used for {left} and no upload has arrived. Quitting signs you out and stops watching it (the authorisation stays)."
-        ),
+        ("console.authorize.quit.message", "The code can still be used for {left} and no upload has arrived. Quitting signs you out and stops watching it (the authorisation stays)."),
         ("console.authorize.newCall", "New call"),
         ("console.authorize.codeLabel", "Code from the app"),
         ("console.authorize.codeHint", "  3-4-3, as the citizen reads it"),
@@ -381,10 +342,7 @@ extension English {
         ("console.authorize.failedKeys", "r retry, e back to the form, n new call"),
         ("console.authorize.uploadReceived", "✓ Upload received: the citizen's part is done."),
         ("console.authorize.uploadEmpty", "! Upload received, but no key could be kept (why: below)."),
-        (
-            "console.authorize.adviceExpired",
-            "If the app did not upload in time, ask the citizen for a new code and press n."
-        ),
+        ("console.authorize.adviceExpired", "If the app did not upload in time, ask the citizen for a new code and press n."),
         ("console.authorize.adviceAlready", "The citizen can upload now."),
         ("console.authorize.adviceConfirm", "Tell the citizen to confirm the upload in the app now."),
         ("console.authorize.review.title", "Authorise this upload?"),
@@ -396,10 +354,7 @@ extension English {
         ("console.authorize.step3", "3  {enter} to review, {enter} again to authorise"),
         ("console.authorize.notAuthorised", "✗ Not authorised: {message}"),
         ("console.authorize.couldNot", "✗ Could not authorise: {message}"),
-        (
-            "console.authorize.expiredNoUpload",
-            "✗ Expired at {time} without an upload: ask the citizen to create a new code in the app, then press n for a new call."
-        ),
+        ("console.authorize.expiredNoUpload", "✗ Expired at {time} without an upload: ask the citizen to create a new code in the app, then press n for a new call."),
         ("console.authorize.expired", "✗ Expired at {time}: the code can no longer be used."),
         ("console.authorize.already", "! Already authorised: nothing was changed; it can be used for {left} more."),
         ("console.authorize.authorised", "✓ Authorised: the app must upload within {left}"),
@@ -407,5 +362,51 @@ extension English {
         ("console.authorize.couldNotFollow", "! could not follow the code: {error} (asking again)"),
         ("console.authorize.review.code", "Code: {code}"),
         ("console.authorize.review.onset", "Symptoms from: {day} ({relative})"),
+        ("console.frame.event.drop.keyLength", "wrong key length"),
+        ("console.frame.event.drop.rollingPeriod", "bad rolling period"),
+        ("console.frame.event.drop.duplicateKeyData", "duplicate key"),
+        ("console.frame.event.drop.duplicateInterval", "duplicate interval"),
+        ("console.frame.event.drop.misaligned", "misaligned"),
+        ("console.frame.event.drop.future", "in the future"),
+        ("console.frame.event.drop.tooOld", "too old"),
+        ("console.frame.event.drop.beforeRiskWindow", "before the risk window"),
+        ("console.frame.event.onTime", "on time"),
+        ("console.frame.event.behind", "{seconds} s behind"),
+        ("console.frame.event.ahead", "{seconds} s ahead"),
+        ("console.frame.count.key.one", "{count} key"),
+        ("console.frame.count.key.other", "{count} keys"),
+        ("console.frame.count.pseudo-id.one", "{count} pseudo-id"),
+        ("console.frame.count.pseudo-id.other", "{count} pseudo-ids"),
+        ("console.frame.count.record.one", "{count} record"),
+        ("console.frame.count.record.other", "{count} records"),
+        ("console.frame.count.beacon.one", "{count} beacon"),
+        ("console.frame.count.beacon.other", "{count} beacons"),
+        ("console.frame.count.exposure-summary.one", "{count} exposure summary"),
+        ("console.frame.count.exposure-summary.other", "{count} exposure summaries"),
+        ("console.frame.count.copy.one", "{count} copy"),
+        ("console.frame.count.copy.other", "{count} copies"),
+        ("console.frame.count.new-follow-up.one", "{count} new follow-up"),
+        ("console.frame.count.new-follow-up.other", "{count} new follow-ups"),
+        ("console.frame.count.follow-up.one", "{count} follow-up"),
+        ("console.frame.count.follow-up.other", "{count} follow-ups"),
+        ("console.authorize.key.nextFieldShort", "Next field"),
+        ("console.frame.count.abandoned-attempt.one", "{count} abandoned attempt"),
+        ("console.frame.count.abandoned-attempt.other", "{count} abandoned attempts"),
+        ("console.frame.count.contact.one", "{count} contact"),
+        ("console.frame.count.contact.other", "{count} contacts"),
+        ("console.frame.count.day.one", "{count} day"),
+        ("console.frame.count.day.other", "{count} days"),
+        ("console.frame.count.failure.one", "{count} failure"),
+        ("console.frame.count.failure.other", "{count} failures"),
+        ("console.frame.count.message.one", "{count} message"),
+        ("console.frame.count.message.other", "{count} messages"),
+        ("console.frame.count.person.one", "{count} person"),
+        ("console.frame.count.person.other", "{count} persons"),
+        ("console.frame.count.row.one", "{count} row"),
+        ("console.frame.count.row.other", "{count} rows"),
+        ("console.frame.count.session.one", "{count} session"),
+        ("console.frame.count.session.other", "{count} sessions"),
+        ("console.frame.count.sighting.one", "{count} sighting"),
+        ("console.frame.count.sighting.other", "{count} sightings"),
     ]
 }

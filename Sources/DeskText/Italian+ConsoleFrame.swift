@@ -37,8 +37,8 @@ extension Italian {
         ("terminal.date.calendar", "Calendario"),
         ("terminal.date.pick", "Scegli il giorno"),
         ("terminal.date.closeCalendar", "Chiudi il calendario"),
-        ("terminal.date.formats", "scrivi AAAA-MM-GG, GG/MM o -N giorni"),
-        ("terminal.date.placeholder", "AAAA-MM-GG, GG/MM o -N giorni"),
+        ("terminal.date.formats", "scrivi AAAA-MM-GG, GG/MM, -N giorni"),
+        ("terminal.date.placeholder", "AAAA-MM-GG, GG/MM, -N giorni"),
         ("terminal.date.notADate", "«{text}» non è una data: {formats}"),
         ("terminal.date.noSuchDay", "{text} non è un giorno del calendario: controlla giorno e mese"),
         ("terminal.date.afterMaximum", "{day} è dopo l'ultimo giorno ammesso ({maximum})"),
@@ -190,7 +190,7 @@ extension Italian {
         ("console.frame.group.person", "persona"),
         ("console.frame.group.queue", "coda"),
         ("console.frame.group.demo", "demo"),
-        ("console.frame.key.typeCode", "Scrivilo: {alphabet}"),
+        ("console.frame.key.typeCode", "Scrivilo: {letters} e 1-9"),
         ("console.frame.key.anyDay", "Qualsiasi giorno (nessun filtro sul giorno)"),
         ("console.frame.localAndUTC", "{local} ora locale · {utc} UTC"),
         ("console.frame.wait.signingIn", "accesso in corso"),
@@ -200,10 +200,7 @@ extension Italian {
         ("console.frame.export.keep", "Tienilo"),
         ("console.frame.export.file", "File"),
         ("console.frame.export.writing", "scrittura in corso"),
-        (
-            "console.frame.export.kept",
-            "il file esistente è rimasto: scrivi un altro nome, o premi di nuovo {enter} per ripetere la domanda"
-        ),
+        ("console.frame.export.kept", "il file esistente è rimasto: scrivi un altro nome, o premi di nuovo {enter} per ripetere la domanda"),
         ("console.frame.export.exists", "{path} esiste già. Sostituirlo con questa esportazione?"),
         ("console.frame.export.keys", "{enter} scrivi · {esc} annulla"),
         ("console.frame.export.typeFile", "scrivi il file da creare, per esempio {path}"),
@@ -217,10 +214,7 @@ extension Italian {
         ("console.frame.copy.row", "riga"),
         ("console.frame.copy.copied", "{what}: copiato negli appunti (OSC 52)"),
         ("console.frame.copy.copiedCut", "{what}: copiato negli appunti (OSC 52), tagliato ai primi {bytes} byte"),
-        (
-            "console.frame.copy.refused",
-            "non copiato: la copia non è stata registrata nel registro delle attività: {message}"
-        ),
+        ("console.frame.copy.refused", "non copiato: la copia non è stata registrata nel registro delle attività: {message}"),
         ("console.frame.demo.waitingLong", "aspetta che tu autorizzi"),
         ("console.frame.demo.waitingShort", "ti aspetta"),
         ("console.frame.demo.noAnswerLong", "il suo caricamento non ha avuto risposta"),
@@ -230,11 +224,8 @@ extension Italian {
         ("console.frame.demo.uploaded", "caricato alle {time}"),
         ("console.frame.demo.refusedLong", "il suo caricamento è stato rifiutato (HTTP {status})"),
         ("console.frame.demo.refusedShort", "rifiutato ({status})"),
-        (
-            "console.frame.demo.stripLong",
-            " Chiamata demo (simulata) · detta il codice {code} · sintomi dal {day} · telefono: {phone}"
-        ),
-        ("console.frame.demo.stripShort", " Chiamata demo · codice {code} · sintomi {day} · tel.: {phone}"),
+        ("console.frame.demo.stripLong", " Chiamata demo (simulata) · detta il codice {code} · sintomi dal {day} · telefono: {phone}"),
+        ("console.frame.demo.stripShort", " Demo · codice {code} · sintomi {day} · tel.: {phone}"),
         ("console.frame.demo.key", "Account e pazienti della demo"),
         ("console.frame.demo.accounts", "account della demo (nome: ruolo, password)"),
         ("console.frame.demo.patients", "pazienti positivi (per la ricerca del tracciatore)"),
@@ -247,10 +238,7 @@ extension Italian {
         ("console.frame.watch.waitingUpload", "in attesa del caricamento"),
         ("console.frame.watch.publishingFollows", "la pubblicazione segue il caricamento"),
         ("console.frame.watch.nothingToPublish", "nulla da pubblicare: nessuna chiave accettata"),
-        (
-            "console.frame.watch.noRun",
-            "nessuna pubblicazione in programma: `tracedesk serve` è in esecuzione, con una chiave di firma?"
-        ),
+        ("console.frame.watch.noRun", "nessuna pubblicazione in programma: `tracedesk serve` è in esecuzione, con una chiave di firma?"),
         ("console.frame.watch.authorised", "autorizzato da {user} alle {time} (sintomi dal {day})"),
         ("console.frame.watch.onceAt", "una volta, alle {time}"),
         ("console.frame.watch.times", "{count} volte"),
@@ -269,10 +257,7 @@ extension Italian {
         ("console.frame.watch.published", "pubblicato in {chunks}"),
         ("console.frame.watch.publishedSoFar", "pubblicato finora in {chunks}, {waiting}"),
         ("console.frame.watch.embargo", "le chiavi attendono la fine dell'embargo alle {time}"),
-        (
-            "console.frame.watch.runLate",
-            "la pubblicazione prevista alle {time} non è avvenuta: `tracedesk serve` è in esecuzione?"
-        ),
+        ("console.frame.watch.runLate", "la pubblicazione prevista alle {time} non è avvenuta: `tracedesk serve` è in esecuzione?"),
         ("console.frame.watch.nextRun", "prossima pubblicazione alle {time}"),
         ("console.frame.watch.tomorrow", "domani {time}"),
         ("console.frame.watch.chunk", "lotto {chunk}"),
@@ -287,16 +272,13 @@ extension Italian {
         ("console.signin.namePlaceholder", "il tuo nome"),
         ("console.signin.checking", "verifica degli account del personale…"),
         ("console.signin.data", "dati: {location}"),
-        ("console.signin.noAccount", "Nessun account? Chiedilo a un amministratore (tracedesk staff add)."),
+        ("console.signin.noAccount", "Serve un account? tracedesk staff add (amministratore)"),
         ("console.frame.label.name", "Nome utente"),
         ("console.frame.label.password", "Password"),
         ("console.firstadmin.differ", "le due password sono diverse"),
         ("console.firstadmin.key.submit", "Campo successivo, poi crea"),
         ("console.firstadmin.differTwice", "le due password sono diverse: scrivi due volte la stessa password"),
-        (
-            "console.firstadmin.typeToken",
-            "scrivi il token di setup che tracedesk serve ha stampato all'avvio (è anche nel suo file setup-token accanto all'archivio)"
-        ),
+        ("console.firstadmin.typeToken", "scrivi il token di setup che tracedesk serve ha stampato all'avvio (è anche nel suo file setup-token accanto all'archivio)"),
         ("console.firstadmin.creating", "creazione del primo amministratore…"),
         ("console.firstadmin.title", "Primo amministratore"),
         ("console.firstadmin.again", "Ripeti"),
@@ -305,10 +287,7 @@ extension Italian {
         ("console.firstadmin.accepted", "password accettata"),
         ("console.firstadmin.match", "le password coincidono"),
         ("console.firstadmin.nameCut", "il nome: {problem}"),
-        (
-            "console.firstadmin.intro",
-            "Non esiste ancora alcun account del personale in {location}. Qui si crea il primo amministratore: l'account che aggiunge gli account del personale e legge il registro delle attività. Non può autorizzare caricamenti: aggiungi poi gli operatori dalla schermata Personale."
-        ),
+        ("console.firstadmin.intro", "Nessun account del personale in {location}. Qui crei il primo amministratore, che aggiunge gli account e legge il registro delle attività. Non autorizza caricamenti: aggiungi poi gli operatori da Personale."),
         ("console.firstadmin.storedAs", "salvato come {name}"),
         ("console.firstadmin.rule", "almeno {length} caratteri, diversa dal nome"),
         ("console.firstadmin.tokenHint", "stampato da serve all'avvio, e in STORE.setup-token"),
@@ -319,40 +298,19 @@ extension Italian {
         ("console.lock.kept", "La schermata è conservata: scrivi la password per tornarci."),
         ("console.lock.notYou", "Non sei {user}? ^O disconnette."),
         ("console.authorize.otp.empty", "nessun codice inserito: scrivi i 10 caratteri che il cittadino legge"),
-        (
-            "console.authorize.otp.forbidden",
-            "{character} in posizione {position} non è mai in un codice: chiedi al cittadino di rileggerlo"
-        ),
+        ("console.authorize.otp.forbidden", "{character} in posizione {position} non è mai in un codice: chiedi al cittadino di rileggerlo"),
         ("console.authorize.otp.tooShort.one", "il codice ha {count} carattere, ne servono 10: chiedi il resto"),
         ("console.authorize.otp.tooShort.other", "il codice ha {count} caratteri, ne servono 10: chiedi il resto"),
-        (
-            "console.authorize.otp.tooLong.one",
-            "il codice ha {count} carattere, ne servono 10: cerca un carattere in più"
-        ),
-        (
-            "console.authorize.otp.tooLong.other",
-            "il codice ha {count} caratteri, ne servono 10: cerca un carattere in più"
-        ),
-        (
-            "console.authorize.otp.mismatch",
-            "il carattere di controllo non corrisponde: chiedi al cittadino di rileggere il codice"
-        ),
+        ("console.authorize.otp.tooLong.one", "il codice ha {count} carattere, ne servono 10: cerca un carattere in più"),
+        ("console.authorize.otp.tooLong.other", "il codice ha {count} caratteri, ne servono 10: cerca un carattere in più"),
+        ("console.authorize.otp.mismatch", "il carattere di controllo non corrisponde: chiedi al cittadino di rileggere il codice"),
         ("console.authorize.otp.zero", "'0' (zero)"),
         ("console.authorize.otp.letterO", "'O' (lettera O)"),
         ("console.authorize.otp.control", "un carattere di controllo"),
-        (
-            "console.authorize.onset.inFuture",
-            "{day} è nel futuro (oggi è {today} UTC): l'inizio dei sintomi non può essere dopo oggi"
-        ),
-        (
-            "console.authorize.onset.tooOld",
-            "{day} è {daysAgo} giorni fa: si accettano al massimo {maximum} giorni indietro"
-        ),
+        ("console.authorize.onset.inFuture", "{day} è nel futuro (oggi è {today} UTC): l'inizio dei sintomi non può essere dopo oggi"),
+        ("console.authorize.onset.tooOld", "{day} è {daysAgo} giorni fa: si accettano al massimo {maximum} giorni indietro"),
         ("console.authorize.onset.notADate", "'{text}' non è una data: usa AAAA-MM-GG"),
-        (
-            "console.authorize.onset.old",
-            "{daysAgo} giorni fa: non si pubblicano chiavi più vecchie di {days} giorni; conferma la data con il cittadino"
-        ),
+        ("console.authorize.onset.old", "{daysAgo} giorni fa: non si pubblicano chiavi più vecchie di {days} giorni; conferma la data con il cittadino"),
         ("console.authorize.onset.today", "oggi"),
         ("console.authorize.onset.yesterday", "ieri"),
         ("console.authorize.onset.tomorrow", "domani"),
@@ -361,27 +319,15 @@ extension Italian {
         ("console.authorize.onset.daysAgo.one", "{count} giorno fa"),
         ("console.authorize.onset.daysAgo.other", "{count} giorni fa"),
         ("console.authorize.review.authorise", "Autorizza"),
-        (
-            "console.authorize.chooseDay",
-            "scegli la data di inizio sintomi: t oggi, y ieri, -3 tre giorni fa, o il calendario"
-        ),
+        ("console.authorize.chooseDay", "scegli la data di inizio sintomi: t oggi, y ieri, -3 tre giorni fa, o il calendario"),
         ("console.authorize.quit.title", "Uscire durante la chiamata?"),
         ("console.authorize.quit.stay", "Resta"),
-        (
-            "console.authorize.storedOnset",
-            "Il codice mantiene la data di inizio sintomi registrata, {stored}, non {chosen} scelta ora."
-        ),
-        (
-            "console.authorize.codeComplete",
-            "il codice è completo (10 caratteri): {backspace} per correggerlo, {tab} per la data"
-        ),
+        ("console.authorize.storedOnset", "Il codice mantiene la data di inizio sintomi registrata, {stored}, non {chosen} scelta ora."),
+        ("console.authorize.codeComplete", "il codice è completo (10 caratteri): {backspace} per correggerlo, {tab} per la data"),
         ("console.authorize.atMostBack", "si accettano al massimo {maximum} giorni indietro"),
         ("console.authorize.doesNothing", "‘{character}’ qui non fa nulla: {hint}"),
         ("console.authorize.onsetHint", "t oggi, y ieri, ←/→ giorno, o scrivi {iso}, {short}, -3"),
-        (
-            "console.authorize.quit.message",
-            "Il codice si può ancora usare per {left} e non è arrivato alcun caricamento. Uscendo ti disconnetti e smetti di seguirlo (l'autorizzazione resta)."
-        ),
+        ("console.authorize.quit.message", "Il codice si può ancora usare per {left} e non è arrivato alcun caricamento. Uscendo ti disconnetti e smetti di seguirlo (l'autorizzazione resta)."),
         ("console.authorize.newCall", "Nuova chiamata"),
         ("console.authorize.codeLabel", "Codice dall'app"),
         ("console.authorize.codeHint", "  3-4-3, come lo legge il cittadino"),
@@ -395,29 +341,20 @@ extension Italian {
         ("console.authorize.refusedKeys", "e torna al modulo per correggere, n nuova chiamata"),
         ("console.authorize.failedKeys", "r riprova, e torna al modulo, n nuova chiamata"),
         ("console.authorize.uploadReceived", "✓ Caricamento ricevuto: la parte del cittadino è fatta."),
-        (
-            "console.authorize.uploadEmpty",
-            "! Caricamento ricevuto, ma nessuna chiave è stata tenuta (il motivo: sotto)."
-        ),
-        (
-            "console.authorize.adviceExpired",
-            "Se l'app non ha caricato in tempo, chiedi al cittadino un nuovo codice e premi n."
-        ),
+        ("console.authorize.uploadEmpty", "! Caricamento ricevuto, ma nessuna chiave è stata tenuta (il motivo: sotto)."),
+        ("console.authorize.adviceExpired", "Se l'app non ha caricato in tempo, chiedi al cittadino un nuovo codice e premi n."),
         ("console.authorize.adviceAlready", "Il cittadino può caricare ora."),
         ("console.authorize.adviceConfirm", "Di' al cittadino di confermare ora il caricamento nell'app."),
         ("console.authorize.review.title", "Autorizzare questo caricamento?"),
         ("console.authorize.review.backToDate", "Torna alla data"),
         ("console.authorize.review.edit", "Modifica"),
-        ("console.authorize.checkMatches", "✓ il carattere di controllo corrisponde"),
+        ("console.authorize.checkMatches", "✓ carattere di controllo esatto"),
         ("console.authorize.onsetKeys", "t oggi  y ieri  -3 tre giorni fa  ←→↑↓ sposta"),
         ("console.authorize.watchTitle", "Segui · codice {code} · etichetta {tag}"),
         ("console.authorize.step3", "3  {enter} per verificare, di nuovo {enter} per autorizzare"),
         ("console.authorize.notAuthorised", "✗ Non autorizzato: {message}"),
         ("console.authorize.couldNot", "✗ Impossibile autorizzare: {message}"),
-        (
-            "console.authorize.expiredNoUpload",
-            "✗ Scaduto alle {time} senza caricamento: chiedi al cittadino di creare un nuovo codice nell'app, poi premi n per una nuova chiamata."
-        ),
+        ("console.authorize.expiredNoUpload", "✗ Scaduto alle {time} senza caricamento: chiedi al cittadino di creare un nuovo codice nell'app, poi premi n per una nuova chiamata."),
         ("console.authorize.expired", "✗ Scaduto alle {time}: il codice non si può più usare."),
         ("console.authorize.already", "! Già autorizzato: nulla è cambiato; si può usare ancora per {left}."),
         ("console.authorize.authorised", "✓ Autorizzato: l'app deve caricare entro {left}"),
@@ -425,5 +362,51 @@ extension Italian {
         ("console.authorize.couldNotFollow", "! impossibile seguire il codice: {error} (nuovo tentativo)"),
         ("console.authorize.review.code", "Codice: {code}"),
         ("console.authorize.review.onset", "Sintomi dal: {day} ({relative})"),
+        ("console.frame.event.drop.keyLength", "lunghezza della chiave errata"),
+        ("console.frame.event.drop.rollingPeriod", "periodo di validità errato"),
+        ("console.frame.event.drop.duplicateKeyData", "chiave duplicata"),
+        ("console.frame.event.drop.duplicateInterval", "intervallo duplicato"),
+        ("console.frame.event.drop.misaligned", "non allineata"),
+        ("console.frame.event.drop.future", "nel futuro"),
+        ("console.frame.event.drop.tooOld", "troppo vecchia"),
+        ("console.frame.event.drop.beforeRiskWindow", "prima della finestra di rischio"),
+        ("console.frame.event.onTime", "in orario"),
+        ("console.frame.event.behind", "{seconds} s indietro"),
+        ("console.frame.event.ahead", "{seconds} s avanti"),
+        ("console.frame.count.key.one", "{count} chiave"),
+        ("console.frame.count.key.other", "{count} chiavi"),
+        ("console.frame.count.pseudo-id.one", "{count} pseudo-id"),
+        ("console.frame.count.pseudo-id.other", "{count} pseudo-id"),
+        ("console.frame.count.record.one", "{count} record"),
+        ("console.frame.count.record.other", "{count} record"),
+        ("console.frame.count.beacon.one", "{count} beacon"),
+        ("console.frame.count.beacon.other", "{count} beacon"),
+        ("console.frame.count.exposure-summary.one", "{count} riepilogo di esposizione"),
+        ("console.frame.count.exposure-summary.other", "{count} riepiloghi di esposizione"),
+        ("console.frame.count.copy.one", "{count} copia"),
+        ("console.frame.count.copy.other", "{count} copie"),
+        ("console.frame.count.new-follow-up.one", "{count} nuova sorveglianza"),
+        ("console.frame.count.new-follow-up.other", "{count} nuove sorveglianze"),
+        ("console.frame.count.follow-up.one", "{count} sorveglianza"),
+        ("console.frame.count.follow-up.other", "{count} sorveglianze"),
+        ("console.authorize.key.nextFieldShort", "Avanti"),
+        ("console.frame.count.abandoned-attempt.one", "{count} tentativo abbandonato"),
+        ("console.frame.count.abandoned-attempt.other", "{count} tentativi abbandonati"),
+        ("console.frame.count.contact.one", "{count} contatto"),
+        ("console.frame.count.contact.other", "{count} contatti"),
+        ("console.frame.count.day.one", "{count} giorno"),
+        ("console.frame.count.day.other", "{count} giorni"),
+        ("console.frame.count.failure.one", "{count} errore"),
+        ("console.frame.count.failure.other", "{count} errori"),
+        ("console.frame.count.message.one", "{count} messaggio"),
+        ("console.frame.count.message.other", "{count} messaggi"),
+        ("console.frame.count.person.one", "{count} persona"),
+        ("console.frame.count.person.other", "{count} persone"),
+        ("console.frame.count.row.one", "{count} riga"),
+        ("console.frame.count.row.other", "{count} righe"),
+        ("console.frame.count.session.one", "{count} sessione"),
+        ("console.frame.count.session.other", "{count} sessioni"),
+        ("console.frame.count.sighting.one", "{count} avvistamento"),
+        ("console.frame.count.sighting.other", "{count} avvistamenti"),
     ]
 }

@@ -41,7 +41,7 @@ import Testing
         Language.$scoped.withValue(.it) {
             var field = DateFieldState(today: Self.today, maximum: Self.today)
             for character in "3/" { _ = field.handle(.char(character)) }
-            #expect(field.handle(.enter) == .refused("«3/» non è una data: scrivi AAAA-MM-GG, GG/MM o -N giorni"))
+            #expect(field.handle(.enter) == .refused("«3/» non è una data: scrivi AAAA-MM-GG, GG/MM, -N giorni"))
             var later = DateFieldState(today: Self.today, maximum: Self.today)
             for character in "2026-12-05" { _ = later.handle(.char(character)) }
             #expect(later.handle(.enter) == .refused("2026-12-05 è dopo l'ultimo giorno ammesso (2026-12-01)"))
@@ -76,5 +76,11 @@ import Testing
         }
         #expect(Language.$scoped.withValue(.en) { Key.enter.description } == "Enter")
         #expect(Language.$scoped.withValue(.en) { HelpOverlayState(sections: []).title } == "Help")
+    }
+
+    @Test func italianAccentsInASCIIAreApostrophes() {
+        var buffer = Buffer(width: 30, height: 1, glyphs: .asciiOnly)
+        buffer.put("attività · è «sì» PagGiù", x: 0, y: 0)
+        expectLines(buffer.lines, ["attivita' - e' \"si'\" PagGiu'"])
     }
 }

@@ -1,0 +1,106 @@
+import DeskConsole
+import DeskText
+import Foundation
+import TerminalKit
+import Testing
+
+/// The console in Italian at 80×24 (issue 22), beside the English snapshots: each state is
+/// built and drawn in Italian (the words a screen keeps, notices among them, are made as it
+/// updates). Record with RECORD_SNAPSHOTS=1 (the run then fails).
+@Suite("Italian snapshots")
+struct ItalianSnapshotTests {
+    /// The frame's and the operator's screens of ``ConsoleSnapshotTests``.
+    static let consoleScenarios: [ConsoleSnapshotTests.Scenario] = [
+        .signIn, .signInFailed, .firstAdmin, .lockIdle, .lockWrongPassword,
+    ]
+
+    static func italian<T>(_ body: () -> T) -> T { Language.$scoped.withValue(.it, operation: body) }
+
+    @Test("sign-in, first admin and lock", arguments: consoleScenarios)
+    func console(_ scenario: ConsoleSnapshotTests.Scenario) {
+        let buffer = Self.italian { Fixture.render(ConsoleSnapshotTests.state(scenario, width: 80, height: 24)) }
+        assertSnapshot(buffer, named: "it-80x24-\(scenario.rawValue)")
+    }
+
+    @Test("the authorise screen", arguments: AuthorizeSnapshotTests.Scenario.allCases)
+    func authorize(_ scenario: AuthorizeSnapshotTests.Scenario) {
+        let buffer = Self.italian { Fixture.render(AuthorizeSnapshotTests.state(scenario, width: 80, height: 24)) }
+        assertSnapshot(buffer, named: "it-authorize-80x24-\(scenario.rawValue)")
+    }
+
+    @Test("the frame speaks Italian: title, role, footer, help and palette")
+    func frameWords() {
+        Self.italian {
+            var state = Fixture.app(width: 80, height: 24)
+            let screen = Fixture.render(state).lines
+            #expect(screen[0].contains("Autorizza un caricamento"))
+            #expect(screen[0].contains("(operatore)"))
+            #expect(screen[23].contains("Disconnetti"))
+            #expect(screen.joined().contains("Data di inizio sintomi"))
+            _ = Fixture.press(.char("?"), into: &state)
+            #expect(Fixture.prose(state).contains("Aiuto: Autorizza un caricamento"))
+            _ = Fixture.press(.escape, .ctrl("p"), into: &state)
+            #expect(Fixture.prose(state).contains("scrivi un comando"))
+        }
+    }
+
+    @Test("the guides' key tables are English whatever the language")
+    func keyDocsStayEnglish() {
+        let english = Language.$scoped.withValue(.en) { ConsoleApp.keysMarkdown(for: .operator) }
+        #expect(Self.italian { ConsoleApp.keysMarkdown(for: .operator) } == english)
+        #expect(Self.italian { ConsoleApp.conventionsMarkdown() } == ConsoleApp.conventionsMarkdown())
+        #expect(english.contains("| Authorise: the form | `Enter` | Review |"))
+    }
+}
+
+/// Italian's longer words hold at 80×24: no line wider than the screen, no word cut without an
+/// ellipsis (the words known are those of the sources, the Italian catalogue included).
+@Suite("Italian layouts hold")
+struct ItalianLayoutTests {
+    /// A word as ASCII shows it: Italian's grave accents become an apostrophe after the vowel
+    /// ("attivita'"), so the word before the apostrophe is the whole word without its accent.
+    static func fold(_ word: String) -> String {
+        String(
+            word.lowercased().map { character -> Character in
+                switch character {
+                case "à": "a"
+                case "è": "e"
+                case "ì": "i"
+                case "ò": "o"
+                case "ù": "u"
+                default: character
+                }
+            })
+    }
+
+    static let folded = Set(NoCutWordTests.vocabulary.map(fold))
+
+    static func check(_ make: () -> ConsoleApp.State, _ name: String, sourceLocation: SourceLocation = #_sourceLocation)
+    {
+        for ascii in [false, true] {
+            let buffer = ItalianSnapshotTests.italian {
+                var state = make()
+                state.ascii = ascii
+                state.trace.ascii = ascii
+                state.dashboard.ascii = ascii
+                return Fixture.render(state)
+            }
+            let wide = buffer.lines.filter { DisplayWidth.of($0) > 80 }
+            #expect(wide.isEmpty, "\(name): lines wider than 80: \(wide)", sourceLocation: sourceLocation)
+            let cut = NoCutWordTests.cutWords(buffer).filter { !Self.folded.contains(Self.fold($0)) }
+            #expect(
+                cut.isEmpty, "\(name)\(ascii ? " (ASCII)" : ""): cut words \(cut)\n\(buffer.text)",
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("sign-in, first admin and lock", arguments: ItalianSnapshotTests.consoleScenarios)
+    func console(_ scenario: ConsoleSnapshotTests.Scenario) {
+        Self.check({ ConsoleSnapshotTests.state(scenario, width: 80, height: 24) }, scenario.rawValue)
+    }
+
+    @Test("the authorise screen and its dialogs", arguments: AuthorizeSnapshotTests.Scenario.allCases)
+    func authorize(_ scenario: AuthorizeSnapshotTests.Scenario) {
+        Self.check({ AuthorizeSnapshotTests.state(scenario, width: 80, height: 24) }, scenario.rawValue)
+    }
+}
