@@ -68,7 +68,7 @@ extension AuthorizeScreen {
                     clip: inner)
             case .failure(let error):
                 ConsoleText.putWrapped(
-                    "✗ " + error.message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
+                    "✗ " + error.shownMessage, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
                     width: inner.width - 2, rows: 2)
             }
         } else if !state.code.text.isEmpty {

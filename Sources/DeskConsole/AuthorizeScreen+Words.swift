@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskContract
 import DeskCore
 import DeskText
 
@@ -74,4 +75,14 @@ extension AuthorizeScreen {
 
     /// The review dialog's first button, which the help looks for.
     static var authoriseButton: String { tr("console.authorize.review.authorise") }
+}
+
+extension AuthorizeRefusal {
+    /// ``message`` in the current language.
+    public var shownMessage: String {
+        switch self {
+        case .code(let error): return error.shownMessage
+        case .symptomOnset(let error): return error.shownMessage
+        }
+    }
 }

@@ -217,7 +217,7 @@ public enum AuthorizeScreen {
             switch result {
             case .authorized(let record): state.phase = .finished(.authorized(record))
             case .alreadyAuthorized(let record): state.phase = .finished(.alreadyAuthorized(record))
-            case .invalid(let refusal): state.phase = .finished(.refused(refusal.message))
+            case .invalid(let refusal): state.phase = .finished(.refused(refusal.shownMessage))
             }
             return askForWatch(&state)
         case .authorizeFailed(let message):

@@ -200,7 +200,12 @@ extension English {
         ("console.frame.export.keep", "Keep it"),
         ("console.frame.export.file", "File"),
         ("console.frame.export.writing", "writing"),
-        ("console.frame.export.kept", "kept the existing file: type another name, or press {enter} again to be asked again"),
+        (
+            "console.frame.export.kept",
+            """
+            kept the existing file: type another name, or press {enter} again to be asked again
+            """
+        ),
         ("console.frame.export.exists", "{path} exists. Replace it with this export?"),
         ("console.frame.export.keys", "{enter} write · {esc} cancel"),
         ("console.frame.export.typeFile", "type the file to write, e.g. {path}"),
@@ -224,7 +229,12 @@ extension English {
         ("console.frame.demo.uploaded", "uploaded at {time}"),
         ("console.frame.demo.refusedLong", "its upload was refused (HTTP {status})"),
         ("console.frame.demo.refusedShort", "refused ({status})"),
-        ("console.frame.demo.stripLong", " Demo call (simulated) · read out {code} · symptoms from {day} · phone: {phone}"),
+        (
+            "console.frame.demo.stripLong",
+            """
+             Demo call (simulated) · read out {code} · symptoms from {day} · phone: {phone}
+            """
+        ),
         ("console.frame.demo.stripShort", " Demo call · code {code} · onset {day} · phone: {phone}"),
         ("console.frame.demo.key", "The demo's accounts and patients"),
         ("console.frame.demo.accounts", "demo accounts (name: role, password)"),
@@ -278,7 +288,13 @@ extension English {
         ("console.firstadmin.differ", "the two passwords differ"),
         ("console.firstadmin.key.submit", "Next field, then create"),
         ("console.firstadmin.differTwice", "the two passwords differ: type the same password twice"),
-        ("console.firstadmin.typeToken", "type the setup token that tracedesk serve printed at start (also in its setup-token file beside the store)"),
+        (
+            "console.firstadmin.typeToken",
+            """
+            type the setup token that tracedesk serve printed at start (also in its setup-token file \
+            beside the store)
+            """
+        ),
         ("console.firstadmin.creating", "creating the first admin…"),
         ("console.firstadmin.title", "First admin"),
         ("console.firstadmin.again", "Again"),
@@ -287,7 +303,14 @@ extension English {
         ("console.firstadmin.accepted", "password accepted"),
         ("console.firstadmin.match", "the passwords match"),
         ("console.firstadmin.nameCut", "the name: {problem}"),
-        ("console.firstadmin.intro", "No staff account exists yet in {location}. This creates the first admin: the account that adds staff accounts and reads the audit log. It cannot authorise uploads; add operators from the Staff screen afterwards."),
+        (
+            "console.firstadmin.intro",
+            """
+            No staff account exists yet in {location}. This creates the first admin: the account that \
+            adds staff accounts and reads the audit log. It cannot authorise uploads; add operators \
+            from the Staff screen afterwards.
+            """
+        ),
         ("console.firstadmin.storedAs", "stored as {name}"),
         ("console.firstadmin.rule", "at least {length} characters, not the name"),
         ("console.firstadmin.tokenHint", "printed by serve at start, and in STORE.setup-token"),
@@ -298,19 +321,45 @@ extension English {
         ("console.lock.kept", "Your screen is kept: type your password to go back to it."),
         ("console.lock.notYou", "Not {user}? ^O signs out."),
         ("console.authorize.otp.empty", "no code entered: type the 10 characters the citizen reads out"),
-        ("console.authorize.otp.forbidden", "{character} at position {position} is never in a code: ask the citizen to read it again"),
+        (
+            "console.authorize.otp.forbidden",
+            """
+            {character} at position {position} is never in a code: ask the citizen to read it again
+            """
+        ),
         ("console.authorize.otp.tooShort.one", "the code has {count} character, it needs 10: ask for the rest"),
         ("console.authorize.otp.tooShort.other", "the code has {count} characters, it needs 10: ask for the rest"),
-        ("console.authorize.otp.tooLong.one", "the code has {count} character, it needs 10: check for an extra character"),
-        ("console.authorize.otp.tooLong.other", "the code has {count} characters, it needs 10: check for an extra character"),
+        (
+            "console.authorize.otp.tooLong.one",
+            """
+            the code has {count} character, it needs 10: check for an extra character
+            """
+        ),
+        (
+            "console.authorize.otp.tooLong.other",
+            """
+            the code has {count} characters, it needs 10: check for an extra character
+            """
+        ),
         ("console.authorize.otp.mismatch", "check character does not match: ask the citizen to read the code again"),
         ("console.authorize.otp.zero", "'0' (zero)"),
         ("console.authorize.otp.letterO", "'O' (letter O)"),
         ("console.authorize.otp.control", "a control character"),
-        ("console.authorize.onset.inFuture", "{day} is in the future (today is {today} UTC): symptom onset cannot be after today"),
+        (
+            "console.authorize.onset.inFuture",
+            """
+            {day} is in the future (today is {today} UTC): symptom onset cannot be after today
+            """
+        ),
         ("console.authorize.onset.tooOld", "{day} is {daysAgo} days ago: at most {maximum} days back is accepted"),
         ("console.authorize.onset.notADate", "'{text}' is not a date: use YYYY-MM-DD"),
-        ("console.authorize.onset.old", "{daysAgo} days ago: no keys older than {days} days are published; confirm the date with the citizen"),
+        (
+            "console.authorize.onset.old",
+            """
+            {daysAgo} days ago: no keys older than {days} days are published; confirm the date with \
+            the citizen
+            """
+        ),
         ("console.authorize.onset.today", "today"),
         ("console.authorize.onset.yesterday", "yesterday"),
         ("console.authorize.onset.tomorrow", "tomorrow"),
@@ -319,15 +368,36 @@ extension English {
         ("console.authorize.onset.daysAgo.one", "{count} day ago"),
         ("console.authorize.onset.daysAgo.other", "{count} days ago"),
         ("console.authorize.review.authorise", "Authorise"),
-        ("console.authorize.chooseDay", "choose the day symptoms started: t today, y yesterday, -3 three days ago, or the calendar"),
+        (
+            "console.authorize.chooseDay",
+            """
+            choose the day symptoms started: t today, y yesterday, -3 three days ago, or the calendar
+            """
+        ),
         ("console.authorize.quit.title", "Quit during the call?"),
         ("console.authorize.quit.stay", "Stay"),
-        ("console.authorize.storedOnset", "The code keeps its stored symptom onset, {stored}, not {chosen} as chosen now."),
-        ("console.authorize.codeComplete", "the code is complete (10 characters): {backspace} to correct it, {tab} for the date"),
+        (
+            "console.authorize.storedOnset",
+            """
+            The code keeps its stored symptom onset, {stored}, not {chosen} as chosen now.
+            """
+        ),
+        (
+            "console.authorize.codeComplete",
+            """
+            the code is complete (10 characters): {backspace} to correct it, {tab} for the date
+            """
+        ),
         ("console.authorize.atMostBack", "at most {maximum} days back is accepted"),
         ("console.authorize.doesNothing", "‘{character}’ does nothing here: {hint}"),
         ("console.authorize.onsetHint", "t today, y yesterday, ←/→ day, or type {iso}, {short}, -3"),
-        ("console.authorize.quit.message", "The code can still be used for {left} and no upload has arrived. Quitting signs you out and stops watching it (the authorisation stays)."),
+        (
+            "console.authorize.quit.message",
+            """
+            The code can still be used for {left} and no upload has arrived. Quitting signs you out \
+            and stops watching it (the authorisation stays).
+            """
+        ),
         ("console.authorize.newCall", "New call"),
         ("console.authorize.codeLabel", "Code from the app"),
         ("console.authorize.codeHint", "  3-4-3, as the citizen reads it"),
@@ -342,7 +412,12 @@ extension English {
         ("console.authorize.failedKeys", "r retry, e back to the form, n new call"),
         ("console.authorize.uploadReceived", "✓ Upload received: the citizen's part is done."),
         ("console.authorize.uploadEmpty", "! Upload received, but no key could be kept (why: below)."),
-        ("console.authorize.adviceExpired", "If the app did not upload in time, ask the citizen for a new code and press n."),
+        (
+            "console.authorize.adviceExpired",
+            """
+            If the app did not upload in time, ask the citizen for a new code and press n.
+            """
+        ),
         ("console.authorize.adviceAlready", "The citizen can upload now."),
         ("console.authorize.adviceConfirm", "Tell the citizen to confirm the upload in the app now."),
         ("console.authorize.review.title", "Authorise this upload?"),
@@ -354,7 +429,13 @@ extension English {
         ("console.authorize.step3", "3  {enter} to review, {enter} again to authorise"),
         ("console.authorize.notAuthorised", "✗ Not authorised: {message}"),
         ("console.authorize.couldNot", "✗ Could not authorise: {message}"),
-        ("console.authorize.expiredNoUpload", "✗ Expired at {time} without an upload: ask the citizen to create a new code in the app, then press n for a new call."),
+        (
+            "console.authorize.expiredNoUpload",
+            """
+            ✗ Expired at {time} without an upload: ask the citizen to create a new code in the app, \
+            then press n for a new call.
+            """
+        ),
         ("console.authorize.expired", "✗ Expired at {time}: the code can no longer be used."),
         ("console.authorize.already", "! Already authorised: nothing was changed; it can be used for {left} more."),
         ("console.authorize.authorised", "✓ Authorised: the app must upload within {left}"),

@@ -200,7 +200,13 @@ extension Italian {
         ("console.frame.export.keep", "Tienilo"),
         ("console.frame.export.file", "File"),
         ("console.frame.export.writing", "scrittura in corso"),
-        ("console.frame.export.kept", "il file esistente è rimasto: scrivi un altro nome, o premi di nuovo {enter} per ripetere la domanda"),
+        (
+            "console.frame.export.kept",
+            """
+            il file esistente è rimasto: scrivi un altro nome, o premi di nuovo {enter} per ripetere \
+            la domanda
+            """
+        ),
         ("console.frame.export.exists", "{path} esiste già. Sostituirlo con questa esportazione?"),
         ("console.frame.export.keys", "{enter} scrivi · {esc} annulla"),
         ("console.frame.export.typeFile", "scrivi il file da creare, per esempio {path}"),
@@ -214,7 +220,12 @@ extension Italian {
         ("console.frame.copy.row", "riga"),
         ("console.frame.copy.copied", "{what}: copiato negli appunti (OSC 52)"),
         ("console.frame.copy.copiedCut", "{what}: copiato negli appunti (OSC 52), tagliato ai primi {bytes} byte"),
-        ("console.frame.copy.refused", "non copiato: la copia non è stata registrata nel registro delle attività: {message}"),
+        (
+            "console.frame.copy.refused",
+            """
+            non copiato: la copia non è stata registrata nel registro delle attività: {message}
+            """
+        ),
         ("console.frame.demo.waitingLong", "aspetta che tu autorizzi"),
         ("console.frame.demo.waitingShort", "ti aspetta"),
         ("console.frame.demo.noAnswerLong", "il suo caricamento non ha avuto risposta"),
@@ -224,7 +235,12 @@ extension Italian {
         ("console.frame.demo.uploaded", "caricato alle {time}"),
         ("console.frame.demo.refusedLong", "il suo caricamento è stato rifiutato (HTTP {status})"),
         ("console.frame.demo.refusedShort", "rifiutato ({status})"),
-        ("console.frame.demo.stripLong", " Chiamata demo (simulata) · detta il codice {code} · sintomi dal {day} · telefono: {phone}"),
+        (
+            "console.frame.demo.stripLong",
+            """
+             Chiamata demo (simulata) · detta il codice {code} · sintomi dal {day} · telefono: {phone}
+            """
+        ),
         ("console.frame.demo.stripShort", " Demo · codice {code} · sintomi {day} · tel.: {phone}"),
         ("console.frame.demo.key", "Account e pazienti della demo"),
         ("console.frame.demo.accounts", "account della demo (nome: ruolo, password)"),
@@ -238,7 +254,13 @@ extension Italian {
         ("console.frame.watch.waitingUpload", "in attesa del caricamento"),
         ("console.frame.watch.publishingFollows", "la pubblicazione segue il caricamento"),
         ("console.frame.watch.nothingToPublish", "nulla da pubblicare: nessuna chiave accettata"),
-        ("console.frame.watch.noRun", "nessuna pubblicazione in programma: `tracedesk serve` è in esecuzione, con una chiave di firma?"),
+        (
+            "console.frame.watch.noRun",
+            """
+            nessuna pubblicazione in programma: `tracedesk serve` è in esecuzione, con una chiave di \
+            firma?
+            """
+        ),
         ("console.frame.watch.authorised", "autorizzato da {user} alle {time} (sintomi dal {day})"),
         ("console.frame.watch.onceAt", "una volta, alle {time}"),
         ("console.frame.watch.times", "{count} volte"),
@@ -257,7 +279,12 @@ extension Italian {
         ("console.frame.watch.published", "pubblicato in {chunks}"),
         ("console.frame.watch.publishedSoFar", "pubblicato finora in {chunks}, {waiting}"),
         ("console.frame.watch.embargo", "le chiavi attendono la fine dell'embargo alle {time}"),
-        ("console.frame.watch.runLate", "la pubblicazione prevista alle {time} non è avvenuta: `tracedesk serve` è in esecuzione?"),
+        (
+            "console.frame.watch.runLate",
+            """
+            la pubblicazione prevista alle {time} non è avvenuta: `tracedesk serve` è in esecuzione?
+            """
+        ),
         ("console.frame.watch.nextRun", "prossima pubblicazione alle {time}"),
         ("console.frame.watch.tomorrow", "domani {time}"),
         ("console.frame.watch.chunk", "lotto {chunk}"),
@@ -278,7 +305,13 @@ extension Italian {
         ("console.firstadmin.differ", "le due password sono diverse"),
         ("console.firstadmin.key.submit", "Campo successivo, poi crea"),
         ("console.firstadmin.differTwice", "le due password sono diverse: scrivi due volte la stessa password"),
-        ("console.firstadmin.typeToken", "scrivi il token di setup che tracedesk serve ha stampato all'avvio (è anche nel suo file setup-token accanto all'archivio)"),
+        (
+            "console.firstadmin.typeToken",
+            """
+            scrivi il token di setup che tracedesk serve ha stampato all'avvio (è anche nel suo file \
+            setup-token accanto all'archivio)
+            """
+        ),
         ("console.firstadmin.creating", "creazione del primo amministratore…"),
         ("console.firstadmin.title", "Primo amministratore"),
         ("console.firstadmin.again", "Ripeti"),
@@ -287,7 +320,14 @@ extension Italian {
         ("console.firstadmin.accepted", "password accettata"),
         ("console.firstadmin.match", "le password coincidono"),
         ("console.firstadmin.nameCut", "il nome: {problem}"),
-        ("console.firstadmin.intro", "Nessun account del personale in {location}. Qui crei il primo amministratore, che aggiunge gli account e legge il registro delle attività. Non autorizza caricamenti: aggiungi poi gli operatori da Personale."),
+        (
+            "console.firstadmin.intro",
+            """
+            Nessun account del personale in {location}. Qui crei il primo amministratore, che aggiunge \
+            gli account e legge il registro delle attività. Non autorizza caricamenti: aggiungi poi \
+            gli operatori da Personale.
+            """
+        ),
         ("console.firstadmin.storedAs", "salvato come {name}"),
         ("console.firstadmin.rule", "almeno {length} caratteri, diversa dal nome"),
         ("console.firstadmin.tokenHint", "stampato da serve all'avvio, e in STORE.setup-token"),
@@ -298,19 +338,56 @@ extension Italian {
         ("console.lock.kept", "La schermata è conservata: scrivi la password per tornarci."),
         ("console.lock.notYou", "Non sei {user}? ^O disconnette."),
         ("console.authorize.otp.empty", "nessun codice inserito: scrivi i 10 caratteri che il cittadino legge"),
-        ("console.authorize.otp.forbidden", "{character} in posizione {position} non è mai in un codice: chiedi al cittadino di rileggerlo"),
+        (
+            "console.authorize.otp.forbidden",
+            """
+            {character} in posizione {position} non è mai in un codice: chiedi al cittadino di \
+            rileggerlo
+            """
+        ),
         ("console.authorize.otp.tooShort.one", "il codice ha {count} carattere, ne servono 10: chiedi il resto"),
         ("console.authorize.otp.tooShort.other", "il codice ha {count} caratteri, ne servono 10: chiedi il resto"),
-        ("console.authorize.otp.tooLong.one", "il codice ha {count} carattere, ne servono 10: cerca un carattere in più"),
-        ("console.authorize.otp.tooLong.other", "il codice ha {count} caratteri, ne servono 10: cerca un carattere in più"),
-        ("console.authorize.otp.mismatch", "il carattere di controllo non corrisponde: chiedi al cittadino di rileggere il codice"),
+        (
+            "console.authorize.otp.tooLong.one",
+            """
+            il codice ha {count} carattere, ne servono 10: cerca un carattere in più
+            """
+        ),
+        (
+            "console.authorize.otp.tooLong.other",
+            """
+            il codice ha {count} caratteri, ne servono 10: cerca un carattere in più
+            """
+        ),
+        (
+            "console.authorize.otp.mismatch",
+            """
+            il carattere di controllo non corrisponde: chiedi al cittadino di rileggere il codice
+            """
+        ),
         ("console.authorize.otp.zero", "'0' (zero)"),
         ("console.authorize.otp.letterO", "'O' (lettera O)"),
         ("console.authorize.otp.control", "un carattere di controllo"),
-        ("console.authorize.onset.inFuture", "{day} è nel futuro (oggi è {today} UTC): l'inizio dei sintomi non può essere dopo oggi"),
-        ("console.authorize.onset.tooOld", "{day} è {daysAgo} giorni fa: si accettano al massimo {maximum} giorni indietro"),
+        (
+            "console.authorize.onset.inFuture",
+            """
+            {day} è nel futuro (oggi è {today} UTC): l'inizio dei sintomi non può essere dopo oggi
+            """
+        ),
+        (
+            "console.authorize.onset.tooOld",
+            """
+            {day} è {daysAgo} giorni fa: si accettano al massimo {maximum} giorni indietro
+            """
+        ),
         ("console.authorize.onset.notADate", "'{text}' non è una data: usa AAAA-MM-GG"),
-        ("console.authorize.onset.old", "{daysAgo} giorni fa: non si pubblicano chiavi più vecchie di {days} giorni; conferma la data con il cittadino"),
+        (
+            "console.authorize.onset.old",
+            """
+            {daysAgo} giorni fa: non si pubblicano chiavi più vecchie di {days} giorni; conferma la \
+            data con il cittadino
+            """
+        ),
         ("console.authorize.onset.today", "oggi"),
         ("console.authorize.onset.yesterday", "ieri"),
         ("console.authorize.onset.tomorrow", "domani"),
@@ -319,15 +396,37 @@ extension Italian {
         ("console.authorize.onset.daysAgo.one", "{count} giorno fa"),
         ("console.authorize.onset.daysAgo.other", "{count} giorni fa"),
         ("console.authorize.review.authorise", "Autorizza"),
-        ("console.authorize.chooseDay", "scegli la data di inizio sintomi: t oggi, y ieri, -3 tre giorni fa, o il calendario"),
+        (
+            "console.authorize.chooseDay",
+            """
+            scegli la data di inizio sintomi: t oggi, y ieri, -3 tre giorni fa, o il calendario
+            """
+        ),
         ("console.authorize.quit.title", "Uscire durante la chiamata?"),
         ("console.authorize.quit.stay", "Resta"),
-        ("console.authorize.storedOnset", "Il codice mantiene la data di inizio sintomi registrata, {stored}, non {chosen} scelta ora."),
-        ("console.authorize.codeComplete", "il codice è completo (10 caratteri): {backspace} per correggerlo, {tab} per la data"),
+        (
+            "console.authorize.storedOnset",
+            """
+            Il codice mantiene la data di inizio sintomi registrata, {stored}, non {chosen} scelta \
+            ora.
+            """
+        ),
+        (
+            "console.authorize.codeComplete",
+            """
+            il codice è completo (10 caratteri): {backspace} per correggerlo, {tab} per la data
+            """
+        ),
         ("console.authorize.atMostBack", "si accettano al massimo {maximum} giorni indietro"),
         ("console.authorize.doesNothing", "‘{character}’ qui non fa nulla: {hint}"),
         ("console.authorize.onsetHint", "t oggi, y ieri, ←/→ giorno, o scrivi {iso}, {short}, -3"),
-        ("console.authorize.quit.message", "Il codice si può ancora usare per {left} e non è arrivato alcun caricamento. Uscendo ti disconnetti e smetti di seguirlo (l'autorizzazione resta)."),
+        (
+            "console.authorize.quit.message",
+            """
+            Il codice si può ancora usare per {left} e non è arrivato alcun caricamento. Uscendo ti \
+            disconnetti e smetti di seguirlo (l'autorizzazione resta).
+            """
+        ),
         ("console.authorize.newCall", "Nuova chiamata"),
         ("console.authorize.codeLabel", "Codice dall'app"),
         ("console.authorize.codeHint", "  3-4-3, come lo legge il cittadino"),
@@ -341,8 +440,18 @@ extension Italian {
         ("console.authorize.refusedKeys", "e torna al modulo per correggere, n nuova chiamata"),
         ("console.authorize.failedKeys", "r riprova, e torna al modulo, n nuova chiamata"),
         ("console.authorize.uploadReceived", "✓ Caricamento ricevuto: la parte del cittadino è fatta."),
-        ("console.authorize.uploadEmpty", "! Caricamento ricevuto, ma nessuna chiave è stata tenuta (il motivo: sotto)."),
-        ("console.authorize.adviceExpired", "Se l'app non ha caricato in tempo, chiedi al cittadino un nuovo codice e premi n."),
+        (
+            "console.authorize.uploadEmpty",
+            """
+            ! Caricamento ricevuto, ma nessuna chiave è stata tenuta (il motivo: sotto).
+            """
+        ),
+        (
+            "console.authorize.adviceExpired",
+            """
+            Se l'app non ha caricato in tempo, chiedi al cittadino un nuovo codice e premi n.
+            """
+        ),
         ("console.authorize.adviceAlready", "Il cittadino può caricare ora."),
         ("console.authorize.adviceConfirm", "Di' al cittadino di confermare ora il caricamento nell'app."),
         ("console.authorize.review.title", "Autorizzare questo caricamento?"),
@@ -354,7 +463,13 @@ extension Italian {
         ("console.authorize.step3", "3  {enter} per verificare, di nuovo {enter} per autorizzare"),
         ("console.authorize.notAuthorised", "✗ Non autorizzato: {message}"),
         ("console.authorize.couldNot", "✗ Impossibile autorizzare: {message}"),
-        ("console.authorize.expiredNoUpload", "✗ Scaduto alle {time} senza caricamento: chiedi al cittadino di creare un nuovo codice nell'app, poi premi n per una nuova chiamata."),
+        (
+            "console.authorize.expiredNoUpload",
+            """
+            ✗ Scaduto alle {time} senza caricamento: chiedi al cittadino di creare un nuovo codice \
+            nell'app, poi premi n per una nuova chiamata.
+            """
+        ),
         ("console.authorize.expired", "✗ Scaduto alle {time}: il codice non si può più usare."),
         ("console.authorize.already", "! Già autorizzato: nulla è cambiato; si può usare ancora per {left}."),
         ("console.authorize.authorised", "✓ Autorizzato: l'app deve caricare entro {left}"),

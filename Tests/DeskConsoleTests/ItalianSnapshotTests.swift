@@ -37,6 +37,8 @@ struct ItalianSnapshotTests {
             #expect(screen[0].contains("(operatore)"))
             #expect(screen[23].contains("Disconnetti"))
             #expect(screen.joined().contains("Data di inizio sintomi"))
+            Fixture.type("9K2RAY8UUA", into: &state)
+            #expect(Fixture.prose(state).contains("il carattere di controllo non corrisponde"))
             _ = Fixture.press(.char("?"), into: &state)
             #expect(Fixture.prose(state).contains("Aiuto: Autorizza un caricamento"))
             _ = Fixture.press(.escape, .ctrl("p"), into: &state)
