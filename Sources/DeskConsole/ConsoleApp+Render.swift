@@ -162,9 +162,10 @@ extension ConsoleApp {
                     (keys: Key.escape.description, help: tr("console.frame.hint.cancel")), help,
                 ]
             }
-            return shortHints(HISScreen.keyMap) + [
-                (keys: "F2", help: tr("console.frame.hint.staff")), help, signOut, quit,
-            ]
+            // Help, sign-out and quit always show: a longer language drops the screen's own first.
+            return fitting(
+                shortHints(HISScreen.keyMap) + [(keys: "F2", help: tr("console.frame.hint.staff"))],
+                [help, signOut, quit], width: state.size.width)
         case .trace:
             return traceHints(state.trace, width: state.size.width, help: help, signOut: signOut, quit: quit)
         case .queue:

@@ -1,4 +1,6 @@
 import DeskConsole
+import DeskContract
+import DeskCore
 import DeskText
 import Foundation
 import TerminalKit
@@ -14,6 +16,32 @@ struct ItalianSnapshotTests {
         .signIn, .signInFailed, .firstAdmin, .lockIdle, .lockWrongPassword,
     ]
 
+    /// The admin's HIS screen: the list, the add form, the key shown once, the revoke question.
+    enum HIS: String, CaseIterable {
+        case list, form, key, revoke
+    }
+
+    static func his(_ scenario: HIS) -> ConsoleApp.State {
+        var app = Fixture.app(width: 80, height: 24, session: HISScreenTests.admin)
+        _ = Fixture.press(.function(4), into: &app)
+        _ = ConsoleApp.update(&app, .his(.loaded(HISScreenTests.clients)))
+        switch scenario {
+        case .list: break
+        case .form:
+            _ = Fixture.press(.char("a"), into: &app)
+            Fixture.type("careggi", into: &app)
+        case .key:
+            _ = Fixture.press(.char("a"), into: &app)
+            Fixture.type("careggi", into: &app)
+            _ = Fixture.press(.enter, .enter, into: &app)
+            let client = HISClient(name: "careggi", createdAt: Fixture.now, createdBy: "admin")
+            _ = ConsoleApp.update(&app, .his(.added(NewHISClient(client: client, key: HISScreenTests.key))))
+        case .revoke:
+            _ = Fixture.press(.char("x"), into: &app)
+        }
+        return app
+    }
+
     static func italian<T>(_ body: () -> T) -> T { Language.$scoped.withValue(.it, operation: body) }
 
     @Test("sign-in, first admin and lock", arguments: consoleScenarios)
@@ -26,6 +54,18 @@ struct ItalianSnapshotTests {
     func authorize(_ scenario: AuthorizeSnapshotTests.Scenario) {
         let buffer = Self.italian { Fixture.render(AuthorizeSnapshotTests.state(scenario, width: 80, height: 24)) }
         assertSnapshot(buffer, named: "it-authorize-80x24-\(scenario.rawValue)")
+    }
+
+    @Test("the monitor", arguments: MonitorSnapshotTests.Scenario.allCases)
+    func monitor(_ scenario: MonitorSnapshotTests.Scenario) {
+        let buffer = Self.italian { Fixture.render(MonitorSnapshotTests.state(scenario, width: 80, height: 24)) }
+        assertSnapshot(buffer, named: "it-monitor-80x24-\(scenario.rawValue)")
+    }
+
+    @Test("the HIS clients screen", arguments: HIS.allCases)
+    func hisScreen(_ scenario: HIS) {
+        let buffer = Self.italian { Fixture.render(Self.his(scenario)) }
+        assertSnapshot(buffer, named: "it-his-80x24-\(scenario.rawValue)")
     }
 
     @Test("the frame speaks Italian: title, role, footer, help and palette")
@@ -89,7 +129,10 @@ struct ItalianLayoutTests {
             }
             let wide = buffer.lines.filter { DisplayWidth.of($0) > 80 }
             #expect(wide.isEmpty, "\(name): lines wider than 80: \(wide)", sourceLocation: sourceLocation)
-            let cut = NoCutWordTests.cutWords(buffer).filter { !Self.folded.contains(Self.fold($0)) }
+            // The HIS key shown once is no word.
+            let cut = NoCutWordTests.cutWords(buffer).filter {
+                !Self.folded.contains(Self.fold($0)) && !HISScreenTests.key.contains($0)
+            }
             #expect(
                 cut.isEmpty, "\(name)\(ascii ? " (ASCII)" : ""): cut words \(cut)\n\(buffer.text)",
                 sourceLocation: sourceLocation)
@@ -104,5 +147,15 @@ struct ItalianLayoutTests {
     @Test("the authorise screen and its dialogs", arguments: AuthorizeSnapshotTests.Scenario.allCases)
     func authorize(_ scenario: AuthorizeSnapshotTests.Scenario) {
         Self.check({ AuthorizeSnapshotTests.state(scenario, width: 80, height: 24) }, scenario.rawValue)
+    }
+
+    @Test("the monitor and its panes", arguments: MonitorSnapshotTests.Scenario.allCases)
+    func monitor(_ scenario: MonitorSnapshotTests.Scenario) {
+        Self.check({ MonitorSnapshotTests.state(scenario, width: 80, height: 24) }, scenario.rawValue)
+    }
+
+    @Test("the HIS clients screen, its form and dialogs", arguments: ItalianSnapshotTests.HIS.allCases)
+    func his(_ scenario: ItalianSnapshotTests.HIS) {
+        Self.check({ ItalianSnapshotTests.his(scenario) }, "his \(scenario.rawValue)")
     }
 }
