@@ -279,7 +279,7 @@ extension MonitorScreen {
             fields = lines
             if fields.isEmpty { head.append((tr("console.monitor.noDetails"), Style(.muted))) }
         } else {
-            head.append(("the \(EventDetail.unreadable)", Style(.muted)))
+            head.append((tr("console.monitor.unreadable"), Style(.muted)))
         }
         let used = WatchPane.draw(head, into: &buffer, area: text)
         let rest = Rect(x: text.x, y: text.y + used, width: text.width, height: max(0, text.height - used))

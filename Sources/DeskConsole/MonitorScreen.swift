@@ -132,8 +132,8 @@ public enum MonitorScreen {
             switch event.known {
             case .otpChecked, .uploadAccepted, .uploadRefused, .analyticsReceived, .apricotRegistered,
                 .contactFileReceived, .otpGuessesLimited:
-                return "phone"
-            case .chunkPublished, .followUpChanged: return "server"
+                return tr("console.monitor.whoPhone")
+            case .chunkPublished, .followUpChanged: return tr("console.monitor.whoServer")
             case .otpAuthorized, .staffAction, .caseOpened, .caseClosed, nil: return "–"
             }
         }

@@ -79,5 +79,8 @@ extension English {
         ("console.monitor.expired", "✗ expired at {time} without an upload"),
         ("console.monitor.validUntil", "code valid until {time} ({left} left)"),
         ("console.monitor.cannotWatch", "✗ cannot watch this code: {error}"),
+        ("console.monitor.unreadable", "the details this version cannot read"),
+        ("console.monitor.whoPhone", "phone"),
+        ("console.monitor.whoServer", "server"),
     ]
 }

@@ -80,5 +80,8 @@ extension Italian {
         ("console.monitor.expired", "✗ scaduto alle {time} senza caricamento"),
         ("console.monitor.validUntil", "codice valido fino alle {time} (restano {left})"),
         ("console.monitor.cannotWatch", "✗ impossibile seguire questo codice: {error}"),
+        ("console.monitor.unreadable", "dettagli che questa versione non sa leggere"),
+        ("console.monitor.whoPhone", "telefono"),
+        ("console.monitor.whoServer", "server"),
     ]
 }
