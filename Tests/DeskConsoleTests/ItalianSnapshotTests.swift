@@ -13,7 +13,8 @@ import Testing
 struct ItalianSnapshotTests {
     /// The frame's and the operator's screens of ``ConsoleSnapshotTests``.
     static let consoleScenarios: [ConsoleSnapshotTests.Scenario] = [
-        .signIn, .signInFailed, .firstAdmin, .lockIdle, .lockWrongPassword,
+        .signIn, .signInFailed, .firstAdmin, .lockIdle, .lockWrongPassword, .staff, .staffAdd, .staffDisable,
+        .staffHelp,
     ]
 
     /// The admin's HIS screen: the list, the add form, the key shown once, the revoke question.
@@ -152,6 +153,22 @@ struct ItalianLayoutTests {
     @Test("the monitor and its panes", arguments: MonitorSnapshotTests.Scenario.allCases)
     func monitor(_ scenario: MonitorSnapshotTests.Scenario) {
         Self.check({ MonitorSnapshotTests.state(scenario, width: 80, height: 24) }, scenario.rawValue)
+    }
+
+    @Test("the staff form with each role, in Italian", arguments: StaffRole.allCases)
+    func staffForms(_ role: StaffRole) {
+        Self.check(
+            {
+                var state = ConsoleSnapshotTests.adminWithData(width: 80, height: 24)
+                _ = Fixture.press(.char("a"), into: &state)
+                Fixture.type("neri", into: &state)
+                _ = Fixture.press(.tab, into: &state)
+                for _ in 0..<(2 * StaffRole.allCases.count) {
+                    if Fixture.prose(state).contains("‹ \(ConsoleApp.roleName(role)) ›") { break }
+                    _ = Fixture.press(.right, into: &state)
+                }
+                return state
+            }, "add \(role.rawValue)")
     }
 
     @Test("the HIS clients screen, its form and dialogs", arguments: ItalianSnapshotTests.HIS.allCases)
