@@ -1,3 +1,4 @@
+import DeskText
 import TerminalKit
 
 extension AuthorizeScreen {
@@ -8,36 +9,64 @@ extension AuthorizeScreen {
     public enum ResultAction: Hashable, Sendable { case nextCall, edit, retry, quit }
 
     /// Checked before a field sees the key. `q` is not here: it is a code character.
-    public static let formKeyMap = KeyMap<FormAction>([
-        Binding([.enter], .review, help: "Review", name: "review"),
-        Binding([.tab], .nextField, help: "Next field", name: "next-field"),
-        Binding([.backTab], .previousField, help: "Previous field", shownInFooter: false, name: "previous-field"),
-        Binding(
-            [.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit", group: "global", shownInFooter: false,
-            name: "quit"),
-    ])
+    /// The quit binding's text, which the frame's footer looks for.
+    static var quitHelp: String { tr("console.authorize.key.quit") }
 
-    public static let resultKeyMap = KeyMap<ResultAction>([
-        Binding([.char("n")], .nextCall, help: "Next call", name: "next"),
-        Binding([.char("e"), .escape], .edit, help: "Back to the form", name: "back"),
-        Binding([.char("r")], .retry, help: "Retry (after a store error)", shownInFooter: false, name: "retry"),
-        Binding([.char("q")], .quit, help: "Quit (asks first while the code is live)", footer: "Quit", name: "quit"),
-    ])
+    public static var formKeyMap: KeyMap<FormAction> {
+        KeyMap([
+            Binding([.enter], .review, help: tr("console.authorize.key.review"), name: "review"),
+            Binding(
+                [.tab], .nextField, help: tr("console.authorize.key.nextField"),
+                footer: tr("console.authorize.key.nextFieldShort"),
+                name: "next-field"),
+            Binding(
+                [.backTab], .previousField, help: tr("console.authorize.key.previousField"), shownInFooter: false,
+                name: "previous-field"),
+            Binding(
+                [.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: tr("console.authorize.key.quit"),
+                group: tr("console.frame.group.global"), shownInFooter: false,
+                name: "quit"),
+        ])
+    }
+
+    public static var resultKeyMap: KeyMap<ResultAction> {
+        KeyMap([
+            Binding([.char("n")], .nextCall, help: tr("console.authorize.key.nextCall"), name: "next"),
+            Binding([.char("e"), .escape], .edit, help: tr("console.authorize.key.backToForm"), name: "back"),
+            Binding([.char("r")], .retry, help: tr("console.authorize.key.retry"), shownInFooter: false, name: "retry"),
+            Binding(
+                [.char("q")], .quit, help: tr("console.authorize.key.quitAsks"),
+                footer: tr("console.authorize.key.quit"),
+                name: "quit"),
+        ])
+    }
 
     /// Keys the code field takes besides characters (and the text field's own).
     public enum CodeAction: Hashable, Sendable { case clear }
 
     /// Ctrl-U clears the whole code, wherever the cursor is; Esc clears nothing (it is "back"
     /// everywhere, and the code field is the form's first level).
-    public static let codeFieldKeyMap = KeyMap<CodeAction>([
-        Binding([.ctrl("u")], .clear, help: "Clear the code", group: "code", name: "clear")
-    ])
+    public static var codeFieldKeyMap: KeyMap<CodeAction> {
+        KeyMap([
+            Binding(
+                [.ctrl("u")], .clear, help: tr("console.authorize.key.clearCode"),
+                group: tr("console.frame.group.code"), name: "clear")
+        ])
+    }
 
     /// Keys of the symptom-onset field that the footer shows (the full list is in help).
-    public static let onsetFooter = KeyMap<String>([
-        Binding([.char("t")], "today", help: "Today", group: "symptom onset", name: "today"),
-        Binding([.char("y")], "yesterday", help: "Yesterday", group: "symptom onset", name: "yesterday"),
-        Binding(
-            [.escape], "back", help: "Back to the code", group: "symptom onset", shownInFooter: false, name: "back"),
-    ])
+    public static var onsetFooter: KeyMap<String> {
+        KeyMap([
+            Binding(
+                [.char("t")], "today", help: tr("console.authorize.key.today"), group: tr("console.frame.group.onset"),
+                name: "today"),
+            Binding(
+                [.char("y")], "yesterday", help: tr("console.authorize.key.yesterday"),
+                group: tr("console.frame.group.onset"), name: "yesterday"),
+            Binding(
+                [.escape], "back", help: tr("console.authorize.key.backToCode"), group: tr("console.frame.group.onset"),
+                shownInFooter: false,
+                name: "back"),
+        ])
+    }
 }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -38,15 +39,16 @@ extension AuthorizeScreen {
 
     private static func renderForm(_ state: State, into buffer: inout Buffer, regions: Regions) {
         let editing = state.phase == .editing || state.phase == .reviewing
-        let inner = Panel(title: "New call", focused: editing).render(into: &buffer, area: regions.form)
+        let inner = Panel(title: tr("console.authorize.newCall"), focused: editing).render(
+            into: &buffer, area: regions.form)
         guard inner.width > 4 else { return }
         let codeFocused = editing && state.phase == .editing && state.focus == .code
         let onsetFocused = editing && state.phase == .editing && state.focus == .onset
 
-        buffer.put(
-            "Code from the app", x: inner.x, y: inner.y, style: Style(codeFocused ? .header : .normal), clip: inner)
-        buffer.put(
-            "  3-4-3, as the citizen reads it", x: inner.x + 17, y: inner.y, style: Style(.muted), clip: inner)
+        let codeLabel = tr("console.authorize.codeLabel")
+        let codeLabelWidth = buffer.put(
+            codeLabel, x: inner.x, y: inner.y, style: Style(codeFocused ? .header : .normal), clip: inner)
+        putIfFits(tr("console.authorize.codeHint"), x: inner.x + codeLabelWidth, y: inner.y, into: &buffer, clip: inner)
         buffer.put(codeFocused ? "›" : " ", x: inner.x, y: inner.y + 1, style: Style(.accent), clip: inner)
         state.code.render(
             into: &buffer, area: regions.codeField, focused: codeFocused, groups: [3, 4, 3],
@@ -61,11 +63,12 @@ extension AuthorizeScreen {
             switch verdict {
             case .success:
                 buffer.put(
-                    "✓ check character matches", x: verdictX, y: inner.y + 1, style: Style(.ok), maxWidth: verdictWidth,
+                    tr("console.authorize.checkMatches"), x: verdictX, y: inner.y + 1, style: Style(.ok),
+                    maxWidth: verdictWidth,
                     clip: inner)
             case .failure(let error):
                 ConsoleText.putWrapped(
-                    "✗ " + error.message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
+                    "✗ " + error.shownMessage, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
                     width: inner.width - 2, rows: 2)
             }
         } else if !state.code.text.isEmpty {
@@ -74,29 +77,30 @@ extension AuthorizeScreen {
                 maxWidth: verdictWidth, clip: inner)
         }
 
-        buffer.put(
-            "Symptom onset", x: inner.x, y: inner.y + 5, style: Style(onsetFocused ? .header : .normal), clip: inner)
-        buffer.put(
-            "  UTC day; no symptoms: day of the test", x: inner.x + 13, y: inner.y + 5, style: Style(.muted),
-            clip: inner)
+        let onsetLabelWidth = buffer.put(
+            tr("console.authorize.onsetLabel"), x: inner.x, y: inner.y + 5,
+            style: Style(onsetFocused ? .header : .normal), clip: inner)
+        putIfFits(
+            tr("console.authorize.onsetNote"), x: inner.x + onsetLabelWidth, y: inner.y + 5,
+            into: &buffer, clip: inner)
         buffer.put(onsetFocused ? "›" : " ", x: inner.x, y: inner.y + 6, style: Style(.accent), clip: inner)
         state.onset.render(into: &buffer, area: regions.onsetField, focused: onsetFocused)
         if let day = state.onset.value, !state.onset.isTyping {
-            let relative = "· " + SymptomOnset.relative(day, today: state.onset.today)
+            let relative = "· " + relative(day, today: state.onset.today)
             buffer.put(relative, x: regions.onsetField.maxX + 1, y: inner.y + 6, style: Style(.muted), clip: inner)
         }
         if let message = state.onsetMessage {
             ConsoleText.putWrapped(
                 "✗ " + message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 7,
                 width: inner.width - 2, rows: 2)
-        } else if case .success(let verdict) = state.onsetVerdict, let warning = verdict.warning {
+        } else if case .success(let verdict) = state.onsetVerdict, let warning = verdict.shownWarning {
             ConsoleText.putWrapped(
                 "! " + warning, style: Style(.warning), into: &buffer, x: inner.x + 2, y: inner.y + 7,
                 width: inner.width - 2, rows: 2)
         }
         if onsetFocused {
             buffer.put(
-                "t today  y yesterday  -3 three days ago  ←→↑↓ move", x: inner.x + 2, y: inner.y + 9,
+                tr("console.authorize.onsetKeys"), x: inner.x + 2, y: inner.y + 9,
                 style: Style(.muted), clip: inner)
         }
     }
@@ -110,24 +114,33 @@ extension AuthorizeScreen {
 
     private static func renderCalendar(_ state: State, into buffer: inout Buffer, regions: Regions) {
         let onsetFocused = state.phase == .editing && state.focus == .onset
-        let inner = Panel(title: "Calendar", focused: onsetFocused).render(into: &buffer, area: regions.calendar)
+        let inner = Panel(title: tr("console.authorize.calendar"), focused: onsetFocused).render(
+            into: &buffer, area: regions.calendar)
         state.onset.renderCalendar(into: &buffer, area: inner)
     }
 
     private static func renderResult(_ state: State, into buffer: inout Buffer, area: Rect) {
-        let title = state.watchedRecord.map { "Watch · code \(state.groupedCode) · tag \($0.otpHash.tag)" } ?? "Result"
+        let title =
+            state.watchedRecord.map {
+                tr("console.authorize.watchTitle", ["code": state.groupedCode, "tag": $0.otpHash.tag])
+            } ?? tr("console.authorize.result")
         let inner = Panel(title: title).render(into: &buffer, area: area)
         guard inner.width > 4, inner.height > 0 else { return }
         var lines: [(String, Style)] = []
         switch state.phase {
         case .editing, .reviewing:
             lines = [
-                ("1  Type the code the citizen reads out", Style(state.code.text.isEmpty ? .normal : .muted)),
-                ("2  Choose the day symptoms started", Style(state.onset.value == nil ? .normal : .muted)),
-                ("3  Enter to review, Enter again to authorise", Style(.normal)),
+                (tr("console.authorize.step1"), Style(state.code.text.isEmpty ? .normal : .muted)),
+                (tr("console.authorize.step2"), Style(state.onset.value == nil ? .normal : .muted)),
+                (tr("console.authorize.step3", ["enter": Key.enter.description]), Style(.normal)),
             ]
         case .submitting:
-            lines = [(WaitText.line("Authorising", since: state.submittedAt, now: state.now), Style(.accent))]
+            lines = [
+                (
+                    WaitText.line(tr("console.authorize.authorising"), since: state.submittedAt, now: state.now),
+                    Style(.accent)
+                )
+            ]
         case .finished(let outcome):
             lines = resultLines(state, outcome)
         }
@@ -142,13 +155,13 @@ extension AuthorizeScreen {
             return watchLines(state, record, already: true)
         case .refused(let message):
             return [
-                ("✗ Not authorised: \(message)", Style(.error, .bold)),
-                ("e back to the form to correct it, n new call", Style(.muted)),
+                (tr("console.authorize.notAuthorised", ["message": message]), Style(.error, .bold)),
+                (tr("console.authorize.refusedKeys"), Style(.muted)),
             ]
         case .failed(let message):
             return [
-                ("✗ Could not authorise: \(message)", Style(.error, .bold)),
-                ("r retry, e back to the form, n new call", Style(.muted)),
+                (tr("console.authorize.couldNot", ["message": message]), Style(.error, .bold)),
+                (tr("console.authorize.failedKeys"), Style(.muted)),
             ]
         }
     }
@@ -168,12 +181,12 @@ extension AuthorizeScreen {
             if let upload = watch.upload {
                 lines.append(
                     upload.keysAccepted > 0
-                        ? ("✓ Upload received: the citizen's part is done.", Style(.ok, .bold))
-                        : ("! Upload received, but no key could be kept (why: below).", Style(.warning, .bold)))
+                        ? (tr("console.authorize.uploadReceived"), Style(.ok, .bold))
+                        : (tr("console.authorize.uploadEmpty"), Style(.warning, .bold)))
             } else if watch.expiredWithoutUpload(at: state.now) {
                 lines.append(
                     (
-                        "✗ Expired at \(clock(watch.expiresAt, zone)) without an upload: ask the citizen to create a new code in the app, then press n for a new call.",
+                        tr("console.authorize.expiredNoUpload", ["time": clock(watch.expiresAt, zone)]),
                         Style(.error, .bold)
                     ))
             } else {
@@ -185,21 +198,26 @@ extension AuthorizeScreen {
                 [
                     WatchPane.Step(
                         .done,
-                        "authorised by \(record.authorizedBy) at \(clock(record.authorizedAt, zone)) (symptoms from \(record.symptomsStartedOn.iso))"
+                        tr(
+                            "console.frame.watch.authorised",
+                            [
+                                "user": record.authorizedBy, "time": clock(record.authorizedAt, zone),
+                                "day": record.symptomsStartedOn.iso,
+                            ])
                     )
                 ]
                 + (left > 0 && !state.watchRefresh.stopped
                     ? [
-                        WatchPane.Step(.waiting, "waiting for the app to check the code"),
-                        WatchPane.Step(.waiting, "waiting for the upload"),
+                        WatchPane.Step(.waiting, tr("console.frame.watch.waitingCheck")),
+                        WatchPane.Step(.waiting, tr("console.frame.watch.waitingUpload")),
                     ] : [])
             if left == 0 {
                 lines.append(
                     (
-                        "✗ Expired at \(clock(record.expiresAt, zone)): the code can no longer be used.",
+                        tr("console.authorize.expired", ["time": clock(record.expiresAt, zone)]),
                         Style(.error, .bold)
                     ))
-                advice = "If the app did not upload in time, ask the citizen for a new code and press n."
+                advice = tr("console.authorize.adviceExpired")
             } else {
                 citizenMustAct = true
             }
@@ -208,11 +226,11 @@ extension AuthorizeScreen {
             lines.append(
                 already
                     ? (
-                        "! Already authorised: nothing was changed; it can be used for \(countdown(left)) more.",
+                        tr("console.authorize.already", ["left": countdown(left)]),
                         Style(.warning, .bold)
                     )
                     : (
-                        "✓ Authorised: the app must upload within \(countdown(left))",
+                        tr("console.authorize.authorised", ["left": countdown(left)]),
                         Style(left <= 30 ? .warning : .ok, .bold)
                     ))
         }
@@ -220,12 +238,15 @@ extension AuthorizeScreen {
         if let error = state.watchError {
             lines.append(
                 state.watchRefresh.stopped
-                    ? ("! cannot follow this code: \(error)", Style(.warning))
-                    : ("! could not follow the code: \(error) (asking again)", Style(.warning)))
+                    ? (tr("console.authorize.cannotFollow", ["error": error]), Style(.warning))
+                    : (tr("console.authorize.couldNotFollow", ["error": error]), Style(.warning)))
         }
         if let differs = state.storedOnsetDiffers { lines.append(("! " + differs, Style(.warning))) }
         if citizenMustAct {
-            advice = already ? "The citizen can upload now." : "Tell the citizen to confirm the upload in the app now."
+            advice =
+                already
+                ? tr("console.authorize.adviceAlready")
+                : tr("console.authorize.adviceConfirm")
         }
         if let advice { lines.append((advice, Style(.normal))) }
         return lines
@@ -233,22 +254,35 @@ extension AuthorizeScreen {
 
     /// The review dialog: what will be authorised, with any warning, before it is sent.
     public static func reviewDialog(_ state: State) -> DialogState {
-        var message = "Code: \(state.groupedCode)"
+        var message = tr("console.authorize.review.code", ["code": state.groupedCode])
         if let day = state.onset.value {
-            message += "\nSymptoms from: \(day.spoken) (\(SymptomOnset.relative(day, today: state.onset.today)))"
+            message +=
+                "\n"
+                + tr(
+                    "console.authorize.review.onset",
+                    ["day": day.spokenWords, "relative": relative(day, today: state.onset.today)])
         }
         var warned = false
-        if case .success(let verdict) = state.onsetVerdict, let warning = verdict.warning {
+        if case .success(let verdict) = state.onsetVerdict, let warning = verdict.shownWarning {
             message += "\n\n! " + warning
             warned = true
         }
         // With a warning the safe answer is the default: Enter goes back to the date.
         return DialogState(
-            title: "Authorise this upload?", message: message,
+            title: tr("console.authorize.review.title"), message: message,
             buttons: [
-                DialogButton("Authorise", shortcut: "y"),
-                DialogButton(warned ? "Back to the date" : "Edit", shortcut: "n"),
+                DialogButton(authoriseButton, shortcut: "y"),
+                DialogButton(
+                    warned ? tr("console.authorize.review.backToDate") : tr("console.authorize.review.edit"),
+                    shortcut: "n"),
             ], selected: warned ? 1 : 0)
+    }
+
+    /// Draws `text` at (`x`, `y`) when it fits whole before `clip`'s right edge; a longer
+    /// language's note is left out rather than cut mid-word.
+    private static func putIfFits(_ text: String, x: Int, y: Int, into buffer: inout Buffer, clip: Rect) {
+        guard x + DisplayWidth.of(text) <= clip.maxX else { return }
+        buffer.put(text, x: x, y: y, style: Style(.muted), clip: clip)
     }
 
     static func countdown(_ seconds: Int) -> String {

@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -142,8 +143,8 @@ public enum AuthorizeScreen {
             guard case .finished(.alreadyAuthorized(let record)) = phase, let chosen = submitted?.day,
                 chosen != record.symptomsStartedOn
             else { return nil }
-            return
-                "The code keeps its stored symptom onset, \(record.symptomsStartedOn.iso), not \(chosen.iso) as chosen now."
+            return tr(
+                "console.authorize.storedOnset", ["stored": record.symptomsStartedOn.iso, "chosen": chosen.iso])
         }
 
         /// The authorisation whose watch the result panel shows; nil while there is none.
@@ -216,7 +217,7 @@ public enum AuthorizeScreen {
             switch result {
             case .authorized(let record): state.phase = .finished(.authorized(record))
             case .alreadyAuthorized(let record): state.phase = .finished(.alreadyAuthorized(record))
-            case .invalid(let refusal): state.phase = .finished(.refused(refusal.message))
+            case .invalid(let refusal): state.phase = .finished(.refused(refusal.shownMessage))
             }
             return askForWatch(&state)
         case .authorizeFailed(let message):
@@ -314,10 +315,12 @@ public enum AuthorizeScreen {
         case .rejected(let character):
             // Position: where the character would have gone in the code.
             let position = state.code.cursor + 1
-            state.codeMessage = OtpError.forbiddenCharacter(character, position: position).message
+            state.codeMessage = OtpError.forbiddenCharacter(character, position: position).shownMessage
         case .unchanged:
             if case .char = key, state.code.text.count == OtpRules.length {
-                state.codeMessage = "the code is complete (10 characters): Backspace to correct it, Tab for the date"
+                state.codeMessage = tr(
+                    "console.authorize.codeComplete",
+                    ["backspace": Key.backspace.description, "tab": Key.tab.description])
             }
         case .changed:
             state.codeMessage = nil
@@ -328,7 +331,7 @@ public enum AuthorizeScreen {
             }
         case .notHandled:
             if case .char(let c) = key, state.code.text.count < OtpRules.length {
-                state.codeMessage = OtpError.forbiddenCharacter(c, position: state.code.cursor + 1).message
+                state.codeMessage = OtpError.forbiddenCharacter(c, position: state.code.cursor + 1).shownMessage
             }
         }
     }
@@ -346,15 +349,18 @@ public enum AuthorizeScreen {
                 state.onsetMessage =
                     SymptomOnsetError.inFuture(
                         state.onset.today.adding(days: 1), today: state.onset.today
-                    ).message
+                    ).shownMessage
             } else if [.left, .up, .pageUp, .home].contains(key), before == state.onset.minimum {
-                state.onsetMessage = "at most \(SymptomOnset.maximumDaysBack) days back is accepted"
+                state.onsetMessage = tr(
+                    "console.authorize.atMostBack", ["maximum": String(SymptomOnset.maximumDaysBack)])
             }
         case .notHandled:
             if key == .escape {
                 state.focus = .code
             } else if case .char(let c) = key {
-                state.onsetMessage = "‘\(c)’ does nothing here: " + onsetHint(today: state.onset.today)
+                state.onsetMessage = tr(
+                    "console.authorize.doesNothing",
+                    ["character": String(c), "hint": onsetHint(today: state.onset.today)])
             }
         }
     }
@@ -365,16 +371,17 @@ public enum AuthorizeScreen {
         let example = today.adding(days: -3)
         let (_, month, day) = example.components
         let short = (day < 10 ? "0" : "") + String(day) + "/" + (month < 10 ? "0" : "") + String(month)
-        return "t today, y yesterday, ←/→ day, or type \(example.iso), \(short), -3"
+        return tr("console.authorize.onsetHint", ["iso": example.iso, "short": short])
     }
 
     /// The date field's generic refusal, in the words of symptom onset.
     private static func onsetWording(_ state: State, fallback: String) -> String {
         if case .failure(let refusal) = state.onset.interpret(state.onset.typed.text) {
             switch refusal {
-            case .afterMaximum(let day, _): return SymptomOnsetError.inFuture(day, today: state.onset.today).message
+            case .afterMaximum(let day, _):
+                return SymptomOnsetError.inFuture(day, today: state.onset.today).shownMessage
             case .beforeMinimum(let day, _):
-                return SymptomOnsetError.tooOld(day, daysAgo: state.onset.today.days(since: day)).message
+                return SymptomOnsetError.tooOld(day, daysAgo: state.onset.today.days(since: day)).shownMessage
             default: break
             }
         }
@@ -390,23 +397,22 @@ public enum AuthorizeScreen {
         guard case .success = state.codeVerdict else {
             state.focus = .code
             switch state.codeVerdict {
-            case .failure(let error): state.codeMessage = error.message
+            case .failure(let error): state.codeMessage = error.shownMessage
             default:
                 state.codeMessage =
                     state.code.text.isEmpty
-                    ? OtpError.empty.message : OtpError.tooShort(count: state.code.text.count).message
+                    ? OtpError.empty.shownMessage : OtpError.tooShort(count: state.code.text.count).shownMessage
             }
             return
         }
         guard let verdict = state.onsetVerdict else {
             state.focus = .onset
-            state.onsetMessage =
-                "choose the day symptoms started: t today, y yesterday, -3 three days ago, or the calendar"
+            state.onsetMessage = tr("console.authorize.chooseDay")
             return
         }
         if case .failure(let error) = verdict {
             state.focus = .onset
-            state.onsetMessage = error.message
+            state.onsetMessage = error.shownMessage
             return
         }
         state.phase = .reviewing
@@ -470,10 +476,9 @@ public enum AuthorizeScreen {
     /// Asked before `q` quits while the code is live: the default is to stay.
     static func quitDialog(_ state: State) -> DialogState {
         DialogState.confirm(
-            title: "Quit during the call?",
-            message:
-                "The code can still be used for \(countdown(state.secondsLeft ?? 0)) and no upload has arrived. Quitting signs you out and stops watching it (the authorisation stays).",
-            confirm: "Quit", cancel: "Stay")
+            title: tr("console.authorize.quit.title"),
+            message: tr("console.authorize.quit.message", ["left": countdown(state.secondsLeft ?? 0)]),
+            confirm: tr("console.authorize.key.quit"), cancel: tr("console.authorize.quit.stay"))
     }
 
     private static func handleQuitConfirmKey(_ state: inout State, _ key: Key) -> [Command] {

@@ -1,3 +1,4 @@
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -19,7 +20,7 @@ public struct ClipboardCopy: Hashable, Sendable {
     }
 
     /// A table row as text: its cells joined by two spaces, empty cells left out.
-    public static func row(_ cells: [String], what: String = "row") -> ClipboardCopy {
+    public static func row(_ cells: [String], what: String = tr("console.frame.copy.row")) -> ClipboardCopy {
         ClipboardCopy(
             cells.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "  "),
             what: what)
@@ -43,15 +44,15 @@ public enum CopyResult: Hashable, Sendable {
         switch self {
         case .copied(let what, let cut):
             return .ok(
-                "\(what) copied"
-                    + (cut ? " (cut to the first \(Clipboard.maximumBytes) bytes)" : "")
-                    + " to the clipboard (OSC 52)")
+                cut
+                    ? tr("console.frame.copy.copiedCut", ["what": what, "bytes": String(Clipboard.maximumBytes)])
+                    : tr("console.frame.copy.copied", ["what": what]))
         case .off:
-            return .info("copying is turned off (--no-copy or TRACEDESK_COPY=off)")
+            return .info(tr("console.frame.copy.off"))
         case .unavailable:
-            return .error("could not write to the terminal: nothing copied")
+            return .error(tr("console.frame.copy.unavailable"))
         case .refused(let message):
-            return .error("not copied: the copy could not be recorded in the audit log: \(message)")
+            return .error(tr("console.frame.copy.refused", ["message": message]))
         case .nothing(let text):
             return .info(text)
         }

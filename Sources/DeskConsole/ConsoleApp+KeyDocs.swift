@@ -1,10 +1,12 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 /// The key tables of the guides, made from the key maps themselves (one fact in one place):
 /// `docs/operator-guide.md` shows ``conventionsMarkdown()``, each role's guide
 /// ``keysMarkdown(for:)``. A test fails when a guide's generated block differs; it rewrites them
-/// with `TRACEDESK_WRITE_KEY_DOCS=1 swift test --filter KeyDocs`.
+/// with `TRACEDESK_WRITE_KEY_DOCS=1 swift test --filter KeyDocs`. The guides are English: the tables are
+/// made in English whatever the language of the process.
 extension ConsoleApp {
     /// The key maps each role's guide lists, with the heading of each ("Authorise: the form").
     static let guideTables: [StaffRole: [(id: String, title: String)]] = [
@@ -45,6 +47,10 @@ extension ConsoleApp {
 
     /// The one table of the keys that mean the same everywhere, then each screen's own keys.
     public static func conventionsMarkdown() -> String {
+        Language.$scoped.withValue(.en) { englishConventionsMarkdown() }
+    }
+
+    private static func englishConventionsMarkdown() -> String {
         var lines = ["| Key | Means, on every screen |", "|---|---|"]
         for convention in keyConventions {
             lines.append("| \(keysCell(convention.keys)) | \(cell(convention.meaning)) |")
@@ -65,6 +71,10 @@ extension ConsoleApp {
 
     /// A role's screens' keys, one table, section by section, as help lists them.
     public static func keysMarkdown(for role: StaffRole) -> String {
+        Language.$scoped.withValue(.en) { englishKeysMarkdown(for: role) }
+    }
+
+    private static func englishKeysMarkdown(for role: StaffRole) -> String {
         let tables = Dictionary(allKeyTables.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var lines = ["| Where | Keys | What it does | Palette |", "|---|---|---|---|"]
         for (id, title) in guideTables[role] ?? [] {

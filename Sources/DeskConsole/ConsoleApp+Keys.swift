@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -68,12 +69,14 @@ extension ConsoleApp {
     ]
 
     /// Each role's screen keys, for the docs and the tests.
-    public static let roleScreenMaps: [(role: StaffRole, table: KeyTable)] = [
-        (.operator, KeyTable("screens.operator", operatorKeyMap)),
-        (.tracer, KeyTable("screens.tracer", tracerKeyMap)),
-        (.supervisor, KeyTable("screens.supervisor", supervisorKeyMap)),
-        (.admin, KeyTable("screens.admin", adminKeyMap)),
-    ]
+    public static var roleScreenMaps: [(role: StaffRole, table: KeyTable)] {
+        [
+            (.operator, KeyTable("screens.operator", operatorKeyMap)),
+            (.tracer, KeyTable("screens.tracer", tracerKeyMap)),
+            (.supervisor, KeyTable("screens.supervisor", supervisorKeyMap)),
+            (.admin, KeyTable("screens.admin", adminKeyMap)),
+        ]
+    }
 
     /// Names a palette does not list: opening itself, and moving between fields.
     static let unlistedNames: Set<String> = ["palette", "next-field", "previous-field"]
@@ -86,12 +89,14 @@ extension ConsoleApp {
 
     /// A sample of each kind of dialog, for the registry (their keys are made from their
     /// buttons, the same for every question of a kind).
-    static let sampleDialogs: [KeyTable] = [
-        KeyTable("dialog.confirm", DialogState.confirm(title: "Sure?", message: "").keyMap),
-        KeyTable(
-            "dialog.review",
-            AuthorizeScreen.reviewDialog(AuthorizeScreen.State(now: Date(timeIntervalSince1970: 0))).keyMap),
-    ]
+    static var sampleDialogs: [KeyTable] {
+        [
+            KeyTable("dialog.confirm", DialogState.confirm(title: "Sure?", message: "").keyMap),
+            KeyTable(
+                "dialog.review",
+                AuthorizeScreen.reviewDialog(AuthorizeScreen.State(now: Date(timeIntervalSince1970: 0))).keyMap),
+        ]
+    }
 
     /// Every key map of the console, each once: the screens', their modes', forms', fields',
     /// dialogs' and overlays'. ``keyTables(_:)`` may return only tables listed here (the key
@@ -147,8 +152,10 @@ extension ConsoleApp {
     }
 
     /// The audit filter's day: the date field without its calendar.
-    static let auditDayKeyMap = KeyMap(
-        DateFieldState.keyMap.bindings.filter { ![.openCalendar, .pick, .closeCalendar].contains($0.action) })
+    static var auditDayKeyMap: KeyMap<DateFieldAction> {
+        KeyMap(
+            DateFieldState.keyMap.bindings.filter { ![.openCalendar, .pick, .closeCalendar].contains($0.action) })
+    }
 
     /// The ids of the maps behind an input of the trace screen.
     static func traceInputID(_ trace: TraceScreen.State) -> String {
@@ -166,177 +173,191 @@ extension ConsoleApp {
         var tables: [KeyTable] = []
         func add<A>(_ id: String, _ map: KeyMap<A>, as group: String) { tables.append(KeyTable(id, map, as: group)) }
         func dialog(_ dialog: DialogState, as group: String) {
-            let id = dialog.buttons.first?.label == "Authorise" ? "dialog.review" : "dialog.confirm"
+            let id = dialog.buttons.first?.label == AuthorizeScreen.authoriseButton ? "dialog.review" : "dialog.confirm"
             add(id, dialog.keyMap, as: group)
         }
         func screens() {
             switch state.session?.role {
-            case .admin: add("screens.admin", adminKeyMap, as: "screens")
-            case .operator: add("screens.operator", operatorKeyMap, as: "screens")
-            case .supervisor: add("screens.supervisor", supervisorKeyMap, as: "screens")
-            case .tracer: add("screens.tracer", tracerKeyMap, as: "screens")
+            case .admin: add("screens.admin", adminKeyMap, as: tr("console.frame.group.screens"))
+            case .operator: add("screens.operator", operatorKeyMap, as: tr("console.frame.group.screens"))
+            case .supervisor: add("screens.supervisor", supervisorKeyMap, as: tr("console.frame.group.screens"))
+            case .tracer: add("screens.tracer", tracerKeyMap, as: tr("console.frame.group.screens"))
             case nil: break
             }
         }
         if state.lock != nil {
-            add("lock", LockScreen.keyMap, as: "lock screen")
-            add("text-field", TextFieldState.keyMap, as: "editing text")
+            add("lock", LockScreen.keyMap, as: tr("console.frame.group.lock"))
+            add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
         } else {
             switch state.page {
             case .signIn:
-                add("sign-in", SignInScreen.keyMap, as: "sign in")
-                add("text-field", TextFieldState.keyMap, as: "editing text")
+                add("sign-in", SignInScreen.keyMap, as: tr("console.frame.group.signIn"))
+                add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
             case .firstAdmin:
-                add("first-admin", FirstAdminScreen.keyMap, as: "first admin")
-                add("text-field", TextFieldState.keyMap, as: "editing text")
+                add("first-admin", FirstAdminScreen.keyMap, as: tr("console.frame.group.firstAdmin"))
+                add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
             case .authorize:
                 switch state.authorize.phase {
                 case .finished:
-                    if let quit = state.authorize.quitConfirm { dialog(quit, as: "quit?") }
-                    add("authorize.result", AuthorizeScreen.resultKeyMap, as: "result")
-                case .reviewing: if let review = state.authorize.review { dialog(review, as: "review") }
+                    if let quit = state.authorize.quitConfirm { dialog(quit, as: tr("console.frame.group.quitAsk")) }
+                    add("authorize.result", AuthorizeScreen.resultKeyMap, as: tr("console.frame.group.result"))
+                case .reviewing:
+                    if let review = state.authorize.review { dialog(review, as: tr("console.frame.group.review")) }
                 default:
-                    add("authorize.form", AuthorizeScreen.formKeyMap, as: "form")
+                    add("authorize.form", AuthorizeScreen.formKeyMap, as: tr("console.frame.group.form"))
                     tables.append(
                         KeyTable(
-                            "authorize.code", group: "code",
+                            "authorize.code", group: tr("console.frame.group.code"),
                             rows: [
                                 KeyRow(
-                                    keys: [], label: "A…9", help: "Type it: \(OtpRules.alphabetDescription)",
-                                    group: "code")
+                                    keys: [], label: "A…9",
+                                    help: tr(
+                                        "console.frame.key.typeCode",
+                                        [
+                                            "letters": OtpRules.alphabet.filter(\.isLetter).map { String($0) }.joined(
+                                                separator: " ")
+                                        ]
+                                    ),
+                                    group: tr("console.frame.group.code"))
                             ]))
-                    add("authorize.code", AuthorizeScreen.codeFieldKeyMap, as: "code")
-                    add("authorize.onset", AuthorizeScreen.onsetFooter, as: "symptom onset")
-                    add("date-field", DateFieldState.keyMap, as: "symptom onset")
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add("authorize.code", AuthorizeScreen.codeFieldKeyMap, as: tr("console.frame.group.code"))
+                    add("authorize.onset", AuthorizeScreen.onsetFooter, as: tr("console.frame.group.onset"))
+                    add("date-field", DateFieldState.keyMap, as: tr("console.frame.group.onset"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 }
                 if state.authorize.phase != .reviewing { screens() }
             case .monitor:
                 if state.monitor.filtering {
-                    add("monitor.filter", MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add("monitor.filter", MonitorScreen.filterKeyMap, as: tr("console.frame.group.filterLive"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 } else {
-                    add("monitor", state.monitor.keyMap, as: "monitor")
+                    add("monitor", state.monitor.keyMap, as: tr("console.frame.group.monitor"))
                 }
                 screens()
             case .dashboard:
                 let dashboard = state.dashboard
                 if dashboard.provincePrompt != nil {
-                    add("dashboard.province", DashboardScreen.provinceKeyMap, as: "province")
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add("dashboard.province", DashboardScreen.provinceKeyMap, as: tr("console.frame.group.province"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 } else if let export = dashboard.export {
-                    if let confirm = export.confirm { dialog(confirm, as: "overwrite?") }
-                    add("dashboard.export", DashboardScreen.exportKeyMap, as: "export")
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    if let confirm = export.confirm { dialog(confirm, as: tr("console.frame.group.overwrite")) }
+                    add("dashboard.export", DashboardScreen.exportKeyMap, as: tr("console.frame.group.export"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 } else {
-                    add("dashboard", DashboardScreen.keyMap, as: "dashboard")
+                    add("dashboard", DashboardScreen.keyMap, as: tr("console.frame.group.dashboard"))
                     screens()
                 }
             case .staff:
                 if let confirm = state.staff.confirm {
-                    dialog(confirm, as: "confirm")
+                    dialog(confirm, as: tr("console.frame.group.confirm"))
                 } else if state.staff.form != nil {
-                    add("staff.form", StaffScreen.Form.keyMap, as: "form")
-                    add("staff.role", StaffScreen.Form.roleKeyMap, as: "role (when chosen)")
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add("staff.form", StaffScreen.Form.keyMap, as: tr("console.frame.group.form"))
+                    add("staff.role", StaffScreen.Form.roleKeyMap, as: tr("console.frame.group.role"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 } else {
-                    add("staff", StaffScreen.keyMap, as: "staff accounts")
+                    add("staff", StaffScreen.keyMap, as: tr("console.frame.group.staff"))
                     screens()
                 }
             case .his:
                 if let confirm = state.his.confirm {
-                    dialog(confirm, as: "confirm")
+                    dialog(confirm, as: tr("console.frame.group.confirm"))
                 } else if state.his.form != nil {
-                    add("his.form", HISScreen.Form.keyMap, as: "form")
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add("his.form", HISScreen.Form.keyMap, as: tr("console.frame.group.form"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 } else {
-                    add("his", HISScreen.keyMap, as: "HIS clients")
+                    add("his", HISScreen.keyMap, as: tr("console.frame.group.his"))
                     screens()
                 }
             case .audit:
                 if state.audit.filterForm != nil {
-                    add("audit.filter", AuditScreen.FilterForm.keyMap, as: "filter")
-                    add("audit.action", AuditScreen.FilterForm.actionKeyMap, as: "action (when chosen)")
-                    add("audit.day", auditDayKeyMap, as: "day (when chosen)")
+                    add("audit.filter", AuditScreen.FilterForm.keyMap, as: tr("console.frame.group.filter"))
+                    add("audit.action", AuditScreen.FilterForm.actionKeyMap, as: tr("console.frame.group.action"))
+                    add("audit.day", auditDayKeyMap, as: tr("console.frame.group.day"))
                     tables.append(
                         KeyTable(
-                            "audit.day", group: "day (when chosen)",
+                            "audit.day", group: tr("console.frame.group.day"),
                             rows: [
-                                KeyRow(keys: [.backspace], help: "Any day (no day filter)", group: "day (when chosen)")
+                                KeyRow(
+                                    keys: [.backspace], help: tr("console.frame.key.anyDay"),
+                                    group: tr("console.frame.group.day"))
                             ]))
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 } else {
-                    add("audit", AuditScreen.keyMap, as: "audit log")
+                    add("audit", AuditScreen.keyMap, as: tr("console.frame.group.audit"))
                     screens()
                 }
             case .trace:
                 let trace = state.trace
                 switch trace.phase {
                 case .phone, .purpose:
-                    add(traceInputID(trace), TraceScreen.inputKeyMap(trace), as: "look up")
-                    if trace.phase == .purpose { add("audit.day", auditDayKeyMap, as: "index day (Tab)") }
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add(traceInputID(trace), TraceScreen.inputKeyMap(trace), as: tr("console.frame.group.lookUp"))
+                    if trace.phase == .purpose {
+                        add("audit.day", auditDayKeyMap, as: tr("console.frame.group.indexDay"))
+                    }
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 case .loading:
-                    add("trace.loading", TraceScreen.loadingKeyMap, as: "looking up")
+                    add("trace.loading", TraceScreen.loadingKeyMap, as: tr("console.frame.group.lookingUp"))
                 case .result:
                     if let export = trace.export {
-                        if let confirm = export.confirm { dialog(confirm, as: "overwrite?") }
-                        add(traceInputID(trace), TraceScreen.inputKeyMap(trace), as: "export")
-                        add("text-field", TextFieldState.keyMap, as: "editing text")
+                        if let confirm = export.confirm { dialog(confirm, as: tr("console.frame.group.overwrite")) }
+                        add(traceInputID(trace), TraceScreen.inputKeyMap(trace), as: tr("console.frame.group.export"))
+                        add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                     } else if trace.outcomeForm != nil {
-                        add("trace.outcome", TraceScreen.outcomeKeyMap, as: "outcome")
-                        add("text-field", TextFieldState.keyMap, as: "editing the note")
+                        add("trace.outcome", TraceScreen.outcomeKeyMap, as: tr("console.frame.group.outcome"))
+                        add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editingNote"))
                     } else if trace.filtering {
-                        add("monitor.filter", MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
-                        add("text-field", TextFieldState.keyMap, as: "editing text")
+                        add("monitor.filter", MonitorScreen.filterKeyMap, as: tr("console.frame.group.filterLive"))
+                        add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                     } else if trace.detail != nil {
-                        add("trace.detail", TraceScreen.detailKeyMap, as: "contact detail")
+                        add("trace.detail", TraceScreen.detailKeyMap, as: tr("console.frame.group.contactDetail"))
                     } else {
-                        add("trace", TraceScreen.keyMap, as: "contacts")
+                        add("trace", TraceScreen.keyMap, as: tr("console.frame.group.contacts"))
                     }
                 }
                 if !trace.isModal { screens() }
             case .queue:
                 let queue = state.queue
                 if queue.picker != nil {
-                    add("queue.picker", QueueScreen.pickerKeyMap, as: "pick")
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add("queue.picker", QueueScreen.pickerKeyMap, as: tr("console.frame.group.pick"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 } else if queue.checkForm != nil {
-                    add("queue.check", QueueScreen.checkKeyMap, as: "daily check")
-                    add("text-field", TextFieldState.keyMap, as: "editing the note")
+                    add("queue.check", QueueScreen.checkKeyMap, as: tr("console.frame.group.dailyCheck"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editingNote"))
                 } else if queue.attemptForm != nil {
-                    add("queue.outcome", QueueScreen.attemptKeyMap, as: "outcome")
-                    add("text-field", TextFieldState.keyMap, as: "editing the note")
+                    add("queue.outcome", QueueScreen.attemptKeyMap, as: tr("console.frame.group.outcome"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editingNote"))
                 } else if queue.filter.editing {
-                    add("monitor.filter", MonitorScreen.filterKeyMap, as: "filter (applies as you type)")
-                    add("text-field", TextFieldState.keyMap, as: "editing text")
+                    add("monitor.filter", MonitorScreen.filterKeyMap, as: tr("console.frame.group.filterLive"))
+                    add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editing"))
                 } else if queue.showsCase, let view = queue.caseView {
                     if let confirm = view.confirm {
-                        dialog(confirm, as: "close the case?")
+                        dialog(confirm, as: tr("console.frame.group.closeCaseAsk"))
                     } else if view.closeForm != nil {
-                        add("queue.case-close", QueueScreen.closeKeyMap, as: "close the case")
-                        add("text-field", TextFieldState.keyMap, as: "editing the note")
+                        add("queue.case-close", QueueScreen.closeKeyMap, as: tr("console.frame.group.closeCase"))
+                        add("text-field", TextFieldState.keyMap, as: tr("console.frame.group.editingNote"))
                     } else {
-                        add("queue.case", QueueScreen.caseKeyMap, as: "case")
+                        add("queue.case", QueueScreen.caseKeyMap, as: tr("console.frame.group.case"))
                     }
                 } else if queue.detail != nil {
                     if queue.supervisor {
-                        add("queue.supervisor-detail", QueueScreen.supervisorDetailKeyMap, as: "person")
+                        add(
+                            "queue.supervisor-detail", QueueScreen.supervisorDetailKeyMap,
+                            as: tr("console.frame.group.person"))
                     } else {
-                        add("queue.detail", QueueScreen.detailKeyMap, as: "person")
+                        add("queue.detail", QueueScreen.detailKeyMap, as: tr("console.frame.group.person"))
                     }
                 } else if queue.supervisor {
-                    add("queue.supervisor", QueueScreen.supervisorKeyMap, as: "queue")
+                    add("queue.supervisor", QueueScreen.supervisorKeyMap, as: tr("console.frame.group.queue"))
                 } else {
-                    add("queue", QueueScreen.keyMap, as: "queue")
+                    add("queue", QueueScreen.keyMap, as: tr("console.frame.group.queue"))
                 }
                 if !queue.isModal { screens() }
             }
         }
         var global = globalKeyMap
         if state.session == nil { global.bindings.removeAll { $0.action == .signOut } }
-        add("global", global, as: "global")
-        if state.demoAccounts != nil { add("demo", DemoAccounts.keyMap, as: "demo") }
+        add("global", global, as: tr("console.frame.group.global"))
+        if state.demoAccounts != nil { add("demo", DemoAccounts.keyMap, as: tr("console.frame.group.demo")) }
         return tables
     }
 

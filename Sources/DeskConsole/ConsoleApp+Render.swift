@@ -1,32 +1,40 @@
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
 extension ConsoleApp {
     /// The screen's name in the title bar and the help title.
     public static func title(_ state: State) -> String {
-        if state.lock != nil { return "Locked" }
+        if state.lock != nil { return tr("console.frame.title.locked") }
         switch state.page {
-        case .signIn: return "Sign in"
-        case .firstAdmin: return "First admin"
-        case .authorize: return "Authorise an upload"
-        case .monitor: return "Monitor"
-        case .staff: return "Staff accounts"
-        case .audit: return "Audit log"
-        case .his: return "Hospital systems"
-        case .trace: return "Contact trace"
-        case .dashboard: return "Dashboard"
-        case .queue: return state.queue.showsCase ? "Case" : "Call queue"
+        case .signIn: return tr("console.frame.title.signIn")
+        case .firstAdmin: return tr("console.frame.title.firstAdmin")
+        case .authorize: return tr("console.frame.title.authorize")
+        case .monitor: return tr("console.frame.title.monitor")
+        case .staff: return tr("console.frame.title.staff")
+        case .audit: return tr("console.frame.title.audit")
+        case .his: return tr("console.frame.title.his")
+        case .trace: return tr("console.frame.title.trace")
+        case .dashboard: return tr("console.frame.title.dashboard")
+        case .queue: return state.queue.showsCase ? tr("console.frame.title.case") : tr("console.frame.title.queue")
         }
     }
+
+    /// A role as the console names it ("operatore" in Italian); the wire name stays English.
+    public static func roleName(_ role: StaffRole) -> String { tr("console.frame.role.\(role.rawValue)") }
 
     /// Draws the frame for `state`, in the symbols its terminal can show (``State/ascii``).
     public static func render(_ state: State, into buffer: inout Buffer) {
         buffer.glyphs = Glyphs(ascii: state.ascii)
         let area = buffer.area
         if state.isTooSmall {
-            let text =
-                "terminal too small: have \(state.size.width)×\(state.size.height), need \(minimumSize.width)×\(minimumSize.height)"
+            let text = tr(
+                "console.frame.tooSmall",
+                [
+                    "width": String(state.size.width), "height": String(state.size.height),
+                    "minWidth": String(minimumSize.width), "minHeight": String(minimumSize.height),
+                ])
             let lines = TextWrap.wrap(text, width: max(1, area.width))
             let top = max(0, (area.height - lines.count) / 2)
             for (offset, line) in lines.enumerated() {
@@ -82,8 +90,11 @@ extension ConsoleApp {
         guard state.page == .authorize || state.page == .monitor, let left = state.authorize.secondsLeft else {
             return ""
         }
-        if state.authorize.watch?.upload != nil { return "code used by an upload " }
-        return left > 0 ? "code valid " + AuthorizeScreen.countdown(left) + " " : "code expired "
+        if state.authorize.watch?.upload != nil { return tr("console.frame.status.codeUsed") + " " }
+        return
+            (left > 0
+            ? tr("console.frame.status.codeValid", ["left": AuthorizeScreen.countdown(left)])
+            : tr("console.frame.status.codeExpired")) + " "
     }
 
     /// A key map's footer hints with the first key of each binding ("a Add account").
@@ -95,11 +106,13 @@ extension ConsoleApp {
     static func footerHints(_ state: State) -> [(keys: String, help: String)] {
         if state.help != nil { return HelpOverlayState.keyMap.footerHints }
         if state.palette != nil {
-            return CommandPaletteState.keyMap.footerHints + [(keys: "↑↓", help: "Choose"), (keys: "^C", help: "Quit")]
+            return CommandPaletteState.keyMap.footerHints + [
+                (keys: "↑↓", help: tr("console.frame.hint.choose")), (keys: "^C", help: tr("console.frame.hint.quit")),
+            ]
         }
-        let signOut = (keys: "^O", help: "Sign out")
-        let quit = (keys: "^C", help: "Quit")
-        let help = (keys: state.isTypingText ? "F1" : "?", help: "Help")
+        let signOut = (keys: "^O", help: tr("console.frame.hint.signOut"))
+        let quit = (keys: "^C", help: tr("console.frame.hint.quit"))
+        let help = (keys: state.isTypingText ? "F1" : "?", help: tr("console.frame.hint.help"))
         if state.isTooSmall { return [quit] }
         if state.lock != nil { return shortHints(LockScreen.keyMap) + [signOut, help, quit] }
         switch state.page {
@@ -111,11 +124,17 @@ extension ConsoleApp {
             // Shorter words than help's, so the way back (F2), help and sign-out fit in 80
             // columns; the kinds' keys are in the legend just above.
             var hints: [(keys: String, help: String)] = [
-                (keys: "Space", help: state.monitor.paused ? "Resume" : "Pause"), (keys: "/", help: "Filter"),
-                (keys: "Enter", help: "Detail"), (keys: "w", help: "Watch"),
+                (
+                    keys: Key.char(" ").description,
+                    help: state.monitor.paused ? tr("console.frame.hint.resume") : tr("console.frame.hint.pause")
+                ), (keys: "/", help: tr("console.frame.hint.filter")),
+                (keys: Key.enter.description, help: tr("console.frame.hint.detail")),
+                (keys: "w", help: tr("console.frame.hint.watch")),
             ]
-            if state.session?.role == .operator { hints.append((keys: "F2", help: "Authorise")) }
-            if state.session?.role == .supervisor { hints.append((keys: "F2", help: "Dashboard")) }
+            if state.session?.role == .operator { hints.append((keys: "F2", help: tr("console.frame.hint.authorize"))) }
+            if state.session?.role == .supervisor {
+                hints.append((keys: "F2", help: tr("console.frame.hint.dashboard")))
+            }
             return hints + [help, signOut, quit]
         case .staff:
             if let dialog = state.staff.confirm { return dialog.keyMap.footerHints }
@@ -123,20 +142,30 @@ extension ConsoleApp {
                 let role = form.focus == .role ? shortHints(StaffScreen.Form.roleKeyMap) : []
                 return shortHints(StaffScreen.Form.keyMap) + role + [help]
             }
-            return shortHints(StaffScreen.keyMap) + [(keys: "F3", help: "Audit"), help, signOut, quit]
+            return shortHints(StaffScreen.keyMap) + [
+                (keys: "F3", help: tr("console.frame.hint.audit")), help, signOut, quit,
+            ]
         case .audit:
             if state.audit.filterForm != nil { return shortHints(AuditScreen.FilterForm.keyMap) + [help] }
-            return shortHints(AuditScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
+            return shortHints(AuditScreen.keyMap) + [
+                (keys: "F2", help: tr("console.frame.hint.staff")), help, signOut, quit,
+            ]
         case .his:
             if let dialog = state.his.confirm { return dialog.keyMap.footerHints }
-            if state.his.shownKey != nil { return [(keys: "Enter", help: "Done"), help] }
+            if state.his.shownKey != nil {
+                return [(keys: Key.enter.description, help: tr("console.frame.hint.done")), help]
+            }
             if state.his.form != nil {
                 return [
-                    (keys: "Enter", help: "Next / add"), (keys: "Tab", help: "Next field"),
-                    (keys: "Esc", help: "Cancel"), help,
+                    (keys: Key.enter.description, help: tr("console.frame.hint.nextOrAdd")),
+                    (keys: Key.tab.description, help: tr("console.frame.hint.nextField")),
+                    (keys: Key.escape.description, help: tr("console.frame.hint.cancel")), help,
                 ]
             }
-            return shortHints(HISScreen.keyMap) + [(keys: "F2", help: "Staff"), help, signOut, quit]
+            // Help, sign-out and quit always show: a longer language drops the screen's own first.
+            return fitting(
+                shortHints(HISScreen.keyMap) + [(keys: "F2", help: tr("console.frame.hint.staff"))],
+                [help, signOut, quit], width: state.size.width)
         case .trace:
             return traceHints(state.trace, width: state.size.width, help: help, signOut: signOut, quit: quit)
         case .queue:
@@ -151,10 +180,10 @@ extension ConsoleApp {
             }
             // The ranges as one hint (help lists them one by one).
             let own =
-                [(keys: "0-4", help: "Range")]
-                + shortHints(KeyMap(DashboardScreen.keyMap.bindings.filter { $0.group != "range" }))
+                [(keys: "0-4", help: tr("console.frame.hint.range"))]
+                + shortHints(KeyMap(DashboardScreen.keyMap.bindings.filter { $0.group != DashboardScreen.rangeGroup }))
             return fitting(
-                own, [(keys: "F3", help: "Monitor"), help, signOut, quit],
+                own, [(keys: "F3", help: tr("console.frame.hint.monitor")), help, signOut, quit],
                 width: state.size.width)
         }
     }
@@ -205,7 +234,9 @@ extension ConsoleApp {
             if trace.detail != nil { return fitting(TraceScreen.detailHints, [help, signOut, quit]) }
             var hints = TraceScreen.tableHints
             // Once a case is open for the patient: its view, right after the digits.
-            if trace.openedCase != nil { hints.insert((keys: "v", help: "Case"), at: min(2, hints.count)) }
+            if trace.openedCase != nil {
+                hints.insert((keys: "v", help: tr("console.frame.hint.case")), at: min(2, hints.count))
+            }
             return fitting(hints, [help, signOut, quit])
         }
     }
@@ -220,15 +251,17 @@ extension ConsoleApp {
         case .reviewing: hints = state.authorize.review?.keyMap.footerHints ?? []
         case .submitting: hints = []
         case .editing:
-            hints = AuthorizeScreen.formKeyMap.footerHints.filter { $0.help != "Quit" }
+            hints = AuthorizeScreen.formKeyMap.footerHints.filter { $0.help != AuthorizeScreen.quitHelp }
         }
-        hints.append((keys: "?", help: "Help"))
+        hints.append((keys: "?", help: tr("console.frame.hint.help")))
         hints.append(signOut)
-        if !hints.contains(where: { $0.help == "Quit" }) { hints.append((keys: "^C", help: "Quit")) }
+        if !hints.contains(where: { $0.help == AuthorizeScreen.quitHelp }) {
+            hints.append((keys: "^C", help: tr("console.frame.hint.quit")))
+        }
         if state.authorize.phase == .editing, state.authorize.focus == .onset {
             hints += AuthorizeScreen.onsetFooter.footerHints
         }
-        if state.authorize.phase != .reviewing { hints.append((keys: "F3", help: "Monitor")) }
+        if state.authorize.phase != .reviewing { hints.append((keys: "F3", help: tr("console.frame.hint.monitor"))) }
         return hints
     }
 
@@ -238,7 +271,7 @@ extension ConsoleApp {
     private static func renderTitle(_ state: State, into buffer: inout Buffer) {
         let row = Rect(x: 0, y: 0, width: buffer.width, height: 1)
         buffer.fill(row, with: Cell(" ", style: Style(.title)))
-        let who = state.session.map { "\($0.user) (\($0.role.rawValue))" }
+        let who = state.session.map { "\($0.user) (\(roleName($0.role)))" }
         let problem = state.connectionProblem.map { " ! " + $0 + " " } ?? ""
         let problemWidth = DisplayWidth.of(problem)
         // "·" and a cut path's "…" in ASCII on a terminal without UTF-8 (they would not show).

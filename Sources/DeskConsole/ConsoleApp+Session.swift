@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -120,7 +121,7 @@ extension ConsoleApp {
         {
             state.lock = LockScreen.State(
                 user: session.user, role: session.role,
-                reason: "Locked after \(Self.duration(limit)) without a key; the session was ended.")
+                reason: tr("console.frame.lockedAfter", ["duration": Self.duration(limit)]))
             state.help = nil
             state.palette = nil
             // The session ends now rather than when the desk notices: a locked desk holds no
@@ -156,7 +157,7 @@ extension ConsoleApp {
         // against the previous person's name (it would count towards locking that account).
         state.signIn = SignInScreen.State()
         state.signIn.wait.now = state.now
-        state.signIn.notice = .info("\(session.user) signed out.")
+        state.signIn.notice = .info(tr("console.frame.signedOut", ["user": session.user]))
         state.page = .signIn
         return (followsFeed(session.role) ? [.stopFeed] : []) + [.signOut(session)]
     }
@@ -169,6 +170,8 @@ extension ConsoleApp {
 
     /// "10 min", "90 s".
     static func duration(_ seconds: Int) -> String {
-        seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
+        seconds % 60 == 0
+            ? tr("console.frame.minutes", ["count": String(seconds / 60)])
+            : tr("console.frame.seconds", ["count": String(seconds)])
     }
 }

@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -246,49 +247,85 @@ public enum ConsoleApp {
     }
 
     /// Keys the frame takes before the screen.
-    public static let globalKeyMap = KeyMap<GlobalAction>([
-        Binding(
-            [.char("?"), .function(1)], .help, help: "Help (F1 while typing a name or password)", group: "global",
-            name: "help"),
-        Binding(
-            [.char(":"), .ctrl("p")], .palette, help: "Command palette (^P while typing)", group: "global",
-            shownInFooter: false, name: "palette"),
-        Binding([.ctrl("o"), .function(12)], .signOut, help: "Sign out", group: "global", name: "signout"),
-        Binding(
-            [.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: "Quit (signs out)", group: "global", name: "quit"),
-        Binding(
-            [.ctrl("l")], .redraw, help: "Redraw the screen", group: "global", shownInFooter: false, name: "redraw"),
-        Binding(
-            [.ctrl("z")], .suspend, help: "Suspend to the shell (fg comes back)", group: "global",
-            shownInFooter: false, name: "suspend"),
-    ])
+    public static var globalKeyMap: KeyMap<GlobalAction> {
+        KeyMap([
+            Binding(
+                [.char("?"), .function(1)], .help, help: tr("console.frame.key.help"),
+                group: tr("console.frame.group.global"),
+                name: "help"),
+            Binding(
+                [.char(":"), .ctrl("p")], .palette, help: tr("console.frame.key.palette"),
+                group: tr("console.frame.group.global"),
+                shownInFooter: false, name: "palette"),
+            Binding(
+                [.ctrl("o"), .function(12)], .signOut, help: tr("console.frame.key.signOut"),
+                group: tr("console.frame.group.global"), name: "signout"),
+            Binding(
+                [.ctrl("c"), .ctrl("q"), .function(10)], .quit, help: tr("console.frame.key.quit"),
+                group: tr("console.frame.group.global"), name: "quit"),
+            Binding(
+                [.ctrl("l")], .redraw, help: tr("console.frame.key.redraw"), group: tr("console.frame.group.global"),
+                shownInFooter: false, name: "redraw"),
+            Binding(
+                [.ctrl("z")], .suspend, help: tr("console.frame.key.suspend"), group: tr("console.frame.group.global"),
+                shownInFooter: false, name: "suspend"),
+        ])
+    }
 
     /// The admin's screens. Each screen has an F-key and a capital letter that means nothing
     /// else anywhere (the key conventions test checks); Tab never switches screens.
-    public static let adminKeyMap = KeyMap<GlobalAction>([
-        Binding([.function(2), .char("S")], .staff, help: "Staff", group: "screens", name: "staff"),
-        Binding([.function(3), .char("A")], .audit, help: "Audit", group: "screens", name: "audit"),
-        Binding([.function(4), .char("H")], .his, help: "HIS clients", group: "screens", name: "his"),
-    ])
+    public static var adminKeyMap: KeyMap<GlobalAction> {
+        KeyMap([
+            Binding(
+                [.function(2), .char("S")], .staff, help: tr("console.frame.screen.staff"),
+                group: tr("console.frame.group.screens"), name: "staff"),
+            Binding(
+                [.function(3), .char("A")], .audit, help: tr("console.frame.screen.audit"),
+                group: tr("console.frame.group.screens"), name: "audit"),
+            Binding(
+                [.function(4), .char("H")], .his, help: tr("console.frame.screen.his"),
+                group: tr("console.frame.group.screens"), name: "his"),
+        ])
+    }
 
     /// The operator's screens (Tab is the form's: it moves between the code and the date).
-    public static let operatorKeyMap = KeyMap<GlobalAction>([
-        Binding([.function(2), .char("U")], .authorize, help: "Authorise", group: "screens", name: "authorise"),
-        Binding([.function(3), .char("M")], .monitor, help: "Monitor", group: "screens", name: "monitor"),
-    ])
+    public static var operatorKeyMap: KeyMap<GlobalAction> {
+        KeyMap([
+            Binding(
+                [.function(2), .char("U")], .authorize, help: tr("console.frame.screen.authorize"),
+                group: tr("console.frame.group.screens"), name: "authorise"),
+            Binding(
+                [.function(3), .char("M")], .monitor, help: tr("console.frame.screen.monitor"),
+                group: tr("console.frame.group.screens"), name: "monitor"),
+        ])
+    }
 
     /// The supervisor's screens.
-    public static let supervisorKeyMap = KeyMap<GlobalAction>([
-        Binding([.function(2), .char("D")], .dashboard, help: "Dashboard", group: "screens", name: "dashboard"),
-        Binding([.function(3), .char("M")], .monitor, help: "Monitor", group: "screens", name: "monitor"),
-        Binding([.function(4), .char("Q")], .queue, help: "Call queue", group: "screens", name: "queue"),
-    ])
+    public static var supervisorKeyMap: KeyMap<GlobalAction> {
+        KeyMap([
+            Binding(
+                [.function(2), .char("D")], .dashboard, help: tr("console.frame.screen.dashboard"),
+                group: tr("console.frame.group.screens"), name: "dashboard"),
+            Binding(
+                [.function(3), .char("M")], .monitor, help: tr("console.frame.screen.monitor"),
+                group: tr("console.frame.group.screens"), name: "monitor"),
+            Binding(
+                [.function(4), .char("Q")], .queue, help: tr("console.frame.screen.queue"),
+                group: tr("console.frame.group.screens"), name: "queue"),
+        ])
+    }
 
     /// The tracer's screens: the call queue (home) and the contact trace (opening a case).
-    public static let tracerKeyMap = KeyMap<GlobalAction>([
-        Binding([.function(2), .char("T")], .trace, help: "Contact trace", group: "screens", name: "trace"),
-        Binding([.function(3), .char("Q")], .queue, help: "Call queue", group: "screens", name: "queue"),
-    ])
+    public static var tracerKeyMap: KeyMap<GlobalAction> {
+        KeyMap([
+            Binding(
+                [.function(2), .char("T")], .trace, help: tr("console.frame.screen.trace"),
+                group: tr("console.frame.group.screens"), name: "trace"),
+            Binding(
+                [.function(3), .char("Q")], .queue, help: tr("console.frame.screen.queue"),
+                group: tr("console.frame.group.screens"), name: "queue"),
+        ])
+    }
 
     static let quitKeys: [Key] = [.ctrl("c"), .ctrl("q"), .function(10)]
 
@@ -321,7 +358,9 @@ public enum ConsoleApp {
             return []
         case .accountsCheckFailed(let message):
             state.signIn.checking = false
-            if state.signIn.notice == nil { state.signIn.notice = .error("cannot reach the desk: \(message)") }
+            if state.signIn.notice == nil {
+                state.signIn.notice = .error(tr("console.frame.cannotReach", ["message": message]))
+            }
             return []
         case .signedIn(let session):
             return signedIn(&state, session)
@@ -412,7 +451,8 @@ public enum ConsoleApp {
         if state.isTooSmall { return [] }
         if global == .signOut, state.session != nil { return signOut(&state) }
         if global == .help, key == .function(1) || !state.isTypingText {
-            state.help = HelpOverlayState(title: "Help: " + title(state), sections: helpSections(state))
+            state.help = HelpOverlayState(
+                title: tr("console.frame.helpTitle", ["screen": title(state)]), sections: helpSections(state))
             return []
         }
         if global == .palette, key == .ctrl("p") || !state.isTypingText, state.offersPalette {
@@ -420,7 +460,7 @@ public enum ConsoleApp {
             return []
         }
         if let demo = state.demoAccounts, DemoAccounts.keyMap.action(for: key) == .show {
-            state.help = HelpOverlayState(title: "Demo accounts", sections: demo.helpSections)
+            state.help = HelpOverlayState(title: tr("console.frame.demo.title"), sections: demo.helpSections)
             return []
         }
         if state.lock != nil { return update(&state, .lockScreen(.keyPressed(key))) }

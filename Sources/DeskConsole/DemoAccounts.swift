@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 /// `tracedesk demo` only: the demo's accounts and the simulated patients' numbers, which the
@@ -32,25 +33,35 @@ public struct DemoAccounts: Hashable, Sendable {
     public enum Action: Hashable, Sendable { case show }
 
     /// F8 shows the accounts wherever the console is (letters would be typed into a field).
-    public static let keyMap = KeyMap<Action>([
-        Binding([.function(8)], .show, help: "The demo's accounts and patients", group: "demo", name: "accounts")
-    ])
+    public static var keyMap: KeyMap<Action> {
+        KeyMap([
+            Binding(
+                [.function(8)], .show, help: tr("console.frame.demo.key"), group: tr("console.frame.group.demo"),
+                name: "accounts")
+        ])
+    }
 
     /// The help sections: accounts (name, role and password), patients, and the file.
     public var helpSections: [HelpSection] {
         var sections = [
             HelpSection(
-                group: "demo accounts (name: role, password)",
-                rows: accounts.map { HelpRow(keys: $0.name, help: "\($0.role.rawValue), password \($0.password)") })
+                group: tr("console.frame.demo.accounts"),
+                rows: accounts.map {
+                    HelpRow(
+                        keys: $0.name,
+                        help: tr(
+                            "console.frame.demo.account",
+                            ["role": ConsoleApp.roleName($0.role), "password": $0.password]))
+                })
         ]
         if !patients.isEmpty {
             sections.append(
                 HelpSection(
-                    group: "positive patients (for the tracer's lookup)",
+                    group: tr("console.frame.demo.patients"),
                     rows: patients.map { HelpRow(keys: "", help: $0) }))
         }
         if let file {
-            sections.append(HelpSection(group: "written to", rows: [HelpRow(keys: "", help: file)]))
+            sections.append(HelpSection(group: tr("console.frame.demo.file"), rows: [HelpRow(keys: "", help: file)]))
         }
         return sections
     }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -41,21 +42,27 @@ public struct DemoCitizenStrip: Hashable, Sendable {
         let short: String
         switch phase {
         case .waiting:
-            long = "waiting for you to authorise"
-            short = "waiting for you"
+            long = tr("console.frame.demo.waitingLong")
+            short = tr("console.frame.demo.waitingShort")
         case .checked(let at):
-            long = "checked at \(AuthorizeScreen.clock(at, timeZone)), uploading soon"
-            short = "checked \(AuthorizeScreen.clock(at, timeZone))"
+            long = tr("console.frame.demo.checkedLong", ["time": AuthorizeScreen.clock(at, timeZone)])
+            short = tr("console.frame.demo.checkedShort", ["time": AuthorizeScreen.clock(at, timeZone)])
         case .uploaded(let at):
-            long = "uploaded at \(AuthorizeScreen.clock(at, timeZone))"
-            short = "uploaded at \(AuthorizeScreen.clock(at, timeZone))"
+            long = tr("console.frame.demo.uploaded", ["time": AuthorizeScreen.clock(at, timeZone)])
+            short = tr("console.frame.demo.uploaded", ["time": AuthorizeScreen.clock(at, timeZone)])
         case .refused(let status):
-            long = status == 0 ? "its upload got no answer" : "its upload was refused (HTTP \(status))"
-            short = status == 0 ? "no answer" : "refused (\(status))"
+            long =
+                status == 0
+                ? tr("console.frame.demo.noAnswerLong")
+                : tr("console.frame.demo.refusedLong", ["status": String(status)])
+            short =
+                status == 0
+                ? tr("console.frame.demo.noAnswerShort")
+                : tr("console.frame.demo.refusedShort", ["status": String(status)])
         }
-        let full = g(" Demo call (simulated) · read out \(code) · symptoms from \(day) · phone: \(long)")
+        let full = g(tr("console.frame.demo.stripLong", ["code": code, "day": day, "phone": long]))
         if DisplayWidth.of(full) <= width { return full }
-        return g(" Demo call · code \(code) · onset \(day) · phone: \(short)")
+        return g(tr("console.frame.demo.stripShort", ["code": code, "day": day, "phone": short]))
     }
 
     /// Draws the strip in `area` (one row).

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 import JSONText
 import TerminalKit
@@ -24,37 +25,50 @@ public enum EventDetail {
         guard let detail = DeskEvent.Detail(kind: kind, json: event.detail) else { return fallback(event.detail) }
         switch detail {
         case .otpAuthorized(let d):
-            return "symptoms from \(d.symptomsStartedOn.iso), valid until " + AuthorizeScreen.clock(d.expiresAt, zone)
-        case .otpChecked(let d): return "the code was \(status(d.status))"
-        case .uploadRefused(let d): return "refused: the code was \(status(d.reason))"
+            return tr(
+                "console.frame.event.authorised",
+                ["day": d.symptomsStartedOn.iso, "time": AuthorizeScreen.clock(d.expiresAt, zone)])
+        case .otpChecked(let d): return tr("console.frame.event.codeWas", ["status": status(d.status)])
+        case .uploadRefused(let d): return tr("console.frame.event.refused", ["status": status(d.reason)])
         case .uploadAccepted(let d):
-            var text = "\(d.keysAccepted) accepted, \(d.keysDropped) dropped"
+            var text = tr(
+                "console.frame.event.acceptedDropped",
+                ["accepted": String(d.keysAccepted), "dropped": String(d.keysDropped)])
             if !d.dropped.isEmpty { text += " (" + droppedText(d.dropped) + ")" }
-            if let province = d.province { text += ", province \(province)" }
-            if let skew = d.clockSkewSeconds { text += ", phone " + clockOffset(skew: skew) }
+            if let province = d.province { text += tr("console.frame.watch.province", ["province": province]) }
+            if let skew = d.clockSkewSeconds {
+                text += tr("console.frame.event.phone", ["offset": clockOffset(skew: skew)])
+            }
             return text
         case .analyticsReceived(let d):
-            return "\(platform(d.platform)), province \(d.province), "
-                + (d.exposureNotification ? "exposure notified" : "no exposure notification")
+            return tr("console.frame.event.analytics", ["platform": platform(d.platform), "province": d.province])
+                + (d.exposureNotification ? tr("console.frame.event.exposure") : tr("console.frame.event.noExposure"))
         case .chunkPublished(let d):
-            return "chunk \(d.chunk): " + count(d.keys, "key") + (d.padding > 0 ? " + \(d.padding) padding" : "")
+            return tr("console.frame.event.chunk", ["chunk": String(d.chunk), "keys": count(d.keys, "key")])
+                + (d.padding > 0 ? tr("console.frame.event.padding", ["count": String(d.padding)]) : "")
         case .staffAction(let d):
             return action(d.action) + (d.target.map { ": \($0)" } ?? "")
-                + (d.unknownName ? " (a name no account has)" : "")
+                + (d.unknownName ? tr("console.frame.event.unknownName") : "")
         case .apricotRegistered(let d):
-            return (d.returning ? "returning app user" : "new app user") + ", " + count(d.pseudoIDs, "pseudo-id")
+            return (d.returning ? tr("console.frame.event.returning") : tr("console.frame.event.newUser")) + ", "
+                + count(d.pseudoIDs, "pseudo-id")
         case .contactFileReceived(let d):
-            var text = "day \(d.day.iso): \(count(d.records, "record"))"
+            var text = tr("console.frame.event.dayRecords", ["day": d.day.iso, "records": count(d.records, "record")])
             if let distinct = d.distinctBeacons {
                 text += ", \(count(distinct, "beacon"))"
-                if let unknown = d.unknownBeacons, unknown > 0 { text += " (\(unknown) unknown)" }
+                if let unknown = d.unknownBeacons, unknown > 0 {
+                    text += tr("console.frame.event.unknownBeacons", ["count": String(unknown)])
+                }
             }
-            if let skew = d.clockSkewSeconds { text += ", phone " + clockOffset(skew: skew) }
-            if d.replaced { text += ", replaced the day's earlier file" }
+            if let skew = d.clockSkewSeconds {
+                text += tr("console.frame.event.phone", ["offset": clockOffset(skew: skew)])
+            }
+            if d.replaced { text += ", " + tr("console.frame.event.replaced") }
             return text
         case .otpGuessesLimited(let d):
-            return "WARNING: too many wrong codes from one address on \(route(d.route)): "
-                + "refused for \(d.retryAfterSeconds) s"
+            return tr(
+                "console.frame.event.guesses",
+                ["route": route(d.route), "seconds": String(d.retryAfterSeconds)])
         case .caseOpened(let d), .caseClosed(let d), .followUpChanged(let d):
             return followUpLines(d).joined(separator: ", ")
         }
@@ -68,20 +82,36 @@ public enum EventDetail {
         guard let detail = DeskEvent.Detail(kind: kind, json: event.detail) else {
             return event.detail == "{}" ? [] : nil
         }
-        func time(_ date: Date) -> String { ConsoleText.dateTime(date, zone, seconds: true) + " local" }
+        func time(_ date: Date) -> String {
+            tr("console.frame.event.local", ["time": ConsoleText.dateTime(date, zone, seconds: true)])
+        }
         switch detail {
         case .otpAuthorized(let d):
-            return ["symptoms started on \(d.symptomsStartedOn.iso)", "valid until \(time(d.expiresAt))"]
-        case .otpChecked(let d): return ["the code was \(status(d.status)) when the app checked it"]
-        case .uploadRefused(let d): return ["refused: the code was \(status(d.reason))"]
+            return [
+                tr("console.frame.event.symptomsOn", ["day": d.symptomsStartedOn.iso]),
+                tr("console.frame.event.validUntil", ["time": time(d.expiresAt)]),
+            ]
+        case .otpChecked(let d): return [tr("console.frame.event.codeWasChecked", ["status": status(d.status)])]
+        case .uploadRefused(let d): return [tr("console.frame.event.refused", ["status": status(d.reason)])]
         case .uploadAccepted(let d):
-            var lines = d.uploadID.map { ["upload \($0)"] } ?? []
-            lines.append(count(d.keysAccepted, "key") + " accepted, \(d.keysDropped) dropped")
-            if !d.dropped.isEmpty { lines.append("dropped: " + droppedText(d.dropped)) }
-            lines.append(d.province.map { "province \($0)" } ?? "no province given")
+            var lines = d.uploadID.map { [tr("console.frame.event.upload", ["id": String($0)])] } ?? []
+            lines.append(
+                tr(
+                    "console.frame.watch.received.keys",
+                    [
+                        "accepted": trCount("console.frame.count.keysAccepted", d.keysAccepted),
+                        "dropped": String(d.keysDropped),
+                    ]))
+            if !d.dropped.isEmpty {
+                lines.append(tr("console.frame.event.droppedList", ["reasons": droppedText(d.dropped)]))
+            }
+            lines.append(
+                d.province.map { tr("console.frame.event.province", ["province": $0]) }
+                    ?? tr("console.frame.event.noProvince"))
             if let skew = d.clockSkewSeconds {
                 lines.append(
-                    "phone clock " + clockOffset(skew: skew) + (d.clockSkewFlagged == true ? " (flagged)" : ""))
+                    tr("console.frame.event.phoneClock", ["offset": clockOffset(skew: skew)])
+                        + (d.clockSkewFlagged == true ? tr("console.frame.event.flagged") : ""))
             }
             if let summaries = d.summaries, summaries > 0 {
                 lines.append(count(summaries, "exposure summary", plural: "exposure summaries"))
@@ -89,42 +119,60 @@ public enum EventDetail {
             return lines
         case .analyticsReceived(let d):
             return [
-                "platform \(platform(d.platform))", "province \(d.province)",
-                d.exposureNotification ? "exposure notified" : "no exposure notification",
+                tr("console.frame.event.platform", ["platform": platform(d.platform)]),
+                tr("console.frame.event.province", ["province": d.province]),
+                d.exposureNotification ? tr("console.frame.event.exposure") : tr("console.frame.event.noExposure"),
             ]
         case .chunkPublished(let d):
-            var lines = ["chunk \(d.chunk)", count(d.keys, "key") + ", \(d.padding) padding"]
+            var lines = [
+                tr("console.frame.watch.chunk", ["chunk": String(d.chunk)]),
+                tr("console.frame.event.keysPadding", ["keys": count(d.keys, "key"), "padding": String(d.padding)]),
+            ]
             if let copies = d.copiesSkipped, copies > 0 {
-                lines.append("\(count(copies, "copy", plural: "copies")) skipped")
+                lines.append(tr("console.frame.event.skipped", ["copies": count(copies, "copy", plural: "copies")]))
             }
             if let start = d.windowStart, let end = d.windowEnd {
                 lines.append(
-                    "keys from " + time(Date(timeIntervalSince1970: TimeInterval(start))) + " to "
-                        + time(Date(timeIntervalSince1970: TimeInterval(end))))
+                    tr(
+                        "console.frame.event.window",
+                        [
+                            "from": time(Date(timeIntervalSince1970: TimeInterval(start))),
+                            "to": time(Date(timeIntervalSince1970: TimeInterval(end))),
+                        ]))
             }
             if !d.uploadIDs.isEmpty {
-                lines.append("from uploads " + d.uploadIDs.map(String.init).joined(separator: ", "))
+                lines.append(
+                    tr("console.frame.event.fromUploads", ["ids": d.uploadIDs.map(String.init).joined(separator: ", ")])
+                )
             }
             return lines
         case .staffAction(let d):
             var lines = [action(d.action)]
             if let target = d.target { lines.append(targetWords(d.action, target)) }
-            if d.unknownName { lines.append("a name no account has (what was typed is not kept)") }
+            if d.unknownName { lines.append(tr("console.frame.event.unknownNameLine")) }
             return lines
         case .apricotRegistered(let d):
-            return [d.returning ? "returning app user" : "new app user", count(d.pseudoIDs, "pseudo-id")]
+            return [
+                d.returning ? tr("console.frame.event.returning") : tr("console.frame.event.newUser"),
+                count(d.pseudoIDs, "pseudo-id"),
+            ]
         case .contactFileReceived(let d):
-            var lines = ["day \(d.day.iso)", count(d.records, "record")]
+            var lines = [tr("console.frame.event.day", ["day": d.day.iso]), count(d.records, "record")]
             if let distinct = d.distinctBeacons {
-                lines.append(count(distinct, "beacon") + " heard" + (d.unknownBeacons.map { ", \($0) unknown" } ?? ""))
+                lines.append(
+                    tr("console.frame.event.heard", ["beacons": count(distinct, "beacon")])
+                        + (d.unknownBeacons.map { tr("console.frame.event.unknownAfter", ["count": String($0)]) } ?? "")
+                )
             }
-            if let skew = d.clockSkewSeconds { lines.append("phone clock " + clockOffset(skew: skew)) }
-            lines.append(d.replaced ? "replaced the day's earlier file" : "the day's first file")
+            if let skew = d.clockSkewSeconds {
+                lines.append(tr("console.frame.event.phoneClock", ["offset": clockOffset(skew: skew)]))
+            }
+            lines.append(d.replaced ? tr("console.frame.event.replaced") : tr("console.frame.event.firstFile"))
             return lines
         case .otpGuessesLimited(let d):
             return [
-                "too many wrong codes from one address", "on \(route(d.route))",
-                "refused for \(d.retryAfterSeconds) s (the phone is told to wait)",
+                tr("console.frame.event.tooMany"), tr("console.frame.event.on", ["route": route(d.route)]),
+                tr("console.frame.event.refusedFor", ["seconds": String(d.retryAfterSeconds)]),
             ]
         case .caseOpened(let d), .caseClosed(let d), .followUpChanged(let d):
             return followUpLines(d)
@@ -137,36 +185,45 @@ public enum EventDetail {
         let state = d.state.flatMap(FollowUpState.init(rawValue:))?.label
         switch d.what {
         case "opened":
-            lines.append(d.caseID.map { "case \($0) opened" } ?? "case opened")
+            lines.append(
+                d.caseID.map { tr("console.frame.event.caseOpened", ["id": String($0)]) }
+                    ?? tr("console.frame.event.caseOpenedNoID"))
             if let made = d.followUps { lines.append(count(made, "new follow-up")) }
-            if let joined = d.joined, joined > 0 { lines.append("\(joined) of other cases joined") }
+            if let joined = d.joined, joined > 0 {
+                lines.append(tr("console.frame.event.joined", ["count": String(joined)]))
+            }
         case "closed":
-            lines.append(d.caseID.map { "case \($0) closed" } ?? "case closed")
-            if let ended = d.followUps { lines.append(count(ended, "follow-up") + " ended") }
+            lines.append(
+                d.caseID.map { tr("console.frame.event.caseClosed", ["id": String($0)]) }
+                    ?? tr("console.frame.event.caseClosedNoID"))
+            if let ended = d.followUps {
+                lines.append(tr("console.frame.event.ended", ["followUps": count(ended, "follow-up")]))
+            }
         default:
             let what: String
             switch d.what {
-            case "attempt": what = "call recorded"
-            case "check": what = "daily check recorded"
-            case "assigned": what = "assigned"
-            case "added": what = "added by hand"
-            case "settled": what = "time ran out"
-            case "became_case": what = "became a case"
+            case "attempt": what = tr("console.frame.event.what.attempt")
+            case "check": what = tr("console.frame.event.what.check")
+            case "assigned": what = tr("console.frame.event.what.assigned")
+            case "added": what = tr("console.frame.event.what.added")
+            case "settled": what = tr("console.frame.event.what.settled")
+            case "became_case": what = tr("console.frame.event.what.becameCase")
             default: what = d.what.replacingOccurrences(of: "_", with: " ")
             }
             if let id = d.followUpID {
-                lines.append("follow-up \(id): \(what)")
+                lines.append(tr("console.frame.event.followUp", ["id": String(id), "what": what]))
             } else {
-                lines.append((d.followUps.map { count($0, "follow-up") } ?? "follow-ups") + " " + what)
+                lines.append(
+                    (d.followUps.map { count($0, "follow-up") } ?? tr("console.frame.event.followUps")) + " " + what)
             }
-            if let caseID = d.caseID { lines.append("case \(caseID)") }
+            if let caseID = d.caseID { lines.append(tr("console.frame.event.case", ["id": String(caseID)])) }
         }
-        if let state { lines.append("now \(state)") }
+        if let state { lines.append(tr("console.frame.event.now", ["state": state])) }
         return lines
     }
 
     /// What the table and the pane say of a detail they cannot read (never the stored text).
-    public static let unreadable = "details this version cannot read"
+    public static var unreadable: String { tr("console.frame.event.unreadable") }
 
     // MARK: Words for stored names
 
@@ -174,10 +231,10 @@ public enum EventDetail {
     /// "already used"; a name this build does not know with spaces for its underscores.
     public static func status(_ name: String) -> String {
         switch name {
-        case "authorized": return "valid"
-        case "expired": return "expired"
-        case "consumed": return "already used"
-        case "unknown": return "not known"
+        case "authorized": return tr("console.frame.event.status.authorized")
+        case "expired": return tr("console.frame.event.status.expired")
+        case "consumed": return tr("console.frame.event.status.consumed")
+        case "unknown": return tr("console.frame.event.status.unknown")
         default: return words(name)
         }
     }
@@ -186,35 +243,35 @@ public enum EventDetail {
     public static func dropReason(_ name: String) -> String {
         guard let reason = KeyDropReason(rawValue: name) else { return words(name) }
         switch reason {
-        case .keyLength: return "wrong key length"
-        case .rollingPeriod: return "bad rolling period"
-        case .duplicateKeyData: return "duplicate key"
-        case .duplicateInterval: return "duplicate interval"
-        case .misaligned: return "misaligned"
-        case .future: return "in the future"
-        case .tooOld: return "too old"
-        case .beforeRiskWindow: return "before the risk window"
+        case .keyLength: return tr("console.frame.event.drop.keyLength")
+        case .rollingPeriod: return tr("console.frame.event.drop.rollingPeriod")
+        case .duplicateKeyData: return tr("console.frame.event.drop.duplicateKeyData")
+        case .duplicateInterval: return tr("console.frame.event.drop.duplicateInterval")
+        case .misaligned: return tr("console.frame.event.drop.misaligned")
+        case .future: return tr("console.frame.event.drop.future")
+        case .tooOld: return tr("console.frame.event.drop.tooOld")
+        case .beforeRiskWindow: return tr("console.frame.event.drop.beforeRiskWindow")
         }
     }
 
     /// A staff action in words: "signed in", "added an account" (``AuditAction``).
     public static func action(_ action: AuditAction) -> String {
         switch action {
-        case .signIn: return "signed in"
-        case .signInFailed: return "sign-in failed"
-        case .signInRefused: return "sign-in refused"
-        case .accountLocked: return "account locked"
-        case .signOut: return "signed out"
-        case .otpAuthorized: return "authorised a code"
-        case .staffAdded: return "added an account"
-        case .staffDisabled: return "disabled an account"
-        case .passwordReset: return "reset a password"
-        case .traceLookup: return "looked up a patient"
-        case .traceExport: return "exported a lookup"
-        case .contactOutcome: return "recorded a call outcome"
-        case .smsOutboxRead: return "read the SMS outbox"
-        case .hisClientAdded: return "added a hospital system"
-        case .hisClientRevoked: return "revoked a hospital system"
+        case .signIn: return tr("console.frame.event.action.signIn")
+        case .signInFailed: return tr("console.frame.event.action.signInFailed")
+        case .signInRefused: return tr("console.frame.event.action.signInRefused")
+        case .accountLocked: return tr("console.frame.event.action.accountLocked")
+        case .signOut: return tr("console.frame.event.action.signOut")
+        case .otpAuthorized: return tr("console.frame.event.action.otpAuthorized")
+        case .staffAdded: return tr("console.frame.event.action.staffAdded")
+        case .staffDisabled: return tr("console.frame.event.action.staffDisabled")
+        case .passwordReset: return tr("console.frame.event.action.passwordReset")
+        case .traceLookup: return tr("console.frame.event.action.traceLookup")
+        case .traceExport: return tr("console.frame.event.action.traceExport")
+        case .contactOutcome: return tr("console.frame.event.action.contactOutcome")
+        case .smsOutboxRead: return tr("console.frame.event.action.smsOutboxRead")
+        case .hisClientAdded: return tr("console.frame.event.action.hisClientAdded")
+        case .hisClientRevoked: return tr("console.frame.event.action.hisClientRevoked")
         default: return words(action.rawValue)
         }
     }
@@ -222,16 +279,16 @@ public enum EventDetail {
     /// Whom or what a staff action was about, as the pane's line.
     static func targetWords(_ action: AuditAction, _ target: String) -> String {
         switch action {
-        case .traceLookup, .traceExport, .contactOutcome: return "about \(target)"
-        case .hisClientAdded, .hisClientRevoked: return "hospital system \(target)"
-        default: return "account \(target)"
+        case .traceLookup, .traceExport, .contactOutcome: return tr("console.frame.event.about", ["target": target])
+        case .hisClientAdded, .hisClientRevoked: return tr("console.frame.event.his", ["target": target])
+        default: return tr("console.frame.event.account", ["target": target])
         }
     }
 
     /// The phone API's route in words: "the code check", "uploads".
     static func route(_ route: String) -> String {
-        if route.hasSuffix("check-otp") { return "the code check" }
-        if route.hasSuffix("upload") { return "uploads" }
+        if route.hasSuffix("check-otp") { return tr("console.frame.event.routeCheck") }
+        if route.hasSuffix("upload") { return tr("console.frame.event.routeUpload") }
         return route
     }
 
@@ -263,8 +320,8 @@ public enum EventDetail {
         switch value {
         case .string(let text): return text
         case .number(let text): return text
-        case .bool(let flag): return flag ? "yes" : "no"
-        case .null: return "none"
+        case .bool(let flag): return flag ? tr("common.yes") : tr("common.no")
+        case .null: return tr("console.frame.event.none")
         case .object, .array: return nil
         }
     }
@@ -318,13 +375,20 @@ public enum EventDetail {
     /// The phone's clock against the server's, from the upload rules' skew (server minus
     /// phone): "3 s behind", "4 s ahead", "on time".
     public static func clockOffset(skew: Int64) -> String {
-        if skew == 0 { return "on time" }
-        return skew > 0 ? "\(skew) s behind" : "\(skew.magnitude) s ahead"
+        if skew == 0 { return tr("console.frame.event.onTime") }
+        return skew > 0
+            ? tr("console.frame.event.behind", ["seconds": String(skew)])
+            : tr("console.frame.event.ahead", ["seconds": String(skew.magnitude)])
     }
 
     /// "1 key", "3 keys".
     static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+        let key = "console.frame.count." + noun.replacingOccurrences(of: " ", with: "-")
+        // A noun the catalogue does not have yet stays English rather than showing no words.
+        guard Catalogue.raw(key + ".other", in: .en) != nil else {
+            return "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+        }
+        return trCount(key, n)
     }
 
     /// A detail the summary could not read: said so, never shown as stored (empty for `{}`).

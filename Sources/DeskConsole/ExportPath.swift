@@ -1,3 +1,4 @@
+import DeskText
 import Foundation
 
 /// The path typed in an export prompt (contact trace, dashboard), checked before anything is
@@ -11,9 +12,9 @@ enum ExportPath {
     /// `example` is a file name to suggest ("trace.csv"); `defaultPath` the whole default path.
     static func checked(_ typed: String, defaultPath: String, example: String) -> Result<String, ExportPathProblem> {
         let path = typed.trimmingCharacters(in: .whitespaces)
-        if path.isEmpty { return .failure(.init(message: "type the file to write, e.g. \(defaultPath)")) }
+        if path.isEmpty { return .failure(.init(message: tr("console.frame.export.typeFile", ["path": defaultPath]))) }
         if path.hasSuffix("/") {
-            return .failure(.init(message: "\(path) is a folder: add a file name, e.g. \(example)"))
+            return .failure(.init(message: tr("console.frame.export.isFolder", ["path": path, "example": example])))
         }
         return .success(path)
     }

@@ -1,3 +1,4 @@
+import DeskText
 import TerminalKit
 
 /// The prompt for the file an export writes (the contact trace, the dashboard's figures): the
@@ -37,7 +38,7 @@ public struct ExportPrompt: Hashable, Sendable {
             case .chosen(0): return .write(overwrite: true)
             case .chosen, .cancelled:
                 confirm = nil
-                error = "kept the existing file: type another name, or press Enter again to be asked again"
+                error = tr("console.frame.export.kept", ["enter": Key.enter.description])
             case .changed, .unchanged, .notHandled:
                 confirm = dialog
             }
@@ -70,8 +71,9 @@ public struct ExportPrompt: Hashable, Sendable {
     public mutating func fileExists(_ path: String) {
         writing = false
         confirm = .confirm(
-            title: "Overwrite?", message: "\(path) exists. Replace it with this export?", confirm: "Overwrite",
-            cancel: "Keep it")
+            title: tr("console.frame.export.overwriteTitle"),
+            message: tr("console.frame.export.exists", ["path": path]),
+            confirm: tr("console.frame.export.overwrite"), cancel: tr("console.frame.export.keep"))
     }
 
     /// The writing failed: say why, and let the path be changed.
@@ -91,7 +93,7 @@ public struct ExportPrompt: Hashable, Sendable {
         var y = text.y
         buffer.put(summary, x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
         y += 1
-        buffer.put("File", x: text.x, y: y, style: Style(.header), clip: text)
+        buffer.put(tr("console.frame.export.file"), x: text.x, y: y, style: Style(.header), clip: text)
         y += 1
         path.render(
             into: &buffer, area: Rect(x: text.x, y: y, width: text.width, height: 1),
@@ -100,10 +102,13 @@ public struct ExportPrompt: Hashable, Sendable {
         if let error {
             Notice.error(error).render(into: &buffer, x: text.x, y: y, width: text.width, rows: 2, ascii: ascii)
         } else if writing {
-            Notice.working("writing").render(into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: ascii)
+            Notice.working(tr("console.frame.export.writing")).render(
+                into: &buffer, x: text.x, y: y, width: text.width, rows: 1, ascii: ascii)
         } else {
             buffer.put(
-                Glyphs(ascii: ascii)("Enter write · Esc cancel"), x: text.x, y: y, style: Style(.muted), clip: text)
+                Glyphs(ascii: ascii)(
+                    tr("console.frame.export.keys", ["enter": Key.enter.description, "esc": Key.escape.description])),
+                x: text.x, y: y, style: Style(.muted), clip: text)
         }
         if let confirm {
             buffer.cursor = nil

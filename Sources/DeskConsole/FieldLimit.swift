@@ -1,3 +1,4 @@
+import DeskText
 import TerminalKit
 
 /// The length limit of a text field, said out loud: a paste that did not fit is cut, and the
@@ -11,7 +12,7 @@ enum FieldLimit {
         guard case .char = key, edit == .unchanged, let limit = field.maxLength, field.text.count >= limit else {
             return nil
         }
-        return "at most \(limit) characters: what came after was not kept"
+        return tr("console.frame.field.cut", ["limit": String(limit)])
     }
 
     /// "185/200" once the text is within a tenth of its limit (at least 5 characters); nil

@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -65,7 +66,7 @@ public enum FirstAdminScreen {
         public var againProblem: String? {
             guard !again.text.isEmpty, again.text != password.text else { return nil }
             return again.text.count < password.text.count && password.text.hasPrefix(again.text)
-                ? nil : "the two passwords differ"
+                ? nil : tr("console.firstadmin.differ")
         }
     }
 
@@ -81,11 +82,15 @@ public enum FirstAdminScreen {
 
     public enum Action: Hashable, Sendable { case submit, nextField, previousField }
 
-    public static let keyMap = KeyMap<Action>([
-        Binding([.enter], .submit, help: "Next field, then create"),
-        Binding([.tab, .down], .nextField, help: "Next field", name: "next-field"),
-        Binding([.backTab, .up], .previousField, help: "Previous field", shownInFooter: false, name: "previous-field"),
-    ])
+    public static var keyMap: KeyMap<Action> {
+        KeyMap([
+            Binding([.enter], .submit, help: tr("console.firstadmin.key.submit")),
+            Binding([.tab, .down], .nextField, help: tr("console.frame.hint.nextField"), name: "next-field"),
+            Binding(
+                [.backTab, .up], .previousField, help: tr("console.frame.key.previousField"), shownInFooter: false,
+                name: "previous-field"),
+        ])
+    }
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
@@ -110,7 +115,9 @@ public enum FirstAdminScreen {
             switch state.focus {
             case .name:
                 let edit = state.name.handle(key)
-                cut = FieldLimit.cut(state.name, by: key, edit).map { "the name: " + $0 }
+                cut = FieldLimit.cut(state.name, by: key, edit).map {
+                    tr("console.firstadmin.nameCut", ["problem": $0])
+                }
             case .password: _ = state.password.handle(key)
             case .again: _ = state.again.handle(key)
             case .token: _ = state.token.handle(key)
@@ -139,7 +146,7 @@ public enum FirstAdminScreen {
         }
         guard state.again.text == state.password.text else {
             state.focus = .again
-            state.notice = .error("the two passwords differ: type the same password twice")
+            state.notice = .error(tr("console.firstadmin.differTwice"))
             return []
         }
         var token: String?
@@ -147,15 +154,13 @@ public enum FirstAdminScreen {
             let typed = state.token.text.trimmingCharacters(in: .whitespaces)
             guard !typed.isEmpty else {
                 state.focus = .token
-                state.notice = .error(
-                    "type the setup token that tracedesk serve printed at start (also in its setup-token file beside the store)"
-                )
+                state.notice = .error(tr("console.firstadmin.typeToken"))
                 return []
             }
             token = typed
         }
         state.creating = true
-        state.notice = .working("creating the first admin…")
+        state.notice = .working(tr("console.firstadmin.creating"))
         return [.createFirstAdmin(name: name, password: state.password.text, setupToken: token)]
     }
 
@@ -170,7 +175,11 @@ public enum FirstAdminScreen {
     public static func regions(in area: Rect) -> Regions {
         let panel = area.centered(width: min(72, area.width), height: min(20, area.height))
         let inner = panel.inset(horizontal: 2, vertical: 1)
-        let fieldX = inner.x + 13
+        // The fields start after the longest label (marker, space, label, space): 13 in English.
+        let labels = [
+            tr("console.frame.label.name"), tr("console.frame.label.password"), tr("console.firstadmin.again"),
+        ]
+        let fieldX = inner.x + max(13, 4 + (labels.map(DisplayWidth.of).max() ?? 0))
         let fieldWidth = max(0, min(34, inner.maxX - fieldX))
         func row(_ offset: Int) -> Rect { Rect(x: fieldX, y: inner.y + offset, width: fieldWidth, height: 1) }
         return Regions(
@@ -186,7 +195,10 @@ public enum FirstAdminScreen {
             regions.notice = Rect(x: notice.x, y: notice.y + 3, width: notice.width, height: max(0, notice.height - 3))
             // "Setup token" is the longest label: every field starts two columns later, so that
             // a space stays between it and its field.
-            regions.fields = regions.fields.mapValues { Rect(x: $0.x + 2, y: $0.y, width: $0.width, height: 1) }
+            let inner = regions.panel.inset(horizontal: 2, vertical: 1)
+            let shift = max(
+                0, 4 + DisplayWidth.of(tr("console.firstadmin.token")) - ((regions.fields[.name]?.x ?? 0) - inner.x))
+            regions.fields = regions.fields.mapValues { Rect(x: $0.x + shift, y: $0.y, width: $0.width, height: 1) }
         } else {
             regions.fields[.token] = nil
         }
@@ -195,23 +207,26 @@ public enum FirstAdminScreen {
 
     public static func render(_ state: State, location: String, into buffer: inout Buffer, area: Rect) {
         let regions = regions(for: state, in: area)
-        let inner = Panel(title: "First admin", focused: true).render(into: &buffer, area: regions.panel)
+        let inner = Panel(title: tr("console.firstadmin.title"), focused: true).render(
+            into: &buffer, area: regions.panel)
         guard inner.width > 4 else { return }
         let text = inner.inset(horizontal: 1, vertical: 0)
-        let intro =
-            "No staff account exists yet in \(location). This creates the first admin: the account that adds staff accounts and reads the audit log. It cannot authorise uploads; add operators from the Staff screen afterwards."
+        let intro = tr("console.firstadmin.intro", ["location": location])
         ConsoleText.putWrapped(
             intro, style: Style(.normal), into: &buffer, x: text.x, y: text.y, width: text.width, rows: 4)
         let editing = !state.creating
         let labels: [(Field, String)] = [
-            (.name, "User name"), (.password, "Password"), (.again, "Again"), (.token, "Setup token"),
+            (.name, tr("console.frame.label.name")), (.password, tr("console.frame.label.password")),
+            (.again, tr("console.firstadmin.again")), (.token, tr("console.firstadmin.token")),
         ]
         for (field, label) in labels where state.fields.contains(field) {
             guard let rect = regions.fields[field] else { continue }
             let focused = editing && state.focus == field
             ConsoleText.putLabel(label, focused: focused, into: &buffer, x: text.x, y: rect.y, clip: text)
             switch field {
-            case .name: state.name.render(into: &buffer, area: rect, focused: focused, placeholder: "e.g. admin")
+            case .name:
+                state.name.render(
+                    into: &buffer, area: rect, focused: focused, placeholder: tr("console.firstadmin.namePlaceholder"))
             case .password: ConsoleText.renderSecret(state.password, into: &buffer, area: rect, focused: focused)
             case .again: ConsoleText.renderSecret(state.again, into: &buffer, area: rect, focused: focused)
             case .token: ConsoleText.renderSecret(state.token, into: &buffer, area: rect, focused: focused)
@@ -221,29 +236,31 @@ public enum FirstAdminScreen {
             case .name:
                 // Each field has a verdict row and a blank one under it: a long rule wraps into both.
                 ConsoleText.putVerdict(
-                    state.nameProblem, ok: state.normalizedName.map { "stored as \($0)" } ?? "", into: &buffer,
+                    state.nameProblem,
+                    ok: state.normalizedName.map { tr("console.firstadmin.storedAs", ["name": $0]) } ?? "",
+                    into: &buffer,
                     x: rect.x, y: rect.y + 1, width: verdictWidth, rows: 2)
             case .password:
-                let rule =
-                    "at least \(PasswordRules.minimumLength) characters, not the name"
+                let rule = tr("console.firstadmin.rule", ["length": String(PasswordRules.minimumLength)])
                 if state.password.text.isEmpty {
                     ConsoleText.putWrapped(
                         rule, style: Style(.muted), into: &buffer, x: rect.x, y: rect.y + 1, width: verdictWidth,
                         rows: 2)
                 } else {
                     ConsoleText.putVerdict(
-                        state.passwordProblem, ok: "password accepted", into: &buffer, x: rect.x, y: rect.y + 1,
+                        state.passwordProblem, ok: tr("console.firstadmin.accepted"), into: &buffer, x: rect.x,
+                        y: rect.y + 1,
                         width: verdictWidth, rows: 2)
                 }
             case .again:
                 ConsoleText.putVerdict(
                     state.againProblem,
                     ok: !state.again.text.isEmpty && state.again.text == state.password.text
-                        ? "the passwords match" : "",
+                        ? tr("console.firstadmin.match") : "",
                     into: &buffer, x: rect.x, y: rect.y + 1, width: verdictWidth, rows: 2)
             case .token:
                 ConsoleText.putWrapped(
-                    "printed by serve at start, and in STORE.setup-token", style: Style(.muted), into: &buffer,
+                    tr("console.firstadmin.tokenHint"), style: Style(.muted), into: &buffer,
                     x: rect.x, y: rect.y + 1, width: verdictWidth, rows: 2)
             }
         }

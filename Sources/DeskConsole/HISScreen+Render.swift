@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -30,31 +31,31 @@ extension HISScreen {
     /// says it, the detail says when).
     static func table(_ state: State, width: Int) -> Table {
         var columns = [
-            TableColumn("Name", width: .length(18)),
-            TableColumn("State", width: .length(8)),
-            TableColumn("Rate/min", width: .length(8), alignment: .trailing),
-            TableColumn("Created", width: .length(16)),
-            TableColumn("Created by", width: .length(12)),
+            TableColumn(tr("console.his.column.name"), width: .length(18)),
+            TableColumn(tr("console.his.column.state"), width: .length(8)),
+            TableColumn(tr("console.his.column.rate"), width: .length(8), alignment: .trailing),
+            TableColumn(tr("console.his.column.created"), width: .length(16)),
+            TableColumn(tr("console.his.column.createdBy"), width: .length(12)),
         ]
-        if width >= 100 { columns.append(TableColumn("Revoked", width: .length(16))) }
+        if width >= 100 { columns.append(TableColumn(tr("console.his.column.revokedAt"), width: .length(16))) }
         let shown = state.visible
         return Table(
             columns: columns, rowCount: shown.count, selected: state.selectedPosition(in: shown),
             focused: !state.isModal,
             emptyText: state.loading
-                ? "… loading the HIS clients"
+                ? tr("console.his.loading")
                 : !state.loaded
                     ? ""
                     : state.filter.isActive
-                        ? "no client matches (Esc clears the filter)"
-                        : "no HIS clients: a adds one (the hospital's key)")
+                        ? tr("console.his.noMatch", ["esc": Key.escape.description])
+                        : tr("console.his.empty"))
     }
 
     static func cells(_ client: HISClient, _ zone: TimeZone) -> [TableCell] {
         [
             TableCell(client.name),
-            TableCell(client.stateName, style: client.isRevoked ? Style(.muted) : nil),
-            TableCell(client.ratePerMinute.map(String.init) ?? "default"),
+            TableCell(HISScreen.stateText(client), style: client.isRevoked ? Style(.muted) : nil),
+            TableCell(client.ratePerMinute.map(String.init) ?? tr("console.his.default")),
             TableCell(ConsoleText.dateTime(client.createdAt, zone)),
             TableCell(client.createdBy),
             TableCell(client.revokedAt.map { ConsoleText.dateTime($0, zone) } ?? "-"),
@@ -64,8 +65,11 @@ extension HISScreen {
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         let regions = regions(in: area)
         let shown = state.visible
-        let count = state.filter.isActive ? "\(shown.count) of \(state.clients.count)" : "\(state.clients.count)"
-        let title = "Hospital systems (HIS clients)" + (state.loaded ? " (\(count))" : "") + state.filter.titleSuffix
+        let count =
+            state.filter.isActive
+            ? tr("console.frame.countOf", ["shown": String(shown.count), "total": String(state.clients.count)])
+            : "\(state.clients.count)"
+        let title = tr("console.his.title") + (state.loaded ? " (\(count))" : "") + state.filter.titleSuffix
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
         table(state, width: inner.width).render(into: &buffer, area: inner) {
             cells(state.clients[shown[$0]], state.timeZone)
@@ -81,21 +85,37 @@ extension HISScreen {
     }
 
     private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {
-        let inner = Panel(title: state.selectedClient.map { "Client \($0.name)" } ?? "Client").render(
+        let inner = Panel(
+            title: state.selectedClient.map { tr("console.his.client", ["name": $0.name]) }
+                ?? tr("console.his.clientTitle")
+        ).render(
             into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 0, text.height > 0 else { return }
         var y = text.y
         if let client = state.selectedClient {
             buffer.put(
-                "\(client.name) · actor \(client.actor) · \(client.ratePerMinute.map { "\($0) a minute" } ?? "the server's rate limit")",
+                tr(
+                    "console.his.detail",
+                    [
+                        "name": client.name, "actor": client.actor,
+                        "rate": client.ratePerMinute.map { tr("console.his.perMinute", ["rate": String($0)]) }
+                            ?? tr("console.his.serverRate"),
+                    ]),
                 x: text.x, y: y, maxWidth: text.width)
             y += 1
             let revoked = client.revokedAt.map {
-                " · revoked \(ConsoleText.dateTime($0, state.timeZone)) by \(client.revokedBy ?? "-")"
+                tr(
+                    "console.his.revokedBy",
+                    ["time": ConsoleText.dateTime($0, state.timeZone), "user": client.revokedBy ?? "-"])
             }
             buffer.put(
-                "\(client.stateName) · added \(ConsoleText.dateTime(client.createdAt, state.timeZone)) by \(client.createdBy)\(revoked ?? "")",
+                tr(
+                    "console.his.addedBy",
+                    [
+                        "state": HISScreen.stateText(client),
+                        "time": ConsoleText.dateTime(client.createdAt, state.timeZone), "user": client.createdBy,
+                    ]) + (revoked ?? ""),
                 x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
             y += 1
         }
@@ -107,7 +127,7 @@ extension HISScreen {
     private static func renderForm(_ form: Form, into buffer: inout Buffer, area: Rect) {
         let box = area.centered(width: min(68, area.width), height: 11)
         buffer.fill(box, with: .blank)
-        let inner = Panel(title: "Add a hospital system", focused: true).render(into: &buffer, area: box)
+        let inner = Panel(title: tr("console.his.addTitle"), focused: true).render(into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 14, text.height > 0 else { return }
         let fieldX = text.x + 13
@@ -116,24 +136,28 @@ extension HISScreen {
         let editing = !form.submitting
         var y = text.y
         ConsoleText.putLabel(
-            "Name", focused: editing && form.focus == .name, into: &buffer, x: text.x, y: y, clip: text)
+            tr("console.his.label.name"), focused: editing && form.focus == .name, into: &buffer, x: text.x, y: y,
+            clip: text)
         form.name.render(
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1),
-            focused: editing && form.focus == .name, placeholder: "e.g. san-matteo")
+            focused: editing && form.focus == .name, placeholder: tr("console.his.namePlaceholder"))
         ConsoleText.putVerdict(
-            form.nameProblem, ok: form.clientName.map { "actor \(HISClientName.actor($0))" } ?? "", into: &buffer,
+            form.nameProblem,
+            ok: form.clientName.map { tr("console.his.actor", ["actor": HISClientName.actor($0)]) } ?? "",
+            into: &buffer,
             x: fieldX, y: y + 1, width: verdictWidth)
         y += 2
         ConsoleText.putLabel(
-            "Per minute", focused: editing && form.focus == .rate, into: &buffer, x: text.x, y: y, clip: text)
+            tr("console.his.label.rate"), focused: editing && form.focus == .rate, into: &buffer, x: text.x, y: y,
+            clip: text)
         form.rate.render(
             into: &buffer, area: Rect(x: fieldX, y: y, width: 10, height: 1), focused: editing && form.focus == .rate,
-            placeholder: "default")
+            placeholder: tr("console.his.default"))
         if let problem = form.rateProblem {
             ConsoleText.putVerdict(problem, ok: "", into: &buffer, x: fieldX, y: y + 1, width: verdictWidth)
         } else {
             buffer.put(
-                "empty: the server's his_rate_per_minute", x: fieldX, y: y + 1, style: Style(.muted),
+                tr("console.his.rateNote"), x: fieldX, y: y + 1, style: Style(.muted),
                 maxWidth: verdictWidth)
         }
         y += 3
@@ -141,7 +165,10 @@ extension HISScreen {
             notice.render(into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1))
         }
         buffer.put(
-            "Enter next / add · Tab next field · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted),
+            tr(
+                "console.his.formKeys",
+                ["enter": Key.enter.description, "tab": Key.tab.description, "esc": Key.escape.description]),
+            x: text.x, y: text.maxY - 1, style: Style(.muted),
             clip: text)
         if !editing { buffer.cursor = nil }
     }
@@ -150,16 +177,18 @@ extension HISScreen {
     private static func renderKey(_ shown: NewHISClient, into buffer: inout Buffer, area: Rect) {
         let box = area.centered(width: min(72, area.width), height: 12)
         buffer.fill(box, with: .blank)
-        let inner = Panel(title: "API key of \(shown.client.name): shown only now", focused: true).render(
+        let inner = Panel(title: tr("console.his.keyTitle", ["name": shown.client.name]), focused: true).render(
             into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 0, text.height > 0 else { return }
-        buffer.put("Give it to the hospital system now: it sends it as", x: text.x, y: text.y, maxWidth: text.width)
-        buffer.put("Authorization: Bearer KEY on POST /v1/otp.", x: text.x, y: text.y + 1, maxWidth: text.width)
+        buffer.put(tr("console.his.keyGive"), x: text.x, y: text.y, maxWidth: text.width)
+        buffer.put(tr("console.his.keyHeader"), x: text.x, y: text.y + 1, maxWidth: text.width)
         buffer.put(shown.key, x: text.x, y: text.y + 3, style: Style(.header, .bold), maxWidth: text.width)
         buffer.put(
-            "The store keeps only its hash: lost, it cannot be shown again.", x: text.x, y: text.y + 5,
+            tr("console.his.keyHash"), x: text.x, y: text.y + 5,
             style: Style(.muted), maxWidth: text.width)
-        buffer.put("Enter or Esc: done", x: text.x, y: text.maxY - 1, style: Style(.muted), clip: text)
+        buffer.put(
+            tr("console.his.keyDone", ["enter": Key.enter.description, "esc": Key.escape.description]), x: text.x,
+            y: text.maxY - 1, style: Style(.muted), clip: text)
     }
 }

@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -79,22 +80,32 @@ public enum HISScreen {
 
     /// What the filter searches in a client: name, actor, state, who created it.
     static func searchText(_ client: HISClient) -> String {
-        "\(client.name) \(client.actor) \(client.stateName) \(client.createdBy)".lowercased()
+        "\(client.name) \(client.actor) \(client.stateName) \(stateText(client)) \(client.createdBy)".lowercased()
     }
 
-    public static let keyMap = KeyMap<Action>([
-        Binding([.char("a"), .insert], .add, help: "Add client", name: "add"),
-        Binding([.char("x"), .delete], .revoke, help: "Revoke", name: "revoke"),
-        Binding([.char("/")], .filter, help: "Filter (name, state)", footer: "Filter", name: "filter"),
-        Binding([.escape], .clearFilter, help: "Clear the filter", shownInFooter: false, name: "back"),
-        Binding([.char("y")], .copy, help: "Copy the row as text", shownInFooter: false, name: "copy"),
-        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false, name: "reload"),
-        Binding([.up, .char("k")], .move(.up), help: "Previous client", shownInFooter: false),
-        Binding([.down, .char("j")], .move(.down), help: "Next client", shownInFooter: false),
-        Binding([.home, .char("g")], .move(.top), help: "First client", shownInFooter: false),
-        Binding([.end, .char("G")], .move(.bottom), help: "Last client", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
-    ])
+    /// A client's state in words ("active", "attivo"); the store's name stays English.
+    static func stateText(_ client: HISClient) -> String { tr("console.his.state.\(client.stateName)") }
+
+    public static var keyMap: KeyMap<Action> {
+        KeyMap([
+            Binding([.char("a"), .insert], .add, help: tr("console.his.key.add"), name: "add"),
+            Binding([.char("x"), .delete], .revoke, help: tr("console.his.key.revoke"), name: "revoke"),
+            Binding(
+                [.char("/")], .filter, help: tr("console.his.key.filter"), footer: tr("console.frame.hint.filter"),
+                name: "filter"),
+            Binding(
+                [.escape], .clearFilter, help: tr("console.frame.filter.clear"), shownInFooter: false, name: "back"),
+            Binding([.char("y")], .copy, help: tr("console.his.key.copy"), shownInFooter: false, name: "copy"),
+            Binding(
+                [.char("r"), .function(5)], .reload, help: tr("console.his.key.reload"), shownInFooter: false,
+                name: "reload"),
+            Binding([.up, .char("k")], .move(.up), help: tr("console.his.key.previous"), shownInFooter: false),
+            Binding([.down, .char("j")], .move(.down), help: tr("console.his.key.next"), shownInFooter: false),
+            Binding([.home, .char("g")], .move(.top), help: tr("console.his.key.first"), shownInFooter: false),
+            Binding([.end, .char("G")], .move(.bottom), help: tr("console.his.key.last"), shownInFooter: false),
+            Binding([.char("q")], .quit, help: tr("console.frame.hint.quit"), shownInFooter: false, name: "quit"),
+        ])
+    }
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
@@ -141,15 +152,15 @@ public enum HISScreen {
             return []
         case .loadFailed(let message):
             state.loading = false
-            state.notice = .error("could not load the HIS clients: \(message) (r to try again)")
+            state.notice = .error(tr("console.his.loadFailed", ["message": message]))
             return []
         case .added(let added):
             state.form = nil
             state.shownKey = added
-            state.notice = .ok("added \(added.client.name): events and the audit log name it \(added.client.actor)")
+            state.notice = .ok(tr("console.his.added", ["name": added.client.name, "actor": added.client.actor]))
             return reload(&state)
         case .revoked(let client):
-            state.notice = .ok("\(client.name) is revoked: its key is refused from the next request on")
+            state.notice = .ok(tr("console.his.revoked", ["name": client.name]))
             return reload(&state)
         case .changeFailed(let message):
             if var form = state.form, form.submitting {
@@ -189,10 +200,15 @@ public enum HISScreen {
             state.filter = ListFilter()
         case .copy:
             guard let client = state.selectedClient else {
-                state.notice = CopyResult.nothing("no client selected: nothing copied").notice
+                state.notice = CopyResult.nothing(tr("console.his.nothingToCopy")).notice
                 return []
             }
-            return [.copy(.row(cells(client, state.timeZone).map(\.text), what: "row of \(client.name)"))]
+            return [
+                .copy(
+                    .row(
+                        cells(client, state.timeZone).map(\.text), what: tr("console.his.rowOf", ["name": client.name]))
+                )
+            ]
         case .reload:
             state.notice = nil
             return reload(&state)
@@ -200,19 +216,19 @@ public enum HISScreen {
         case .add: state.form = Form()
         case .revoke:
             guard let client = state.selectedClient else {
-                state.notice = .error("no client selected: add one first (a)")
+                state.notice = .error(tr("console.his.noneSelected"))
                 return []
             }
             if client.isRevoked {
-                state.notice = .info("\(client.name) is revoked already")
+                state.notice = .info(tr("console.his.alreadyRevoked", ["name": client.name]))
                 return []
             }
             state.confirmTarget = client.name
             state.confirm = DialogState.confirm(
-                title: "Revoke \(client.name)?",
+                title: tr("console.his.revokeTitle", ["name": client.name]),
                 message:
-                    "\(client.name) will no longer authorise codes: its key is refused from the next request on, on every server.\n\nThis cannot be undone: to let it back in, add a new client.",
-                confirm: "Revoke \(client.name)", cancel: "Keep")
+                    tr("console.his.revokeMessage", ["name": client.name]),
+                confirm: tr("console.his.revokeConfirm", ["name": client.name]), cancel: tr("console.his.keep"))
         }
         return []
     }
@@ -226,7 +242,7 @@ public enum HISScreen {
             let name = state.confirmTarget ?? ""
             state.confirm = nil
             state.confirmTarget = nil
-            state.notice = .working("revoking \(name)…")
+            state.notice = .working(tr("console.his.revoking", ["name": name]))
             return [.revoke(name: name)]
         case .chosen, .cancelled:
             state.confirm = nil
@@ -271,7 +287,9 @@ public enum HISScreen {
         public var rateProblem: String? {
             guard !rate.text.isEmpty else { return nil }
             guard let value = Int(rate.text), HISRate.allowed.contains(value) else {
-                return "\(HISRate.allowed.lowerBound) to \(HISRate.allowed.upperBound) a minute, or empty"
+                return tr(
+                    "console.his.rateRange",
+                    ["low": String(HISRate.allowed.lowerBound), "high": String(HISRate.allowed.upperBound)])
             }
             return nil
         }
@@ -279,14 +297,23 @@ public enum HISScreen {
         public enum FormAction: Hashable, Sendable { case submit, nextField, previousField, cancel }
 
         /// The form's keys besides typing (help and the key conventions test read them).
-        public static let keyMap = KeyMap<FormAction>([
-            Binding([.enter], .submit, help: "Next field, then add", group: "form", name: "add"),
-            Binding([.tab, .down], .nextField, help: "Next field", group: "form", name: "next-field"),
-            Binding(
-                [.backTab, .up], .previousField, help: "Previous field", group: "form", shownInFooter: false,
-                name: "previous-field"),
-            Binding([.escape], .cancel, help: "Cancel", group: "form", name: "back"),
-        ])
+        public static var keyMap: KeyMap<FormAction> {
+            KeyMap([
+                Binding(
+                    [.enter], .submit, help: tr("console.his.key.submit"), group: tr("console.frame.group.form"),
+                    name: "add"),
+                Binding(
+                    [.tab, .down], .nextField, help: tr("console.frame.hint.nextField"),
+                    group: tr("console.frame.group.form"), name: "next-field"),
+                Binding(
+                    [.backTab, .up], .previousField, help: tr("console.frame.key.previousField"),
+                    group: tr("console.frame.group.form"), shownInFooter: false,
+                    name: "previous-field"),
+                Binding(
+                    [.escape], .cancel, help: tr("console.frame.hint.cancel"), group: tr("console.frame.group.form"),
+                    name: "back"),
+            ])
+        }
 
         public mutating func handle(_ key: Key) -> Edit {
             if submitting { return .edited }
@@ -302,22 +329,22 @@ public enum HISScreen {
                 guard FormFocus.advance(&focus, in: Self.fields) else { return .edited }
                 guard let clientName else {
                     focus = .name
-                    notice = .error(nameProblem ?? "type the client's name")
+                    notice = .error(nameProblem ?? tr("console.his.typeName"))
                     return .edited
                 }
                 if let rateProblem {
-                    notice = .error("the rate limit is \(rateProblem)")
+                    notice = .error(tr("console.his.rateIs", ["problem": rateProblem]))
                     return .edited
                 }
                 submitting = true
-                notice = .working("adding \(clientName)…")
+                notice = .working(tr("console.his.adding", ["name": clientName]))
                 return .submit(.add(name: clientName, ratePerMinute: Int(rate.text)))
             case nil:
                 var cut: String?
                 switch focus {
                 case .name:
                     let edit = name.handle(key)
-                    cut = FieldLimit.cut(name, by: key, edit).map { "the name: " + $0 }
+                    cut = FieldLimit.cut(name, by: key, edit).map { tr("console.firstadmin.nameCut", ["problem": $0]) }
                 case .rate: _ = rate.handle(key)
                 }
                 if notice?.kind == .error { notice = nil }

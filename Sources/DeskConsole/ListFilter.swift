@@ -1,3 +1,4 @@
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -23,10 +24,13 @@ public struct ListFilter: Hashable, Sendable {
         case cleared
     }
 
-    public static let keyMap = KeyMap<Edit>([
-        Binding([.enter], .kept, help: "Keep the filter", group: "filter"),
-        Binding([.escape], .cleared, help: "Clear the filter", group: "filter"),
-    ])
+    public static var keyMap: KeyMap<Edit> {
+        KeyMap([
+            Binding([.enter], .kept, help: tr("console.frame.filter.keep"), group: tr("console.frame.group.filter")),
+            Binding(
+                [.escape], .cleared, help: tr("console.frame.filter.clear"), group: tr("console.frame.group.filter")),
+        ])
+    }
 
     /// The words typed, lowercased.
     public var words: [String] {
@@ -59,6 +63,6 @@ public struct ListFilter: Hashable, Sendable {
     /// The part of a list's title that shows the filter: " · / tra" while typing or kept.
     public var titleSuffix: String {
         if editing { return " · / " + field.text }
-        return isActive ? " · filter: \(field.text) (/ edits, Esc clears)" : ""
+        return isActive ? tr("console.frame.filter.suffix", ["text": field.text, "esc": Key.escape.description]) : ""
     }
 }

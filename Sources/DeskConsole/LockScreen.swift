@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -43,11 +44,13 @@ public enum LockScreen {
 
     public enum Action: Hashable, Sendable { case unlock, clear }
 
-    public static let keyMap = KeyMap<Action>([
-        Binding([.enter], .unlock, help: "Unlock (sign in again)"),
-        // Esc has no level to go back to on the lock screen: it does nothing (a convention key).
-        Binding([.ctrl("u")], .clear, help: "Clear the password", shownInFooter: false, name: "clear"),
-    ])
+    public static var keyMap: KeyMap<Action> {
+        KeyMap([
+            Binding([.enter], .unlock, help: tr("console.lock.key.unlock")),
+            // Esc has no level to go back to on the lock screen: it does nothing (a convention key).
+            Binding([.ctrl("u")], .clear, help: tr("console.lock.key.clear"), shownInFooter: false, name: "clear"),
+        ])
+    }
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
@@ -64,7 +67,7 @@ public enum LockScreen {
             switch keyMap.action(for: key) {
             case .unlock:
                 guard !state.password.text.isEmpty else {
-                    state.notice = .error("type your password")
+                    state.notice = .error(tr("console.signin.typePassword"))
                     return []
                 }
                 state.unlocking = true
@@ -95,26 +98,29 @@ public enum LockScreen {
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         buffer.fill(area, with: .blank)
         let panel = panelRect(in: area)
-        let inner = Panel(title: "Locked", focused: true).render(into: &buffer, area: panel)
+        let inner = Panel(title: tr("console.lock.title"), focused: true).render(into: &buffer, area: panel)
         guard inner.width > 4 else { return }
         let text = inner.inset(horizontal: 1, vertical: 0)
         buffer.put(
-            "Signed in as \(state.user) (\(state.role.rawValue))", x: text.x, y: text.y, style: Style(.header),
+            tr("console.lock.signedInAs", ["user": state.user, "role": ConsoleApp.roleName(state.role)]), x: text.x,
+            y: text.y, style: Style(.header),
             clip: text)
         ConsoleText.putWrapped(
             state.reason, style: Style(.normal), into: &buffer, x: text.x, y: text.y + 1, width: text.width, rows: 2)
         buffer.put(
-            "Your screen is kept: type your password to go back to it.", x: text.x, y: text.y + 3,
+            tr("console.lock.kept"), x: text.x, y: text.y + 3,
             style: Style(.muted), clip: text)
         let field = passwordRect(in: area)
         ConsoleText.putLabel(
-            "Password", focused: !state.unlocking, into: &buffer, x: text.x, y: field.y, clip: text)
+            tr("console.frame.label.password"), focused: !state.unlocking, into: &buffer, x: text.x, y: field.y,
+            clip: text)
         ConsoleText.renderSecret(state.password, into: &buffer, area: field, focused: !state.unlocking)
         if let notice = state.notice {
             notice.render(into: &buffer, x: text.x, y: field.y + 2, width: text.width, rows: 3)
         }
         buffer.put(
-            "Not \(state.user)? ^O signs out.", x: text.x, y: inner.maxY - 1, style: Style(.muted), clip: text)
+            tr("console.lock.notYou", ["user": state.user]), x: text.x, y: inner.maxY - 1, style: Style(.muted),
+            clip: text)
         if state.unlocking { buffer.cursor = nil }
     }
 }

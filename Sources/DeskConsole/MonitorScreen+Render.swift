@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -48,8 +49,11 @@ extension MonitorScreen {
         renderCounts(counts, into: &buffer, area: regions.counts)
         renderLegend(legend, into: &buffer, area: regions.legend)
         renderFilter(state, into: &buffer, area: regions.filter)
-        var title = state.paused ? "Activity, paused" : "Activity, newest first"
-        title += shown.count == state.rows.count ? " · \(state.rows.count)" : " · \(shown.count) of \(state.rows.count)"
+        var title = state.paused ? tr("console.monitor.titlePaused") : tr("console.monitor.title")
+        title +=
+            shown.count == state.rows.count
+            ? " · \(state.rows.count)"
+            : " · " + tr("console.frame.countOf", ["shown": String(shown.count), "total": String(state.rows.count)])
         let inner = Panel(title: title, focused: !state.filtering).render(into: &buffer, area: regions.table)
         table(state, shown).render(into: &buffer, area: inner) { cells(state.rows[shown[$0]], state.timeZone) }
         switch state.pane {
@@ -64,14 +68,15 @@ extension MonitorScreen {
     /// "● live", "‖ paused: 12 new (Space resumes)", "… reconnecting…", with its style.
     static func feedState(_ state: State) -> (String, Style) {
         if state.paused {
-            return ("‖ paused, \(state.newWhilePaused) new", Style(.warning, .bold))
+            return (tr("console.monitor.pausedNew", ["count": String(state.newWhilePaused)]), Style(.warning, .bold))
         }
         switch state.connection {
-        case .starting: return ("… connecting to the feed", Style(.accent))
-        case .reconnecting(let message): return ("… reconnecting… (\(message))", Style(.warning, .bold))
+        case .starting: return (tr("console.monitor.connecting"), Style(.accent))
+        case .reconnecting(let message):
+            return (tr("console.monitor.reconnecting", ["message": message]), Style(.warning, .bold))
         case .live:
-            if state.catchingUp { return ("… catching up with earlier activity", Style(.accent)) }
-            return ("● live", Style(.ok, .bold))
+            if state.catchingUp { return (tr("console.monitor.catchingUp"), Style(.accent)) }
+            return (tr("console.monitor.live"), Style(.ok, .bold))
         }
     }
 
@@ -79,21 +84,22 @@ extension MonitorScreen {
     /// the first answer.
     public static func trafficText(_ state: State) -> String? {
         guard let share = state.traffic else {
-            return state.trafficError.map { "dummy traffic unknown: \($0)" }
+            return state.trafficError.map { tr("console.monitor.dummyUnknown", ["error": $0]) }
         }
-        guard let dummy = share.dummyShare else { return "no phone requests yet" }
+        guard let dummy = share.dummyShare else { return tr("console.monitor.noRequests") }
         let percent = Int((dummy * 100).rounded())
         let since = String(AuthorizeScreen.clock(share.since, state.timeZone).prefix(5))
-        return "dummy traffic \(percent)% of phone requests since \(since)"
+        return tr("console.monitor.dummy", ["percent": String(percent), "since": since])
     }
 
     private static func renderStatus(_ state: State, into buffer: inout Buffer, area: Rect) {
         let (text, style) = feedState(state)
         let row = area.inset(horizontal: 1, vertical: 0)
-        let width = buffer.put(DisplayWidth.truncate(text, to: row.width), x: row.x, y: row.y, style: style, clip: row)
+        // Cut in the glyphs drawn: an ASCII "..." is wider than "…".
+        let width = buffer.put(buffer.glyphs.truncate(text, to: row.width), x: row.x, y: row.y, style: style, clip: row)
         if let traffic = trafficText(state), row.width - width > 4 {
             buffer.put(
-                DisplayWidth.truncate(" · " + traffic, to: row.width - width), x: row.x + width, y: row.y,
+                buffer.glyphs.truncate(" · " + traffic, to: row.width - width), x: row.x + width, y: row.y,
                 style: Style(.normal), clip: row)
         }
     }
@@ -105,10 +111,12 @@ extension MonitorScreen {
         let counts = state.counts
         var items: [(String, Style)] = state.kinds.map { kind in
             state.hidden.contains(kind)
-                ? ("\(kind.word) hidden", Style(.muted))
+                ? (tr("console.monitor.hidden", ["kind": kind.word]), Style(.muted))
                 : ("\(kind.word) \(counts.perKind[kind] ?? 0)", Style(.normal))
         }
-        if counts.unknown > 0 { items.append(("unknown \(counts.unknown)", Style(.warning))) }
+        if counts.unknown > 0 {
+            items.append((tr("console.monitor.unknownCount", ["count": String(counts.unknown)]), Style(.warning)))
+        }
         return flow(items, width: width, gap: 3)
     }
 
@@ -118,7 +126,7 @@ extension MonitorScreen {
         let items = state.kinds.map { kind in
             ("\(kind.rawValue) \(kind.word)", Style(state.hidden.contains(kind) ? .muted : .keyHint))
         }
-        return flow([("show/hide", Style(.muted))] + items, width: width, gap: 2)
+        return flow([(tr("console.monitor.showHide"), Style(.muted))] + items, width: width, gap: 2)
     }
 
     /// Items on lines of at most `width`, `gap` cells apart.
@@ -175,19 +183,23 @@ extension MonitorScreen {
         let row = area.inset(horizontal: 1, vertical: 0)
         var x = row.x
         if state.filtering {
-            x += buffer.put("Filter: ", x: x, y: row.y, style: Style(.header), clip: row)
+            x += buffer.put(tr("console.monitor.filterLabel"), x: x, y: row.y, style: Style(.header), clip: row)
             let field = Rect(x: x, y: row.y, width: min(32, max(0, row.maxX - x)), height: 1)
-            state.filter.render(into: &buffer, area: field, focused: true, placeholder: "kind, who, code or summary")
+            state.filter.render(
+                into: &buffer, area: field, focused: true, placeholder: tr("console.monitor.filterPlaceholder"))
             x = field.maxX
-            buffer.put("  Enter keep · Esc clear", x: x, y: row.y, style: Style(.muted), clip: row)
+            buffer.put(
+                tr("console.monitor.filterKeys", ["enter": Key.enter.description, "esc": Key.escape.description]), x: x,
+                y: row.y, style: Style(.muted), clip: row)
             return
         }
         buffer.cursor = nil
         if !state.filter.text.isEmpty {
             x += buffer.put(
-                "Filter: \(state.filter.text) (/ edit, Esc clears)", x: x, y: row.y, style: Style(.accent), clip: row)
+                tr("console.monitor.filterKept", ["text": state.filter.text, "esc": Key.escape.description]), x: x,
+                y: row.y, style: Style(.accent), clip: row)
         } else if state.notice == nil {
-            buffer.put("/ filters by kind, who, code or summary", x: x, y: row.y, style: Style(.muted), clip: row)
+            buffer.put(tr("console.monitor.filterHint"), x: x, y: row.y, style: Style(.muted), clip: row)
         }
         if let notice = state.notice {
             if x > row.x { x += 3 }
@@ -202,17 +214,18 @@ extension MonitorScreen {
         if state.rows.isEmpty {
             empty =
                 state.connection == .live
-                ? "no activity yet: events appear here as they happen" : "… reading the activity feed"
+                ? tr("console.monitor.noActivity")
+                : tr("console.monitor.reading")
         } else {
-            empty = "no event matches (x clears the filter and shows every kind)"
+            empty = tr("console.monitor.noMatch")
         }
         return Table(
             columns: [
-                TableColumn("Time", width: .length(8)),
-                TableColumn("Kind", width: .length(13)),
-                TableColumn("Who", width: .length(10)),
-                TableColumn("Code", width: .length(6)),
-                TableColumn("Summary", width: .min(8)),
+                TableColumn(tr("console.monitor.column.time"), width: .length(8)),
+                TableColumn(tr("console.monitor.column.kind"), width: .length(13)),
+                TableColumn(tr("console.monitor.column.who"), width: .length(10)),
+                TableColumn(tr("console.monitor.column.code"), width: .length(6)),
+                TableColumn(tr("console.monitor.column.summary"), width: .min(8)),
             ],
             rowCount: shown.count, selected: state.selectedPosition(in: shown), focused: !state.filtering,
             emptyText: empty)
@@ -240,29 +253,33 @@ extension MonitorScreen {
     /// (in two columns when one does not fit).
     private static func renderDetail(_ state: State, _ shown: [Int], into buffer: inout Buffer, area: Rect) {
         let row = state.selectedPosition(in: shown).map { state.rows[shown[$0]] }
-        let title = (row.map { "Event #\($0.event.id)" } ?? "Event") + " · Esc closes"
+        let title =
+            (row.map { tr("console.monitor.event", ["id": String($0.event.id)]) } ?? tr("console.monitor.eventTitle"))
+            + tr("console.monitor.escCloses", ["esc": Key.escape.description])
         let inner = Panel(title: title, focused: true).render(into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 0, text.height > 0 else { return }
         guard let row else {
-            buffer.put("no event selected", x: text.x, y: text.y, style: Style(.muted), clip: text)
+            buffer.put(tr("console.monitor.noneSelected"), x: text.x, y: text.y, style: Style(.muted), clip: text)
             return
         }
         let event = row.event
         var head: [(String, Style)] = [
             (ConsoleText.localAndUTC(event.at, state.timeZone), Style(.normal)),
             (
-                (row.kind == nil ? "unknown event (\(EventDetail.words(event.kind)))" : row.kindWord)
-                    + " · who: \(row.who)" + (event.codeTag.map { " · code tag \($0)" } ?? ""),
+                (row.kind == nil
+                    ? tr("console.monitor.unknownKind", ["kind": EventDetail.words(event.kind)]) : row.kindWord)
+                    + tr("console.monitor.who", ["who": row.who])
+                    + (event.codeTag.map { tr("console.monitor.tag", ["tag": $0]) } ?? ""),
                 Style(.normal, .bold)
             ),
         ]
         var fields: [String] = []
         if let lines = EventDetail.lines(event, zone: state.timeZone) {
             fields = lines
-            if fields.isEmpty { head.append(("no details", Style(.muted))) }
+            if fields.isEmpty { head.append((tr("console.monitor.noDetails"), Style(.muted))) }
         } else {
-            head.append(("the \(EventDetail.unreadable)", Style(.muted)))
+            head.append((tr("console.monitor.unreadable"), Style(.muted)))
         }
         let used = WatchPane.draw(head, into: &buffer, area: text)
         let rest = Rect(x: text.x, y: text.y + used, width: text.width, height: max(0, text.height - used))
@@ -282,7 +299,9 @@ extension MonitorScreen {
 
     /// The code the selected event was about, followed live like the operator's watch.
     private static func renderWatch(_ state: State, into buffer: inout Buffer, area: Rect) {
-        let title = "Watch · code tag " + (state.watchTag ?? "?") + " · Esc closes"
+        let title =
+            tr("console.monitor.watchTitle", ["tag": state.watchTag ?? "?"])
+            + tr("console.monitor.escCloses", ["esc": Key.escape.description])
         let inner = Panel(title: title, focused: true).render(into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 0, text.height > 0 else { return }
@@ -292,27 +311,34 @@ extension MonitorScreen {
                 if watch.expiredWithoutUpload(at: state.now) {
                     lines.append(
                         (
-                            "✗ expired at \(AuthorizeScreen.clock(watch.expiresAt, state.timeZone)) without an upload",
+                            tr(
+                                "console.monitor.expired",
+                                ["time": AuthorizeScreen.clock(watch.expiresAt, state.timeZone)]),
                             Style(.error, .bold)
                         ))
                 } else {
                     let left = max(0, Int(watch.expiresAt.timeIntervalSince(state.now).rounded(.up)))
                     lines.append(
                         (
-                            "code valid until \(AuthorizeScreen.clock(watch.expiresAt, state.timeZone)) (\(AuthorizeScreen.countdown(left)) left)",
+                            tr(
+                                "console.monitor.validUntil",
+                                [
+                                    "time": AuthorizeScreen.clock(watch.expiresAt, state.timeZone),
+                                    "left": AuthorizeScreen.countdown(left),
+                                ]),
                             Style(.accent, .bold)
                         ))
                 }
             }
             lines += WatchPane.steps(watch, now: state.now, zone: state.timeZone).map { ($0.line, $0.mark.style) }
         } else if state.watchError == nil {
-            lines.append(("… asking the desk about this code", Style(.accent)))
+            lines.append((tr("console.monitor.asking"), Style(.accent)))
         }
         if let error = state.watchError {
             lines.append(
                 state.watchRefresh.stopped
-                    ? ("✗ cannot watch this code: \(error)", Style(.error, .bold))
-                    : ("! could not follow the code: \(error) (asking again)", Style(.warning)))
+                    ? (tr("console.monitor.cannotWatch", ["error": error]), Style(.error, .bold))
+                    : (tr("console.authorize.couldNotFollow", ["error": error]), Style(.warning)))
         }
         WatchPane.draw(lines, into: &buffer, area: text)
     }

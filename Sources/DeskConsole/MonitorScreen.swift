@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -51,15 +52,15 @@ public enum MonitorScreen {
         /// The short word the table and the header show.
         public var word: String {
             switch self {
-            case .authorised: return "authorised"
-            case .checked: return "checked"
-            case .upload: return "upload"
-            case .refused: return "refused"
-            case .analytics: return "analytics"
-            case .chunk: return "chunk"
-            case .staff: return "staff"
-            case .registered: return "registered"
-            case .contactFile: return "contacts"
+            case .authorised: return tr("console.monitor.kind.authorised")
+            case .checked: return tr("console.monitor.kind.checked")
+            case .upload: return tr("console.monitor.kind.upload")
+            case .refused: return tr("console.monitor.kind.refused")
+            case .analytics: return tr("console.monitor.kind.analytics")
+            case .chunk: return tr("console.monitor.kind.chunk")
+            case .staff: return tr("console.monitor.kind.staff")
+            case .registered: return tr("console.monitor.kind.registered")
+            case .contactFile: return tr("console.monitor.kind.contactFile")
             }
         }
 
@@ -75,15 +76,15 @@ public enum MonitorScreen {
         /// What help says its key shows or hides.
         var plural: String {
             switch self {
-            case .authorised: return "authorisations"
-            case .checked: return "checks of a code by an app"
-            case .upload: return "accepted uploads"
-            case .refused: return "refused uploads"
-            case .analytics: return "analytics from apps"
-            case .chunk: return "published chunks"
-            case .staff: return "staff actions"
-            case .registered: return "APRICOT registrations"
-            case .contactFile: return "APRICOT contact files"
+            case .authorised: return tr("console.monitor.kinds.authorised")
+            case .checked: return tr("console.monitor.kinds.checked")
+            case .upload: return tr("console.monitor.kinds.upload")
+            case .refused: return tr("console.monitor.kinds.refused")
+            case .analytics: return tr("console.monitor.kinds.analytics")
+            case .chunk: return tr("console.monitor.kinds.chunk")
+            case .staff: return tr("console.monitor.kinds.staff")
+            case .registered: return tr("console.monitor.kinds.registered")
+            case .contactFile: return tr("console.monitor.kinds.contactFile")
             }
         }
     }
@@ -116,11 +117,14 @@ public enum MonitorScreen {
             kind = event.known.flatMap(Kind.init)
             who = Self.who(event)
             summary = EventDetail.summary(event, zone: zone)
-            search = [kind?.word ?? "unknown event", who, event.codeTag ?? "", summary, EventDetail.storedForms(event)]
-                .joined(separator: " ").lowercased()
+            search = [
+                kind?.word ?? tr("console.monitor.unknownEvent"), who, event.codeTag ?? "", summary,
+                EventDetail.storedForms(event),
+            ]
+            .joined(separator: " ").lowercased()
         }
 
-        public var kindWord: String { kind?.word ?? "unknown event" }
+        public var kindWord: String { kind?.word ?? tr("console.monitor.unknownEvent") }
 
         /// The actor, or who else acts for this kind: apps are "phone", jobs "server".
         static func who(_ event: MonitorEvent) -> String {
@@ -128,8 +132,8 @@ public enum MonitorScreen {
             switch event.known {
             case .otpChecked, .uploadAccepted, .uploadRefused, .analyticsReceived, .apricotRegistered,
                 .contactFileReceived, .otpGuessesLimited:
-                return "phone"
-            case .chunkPublished, .followUpChanged: return "server"
+                return tr("console.monitor.whoPhone")
+            case .chunkPublished, .followUpChanged: return tr("console.monitor.whoServer")
             case .otpAuthorized, .staffAction, .caseOpened, .caseClosed, nil: return "–"
             }
         }
@@ -361,11 +365,11 @@ public enum MonitorScreen {
             return openWatch(&state)
         case .copy, .copyRow:
             guard let row = state.selectedRow else {
-                state.notice = CopyResult.nothing("no event selected: nothing copied").notice
+                state.notice = CopyResult.nothing(tr("console.monitor.nothingToCopy")).notice
                 return []
             }
             if action == .copy, let tag = row.event.codeTag, !tag.isEmpty {
-                return [.copy(ClipboardCopy(tag, what: "code tag \(tag)"))]
+                return [.copy(ClipboardCopy(tag, what: tr("console.monitor.codeTag", ["tag": tag])))]
             }
             return [.copy(rowCopy(row, state.timeZone))]
         case .close:
@@ -439,7 +443,7 @@ public enum MonitorScreen {
     private static func openWatch(_ state: inout State) -> [Command] {
         guard let row = state.selectedRow else { return [] }
         guard let tag = row.event.codeTag else {
-            state.notice = .info("this event is about no code: w follows the code of an authorisation, check or upload")
+            state.notice = .info(tr("console.monitor.noCode"))
             return []
         }
         let target = WatchTarget.event(row.event.id)

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -77,7 +78,9 @@ enum ConsoleText {
     /// "2026-11-29 14:02:00 local · 2026-11-29 13:02:00 UTC": the detail panes' first line.
     static func localAndUTC(_ date: Date, _ zone: TimeZone) -> String {
         let utc = TimeZone(identifier: "UTC") ?? zone
-        return "\(dateTime(date, zone, seconds: true)) local · \(dateTime(date, utc, seconds: true)) UTC"
+        return tr(
+            "console.frame.localAndUTC",
+            ["local": dateTime(date, zone, seconds: true), "utc": dateTime(date, utc, seconds: true)])
     }
 
     /// The calendar day `date` falls on in `zone`.

@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -247,7 +248,7 @@ public final class Program {
     /// or stays on the sign-in, as the state decides.
     func withSession(_ body: (StaffSession) -> Void) {
         guard let session = state.session else {
-            apply(.sessionEnded("not signed in: sign in first"))
+            apply(.sessionEnded(tr("console.frame.notSignedIn")))
             return
         }
         body(session)

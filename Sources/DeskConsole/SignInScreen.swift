@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -58,11 +59,15 @@ public enum SignInScreen {
     public enum Action: Hashable, Sendable { case submit, nextField, previousField }
 
     /// Checked before a field sees the key; everything else is typed.
-    public static let keyMap = KeyMap<Action>([
-        Binding([.enter], .submit, help: "Sign in"),
-        Binding([.tab, .down], .nextField, help: "Next field", name: "next-field"),
-        Binding([.backTab, .up], .previousField, help: "Previous field", shownInFooter: false, name: "previous-field"),
-    ])
+    public static var keyMap: KeyMap<Action> {
+        KeyMap([
+            Binding([.enter], .submit, help: tr("console.signin.key.submit")),
+            Binding([.tab, .down], .nextField, help: tr("console.frame.hint.nextField"), name: "next-field"),
+            Binding(
+                [.backTab, .up], .previousField, help: tr("console.frame.key.previousField"), shownInFooter: false,
+                name: "previous-field"),
+        ])
+    }
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
@@ -106,14 +111,14 @@ public enum SignInScreen {
         let name = state.name.text.trimmingCharacters(in: .whitespaces)
         if name.isEmpty {
             state.focus = .name
-            state.notice = .error("type your user name")
+            state.notice = .error(tr("console.signin.typeName"))
             return []
         }
         if state.password.text.isEmpty {
             if state.focus == .name {
                 state.focus = .password
             } else {
-                state.notice = .error("type your password")
+                state.notice = .error(tr("console.signin.typePassword"))
             }
             return []
         }
@@ -135,7 +140,9 @@ public enum SignInScreen {
     public static func regions(in area: Rect) -> Regions {
         let panel = area.centered(width: min(64, area.width), height: min(14, area.height))
         let inner = panel.inset(horizontal: 2, vertical: 1)
-        let fieldX = inner.x + 13
+        // The fields start after the longer label (marker, space, label, space): 13 in English.
+        let labels = [tr("console.frame.label.name"), tr("console.frame.label.password")]
+        let fieldX = inner.x + max(13, 4 + (labels.map(DisplayWidth.of).max() ?? 0))
         let fieldWidth = max(0, min(34, inner.maxX - fieldX))
         return Regions(
             panel: panel,
@@ -146,21 +153,23 @@ public enum SignInScreen {
 
     public static func render(_ state: State, location: String, into buffer: inout Buffer, area: Rect) {
         let regions = regions(in: area)
-        let inner = Panel(title: "Sign in", focused: true).render(into: &buffer, area: regions.panel)
+        let inner = Panel(title: tr("console.signin.title"), focused: true).render(into: &buffer, area: regions.panel)
         guard inner.width > 4 else { return }
         let text = inner.inset(horizontal: 1, vertical: 0)
-        buffer.put("TraceDesk staff console", x: text.x, y: text.y, style: Style(.header), clip: text)
+        buffer.put(tr("console.signin.heading"), x: text.x, y: text.y, style: Style(.header), clip: text)
         buffer.put(
-            DisplayWidth.truncate("data: " + location, to: text.width), x: text.x, y: text.y + 1,
+            DisplayWidth.truncate(tr("console.signin.data", ["location": location]), to: text.width), x: text.x,
+            y: text.y + 1,
             style: Style(.muted), clip: text)
         let editing = !state.signingIn
         ConsoleText.putLabel(
-            "User name", focused: editing && state.focus == .name, into: &buffer, x: text.x,
+            tr("console.frame.label.name"), focused: editing && state.focus == .name, into: &buffer, x: text.x,
             y: regions.nameField.y, clip: text)
         state.name.render(
-            into: &buffer, area: regions.nameField, focused: editing && state.focus == .name, placeholder: "your name")
+            into: &buffer, area: regions.nameField, focused: editing && state.focus == .name,
+            placeholder: tr("console.signin.namePlaceholder"))
         ConsoleText.putLabel(
-            "Password", focused: editing && state.focus == .password, into: &buffer, x: text.x,
+            tr("console.frame.label.password"), focused: editing && state.focus == .password, into: &buffer, x: text.x,
             y: regions.passwordField.y, clip: text)
         ConsoleText.renderSecret(
             state.password, into: &buffer, area: regions.passwordField, focused: editing && state.focus == .password)
@@ -169,12 +178,12 @@ public enum SignInScreen {
                 into: &buffer, x: regions.notice.x, y: regions.notice.y, width: regions.notice.width,
                 rows: max(1, regions.notice.height - 1))
         } else if state.checking {
-            Notice.working("checking for staff accounts…").render(
+            Notice.working(tr("console.signin.checking")).render(
                 into: &buffer, x: regions.notice.x, y: regions.notice.y, width: regions.notice.width, rows: 1)
         }
         if regions.notice.height > 0 {
             buffer.put(
-                "No account? Ask an admin (tracedesk staff add).", x: text.x, y: regions.notice.maxY - 1,
+                tr("console.signin.noAccount"), x: text.x, y: regions.notice.maxY - 1,
                 style: Style(.muted), clip: text)
         }
         if !editing { buffer.cursor = nil }

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 extension StaffScreen {
@@ -43,8 +44,8 @@ extension StaffScreen {
 
         public var title: String {
             switch kind {
-            case .add: return "Add a staff account"
-            case .resetPassword(let name): return "New password for \(name)"
+            case .add: return tr("console.staff.addTitle")
+            case .resetPassword(let name): return tr("console.staff.resetTitle", ["name": name])
             }
         }
 
@@ -73,27 +74,50 @@ extension StaffScreen {
         public var againProblem: String? {
             guard !again.text.isEmpty, again.text != password.text else { return nil }
             return again.text.count < password.text.count && password.text.hasPrefix(again.text)
-                ? nil : "the two passwords differ"
+                ? nil : tr("console.firstadmin.differ")
         }
 
-        public static let keyMap = KeyMap<FormAction>([
-            Binding([.enter], .submit, help: "Next field, then save", group: "form", name: "save"),
-            Binding([.tab, .down], .nextField, help: "Next field", group: "form", name: "next-field"),
-            Binding(
-                [.backTab, .up], .previousField, help: "Previous field", group: "form", shownInFooter: false,
-                name: "previous-field"),
-            Binding([.escape], .cancel, help: "Cancel", group: "form", name: "back"),
-        ])
+        public static var keyMap: KeyMap<FormAction> {
+            KeyMap([
+                Binding(
+                    [.enter], .submit, help: tr("console.staff.key.save"), group: tr("console.frame.group.form"),
+                    name: "save"),
+                Binding(
+                    [.tab, .down], .nextField, help: tr("console.frame.hint.nextField"),
+                    group: tr("console.frame.group.form"), name: "next-field"),
+                Binding(
+                    [.backTab, .up], .previousField, help: tr("console.frame.key.previousField"),
+                    group: tr("console.frame.group.form"), shownInFooter: false,
+                    name: "previous-field"),
+                Binding(
+                    [.escape], .cancel, help: tr("console.frame.hint.cancel"), group: tr("console.frame.group.form"),
+                    name: "back"),
+            ])
+        }
 
         /// Keys of the role picker (when it has the focus).
-        public static let roleKeyMap = KeyMap<RoleAction>([
-            Binding([.right, .char(" "), .char("l")], .next, help: "Next role", group: "role"),
-            Binding([.left, .char("h")], .previous, help: "Previous role", group: "role"),
-            Binding([.char("o")], .pick(.operator), help: "Operator", group: "role", shownInFooter: false),
-            Binding([.char("t")], .pick(.tracer), help: "Tracer", group: "role", shownInFooter: false),
-            Binding([.char("s")], .pick(.supervisor), help: "Supervisor", group: "role", shownInFooter: false),
-            Binding([.char("a")], .pick(.admin), help: "Admin", group: "role", shownInFooter: false),
-        ])
+        public static var roleKeyMap: KeyMap<RoleAction> {
+            KeyMap([
+                Binding(
+                    [.right, .char(" "), .char("l")], .next, help: tr("console.staff.key.nextRole"),
+                    group: tr("console.staff.group.role")),
+                Binding(
+                    [.left, .char("h")], .previous, help: tr("console.staff.key.previousRole"),
+                    group: tr("console.staff.group.role")),
+                Binding(
+                    [.char("o")], .pick(.operator), help: tr("console.staff.key.operator"),
+                    group: tr("console.staff.group.role"), shownInFooter: false),
+                Binding(
+                    [.char("t")], .pick(.tracer), help: tr("console.staff.key.tracer"),
+                    group: tr("console.staff.group.role"), shownInFooter: false),
+                Binding(
+                    [.char("s")], .pick(.supervisor), help: tr("console.staff.key.supervisor"),
+                    group: tr("console.staff.group.role"), shownInFooter: false),
+                Binding(
+                    [.char("a")], .pick(.admin), help: tr("console.staff.key.admin"),
+                    group: tr("console.staff.group.role"), shownInFooter: false),
+            ])
+        }
 
         public mutating func handle(_ key: Key) -> Edit {
             if submitting { return .edited }
@@ -110,7 +134,7 @@ extension StaffScreen {
             switch focus {
             case .name:
                 let edit = name.handle(key)
-                cut = FieldLimit.cut(name, by: key, edit).map { "the name: " + $0 }
+                cut = FieldLimit.cut(name, by: key, edit).map { tr("console.firstadmin.nameCut", ["problem": $0]) }
             case .password: _ = password.handle(key)
             case .again: _ = again.handle(key)
             case .role:
@@ -144,16 +168,16 @@ extension StaffScreen {
             }
             guard again.text == password.text else {
                 focus = .again
-                notice = .error("the two passwords differ: type the same password twice")
+                notice = .error(tr("console.firstadmin.differTwice"))
                 return .edited
             }
             submitting = true
             switch kind {
             case .add:
-                notice = .working("adding \(account)…")
+                notice = .working(tr("console.his.adding", ["name": account]))
                 return .submit(.add(name: account, role: role, password: password.text))
             case .resetPassword(let target):
-                notice = .working("setting a new password for \(target)…")
+                notice = .working(tr("console.staff.settingPassword", ["name": target]))
                 return .submit(.resetPassword(name: target, password: password.text))
             }
         }

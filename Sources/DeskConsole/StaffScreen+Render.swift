@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -29,35 +30,43 @@ extension StaffScreen {
 
     /// The accounts table drawn `width` cells wide; "Created" only from 100 on.
     static func table(_ state: State, width: Int) -> Table {
+        // Role and state as wide as their longest word (Italian's "amministratore"); the room
+        // comes from "Created by", then the name: English keeps 14, 10, 8 and 12.
+        let roleWidth = max(10, StaffRole.allCases.map { DisplayWidth.of(ConsoleApp.roleName($0)) }.max() ?? 0)
+        let stateWidth = max(
+            8, ["active", "locked", "disabled"].map { DisplayWidth.of(tr("console.staff.state.\($0)")) }.max() ?? 0)
+        let extra = roleWidth - 10 + stateWidth - 8
         var columns = [
-            TableColumn("Name", width: .length(14)),
-            TableColumn("Role", width: .length(10)),
-            TableColumn("State", width: .length(8)),
-            TableColumn("Failed", width: .length(6), alignment: .trailing),
-            TableColumn("Last sign-in", width: .length(16)),
-            TableColumn("Created by", width: .length(12)),
+            TableColumn(tr("console.staff.column.name"), width: .length(14 - max(0, extra - 3))),
+            TableColumn(tr("console.staff.column.role"), width: .length(roleWidth)),
+            TableColumn(tr("console.staff.column.state"), width: .length(stateWidth)),
+            TableColumn(tr("console.staff.column.failed"), width: .length(6), alignment: .trailing),
+            TableColumn(tr("console.staff.column.lastSignIn"), width: .length(16)),
+            TableColumn(tr("console.staff.column.createdBy"), width: .length(12 - min(3, extra))),
         ]
-        if width >= 100 { columns.append(TableColumn("Created", width: .length(16))) }
+        if width >= 100 { columns.append(TableColumn(tr("console.staff.column.created"), width: .length(16))) }
         let shown = state.visible
         return Table(
             columns: columns, rowCount: shown.count, selected: state.selectedPosition(in: shown),
             focused: !state.isModal,
             emptyText: state.loading
-                ? "… loading the accounts"
+                ? tr("console.staff.loading")
                 : !state.loaded
-                    ? "" : state.filter.isActive ? "no account matches (Esc clears the filter)" : "no accounts")
+                    ? ""
+                    : state.filter.isActive
+                        ? tr("console.staff.noMatch", ["esc": Key.escape.description]) : tr("console.staff.none"))
     }
 
     /// One account's cells, "Created" last (dropped by a narrow table).
     static func cells(_ account: StaffAccount, _ zone: TimeZone) -> [TableCell] {
         [
             TableCell(account.name),
-            TableCell(account.role.rawValue),
+            TableCell(ConsoleApp.roleName(account.role)),
             TableCell(
-                account.stateName,
+                StaffScreen.stateText(account),
                 style: account.disabled ? Style(.muted) : account.locked ? Style(.warning, .bold) : nil),
             TableCell(String(account.failedSignIns), style: account.failedSignIns > 0 ? Style(.warning) : nil),
-            TableCell(account.lastSignInAt.map { ConsoleText.dateTime($0, zone) } ?? "never"),
+            TableCell(account.lastSignInAt.map { ConsoleText.dateTime($0, zone) } ?? tr("console.staff.never")),
             TableCell(account.createdBy),
             TableCell(ConsoleText.dateTime(account.createdAt, zone)),
         ]
@@ -67,11 +76,14 @@ extension StaffScreen {
         let regions = regions(in: area)
         // A hard lock means guessing from many places: the admin is told above the table.
         let locked = state.accounts.filter { $0.locked && !$0.disabled }.count
-        let warning = locked == 0 ? "" : " · ! \(locked) locked after failed sign-ins: p resets"
+        let warning = locked == 0 ? "" : trCount("console.staff.lockedWarning", locked)
         let shown = state.visible
-        let count = state.filter.isActive ? "\(shown.count) of \(state.accounts.count)" : "\(state.accounts.count)"
+        let count =
+            state.filter.isActive
+            ? tr("console.frame.countOf", ["shown": String(shown.count), "total": String(state.accounts.count)])
+            : "\(state.accounts.count)"
         // The filter before the warning: the cursor ends the filter's text, and a narrow title cuts the warning.
-        let head = "Staff accounts" + (state.loaded ? " (\(count))" : "") + state.filter.titleSuffix
+        let head = tr("console.staff.title") + (state.loaded ? " (\(count))" : "") + state.filter.titleSuffix
         let title = head + warning
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
         table(state, width: inner.width).render(into: &buffer, area: inner) {
@@ -87,7 +99,10 @@ extension StaffScreen {
     }
 
     private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {
-        let inner = Panel(title: state.selectedAccount.map { "Account \($0.name)" } ?? "Account").render(
+        let inner = Panel(
+            title: state.selectedAccount.map { tr("console.staff.account", ["name": $0.name]) }
+                ?? tr("console.staff.accountTitle")
+        ).render(
             into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 0, text.height > 0 else { return }
@@ -95,11 +110,18 @@ extension StaffScreen {
         if let account = state.selectedAccount {
             let zone = state.timeZone
             buffer.put(
-                "\(account.name) · \(account.role.rawValue): \(account.role.summary)", x: text.x, y: y,
+                "\(account.name) · \(ConsoleApp.roleName(account.role)): \(StaffScreen.roleSummary(account.role))",
+                x: text.x, y: y,
                 maxWidth: text.width)
             y += 1
             let facts =
-                "\(account.stateName)\(failures(account)) · created \(ConsoleText.dateTime(account.createdAt, zone)) by \(account.createdBy) · password set \(ConsoleText.dateTime(account.passwordChangedAt, zone))"
+                StaffScreen.stateText(account) + failures(account)
+                + tr(
+                    "console.staff.facts",
+                    [
+                        "created": ConsoleText.dateTime(account.createdAt, zone), "user": account.createdBy,
+                        "password": ConsoleText.dateTime(account.passwordChangedAt, zone),
+                    ])
             buffer.put(facts, x: text.x, y: y, style: Style(.muted), maxWidth: text.width)
             y += 1
         }
@@ -111,11 +133,10 @@ extension StaffScreen {
     /// " (12 failed sign-ins in a row from 3 sources)", or nothing when none failed.
     static func failures(_ account: StaffAccount) -> String {
         guard account.failedSignIns > 0 else { return "" }
-        let sources =
-            account.failingSources > 0
-            ? " from \(account.failingSources) source\(account.failingSources == 1 ? "" : "s")" : ""
-        let count = account.failedSignIns == 1 ? "1 failed sign-in" : "\(account.failedSignIns) failed sign-ins"
-        return " (\(count) in a row\(sources))"
+        let sources = account.failingSources > 0 ? trCount("console.staff.fromSources", account.failingSources) : ""
+        return tr(
+            "console.staff.failures",
+            ["failed": trCount("console.staff.failedSignIns", account.failedSignIns), "sources": sources])
     }
 
     /// Two rows more than the fields need, for a verdict or a role's description that wraps.
@@ -129,16 +150,22 @@ extension StaffScreen {
         let inner = Panel(title: form.title, focused: true).render(into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 14, text.height > 0 else { return }
-        let fieldX = text.x + 13
+        // The fields start after the longest label (marker, space, label, space): 13 in English.
+        let labels = [
+            tr("console.frame.label.name"), tr("console.staff.label.role"), tr("console.frame.label.password"),
+            tr("console.firstadmin.again"),
+        ]
+        let fieldX = text.x + max(13, 3 + (labels.map(DisplayWidth.of).max() ?? 0))
         let fieldWidth = min(34, text.maxX - fieldX)
         let verdictWidth = text.maxX - fieldX
         var y = text.y
         let editing = !form.submitting
         if case .resetPassword(let name) = form.kind {
-            let role = state.accounts.first { $0.name == name }?.role.rawValue ?? ""
+            let role = state.accounts.first { $0.name == name }.map { ConsoleApp.roleName($0.role) } ?? ""
             y +=
                 ConsoleText.putWrapped(
-                    "Account \(name)\(role.isEmpty ? "" : " (\(role))"): the new password unlocks it and ends its sessions.",
+                    tr(
+                        "console.staff.resetIntro", ["name": name, "role": role.isEmpty ? "" : " (\(role))"]),
                     style: Style(.normal), into: &buffer, x: text.x, y: y, width: text.width, rows: 2) + 1
         }
         for field in form.fields {
@@ -148,41 +175,51 @@ extension StaffScreen {
             var below = 1
             switch field {
             case .name:
-                ConsoleText.putLabel("User name", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
-                form.name.render(into: &buffer, area: rect, focused: focused, placeholder: "e.g. rossi")
+                ConsoleText.putLabel(
+                    tr("console.frame.label.name"), focused: focused, into: &buffer, x: text.x, y: y, clip: text)
+                form.name.render(
+                    into: &buffer, area: rect, focused: focused, placeholder: tr("console.staff.namePlaceholder"))
                 below = ConsoleText.putVerdict(
                     form.nameProblem,
-                    ok: (form.accountName.map { "stored as \($0)" } ?? "")
-                        + (FieldLimit.counter(form.name).map { " · \($0) characters" } ?? ""), into: &buffer, x: fieldX,
+                    ok: (form.accountName.map { tr("console.firstadmin.storedAs", ["name": $0]) } ?? "")
+                        + (FieldLimit.counter(form.name).map { tr("console.staff.characters", ["counter": $0]) } ?? ""),
+                    into: &buffer, x: fieldX,
                     y: y + 1, width: verdictWidth, rows: 2)
             case .role:
-                ConsoleText.putLabel("Role", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
-                let picker = "‹ \(form.role.rawValue) ›"
+                ConsoleText.putLabel(
+                    tr("console.staff.label.role"), focused: focused, into: &buffer, x: text.x, y: y, clip: text)
+                let picker = "‹ \(ConsoleApp.roleName(form.role)) ›"
                 buffer.put(picker, x: fieldX, y: y, style: Style(focused ? .inputFocused : .input), clip: text)
                 buffer.put(
-                    focused ? "  ←/→ to change" : "", x: fieldX + DisplayWidth.of(picker), y: y, style: Style(.muted),
+                    focused ? tr("console.staff.toChange") : "", x: fieldX + DisplayWidth.of(picker), y: y,
+                    style: Style(.muted),
                     clip: text)
                 below = ConsoleText.putWrapped(
-                    form.role.summary, style: Style(.muted), into: &buffer, x: fieldX, y: y + 1, width: verdictWidth,
+                    StaffScreen.roleSummary(form.role), style: Style(.muted), into: &buffer, x: fieldX, y: y + 1,
+                    width: verdictWidth,
                     rows: 2)
             case .password:
-                ConsoleText.putLabel("Password", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
+                ConsoleText.putLabel(
+                    tr("console.frame.label.password"), focused: focused, into: &buffer, x: text.x, y: y, clip: text)
                 ConsoleText.renderSecret(form.password, into: &buffer, area: rect, focused: focused)
                 if form.password.text.isEmpty {
                     below = ConsoleText.putWrapped(
-                        "at least \(PasswordRules.minimumLength) characters, not the name", style: Style(.muted),
+                        tr("console.firstadmin.rule", ["length": String(PasswordRules.minimumLength)]),
+                        style: Style(.muted),
                         into: &buffer, x: fieldX, y: y + 1, width: verdictWidth, rows: 2)
                 } else {
                     below = ConsoleText.putVerdict(
-                        form.passwordProblem, ok: "password accepted", into: &buffer, x: fieldX, y: y + 1,
+                        form.passwordProblem, ok: tr("console.firstadmin.accepted"), into: &buffer, x: fieldX, y: y + 1,
                         width: verdictWidth, rows: 2)
                 }
             case .again:
-                ConsoleText.putLabel("Again", focused: focused, into: &buffer, x: text.x, y: y, clip: text)
+                ConsoleText.putLabel(
+                    tr("console.firstadmin.again"), focused: focused, into: &buffer, x: text.x, y: y, clip: text)
                 ConsoleText.renderSecret(form.again, into: &buffer, area: rect, focused: focused)
                 let match = !form.again.text.isEmpty && form.again.text == form.password.text
                 below = ConsoleText.putVerdict(
-                    form.againProblem, ok: match ? "the passwords match" : "", into: &buffer, x: fieldX, y: y + 1,
+                    form.againProblem, ok: match ? tr("console.firstadmin.match") : "", into: &buffer, x: fieldX,
+                    y: y + 1,
                     width: verdictWidth, rows: 2)
             }
             y += 1 + max(1, below)
@@ -192,7 +229,10 @@ extension StaffScreen {
             notice.render(into: &buffer, x: text.x, y: y, width: text.width, rows: max(1, text.maxY - y - 1))
         }
         buffer.put(
-            "Enter next / save · Tab next field · Esc cancel", x: text.x, y: text.maxY - 1, style: Style(.muted),
+            tr(
+                "console.staff.formKeys",
+                ["enter": Key.enter.description, "tab": Key.tab.description, "esc": Key.escape.description]),
+            x: text.x, y: text.maxY - 1, style: Style(.muted),
             clip: text)
         if !editing { buffer.cursor = nil }
     }

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -94,25 +95,37 @@ public enum StaffScreen {
 
     /// What the filter searches in an account: name, role, state and who created it.
     static func searchText(_ account: StaffAccount) -> String {
-        "\(account.name) \(account.role.rawValue) \(account.stateName) \(account.createdBy)".lowercased()
+        "\(account.name) \(account.role.rawValue) \(ConsoleApp.roleName(account.role)) \(account.stateName) \(stateText(account)) \(account.createdBy)"
+            .lowercased()
     }
 
-    public static let keyMap = KeyMap<Action>([
-        Binding([.char("a"), .insert], .add, help: "Add account", name: "add"),
-        Binding([.char("d"), .delete], .disable, help: "Disable", name: "disable"),
-        Binding([.char("p")], .resetPassword, help: "New password", name: "password"),
-        Binding([.char("/")], .filter, help: "Filter (name, role, state)", shownInFooter: false, name: "filter"),
-        Binding([.escape], .clearFilter, help: "Clear the filter", shownInFooter: false, name: "back"),
-        Binding([.char("y")], .copy, help: "Copy the row as text", shownInFooter: false, name: "copy"),
-        Binding([.char("r"), .function(5)], .reload, help: "Reload", shownInFooter: false, name: "reload"),
-        Binding([.up, .char("k")], .move(.up), help: "Previous account", shownInFooter: false),
-        Binding([.down, .char("j")], .move(.down), help: "Next account", shownInFooter: false),
-        Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
-        Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
-        Binding([.home, .char("g")], .move(.top), help: "First account", shownInFooter: false),
-        Binding([.end, .char("G")], .move(.bottom), help: "Last account", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
-    ])
+    /// An account's state in words ("active", "attivo"); the store's name stays English.
+    static func stateText(_ account: StaffAccount) -> String { tr("console.staff.state.\(account.stateName)") }
+
+    /// What a role may do, in words (DeskCore keeps its English summary for the command line).
+    static func roleSummary(_ role: StaffRole) -> String { tr("console.staff.roleSummary.\(role.rawValue)") }
+
+    public static var keyMap: KeyMap<Action> {
+        KeyMap([
+            Binding([.char("a"), .insert], .add, help: tr("console.staff.key.add"), name: "add"),
+            Binding([.char("d"), .delete], .disable, help: tr("console.staff.key.disable"), name: "disable"),
+            Binding([.char("p")], .resetPassword, help: tr("console.staff.key.password"), name: "password"),
+            Binding([.char("/")], .filter, help: tr("console.staff.key.filter"), shownInFooter: false, name: "filter"),
+            Binding(
+                [.escape], .clearFilter, help: tr("console.frame.filter.clear"), shownInFooter: false, name: "back"),
+            Binding([.char("y")], .copy, help: tr("console.his.key.copy"), shownInFooter: false, name: "copy"),
+            Binding(
+                [.char("r"), .function(5)], .reload, help: tr("console.his.key.reload"), shownInFooter: false,
+                name: "reload"),
+            Binding([.up, .char("k")], .move(.up), help: tr("console.staff.key.previous"), shownInFooter: false),
+            Binding([.down, .char("j")], .move(.down), help: tr("console.staff.key.next"), shownInFooter: false),
+            Binding([.pageUp], .move(.pageUp), help: tr("terminal.pageUp"), shownInFooter: false),
+            Binding([.pageDown], .move(.pageDown), help: tr("terminal.pageDown"), shownInFooter: false),
+            Binding([.home, .char("g")], .move(.top), help: tr("console.staff.key.first"), shownInFooter: false),
+            Binding([.end, .char("G")], .move(.bottom), help: tr("console.staff.key.last"), shownInFooter: false),
+            Binding([.char("q")], .quit, help: tr("console.frame.hint.quit"), shownInFooter: false, name: "quit"),
+        ])
+    }
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
@@ -150,21 +163,21 @@ public enum StaffScreen {
             return []
         case .loadFailed(let message):
             state.loading = false
-            state.notice = .error("could not load the accounts: \(message) (r to try again)")
+            state.notice = .error(tr("console.staff.loadFailed", ["message": message]))
             return []
         case .added(let account):
             state.form = nil
-            state.notice = .ok("added \(account.name) as \(account.role.rawValue): they can sign in now")
+            state.notice = .ok(
+                tr("console.staff.added", ["name": account.name, "role": ConsoleApp.roleName(account.role)]))
             state.selectAfterLoad = account.name
             return reload(&state)
         case .disabled(let account):
             state.disabling = nil
-            state.notice = .ok("\(account.name) is disabled: they cannot sign in, and their sessions have ended")
+            state.notice = .ok(tr("console.staff.disabled", ["name": account.name]))
             return reload(&state)
         case .passwordReset(let account):
             state.form = nil
-            state.notice = .ok(
-                "new password set for \(account.name): the account is unlocked and its open sessions have ended")
+            state.notice = .ok(tr("console.staff.passwordSet", ["name": account.name]))
             return reload(&state)
         case .changeFailed(let message):
             if var form = state.form, form.submitting {
@@ -221,10 +234,15 @@ public enum StaffScreen {
             state.filter = ListFilter()
         case .copy:
             guard let account = state.selectedAccount else {
-                state.notice = CopyResult.nothing("no account selected: nothing copied").notice
+                state.notice = CopyResult.nothing(tr("console.staff.nothingToCopy")).notice
                 return []
             }
-            return [.copy(.row(cells(account, state.timeZone).map(\.text), what: "row of \(account.name)"))]
+            return [
+                .copy(
+                    .row(
+                        cells(account, state.timeZone).map(\.text),
+                        what: tr("console.his.rowOf", ["name": account.name])))
+            ]
         case .reload:
             state.notice = nil
             return reload(&state)
@@ -234,30 +252,32 @@ public enum StaffScreen {
             state.form = Form(kind: .add)
         case .resetPassword:
             guard let account = state.selectedAccount else {
-                state.notice = .error("no account selected: add one first (a)")
+                state.notice = .error(tr("console.staff.noneSelectedAdd"))
                 return []
             }
             state.form = Form(kind: .resetPassword(account.name))
         case .disable:
             guard let account = state.selectedAccount else {
-                state.notice = .error("no account selected")
+                state.notice = .error(tr("console.staff.noneSelected"))
                 return []
             }
             if account.name == state.signedInAs {
                 // Refused at once, as the desk would refuse it: no irreversible-action dialog first.
-                state.notice = .error("you cannot disable your own account: ask another admin")
+                state.notice = .error(tr("console.staff.notYourOwn"))
                 return []
             }
             if account.disabled {
-                state.notice = .info("\(account.name) is disabled already")
+                state.notice = .info(tr("console.staff.alreadyDisabled", ["name": account.name]))
                 return []
             }
             state.confirmTarget = account.name
             state.confirm = DialogState.confirm(
-                title: "Disable \(account.name)?",
+                title: tr("console.staff.disableTitle", ["name": account.name]),
                 message:
-                    "\(account.name) (\(account.role.rawValue)) will no longer be able to sign in, and their open sessions end now.\n\nThis cannot be undone: to let them back in, add a new account.",
-                confirm: "Disable \(account.name)", cancel: "Keep")
+                    tr(
+                        "console.staff.disableMessage",
+                        ["name": account.name, "role": ConsoleApp.roleName(account.role)]),
+                confirm: tr("console.staff.disableConfirm", ["name": account.name]), cancel: tr("console.his.keep"))
         }
         return []
     }
@@ -272,7 +292,7 @@ public enum StaffScreen {
             state.confirm = nil
             state.confirmTarget = nil
             state.disabling = name
-            state.notice = .working("disabling \(name)…")
+            state.notice = .working(tr("console.staff.disabling", ["name": name]))
             return [.disable(name: name)]
         case .chosen, .cancelled:
             state.confirm = nil

@@ -1,3 +1,4 @@
+import DeskText
 import Foundation
 
 /// The words of a wait for the desk: "… Authorising" at first, and once it has lasted more than
@@ -48,7 +49,7 @@ public struct SignInWait: Hashable, Sendable {
         since = now
         ends = nil
         message = nil
-        return WaitText.working("signing in", since: nil, now: nil)
+        return WaitText.working(tr("console.frame.wait.signingIn"), since: nil, now: nil)
     }
 
     /// The desk refused (or could not be reached): the notice, its "wait N s" to count down.
@@ -67,7 +68,7 @@ public struct SignInWait: Hashable, Sendable {
     /// A tick: the notice to show now, or nil to keep the one shown.
     public mutating func ticked(_ now: Date, signingIn: Bool) -> Notice? {
         self.now = now
-        if signingIn { return WaitText.working("signing in", since: since, now: now) }
+        if signingIn { return WaitText.working(tr("console.frame.wait.signingIn"), since: since, now: now) }
         guard let ends, let message, let range = message.range(of: Self.pattern, options: .regularExpression) else {
             return nil
         }
@@ -75,7 +76,7 @@ public struct SignInWait: Hashable, Sendable {
         guard left > 0 else {
             self.ends = nil
             self.message = nil
-            return .info("The wait is over: you can sign in again.")
+            return .info(tr("console.frame.wait.over"))
         }
         return .error(message.replacingCharacters(in: range, with: "wait \(left) s"))
     }

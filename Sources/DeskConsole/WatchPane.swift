@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -100,36 +101,40 @@ public enum WatchPane {
         var steps = [
             Step(
                 .done,
-                "authorised by \(watch.authorizedBy) at \(clock(watch.authorizedAt)) (symptoms from \(watch.symptomsStartedOn.iso))"
+                tr(
+                    "console.frame.watch.authorised",
+                    [
+                        "user": watch.authorizedBy, "time": clock(watch.authorizedAt),
+                        "day": watch.symptomsStartedOn.iso,
+                    ])
             )
         ]
         if watch.checks > 0 {
             let last = watch.lastCheckedAt.map { clock($0) }
             let times =
                 watch.checks == 1
-                ? "once" + (last.map { ", at \($0)" } ?? "")
-                : "\(watch.checks) times" + (last.map { ", last at \($0)" } ?? "")
-            steps.append(Step(.done, "the app checked the code (\(times))"))
+                ? last.map { tr("console.frame.watch.onceAt", ["time": $0]) } ?? tr("console.frame.watch.once")
+                : last.map { tr("console.frame.watch.timesLastAt", ["count": String(watch.checks), "time": $0]) }
+                    ?? tr("console.frame.watch.times", ["count": String(watch.checks)])
+            steps.append(Step(.done, tr("console.frame.watch.checked", ["times": times])))
         } else {
             steps.append(
                 expired
-                    ? Step(.failed, "the app never checked the code")
-                    : Step(.waiting, "waiting for the app to check the code"))
+                    ? Step(.failed, tr("console.frame.watch.neverChecked"))
+                    : Step(.waiting, tr("console.frame.watch.waitingCheck")))
         }
         if let upload = watch.upload {
             steps.append(Step(.done, uploadText(upload, zone: zone)))
             steps.append(publishing(upload, next: watch.nextPublishingRun, now: now, zone: zone))
         } else if expired {
-            steps.append(Step(.failed, "no upload before the code expired at \(clock(watch.expiresAt))"))
+            steps.append(Step(.failed, tr("console.frame.watch.noUpload", ["time": clock(watch.expiresAt)])))
         } else {
-            steps.append(Step(.waiting, "waiting for the upload"))
-            steps.append(Step(.none, "publishing follows the upload"))
+            steps.append(Step(.waiting, tr("console.frame.watch.waitingUpload")))
+            steps.append(Step(.none, tr("console.frame.watch.publishingFollows")))
         }
         if watch.refusedUploads > 0 {
-            let count =
-                watch.refusedUploads == 1
-                ? "an upload with this code was" : "\(watch.refusedUploads) uploads with this code were"
-            steps.append(Step(.failed, "\(count) refused" + (watch.lastRefusal.map { " (\($0))" } ?? "")))
+            let refused = trCount("console.frame.watch.refused", watch.refusedUploads)
+            steps.append(Step(.failed, refused + (watch.lastRefusal.map { " (\($0))" } ?? "")))
         }
         return steps
     }
@@ -137,12 +142,17 @@ public enum WatchPane {
     /// "upload received at 14:02:40: 12 keys accepted, 2 dropped (too_old: 2), province RM,
     /// phone clock 3 s behind".
     static func uploadText(_ upload: WatchedUpload, zone: TimeZone) -> String {
-        var text =
-            "upload received at \(AuthorizeScreen.clock(upload.receivedAt, zone)): "
-            + EventDetail.count(upload.keysAccepted, "key") + " accepted, \(upload.keysDropped) dropped"
+        var text = tr(
+            "console.frame.watch.received",
+            [
+                "time": AuthorizeScreen.clock(upload.receivedAt, zone),
+                "accepted": trCount("console.frame.count.keysAccepted", upload.keysAccepted),
+                "dropped": String(upload.keysDropped),
+            ])
         if !upload.droppedReasons.isEmpty { text += " (" + EventDetail.droppedText(upload.droppedReasons) + ")" }
-        if let province = upload.province { text += ", province \(province)" }
-        return text + ", phone clock " + EventDetail.clockOffset(skew: upload.clockSkewSeconds)
+        if let province = upload.province { text += tr("console.frame.watch.province", ["province": province]) }
+        return text
+            + tr("console.frame.watch.phoneClock", ["offset": EventDetail.clockOffset(skew: upload.clockSkewSeconds)])
     }
 
     /// Where the upload's keys are: published in chunks, or waiting (for what, until when).
@@ -150,26 +160,27 @@ public enum WatchPane {
         func hm(_ date: Date) -> String { clockWithDay(date, now: now, zone: zone) }
         let chunks = chunkText(upload.publishedInChunks)
         if upload.keysWaiting == 0 {
-            if let chunks { return Step(.done, "published in \(chunks)") }
-            return Step(.none, "nothing to publish: no key was accepted")
+            if let chunks { return Step(.done, tr("console.frame.watch.published", ["chunks": chunks])) }
+            return Step(.none, tr("console.frame.watch.nothingToPublish"))
         }
         var parts: [String] = []
         if let chunks {
             parts.append(
-                "published in \(chunks) so far, " + EventDetail.count(upload.keysWaiting, "key")
-                    + (upload.keysWaiting == 1 ? " still waits" : " still wait"))
+                tr(
+                    "console.frame.watch.publishedSoFar",
+                    ["chunks": chunks, "waiting": trCount("console.frame.count.keysWaiting", upload.keysWaiting)]))
         }
         if let embargo = upload.embargoEndsAt, embargo > now {
-            parts.append("keys wait for the embargo until \(hm(embargo))")
+            parts.append(tr("console.frame.watch.embargo", ["time": hm(embargo)]))
         }
         if let next {
             if now.timeIntervalSince(next) > 120 {
-                parts.append("the publishing run due at \(hm(next)) has not run: is `tracedesk serve` running?")
+                parts.append(tr("console.frame.watch.runLate", ["time": hm(next)]))
             } else {
-                parts.append("next publishing run at \(hm(next))")
+                parts.append(tr("console.frame.watch.nextRun", ["time": hm(next)]))
             }
         } else {
-            parts.append("no publishing run scheduled: is `tracedesk serve` running, with a signing key?")
+            parts.append(tr("console.frame.watch.noRun"))
         }
         return Step(.waiting, parts.joined(separator: "; "))
     }
@@ -181,16 +192,18 @@ public enum WatchPane {
         let today = ConsoleText.dateTime(now, zone).prefix(10)
         let tomorrow = ConsoleText.dateTime(now.addingTimeInterval(86_400), zone).prefix(10)
         if text.prefix(10) == today { return String(text.suffix(5)) }
-        if text.prefix(10) == tomorrow { return "tomorrow " + text.suffix(5) }
+        if text.prefix(10) == tomorrow { return tr("console.frame.watch.tomorrow", ["time": String(text.suffix(5))]) }
         return text
     }
 
     /// "chunk 42", "chunks 42–44" (consecutive), "chunks 42, 45"; nil for none.
     static func chunkText(_ chunks: [Int64]) -> String? {
         guard let first = chunks.first, let last = chunks.last else { return nil }
-        if chunks.count == 1 { return "chunk \(first)" }
-        if last - first == Int64(chunks.count - 1) { return "chunks \(first)–\(last)" }
-        return "chunks " + chunks.map(String.init).joined(separator: ", ")
+        if chunks.count == 1 { return tr("console.frame.watch.chunk", ["chunk": String(first)]) }
+        if last - first == Int64(chunks.count - 1) {
+            return tr("console.frame.watch.chunkRange", ["first": String(first), "last": String(last)])
+        }
+        return tr("console.frame.watch.chunkList", ["chunks": chunks.map(String.init).joined(separator: ", ")])
     }
 
     /// Draws `lines` word-wrapped from the top of `area`, continuation rows indented under the

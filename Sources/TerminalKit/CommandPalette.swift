@@ -1,3 +1,5 @@
+import DeskText
+
 /// One command the palette offers: its name (`monitor`), the keys that do the same outside
 /// the palette (`F3/M`), and what it does.
 public struct PaletteEntry: Hashable, Sendable {
@@ -61,14 +63,28 @@ public struct CommandPaletteState: Hashable, Sendable {
         scroll = 0
     }
 
-    public static let keyMap = KeyMap<PaletteAction>([
-        Binding([.enter], .run, help: "Run the command", group: "palette", footer: "Run"),
-        Binding([.escape], .close, help: "Close the palette", group: "palette", footer: "Close", name: "back"),
-        Binding([.up, .ctrl("p")], .up, help: "Previous command", group: "palette", shownInFooter: false),
-        Binding([.down, .ctrl("n")], .down, help: "Next command", group: "palette", shownInFooter: false),
-        Binding([.pageUp], .pageUp, help: "Page up", group: "palette", shownInFooter: false),
-        Binding([.pageDown], .pageDown, help: "Page down", group: "palette", shownInFooter: false),
-    ])
+    public static var keyMap: KeyMap<PaletteAction> {
+        KeyMap([
+            Binding(
+                [.enter], .run, help: tr("terminal.palette.run"), group: tr("terminal.group.palette"),
+                footer: tr("terminal.palette.runShort")),
+            Binding(
+                [.escape], .close, help: tr("terminal.palette.close"), group: tr("terminal.group.palette"),
+                footer: tr("terminal.palette.closeShort"), name: "back"),
+            Binding(
+                [.up, .ctrl("p")], .up, help: tr("terminal.palette.previous"), group: tr("terminal.group.palette"),
+                shownInFooter: false),
+            Binding(
+                [.down, .ctrl("n")], .down, help: tr("terminal.palette.next"), group: tr("terminal.group.palette"),
+                shownInFooter: false),
+            Binding(
+                [.pageUp], .pageUp, help: tr("terminal.pageUp"), group: tr("terminal.group.palette"),
+                shownInFooter: false),
+            Binding(
+                [.pageDown], .pageDown, help: tr("terminal.pageDown"), group: tr("terminal.group.palette"),
+                shownInFooter: false),
+        ])
+    }
 
     /// The text matched: what was typed, without a leading `:` and surrounding spaces.
     public var needle: String {
@@ -218,20 +234,21 @@ public struct CommandPaletteState: Hashable, Sendable {
         let box = frame(in: area)
         guard box.width >= 8, box.height >= 4 else { return }
         buffer.fill(box, with: .blank)
-        let inner = Panel(title: "Command", focused: true).render(into: &buffer, area: box)
+        let inner = Panel(title: tr("terminal.palette.title"), focused: true).render(into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 2, text.height >= 2 else { return }
         buffer.put(":", x: text.x, y: text.y, style: Style(.accent, .bold), clip: text)
         query.render(
             into: &buffer, area: Rect(x: text.x + 1, y: text.y, width: text.width - 1, height: 1), focused: true,
-            placeholder: "type a command (Esc closes)")
+            placeholder: tr("terminal.palette.placeholder"))
         let rule = String(repeating: buffer.glyphs.horizontal, count: inner.width)
         buffer.put(rule, x: inner.x, y: text.y + 1, style: Style(.border), clip: inner)
         let listArea = Rect(x: text.x, y: text.y + 2, width: text.width, height: text.height - 2)
         let list = matches
         if list.isEmpty {
             buffer.put(
-                buffer.glyphs.truncate("no command matches", to: listArea.width), x: listArea.x, y: listArea.y,
+                buffer.glyphs.truncate(tr("terminal.palette.noMatch"), to: listArea.width), x: listArea.x,
+                y: listArea.y,
                 style: Style(.muted), clip: listArea)
             return
         }

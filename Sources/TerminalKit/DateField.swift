@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 /// What a key did to a ``DateFieldState``.
 public enum DateFieldEdit: Hashable, Sendable {
@@ -61,22 +62,42 @@ public struct DateFieldState: Hashable, Sendable {
     public var highlightedDay: CivilDay { value ?? clamp(today) }
 
     /// The calendar keys, for footer and help (group "date").
-    public static let keyMap = KeyMap<DateFieldAction>([
-        Binding([.left], .previousDay, help: "Previous day", group: "date", shownInFooter: false),
-        Binding([.right], .nextDay, help: "Next day", group: "date", shownInFooter: false),
-        Binding([.up], .previousWeek, help: "Previous week", group: "date", shownInFooter: false),
-        Binding([.down], .nextWeek, help: "Next week", group: "date", shownInFooter: false),
-        Binding([.pageUp], .previousMonth, help: "Previous month", group: "date", shownInFooter: false),
-        Binding([.pageDown], .nextMonth, help: "Next month", group: "date", shownInFooter: false),
-        Binding([.home], .firstOfMonth, help: "First day of month", group: "date", shownInFooter: false),
-        Binding([.end], .lastOfMonth, help: "Last day of month", group: "date", shownInFooter: false),
-        Binding([.char("t")], .today, help: "Today", group: "date"),
-        Binding([.char("y")], .yesterday, help: "Yesterday", group: "date"),
-        Binding([.char(" ")], .openCalendar, help: "Calendar", group: "date"),
-        Binding([.enter], .pick, help: "Pick day", group: "date", shownInFooter: false),
-        Binding(
-            [.escape], .closeCalendar, help: "Close calendar", group: "date", shownInFooter: false, name: "back"),
-    ])
+    public static var keyMap: KeyMap<DateFieldAction> {
+        KeyMap([
+            Binding(
+                [.left], .previousDay, help: tr("terminal.date.previousDay"), group: tr("terminal.group.date"),
+                shownInFooter: false),
+            Binding(
+                [.right], .nextDay, help: tr("terminal.date.nextDay"), group: tr("terminal.group.date"),
+                shownInFooter: false),
+            Binding(
+                [.up], .previousWeek, help: tr("terminal.date.previousWeek"), group: tr("terminal.group.date"),
+                shownInFooter: false),
+            Binding(
+                [.down], .nextWeek, help: tr("terminal.date.nextWeek"), group: tr("terminal.group.date"),
+                shownInFooter: false),
+            Binding(
+                [.pageUp], .previousMonth, help: tr("terminal.date.previousMonth"), group: tr("terminal.group.date"),
+                shownInFooter: false),
+            Binding(
+                [.pageDown], .nextMonth, help: tr("terminal.date.nextMonth"), group: tr("terminal.group.date"),
+                shownInFooter: false),
+            Binding(
+                [.home], .firstOfMonth, help: tr("terminal.date.firstOfMonth"), group: tr("terminal.group.date"),
+                shownInFooter: false),
+            Binding(
+                [.end], .lastOfMonth, help: tr("terminal.date.lastOfMonth"), group: tr("terminal.group.date"),
+                shownInFooter: false),
+            Binding([.char("t")], .today, help: tr("terminal.date.today"), group: tr("terminal.group.date")),
+            Binding([.char("y")], .yesterday, help: tr("terminal.date.yesterday"), group: tr("terminal.group.date")),
+            Binding([.char(" ")], .openCalendar, help: tr("terminal.date.calendar"), group: tr("terminal.group.date")),
+            Binding(
+                [.enter], .pick, help: tr("terminal.date.pick"), group: tr("terminal.group.date"), shownInFooter: false),
+            Binding(
+                [.escape], .closeCalendar, help: tr("terminal.date.closeCalendar"), group: tr("terminal.group.date"),
+                shownInFooter: false, name: "back"),
+        ])
+    }
 
     /// Applies one key (see the type's key rule).
     public mutating func handle(_ key: Key) -> DateFieldEdit {
@@ -196,25 +217,25 @@ public enum DateRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     case beforeMinimum(CivilDay, minimum: CivilDay)
 
     /// The formats a date field accepts, for messages.
-    public static let formats = "type YYYY-MM-DD, DD/MM or -N days"
+    public static var formats: String { tr("terminal.date.formats") }
 
     public var description: String { message }
 
     public var message: String {
         switch self {
-        case .notADate(let text): return "“\(text)” is not a date: \(Self.formats)"
-        case .noSuchDay(let text): return "\(text) is not a day of the calendar: check the day and month"
+        case .notADate(let text): return tr("terminal.date.notADate", ["text": text, "formats": Self.formats])
+        case .noSuchDay(let text): return tr("terminal.date.noSuchDay", ["text": text])
         case .afterMaximum(let day, let maximum):
-            return "\(day.iso) is after the latest allowed day (\(maximum.iso))"
+            return tr("terminal.date.afterMaximum", ["day": day.iso, "maximum": maximum.iso])
         case .beforeMinimum(let day, let minimum):
-            return "\(day.iso) is before the earliest allowed day (\(minimum.iso))"
+            return tr("terminal.date.beforeMinimum", ["day": day.iso, "minimum": minimum.iso])
         }
     }
 }
 
 extension DateFieldState {
     /// What an empty field shows: the accepted forms.
-    public static let placeholder = "YYYY-MM-DD, DD/MM or -N days"
+    public static var placeholder: String { tr("terminal.date.placeholder") }
 
     /// The calendar for the current state (highlighting ``highlightedDay``).
     public var calendar: MonthCalendar {
@@ -236,7 +257,7 @@ extension DateFieldState {
         let style = Style(focused ? .inputFocused : .input)
         buffer.fill(row, with: Cell(" ", style: style))
         if let value {
-            buffer.put(value.iso + "  " + value.spoken, x: row.x, y: row.y, style: style, clip: row)
+            buffer.put(value.iso + "  " + value.spokenWords, x: row.x, y: row.y, style: style, clip: row)
         } else {
             let hint = buffer.glyphs.truncate(placeholder, to: row.width)
             buffer.put(hint, x: row.x, y: row.y, style: Style(.muted), clip: row)

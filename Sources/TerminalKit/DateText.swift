@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 /// The typed forms a ``DateFieldState`` accepts, read without Foundation.
 ///
@@ -74,5 +75,14 @@ enum DateText {
             }
             return value
         }
+    }
+}
+
+extension CivilDay {
+    /// The day spelled out in the current language ("Fri 27 Nov 2026", "ven 27 nov 2026"), as
+    /// an operator reads it back to a caller.
+    public var spokenWords: String {
+        let (y, m, d) = components
+        return DateWords.day(year: y, month: m, day: d, weekday: isoWeekday)
     }
 }

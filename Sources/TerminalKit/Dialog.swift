@@ -1,3 +1,5 @@
+import DeskText
+
 /// One button of a ``DialogState``.
 public struct DialogButton: Hashable, Sendable {
     public var label: String
@@ -52,7 +54,8 @@ public struct DialogState: Hashable, Sendable {
 
     /// A yes/no question with `y`/`n` shortcuts; the cancel button (index 1) is selected.
     public static func confirm(
-        title: String, message: String, confirm: String = "Confirm", cancel: String = "Cancel"
+        title: String, message: String, confirm: String = tr("terminal.dialog.confirm"),
+        cancel: String = tr("terminal.dialog.cancel")
     ) -> DialogState {
         DialogState(
             title: title, message: message,
@@ -62,23 +65,34 @@ public struct DialogState: Hashable, Sendable {
     /// This dialog's keys, shortcuts included, for the footer and help (group "dialog").
     public var keyMap: KeyMap<DialogAction> {
         var bindings: [Binding<DialogAction>] = [
-            Binding([.enter], .choose, help: "Choose", group: "dialog"),
-            Binding([.escape], .cancel, help: "Cancel", group: "dialog", name: "back"),
+            Binding([.enter], .choose, help: tr("terminal.dialog.choose"), group: tr("terminal.group.dialog")),
+            Binding(
+                [.escape], .cancel, help: tr("terminal.dialog.cancel"), group: tr("terminal.group.dialog"), name: "back"
+            ),
         ]
         for (index, button) in buttons.enumerated() {
             guard let shortcut = button.shortcut else { continue }
             let lower = Self.single(shortcut.lowercased()) ?? shortcut
             let upper = Self.single(shortcut.uppercased()) ?? shortcut
             let keys: [Key] = lower == upper ? [.char(lower)] : [.char(lower), .char(upper)]
-            bindings.append(Binding(keys, .shortcut(index), help: button.label, group: "dialog", shownInFooter: false))
+            bindings.append(
+                Binding(
+                    keys, .shortcut(index), help: button.label, group: tr("terminal.group.dialog"), shownInFooter: false
+                ))
         }
         bindings += [
-            Binding([.left, .char("h")], .previous, help: "Previous button", group: "dialog", shownInFooter: false),
-            Binding([.right, .char("l")], .next, help: "Next button", group: "dialog", shownInFooter: false),
             Binding(
-                [.tab], .cycleForward, help: "Next button", group: "dialog", shownInFooter: false, name: "next-field"),
+                [.left, .char("h")], .previous, help: tr("terminal.dialog.previous"),
+                group: tr("terminal.group.dialog"), shownInFooter: false),
             Binding(
-                [.backTab], .cycleBackward, help: "Previous button", group: "dialog", shownInFooter: false,
+                [.right, .char("l")], .next, help: tr("terminal.dialog.next"), group: tr("terminal.group.dialog"),
+                shownInFooter: false),
+            Binding(
+                [.tab], .cycleForward, help: tr("terminal.dialog.next"), group: tr("terminal.group.dialog"),
+                shownInFooter: false, name: "next-field"),
+            Binding(
+                [.backTab], .cycleBackward, help: tr("terminal.dialog.previous"), group: tr("terminal.group.dialog"),
+                shownInFooter: false,
                 name: "previous-field"),
         ]
         return KeyMap(bindings)

@@ -36,7 +36,8 @@ public struct Glyphs: Hashable, Sendable {
     }
 
     /// ASCII forms, each keeping the symbol's meaning: `≥` is `>=`, `✓` is `ok` (`v` already
-    /// stands for ▼, a sort order), box corners are `+`, bars and blocks `#`.
+    /// stands for ▼, a sort order), box corners are `+`, bars and blocks `#`; Italian's grave accents
+    /// are an apostrophe after the vowel, as Italian is typed without them.
     static let forms: [Character: String] = [
         "≥": ">=", "≤": "<=", "–": "-", "—": "-", "−": "-", "▼": "v", "▲": "^", "…": "...", "✓": "ok", "✗": "x",
         "↑": "^", "↓": "v", "→": "->", "←": "<-", "“": "\"", "”": "\"", "‘": "'", "’": "'", "•": "*", "●": "*",
@@ -44,6 +45,8 @@ public struct Glyphs: Hashable, Sendable {
         "┘": "+", "╭": "+", "╮": "+", "╰": "+", "╯": "+", "├": "+", "┤": "+", "┬": "+", "┴": "+", "┼": "+",
         "█": "#", "▉": "#", "▊": "#", "▋": "#", "▌": "#", "▍": "#", "▎": "#", "▏": "#", "▁": "_", "▂": "_",
         "▃": ".", "▄": "-", "▅": "-", "▆": "=", "▇": "=", "⚠": "!",
+        // Italian's accented vowels as Italian writes them without accents (attivita', e').
+        "à": "a'", "è": "e'", "ì": "i'", "ò": "o'", "ù": "u'", "È": "E'", "«": "\"", "»": "\"",
     ]
 
     /// `text` with every symbol in this set's form: unchanged for Unicode; for ASCII each known

@@ -1,3 +1,5 @@
+import DeskText
+
 /// One line of the help overlay: keys and what they do.
 public struct HelpRow: Hashable, Sendable {
     public var keys: String
@@ -42,31 +44,47 @@ public struct HelpOverlayState: Hashable, Sendable {
     /// The first content line shown.
     public var scroll: Int
 
-    public init(title: String = "Help", sections: [HelpSection]) {
+    public init(title: String = tr("terminal.help.title"), sections: [HelpSection]) {
         self.title = title
         self.sections = sections
         self.scroll = 0
     }
 
     /// The overlay for a key map's ``KeyMap/helpSections``.
-    public init<Action>(title: String = "Help", keyMap: KeyMap<Action>) {
+    public init<Action>(title: String = tr("terminal.help.title"), keyMap: KeyMap<Action>) {
         let sections = keyMap.helpSections.map { section in
             HelpSection(group: section.group, rows: section.rows.map { HelpRow(keys: $0.keys, help: $0.help) })
         }
         self.init(title: title, sections: sections)
     }
 
-    public static let keyMap = KeyMap<HelpOverlayAction>([
-        Binding([.escape, .char("q")], .close, help: "Close help", group: "help", name: "back"),
-        Binding(
-            [.char("?"), .function(1)], .close, help: "Close help", group: "help", shownInFooter: false, name: "help"),
-        Binding([.up, .char("k")], .lineUp, help: "Scroll up", group: "help", shownInFooter: false),
-        Binding([.down, .char("j")], .lineDown, help: "Scroll down", group: "help", shownInFooter: false),
-        Binding([.pageUp], .pageUp, help: "Page up", group: "help", shownInFooter: false),
-        Binding([.pageDown, .char(" ")], .pageDown, help: "Page down", group: "help", shownInFooter: false),
-        Binding([.home, .char("g")], .top, help: "Top", group: "help", shownInFooter: false),
-        Binding([.end, .char("G")], .bottom, help: "Bottom", group: "help", shownInFooter: false),
-    ])
+    public static var keyMap: KeyMap<HelpOverlayAction> {
+        KeyMap([
+            Binding(
+                [.escape, .char("q")], .close, help: tr("terminal.help.close"), group: tr("terminal.group.help"),
+                name: "back"),
+            Binding(
+                [.char("?"), .function(1)], .close, help: tr("terminal.help.close"), group: tr("terminal.group.help"),
+                shownInFooter: false, name: "help"),
+            Binding(
+                [.up, .char("k")], .lineUp, help: tr("terminal.help.scrollUp"), group: tr("terminal.group.help"),
+                shownInFooter: false),
+            Binding(
+                [.down, .char("j")], .lineDown, help: tr("terminal.help.scrollDown"), group: tr("terminal.group.help"),
+                shownInFooter: false),
+            Binding(
+                [.pageUp], .pageUp, help: tr("terminal.pageUp"), group: tr("terminal.group.help"), shownInFooter: false),
+            Binding(
+                [.pageDown, .char(" ")], .pageDown, help: tr("terminal.pageDown"), group: tr("terminal.group.help"),
+                shownInFooter: false),
+            Binding(
+                [.home, .char("g")], .top, help: tr("terminal.help.top"), group: tr("terminal.group.help"),
+                shownInFooter: false),
+            Binding(
+                [.end, .char("G")], .bottom, help: tr("terminal.help.bottom"), group: tr("terminal.group.help"),
+                shownInFooter: false),
+        ])
+    }
 
     /// Applies one key; `area` is where the overlay is drawn (the whole screen, usually).
     public mutating func handle(_ key: Key, area: Rect) -> HelpOverlayEdit {

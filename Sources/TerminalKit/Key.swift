@@ -1,3 +1,5 @@
+import DeskText
+
 /// A key press, decoded by a backend from whatever the terminal sent.
 public enum Key: Hashable, Sendable, CustomStringConvertible {
     /// A printable character (never a control character).
@@ -11,24 +13,24 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     /// How the key is written in help and footers ("Enter", "^C", "F1", "PgDn").
     public var description: String {
         switch self {
-        case .char(" "): return "Space"
+        case .char(" "): return tr("terminal.key.space")
         case .char(let c): return String(c)
         case .ctrl(let c): return "^" + String(c).uppercased()
-        case .enter: return "Enter"
-        case .escape: return "Esc"
-        case .tab: return "Tab"
-        case .backTab: return "S-Tab"
-        case .backspace: return "Bksp"
-        case .delete: return "Del"
-        case .insert: return "Ins"
+        case .enter: return tr("terminal.key.enter")
+        case .escape: return tr("terminal.key.escape")
+        case .tab: return tr("terminal.key.tab")
+        case .backTab: return tr("terminal.key.backTab")
+        case .backspace: return tr("terminal.key.backspace")
+        case .delete: return tr("terminal.key.delete")
+        case .insert: return tr("terminal.key.insert")
         case .up: return "↑"
         case .down: return "↓"
         case .left: return "←"
         case .right: return "→"
-        case .home: return "Home"
-        case .end: return "End"
-        case .pageUp: return "PgUp"
-        case .pageDown: return "PgDn"
+        case .home: return tr("terminal.key.home")
+        case .end: return tr("terminal.key.end")
+        case .pageUp: return tr("terminal.key.pageUp")
+        case .pageDown: return tr("terminal.key.pageDown")
         case .function(let n): return "F\(n)"
         }
     }

@@ -1,3 +1,5 @@
+import DeskText
+
 /// One entry of a ``KeyMap``: the keys that trigger an action and how help describes it.
 ///
 /// Bindings are the single source of truth for what a key does: the screen's `update` looks
@@ -22,7 +24,8 @@ public struct Binding<Action> {
     public var name: String?
 
     public init(
-        _ keys: [Key], _ action: Action, help: String, group: String = "this screen", shownInFooter: Bool = true,
+        _ keys: [Key], _ action: Action, help: String, group: String = tr("terminal.group.screen"),
+        shownInFooter: Bool = true,
         footer: String? = nil, name: String? = nil
     ) {
         self.keys = keys

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 /// A month grid (22×9 cells) for picking a day, as a date field's drop-down shows it.
 ///
@@ -37,10 +38,10 @@ public struct MonthCalendar: Hashable, Sendable {
         guard !area.isEmpty else { return }
         let first = selected.firstOfMonth
         let (year, month, _) = first.components
-        let title = CivilDay.monthNames[month - 1] + " " + String(year)
+        let title = DateWords.month(month, short: false) + " " + String(year)
         put(&buffer, area, title, row: 0, column: centeredColumn(title), Style(.header))
         var header = ""
-        for name in CivilDay.weekdayNames { header += " " + name.prefix(2) }
+        for weekday in 1...7 { header += " " + tr("terminal.calendar.weekday.\(weekday)") }
         put(&buffer, area, header, row: 1, column: 0, Style(.muted))
 
         let leading = first.isoWeekday - 1
@@ -65,7 +66,8 @@ public struct MonthCalendar: Hashable, Sendable {
                 put(&buffer, area, "]", row: row, column: column + 3, Style(.accent))
             }
         }
-        put(&buffer, area, selected.spoken, row: 8, column: centeredColumn(selected.spoken), Style(.normal))
+        let spoken = selected.spokenWords
+        put(&buffer, area, spoken, row: 8, column: centeredColumn(spoken), Style(.normal))
     }
 
     private func isOutOfRange(_ day: CivilDay) -> Bool {

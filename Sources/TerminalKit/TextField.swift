@@ -1,3 +1,5 @@
+import DeskText
+
 /// What a key did to a ``TextFieldState``.
 public enum TextFieldEdit: Hashable, Sendable {
     /// The text or the cursor moved.
@@ -43,19 +45,38 @@ public struct TextFieldState: Hashable, Sendable {
     }
 
     /// The editing keys, for the help overlay (group "text field"; none shown in the footer).
-    public static let keyMap = KeyMap<TextFieldAction>([
-        Binding([.left], .moveLeft, help: "Cursor left", group: "text field", shownInFooter: false),
-        Binding([.right], .moveRight, help: "Cursor right", group: "text field", shownInFooter: false),
-        Binding([.home, .ctrl("a")], .moveToStart, help: "Start of text", group: "text field", shownInFooter: false),
-        Binding([.end, .ctrl("e")], .moveToEnd, help: "End of text", group: "text field", shownInFooter: false),
-        Binding([.backspace], .deleteBackward, help: "Delete before cursor", group: "text field", shownInFooter: false),
-        Binding([.delete], .deleteForward, help: "Delete at cursor", group: "text field", shownInFooter: false),
-        Binding([.ctrl("u")], .clearToStart, help: "Delete to start", group: "text field", shownInFooter: false),
-        Binding([.ctrl("k")], .clearToEnd, help: "Delete to end", group: "text field", shownInFooter: false),
-        Binding(
-            [.ctrl("w")], .deleteWordBackward, help: "Delete word before cursor", group: "text field",
-            shownInFooter: false),
-    ])
+    public static var keyMap: KeyMap<TextFieldAction> {
+        KeyMap([
+            Binding(
+                [.left], .moveLeft, help: tr("terminal.text.moveLeft"), group: tr("terminal.group.text"),
+                shownInFooter: false),
+            Binding(
+                [.right], .moveRight, help: tr("terminal.text.moveRight"), group: tr("terminal.group.text"),
+                shownInFooter: false),
+            Binding(
+                [.home, .ctrl("a")], .moveToStart, help: tr("terminal.text.moveToStart"),
+                group: tr("terminal.group.text"), shownInFooter: false),
+            Binding(
+                [.end, .ctrl("e")], .moveToEnd, help: tr("terminal.text.moveToEnd"), group: tr("terminal.group.text"),
+                shownInFooter: false),
+            Binding(
+                [.backspace], .deleteBackward, help: tr("terminal.text.deleteBackward"),
+                group: tr("terminal.group.text"), shownInFooter: false),
+            Binding(
+                [.delete], .deleteForward, help: tr("terminal.text.deleteForward"), group: tr("terminal.group.text"),
+                shownInFooter: false),
+            Binding(
+                [.ctrl("u")], .clearToStart, help: tr("terminal.text.clearToStart"), group: tr("terminal.group.text"),
+                shownInFooter: false),
+            Binding(
+                [.ctrl("k")], .clearToEnd, help: tr("terminal.text.clearToEnd"), group: tr("terminal.group.text"),
+                shownInFooter: false),
+            Binding(
+                [.ctrl("w")], .deleteWordBackward, help: tr("terminal.text.deleteWordBackward"),
+                group: tr("terminal.group.text"),
+                shownInFooter: false),
+        ])
+    }
 
     /// Applies one key: printable characters go through ``transform``; editing keys come from
     /// ``keyMap``; anything else is `.notHandled`.

@@ -27,6 +27,11 @@ export XDG_STATE_HOME="$work/state"
 # …and its settings file ($XDG_CONFIG_HOME/tracedesk/console.json) too: a developer's own
 # (their server, their name) must not reach the consoles the scripts start.
 export XDG_CONFIG_HOME="$work/config"
+# The scripts read the console's and the CLI's English words: the messages' locale is C (so
+# the language is English whatever the developer's LANG), unless the script set
+# e2e_own_locale=1 before sourcing this file (italian.sh). Only the language: the character
+# set comes from LANG/LC_ALL (LC_CTYPE), which this leaves alone.
+if [ -z "${e2e_own_locale:-}" ]; then export LC_MESSAGES=C; fi
 # The cap of a wait that names none, in seconds: generous, for a loaded CI machine.
 wait_cap=30
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The console in Italian (issue 22): under LANG=it_IT.UTF-8 the real binary, in tmux, opens on
+# the Italian sign-in, and once signed in shows the Italian frame and authorise screen; --lang en
+# under the same locale is English again.
+# Usage: Tests/e2e/italian.sh PATH/TO/tracedesk
+# Prints one line per check and ends with "e2e-italian: N passed, N failed".
+set -uo pipefail
+
+e2e_own_locale=1
+source "$(dirname "$0")/lib.sh"
+# Only the language comes from the locale here: no LC_MESSAGES of the developer's may decide it.
+unset LC_ALL LC_MESSAGES
+
+store="$work/desk.sqlite"
+add_staff "$store" boss admin
+add_staff "$store" ana operator
+
+# The language is the one LANG names. Where no Italian locale is installed, setlocale falls back
+# to C and the console draws in ASCII (accents as "a'"): the checks read words that show alike.
+italian=(LANG=it_IT.UTF-8)
+
+# 1. LANG=it_IT.UTF-8: the sign-in, then the operator's frame and authorise screen.
+start 80 24 "${italian[@]}" -- --store "$store" --user ana
+check "LANG=it_IT.UTF-8 opens on the Italian sign-in" wait_for "Accesso"
+check "its labels are Italian" wait_for "Nome utente  ana"
+check "its footer is Italian" wait_for "Invio Accedi"
+check "no English word of the sign-in is left" absent "User name"
+text "$oper_pw"
+keys Enter
+check "signing in opens the Italian authorise screen" wait_re "TraceDesk (·|-) Autorizza un caricamento"
+check "the title names the role in Italian" wait_for "ana (operatore)"
+check "the form asks for the code and the symptom onset day" wait_for "Data di inizio sintomi"
+check "the calendar names the month in Italian" wait_re "(gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre) 20[0-9][0-9]"
+check "the weekdays are Italian" wait_for "lu ma me gi ve sa do"
+check "the footer is Italian" wait_for "^O Disconnetti"
+keys 9 K 2 R A Y 8 U U A
+check "a code with a wrong check character is refused in Italian" wait_wrapped "il carattere di controllo non corrisponde"
+keys C-c
+check "Ctrl-C exits with status 0" wait_for "__EXIT=0"
+
+# 2. --lang en wins over the locale.
+start 80 24 "${italian[@]}" -- --lang en --store "$store" --user ana
+check "--lang en under LANG=it_IT.UTF-8 opens on the English sign-in" wait_for "User name  ana"
+check "no Italian label is shown" absent "Nome utente"
+text "$oper_pw"
+keys Enter
+check "and signs in to the English authorise screen" wait_re "TraceDesk (·|-) Authorise an upload"
+check "with the English role and footer" wait_for "ana (operator)"
+keys C-c
+check "Ctrl-C exits with status 0 again" wait_for "__EXIT=0"
+
+summary e2e-italian
