@@ -44,7 +44,7 @@ public final class NcursesBackend: TerminalBackend {
     /// Installs ``CrashGuard`` (stderr goes to a temporary file until ``stop()``).
     public init(options: Options) {
         self.options = options
-        setlocale(LC_ALL, "")
+        Self.setLocaleFromEnvironment()
         glyphs = Self.localeGlyphs()
         set_escdelay(25)
         CrashGuard.install()
@@ -88,6 +88,28 @@ public final class NcursesBackend: TerminalBackend {
         resize_term(Int32(size.height), Int32(size.width))
         set_escdelay(25)
         startModes()
+    }
+
+    /// The locale the environment names (`setlocale(LC_ALL, "")`); when the C library refuses
+    /// it (a locale that is not installed: `LANG=it_IT.UTF-8` on a machine with only `C.UTF-8`)
+    /// but it asks for UTF-8, `C.UTF-8`, which glibc always has: the terminal is UTF-8 either way,
+    /// and without it the console would fall back to ASCII. The language of the words is
+    /// DeskText's, chosen from the same variables, not the C library's.
+    public static func setLocaleFromEnvironment() {
+        guard setlocale(LC_ALL, "") == nil else { return }
+        var environment: [String: String] = [:]
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        if asksForUTF8(environment) { setlocale(LC_ALL, "C.UTF-8") }
+    }
+
+    /// Whether the character set the environment names (`LC_ALL`, else `LC_CTYPE`, else `LANG`:
+    /// the first that is set and not empty, as POSIX reads them) is UTF-8.
+    public static func asksForUTF8(_ environment: [String: String]) -> Bool {
+        let name = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let lowered = name.lowercased()
+        return lowered.contains("utf-8") || lowered.contains("utf8")
     }
 
     /// The symbols the current locale (`LC_CTYPE`, as setlocale chose it) can draw.

@@ -349,3 +349,21 @@ struct NcursesBackendTests {
         return try Theme.parse(json: json, name: name)
     }
 }
+
+@Suite("The locale's character set, when the C library has not the locale named")
+struct LocaleFallbackTests {
+    @Test(
+        "UTF-8 is asked for by the first of LC_ALL, LC_CTYPE, LANG that is set",
+        arguments: [
+            (["LANG": "it_IT.UTF-8"], true),
+            (["LANG": "it_IT.utf8"], true),
+            (["LANG": "C"], false),
+            ([:], false),
+            (["LC_ALL": "C", "LANG": "it_IT.UTF-8"], false),
+            (["LC_ALL": "", "LC_CTYPE": "de_DE.UTF-8", "LANG": "C"], true),
+            (["LC_CTYPE": "en_US.ISO-8859-1", "LANG": "it_IT.UTF-8"], false),
+        ])
+    func asksForUTF8(_ environment: [String: String], _ expected: Bool) {
+        #expect(NcursesBackend.asksForUTF8(environment) == expected)
+    }
+}

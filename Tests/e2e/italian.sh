@@ -15,8 +15,8 @@ store="$work/desk.sqlite"
 add_staff "$store" boss admin
 add_staff "$store" ana operator
 
-# The language is the one LANG names. Where no Italian locale is installed, setlocale falls back
-# to C and the console draws in ASCII (accents as "a'"): the checks read words that show alike.
+# The language is the one LANG names. Where no Italian locale is installed, the console takes
+# C.UTF-8 for its characters (the name asks for UTF-8), so it draws in Unicode either way.
 italian=(LANG=it_IT.UTF-8)
 
 # 1. LANG=it_IT.UTF-8: the sign-in, then the operator's frame and authorise screen.
@@ -25,6 +25,7 @@ check "LANG=it_IT.UTF-8 opens on the Italian sign-in" wait_for "Accesso"
 check "its labels are Italian" wait_for "Nome utente  ana"
 check "its footer is Italian" wait_for "Invio Accedi"
 check "no English word of the sign-in is left" absent "User name"
+check "the borders are Unicode, with or without an installed it_IT locale" wait_for "┌"
 text "$oper_pw"
 keys Enter
 check "signing in opens the Italian authorise screen" wait_re "TraceDesk (·|-) Autorizza un caricamento"
