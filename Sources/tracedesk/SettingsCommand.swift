@@ -36,7 +36,8 @@ enum SettingsCommand {
                 note = " (none: the console opens the store, \(store.map { terminalSafe($0) } ?? "the default one"))"
             }
             if key == "language", value.value != "en" {
-                note = " (not applied yet: the console speaks English until its Italian catalogue lands)"
+                note =
+                    " (the dashboard, the audit log and the command line's output other than --help stay English for now)"
             }
             let shown = value.value.map { terminalSafe($0) } ?? "-"
             print(
