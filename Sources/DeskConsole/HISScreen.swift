@@ -294,25 +294,11 @@ public enum HISScreen {
             return nil
         }
 
-        public enum FormAction: Hashable, Sendable { case submit, nextField, previousField, cancel }
+        public typealias FormAction = FormFocus.Action
 
         /// The form's keys besides typing (help and the key conventions test read them).
         public static var keyMap: KeyMap<FormAction> {
-            KeyMap([
-                Binding(
-                    [.enter], .submit, help: tr("console.his.key.submit"), group: tr("console.frame.group.form"),
-                    name: "add"),
-                Binding(
-                    [.tab, .down], .nextField, help: tr("console.frame.hint.nextField"),
-                    group: tr("console.frame.group.form"), name: "next-field"),
-                Binding(
-                    [.backTab, .up], .previousField, help: tr("console.frame.key.previousField"),
-                    group: tr("console.frame.group.form"), shownInFooter: false,
-                    name: "previous-field"),
-                Binding(
-                    [.escape], .cancel, help: tr("console.frame.hint.cancel"), group: tr("console.frame.group.form"),
-                    name: "back"),
-            ])
+            FormFocus.keyMap(submitHelp: tr("console.his.key.submit"), submitName: "add")
         }
 
         public mutating func handle(_ key: Key) -> Edit {

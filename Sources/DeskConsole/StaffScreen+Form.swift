@@ -78,21 +78,7 @@ extension StaffScreen {
         }
 
         public static var keyMap: KeyMap<FormAction> {
-            KeyMap([
-                Binding(
-                    [.enter], .submit, help: tr("console.staff.key.save"), group: tr("console.frame.group.form"),
-                    name: "save"),
-                Binding(
-                    [.tab, .down], .nextField, help: tr("console.frame.hint.nextField"),
-                    group: tr("console.frame.group.form"), name: "next-field"),
-                Binding(
-                    [.backTab, .up], .previousField, help: tr("console.frame.key.previousField"),
-                    group: tr("console.frame.group.form"), shownInFooter: false,
-                    name: "previous-field"),
-                Binding(
-                    [.escape], .cancel, help: tr("console.frame.hint.cancel"), group: tr("console.frame.group.form"),
-                    name: "back"),
-            ])
+            FormFocus.keyMap(submitHelp: tr("console.staff.key.save"), submitName: "save")
         }
 
         /// Keys of the role picker (when it has the focus).
@@ -183,7 +169,7 @@ extension StaffScreen {
         }
     }
 
-    public enum FormAction: Hashable, Sendable { case submit, nextField, previousField, cancel }
+    public typealias FormAction = FormFocus.Action
     public enum RoleAction: Hashable, Sendable {
         case next, previous
         case pick(StaffRole)
