@@ -65,61 +65,17 @@ extension QueueScreen {
                 Binding(
                     [.char("y")], .copy, help: tr("console.queue.key.copyThePersonSPhone"),
                     footer: tr("console.queue.key.copy"), name: "copy"),
-            ] + outcomeBindings(Action.record) + [
-                Binding(
-                    [.char("l")], .later, help: tr("console.queue.key.showLaterDaysTooOnly"), shownInFooter: false,
-                    name: "later"),
-                Binding(
-                    [.char("r"), .function(5)], .reload, help: tr("console.queue.key.readTheQueueAgain"),
-                    shownInFooter: false, name: "reload"),
-                Binding(
-                    [.escape], .clearFilter, help: tr("console.queue.key.clearTheFilter"), shownInFooter: false,
-                    name: "back"),
-                Binding(
-                    [.up, .char("k")], .move(.up), help: tr("console.queue.key.previousPerson"), shownInFooter: false),
-                Binding(
-                    [.down, .char("j")], .move(.down), help: tr("console.queue.key.nextPersonReadsTheNext"),
-                    shownInFooter: false),
-                Binding([.pageUp], .move(.pageUp), help: tr("console.queue.key.pageUp"), shownInFooter: false),
-                Binding([.pageDown], .move(.pageDown), help: tr("console.queue.key.pageDown"), shownInFooter: false),
-                Binding(
-                    [.home, .char("g")], .move(.top), help: tr("console.queue.key.firstPerson"), shownInFooter: false),
-                Binding(
-                    [.end, .char("G")], .move(.bottom), help: tr("console.queue.key.lastPersonRead"),
-                    shownInFooter: false),
+            ] + outcomeBindings(Action.record) + [] + listBindings + [
                 Binding(
                     [.char("q")], .quit, help: tr("console.queue.key.quitNotWhileACall"), shownInFooter: false,
-                    name: "quit"),
+                    name: "quit")
             ])
     }
 
-    /// The supervisor's queue: reads, marks and reassigns; records nothing.
-    public static var supervisorKeyMap: KeyMap<Action> {
-        KeyMap<Action>([
-            Binding(
-                [.enter], .detail, help: tr("console.queue.key.openThePersonAttemptsChecks"),
-                footer: tr("console.queue.key.open"), name: "detail"),
-            Binding(
-                [.char("t")], .scope, help: tr("console.queue.key.whoseQueueATracerNobody"),
-                footer: tr("console.queue.key.whose"),
-                name: "whose"),
-            Binding(
-                [.char(" ")], .mark, help: tr("console.queue.key.markUnmarkThePersonThen"),
-                footer: tr("console.queue.key.mark"),
-                name: "mark"),
-            Binding(
-                [.char("a")], .assign, help: tr("console.queue.key.reassignTheMarkedOrThe"),
-                footer: tr("console.queue.key.reassign"),
-                name: "assign"),
-            Binding(
-                [.char("/")], .filter, help: tr("console.queue.key.filterCaseReferenceNumberDigits"),
-                footer: tr("console.queue.key.filter"), name: "filter"),
-            Binding(
-                [.char("x")], .unmarkAll, help: tr("console.queue.key.clearEveryMark"), shownInFooter: false,
-                name: "unmark-all"),
-            Binding(
-                [.char("y")], .copy, help: tr("console.queue.key.copyThePersonSPhone"), shownInFooter: false,
-                name: "copy"),
+    /// The keys both queues (the tracer's, the supervisor's) end with: later days, reading again,
+    /// clearing the filter, and moving along the rows.
+    static var listBindings: [Binding<Action>] {
+        [
             Binding(
                 [.char("l")], .later, help: tr("console.queue.key.showLaterDaysTooOnly"), shownInFooter: false,
                 name: "later"),
@@ -138,8 +94,40 @@ extension QueueScreen {
             Binding([.home, .char("g")], .move(.top), help: tr("console.queue.key.firstPerson"), shownInFooter: false),
             Binding(
                 [.end, .char("G")], .move(.bottom), help: tr("console.queue.key.lastPersonRead"), shownInFooter: false),
-            Binding([.char("q")], .quit, help: tr("console.queue.key.quit"), shownInFooter: false, name: "quit"),
-        ])
+        ]
+    }
+
+    /// The supervisor's queue: reads, marks and reassigns; records nothing.
+    public static var supervisorKeyMap: KeyMap<Action> {
+        KeyMap<Action>(
+            [
+                Binding(
+                    [.enter], .detail, help: tr("console.queue.key.openThePersonAttemptsChecks"),
+                    footer: tr("console.queue.key.open"), name: "detail"),
+                Binding(
+                    [.char("t")], .scope, help: tr("console.queue.key.whoseQueueATracerNobody"),
+                    footer: tr("console.queue.key.whose"),
+                    name: "whose"),
+                Binding(
+                    [.char(" ")], .mark, help: tr("console.queue.key.markUnmarkThePersonThen"),
+                    footer: tr("console.queue.key.mark"),
+                    name: "mark"),
+                Binding(
+                    [.char("a")], .assign, help: tr("console.queue.key.reassignTheMarkedOrThe"),
+                    footer: tr("console.queue.key.reassign"),
+                    name: "assign"),
+                Binding(
+                    [.char("/")], .filter, help: tr("console.queue.key.filterCaseReferenceNumberDigits"),
+                    footer: tr("console.queue.key.filter"), name: "filter"),
+                Binding(
+                    [.char("x")], .unmarkAll, help: tr("console.queue.key.clearEveryMark"), shownInFooter: false,
+                    name: "unmark-all"),
+                Binding(
+                    [.char("y")], .copy, help: tr("console.queue.key.copyThePersonSPhone"), shownInFooter: false,
+                    name: "copy"),
+            ] + listBindings + [
+                Binding([.char("q")], .quit, help: tr("console.queue.key.quit"), shownInFooter: false, name: "quit")
+            ])
     }
 
     /// A person's detail (the tracer's; the supervisor's has no digits, `o` or `c`).
