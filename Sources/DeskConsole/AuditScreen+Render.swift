@@ -63,7 +63,8 @@ extension AuditScreen {
         var left = tr("console.audit.status.filter", ["filter": state.filter.summary])
         left += trCount("console.audit.status.shown", state.entries.count)
         if state.hidesRoutine {
-            left += tr("console.audit.status.hidden", ["pairs": AuditScreen.pairs(state.hiddenCount)])
+            left += trCount(
+                "console.audit.status.hidden", state.hiddenCount / 2, ["pairs": AuditScreen.pairs(state.hiddenCount)])
         }
         if state.hasMore { left += tr("console.audit.status.older") }
         buffer.put(left, x: row.x + 1, y: row.y, style: Style(state.filter.isEmpty ? .muted : .accent), clip: row)

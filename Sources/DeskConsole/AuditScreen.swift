@@ -258,7 +258,7 @@ public enum AuditScreen {
             state.selected = keep.flatMap { id in state.entries.firstIndex { $0.id <= id } } ?? 0
             state.notice = .info(
                 state.hidesRoutine
-                    ? tr("console.audit.pairsHidden", ["pairs": pairs(state.hiddenCount)])
+                    ? trCount("console.audit.pairsHidden", state.hiddenCount / 2, ["pairs": pairs(state.hiddenCount)])
                     : tr("console.audit.everyEntry"))
         case .copy:
             guard let entry = state.selectedEntry else {

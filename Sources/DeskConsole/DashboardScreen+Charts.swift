@@ -257,7 +257,10 @@ extension DashboardScreen {
             summary: Glyphs(ascii: state.ascii)(
                 tr(
                     "console.dashboard.exportSummary",
-                    ["range": phrase(shown.range), "bucket": bucketLabel(shown.bucket)])),
+                    [
+                        "range": tr("console.dashboard.range.of.\(shown.range.rawValue)"),
+                        "bucket": bucketLabel(shown.bucket),
+                    ])),
             into: &buffer, area: area, ascii: state.ascii)
     }
 }
