@@ -439,8 +439,8 @@ extension DashboardScreen {
     /// "12.5" (one decimal).
     static func decimal(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    /// "45 s", "2 min 05 s", "3 h 5 min", "2 d 4 h" (a code lives minutes: seconds count under
-    /// the hour).
+    /// "45 s", "2 min 05 s", "3 h 5 min", "2 d 4 h" ("2 g 4 h" in Italian; a code lives
+    /// minutes: seconds count under the hour).
     public static func duration(_ seconds: Int64) -> String {
         if seconds < 60 { return "\(seconds) s" }
         if seconds < 3_600 {
@@ -451,7 +451,9 @@ extension DashboardScreen {
             return seconds % 3_600 / 60 == 0
                 ? "\(seconds / 3_600) h" : "\(seconds / 3_600) h \(seconds % 3_600 / 60) min"
         }
-        return "\(seconds / 86_400) d \(seconds % 86_400 / 3_600) h"
+        return tr(
+            "console.dashboard.daysHours",
+            ["days": String(seconds / 86_400), "hours": String(seconds % 86_400 / 3_600)])
     }
 
     /// Word-wrapped into `area`.

@@ -518,5 +518,6 @@ extension English {
         ("console.dashboard.range.of.24h", "of the last 24 hours"),
         ("console.dashboard.range.of.7d", "of the last 7 days"),
         ("console.dashboard.range.of.14d", "of the last 14 days"),
+        ("console.dashboard.daysHours", "{days} d {hours} h"),
     ]
 }

@@ -523,5 +523,6 @@ extension Italian {
         ("console.dashboard.range.of.24h", "delle ultime 24 ore"),
         ("console.dashboard.range.of.7d", "degli ultimi 7 giorni"),
         ("console.dashboard.range.of.14d", "degli ultimi 14 giorni"),
+        ("console.dashboard.daysHours", "{days} g {hours} h"),
     ]
 }
