@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 
 /// The `detail` of an ``AuditEntry`` read for people: a short summary for the audit table's
@@ -14,7 +15,7 @@ public enum AuditDetailText {
     /// The table's one-line summary; `zone` for clock times.
     public static func summary(_ entry: AuditEntry, zone: TimeZone) -> String {
         guard let detail = AuditEntry.Detail(kind: entry.action, json: entry.detail) else {
-            return entry.detail == "{}" || entry.detail.isEmpty ? "" : "details this version does not read"
+            return entry.detail == "{}" || entry.detail.isEmpty ? "" : tr("console.audit.detail.unread")
         }
         return words(detail, time: { AuthorizeScreen.clock($0, zone) }).joined(separator: ", ")
     }
@@ -25,125 +26,169 @@ public enum AuditDetailText {
         guard let detail = AuditEntry.Detail(kind: entry.action, json: entry.detail) else {
             return entry.detail == "{}" || entry.detail.isEmpty ? [] : nil
         }
-        return words(detail, time: { ConsoleText.dateTime($0, zone, seconds: true) + " local" })
+        return words(
+            detail, time: { tr("console.audit.detail.local", ["time": ConsoleText.dateTime($0, zone, seconds: true)]) })
     }
 
     /// The detail pane's line for a detail this version does not read.
     static func unreadable(_ entry: AuditEntry) -> String {
-        "details in a form this version does not read (\(entry.detail.utf8.count) bytes; `tracedesk audit list` prints them as stored)"
+        tr("console.audit.detail.unreadable", ["bytes": String(entry.detail.utf8.count)])
     }
 
     /// An action in words, for the table, the entry pane and the filter's picker: "sign-in",
     /// "password reset", "code authorised". An action this build does not know: its name with
     /// spaces ("vaccine pass issued").
     public static func actionWords(_ action: AuditAction) -> String {
+        let key: String
         switch action {
-        case .signIn: return "sign-in"
-        case .signInFailed: return "sign-in failed"
-        case .signInRefused: return "sign-in refused"
-        case .accountLocked: return "account locked"
-        case .signOut: return "sign-out"
-        case .otpAuthorized: return "code authorised"
-        case .staffAdded: return "account added"
-        case .staffDisabled: return "account disabled"
-        case .passwordReset: return "password reset"
-        case .traceLookup: return "contact lookup"
-        case .traceExport: return "lookup exported"
-        case .contactOutcome: return "call outcome"
-        case .smsOutboxRead: return "SMS outbox read"
-        case .hisClientAdded: return "HIS client added"
-        case .hisClientRevoked: return "HIS client revoked"
-        case .phoneCopied: return "phone copied"
-        case .caseOpened: return "case opened"
-        case .followUpViewed: return "follow-up read"
-        case .caseClosed: return "case closed"
-        case .followUpAdded: return "follow-up added"
-        case .followUpAttempt: return "call recorded"
-        case .followUpCheck: return "daily check"
-        case .followUpAssigned: return "assigned"
+        case .signIn: key = "signIn"
+        case .signInFailed: key = "signInFailed"
+        case .signInRefused: key = "signInRefused"
+        case .accountLocked: key = "accountLocked"
+        case .signOut: key = "signOut"
+        case .otpAuthorized: key = "otpAuthorized"
+        case .staffAdded: key = "staffAdded"
+        case .staffDisabled: key = "staffDisabled"
+        case .passwordReset: key = "passwordReset"
+        case .traceLookup: key = "traceLookup"
+        case .traceExport: key = "traceExport"
+        case .contactOutcome: key = "contactOutcome"
+        case .smsOutboxRead: key = "smsOutboxRead"
+        case .hisClientAdded: key = "hisClientAdded"
+        case .hisClientRevoked: key = "hisClientRevoked"
+        case .phoneCopied: key = "phoneCopied"
+        case .caseOpened: key = "caseOpened"
+        case .followUpViewed: key = "followUpViewed"
+        case .caseClosed: key = "caseClosed"
+        case .followUpAdded: key = "followUpAdded"
+        case .followUpAttempt: key = "followUpAttempt"
+        case .followUpCheck: key = "followUpCheck"
+        case .followUpAssigned: key = "followUpAssigned"
         default: return action.rawValue.replacingOccurrences(of: "_", with: " ")
+        }
+        return tr("console.audit.action.\(key)")
+    }
+
+    /// A reason as stored, in words where this build knows it ("unknown account", "locked").
+    static func reason(_ stored: String) -> String {
+        switch stored {
+        case AuditEntry.Detail.SignInFailed.unknownAccount: return tr("console.audit.reason.unknownAccount")
+        case "locked", "disabled": return tr("console.audit.reason.\(stored)")
+        default: return stored
         }
     }
 
+    /// "purpose “…”", the purpose as typed.
+    static func purpose(_ text: String) -> String { tr("console.audit.detail.purpose", ["purpose": text]) }
+
     /// The parts of a detail in words, times written by `time`.
     static func words(_ detail: AuditEntry.Detail, time: (Date) -> String) -> [String] {
+        func t(_ key: String, _ arguments: [String: String] = [:]) -> String {
+            tr("console.audit.detail.\(key)", arguments)
+        }
+        func n(_ key: String, _ count: Int, _ arguments: [String: String] = [:]) -> String {
+            trCount("console.audit.detail.\(key)", count, arguments)
+        }
         switch detail {
         case .signIn(let d):
-            return ["session until \(time(d.expiresAt))"] + (d.passwordRehashed ? ["password hash renewed"] : [])
+            return [t("sessionUntil", ["time": time(d.expiresAt)])] + (d.passwordRehashed ? [t("rehashed")] : [])
         case .signInFailed(let d):
             var parts: [String] = []
-            if let reason = d.reason { parts.append("reason: \(reason)") }
-            if let failures = d.failures { parts.append(EventDetail.count(failures, "failure") + " in a row") }
+            if let reason = d.reason { parts.append(t("reason", ["reason": self.reason(reason)])) }
+            if let failures = d.failures { parts.append(n("failuresInARow", failures)) }
             return parts
-        case .signInRefused(let d): return ["reason: account \(d.reason)"]
+        case .signInRefused(let d): return [t("reasonAccount", ["reason": reason(d.reason)])]
         case .accountLocked(let d):
-            var parts = ["after " + EventDetail.count(d.failures, "failure")]
-            if let abandoned = d.abandoned, abandoned > 0 {
-                parts.append(EventDetail.count(abandoned, "abandoned attempt") + " counted")
-            }
+            var parts = [n("afterFailures", d.failures)]
+            if let abandoned = d.abandoned, abandoned > 0 { parts.append(n("abandonedCounted", abandoned)) }
             return parts
         case .signOut, .hisClientRevoked: return []
         case .otpAuthorized(let d):
-            return ["symptoms from \(d.symptomsStartedOn.iso)", "valid until \(time(d.expiresAt))"]
-        case .staffAdded(let d): return ["role \(d.role)"]
-        case .phoneCopied(let d): return ["contact of \(d.patient)", "purpose “\(d.purpose)”"]
+            return [t("symptomsFrom", ["day": d.symptomsStartedOn.iso]), t("validUntil", ["time": time(d.expiresAt)])]
+        case .staffAdded(let d): return [t("role", ["role": roleWords(d.role)])]
+        case .phoneCopied(let d): return [t("contactOf", ["patient": d.patient]), purpose(d.purpose)]
         case .caseOpened(let d):
             return [
-                "case \(d.caseID) “\(d.reference)”", EventDetail.count(d.followUpsCreated, "new follow-up"),
-                "\(d.followUpsJoined) joined",
-            ] + (d.cameFromFollowUp.map { ["was follow-up \($0)"] } ?? [])
+                t("case", ["id": String(d.caseID), "reference": d.reference]),
+                EventDetail.count(d.followUpsCreated, "new follow-up"), n("joined", d.followUpsJoined),
+            ] + (d.cameFromFollowUp.map { [t("wasFollowUp", ["id": String($0)])] } ?? [])
         case .followUpViewed(let d):
-            return [d.view.replacingOccurrences(of: "_", with: " ")] + (d.reference.map { ["case “\($0)”"] } ?? [])
-                + [EventDetail.count(d.persons, "person")] + (d.scope.map { ["scope \($0)"] } ?? [])
+            return [viewWords(d.view)] + (d.reference.map { [t("caseReference", ["reference": $0])] } ?? [])
+                + [EventDetail.count(d.persons, "person")] + (d.scope.map { [t("scope", ["scope": $0])] } ?? [])
         case .caseClosed(let d):
             return [
-                "case “\(d.reference)”", d.reason.label, EventDetail.count(d.followUpsEnded, "follow-up") + " ended",
+                t("caseReference", ["reference": d.reference]), TracingWords.closeReason(d.reason),
+                n("followUpsEnded", d.followUpsEnded),
             ]
         case .followUpAdded(let d):
-            return ["case \(d.caseID) “\(d.reference)”", "follow-up \(d.followUpID)"] + (d.joined ? ["joined"] : [])
-        case .followUpAttempt(let d): return [d.person, d.outcome.label, "now \(d.state.label)"]
+            return [
+                t("case", ["id": String(d.caseID), "reference": d.reference]),
+                t("followUp", ["id": String(d.followUpID)]),
+            ] + (d.joined ? [t("joinedOne")] : [])
+        case .followUpAttempt(let d):
+            return [d.person, TracingWords.call(d.outcome), t("now", ["state": TracingWords.state(d.state)])]
         case .followUpCheck(let d):
             return [
-                d.person, d.symptoms ? "symptoms" : "no symptoms", d.isolating ? "isolating" : "not isolating",
-                "now \(d.state.label)",
+                d.person, d.symptoms ? t("symptoms") : t("noSymptoms"),
+                d.isolating ? t("isolating") : t("notIsolating"),
+                t("now", ["state": TracingWords.state(d.state)]),
             ]
         case .followUpAssigned(let d):
-            return [EventDetail.count(d.followUpIDs.count, "follow-up"), "\(d.reassigned) reassigned"]
-        case .staffDisabled(let d): return [EventDetail.count(d.sessionsEnded, "session") + " ended"]
+            return [EventDetail.count(d.followUpIDs.count, "follow-up"), n("reassigned", d.reassigned)]
+        case .staffDisabled(let d): return [n("sessionsEnded", d.sessionsEnded)]
         case .passwordReset(let d):
-            return [EventDetail.count(d.sessionsEnded, "session") + " ended"] + (d.wasLocked ? ["was locked"] : [])
+            return [n("sessionsEnded", d.sessionsEnded)] + (d.wasLocked ? [t("wasLocked")] : [])
         case .traceLookup(let d):
-            let purpose = "purpose “\(d.purpose)”"
+            let purpose = purpose(d.purpose)
             switch d.read {
-            case .notFound: return [purpose, "no app user has the number"]
+            case .notFound: return [purpose, t("notFound")]
             case .patient(let days, let sightings, let contacts, let close, let unresolved):
                 var parts = [
-                    purpose, EventDetail.count(days, "day") + " of files", EventDetail.count(sightings, "sighting"),
-                    EventDetail.count(contacts, "contact") + " (\(close) close)",
+                    purpose, n("daysOfFiles", days), EventDetail.count(sightings, "sighting"),
+                    n("contactsClose", contacts, ["close": n("close", close)]),
                 ]
-                if unresolved > 0 { parts.append("\(unresolved) without an owner") }
+                if unresolved > 0 { parts.append(n("withoutOwner", unresolved)) }
                 return parts
             case .sightings(let of, let offset, let count, let total):
-                let whose = of == "all" ? "all contacts" : of
-                return [purpose, "sightings of \(whose)", "\(count) of \(total) from #\(offset + 1)"]
+                let whose = of == "all" ? t("allContacts") : of
+                return [
+                    purpose, t("sightingsOf", ["whose": whose]),
+                    t("sightingsPage", ["count": String(count), "total": String(total), "from": String(offset + 1)]),
+                ]
             }
         case .traceExport(let d):
-            return ["purpose “\(d.purpose)”", "\(exportKind(d.kind)), " + EventDetail.count(d.rows, "row")]
+            return [
+                purpose(d.purpose),
+                t("exportRows", ["kind": exportKind(d.kind), "rows": EventDetail.count(d.rows, "row")]),
+            ]
         case .contactOutcome(let d):
             let outcome =
-                ContactOutcome(rawValue: d.outcome)?.label ?? d.outcome.replacingOccurrences(of: "_", with: " ")
-            return ["contact of \(d.patient)", "outcome: \(outcome)", "purpose “\(d.purpose)”"]
-        case .smsOutboxRead(let d): return [EventDetail.count(d.messages, "message") + " shown"]
+                ContactOutcome(rawValue: d.outcome).map(TracingWords.outcome)
+                ?? d.outcome.replacingOccurrences(of: "_", with: " ")
+            return [t("contactOf", ["patient": d.patient]), t("outcome", ["outcome": outcome]), purpose(d.purpose)]
+        case .smsOutboxRead(let d): return [n("messagesShown", d.messages)]
         case .hisClientAdded(let d):
-            return [d.ratePerMinute.map { "at most \($0) requests a minute" } ?? "the server's default rate"]
+            return [d.ratePerMinute.map { t("rate", ["rate": String($0)]) } ?? t("defaultRate")]
         }
+    }
+
+    /// A role as stored, in words ("operator", "operatore"); another name as stored.
+    static func roleWords(_ stored: String) -> String {
+        StaffRole(rawValue: stored).map(ConsoleApp.roleName) ?? stored
+    }
+
+    /// A view as stored ("person_view"), in words where this build knows it.
+    static func viewWords(_ stored: String) -> String {
+        let words = stored.replacingOccurrences(of: "_", with: " ")
+        guard Catalogue.raw("console.audit.view.\(stored)", in: .en) != nil else { return words }
+        return tr("console.audit.view.\(stored)")
     }
 
     /// What an export kind is called on screen.
     static func exportKind(_ kind: String) -> String {
         switch kind {
-        case "contacts_csv": return "contacts as CSV"
-        case "sightings_csv": return "sightings as CSV"
+        case "contacts_csv": return tr("console.audit.export.contactsCSV")
+        case "sightings_csv": return tr("console.audit.export.sightingsCSV")
         case "json": return "JSON"
         default: return kind
         }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -33,21 +34,31 @@ extension AuditScreen {
         /// The actions to pick from, "any" (nil) first.
         public static let choices: [AuditAction?] = [nil] + AuditAction.known.map { Optional($0) }
 
-        public static let keyMap = KeyMap<FilterAction>([
-            Binding([.enter], .apply, help: "Apply the filter", group: "filter", name: "apply"),
-            Binding([.tab, .down], .nextField, help: "Next field", group: "filter", name: "next-field"),
-            Binding(
-                [.backTab, .up], .previousField, help: "Previous field", group: "filter", shownInFooter: false,
-                name: "previous-field"),
-            Binding([.escape], .cancel, help: "Cancel", group: "filter", name: "back"),
-            Binding([.ctrl("x")], .clearAll, help: "Empty every field", group: "filter", shownInFooter: false),
-        ])
+        public static var keyMap: KeyMap<FilterAction> {
+            let group = tr("console.frame.group.filter")
+            return KeyMap<FilterAction>([
+                Binding([.enter], .apply, help: tr("console.audit.key.apply"), group: group, name: "apply"),
+                Binding(
+                    [.tab, .down], .nextField, help: tr("console.frame.hint.nextField"), group: group,
+                    name: "next-field"),
+                Binding(
+                    [.backTab, .up], .previousField, help: tr("console.frame.key.previousField"), group: group,
+                    shownInFooter: false, name: "previous-field"),
+                Binding([.escape], .cancel, help: tr("console.frame.hint.cancel"), group: group, name: "back"),
+                Binding(
+                    [.ctrl("x")], .clearAll, help: tr("console.audit.key.clearAll"), group: group,
+                    shownInFooter: false),
+            ])
+        }
 
         /// Keys of the action picker.
-        public static let actionKeyMap = KeyMap<Int>([
-            Binding([.right, .char(" "), .char("l")], 1, help: "Next action", group: "action"),
-            Binding([.left, .char("h")], -1, help: "Previous action", group: "action"),
-        ])
+        public static var actionKeyMap: KeyMap<Int> {
+            let group = tr("console.audit.group.action")
+            return KeyMap<Int>([
+                Binding([.right, .char(" "), .char("l")], 1, help: tr("console.audit.key.nextAction"), group: group),
+                Binding([.left, .char("h")], -1, help: tr("console.audit.key.previousAction"), group: group),
+            ])
+        }
 
         public mutating func handle(_ key: Key) -> Edit {
             // Enter while a day is typed commits the day first.

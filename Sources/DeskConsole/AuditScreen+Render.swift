@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -28,19 +29,19 @@ extension AuditScreen {
     public static func verdict(_ verification: Verification, width: Int) -> (String, Style) {
         switch verification {
         case .running:
-            return ("… verifying the whole audit chain", Style(.accent))
+            return (tr("console.audit.verifying"), Style(.accent))
         case .failed(let message):
-            return ("✗ could not verify the chain: \(message)", Style(.error, .bold))
+            return (tr("console.audit.verifyFailed", ["message": message]), Style(.error, .bold))
         case .done(let result):
             if let broken = result.firstBroken {
-                let verdict = "✗ BROKEN at entry \(broken.id): \(broken.reason)"
-                let more = verdict + " (\(result.entries) entries before it verify)"
+                let verdict = tr("console.audit.broken", ["id": String(broken.id), "reason": broken.reason])
+                let more = verdict + trCount("console.audit.brokenBefore", Int(clamping: result.entries))
                 return (
                     DisplayWidth.of(more) <= width ? more : DisplayWidth.truncate(verdict, to: width),
                     Style(.error, .bold)
                 )
             }
-            let head = "✓ chain intact: \(result.entries) entries, head #\(result.headID) "
+            let head = trCount("console.audit.intact", Int(clamping: result.entries), ["head": String(result.headID)])
             let room = max(8, width - DisplayWidth.of(head))
             let hash = result.headHash.count <= room ? result.headHash : String(result.headHash.prefix(room - 1)) + "…"
             return (head + hash, Style(.ok, .bold))
@@ -50,7 +51,7 @@ extension AuditScreen {
     public static func render(_ state: State, into buffer: inout Buffer, area: Rect) {
         let regions = regions(in: area)
         renderStatus(state, into: &buffer, regions: regions)
-        let title = "Audit log, newest first"
+        let title = tr("console.audit.title")
         let inner = Panel(title: title, focused: !state.isModal).render(into: &buffer, area: regions.table)
         table(state).render(into: &buffer, area: inner) { cells(state.entries[$0], state.timeZone) }
         renderDetail(state, into: &buffer, area: regions.detail)
@@ -59,10 +60,13 @@ extension AuditScreen {
 
     private static func renderStatus(_ state: State, into buffer: inout Buffer, regions: Regions) {
         let row = regions.status
-        var left = "Filter: " + state.filter.summary
-        left += " · \(state.entries.count) shown"
-        if state.hidesRoutine { left += ", \(AuditScreen.pairs(state.hiddenCount)) hidden (h)" }
-        if state.hasMore { left += ", older: n" }
+        var left = tr("console.audit.status.filter", ["filter": state.filter.summary])
+        left += trCount("console.audit.status.shown", state.entries.count)
+        if state.hidesRoutine {
+            left += trCount(
+                "console.audit.status.hidden", state.hiddenCount / 2, ["pairs": AuditScreen.pairs(state.hiddenCount)])
+        }
+        if state.hasMore { left += tr("console.audit.status.older") }
         buffer.put(left, x: row.x + 1, y: row.y, style: Style(state.filter.isEmpty ? .muted : .accent), clip: row)
         let line = regions.verdict
         if let verification = state.verification {
@@ -76,7 +80,7 @@ extension AuditScreen {
             notice.render(into: &buffer, x: line.x + 1, y: line.y, width: line.width - 2, rows: 1)
         } else {
             buffer.put(
-                "v checks the whole chain of hashes", x: line.x + 1, y: line.y, style: Style(.muted), clip: line)
+                tr("console.audit.verifyHint"), x: line.x + 1, y: line.y, style: Style(.muted), clip: line)
         }
     }
 
@@ -84,16 +88,16 @@ extension AuditScreen {
     static func table(_ state: State) -> Table {
         Table(
             columns: [
-                TableColumn("Time (local)", width: .length(19)),
-                TableColumn("Actor", width: .length(10)),
-                TableColumn("Action", width: .length(18)),
-                TableColumn("Target", width: .length(10)),
-                TableColumn("Detail", width: .min(4)),
+                TableColumn(tr("console.audit.column.time"), width: .length(19)),
+                TableColumn(tr("console.audit.column.actor"), width: .length(10)),
+                TableColumn(tr("console.audit.column.action"), width: .length(18)),
+                TableColumn(tr("console.audit.column.target"), width: .length(10)),
+                TableColumn(tr("console.audit.column.detail"), width: .min(4)),
             ],
             rowCount: state.entries.count, selected: state.selected, focused: !state.isModal,
             emptyText: state.loading
-                ? "… reading the audit log"
-                : state.loaded ? "no entries" + (state.filter.isEmpty ? "" : " for this filter (x clears it)") : "",
+                ? tr("console.audit.reading")
+                : state.loaded ? tr(state.filter.isEmpty ? "console.audit.none" : "console.audit.noneFiltered") : "",
             moreBelow: state.hasMore)
     }
 
@@ -116,7 +120,9 @@ extension AuditScreen {
 
     private static func renderDetail(_ state: State, into buffer: inout Buffer, area: Rect) {
         let entry = state.selectedEntry
-        let inner = Panel(title: entry.map { "Entry #\($0.id)" } ?? "Entry").render(into: &buffer, area: area)
+        let inner = Panel(
+            title: entry.map { tr("console.audit.entryTitle", ["id": String($0.id)]) } ?? tr("console.audit.entry")
+        ).render(into: &buffer, area: area)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard let entry, text.width > 0, text.height > 0 else { return }
         var lines: [(String, Style)] = [
@@ -132,8 +138,8 @@ extension AuditScreen {
         } else {
             lines.append((AuditDetailText.unreadable(entry), Style(.normal)))
         }
-        lines.append(("hash " + entry.hash, Style(.muted)))
-        lines.append(("previous " + entry.previousHash, Style(.muted)))
+        lines.append((tr("console.audit.hash", ["hash": entry.hash]), Style(.muted)))
+        lines.append((tr("console.audit.previousHash", ["hash": entry.previousHash]), Style(.muted)))
         var y = text.y
         for (line, style) in lines {
             for row in TextWrap.wrap(line, width: text.width) {
@@ -151,41 +157,48 @@ extension AuditScreen {
     private static func renderFilter(_ form: FilterForm, into buffer: inout Buffer, area: Rect) {
         let box = filterRect(in: area)
         buffer.fill(box, with: .blank)
-        let inner = Panel(title: "Filter the audit log", focused: true).render(into: &buffer, area: box)
+        let inner = Panel(title: tr("console.audit.filterTitle"), focused: true).render(into: &buffer, area: box)
         let text = inner.inset(horizontal: 1, vertical: 1)
         guard text.width > 12, text.height > 0 else { return }
         let fieldX = text.x + 10
         let fieldWidth = min(32, text.maxX - fieldX)
         var y = text.y
-        ConsoleText.putLabel("By", focused: form.focus == .person, into: &buffer, x: text.x, y: y, clip: text)
+        ConsoleText.putLabel(
+            tr("console.audit.label.by"), focused: form.focus == .person, into: &buffer, x: text.x, y: y, clip: text)
         form.person.render(
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: form.focus == .person,
-            placeholder: "anyone (who acted)")
+            placeholder: tr("console.audit.placeholder.by"))
         y += 2
-        ConsoleText.putLabel("On", focused: form.focus == .subject, into: &buffer, x: text.x, y: y, clip: text)
+        ConsoleText.putLabel(
+            tr("console.audit.label.on"), focused: form.focus == .subject, into: &buffer, x: text.x, y: y, clip: text)
         form.subject.render(
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: form.focus == .subject,
-            placeholder: "anyone (acted upon)")
+            placeholder: tr("console.audit.placeholder.on"))
         if form.focus == .subject {
             buffer.put(
-                "an account, user 7 (a person viewed), an HIS client", x: fieldX, y: y + 1, style: Style(.muted),
+                tr("console.audit.hint.on"), x: fieldX, y: y + 1, style: Style(.muted),
                 clip: text)
         }
         y += 2
-        ConsoleText.putLabel("Action", focused: form.focus == .action, into: &buffer, x: text.x, y: y, clip: text)
-        let picker = "‹ \(form.action.map(AuditDetailText.actionWords) ?? "any") ›"
+        ConsoleText.putLabel(
+            tr("console.audit.label.action"), focused: form.focus == .action, into: &buffer, x: text.x, y: y, clip: text
+        )
+        let picker = "‹ \(form.action.map(AuditDetailText.actionWords) ?? tr("console.audit.anyAction")) ›"
         buffer.put(picker, x: fieldX, y: y, style: Style(form.focus == .action ? .inputFocused : .input), clip: text)
         if form.focus == .action {
-            buffer.put("  ←/→ to change", x: fieldX + DisplayWidth.of(picker), y: y, style: Style(.muted), clip: text)
+            buffer.put(
+                tr("console.staff.toChange"), x: fieldX + DisplayWidth.of(picker), y: y, style: Style(.muted),
+                clip: text)
         }
         y += 2
-        ConsoleText.putLabel("Day", focused: form.focus == .day, into: &buffer, x: text.x, y: y, clip: text)
+        ConsoleText.putLabel(
+            tr("console.audit.label.day"), focused: form.focus == .day, into: &buffer, x: text.x, y: y, clip: text)
         form.day.render(
             into: &buffer, area: Rect(x: fieldX, y: y, width: fieldWidth, height: 1), focused: form.focus == .day,
-            placeholder: "any day (t today, y yesterday)")
+            placeholder: tr("console.audit.placeholder.day"))
         if form.focus == .day {
             buffer.put(
-                "t, y, ←/→, \(form.day.today.adding(days: -3).iso) or -3 (local day); Bksp: any", x: fieldX, y: y + 1,
+                tr("console.audit.hint.day", ["example": form.day.today.adding(days: -3).iso]), x: fieldX, y: y + 1,
                 style: Style(.muted),
                 clip: text)
         }
@@ -194,7 +207,7 @@ extension AuditScreen {
             Notice.error(message).render(into: &buffer, x: text.x, y: y, width: text.width, rows: 2)
         }
         buffer.put(
-            "Enter apply · Tab next field · ^X empty all · Esc cancel", x: text.x, y: text.maxY - 1,
+            tr("console.audit.filterKeys"), x: text.x, y: text.maxY - 1,
             style: Style(.muted), clip: text)
         if form.focus == .action { buffer.cursor = nil }
     }

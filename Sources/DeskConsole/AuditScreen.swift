@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -40,11 +41,11 @@ public enum AuditScreen {
         /// "by ana · on bob · password reset · day 2026-11-29", or "all entries".
         public var summary: String {
             var parts: [String] = []
-            if let actor { parts.append("by \(actor)") }
-            if let subject { parts.append("on \(subject)") }
+            if let actor { parts.append(tr("console.audit.filter.by", ["name": actor])) }
+            if let subject { parts.append(tr("console.audit.filter.on", ["name": subject])) }
             if let action { parts.append(AuditDetailText.actionWords(action)) }
-            if let day { parts.append("day \(day.iso)") }
-            return parts.isEmpty ? "all entries" : parts.joined(separator: " · ")
+            if let day { parts.append(tr("console.audit.filter.day", ["day": day.iso])) }
+            return parts.isEmpty ? tr("console.audit.filter.all") : parts.joined(separator: " · ")
         }
     }
 
@@ -138,25 +139,31 @@ public enum AuditScreen {
         case older, filter, clearFilter, verify, reload, toggleRoutine, copy, quit
     }
 
-    public static let keyMap = KeyMap<Action>([
-        Binding([.char("/"), .char("f")], .filter, help: "Filter", name: "filter"),
-        Binding([.char("n")], .older, help: "Older page", name: "older"),
-        Binding([.char("v")], .verify, help: "Verify chain", name: "verify"),
-        Binding(
-            [.char("h")], .toggleRoutine, help: "Hide / show routine sign-in and sign-out pairs",
-            shownInFooter: false, name: "routine"),
-        Binding([.char("y")], .copy, help: "Copy the entry as text", shownInFooter: false, name: "copy"),
-        Binding([.char("x")], .clearFilter, help: "Clear filter", shownInFooter: false, name: "clear-filter"),
-        Binding(
-            [.char("r"), .function(5)], .reload, help: "Reload (newest first)", shownInFooter: false, name: "reload"),
-        Binding([.up, .char("k")], .move(.up), help: "Newer entry", shownInFooter: false),
-        Binding([.down, .char("j")], .move(.down), help: "Older entry (loads more at the end)", shownInFooter: false),
-        Binding([.pageUp], .move(.pageUp), help: "Page up", shownInFooter: false),
-        Binding([.pageDown], .move(.pageDown), help: "Page down", shownInFooter: false),
-        Binding([.home, .char("g")], .move(.top), help: "Newest entry", shownInFooter: false),
-        Binding([.end, .char("G")], .move(.bottom), help: "Oldest entry loaded", shownInFooter: false),
-        Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
-    ])
+    /// The list's keys, in the current language (help and footer follow it).
+    public static var keyMap: KeyMap<Action> {
+        KeyMap<Action>([
+            Binding([.char("/"), .char("f")], .filter, help: tr("console.frame.hint.filter"), name: "filter"),
+            Binding([.char("n")], .older, help: tr("console.audit.key.older"), name: "older"),
+            Binding([.char("v")], .verify, help: tr("console.audit.key.verify"), name: "verify"),
+            Binding(
+                [.char("h")], .toggleRoutine, help: tr("console.audit.key.routine"), shownInFooter: false,
+                name: "routine"),
+            Binding([.char("y")], .copy, help: tr("console.audit.key.copy"), shownInFooter: false, name: "copy"),
+            Binding(
+                [.char("x")], .clearFilter, help: tr("console.audit.key.clearFilter"), shownInFooter: false,
+                name: "clear-filter"),
+            Binding(
+                [.char("r"), .function(5)], .reload, help: tr("console.audit.key.reload"), shownInFooter: false,
+                name: "reload"),
+            Binding([.up, .char("k")], .move(.up), help: tr("console.audit.key.newer"), shownInFooter: false),
+            Binding([.down, .char("j")], .move(.down), help: tr("console.audit.key.olderEntry"), shownInFooter: false),
+            Binding([.pageUp], .move(.pageUp), help: tr("terminal.pageUp"), shownInFooter: false),
+            Binding([.pageDown], .move(.pageDown), help: tr("terminal.pageDown"), shownInFooter: false),
+            Binding([.home, .char("g")], .move(.top), help: tr("console.audit.key.newest"), shownInFooter: false),
+            Binding([.end, .char("G")], .move(.bottom), help: tr("console.audit.key.oldest"), shownInFooter: false),
+            Binding([.char("q")], .quit, help: tr("console.frame.hint.quit"), shownInFooter: false, name: "quit"),
+        ])
+    }
 
     public static func update(_ state: inout State, _ msg: Msg) -> [Command] {
         switch msg {
@@ -193,7 +200,7 @@ public enum AuditScreen {
         case .loadFailed(let message, let query):
             guard query == state.pending else { return [] }
             state.pending = nil
-            state.notice = .error("could not read the audit log: \(message) (r to try again)")
+            state.notice = .error(tr("console.audit.loadFailed", ["message": message]))
             return []
         case .verified(let result):
             state.verification = .done(result)
@@ -218,13 +225,14 @@ public enum AuditScreen {
         guard state.pending == nil else { return [] }
         guard state.hasMore, let last = state.loadedEntries.last else {
             if state.loaded {
-                state.notice = .info("no older entries" + (state.filter.isEmpty ? "" : " for this filter"))
+                state.notice = .info(
+                    tr(state.filter.isEmpty ? "console.audit.noOlder" : "console.audit.noOlderFiltered"))
             }
             return []
         }
         let query = state.query(before: last.id)
         state.pending = query
-        state.notice = .working("loading older entries…")
+        state.notice = .working(tr("console.audit.loadingOlder"))
         return [.load(query)]
     }
 
@@ -250,14 +258,19 @@ public enum AuditScreen {
             state.selected = keep.flatMap { id in state.entries.firstIndex { $0.id <= id } } ?? 0
             state.notice = .info(
                 state.hidesRoutine
-                    ? "\(pairs(state.hiddenCount)) hidden, of the entries loaded (h shows them)"
-                    : "every entry shown")
+                    ? trCount("console.audit.pairsHidden", state.hiddenCount / 2, ["pairs": pairs(state.hiddenCount)])
+                    : tr("console.audit.everyEntry"))
         case .copy:
             guard let entry = state.selectedEntry else {
-                state.notice = CopyResult.nothing("no entry selected: nothing copied").notice
+                state.notice = CopyResult.nothing(tr("console.audit.nothingToCopy")).notice
                 return []
             }
-            return [.copy(.row(cells(entry, state.timeZone).map(\.text), what: "entry #\(entry.id)"))]
+            return [
+                .copy(
+                    .row(
+                        cells(entry, state.timeZone).map(\.text),
+                        what: tr("console.audit.entryNumber", ["id": String(entry.id)])))
+            ]
         case .clearFilter:
             guard !state.filter.isEmpty else { return [] }
             state.filter = Filter()
@@ -270,8 +283,7 @@ public enum AuditScreen {
 
     /// "1 routine sign-in pair", "3 routine sign-in pairs": hidden entries come in pairs.
     static func pairs(_ entries: Int) -> String {
-        let pairs = entries / 2
-        return "\(pairs) routine sign-in pair" + (pairs == 1 ? "" : "s")
+        trCount("console.audit.pairs", entries / 2)
     }
 
     /// Moves the selection; moving down past the last loaded entry loads the next page.

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -54,7 +55,11 @@ extension DashboardScreen {
         } else {
             charts.append(
                 .bars(
-                    title: "Analytics by province", columns: ["reports", "BT", "notif", "expo"],
+                    title: tr("console.dashboard.chart.provinces"),
+                    columns: [
+                        tr("console.dashboard.column.reports"), "BT", tr("console.dashboard.column.notifications"),
+                        tr("console.dashboard.column.exposure"),
+                    ],
                     rows: report.provinces.map { province in
                         BarRow(
                             name: provinceName(province.code, ascii: state.ascii), shortName: province.code,
@@ -64,30 +69,32 @@ extension DashboardScreen {
                                 share(province.notificationsAllowed, province.reports),
                                 share(province.exposureNotifications, province.reports),
                             ])
-                    }, empty: "no analytics from apps in this range"))
+                    }, empty: tr("console.dashboard.chart.provincesEmpty")))
         }
         charts.append(
             .bars(
-                title: "Authorised by operator", columns: ["codes", "uploaded"],
+                title: tr("console.dashboard.chart.operators"),
+                columns: [tr("console.dashboard.column.codes"), tr("console.dashboard.column.uploaded")],
                 rows: report.operators.map { op in
                     BarRow(
                         name: op.name, value: op.authorized,
                         figures: ["\(op.authorized)", share(op.uploaded, op.authorized)])
-                }, empty: "no code authorised in this range"))
+                }, empty: tr("console.dashboard.chart.operatorsEmpty")))
         charts.append(
             .bars(
-                title: "Lookups by tracer", columns: ["lookups"],
+                title: tr("console.dashboard.chart.tracers"), columns: [tr("console.dashboard.column.lookups")],
                 rows: report.tracers.map { BarRow(name: $0.name, value: $0.lookups, figures: ["\($0.lookups)"]) },
-                empty: "no contact lookup in this range"))
+                empty: tr("console.dashboard.chart.tracersEmpty")))
         charts.append(
             .bars(
-                title: "Keys dropped by reason", columns: ["keys"],
+                title: tr("console.dashboard.chart.dropped"), columns: [tr("console.dashboard.column.keys")],
                 rows: report.keysDroppedByReason.map {
                     BarRow(name: EventDetail.dropReason($0.reason), value: $0.count, figures: ["\($0.count)"])
-                }, empty: "no key dropped in this range"))
+                }, empty: tr("console.dashboard.chart.droppedEmpty")))
         charts.append(
             .histogram(
-                title: "Uploads by keys accepted", values: report.keysPerUpload, empty: "no upload in this range"))
+                title: tr("console.dashboard.chart.keysPerUpload"), values: report.keysPerUpload,
+                empty: tr("console.dashboard.chart.keysPerUploadEmpty")))
         return charts
     }
 
@@ -97,7 +104,9 @@ extension DashboardScreen {
     ) {
         let fitting = max(0, area.height - 3)
         var shownTitle = title
-        if rows.count > fitting { shownTitle += ", top \(fitting) of \(rows.count)" }
+        if rows.count > fitting {
+            shownTitle += tr("console.dashboard.chart.top", ["shown": String(fitting), "count": String(rows.count)])
+        }
         let inner = Panel(title: shownTitle).render(into: &buffer, area: area).inset(horizontal: 1, vertical: 0)
         guard !rows.isEmpty else {
             wrapped(
@@ -195,7 +204,7 @@ extension DashboardScreen {
         let g = Glyphs(ascii: ascii)
         guard let stats, stats.reports > 0 else {
             wrapped(
-                "no operational info from \(name) in this range. Esc shows every province.",
+                tr("console.dashboard.provinceNoInfoLong", ["name": name]),
                 into: &buffer, area: inner, style: Style(.normal))
             return
         }
@@ -203,10 +212,12 @@ extension DashboardScreen {
             "\(label) \(percent(StatsReport.share(part, of: stats.reports), dash: g("–"))) (\(part))"
         }
         let lines = [
-            "\(stats.reports) reports" + (rank.map { g(" · \($0) of \(count) provinces") } ?? ""),
-            line("Bluetooth active", stats.bluetoothActive),
-            line("notifications allowed", stats.notificationsAllowed),
-            line("exposure notification", stats.exposureNotifications),
+            trCount("console.dashboard.province.reports", Int(clamping: stats.reports))
+                + (rank.map { g(tr("console.dashboard.province.rank", ["rank": String($0), "count": String(count)])) }
+                    ?? ""),
+            line(tr("console.dashboard.province.bluetooth"), stats.bluetoothActive),
+            line(tr("console.dashboard.province.notifications"), stats.notificationsAllowed),
+            line(tr("console.dashboard.province.exposure"), stats.exposureNotifications),
         ]
         for (offset, text) in lines.enumerated() where offset < inner.height {
             buffer.put(
@@ -219,11 +230,12 @@ extension DashboardScreen {
     static func renderProvincePrompt(_ prompt: ProvincePrompt, _ state: State, into buffer: inout Buffer, area: Rect) {
         let panel = area.centered(width: min(64, area.width), height: min(7, area.height))
         buffer.fill(panel)
-        let inner = Panel(title: "Show one province", focused: true).render(into: &buffer, area: panel)
+        let inner = Panel(title: tr("console.dashboard.provincePrompt.title"), focused: true).render(
+            into: &buffer, area: panel)
         let text = inner.inset(horizontal: 1, vertical: 0)
         guard text.width > 4 else { return }
         buffer.put(
-            "Code (two letters, e.g. RM; empty: every province)", x: text.x, y: text.y, style: Style(.muted), clip: text
+            tr("console.dashboard.provincePrompt.label"), x: text.x, y: text.y, style: Style(.muted), clip: text
         )
         prompt.code.render(
             into: &buffer, area: Rect(x: text.x, y: text.y + 1, width: min(12, text.width), height: 1), focused: true)
@@ -232,7 +244,8 @@ extension DashboardScreen {
                 into: &buffer, x: text.x, y: text.y + 2, width: text.width, rows: 2, ascii: state.ascii)
         } else {
             buffer.put(
-                Glyphs(ascii: state.ascii)("Enter show · Esc cancel"), x: text.x, y: text.y + 2, style: Style(.muted),
+                Glyphs(ascii: state.ascii)(tr("console.dashboard.provincePrompt.keys")), x: text.x, y: text.y + 2,
+                style: Style(.muted),
                 clip: text)
         }
     }
@@ -240,8 +253,14 @@ extension DashboardScreen {
     static func renderExport(_ state: State, into buffer: inout Buffer, area: Rect) {
         let shown = shown(state)
         state.export?.render(
-            title: "Export the figures as CSV",
-            summary: Glyphs(ascii: state.ascii)("Every figure of \(phrase(shown.range)), by \(shown.bucket.label)."),
+            title: tr("console.dashboard.key.export"),
+            summary: Glyphs(ascii: state.ascii)(
+                tr(
+                    "console.dashboard.exportSummary",
+                    [
+                        "range": tr("console.dashboard.range.of.\(shown.range.rawValue)"),
+                        "bucket": bucketLabel(shown.bucket),
+                    ])),
             into: &buffer, area: area, ascii: state.ascii)
     }
 }

@@ -11,7 +11,7 @@ extension DashboardScreen {
     public enum InputAction: Hashable, Sendable { case submit, back }
 
     /// The help group of the range keys (the footer shows them as one hint).
-    public static var rangeGroup: String { "range" }
+    public static var rangeGroup: String { tr("console.dashboard.group.range") }
 
     /// The dashboard's keys. Those in the footer come first, most useful first: at 80 columns
     /// the last of them give way to help, sign-out and quit (help lists them all). The tracing
@@ -21,41 +21,70 @@ extension DashboardScreen {
         KeyMap(
             [
                 Binding(
-                    [.char("0")], .range(.today), help: "Today, since midnight (hour buckets)", group: rangeGroup,
-                    footer: "Today"),
+                    [.char("0")], .range(.today), help: tr("console.dashboard.key.today"), group: rangeGroup,
+                    footer: tr("console.dashboard.footer.today")),
                 Binding(
-                    [.char("1")], .range(.hour), help: "Last hour (5-minute buckets)", group: rangeGroup, footer: "1h"),
-                Binding([.char("2")], .range(.day), help: "Last 24 hours", group: rangeGroup, footer: "24h"),
-                Binding([.char("3")], .range(.week), help: "Last 7 days", group: rangeGroup, footer: "7d"),
-                Binding([.char("4")], .range(.fortnight), help: "Last 14 days", group: rangeGroup, footer: "14d"),
-                Binding(
-                    [.char("t")], .tracing, help: "Tracing indicators and tracers' load",
-                    footer: "Tracing", name: "tracing"),
-                Binding([.char("e")], .export, help: "Export the figures as CSV", footer: "Export", name: "export"),
-                Binding([.char("r")], .refresh, help: "Refresh now", footer: "Refresh", name: "refresh"),
-                Binding([.char("p")], .province, help: "One province's figures", footer: "Province", name: "province"),
-                Binding(
-                    [.char("b")], .cycleBucket, help: "Next bucket size for the range", footer: "Bucket", name: "bucket"
+                    [.char("1")], .range(.hour), help: tr("console.dashboard.key.hour"), group: rangeGroup, footer: "1h"
                 ),
                 Binding(
-                    [.char("/")], .province, help: "One province's figures (as p)", shownInFooter: false, name: "filter"
+                    [.char("2")], .range(.day), help: tr("console.dashboard.key.day"), group: rangeGroup, footer: "24h"),
+                Binding(
+                    [.char("3")], .range(.week), help: tr("console.dashboard.key.week"), group: rangeGroup, footer: "7d"
                 ),
-                Binding([.escape], .allProvinces, help: "Back to every province", shownInFooter: false, name: "back"),
-                Binding([.char("q")], .quit, help: "Quit", shownInFooter: false, name: "quit"),
+                Binding(
+                    [.char("4")], .range(.fortnight), help: tr("console.dashboard.key.fortnight"), group: rangeGroup,
+                    footer: "14d"),
+                Binding(
+                    [.char("t")], .tracing, help: tr("console.dashboard.key.tracing"),
+                    footer: tr("console.dashboard.footer.tracing"), name: "tracing"),
+                Binding(
+                    [.char("e")], .export, help: tr("console.dashboard.key.export"),
+                    footer: tr("console.dashboard.footer.export"), name: "export"),
+                Binding(
+                    [.char("r")], .refresh, help: tr("console.dashboard.key.refresh"),
+                    footer: tr("console.dashboard.footer.refresh"), name: "refresh"),
+                Binding(
+                    [.char("p")], .province, help: tr("console.dashboard.key.province"),
+                    footer: tr("console.dashboard.footer.province"), name: "province"),
+                Binding(
+                    [.char("b")], .cycleBucket, help: tr("console.dashboard.key.bucket"),
+                    footer: tr("console.dashboard.footer.bucket"), name: "bucket"
+                ),
+                Binding(
+                    [.char("/")], .province, help: tr("console.dashboard.key.filter"), shownInFooter: false,
+                    name: "filter"
+                ),
+                Binding(
+                    [.escape], .allProvinces, help: tr("console.dashboard.key.allProvinces"), shownInFooter: false,
+                    name: "back"),
+                Binding([.char("q")], .quit, help: tr("console.frame.hint.quit"), shownInFooter: false, name: "quit"),
             ])
     }
 
     /// The province prompt's keys (typed letters go to the code).
-    public static let provinceKeyMap = KeyMap<InputAction>([
-        Binding(
-            [.enter], .submit, help: "Show the province (empty: every province)", group: "province", footer: "Show",
-            name: "show"),
-        Binding([.escape], .back, help: "Cancel", group: "province", footer: "Cancel", name: "back"),
-    ])
+    public static var provinceKeyMap: KeyMap<InputAction> {
+        KeyMap([
+            Binding(
+                [.enter], .submit, help: tr("console.dashboard.key.show"),
+                group: tr("console.dashboard.group.province"),
+                footer: tr("console.dashboard.footer.show"),
+                name: "show"),
+            Binding(
+                [.escape], .back, help: tr("console.frame.hint.cancel"), group: tr("console.dashboard.group.province"),
+                footer: tr("console.frame.hint.cancel"), name: "back"),
+        ])
+    }
 
     /// The export's file name.
-    public static let exportKeyMap = KeyMap<InputAction>([
-        Binding([.enter], .submit, help: "Write the file", group: "export", footer: "Write", name: "write"),
-        Binding([.escape], .back, help: "Cancel the export", group: "export", footer: "Cancel", name: "back"),
-    ])
+    public static var exportKeyMap: KeyMap<InputAction> {
+        KeyMap([
+            Binding(
+                [.enter], .submit, help: tr("console.dashboard.key.write"), group: tr("console.dashboard.group.export"),
+                footer: tr("console.dashboard.footer.write"), name: "write"),
+            Binding(
+                [.escape], .back, help: tr("console.dashboard.key.cancelExport"),
+                group: tr("console.dashboard.group.export"),
+                footer: tr("console.frame.hint.cancel"), name: "back"),
+        ])
+    }
 }

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -89,8 +90,8 @@ extension DashboardScreen {
             }
         } else {
             let text =
-                state.error.map { g("✗ the figures could not be read: \($0). Press r to try again.") }
-                ?? g("… reading the figures")
+                state.error.map { g(tr("console.dashboard.readFailed", ["error": $0])) }
+                ?? g(tr("console.dashboard.reading"))
             let rows = Rect(x: area.x + 2, y: area.y + 3, width: max(0, area.width - 4), height: 4)
             wrapped(
                 text, into: &buffer, area: rows, style: Style(state.error == nil ? .accent : .error, .bold))
@@ -106,25 +107,32 @@ extension DashboardScreen {
     /// `since` is asked for, and when it was read (its end).
     public static func headerText(_ state: State, since: Bool = true) -> String {
         let shown = shown(state)
-        var text = "\(shown.range.label.prefix(1).uppercased())\(shown.range.label.dropFirst())"
-        text += " · \(shown.bucket.label) buckets"
+        var text = rangeTitle(shown.range)
+        text += " · " + tr("console.dashboard.buckets.\(shown.bucket.rawValue)")
         if let report = state.report {
-            if since { text += " · since \(start(report.query.from, report.generatedAt, state.timeZone))" }
-            text += " · updated \(clock(report.generatedAt, state.timeZone))"
+            if since {
+                let from = start(report.query.from, report.generatedAt, state.timeZone)
+                text +=
+                    " · "
+                    + tr(
+                        from.timeOnly ? "console.dashboard.sinceTime" : "console.dashboard.sinceDay",
+                        ["from": from.text])
+            }
+            text += " · " + tr("console.dashboard.updated", ["time": clock(report.generatedAt, state.timeZone)])
         }
         return text
     }
 
-    /// "13:05" on the day of `now`, "28 Nov 15:00" before it ("23 Nov" at midnight).
-    static func start(_ date: Date, _ now: Date, _ zone: TimeZone) -> String {
+    /// "13:05" on the day of `now` (`timeOnly`), "28 Nov 15:00" before it ("23 Nov" at
+    /// midnight); the month in the language's own short form.
+    static func start(_ date: Date, _ now: Date, _ zone: TimeZone) -> (text: String, timeOnly: Bool) {
         let text = ConsoleText.dateTime(date, zone)
         let time = String(text.suffix(5))
-        if ConsoleText.day(of: date, in: zone) == ConsoleText.day(of: now, in: zone) { return time }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        if ConsoleText.day(of: date, in: zone) == ConsoleText.day(of: now, in: zone) { return (time, true) }
         let month = Int(text.dropFirst(5).prefix(2)) ?? 1
         let day = Int(text.dropFirst(8).prefix(2)) ?? 1
-        let date = "\(day) \(months[max(0, min(11, month - 1))])"
-        return time == "00:00" ? date : "\(date) \(time)"
+        let date = "\(day) \(DateWords.month(max(1, min(12, month))))"
+        return (time == "00:00" ? date : tr("console.dashboard.dayAndTime", ["day": date, "time": time]), false)
     }
 
     /// "14:02:05 UTC": the console's zone, named.
@@ -136,9 +144,13 @@ extension DashboardScreen {
     /// "updating…", "auto refresh every 5 s", "auto refresh off"; `short`: "every 5 s",
     /// "refresh off".
     static func refreshText(_ state: State, short: Bool = false) -> String {
-        if state.loading { return "updating…" }
-        if state.refreshSeconds == 0 { return short ? "refresh off" : "auto refresh off" }
-        return (short ? "" : "auto refresh ") + "every \(ConsoleApp.duration(state.refreshSeconds))"
+        if state.loading { return tr("console.dashboard.updating") }
+        if state.refreshSeconds == 0 {
+            return tr(short ? "console.dashboard.refreshOffShort" : "console.dashboard.refreshOff")
+        }
+        return tr(
+            short ? "console.dashboard.refreshEveryShort" : "console.dashboard.refreshEvery",
+            ["every": ConsoleApp.duration(state.refreshSeconds)])
     }
 
     /// The header and the refresh state on the right: the longest forms that fit together (the
@@ -170,32 +182,42 @@ extension DashboardScreen {
         let g = Glyphs(ascii: state.ascii)
         if let report = state.report, showsOtherRange(state) {
             let shown = shown(state)
-            let chosen = "\(phrase(state.range)) by \(state.bucket.label)"
-            let old = shown.range == state.range ? "by \(shown.bucket.label)" : phrase(shown.range)
+            let chosen = tr(
+                "console.dashboard.rangeBy", ["range": phrase(state.range), "bucket": bucketLabel(state.bucket)])
+            let old =
+                shown.range == state.range
+                ? tr("console.dashboard.by", ["bucket": bucketLabel(shown.bucket)]) : phrase(shown.range)
             if let error = state.error {
                 return .error(
                     g(
-                        "\(chosen) could not be read (still showing \(old), from \(clock(report.generatedAt, state.timeZone)); r tries again): \(error)"
-                    ))
+                        tr(
+                            "console.dashboard.rangeFailed",
+                            [
+                                "chosen": chosen, "old": old, "time": clock(report.generatedAt, state.timeZone),
+                                "error": error,
+                            ])))
             }
-            return .working(g("reading \(chosen) (showing \(old))"))
+            return .working(g(tr("console.dashboard.readingRange", ["chosen": chosen, "old": old])))
         }
         if let error = state.error, let report = state.report {
             // What to do first: the desk's message may be cut at the edge.
             return .error(
-                "refresh failed (figures from \(clock(report.generatedAt, state.timeZone)); r tries again): \(error)")
+                g(
+                    tr(
+                        "console.dashboard.refreshFailed",
+                        ["time": clock(report.generatedAt, state.timeZone), "error": error])))
         }
         if let notice = state.notice { return notice }
         if let code = state.province {
             let name = provinceName(code, ascii: state.ascii)
             let reports = state.report?.provinces.first { $0.code == code }?.reports ?? 0
             return reports > 0
-                ? .info(g("the province chart shows \(name) only · Esc shows every province"))
-                : .info(g("no operational info from \(name) in this range · Esc shows every province"))
+                ? .info(g(tr("console.dashboard.provinceOnly", ["name": name])))
+                : .info(g(tr("console.dashboard.provinceNoInfo", ["name": name])))
         }
         if let report = state.report, report.isEmpty {
             let range = shown(state).range
-            return .info(range == .today ? "No activity today" : "No activity in the \(range.label)")
+            return .info(tr("console.dashboard.noActivity.\(range.rawValue)"))
         }
         return nil
     }
@@ -210,6 +232,9 @@ extension DashboardScreen {
         let authorized = report.authorized.total
         let dash = ascii ? "-" : "–"
         let n = count
+        func of(_ part: Int64, _ whole: Int64) -> String {
+            tr("console.dashboard.tile.of", ["part": n(part), "whole": n(whole)])
+        }
         let requests = StatsSeries.sum([report.dummyRequests.total, report.realRequests.total])
         // The dummy share per bucket, in thousandths (a bucket without requests at the baseline),
         // in Double: counts from a server are not trusted not to overflow a product.
@@ -218,46 +243,62 @@ extension DashboardScreen {
             return all > 0 ? Int64((Double(dummy) * 1_000 / all).rounded(.down)) : 0
         }
         return [
-            Tile(label: "authorised", value: n(authorized), series: report.authorized.values),
             Tile(
-                label: "checked", value: percent(report.checkedShare, dash: dash),
-                detail: "\(n(report.checked.total)) of \(n(authorized))", series: report.checked.values),
+                label: tr("console.dashboard.tile.authorised"), value: n(authorized), series: report.authorized.values),
             Tile(
-                label: "uploaded", value: percent(report.uploadedShare, dash: dash),
-                detail: "\(n(uploadedCodes)) of \(n(authorized))", series: report.uploaded.values),
+                label: tr("console.dashboard.tile.checked"), value: percent(report.checkedShare, dash: dash),
+                detail: of(report.checked.total, authorized), series: report.checked.values),
             Tile(
-                label: "to upload", value: report.medianSecondsToUpload.map(duration) ?? dash,
-                detail: uploadedCodes == 0 ? "median, no upload" : "median of \(n(uploadedCodes))"),
+                label: tr("console.dashboard.tile.uploaded"), value: percent(report.uploadedShare, dash: dash),
+                detail: of(uploadedCodes, authorized), series: report.uploaded.values),
             Tile(
-                label: "uploads", value: n(report.uploads.total), detail: "\(n(refused)) refused",
+                label: tr("console.dashboard.tile.toUpload"), value: report.medianSecondsToUpload.map(duration) ?? dash,
+                detail: uploadedCodes == 0
+                    ? tr("console.dashboard.tile.medianNone")
+                    : tr("console.dashboard.tile.medianOf", ["count": n(uploadedCodes)])),
+            Tile(
+                label: tr("console.dashboard.tile.uploads"), value: n(report.uploads.total),
+                detail: trCount("console.dashboard.tile.refused", Int(clamping: refused), ["n": n(refused)]),
                 series: report.uploads.values),
             Tile(
-                label: "keys accepted", value: n(report.keysAccepted.total),
-                detail: report.keysPerUploadMean.map { "\(decimal($0)) per upload" } ?? "",
+                label: tr("console.dashboard.tile.keysAccepted"), value: n(report.keysAccepted.total),
+                detail: report.keysPerUploadMean.map { tr("console.dashboard.tile.perUpload", ["mean": decimal($0)]) }
+                    ?? "",
                 series: report.keysAccepted.values),
-            Tile(label: "keys dropped", value: n(report.keysDropped.total), series: report.keysDropped.values),
             Tile(
-                label: "chunks", value: n(report.chunks.total),
-                detail: report.keysPerChunk.map { "\(decimal($0)) keys each" } ?? "", series: report.chunks.values),
+                label: tr("console.dashboard.tile.keysDropped"), value: n(report.keysDropped.total),
+                series: report.keysDropped.values),
             Tile(
-                label: "dummy share", value: percent(report.dummyShare, dash: dash),
-                detail: "\(n(report.dummyRequests.total)) of \(n(requests))", series: dummyShares),
+                label: tr("console.dashboard.tile.chunks"), value: n(report.chunks.total),
+                detail: report.keysPerChunk.map { tr("console.dashboard.tile.keysEach", ["mean": decimal($0)]) } ?? "",
+                series: report.chunks.values),
             Tile(
-                label: "analytics", value: n(report.analyticsReports.total), detail: "reports",
+                label: tr("console.dashboard.tile.dummyShare"), value: percent(report.dummyShare, dash: dash),
+                detail: of(report.dummyRequests.total, requests), series: dummyShares),
+            Tile(
+                label: tr("console.dashboard.tile.analytics"), value: n(report.analyticsReports.total),
+                detail: tr("console.dashboard.tile.reports"),
                 series: report.analyticsReports.values),
             Tile(
-                label: "registrations", value: n(report.registrations.total),
-                detail: "+\(n(report.returningSignIns)) returning", series: report.registrations.values),
-            Tile(label: "contact files", value: n(report.contactFiles.total), series: report.contactFiles.values),
-            Tile(label: "lookups", value: n(report.lookups.total), series: report.lookups.values),
+                label: tr("console.dashboard.tile.registrations"), value: n(report.registrations.total),
+                detail: tr("console.dashboard.tile.returning", ["count": n(report.returningSignIns)]),
+                series: report.registrations.values),
             Tile(
-                label: "pseudo-ids", value: n(report.pseudoIDs.used),
-                detail: "of 2^32, \(pseudoPercent(report.pseudoIDs))"),
+                label: tr("console.dashboard.tile.contactFiles"), value: n(report.contactFiles.total),
+                series: report.contactFiles.values),
+            Tile(
+                label: tr("console.dashboard.tile.lookups"), value: n(report.lookups.total),
+                series: report.lookups.values),
+            Tile(
+                label: tr("console.dashboard.tile.pseudoIDs"), value: n(report.pseudoIDs.used),
+                detail: tr("console.dashboard.tile.ofPseudoIDs", ["percent": pseudoPercent(report.pseudoIDs)])),
         ]
     }
 
     private static func renderTiles(_ tiles: [Tile], _ state: State, into buffer: inout Buffer, area: Rect, large: Bool)
     {
+        // 13 columns hold every English label; a longer label (Italian's) widens them all, up to 15.
+        let labelWidth = max(13, min(15, tiles.map { DisplayWidth.of($0.label) }.max() ?? 0))
         let columns = tileColumns(width: area.width, large: large)
         let gap = large ? 0 : 2
         let width = (area.width - gap * (columns - 1)) / columns
@@ -269,15 +310,18 @@ extension DashboardScreen {
                 renderBoxedTile(
                     tile, state, into: &buffer, area: Rect(x: x, y: area.y + row * 4, width: width, height: 4))
             } else {
-                renderLineTile(tile, state, into: &buffer, area: Rect(x: x, y: area.y + row, width: width, height: 1))
+                renderLineTile(
+                    tile, state, labelWidth: labelWidth, into: &buffer,
+                    area: Rect(x: x, y: area.y + row, width: width, height: 1))
             }
         }
     }
 
     /// "authorised        42 ▁▂▃▅▇█▁": label, value, sparkline (or the detail when it has none).
     /// A value wider than its column pushes the rest right; the label always keeps a space after it.
-    private static func renderLineTile(_ tile: Tile, _ state: State, into buffer: inout Buffer, area: Rect) {
-        let labelWidth = 13
+    private static func renderLineTile(
+        _ tile: Tile, _ state: State, labelWidth: Int, into buffer: inout Buffer, area: Rect
+    ) {
         let valueWidth = 9
         let used = buffer.put(tile.label, x: area.x, y: area.y, style: Style(.normal), maxWidth: labelWidth, clip: area)
         let value = tile.value
@@ -395,8 +439,8 @@ extension DashboardScreen {
     /// "12.5" (one decimal).
     static func decimal(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    /// "45 s", "2 min 05 s", "3 h 5 min", "2 d 4 h" (a code lives minutes: seconds count under
-    /// the hour).
+    /// "45 s", "2 min 05 s", "3 h 5 min", "2 d 4 h" ("2 g 4 h" in Italian; a code lives
+    /// minutes: seconds count under the hour).
     public static func duration(_ seconds: Int64) -> String {
         if seconds < 60 { return "\(seconds) s" }
         if seconds < 3_600 {
@@ -407,7 +451,9 @@ extension DashboardScreen {
             return seconds % 3_600 / 60 == 0
                 ? "\(seconds / 3_600) h" : "\(seconds / 3_600) h \(seconds % 3_600 / 60) min"
         }
-        return "\(seconds / 86_400) d \(seconds % 86_400 / 3_600) h"
+        return tr(
+            "console.dashboard.daysHours",
+            ["days": String(seconds / 86_400), "hours": String(seconds % 86_400 / 3_600)])
     }
 
     /// Word-wrapped into `area`.

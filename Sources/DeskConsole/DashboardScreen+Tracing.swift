@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -38,7 +39,7 @@ extension DashboardScreen {
     /// The line under the header on the tracing page: a failed ask, or a notice.
     static func tracingMessage(_ state: State) -> Notice? {
         if let error = state.indicatorsError, state.indicators != nil {
-            return .error("refresh failed (the indicators shown are older; r tries again): \(error)")
+            return .error(tr("console.dashboard.tracing.refreshFailed", ["error": error]))
         }
         return state.notice
     }
@@ -48,7 +49,7 @@ extension DashboardScreen {
         label: String, value: String
     )] {
         IndicatorText.figures(indicators, none: ascii ? "-" : "–").map { figure in
-            (figure.label, Glyphs(ascii: ascii)(figure.value))
+            (Glyphs(ascii: ascii)(figure.label), Glyphs(ascii: ascii)(figure.value))
         }
     }
 
@@ -57,20 +58,24 @@ extension DashboardScreen {
         guard let indicators = state.indicators else {
             let text =
                 state.indicatorsError.map {
-                    g("✗ the tracing indicators could not be read: \($0). Press r to try again.")
+                    g(tr("console.dashboard.tracing.readFailed", ["error": $0]))
                 }
-                ?? g("… reading the tracing indicators")
+                ?? g(tr("console.dashboard.tracing.reading"))
             let rows = Rect(x: area.x + 2, y: area.y + 1, width: max(0, area.width - 4), height: 4)
             wrapped(
                 text, into: &buffer, area: rows, style: Style(state.indicatorsError == nil ? .accent : .error, .bold))
             return
         }
         let figures = tracingFigures(indicators, ascii: state.ascii)
+        // 31 columns hold every English label; a longer one (Italian's) widens the column, and
+        // the panel beside the tracers' table with it.
+        let labelWidth = max(31, figures.map { DisplayWidth.of($0.label) }.max() ?? 0)
+        let valueWidth = figures.map { DisplayWidth.of($0.value) }.max() ?? 0
         let side = area.width >= 110
         let figuresArea: Rect
         let tracersArea: Rect
         if side {
-            let columns = Layout(.horizontal, [.length(68), .fill()]).split(area)
+            let columns = Layout(.horizontal, [.length(max(68, labelWidth + valueWidth + 5)), .fill()]).split(area)
             figuresArea = Rect(
                 x: columns[0].x, y: area.y, width: columns[0].width, height: min(area.height, figures.count + 2))
             tracersArea = Rect(
@@ -83,12 +88,12 @@ extension DashboardScreen {
                 x: area.x, y: area.y + height, width: area.width,
                 height: min(max(0, area.height - height), max(3, indicators.tracers.count + 3)))
         }
-        let title = "Tracing · cases opened \(state.range == .today ? "today" : "in \(phrase(state.range))")"
+        let title = tr("console.dashboard.tracing.title", ["range": inRange(state.range)])
         let inner = Panel(title: g(title)).render(into: &buffer, area: figuresArea).inset(horizontal: 1, vertical: 0)
         for (row, figure) in figures.enumerated() where row < inner.height {
             let y = inner.y + row
-            buffer.put(figure.label, x: inner.x, y: y, style: Style(.normal), maxWidth: 31, clip: inner)
-            buffer.put(figure.value, x: inner.x + 32, y: y, style: Style(.normal, .bold), clip: inner)
+            buffer.put(figure.label, x: inner.x, y: y, style: Style(.normal), maxWidth: labelWidth, clip: inner)
+            buffer.put(figure.value, x: inner.x + labelWidth + 1, y: y, style: Style(.normal, .bold), clip: inner)
         }
         renderTracers(indicators.tracers, state, into: &buffer, area: tracersArea)
     }
@@ -96,12 +101,13 @@ extension DashboardScreen {
     /// The table of tracers: assigned, due now, overdue, done today; the overdue in the error style.
     static func renderTracers(_ tracers: [TracerLoad], _ state: State, into buffer: inout Buffer, area: Rect) {
         guard area.height >= 3 else { return }
-        let inner = Panel(title: "Tracers now").render(into: &buffer, area: area).inset(horizontal: 1, vertical: 0)
+        let inner = Panel(title: tr("console.dashboard.tracing.tracers")).render(into: &buffer, area: area).inset(
+            horizontal: 1, vertical: 0)
         guard !tracers.isEmpty else {
-            buffer.put("No active tracer.", x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
+            buffer.put(tr("indicators.noTracer"), x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
             return
         }
-        let header = ["ASSIGNED", "DUE", "OVERDUE", "DONE TODAY"]
+        let header = IndicatorText.tracerHeader.dropFirst().map { $0 }
         let numbers = header.map(DisplayWidth.of).reduce(0, +) + 2 * header.count
         let nameWidth = max(6, min(24, inner.width - numbers))
         func line(_ name: String, _ cells: [String], y: Int, style: Style, overdue: Bool = false) {
@@ -115,7 +121,7 @@ extension DashboardScreen {
                 x += width
             }
         }
-        line("TRACER", header, y: inner.y, style: Style(.header, .bold))
+        line(IndicatorText.tracerHeader[0], header, y: inner.y, style: Style(.header, .bold))
         let room = inner.height - 1
         let shown = tracers.count > room ? max(0, room - 1) : tracers.count
         for (index, tracer) in tracers.prefix(shown).enumerated() {
@@ -126,7 +132,7 @@ extension DashboardScreen {
         }
         if shown < tracers.count {
             buffer.put(
-                "and \(tracers.count - shown) more (tracedesk stats lists them all)", x: inner.x,
+                tr("console.dashboard.tracing.more", ["count": String(tracers.count - shown)]), x: inner.x,
                 y: inner.y + 1 + shown,
                 style: Style(.muted), clip: inner)
         }

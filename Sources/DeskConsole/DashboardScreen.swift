@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import TerminalKit
 
 #if canImport(FoundationEssentials)
@@ -166,7 +167,7 @@ public enum DashboardScreen {
             return []
         case .exported(let path):
             state.export = nil
-            state.notice = .ok("exported the figures to \(path)")
+            state.notice = .ok(tr("console.dashboard.exported", ["path": path]))
             return []
         case .exportFailed(let message):
             state.export?.failed(message)
@@ -199,7 +200,16 @@ public enum DashboardScreen {
     }
 
     /// A range in a sentence: "the last hour", "today".
-    static func phrase(_ range: StatsRange) -> String { range == .today ? "today" : "the \(range.label)" }
+    static func phrase(_ range: StatsRange) -> String { tr("console.dashboard.range.phrase.\(range.rawValue)") }
+
+    /// A range as a heading: "Last hour", "Today".
+    static func rangeTitle(_ range: StatsRange) -> String { tr("console.dashboard.range.title.\(range.rawValue)") }
+
+    /// Within a range, in a sentence: "in the last hour", "today".
+    static func inRange(_ range: StatsRange) -> String { tr("console.dashboard.range.in.\(range.rawValue)") }
+
+    /// A bucket's size in a sentence: "5 min", "hour", "day".
+    static func bucketLabel(_ bucket: StatsBucket) -> String { tr("console.dashboard.bucket.\(bucket.rawValue)") }
 
     /// The range a report's query covers (the one on screen may not be the one chosen yet);
     /// nil for today's, whose length changes by the hour (``State/shownRange`` says it).
@@ -237,7 +247,10 @@ public enum DashboardScreen {
         case .cycleBucket:
             let choices = buckets(for: state.range)
             guard choices.count > 1 else {
-                state.notice = .info("\(phrase(state.range)) is shown in \(state.bucket.label) buckets only")
+                state.notice = .info(
+                    tr(
+                        "console.dashboard.oneBucket",
+                        ["range": phrase(state.range), "bucket": bucketLabel(state.bucket)]))
                 return []
             }
             let index = choices.firstIndex(of: state.bucket) ?? 0
@@ -272,14 +285,15 @@ public enum DashboardScreen {
         if Province.named(code) != nil || report?.provinces.contains(where: { $0.code == code }) == true {
             return .success(code)
         }
-        let shown = code.isEmpty ? "an empty code" : code
-        return .failure(.init("\(shown) is not a province code: type two letters such as RM"))
+        let shown = code.isEmpty ? tr("console.dashboard.emptyCode") : code
+        return .failure(.init(tr("console.dashboard.notProvince", ["code": shown])))
     }
 
     /// "Rieti (RI)" ("Forli Cesena (FC)" in ASCII), or "QQ (not a province)" for a code the
     /// apps sent that is no province.
     public static func provinceName(_ code: String, ascii: Bool = false) -> String {
-        Province.named(code).map { "\(ascii ? $0.asciiName : $0.name) (\(code))" } ?? "\(code) (not a province)"
+        Province.named(code).map { "\(ascii ? $0.asciiName : $0.name) (\(code))" }
+            ?? tr("console.dashboard.notAProvince", ["code": code])
     }
 
     private static func provinceKey(_ state: inout State, _ key: Key) -> [Command] {
@@ -334,7 +348,7 @@ public enum DashboardScreen {
         guard var prompt = state.export else { return [] }
         prompt.confirm = nil
         guard let report = state.report else {
-            prompt.error = "no figures yet: wait for them (or press r), then export"
+            prompt.error = tr("console.dashboard.noFiguresYet")
             state.export = prompt
             return []
         }

@@ -242,16 +242,28 @@ public enum EventDetail {
     /// Why a key was dropped, short: "too old", "in the future" (``KeyDropReason``).
     public static func dropReason(_ name: String) -> String {
         guard let reason = KeyDropReason(rawValue: name) else { return words(name) }
+        return tr("console.frame.event.drop.\(dropKey(reason))")
+    }
+
+    /// A drop reason's name in the catalogue's keys.
+    static func dropKey(_ reason: KeyDropReason) -> String {
         switch reason {
-        case .keyLength: return tr("console.frame.event.drop.keyLength")
-        case .rollingPeriod: return tr("console.frame.event.drop.rollingPeriod")
-        case .duplicateKeyData: return tr("console.frame.event.drop.duplicateKeyData")
-        case .duplicateInterval: return tr("console.frame.event.drop.duplicateInterval")
-        case .misaligned: return tr("console.frame.event.drop.misaligned")
-        case .future: return tr("console.frame.event.drop.future")
-        case .tooOld: return tr("console.frame.event.drop.tooOld")
-        case .beforeRiskWindow: return tr("console.frame.event.drop.beforeRiskWindow")
+        case .keyLength: return "keyLength"
+        case .rollingPeriod: return "rollingPeriod"
+        case .duplicateKeyData: return "duplicateKeyData"
+        case .duplicateInterval: return "duplicateInterval"
+        case .misaligned: return "misaligned"
+        case .future: return "future"
+        case .tooOld: return "tooOld"
+        case .beforeRiskWindow: return "beforeRiskWindow"
         }
+    }
+
+    /// "2 too old", "1 key length": a count of keys dropped for a reason, agreeing in number
+    /// ("2 troppo vecchie", "1 troppo vecchia"); a reason this build does not know as stored.
+    static func droppedCount(_ count: Int, _ name: String) -> String {
+        guard let reason = KeyDropReason(rawValue: name) else { return "\(count) \(words(name))" }
+        return trCount("console.dashboard.dropped.\(dropKey(reason))", count)
     }
 
     /// A staff action in words: "signed in", "added an account" (``AuditAction``).
@@ -369,7 +381,7 @@ public enum EventDetail {
             KeyDropReason(rawValue: name).flatMap { KeyDropReason.allCases.firstIndex(of: $0) } ?? Int.max
         }
         return reasons.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }
-            .map { "\($0.count) \(dropReason($0.key))" }.joined(separator: ", ")
+            .map { droppedCount($0.count, $0.key) }.joined(separator: ", ")
     }
 
     /// The phone's clock against the server's, from the upload rules' skew (server minus

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -7,8 +8,10 @@ import DeskCore
 #endif
 
 /// The tracing indicators (``FollowUpIndicators``) as text: the lines `tracedesk stats` adds
-/// after the statistics, the phrases the dashboard shows, and their CSV rows. ASCII only, as
-/// ``StatsText``; a figure with nothing to count reads "none" (the console shows "–").
+/// after the statistics, the phrases the dashboard shows, and their CSV rows, in the current
+/// ``Language`` (`indicators.…` keys; the CSV rows are a contract and stay as they are). The
+/// English is ASCII, as ``StatsText``; a figure with nothing to count reads "none" (the console
+/// shows "–").
 public enum IndicatorText {
     /// "75 %" (whole percent), nil for nothing to count.
     public static func percent(_ value: Double?) -> String? {
@@ -25,44 +28,68 @@ public enum IndicatorText {
         value.map { StatsText.duration(StatsText.clamped($0 * 3_600)) }
     }
 
-    /// "1 d 4 · 2 d 2 · 3 d 1 · >3 d 0" in ASCII: "1 d: 4, 2 d: 2, 3 d: 1, >3 d: 0".
+    /// "1 d: 4, 2 d: 2, 3 d: 1, >3 d: 0" ("1 g: 4, …" in Italian).
     public static func unreached(_ ages: UnreachedAges) -> String {
-        "1 d: \(ages.oneDay), 2 d: \(ages.twoDays), 3 d: \(ages.threeDays), >3 d: \(ages.moreThanThreeDays)"
+        tr(
+            "indicators.unreachedAges",
+            [
+                "one": String(ages.oneDay), "two": String(ages.twoDays), "three": String(ages.threeDays),
+                "more": String(ages.moreThanThreeDays),
+            ])
+    }
+
+    /// The tracers' table's header: TRACER, ASSIGNED, DUE, OVERDUE, DONE TODAY.
+    public static var tracerHeader: [String] {
+        ["tracer", "assigned", "due", "overdue", "doneToday"].map { tr("indicators.column.\($0)") }
     }
 
     /// The figures as (label, value) pairs, in the order the supervisor guide explains them.
-    public static func figures(_ i: FollowUpIndicators, none: String = "none") -> [(label: String, value: String)] {
+    /// `none` defaults to "none" in the current language.
+    public static func figures(_ i: FollowUpIndicators, none: String? = nil) -> [(label: String, value: String)] {
+        let none = none ?? tr("indicators.none")
         var contacts = none
         if let mean = number(i.contactsPerCaseMean), let median = number(i.contactsPerCaseMedian) {
-            contacts = "mean \(mean), median \(median)"
+            contacts = tr("indicators.meanMedian", ["mean": mean, "median": median])
         }
         return [
-            ("Cases opened", String(i.cases)),
-            ("Contacts per case", contacts),
-            ("Close contacts reached in 24 h", percent(i.reachedWithin24hPercent) ?? none),
-            ("Time to first contact reached", hours(i.medianHoursToFirstReach).map { "median \($0)" } ?? none),
-            ("Checked every day", percent(i.checkedEveryDayPercent).map { "\($0) of completed" } ?? none),
-            ("Lost to follow-up", percent(i.lostPercent).map { "\($0) of ended" } ?? none),
-            ("Cases that were known contacts", percent(i.knownContactPercent) ?? none),
-            ("Not reached yet (now)", unreached(i.unreached)),
+            (tr("indicators.label.cases"), String(i.cases)),
+            (tr("indicators.label.contactsPerCase"), contacts),
+            (tr("indicators.label.reachedIn24h"), percent(i.reachedWithin24hPercent) ?? none),
+            (
+                tr("indicators.label.timeToFirstReach"),
+                hours(i.medianHoursToFirstReach).map { tr("indicators.median", ["value": $0]) } ?? none
+            ),
+            (
+                tr("indicators.label.checkedEveryDay"),
+                percent(i.checkedEveryDayPercent).map { tr("indicators.ofCompleted", ["percent": $0]) } ?? none
+            ),
+            (
+                tr("indicators.label.lost"),
+                percent(i.lostPercent).map { tr("indicators.ofEnded", ["percent": $0]) } ?? none
+            ),
+            (tr("indicators.label.knownContacts"), percent(i.knownContactPercent) ?? none),
+            (tr("indicators.label.notReached"), unreached(i.unreached)),
         ]
     }
 
     /// The lines `tracedesk stats` prints after the statistics.
     public static func summary(_ i: FollowUpIndicators) -> [String] {
-        var lines = ["Tracing, cases opened \(StatsText.utc(i.from)) to \(StatsText.utc(i.to)) UTC:"]
-        for (label, value) in figures(i) {
-            lines.append("  " + label + String(repeating: " ", count: max(1, 32 - label.count)) + value)
+        var lines = [tr("indicators.summary.title", ["from": StatsText.utc(i.from), "to": StatsText.utc(i.to)])]
+        let shown = figures(i)
+        // 32 columns hold every English label; a longer one (Italian's) widens the column for all.
+        let width = max(32, (shown.map { $0.label.count }.max() ?? 0) + 1)
+        for (label, value) in shown {
+            lines.append("  " + label + String(repeating: " ", count: max(1, width - label.count)) + value)
         }
         if i.tracers.isEmpty {
-            lines.append("No active tracer.")
+            lines.append(tr("indicators.noTracer"))
         } else {
-            lines.append("Tracers now (due, overdue: active follow-ups; done: attempts and checks today):")
+            lines.append(tr("indicators.summary.tracers"))
             lines += StatsText.table(
                 i.tracers.map {
                     [$0.tracer, String($0.assigned), String($0.due), String($0.overdue), String($0.doneToday)]
                 },
-                header: ["TRACER", "ASSIGNED", "DUE", "OVERDUE", "DONE TODAY"])
+                header: tracerHeader)
         }
         return lines
     }

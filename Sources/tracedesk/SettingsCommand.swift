@@ -37,7 +37,7 @@ enum SettingsCommand {
             }
             if key == "language", value.value != "en" {
                 note =
-                    " (the dashboard, the audit log and the command line's output other than --help stay English for now)"
+                    " (the command line's output other than --help and the tracing indicators stays English for now)"
             }
             let shown = value.value.map { terminalSafe($0) } ?? "-"
             print(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The console in Italian (issue 22): under LANG=it_IT.UTF-8 the real binary, in tmux, opens on
 # the Italian sign-in, and once signed in shows the Italian frame and authorise screen; --lang en
-# under the same locale is English again.
+# under the same locale is English again; a supervisor's dashboard opens in Italian.
 # Usage: Tests/e2e/italian.sh PATH/TO/tracedesk
 # Prints one line per check and ends with "e2e-italian: N passed, N failed".
 set -uo pipefail
@@ -14,6 +14,7 @@ unset LC_ALL LC_MESSAGES
 store="$work/desk.sqlite"
 add_staff "$store" boss admin
 add_staff "$store" ana operator
+add_staff "$store" sara supervisor
 
 # The language is the one LANG names. Where no Italian locale is installed, the console takes
 # C.UTF-8 for its characters (the name asks for UTF-8), so it draws in Unicode either way.
@@ -49,5 +50,21 @@ check "and signs in to the English authorise screen" wait_re "TraceDesk (·|-) A
 check "with the English role and footer" wait_for "ana (operator)"
 keys C-c
 check "Ctrl-C exits with status 0 again" wait_for "__EXIT=0"
+
+# 3. A supervisor lands on the Italian dashboard; t shows the tracing page in Italian.
+start 80 24 "${italian[@]}" -- --store "$store" --user sara
+check "the supervisor's sign-in is Italian" wait_for "Nome utente  sara"
+text "$super_pw"
+keys Enter
+check "signing in opens the Italian dashboard" wait_re "TraceDesk (·|-) Cruscotto"
+check "the title names the role in Italian" wait_for "sara (supervisore)"
+check "the range is named in Italian" wait_re "(Ultima ora|Oggi|Ultime 24 ore|Ultimi (7|14) giorni) (·|-) per"
+check "the tiles are Italian" wait_for "autorizzati"
+check "the footer is Italian" wait_for "t Tracciamento"
+check "no English tile is left" absent "authorised"
+keys t
+check "t shows the tracing page in Italian" wait_re "Tracciamento (·|-) casi aperti"
+keys C-c
+check "Ctrl-C exits the dashboard with status 0" wait_for "__EXIT=0"
 
 summary e2e-italian
