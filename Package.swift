@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "DeskText"),
         .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText"]),
         // The staff use cases as a contract (protocol, errors, results, checks, texts): no store, no C.
-        .target(name: "DeskContract", dependencies: ["DeskCore", "CivilCalendar"]),
+        .target(name: "DeskContract", dependencies: ["DeskCore", "CivilCalendar", "DeskText"]),
         // The wire form of the contract and the phones' requests; depends on the contract, not the reverse.
         .target(name: "DeskAPI", dependencies: ["DeskContract", "DeskCore", "CivilCalendar", "JSONText"]),
         .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText", "DeskText"]),

@@ -12,12 +12,12 @@ enum StoreCommand {
             return .success
         }
         guard arguments.positionals.isEmpty else {
-            throw UsageError("migrate takes no arguments, only --store", command: "migrate")
+            throw UsageError(tr("cli.migrate.noArguments"), command: "migrate")
         }
         do {
             let store = try StoreLocation.open(arguments.values["store"], poolSize: 1)
             let version = try store.schemaVersion()
-            print("\(store.location): schema version \(version) (the latest this tracedesk knows)")
+            print(tr("cli.migrate.done", ["location": store.location, "version": String(version)]))
             return .success
         } catch {
             printError("migrate: \(error.message)")
@@ -34,13 +34,13 @@ enum StoreCommand {
         switch arguments.positionals.first {
         case "info":
             guard arguments.positionals.count == 1 else {
-                throw UsageError("store info takes no arguments, only --store and --json", command: "store")
+                throw UsageError(tr("cli.store.noArguments"), command: "store")
             }
             return info(arguments)
         case let other?:
-            throw UsageError("unknown store command '\(other)': use info", command: "store")
+            throw UsageError(tr("cli.store.unknownVerb", ["verb": other]), command: "store")
         case nil:
-            throw UsageError("store needs a command: info", command: "store")
+            throw UsageError(tr("cli.store.sayWhat"), command: "store")
         }
     }
 
