@@ -272,7 +272,8 @@ enum StaffCommand {
                 switch try store.addStaff(
                     name: name, role: .admin, passwordHash: hash, by: actor, now: Date(), onlyIfEmpty: false)
                 {
-                case .added: say(tr("cli.staff.recoveredAdded", ["name": name, "role": roleWord(.admin), "actor": actor]))
+                case .added:
+                    say(tr("cli.staff.recoveredAdded", ["name": name, "role": roleWord(.admin), "actor": actor]))
                 case .nameTaken, .notEmpty:
                     printError(tr("cli.staff.nameTaken", ["name": name]))
                     return .refused
