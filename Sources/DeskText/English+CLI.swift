@@ -1958,5 +1958,14 @@ extension English {
         ("cli.store.noArguments", "store info takes no arguments, only --store and --json"),
         ("cli.store.unknownVerb", "unknown store command '{verb}': use info"),
         ("cli.store.sayWhat", "store needs a command: info"),
+
+        ("cli.store.info.adapter", "adapter"),
+        ("cli.store.info.location", "location"),
+        ("cli.store.info.schema", "schema version"),
+        ("cli.store.info.schemaValue", "{version} (this tracedesk knows up to {known})"),
+        ("cli.store.info.size", "size on disk"),
+        ("cli.store.info.table", "table"),
+        ("cli.store.info.rows", "rows"),
+        ("cli.store.info.tableSize", "size"),
     ]
 }

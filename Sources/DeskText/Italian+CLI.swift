@@ -2112,5 +2112,14 @@ extension Italian {
         ("cli.store.noArguments", "store info non accetta argomenti, solo --store e --json"),
         ("cli.store.unknownVerb", "comando store sconosciuto '{verb}': usare info"),
         ("cli.store.sayWhat", "store richiede un comando: info"),
+
+        ("cli.store.info.adapter", "adattatore"),
+        ("cli.store.info.location", "posizione"),
+        ("cli.store.info.schema", "versione dello schema"),
+        ("cli.store.info.schemaValue", "{version} (questo tracedesk conosce fino alla {known})"),
+        ("cli.store.info.size", "spazio su disco"),
+        ("cli.store.info.table", "tabella"),
+        ("cli.store.info.rows", "righe"),
+        ("cli.store.info.tableSize", "dimensione"),
     ]
 }
