@@ -1484,6 +1484,8 @@ extension English {
         ("cli.person.newPassword", "new password for {user}: "),
         ("cli.person.passwordAgain", "the same password again: "),
         ("cli.person.passwordsDiffer", "the two passwords differ: nothing changed, try again"),
+
+        ("cli.person.retypePassword", "password (type it again from the start): "),
     ]
 }
 

@@ -1584,6 +1584,8 @@ extension Italian {
         ("cli.person.newPassword", "nuova password di {user}: "),
         ("cli.person.passwordAgain", "ripetere la password: "),
         ("cli.person.passwordsDiffer", "le due password sono diverse: nulla è cambiato, riprovare"),
+
+        ("cli.person.retypePassword", "password (riscriverla dall'inizio): "),
     ]
 }
 
