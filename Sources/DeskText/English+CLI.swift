@@ -1486,6 +1486,31 @@ extension English {
         ("cli.person.passwordsDiffer", "the two passwords differ: nothing changed, try again"),
 
         ("cli.person.retypePassword", "password (type it again from the start): "),
+
+        (
+            "cli.console.noPasswordStdin",
+            "the console asks for the password on its sign-in screen: --password-stdin is for otp commands"
+        ),
+        (
+            "cli.console.needsTerminal",
+            "the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts"
+        ),
+        ("cli.console.stopped", "the console signed out and stopped"),
+        ("cli.console.badCopy", "TRACEDESK_COPY must be on or off, got '{value}'"),
+        (
+            "cli.console.badRefresh",
+            "--refresh must be a whole number of seconds from 1 to {high}, or 0 for no automatic refresh, got '{value}'"
+        ),
+        (
+            "cli.console.badIdleLock",
+            "TRACEDESK_IDLE_LOCK_SECONDS must be a whole number of seconds from 2 to 86400, got '{value}'"
+        ),
+        ("cli.docs.sayWhat", "say what to write: man"),
+        ("cli.docs.unknownVerb", "unknown command 'docs {verb}': use man"),
+        ("cli.docs.giveOut", "give the folder to write into: --out DIR"),
+        ("cli.docs.cannotWrite", "cannot write {file}: {problem}"),
+        ("cli.completion.sayWhich", "say which shell: bash, zsh or fish"),
+        ("cli.completion.unknownShell", "unknown shell '{value}': use bash, zsh or fish"),
     ]
 }
 

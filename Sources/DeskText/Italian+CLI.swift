@@ -1586,6 +1586,31 @@ extension Italian {
         ("cli.person.passwordsDiffer", "le due password sono diverse: nulla è cambiato, riprovare"),
 
         ("cli.person.retypePassword", "password (riscriverla dall'inizio): "),
+
+        (
+            "cli.console.noPasswordStdin",
+            "la console chiede la password nella sua schermata di accesso: --password-stdin è per i comandi otp"
+        ),
+        (
+            "cli.console.needsTerminal",
+            "la console richiede un terminale: eseguirla in un terminale, o usare 'tracedesk otp …' negli script"
+        ),
+        ("cli.console.stopped", "la console ha chiuso la sessione e si è fermata"),
+        ("cli.console.badCopy", "TRACEDESK_COPY deve essere on o off, non '{value}'"),
+        (
+            "cli.console.badRefresh",
+            "--refresh deve essere un numero intero di secondi da 1 a {high}, o 0 per nessun aggiornamento automatico, non '{value}'"
+        ),
+        (
+            "cli.console.badIdleLock",
+            "TRACEDESK_IDLE_LOCK_SECONDS deve essere un numero intero di secondi da 2 a 86400, non '{value}'"
+        ),
+        ("cli.docs.sayWhat", "indicare cosa scrivere: man"),
+        ("cli.docs.unknownVerb", "comando sconosciuto 'docs {verb}': usare man"),
+        ("cli.docs.giveOut", "indicare la cartella in cui scrivere: --out DIR"),
+        ("cli.docs.cannotWrite", "impossibile scrivere {file}: {problem}"),
+        ("cli.completion.sayWhich", "indicare quale shell: bash, zsh o fish"),
+        ("cli.completion.unknownShell", "shell sconosciuta '{value}': usare bash, zsh o fish"),
     ]
 }
 
