@@ -1865,6 +1865,19 @@ extension English {
         ("cli.settings.from", "from {source}"),
         ("cli.settings.default", "default"),
         ("cli.settings.problems", "Problems in the file (those values are ignored):"),
+
+        ("cli.settings.file.unreadable", "{file} cannot be read: it is ignored"),
+        ("cli.settings.file.syntax", "{file} line {line}: {reason}; the file is ignored"),
+        ("cli.settings.file.notObject", "{file} line 1: the file must hold one JSON object; it is ignored"),
+        (
+            "cli.settings.file.unknownKey",
+            "{file} line {line}: unknown setting \"{key}\" (known: {known}); it is ignored"
+        ),
+        ("cli.settings.file.notString", "{file} line {line}: {key} must be a string, found {kind}; it is ignored"),
+        ("cli.settings.file.badValue", "{file} line {line}: {key} {problem}; it is ignored"),
+        ("cli.settings.value.oneOf", "must be one of {allowed}, got '{value}'"),
+        ("cli.settings.value.url", "must be an http(s) URL such as https://desk.example:8081"),
+        ("cli.settings.value.empty", "is empty"),
     ]
 }
 

@@ -2004,6 +2004,22 @@ extension Italian {
         ("cli.settings.from", "da {source}"),
         ("cli.settings.default", "predefinito"),
         ("cli.settings.problems", "Problemi nel file (quei valori sono ignorati):"),
+
+        ("cli.settings.file.unreadable", "{file} non può essere letto: è ignorato"),
+        ("cli.settings.file.syntax", "{file} riga {line}: {reason}; il file è ignorato"),
+        ("cli.settings.file.notObject", "{file} riga 1: il file deve contenere un solo oggetto JSON; è ignorato"),
+        (
+            "cli.settings.file.unknownKey",
+            "{file} riga {line}: impostazione sconosciuta \"{key}\" (note: {known}); è ignorata"
+        ),
+        (
+            "cli.settings.file.notString",
+            "{file} riga {line}: {key} deve essere una stringa, trovato {kind}; è ignorato"
+        ),
+        ("cli.settings.file.badValue", "{file} riga {line}: {key} {problem}; è ignorato"),
+        ("cli.settings.value.oneOf", "deve essere uno tra {allowed}, non '{value}'"),
+        ("cli.settings.value.url", "deve essere un URL http(s) come https://desk.example:8081"),
+        ("cli.settings.value.empty", "è vuoto"),
     ]
 }
 
