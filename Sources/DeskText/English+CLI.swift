@@ -1863,7 +1863,8 @@ extension English {
         ("cli.settings.noServer", " (none: the console opens the store, {store})"),
         ("cli.settings.defaultStore", "the default one"),
         ("cli.settings.from", "from {source}"),
-        ("cli.settings.default", "default"),
+        ("cli.settings.fromDefault", "from default"),
+        ("cli.settings.fileLine", "{file} line {line}"),
         ("cli.settings.problems", "Problems in the file (those values are ignored):"),
 
         ("cli.settings.file.unreadable", "{file} cannot be read: it is ignored"),

@@ -2002,7 +2002,8 @@ extension Italian {
         ("cli.settings.noServer", " (nessuno: la console apre l'archivio, {store})"),
         ("cli.settings.defaultStore", "quello predefinito"),
         ("cli.settings.from", "da {source}"),
-        ("cli.settings.default", "predefinito"),
+        ("cli.settings.fromDefault", "predefinito"),
+        ("cli.settings.fileLine", "{file} riga {line}"),
         ("cli.settings.problems", "Problemi nel file (quei valori sono ignorati):"),
 
         ("cli.settings.file.unreadable", "{file} non può essere letto: è ignorato"),

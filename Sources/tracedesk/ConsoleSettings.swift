@@ -135,7 +135,9 @@ struct ConsoleSettings {
             } else if let name = fromEnvironment[key], let value = environment[name], !value.isEmpty {
                 settings.values[key] = Value(value: value, source: name)
             } else if let entry = file.values[key] {
-                settings.values[key] = Value(value: entry.value, source: "\(filePath) line \(entry.line)")
+                settings.values[key] = Value(
+                    value: entry.value,
+                    source: tr("cli.settings.fileLine", ["file": filePath, "line": String(entry.line)]))
             } else {
                 settings.values[key] = Value(value: defaults[key], source: "default")
             }
@@ -153,7 +155,10 @@ struct ConsoleSettings {
         let resolved = Language.resolve(option: option, settingsFile: file?.value, environment: environment)
         switch resolved.source {
         case .option: return Value(value: resolved.language.rawValue, source: "--lang")
-        case .settingsFile: return Value(value: resolved.language.rawValue, source: "\(path) line \(file?.line ?? 1)")
+        case .settingsFile:
+            return Value(
+                value: resolved.language.rawValue,
+                source: tr("cli.settings.fileLine", ["file": path, "line": String(file?.line ?? 1)]))
         case .environment(let name): return Value(value: resolved.language.rawValue, source: name)
         case .fallback: return Value(value: resolved.language.rawValue, source: "default")
         }

@@ -45,7 +45,9 @@ enum SettingsCommand {
                     " (the dashboard, the audit log and the command line's output other than --help stay English for now)"
             }
             let shown = value.value.map { terminalSafe($0) } ?? "-"
-            let source = tr("cli.settings.from", ["source": terminalSafe(sourceWords(value.source))])
+            let source =
+                value.source == "default"
+                ? tr("cli.settings.fromDefault") : tr("cli.settings.from", ["source": terminalSafe(value.source)])
             print(
                 "  \(key.padding(toLength: 14, withPad: " ", startingAt: 0))\(shown.padding(toLength: max(24, shown.count + 2), withPad: " ", startingAt: 0))\(source)\(note)"
             )
@@ -55,11 +57,5 @@ enum SettingsCommand {
             for problem in settings.problems { print("  " + terminalSafe(problem)) }
         }
         return .success
-    }
-
-    /// Where a value came from, in the run's language: "default" is a word; an option, a
-    /// variable's name or the file's line are names.
-    static func sourceWords(_ source: String) -> String {
-        source == "default" ? tr("cli.settings.default") : source
     }
 }

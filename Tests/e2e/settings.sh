@@ -29,14 +29,14 @@ cat >"$file" <<'JSON'
   "export_folder": "~/exports"
 }
 JSON
-# The file chooses Italian, so from here on `settings` speaks it ("da" for "from").
+# The file chooses Italian, so from here on `settings` speaks it ("da" for "from", "riga" for "line").
 td "" settings
 check "each value from the file, with its line" bash -c "
-  grep -qE '^  server +http://127.0.0.1:9 +da $file line 2' '$work/out' &&
-  grep -qE '^  user +rossi +da $file line 3' '$work/out' &&
-  grep -qE '^  theme +high-contrast +da $file line 4' '$work/out' &&
-  grep -qE '^  language +it +da $file line 5' '$work/out' &&
-  grep -qE '^  export_folder +~/exports +da $file line 6' '$work/out'"
+  grep -qE '^  server +http://127.0.0.1:9 +da $file riga 2' '$work/out' &&
+  grep -qE '^  user +rossi +da $file riga 3' '$work/out' &&
+  grep -qE '^  theme +high-contrast +da $file riga 4' '$work/out' &&
+  grep -qE '^  language +it +da $file riga 5' '$work/out' &&
+  grep -qE '^  export_folder +~/exports +da $file riga 6' '$work/out'"
 TRACEDESK_USER=verdi td "" settings --theme default
 check "the environment and options win over the file, and say so" bash -c "
   grep -qE '^  user +verdi +da TRACEDESK_USER' '$work/out' && grep -qE '^  theme +default +da --theme' '$work/out'"
