@@ -1,4 +1,5 @@
 import DeskContract
+import DeskText
 
 /// A command line split into positionals, options with values and flags.
 ///
@@ -33,7 +34,7 @@ package struct Arguments {
                 continue
             }
             guard word.hasPrefix("--") else {
-                throw UsageError("unknown option '\(word)' for '\(command)'", command: command)
+                throw UsageError(tr("cli.usage.unknownOption", ["option": word, "command": command]), command: command)
             }
             var name = String(word.dropFirst(2))
             var inlineValue: String?
@@ -48,13 +49,16 @@ package struct Arguments {
                     values[name] = words[index]
                     index += 1
                 } else {
-                    throw UsageError("option --\(name) needs a value", command: command)
+                    throw UsageError(tr("cli.usage.needsValue", ["option": name]), command: command)
                 }
             } else if flagOptions.contains(name) || name == "help" {
-                if inlineValue != nil { throw UsageError("option --\(name) takes no value", command: command) }
+                if inlineValue != nil {
+                    throw UsageError(tr("cli.usage.takesNoValue", ["option": name]), command: command)
+                }
                 flags.insert(name)
             } else {
-                throw UsageError("unknown option '--\(name)' for '\(command)'", command: command)
+                throw UsageError(
+                    tr("cli.usage.unknownOption", ["option": "--" + name, "command": command]), command: command)
             }
         }
     }
@@ -70,8 +74,12 @@ package struct Arguments {
         guard let text = values[name] else { return fallback }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError(
-                "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
-                command: command)
+                tr(
+                    "cli.usage.wholeNumber",
+                    [
+                        "option": name, "low": String(range.lowerBound), "high": String(range.upperBound),
+                        "value": text,
+                    ]), command: command)
         }
         return value
     }

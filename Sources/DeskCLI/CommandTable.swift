@@ -170,7 +170,7 @@ extension Arguments {
         let taken = Set(spec.options(of: found).map(\.name))
         let given = values.keys.sorted() + flags.sorted().filter { $0 != "help" }
         if let extra = given.first(where: { !taken.contains($0) }) {
-            throw UsageError("'\(command)' takes no --\(extra)", command: command)
+            throw UsageError(tr("cli.usage.verbTakesNo", ["command": command, "option": extra]), command: command)
         }
     }
 
@@ -179,9 +179,15 @@ extension Arguments {
         for option in options where !option.allowed.isEmpty && option.parserChecks {
             guard let value = values[option.name] else { continue }
             if !option.allowed.contains(value.lowercased()) {
+                // English names the value ("unknown reason 'x'"); Italian names its option.
+                let word = Language.current == .en ? option.valueWord : "--" + option.name
                 throw UsageError(
-                    "unknown \(option.valueWord) '\(terminalSafe(String(value.prefix(24))))': use \(CommandTable.list(option.allowed))",
-                    command: command)
+                    tr(
+                        "cli.usage.unknownValue",
+                        [
+                            "word": word, "value": terminalSafe(String(value.prefix(24))),
+                            "allowed": CommandTable.list(option.allowed),
+                        ]), command: command)
             }
         }
     }
@@ -202,6 +208,6 @@ extension CommandTable {
     /// "a, b or c".
     package static func list(_ words: [String]) -> String {
         guard words.count > 1 else { return words.first ?? "" }
-        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+        return tr("cli.list.or", ["rest": words.dropLast().joined(separator: ", "), "last": words[words.count - 1]])
     }
 }

@@ -1,5 +1,6 @@
 import DeskCore
 import DeskStore
+import DeskText
 import Foundation
 
 /// Where the embedded store lives, and opening it with errors a person can act on.
@@ -73,7 +74,7 @@ package enum StoreLocation {
         }
         guard let seconds = Int64(text), (10...3600).contains(seconds) else {
             throw UsageError(
-                "TRACEDESK_OTP_TTL_SECONDS must be a whole number of seconds from 10 to 3600, got '\(text.prefix(20))'",
+                tr("cli.usage.otpTTL", ["value": String(text.prefix(20))]),
                 command: "tracedesk")
         }
         return .seconds(seconds)
@@ -87,7 +88,7 @@ package enum StoreLocation {
         }
         guard let value = Int32(text), (100...600_000).contains(value) else {
             throw UsageError(
-                "TRACEDESK_BUSY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000, got '\(text.prefix(20))'",
+                tr("cli.usage.busyTimeout", ["value": String(text.prefix(20))]),
                 command: "tracedesk")
         }
         return value

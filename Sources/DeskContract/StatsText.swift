@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -6,9 +7,9 @@ import DeskCore
     import Foundation
 #endif
 
-/// A ``StatsReport`` as plain text: what `tracedesk stats` prints by default, and the phrases a
-/// screen may reuse (a duration, a share, a time). ASCII only, so it reads the same under
-/// LANG=C and in a log. Shares come from the report's derived figures, which are nil when there
+/// A ``StatsReport`` as plain text: what `tracedesk stats` prints by default, in the run's
+/// language (`cli.stats.*`), and the phrases a screen may reuse (a duration, a share, a time).
+/// The English is ASCII only, so it reads the same under LANG=C and in a log. Shares come from the report's derived figures, which are nil when there
 /// is nothing to divide: they are then left out, never shown as 0 % or NaN.
 public enum StatsText {
     /// The whole summary, one line per element: the range, the totals with their shares, the
@@ -17,19 +18,24 @@ public enum StatsText {
     public static func summary(_ report: StatsReport, title: String? = nil, top: Int = 10) -> [String] {
         var lines: [String] = []
         let query = report.query
-        let heading = title.map { "Statistics, \($0)" } ?? "Statistics"
+        let heading = title.map { tr("cli.stats.headingTitled", ["title": $0]) } ?? tr("cli.stats.heading")
         lines.append(
-            "\(heading): \(utc(query.from)) to \(utc(query.to)) UTC, \(TraceText.plural(query.bucketCount, bucketNoun(query.bucket)))"
-        )
-        lines.append("Read at \(utc(report.generatedAt)) UTC")
+            tr(
+                "cli.stats.range",
+                [
+                    "heading": heading, "from": utc(query.from), "to": utc(query.to),
+                    "buckets": trCount("cli.stats.bucket.\(query.bucket.rawValue)", query.bucketCount),
+                ]))
+        lines.append(tr("cli.stats.readAt", ["time": utc(report.generatedAt)]))
         if report.isEmpty {
             lines.append("")
-            lines.append("\(StatsCSV.noData.prefix(1).uppercased())\(StatsCSV.noData.dropFirst()).")
-            lines.append("Pseudo-ids: \(report.pseudoIDs.summary)")
+            lines.append(tr("cli.stats.noData"))
+            lines.append(tr("cli.stats.pseudoIDs", ["summary": report.pseudoIDs.summary]))
             return lines
         }
         lines.append("")
-        func tile(_ name: String, _ value: Int64, _ rest: String = "") -> String {
+        func tile(_ key: String, _ value: Int64, _ rest: String = "") -> String {
+            let name = tr("cli.stats.tile.\(key)")
             let label = name + String(repeating: " ", count: max(0, 22 - name.count))
             let number = String(value)
             return label + String(repeating: " ", count: max(0, 8 - number.count)) + number
@@ -37,79 +43,109 @@ public enum StatsText {
         }
         lines.append(
             tile(
-                "Codes authorised", report.authorized.total,
-                "checked \(report.checked.total)\(paren(report.checkedShare)), uploaded \(report.uploaded.total)\(paren(report.uploadedShare))"
-            ))
-        var uploads = "keys accepted \(report.keysAccepted.total), dropped \(report.keysDropped.total)"
-        if let mean = report.keysPerUploadMean { uploads += ", \(oneDecimal(mean)) keys per upload" }
-        lines.append(tile("Uploads", report.uploads.total, uploads))
+                "authorised", report.authorized.total,
+                tr(
+                    "cli.stats.rest.authorised",
+                    [
+                        "checked": String(report.checked.total), "checkedShare": paren(report.checkedShare),
+                        "uploaded": String(report.uploaded.total), "uploadedShare": paren(report.uploadedShare),
+                    ])))
+        var uploads = tr(
+            "cli.stats.rest.uploads",
+            ["accepted": String(report.keysAccepted.total), "dropped": String(report.keysDropped.total)])
+        if let mean = report.keysPerUploadMean { uploads += tr("cli.stats.rest.perUpload", ["mean": oneDecimal(mean)]) }
+        lines.append(tile("uploads", report.uploads.total, uploads))
         let refused = StatsSeries.sum(report.uploadsRefused.map(\.count))
-        lines.append(tile("Uploads refused", refused, reasons(report.uploadsRefused)))
-        var chunks = "keys \(report.keysPublished.total), padding \(report.paddingPublished)"
-        if let perChunk = report.keysPerChunk { chunks += ", \(oneDecimal(perChunk)) keys per chunk" }
-        lines.append(tile("Chunks published", report.chunks.total, chunks))
+        lines.append(tile("uploadsRefused", refused, reasons(report.uploadsRefused)))
+        var chunks = tr(
+            "cli.stats.rest.chunks",
+            ["keys": String(report.keysPublished.total), "padding": String(report.paddingPublished)])
+        if let perChunk = report.keysPerChunk {
+            chunks += tr("cli.stats.rest.perChunk", ["mean": oneDecimal(perChunk)])
+        }
+        lines.append(tile("chunks", report.chunks.total, chunks))
         let requests = StatsSeries.sum([report.realRequests.total, report.dummyRequests.total])
         lines.append(
             tile(
-                "Phone requests", requests,
-                "real \(report.realRequests.total), dummy \(report.dummyRequests.total)\(paren(report.dummyShare, " dummy"))"
-            ))
-        lines.append(tile("Analytics reports", report.analyticsReports.total))
+                "requests", requests,
+                tr(
+                    "cli.stats.rest.requests",
+                    [
+                        "real": String(report.realRequests.total), "dummy": String(report.dummyRequests.total),
+                        "share": paren(report.dummyShare, tr("cli.stats.share.dummy")),
+                    ])))
+        lines.append(tile("analytics", report.analyticsReports.total))
         lines.append(
-            tile("APRICOT registrations", report.registrations.total, "returning sign-ins \(report.returningSignIns)"))
-        lines.append(tile("APRICOT contact files", report.contactFiles.total))
-        lines.append(tile("Contact lookups", report.lookups.total))
-        lines.append("Pseudo-ids: \(report.pseudoIDs.summary)")
+            tile(
+                "registrations", report.registrations.total,
+                tr("cli.stats.rest.registrations", ["count": String(report.returningSignIns)])))
+        lines.append(tile("contactFiles", report.contactFiles.total))
+        lines.append(tile("lookups", report.lookups.total))
+        lines.append(tr("cli.stats.pseudoIDs", ["summary": report.pseudoIDs.summary]))
 
         lines.append("")
-        lines.append("Funnel (codes authorised in the range, by authorisation time):")
-        lines.append("  authorised \(report.authorized.total)")
-        lines.append("  checked    \(report.checked.total)\(paren(report.checkedShare, " of authorised"))")
-        lines.append("  uploaded   \(report.uploaded.total)\(paren(report.uploadedShare, " of authorised"))")
+        let ofAuthorised = tr("cli.stats.share.ofAuthorised")
+        lines.append(tr("cli.stats.funnel"))
+        lines.append(tr("cli.stats.funnel.authorised", ["count": String(report.authorized.total)]))
         lines.append(
-            "  median time to upload: \(report.medianSecondsToUpload.map(duration) ?? "none (no code was uploaded)")")
+            tr(
+                "cli.stats.funnel.checked",
+                ["count": String(report.checked.total), "share": paren(report.checkedShare, ofAuthorised)]))
+        lines.append(
+            tr(
+                "cli.stats.funnel.uploaded",
+                ["count": String(report.uploaded.total), "share": paren(report.uploadedShare, ofAuthorised)]))
+        lines.append(
+            tr(
+                "cli.stats.funnel.median",
+                ["duration": report.medianSecondsToUpload.map(duration) ?? tr("cli.stats.funnel.noUpload")]))
 
         if !report.keysDroppedByReason.isEmpty {
             lines.append("")
-            lines.append("Keys dropped by reason: \(reasons(report.keysDroppedByReason))")
+            lines.append(tr("cli.stats.droppedByReason", ["reasons": reasons(report.keysDroppedByReason)]))
         }
         if report.uploads.total > 0 {
             lines.append("")
-            lines.append("Keys per upload:")
+            lines.append(tr("cli.stats.keysPerUpload"))
             lines.append("  " + histogram(report.keysPerUpload))
         }
+        func more(_ count: Int) -> String { "  " + tr("cli.stats.more", ["count": String(count - top)]) }
         if !report.operators.isEmpty {
             lines.append("")
-            lines.append("Top operators (codes authorised, checked, uploaded):")
+            lines.append(tr("cli.stats.operators"))
             lines += table(
                 report.operators.prefix(top).map {
                     [$0.name, String($0.authorized), String($0.checked), String($0.uploaded)]
-                }, header: ["OPERATOR", "AUTHORISED", "CHECKED", "UPLOADED"])
-            if report.operators.count > top { lines.append("  and \(report.operators.count - top) more") }
+                }, header: columns("operator", "authorised", "checked", "uploaded"))
+            if report.operators.count > top { lines.append(more(report.operators.count)) }
         }
         if !report.provinces.isEmpty {
             lines.append("")
-            lines.append(
-                "Provinces (analytics reports; Bluetooth active, notifications allowed, exposure notifications):")
+            lines.append(tr("cli.stats.provinces"))
             lines += table(
                 report.provinces.prefix(top).map {
                     [
-                        $0.code, $0.province?.asciiName ?? "(not a province)", String($0.reports),
+                        $0.code, $0.province?.asciiName ?? tr("cli.stats.notAProvince"), String($0.reports),
                         String($0.bluetoothActive),
                         String($0.notificationsAllowed), String($0.exposureNotifications),
                     ]
-                }, header: ["CODE", "PROVINCE", "REPORTS", "BLUETOOTH", "NOTIFICATIONS", "EXPOSURES"], textColumns: 2)
-            if report.provinces.count > top { lines.append("  and \(report.provinces.count - top) more") }
+                }, header: columns("code", "province", "reports", "bluetooth", "notifications", "exposures"),
+                textColumns: 2)
+            if report.provinces.count > top { lines.append(more(report.provinces.count)) }
         }
         if !report.tracers.isEmpty {
             lines.append("")
-            lines.append("APRICOT lookups per tracer:")
+            lines.append(tr("cli.stats.tracers"))
             lines += table(
-                report.tracers.prefix(top).map { [$0.name, String($0.lookups)] }, header: ["TRACER", "LOOKUPS"])
-            if report.tracers.count > top { lines.append("  and \(report.tracers.count - top) more") }
+                report.tracers.prefix(top).map { [$0.name, String($0.lookups)] },
+                header: columns("tracer", "lookups"))
+            if report.tracers.count > top { lines.append(more(report.tracers.count)) }
         }
         return lines
     }
+
+    /// The summary's column headings (`cli.stats.column.*`) in the run's language.
+    static func columns(_ names: String...) -> [String] { names.map { tr("cli.stats.column.\($0)") } }
 
     /// "45 s", "12 min", "1 h 12 min", "2 h", "3 d 4 h".
     public static func duration(_ seconds: Int64) -> String {

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 
 /// The lookup's summary lines as the contact-trace screen and `tracedesk trace` both print
 /// them, so the two cannot disagree (the clock skew with its sign, the days covered, the
@@ -20,21 +21,23 @@ public enum TraceText {
     /// "Uploads: none yet". When the line would pass `width` columns the days covered are left
     /// out first, so the clock skew stays.
     public static func uploads(_ patient: TracePatient, width: Int = .max) -> String {
-        guard patient.daysUploaded > 0 else { return "Uploads: none yet" }
-        var line = "Uploads: \(plural(patient.daysUploaded, "day"))"
+        guard patient.daysUploaded > 0 else { return tr("cli.trace.uploads.none") }
+        var line = trCount("cli.trace.uploads.days", patient.daysUploaded)
         var covered = ""
         if let first = patient.firstDay, let last = patient.lastDay {
             line += ", \(first.iso) – \(last.iso)"
-            covered = " (\(plural(last.days(since: first) + 1, "day")) covered)"
+            covered = " (" + trCount("cli.trace.uploads.covered", last.days(since: first) + 1) + ")"
         }
-        let skewText = " · clock skew \(skew(patient.skewSeconds))"
+        let skewText = " · " + tr("cli.trace.uploads.skew", ["skew": skew(patient.skewSeconds)])
         return line + ((line + covered + skewText).count <= width ? covered : "") + skewText
     }
 
     /// "2345 sightings · 120 unresolved · 4 contacts, 2 close".
     public static func counts(_ lookup: TraceLookup) -> String {
         let close = lookup.contacts.reduce(0) { $0 + ($1.summary.isCloseContact ? 1 : 0) }
-        return
-            "\(plural(lookup.totalSightings, "sighting")) · \(lookup.unresolved) unresolved · \(plural(lookup.contacts.count, "contact")), \(close) close"
+        return trCount("cli.trace.counts.sightings", lookup.totalSightings) + " · "
+            + trCount("cli.trace.counts.unresolved", lookup.unresolved) + " · "
+            + trCount("cli.trace.counts.contacts", lookup.contacts.count) + ", "
+            + trCount("cli.trace.counts.close", close)
     }
 }

@@ -1,8 +1,11 @@
 extension English {
-    /// The command line's help, man pages and completions in English (keys `cli.…`: the table of
+    /// The command line's help, man pages, completions and output (its lines, summaries, refusals
+    /// and prompts; not --json, CSV or the server's log) in English (keys `cli.…`: the table of
     /// commands in DeskCLI names them). A blank line parts paragraphs; a line that starts with a
     /// space is kept as it is.
-    static let cli: [(String, String)] = headings + shared + commands1 + commands2 + commands3 + bench
+    static let cli: [(String, String)] =
+        headings + shared + commands1 + commands2 + commands3 + bench + usage + operating + tracing + supervision
+        + statistics
 }
 
 extension English {
@@ -1416,5 +1419,595 @@ extension English {
             "cli.bench.notes.release",
             "Build with -c release for figures that mean something. Each benchmark's own --help (tracedesk bench stats --help, …) says more."
         ),
+    ]
+}
+
+extension English {
+    /// The command line's refusals of what was typed (UsageError), with the "see --help" line.
+    static let usage: [(String, String)] = [
+        ("cli.usage.unknownOption", "unknown option '{option}' for '{command}'"),
+        ("cli.usage.needsValue", "option --{option} needs a value"),
+        ("cli.usage.needsValueOf", "option --{option} needs a value: {allowed}"),
+        ("cli.usage.takesNoValue", "option --{option} takes no value"),
+        ("cli.usage.wholeNumber", "--{option} must be a whole number from {low} to {high}, got '{value}'"),
+        ("cli.usage.oneOf", "--{option} must be one of {allowed}, got '{value}'"),
+        ("cli.usage.verbTakesNo", "'{command}' takes no --{option}"),
+        ("cli.usage.unknownValue", "unknown {word} '{value}': use {allowed}"),
+        ("cli.usage.unknownCommand", "unknown command '{command}'"),
+        ("cli.usage.seeHelp", "see 'tracedesk {command}--help'"),
+        (
+            "cli.usage.otpTTL",
+            "TRACEDESK_OTP_TTL_SECONDS must be a whole number of seconds from 10 to 3600, got '{value}'"
+        ),
+        (
+            "cli.usage.busyTimeout",
+            "TRACEDESK_BUSY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000, got '{value}'"
+        ),
+        ("cli.list.or", "{rest} or {last}"),
+    ]
+}
+
+extension English {
+    static let operating: [(String, String)] = [
+
+        ("cli.otp.sayWhat", "say what to do: check, authorize or status"),
+        ("cli.otp.unknownVerb", "unknown command 'otp {verb}': use check, authorize or status"),
+        ("cli.otp.codeBoth", "give the code either as CODE or on stdin with --code-stdin, not both"),
+        ("cli.otp.stdinEmpty", "--code-stdin: stdin is empty: pipe the code in, on the first line"),
+        ("cli.otp.stdinLong", "--code-stdin: the first line is too long for a code: pipe the code alone"),
+        ("cli.otp.giveCode", "give the code: tracedesk {command} CODE (or --code-stdin)"),
+        ("cli.otp.oneCode", "give one code only (quote it if it has spaces)"),
+        ("cli.otp.valid", "valid"),
+        ("cli.otp.giveSymptoms", "give the symptom-onset day: --symptoms YYYY-MM-DD"),
+        ("cli.otp.authorized", "authorized {tag} until {time} ({seconds} s)"),
+        ("cli.otp.alreadyAuthorized", "already authorized {tag} by {by} until {time}: nothing changed"),
+        ("cli.otp.status.unknown", "unknown: this code was never authorised here"),
+        ("cli.otp.status.authorized", "authorized {tag} by {by}, symptoms {day}, {seconds} s left"),
+        ("cli.otp.status.expired", "expired {tag} at {time} without an upload"),
+        ("cli.otp.status.consumed", "consumed {tag}: the app uploaded with it"),
+        ("cli.person.storeAndServer", "give --store or --server, not both: a server uses its own store"),
+        (
+            "cli.person.sayWho",
+            "say who is acting: --user NAME (or set TRACEDESK_USER); accounts are made with 'tracedesk staff add'"
+        ),
+        ("cli.person.passwordPrompt", "password for {user}: "),
+        ("cli.person.signOutFailed", "could not sign out: {problem}"),
+        ("cli.person.passwordStdinEmpty", "--password-stdin: stdin is empty: pipe the password in, one line"),
+        (
+            "cli.person.passwordTooLong",
+            "--password-stdin: the line is longer than {limit} bytes: a password has at most {max} characters"
+        ),
+        (
+            "cli.person.noTerminal",
+            "no terminal to ask for the password on: run this in a terminal, or pass --password-stdin and pipe the password in"
+        ),
+        ("cli.person.newPassword", "new password for {user}: "),
+        ("cli.person.passwordAgain", "the same password again: "),
+        ("cli.person.passwordsDiffer", "the two passwords differ: nothing changed, try again"),
+
+        ("cli.person.retypePassword", "password (type it again from the start): "),
+
+        (
+            "cli.console.noPasswordStdin",
+            "the console asks for the password on its sign-in screen: --password-stdin is for otp commands"
+        ),
+        (
+            "cli.console.needsTerminal",
+            "the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts"
+        ),
+        ("cli.console.stopped", "the console signed out and stopped"),
+        ("cli.console.badCopy", "TRACEDESK_COPY must be on or off, got '{value}'"),
+        (
+            "cli.console.badRefresh",
+            "--refresh must be a whole number of seconds from 1 to {high}, or 0 for no automatic refresh, got '{value}'"
+        ),
+        (
+            "cli.console.badIdleLock",
+            "TRACEDESK_IDLE_LOCK_SECONDS must be a whole number of seconds from 2 to 86400, got '{value}'"
+        ),
+        ("cli.docs.sayWhat", "say what to write: man"),
+        ("cli.docs.unknownVerb", "unknown command 'docs {verb}': use man"),
+        ("cli.docs.giveOut", "give the folder to write into: --out DIR"),
+        ("cli.docs.cannotWrite", "cannot write {file}: {problem}"),
+        ("cli.completion.sayWhich", "say which shell: bash, zsh or fish"),
+        ("cli.completion.unknownShell", "unknown shell '{value}': use bash, zsh or fish"),
+    ]
+}
+
+extension English {
+    static let tracing: [(String, String)] = [
+
+        ("cli.common.csvOrJson", "give --csv or --json, not both"),
+        ("cli.trace.phoneBoth", "give the number either as PHONE or on stdin with --phone-stdin, not both"),
+        (
+            "cli.trace.givePhone",
+            "give the patient's phone number: tracedesk trace PHONE --purpose TEXT (or --phone-stdin)"
+        ),
+        ("cli.trace.onePhone", "give one phone number only (quote it if it has spaces)"),
+        (
+            "cli.trace.givePurpose",
+            "give the purpose or case reference: --purpose \"case 2026-1234\" (every lookup is audited with it)"
+        ),
+        ("cli.trace.stdinEmpty", "--phone-stdin: stdin is empty: pipe the patient's number in, on the first line"),
+        ("cli.trace.stdinLong", "--phone-stdin: the first line is too long for a phone number: pipe the number alone"),
+        ("cli.trace.patient", "Patient {phone} · user {user} · registered since {since}"),
+        ("cli.trace.purpose", "Purpose: {purpose}"),
+        (
+            "cli.trace.noUploads",
+            "Uploads: none yet. Ask the patient to share their contacts in the app, then look them up again."
+        ),
+        ("cli.trace.closeMark", " (* = at least {minutes} min on one day)"),
+        ("cli.trace.noContacts", "No other registered phone was seen in the uploaded files."),
+        ("cli.trace.column.phone", "PHONE"),
+        ("cli.trace.column.minutes", "MINUTES"),
+        ("cli.trace.column.mostPerDay", "MOST/DAY"),
+        ("cli.trace.column.days", "DAYS"),
+        ("cli.trace.column.sightings", "SIGHTINGS"),
+        ("cli.trace.column.firstSeen", "FIRST SEEN"),
+        ("cli.trace.column.lastSeen", "LAST SEEN"),
+        ("cli.trace.column.outcome", "OUTCOME"),
+        ("cli.trace.noTime", "no time"),
+        ("cli.trace.noTimeColumn", "no time            "),
+        ("cli.trace.sightingsHeading", "Sightings ({count}, oldest first):"),
+        ("cli.trace.unresolved", "unresolved"),
+        ("cli.trace.sighting", "{when}  file {day}  {beacon}  {who}"),
+        ("cli.trace.uploads.none", "Uploads: none yet"),
+        ("cli.trace.uploads.days.one", "Uploads: {count} day"),
+        ("cli.trace.uploads.days.other", "Uploads: {count} days"),
+        ("cli.trace.uploads.covered.one", "{count} day covered"),
+        ("cli.trace.uploads.covered.other", "{count} days covered"),
+        ("cli.trace.uploads.skew", "clock skew {skew}"),
+        ("cli.trace.counts.sightings.one", "{count} sighting"),
+        ("cli.trace.counts.sightings.other", "{count} sightings"),
+        ("cli.trace.counts.unresolved.one", "{count} unresolved"),
+        ("cli.trace.counts.unresolved.other", "{count} unresolved"),
+        ("cli.trace.counts.contacts.one", "{count} contact"),
+        ("cli.trace.counts.contacts.other", "{count} contacts"),
+        ("cli.trace.counts.close.one", "{count} close"),
+        ("cli.trace.counts.close.other", "{count} close"),
+        ("cli.case.sayWhat", "say what to do: open, list, show, close or add"),
+        ("cli.case.unknownVerb", "unknown command 'case {verb}': use open, list, show, close or add"),
+        ("cli.case.givePhone", "give the patient's phone number: {usage} (or --phone-stdin)"),
+        (
+            "cli.case.giveReference",
+            "give the case reference: --reference \"ASL-2026-0412\" (every view of the case is audited with it)"
+        ),
+        ("cli.case.onsetOrTestDay", "give --onset (symptoms started) or --test-day (no symptoms), not both"),
+        (
+            "cli.case.open.existing",
+            "the patient already has an open case: case {id} ({reference}), opened by {by} at {at}; nothing changed (the reference typed was not used)"
+        ),
+        ("cli.case.open.opened", "opened case {id} ({reference}) for {phone}, index day {index}"),
+        ("cli.case.open.followUps.one", "follow-ups: {count} new"),
+        ("cli.case.open.followUps.other", "follow-ups: {count} new"),
+        ("cli.case.open.joined.one", "{count} already followed for another open case (joined)"),
+        ("cli.case.open.joined.other", "{count} already followed for another open case (joined)"),
+        ("cli.case.open.assignedToYou", ", assigned to you"),
+        ("cli.case.open.cameFrom", "the patient was a contact of {link}: the two cases are linked"),
+        ("cli.case.open.seeIt", "see it with: tracedesk case show {id}; the calls due: tracedesk queue"),
+        ("cli.case.closedOrAll", "give --closed or --all, not both (without either: the open cases)"),
+        ("cli.common.onlyOptions", "unexpected argument '{argument}': {verb} takes only options"),
+        ("cli.common.needsTracer", "--{option} needs a tracer's name"),
+        ("cli.case.close.giveReason", "give why the case closes: --reason {reasons}"),
+        ("cli.case.close.unknownReason", "unknown reason '{value}': use {reasons}"),
+        (
+            "cli.case.close.closed",
+            "closed case {id} ({reference}): {reason}; its follow-ups that name no other open case have ended"
+        ),
+        ("cli.case.add.giveIDAndPhone", "give the case number and the person's phone: {usage}"),
+        ("cli.case.add.givePhone", "give the person's phone number after the case number: {usage}"),
+        ("cli.case.add.giveReason", "say why the person is added: --reason \"household member, no phone seen\""),
+        ("cli.case.add.reasonExample", "household member, no phone seen"),
+        (
+            "cli.case.add.addedByHand",
+            "case {id} follows {phone} as follow-up {followUp}, added by hand: {state}, assigned to {assignee}"
+        ),
+        (
+            "cli.case.add.alreadyContact",
+            "case {id} follows {phone} as follow-up {followUp}, already a contact of the case: {state}, assigned to {assignee}"
+        ),
+        ("cli.followup.nobodyYet", "nobody yet"),
+        ("cli.queue.oneScope", "give one of --mine, --tracer NAME, --unassigned or --everyone: whose queue to show"),
+        (
+            "cli.queue.badCursor",
+            "--after '{value}' is not a queue cursor: give the one the previous page printed (e.g. 1764662400000-42)"
+        ),
+        ("cli.queue.moreRowsCSV", "more rows: the next page is tracedesk queue --after {cursor} --csv (same options)"),
+        ("cli.input.what.case", "case"),
+        ("cli.input.what.follow-up", "follow-up"),
+        ("cli.input.notAnID", "'{value}' is not a {what} number: give the number {hint} shows, e.g. 12"),
+        ("cli.input.giveID", "give the {what} number: {usage} ({hint} shows them)"),
+        ("cli.input.oneID", "give one {what} number only, got also '{value}': {usage}"),
+        ("cli.input.giveYesNo", "give --{option} yes or --{option} no: {usage}"),
+        ("cli.input.yesOrNo", "--{option} takes yes or no, got '{value}'"),
+        ("cli.input.emptyText", "--{option} is empty: say why, e.g. --{option} \"{example}\""),
+        ("cli.input.givePhone", "give the phone number: {usage} (or --phone-stdin)"),
+        ("cli.input.onePhone", "give one phone number only (quote it if it has spaces): {usage}"),
+        ("cli.input.phoneStdinEmpty", "--phone-stdin: stdin is empty: pipe the number in, on the first line"),
+        ("cli.input.notADay", "--{option} '{value}' is not a day: write it YYYY-MM-DD, e.g. {example}"),
+        ("cli.input.dayInFuture", "--{option} {day} is after today ({today}, UTC): give the day it happened"),
+        ("cli.input.dayTooOld", "--{option} {day} is more than {days} days ago: check the day with the patient"),
+        ("cli.followup.status.open", "open"),
+        ("cli.followup.status.closed", "closed ({reason})"),
+        ("cli.followup.link", "case {case} ({reference}) through follow-up {followUp}"),
+        ("cli.followup.reason.byHand", "added by hand: {reason}"),
+        ("cli.followup.days.one", "{count} day"),
+        ("cli.followup.days.other", "{count} days"),
+        ("cli.followup.reason.exposure", "{minutes} min over {days} (most {most} on one day), last exposure {last}"),
+        ("cli.followup.reason.close", ", close contact"),
+        ("cli.followup.short.byHand", "by hand, last {last}"),
+        ("cli.followup.short.exposure", "{minutes} min, {days} d, last {last}"),
+        ("cli.followup.ended", "ended"),
+        ("cli.followup.urgency.overdue", "overdue"),
+        ("cli.followup.urgency.due", "due now"),
+        ("cli.followup.urgency.later_today", "later today"),
+        ("cli.followup.urgency.later", "later"),
+        ("cli.followup.next.ended", "the follow-up has ended: {state}"),
+        ("cli.followup.next.check.now", "next daily check due now"),
+        ("cli.followup.next.check.at", "next daily check due {time}"),
+        ("cli.followup.next.call.now", "next call due now"),
+        ("cli.followup.next.call.at", "next call due {time}"),
+        ("cli.case.list.noOpen", "No open cases. Open one with: tracedesk case open PHONE --reference TEXT"),
+        ("cli.case.list.noClosed", "No closed cases."),
+        ("cli.case.list.none", "No cases yet. Open one with: tracedesk case open PHONE --reference TEXT"),
+        ("cli.case.column.id", "ID"),
+        ("cli.case.column.reference", "REFERENCE"),
+        ("cli.case.column.patient", "PATIENT"),
+        ("cli.case.column.indexDay", "INDEX DAY"),
+        ("cli.case.column.openedBy", "OPENED BY"),
+        ("cli.case.column.opened", "OPENED"),
+        ("cli.case.column.contacts", "CONTACTS"),
+        ("cli.case.column.status", "STATUS"),
+        ("cli.case.show.title", "Case {id} · {reference} · {status}"),
+        ("cli.case.show.patient", "Patient {phone} · user {user} · index day {index}"),
+        ("cli.case.show.opened", "Opened by {by} at {at}"),
+        ("cli.case.show.closed", " · closed by {by} at {at}: {reason}"),
+        ("cli.case.show.contacts.one", "{count} contact"),
+        ("cli.case.show.contacts.other", "{count} contacts"),
+        ("cli.case.show.cameFrom", "Came from {link}: the patient was that case's contact"),
+        ("cli.case.show.ledTo", "Led to {link}: that contact became a case"),
+        (
+            "cli.case.show.noFollowUps",
+            "Follow-ups: none (no close contact in the patient's files; add one with tracedesk case add)"
+        ),
+        ("cli.case.show.followUps", "Follow-ups ({count}, active first):"),
+        ("cli.case.show.history", "History (oldest first):"),
+        ("cli.case.show.nothingYet", "(nothing yet)"),
+        ("cli.followup.column.id", "ID"),
+        ("cli.followup.column.due", "DUE"),
+        ("cli.followup.column.phone", "PHONE"),
+        ("cli.followup.column.case", "CASE"),
+        ("cli.followup.column.state", "STATE"),
+        ("cli.followup.column.attempts", "ATTEMPTS"),
+        ("cli.followup.column.lastOutcome", "LAST OUTCOME"),
+        ("cli.followup.column.assigned", "ASSIGNED"),
+        ("cli.followup.column.why", "WHY"),
+        ("cli.followup.nobody", "nobody"),
+        ("cli.followup.notYet", "not yet"),
+        (
+            "cli.followup.symptomsMark",
+            "(! = symptoms reported at a daily check: tell the supervisor and the case's tracer)"
+        ),
+        ("cli.followup.show.title", "Follow-up {id} · {phone} · user {user} · {state} · assigned to {assignee}"),
+        ("cli.followup.show.due", "Due {due}"),
+        ("cli.followup.show.ended", "Ended {at}"),
+        ("cli.followup.show.period", " · last exposure {last} · period ends {ends}"),
+        ("cli.followup.show.attempts", "Attempts {count}"),
+        ("cli.followup.show.lastAttempt", " (last: {outcome} at {at})"),
+        ("cli.followup.show.reached", " · reached {at}"),
+        ("cli.followup.show.checkedDays.one", "checked on {count} day"),
+        ("cli.followup.show.checkedDays.other", "checked on {count} days"),
+        (
+            "cli.followup.show.symptoms",
+            "! Symptoms reported at a daily check: tell the supervisor and the case's tracer"
+        ),
+        ("cli.followup.show.becameCase", "The person became case {case}."),
+        ("cli.followup.show.cases", "Cases:"),
+        ("cli.followup.show.case", "case {case} {reference}: {why}"),
+        ("cli.followup.show.attemptsHeading", "Attempts (oldest first):"),
+        ("cli.followup.show.noAttempts", "none yet: tracedesk followup attempt {id} --outcome reached|no-answer|…"),
+        ("cli.followup.show.checksHeading", "Daily checks:"),
+        ("cli.followup.show.check", "symptoms {symptoms}, isolating {isolating}"),
+        ("cli.followup.show.noneYet", "none yet"),
+        ("cli.queue.of", "Queue of {name}"),
+        ("cli.queue.unassigned", "Unassigned follow-ups"),
+        ("cli.queue.everyone", "Everyone's queue"),
+        ("cli.queue.counts", "{overdue} overdue · {due} due now · {laterToday} later today"),
+        ("cli.queue.later", " · {count} later"),
+        ("cli.queue.laterHint", " ({count} on later days: --later)"),
+        ("cli.queue.empty", "Nobody to call: the queue is empty."),
+        ("cli.queue.nothingToday", "Nothing due today."),
+        ("cli.queue.nothingTodayHint", "Nothing due today: --later shows the days ahead."),
+        ("cli.queue.more", "More: tracedesk queue --after {cursor} (with the same options)"),
+        ("cli.followup.sayWhat", "say what to do: show, attempt, check or assign"),
+        ("cli.followup.giveOutcome", "give what the call came to: --outcome {outcomes}"),
+        ("cli.followup.unknownOutcome", "unknown outcome '{value}': use {outcomes}"),
+        ("cli.followup.attempt.recorded", "recorded {outcome} for follow-up {id}: {next}"),
+        (
+            "cli.followup.check.recorded",
+            "recorded the daily check of follow-up {id}: symptoms {symptoms}, isolating {isolating}; {next}"
+        ),
+        ("cli.followup.check.flagged", "symptoms: flagged for the supervisor and the case's tracer; tell them now"),
+        ("cli.followup.assign.giveIDs", "give the follow-ups' numbers: {usage} ({hint} shows them)"),
+        ("cli.followup.assign.tooMany", "at most {limit} follow-ups at once: assign them in parts"),
+        ("cli.followup.assign.toWhom", "say to whom: --to TRACER (a tracer's account name)"),
+        ("cli.followup.assign.done.one", "assigned {count} follow-up to {tracer}: {ids}"),
+        ("cli.followup.assign.done.other", "assigned {count} follow-ups to {tracer}: {ids}"),
+        ("cli.followup.unknownVerb", "unknown command 'followup {verb}': use show, attempt, check or assign"),
+    ]
+}
+
+extension English {
+    static let supervision: [(String, String)] = [
+
+        ("cli.staff.sayWhat", "say what to do: add, list, disable, reset-password or recover"),
+        ("cli.staff.listNoNames", "list takes no names"),
+        ("cli.staff.disabled", "disabled {name} ({role}); their sessions are ended"),
+        ("cli.staff.passwordSet", "new password set for {name}; the account is unlocked and its sessions are ended"),
+        ("cli.staff.unknownVerb", "unknown command 'staff {verb}': use add, list, disable, reset-password or recover"),
+        ("cli.audit.sayWhat", "say what to do: verify, checkpoint or list"),
+        ("cli.common.unexpected", "unexpected argument '{argument}'"),
+        (
+            "cli.audit.checkpointsAndKey",
+            "give --checkpoints FILE and --public-key FILE together: the checkpoints are checked with the audit key's public key"
+        ),
+        ("cli.audit.broken", "BROKEN at entry {id}: {reason}"),
+        ("cli.audit.before", "entries before it verify ({entries}, up to id {head})"),
+        ("cli.audit.intact", "intact: {entries} entries, head {hash} (entry {head})"),
+        ("cli.audit.unknownAction", "unknown action '{value}': use one of {actions}"),
+        ("cli.audit.badDay", "--day takes a date as YYYY-MM-DD, e.g. 2026-11-29"),
+        ("cli.audit.badLimit", "--limit takes a whole number from 1 to 1000"),
+        ("cli.audit.noEntries", "no entries match"),
+        ("cli.audit.unknownVerb", "unknown command 'audit {verb}': use verify, checkpoint or list"),
+        ("cli.staff.giveRole", "give the role: --role {roles}"),
+        ("cli.staff.unknownRole", "unknown role '{value}': use {roles}"),
+        (
+            "cli.staff.firstMustBeAdmin",
+            "the store has no accounts yet: the first one must be an admin (tracedesk staff add NAME --role admin)"
+        ),
+        (
+            "cli.staff.needsSetupToken",
+            "the server has no accounts yet: its first admin needs the setup token tracedesk serve printed at start (also in the setup-token file beside its store): set TRACEDESK_SETUP_TOKEN to it"
+        ),
+        ("cli.staff.addedFirst", "added {name} ({role}), the first account"),
+        ("cli.staff.added", "added {name} ({role})"),
+        (
+            "cli.staff.recoverOnStore",
+            "recover works on the store itself (--store), not through a server: run it where the store is"
+        ),
+        ("cli.staff.notAName", "not a user name"),
+        (
+            "cli.staff.disabledForGood",
+            "{name} is disabled for good: recover a new name instead (it is added as an admin)"
+        ),
+        (
+            "cli.staff.recoveredPassword",
+            "new password set for {name}; the account is unlocked and its sessions are ended (audited as {actor})"
+        ),
+        ("cli.staff.recoveredAdded", "added {name} ({role}) (audited as {actor})"),
+        ("cli.staff.nameTaken", "the name {name} was taken meanwhile: try again"),
+        ("cli.staff.giveName", "give the account's name: tracedesk {command} NAME"),
+        ("cli.staff.oneName", "give one name"),
+        ("cli.staff.noAccounts", "no accounts: add the first admin with 'tracedesk staff add NAME --role admin'"),
+        ("cli.staff.column.name", "NAME"),
+        ("cli.staff.column.role", "ROLE"),
+        ("cli.staff.column.state", "STATE"),
+        ("cli.staff.column.failed", "FAILED"),
+        ("cli.staff.column.lastSignIn", "LAST SIGN-IN"),
+        ("cli.staff.column.createdBy", "CREATED BY"),
+        ("cli.staff.never", "never"),
+        (
+            "cli.audit.giveKey",
+            "give the audit key: --key FILE (make one with tracedesk keys generate --audit --out FILE)"
+        ),
+        ("cli.audit.giveOut", "give the checkpoint file to append to: --out FILE"),
+        (
+            "cli.audit.notVerified",
+            "nothing appended: {file} does not verify against the store (tracedesk audit verify --checkpoints {file} tells more)"
+        ),
+        ("cli.audit.nothingAppended", "nothing appended: {problem}"),
+        (
+            "cli.audit.appended",
+            "checkpoint: {entries} entries, head {hash}, signed by audit key {key}, appended to {file}"
+        ),
+        ("cli.audit.summary.matched.one", "checkpoints: {matched} of {count} line match"),
+        ("cli.audit.summary.matched.other", "checkpoints: {matched} of {count} lines match"),
+        ("cli.audit.summary.noneAnchored", "; no entry is anchored"),
+        ("cli.audit.summary.anchored", "; entries 1…{last} are anchored"),
+        ("cli.audit.summary.breaks", "; the chain breaks at entry {id}: checkpoints past it were not compared"),
+        (
+            "cli.audit.summary.uncovered",
+            "; entries {first}…{last} are after the last matching checkpoint and not covered"
+        ),
+        (
+            "cli.audit.noHashes",
+            "the server did not give the chain's hashes at the checkpoints' counts (a TraceDesk older than this one?): update the server, or run this on the store with --store"
+        ),
+        ("cli.audit.cannotReadKey", "cannot read the public key file {file}: check the path and its permissions"),
+        (
+            "cli.audit.privateKey",
+            "{file} holds a private key: give its public key (tracedesk keys public --key {file} > audit-public.pem), and keep the private key where the checkpoints are made"
+        ),
+        ("cli.audit.badPublicKey", "{file} is not a usable P-256 public key: {problem}"),
+        (
+            "cli.audit.noCheckpoints",
+            "{file} has no checkpoints: write them with tracedesk audit checkpoint, or the server's audit_checkpoint_path"
+        ),
+        ("cli.audit.chainIntact", "chain intact: {entries} entries, head {hash} (entry {head})"),
+        ("cli.audit.checkpointProblem", "CHECKPOINTS: {problem}"),
+        ("cli.his.sayWhat", "say what to do: add, list or revoke"),
+        ("cli.his.badRate", "--rate takes a whole number from {low} to {high} (authorisations a minute)"),
+        ("cli.his.added", "added HIS client {name} (actor {actor}, {rate})"),
+        ("cli.his.keyOnce", "API key, shown only now: give it to the HIS (Authorization: Bearer KEY)"),
+        ("cli.his.revoked", "revoked HIS client {name}: its key and certificate are refused from now on"),
+        ("cli.his.unknownVerb", "unknown command 'his {verb}': use add, list or revoke"),
+        ("cli.his.giveName", "give the client's name: tracedesk {command} NAME"),
+        ("cli.his.rate.one", "{count} authorisation a minute"),
+        ("cli.his.rate.other", "{count} authorisations a minute"),
+        ("cli.his.serverRate", "the server's rate limit"),
+        ("cli.his.none", "no HIS clients: add one with 'tracedesk his add NAME --user ADMIN'"),
+        ("cli.his.column.name", "NAME"),
+        ("cli.his.column.state", "STATE"),
+        ("cli.his.column.rate", "RATE/MIN"),
+        ("cli.his.column.created", "CREATED"),
+        ("cli.his.column.createdBy", "CREATED BY"),
+        ("cli.his.column.revoked", "REVOKED"),
+        ("cli.his.defaultRate", "default"),
+        ("cli.sms.sayWhat", "say what to do: outbox"),
+        ("cli.sms.unknownVerb", "unknown command 'sms {verb}': use outbox"),
+        ("cli.sms.empty", "the outbox is empty: no SMS code was asked for yet"),
+        ("cli.settings.noArguments", "settings takes no arguments, got '{argument}'"),
+        ("cli.settings.title", "Console settings (file {file}):"),
+        ("cli.settings.titleNotFound", "Console settings (file {file}, not found):"),
+        ("cli.settings.serverNotUsed", " (not used: a store is given, {by})"),
+        ("cli.settings.languageNote", " (the server's log and the output of bench, demo and simulate stay English)"),
+        ("cli.settings.noServer", " (none: the console opens the store, {store})"),
+        ("cli.settings.defaultStore", "the default one"),
+        ("cli.settings.from", "from {source}"),
+        ("cli.settings.fromDefault", "from default"),
+        ("cli.settings.fileLine", "{file} line {line}"),
+        ("cli.settings.problems", "Problems in the file (those values are ignored):"),
+
+        ("cli.settings.file.unreadable", "{file} cannot be read: it is ignored"),
+        ("cli.settings.file.syntax", "{file} line {line}: {reason}; the file is ignored"),
+        ("cli.settings.file.notObject", "{file} line 1: the file must hold one JSON object; it is ignored"),
+        (
+            "cli.settings.file.unknownKey",
+            "{file} line {line}: unknown setting \"{key}\" (known: {known}); it is ignored"
+        ),
+        ("cli.settings.file.notString", "{file} line {line}: {key} must be a string, found {kind}; it is ignored"),
+        ("cli.settings.file.badValue", "{file} line {line}: {key} {problem}; it is ignored"),
+        ("cli.settings.value.oneOf", "must be one of {allowed}, got '{value}'"),
+        ("cli.settings.value.url", "must be an http(s) URL such as https://desk.example:8081"),
+        ("cli.settings.value.empty", "is empty"),
+    ]
+}
+
+extension English {
+    static let statistics: [(String, String)] = [
+
+        ("cli.stats.indicatorsLeftOut", "the tracing indicators are left out: {reason}"),
+        ("cli.stats.rangeLabel.today", "today"),
+        ("cli.stats.rangeLabel.1h", "last hour"),
+        ("cli.stats.rangeLabel.24h", "last 24 hours"),
+        ("cli.stats.rangeLabel.7d", "last 7 days"),
+        ("cli.stats.rangeLabel.14d", "last 14 days"),
+        ("cli.stats.unknownBucket", "unknown bucket '{value}': use 5m, hour or day"),
+        ("cli.stats.rangeOrFromTo", "give --range or --from/--to, not both: --range counts back from now"),
+        ("cli.stats.toNeedsFrom", "--to needs --from: give where the range starts"),
+        ("cli.stats.badFrom", "--from '{value}' is not a UTC time: write 2026-11-29T10:00:00Z or 2026-11-29"),
+        ("cli.stats.badTo", "--to '{value}' is not a UTC time: write 2026-11-30T10:00:00Z or 2026-11-30"),
+        ("cli.stats.emptyRange", "--from must come before --to (or before now without --to): the range is empty"),
+        ("cli.stats.heading", "Statistics"),
+        ("cli.stats.headingTitled", "Statistics, {title}"),
+        ("cli.stats.range", "{heading}: {from} to {to} UTC, {buckets}"),
+        ("cli.stats.bucket.5m.one", "{count} 5-minute bucket"),
+        ("cli.stats.bucket.5m.other", "{count} 5-minute buckets"),
+        ("cli.stats.bucket.hour.one", "{count} hourly bucket"),
+        ("cli.stats.bucket.hour.other", "{count} hourly buckets"),
+        ("cli.stats.bucket.day.one", "{count} daily bucket"),
+        ("cli.stats.bucket.day.other", "{count} daily buckets"),
+        ("cli.stats.readAt", "Read at {time} UTC"),
+        ("cli.stats.noData", "No data in this range."),
+        ("cli.stats.pseudoIDs", "Pseudo-ids: {summary}"),
+        ("cli.stats.tile.authorised", "Codes authorised"),
+        ("cli.stats.tile.uploads", "Uploads"),
+        ("cli.stats.tile.uploadsRefused", "Uploads refused"),
+        ("cli.stats.tile.chunks", "Chunks published"),
+        ("cli.stats.tile.requests", "Phone requests"),
+        ("cli.stats.tile.analytics", "Analytics reports"),
+        ("cli.stats.tile.registrations", "APRICOT registrations"),
+        ("cli.stats.tile.contactFiles", "APRICOT contact files"),
+        ("cli.stats.tile.lookups", "Contact lookups"),
+        ("cli.stats.rest.authorised", "checked {checked}{checkedShare}, uploaded {uploaded}{uploadedShare}"),
+        ("cli.stats.rest.uploads", "keys accepted {accepted}, dropped {dropped}"),
+        ("cli.stats.rest.perUpload", ", {mean} keys per upload"),
+        ("cli.stats.rest.chunks", "keys {keys}, padding {padding}"),
+        ("cli.stats.rest.perChunk", ", {mean} keys per chunk"),
+        ("cli.stats.rest.requests", "real {real}, dummy {dummy}{share}"),
+        ("cli.stats.share.dummy", " dummy"),
+        ("cli.stats.rest.registrations", "returning sign-ins {count}"),
+        ("cli.stats.share.ofAuthorised", " of authorised"),
+        ("cli.stats.funnel", "Funnel (codes authorised in the range, by authorisation time):"),
+        ("cli.stats.funnel.authorised", "  authorised {count}"),
+        ("cli.stats.funnel.checked", "  checked    {count}{share}"),
+        ("cli.stats.funnel.uploaded", "  uploaded   {count}{share}"),
+        ("cli.stats.funnel.median", "  median time to upload: {duration}"),
+        ("cli.stats.funnel.noUpload", "none (no code was uploaded)"),
+        ("cli.stats.droppedByReason", "Keys dropped by reason: {reasons}"),
+        ("cli.stats.keysPerUpload", "Keys per upload:"),
+        ("cli.stats.more", "and {count} more"),
+        ("cli.stats.operators", "Top operators (codes authorised, checked, uploaded):"),
+        (
+            "cli.stats.provinces",
+            "Provinces (analytics reports; Bluetooth active, notifications allowed, exposure notifications):"
+        ),
+        ("cli.stats.notAProvince", "(not a province)"),
+        ("cli.stats.tracers", "APRICOT lookups per tracer:"),
+        ("cli.stats.column.operator", "OPERATOR"),
+        ("cli.stats.column.authorised", "AUTHORISED"),
+        ("cli.stats.column.checked", "CHECKED"),
+        ("cli.stats.column.uploaded", "UPLOADED"),
+        ("cli.stats.column.code", "CODE"),
+        ("cli.stats.column.province", "PROVINCE"),
+        ("cli.stats.column.reports", "REPORTS"),
+        ("cli.stats.column.bluetooth", "BLUETOOTH"),
+        ("cli.stats.column.notifications", "NOTIFICATIONS"),
+        ("cli.stats.column.exposures", "EXPOSURES"),
+        ("cli.stats.column.tracer", "TRACER"),
+        ("cli.stats.column.lookups", "LOOKUPS"),
+        ("cli.common.noArguments", "{command} takes no arguments, got '{argument}'"),
+        ("cli.keys.needsOut", "keys generate needs --out FILE"),
+        ("cli.keys.needsKey", "keys public needs --key FILE"),
+        ("cli.keys.unknownVerb", "unknown keys command '{verb}': use generate or public"),
+        ("cli.keys.sayWhat", "keys needs a command: generate or public"),
+        ("cli.keys.exists", "it already exists (a signing key is never overwritten)"),
+        ("cli.keys.cannotCreate", "cannot create {file}: {reason}"),
+        ("cli.keys.incomplete", "could not write {file} completely; nothing was kept"),
+        (
+            "cli.keys.wroteAudit",
+            "wrote a new P-256 audit key to {file} (mode 0600), key id {id}. Its public key, for tracedesk audit verify --public-key:"
+        ),
+        ("cli.keys.wroteSigning", "wrote a new P-256 signing key to {file} (mode 0600). Its public key:"),
+        ("cli.keys.cannotRead", "cannot read the key file {file}: check the path and its permissions"),
+        ("cli.keys.notAKey", "{file} is not a usable P-256 private key: {problem}"),
+        ("cli.chunks.settingsProblems", "the settings have problems:"),
+        ("cli.chunks.showNeedsOne", "chunks show needs one chunk: an index (1, 2, …) or a .zip file"),
+        ("cli.chunks.unknownVerb", "unknown chunks command '{verb}': use publish, list or show"),
+        ("cli.chunks.sayWhat", "chunks needs a command: publish, list or show"),
+        (
+            "cli.chunks.needsSigningKey",
+            "needs the signing key: give --signing-key FILE (or set signing_key_path); make one with: tracedesk keys generate --out FILE"
+        ),
+        ("cli.chunks.publishLocked", "skipped: another server holds the lock (it is publishing now); try again later"),
+        ("cli.chunks.published", "chunk {index}: {keys} keys"),
+        ("cli.chunks.padding", " + {count} padding"),
+        ("cli.chunks.window", ", window {from} to {to}"),
+        ("cli.chunks.bytes", ", {count} bytes"),
+        ("cli.chunks.nothingPublished", "nothing published: no keys past their embargo"),
+        ("cli.chunks.stopped", "stopped after chunk {index}: {problem}"),
+        (
+            "cli.chunks.tooOld",
+            "{count} keys were never published and are now too old to be: publishing did not run in time"
+        ),
+        ("cli.chunks.waiting", "waiting: {ready} ready, {embargoed} under embargo"),
+        ("cli.chunks.nextRelease", " (next release {time})"),
+        ("cli.chunks.noneYet", "no chunks published yet"),
+        ("cli.chunks.noneKept", "no chunks kept (the last index was {last})"),
+        ("cli.cleanup.locked", "skipped: another server holds the lock (it is cleaning up now); try again later"),
+        ("cli.migrate.noArguments", "migrate takes no arguments, only --store"),
+        ("cli.migrate.done", "{location}: schema version {version} (the latest this tracedesk knows)"),
+        ("cli.store.noArguments", "store info takes no arguments, only --store and --json"),
+        ("cli.store.unknownVerb", "unknown store command '{verb}': use info"),
+        ("cli.store.sayWhat", "store needs a command: info"),
+
+        ("cli.store.info.adapter", "adapter"),
+        ("cli.store.info.location", "location"),
+        ("cli.store.info.schema", "schema version"),
+        ("cli.store.info.schemaValue", "{version} (this tracedesk knows up to {known})"),
+        ("cli.store.info.size", "size on disk"),
+        ("cli.store.info.table", "table"),
+        ("cli.store.info.rows", "rows"),
+        ("cli.store.info.tableSize", "size"),
     ]
 }

@@ -1,8 +1,10 @@
 extension Italian {
-    /// L'aiuto, le pagine di manuale e i completamenti della riga di comando in italiano: le stesse
+    /// L'aiuto, le pagine di manuale, i completamenti e i messaggi della riga di comando in italiano: le stesse
     /// chiavi di English.cli, nel vocabolario del servizio sanitario (codice, operatore,
     /// tracciatore, contatto stretto, sorveglianza, data di inizio sintomi…).
-    static let cli: [(String, String)] = headings + shared + commands1 + commands2 + commands3 + bench
+    static let cli: [(String, String)] =
+        headings + shared + commands1 + commands2 + commands3 + bench + usage + operating + tracing + supervision
+        + statistics
 }
 
 extension Italian {
@@ -1517,5 +1519,652 @@ extension Italian {
             "cli.bench.notes.release",
             "Compilare con -c release per avere numeri significativi. Il --help di ogni benchmark (tracedesk bench stats --help, …) dice di più."
         ),
+    ]
+}
+
+extension Italian {
+    /// I rifiuti di ciò che è stato scritto sulla riga di comando (UsageError), con la riga "vedi --help".
+    static let usage: [(String, String)] = [
+        ("cli.usage.unknownOption", "opzione sconosciuta '{option}' per '{command}'"),
+        ("cli.usage.needsValue", "l'opzione --{option} richiede un valore"),
+        ("cli.usage.needsValueOf", "l'opzione --{option} richiede un valore: {allowed}"),
+        ("cli.usage.takesNoValue", "l'opzione --{option} non accetta un valore"),
+        ("cli.usage.wholeNumber", "--{option} deve essere un numero intero da {low} a {high}, non '{value}'"),
+        ("cli.usage.oneOf", "--{option} deve essere uno tra {allowed}, non '{value}'"),
+        ("cli.usage.verbTakesNo", "'{command}' non accetta --{option}"),
+        ("cli.usage.unknownValue", "valore sconosciuto per {word}: '{value}'; usare {allowed}"),
+        ("cli.usage.unknownCommand", "comando sconosciuto '{command}'"),
+        ("cli.usage.seeHelp", "vedere 'tracedesk {command}--help'"),
+        (
+            "cli.usage.otpTTL",
+            "TRACEDESK_OTP_TTL_SECONDS deve essere un numero intero di secondi da 10 a 3600, non '{value}'"
+        ),
+        (
+            "cli.usage.busyTimeout",
+            "TRACEDESK_BUSY_TIMEOUT_MS deve essere un numero intero di millisecondi da 100 a 600000, non '{value}'"
+        ),
+        ("cli.list.or", "{rest} o {last}"),
+    ]
+}
+
+extension Italian {
+    static let operating: [(String, String)] = [
+
+        ("cli.otp.sayWhat", "indicare cosa fare: check, authorize o status"),
+        ("cli.otp.unknownVerb", "comando sconosciuto 'otp {verb}': usare check, authorize o status"),
+        ("cli.otp.codeBoth", "indicare il codice come CODE oppure su stdin con --code-stdin, non entrambi"),
+        ("cli.otp.stdinEmpty", "--code-stdin: stdin è vuoto: passare il codice sulla prima riga"),
+        ("cli.otp.stdinLong", "--code-stdin: la prima riga è troppo lunga per un codice: passare soltanto il codice"),
+        ("cli.otp.giveCode", "indicare il codice: tracedesk {command} CODE (o --code-stdin)"),
+        ("cli.otp.oneCode", "indicare un solo codice (tra virgolette se contiene spazi)"),
+        ("cli.otp.valid", "valido"),
+        ("cli.otp.giveSymptoms", "indicare la data di inizio sintomi: --symptoms AAAA-MM-GG"),
+        ("cli.otp.authorized", "autorizzato {tag} fino alle {time} ({seconds} s)"),
+        ("cli.otp.alreadyAuthorized", "già autorizzato {tag} da {by} fino alle {time}: nulla è cambiato"),
+        ("cli.otp.status.unknown", "sconosciuto: questo codice non è mai stato autorizzato qui"),
+        ("cli.otp.status.authorized", "autorizzato {tag} da {by}, inizio sintomi {day}, {seconds} s rimanenti"),
+        ("cli.otp.status.expired", "scaduto {tag} alle {time} senza caricamento"),
+        ("cli.otp.status.consumed", "usato {tag}: l'app ha eseguito il caricamento con questo codice"),
+        ("cli.person.storeAndServer", "indicare --store o --server, non entrambi: un server usa il proprio archivio"),
+        (
+            "cli.person.sayWho",
+            "indicare chi agisce: --user NOME (o impostare TRACEDESK_USER); gli account si creano con 'tracedesk staff add'"
+        ),
+        ("cli.person.passwordPrompt", "password di {user}: "),
+        ("cli.person.signOutFailed", "uscita non riuscita: {problem}"),
+        ("cli.person.passwordStdinEmpty", "--password-stdin: stdin è vuoto: passare la password su una riga"),
+        (
+            "cli.person.passwordTooLong",
+            "--password-stdin: la riga supera {limit} byte: una password ha al massimo {max} caratteri"
+        ),
+        (
+            "cli.person.noTerminal",
+            "nessun terminale su cui chiedere la password: eseguire il comando in un terminale, oppure usare --password-stdin e passare la password"
+        ),
+        ("cli.person.newPassword", "nuova password di {user}: "),
+        ("cli.person.passwordAgain", "ripetere la password: "),
+        ("cli.person.passwordsDiffer", "le due password sono diverse: nulla è cambiato, riprovare"),
+
+        ("cli.person.retypePassword", "password (riscriverla dall'inizio): "),
+
+        (
+            "cli.console.noPasswordStdin",
+            "la console chiede la password nella sua schermata di accesso: --password-stdin è per i comandi otp"
+        ),
+        (
+            "cli.console.needsTerminal",
+            "la console richiede un terminale: eseguirla in un terminale, o usare 'tracedesk otp …' negli script"
+        ),
+        ("cli.console.stopped", "la console ha chiuso la sessione e si è fermata"),
+        ("cli.console.badCopy", "TRACEDESK_COPY deve essere on o off, non '{value}'"),
+        (
+            "cli.console.badRefresh",
+            "--refresh deve essere un numero intero di secondi da 1 a {high}, o 0 per nessun aggiornamento automatico, non '{value}'"
+        ),
+        (
+            "cli.console.badIdleLock",
+            "TRACEDESK_IDLE_LOCK_SECONDS deve essere un numero intero di secondi da 2 a 86400, non '{value}'"
+        ),
+        ("cli.docs.sayWhat", "indicare cosa scrivere: man"),
+        ("cli.docs.unknownVerb", "comando sconosciuto 'docs {verb}': usare man"),
+        ("cli.docs.giveOut", "indicare la cartella in cui scrivere: --out DIR"),
+        ("cli.docs.cannotWrite", "impossibile scrivere {file}: {problem}"),
+        ("cli.completion.sayWhich", "indicare quale shell: bash, zsh o fish"),
+        ("cli.completion.unknownShell", "shell sconosciuta '{value}': usare bash, zsh o fish"),
+    ]
+}
+
+extension Italian {
+    static let tracing: [(String, String)] = [
+
+        ("cli.common.csvOrJson", "indicare --csv o --json, non entrambi"),
+        ("cli.trace.phoneBoth", "indicare il numero come PHONE oppure su stdin con --phone-stdin, non entrambi"),
+        (
+            "cli.trace.givePhone",
+            "indicare il numero di telefono del paziente: tracedesk trace PHONE --purpose TESTO (o --phone-stdin)"
+        ),
+        ("cli.trace.onePhone", "indicare un solo numero di telefono (tra virgolette se contiene spazi)"),
+        (
+            "cli.trace.givePurpose",
+            "indicare il motivo o il riferimento del caso: --purpose \"caso 2026-1234\" (ogni ricerca è registrata con esso nel registro delle attività)"
+        ),
+        ("cli.trace.stdinEmpty", "--phone-stdin: stdin è vuoto: passare il numero del paziente sulla prima riga"),
+        (
+            "cli.trace.stdinLong",
+            "--phone-stdin: la prima riga è troppo lunga per un numero di telefono: passare soltanto il numero"
+        ),
+        ("cli.trace.patient", "Paziente {phone} · utente {user} · registrato dal {since}"),
+        ("cli.trace.purpose", "Motivo: {purpose}"),
+        (
+            "cli.trace.noUploads",
+            "Caricamenti: ancora nessuno. Chiedere al paziente di condividere i contatti nell'app, poi ripetere la ricerca."
+        ),
+        ("cli.trace.closeMark", " (* = almeno {minutes} min in un giorno)"),
+        ("cli.trace.noContacts", "Nessun altro telefono registrato è stato rilevato nei file caricati."),
+        ("cli.trace.column.phone", "TELEFONO"),
+        ("cli.trace.column.minutes", "MINUTI"),
+        ("cli.trace.column.mostPerDay", "MAX/GIORNO"),
+        ("cli.trace.column.days", "GIORNI"),
+        ("cli.trace.column.sightings", "RILEVAMENTI"),
+        ("cli.trace.column.firstSeen", "PRIMA VOLTA"),
+        ("cli.trace.column.lastSeen", "ULTIMA VOLTA"),
+        ("cli.trace.column.outcome", "ESITO"),
+        ("cli.trace.noTime", "senza ora"),
+        ("cli.trace.noTimeColumn", "senza ora          "),
+        ("cli.trace.sightingsHeading", "Rilevamenti ({count}, dal più vecchio):"),
+        ("cli.trace.unresolved", "non risolto"),
+        ("cli.trace.sighting", "{when}  file {day}  {beacon}  {who}"),
+        ("cli.trace.uploads.none", "Caricamenti: ancora nessuno"),
+        ("cli.trace.uploads.days.one", "Caricamenti: {count} giorno"),
+        ("cli.trace.uploads.days.other", "Caricamenti: {count} giorni"),
+        ("cli.trace.uploads.covered.one", "{count} giorno coperto"),
+        ("cli.trace.uploads.covered.other", "{count} giorni coperti"),
+        ("cli.trace.uploads.skew", "scarto dell'orologio {skew}"),
+        ("cli.trace.counts.sightings.one", "{count} rilevamento"),
+        ("cli.trace.counts.sightings.other", "{count} rilevamenti"),
+        ("cli.trace.counts.unresolved.one", "{count} non risolto"),
+        ("cli.trace.counts.unresolved.other", "{count} non risolti"),
+        ("cli.trace.counts.contacts.one", "{count} contatto"),
+        ("cli.trace.counts.contacts.other", "{count} contatti"),
+        ("cli.trace.counts.close.one", "{count} stretto"),
+        ("cli.trace.counts.close.other", "{count} stretti"),
+        ("cli.case.sayWhat", "indicare cosa fare: open, list, show, close o add"),
+        ("cli.case.unknownVerb", "comando sconosciuto 'case {verb}': usare open, list, show, close o add"),
+        ("cli.case.givePhone", "indicare il numero di telefono del paziente: {usage} (o --phone-stdin)"),
+        (
+            "cli.case.giveReference",
+            "indicare il riferimento del caso: --reference \"ASL-2026-0412\" (ogni consultazione del caso è registrata con esso nel registro delle attività)"
+        ),
+        (
+            "cli.case.onsetOrTestDay",
+            "indicare --onset (data di inizio sintomi) o --test-day (senza sintomi), non entrambi"
+        ),
+        (
+            "cli.case.open.existing",
+            "il paziente ha già un caso aperto: caso {id} ({reference}), aperto da {by} il {at}; nulla è cambiato (il riferimento indicato non è stato usato)"
+        ),
+        ("cli.case.open.opened", "aperto il caso {id} ({reference}) per {phone}, giorno indice {index}"),
+        ("cli.case.open.followUps.one", "sorveglianze: {count} nuova"),
+        ("cli.case.open.followUps.other", "sorveglianze: {count} nuove"),
+        ("cli.case.open.joined.one", "{count} già in sorveglianza per un altro caso aperto (unita)"),
+        ("cli.case.open.joined.other", "{count} già in sorveglianza per un altro caso aperto (unite)"),
+        ("cli.case.open.assignedToYou", ", assegnate a te"),
+        ("cli.case.open.cameFrom", "il paziente era un contatto di {link}: i due casi sono collegati"),
+        ("cli.case.open.seeIt", "per vederlo: tracedesk case show {id}; le chiamate da fare: tracedesk queue"),
+        ("cli.case.closedOrAll", "indicare --closed o --all, non entrambi (senza nessuno dei due: i casi aperti)"),
+        ("cli.common.onlyOptions", "argomento inatteso '{argument}': {verb} accetta solo opzioni"),
+        ("cli.common.needsTracer", "--{option} richiede il nome di un tracciatore"),
+        ("cli.case.close.giveReason", "indicare il motivo della chiusura del caso: --reason {reasons}"),
+        ("cli.case.close.unknownReason", "motivo sconosciuto '{value}': usare {reasons}"),
+        (
+            "cli.case.close.closed",
+            "chiuso il caso {id} ({reference}): {reason}; le sue sorveglianze che non riguardano altri casi aperti sono terminate"
+        ),
+        ("cli.case.add.giveIDAndPhone", "indicare il numero del caso e il telefono della persona: {usage}"),
+        ("cli.case.add.givePhone", "indicare il numero di telefono della persona dopo il numero del caso: {usage}"),
+        (
+            "cli.case.add.giveReason",
+            "indicare perché la persona è aggiunta: --reason \"convivente, nessun telefono rilevato\""
+        ),
+        ("cli.case.add.reasonExample", "convivente, nessun telefono rilevato"),
+        (
+            "cli.case.add.addedByHand",
+            "il caso {id} segue {phone} con la sorveglianza {followUp}, aggiunta a mano: {state}, assegnata a {assignee}"
+        ),
+        (
+            "cli.case.add.alreadyContact",
+            "il caso {id} segue {phone} con la sorveglianza {followUp}, già contatto del caso: {state}, assegnata a {assignee}"
+        ),
+        ("cli.followup.nobodyYet", "ancora nessuno"),
+        (
+            "cli.queue.oneScope",
+            "indicare uno tra --mine, --tracer NOME, --unassigned o --everyone: di chi mostrare la coda"
+        ),
+        (
+            "cli.queue.badCursor",
+            "--after '{value}' non è un cursore della coda: indicare quello stampato dalla pagina precedente (es. 1764662400000-42)"
+        ),
+        (
+            "cli.queue.moreRowsCSV",
+            "altre righe: la pagina successiva è tracedesk queue --after {cursor} --csv (stesse opzioni)"
+        ),
+        ("cli.input.what.case", "caso"),
+        ("cli.input.what.follow-up", "sorveglianza"),
+        ("cli.input.notAnID", "'{value}' non è un numero di {what}: indicare il numero che mostra {hint}, es. 12"),
+        ("cli.input.giveID", "indicare il numero di {what}: {usage} ({hint} li mostra)"),
+        ("cli.input.oneID", "indicare un solo numero di {what}, ricevuto anche '{value}': {usage}"),
+        ("cli.input.giveYesNo", "indicare --{option} yes o --{option} no: {usage}"),
+        ("cli.input.yesOrNo", "--{option} accetta yes o no, non '{value}'"),
+        ("cli.input.emptyText", "--{option} è vuoto: indicare il motivo, es. --{option} \"{example}\""),
+        ("cli.input.givePhone", "indicare il numero di telefono: {usage} (o --phone-stdin)"),
+        ("cli.input.onePhone", "indicare un solo numero di telefono (tra virgolette se contiene spazi): {usage}"),
+        ("cli.input.phoneStdinEmpty", "--phone-stdin: stdin è vuoto: passare il numero sulla prima riga"),
+        ("cli.input.notADay", "--{option} '{value}' non è una data: scriverla AAAA-MM-GG, es. {example}"),
+        ("cli.input.dayInFuture", "--{option} {day} è dopo oggi ({today}, UTC): indicare il giorno in cui è avvenuto"),
+        ("cli.input.dayTooOld", "--{option} {day} è di più di {days} giorni fa: verificare la data con il paziente"),
+        ("cli.followup.status.open", "aperto"),
+        ("cli.followup.status.closed", "chiuso ({reason})"),
+        ("cli.followup.link", "caso {case} ({reference}) tramite la sorveglianza {followUp}"),
+        ("cli.followup.reason.byHand", "aggiunto a mano: {reason}"),
+        ("cli.followup.days.one", "{count} giorno"),
+        ("cli.followup.days.other", "{count} giorni"),
+        (
+            "cli.followup.reason.exposure",
+            "{minutes} min in {days} (al massimo {most} in un giorno), ultima esposizione {last}"
+        ),
+        ("cli.followup.reason.close", ", contatto stretto"),
+        ("cli.followup.short.byHand", "a mano, ultima {last}"),
+        ("cli.followup.short.exposure", "{minutes} min, {days} g, ultima {last}"),
+        ("cli.followup.ended", "terminata"),
+        ("cli.followup.urgency.overdue", "in ritardo"),
+        ("cli.followup.urgency.due", "da fare ora"),
+        ("cli.followup.urgency.later_today", "più tardi oggi"),
+        ("cli.followup.urgency.later", "più avanti"),
+        ("cli.followup.next.ended", "la sorveglianza è terminata: {state}"),
+        ("cli.followup.next.check.now", "prossimo controllo giornaliero da fare ora"),
+        ("cli.followup.next.check.at", "prossimo controllo giornaliero previsto {time}"),
+        ("cli.followup.next.call.now", "prossima chiamata da fare ora"),
+        ("cli.followup.next.call.at", "prossima chiamata prevista {time}"),
+        ("cli.case.list.noOpen", "Nessun caso aperto. Per aprirne uno: tracedesk case open PHONE --reference TESTO"),
+        ("cli.case.list.noClosed", "Nessun caso chiuso."),
+        ("cli.case.list.none", "Ancora nessun caso. Per aprirne uno: tracedesk case open PHONE --reference TESTO"),
+        ("cli.case.column.id", "ID"),
+        ("cli.case.column.reference", "RIFERIMENTO"),
+        ("cli.case.column.patient", "PAZIENTE"),
+        ("cli.case.column.indexDay", "GIORNO INDICE"),
+        ("cli.case.column.openedBy", "APERTO DA"),
+        ("cli.case.column.opened", "APERTO"),
+        ("cli.case.column.contacts", "CONTATTI"),
+        ("cli.case.column.status", "STATO"),
+        ("cli.case.show.title", "Caso {id} · {reference} · {status}"),
+        ("cli.case.show.patient", "Paziente {phone} · utente {user} · giorno indice {index}"),
+        ("cli.case.show.opened", "Aperto da {by} il {at}"),
+        ("cli.case.show.closed", " · chiuso da {by} il {at}: {reason}"),
+        ("cli.case.show.contacts.one", "{count} contatto"),
+        ("cli.case.show.contacts.other", "{count} contatti"),
+        ("cli.case.show.cameFrom", "Proviene da {link}: il paziente era un contatto di quel caso"),
+        ("cli.case.show.ledTo", "Ha portato a {link}: quel contatto è diventato un caso"),
+        (
+            "cli.case.show.noFollowUps",
+            "Sorveglianze: nessuna (nessun contatto stretto nei file del paziente; aggiungerne una con tracedesk case add)"
+        ),
+        ("cli.case.show.followUps", "Sorveglianze ({count}, prima le attive):"),
+        ("cli.case.show.history", "Storico (dal più vecchio):"),
+        ("cli.case.show.nothingYet", "(ancora niente)"),
+        ("cli.followup.column.id", "ID"),
+        ("cli.followup.column.due", "SCADENZA"),
+        ("cli.followup.column.phone", "TELEFONO"),
+        ("cli.followup.column.case", "CASO"),
+        ("cli.followup.column.state", "STATO"),
+        ("cli.followup.column.attempts", "TENTATIVI"),
+        ("cli.followup.column.lastOutcome", "ULTIMO ESITO"),
+        ("cli.followup.column.assigned", "ASSEGNATA A"),
+        ("cli.followup.column.why", "MOTIVO"),
+        ("cli.followup.nobody", "nessuno"),
+        ("cli.followup.notYet", "non ancora"),
+        (
+            "cli.followup.symptomsMark",
+            "(! = sintomi segnalati a un controllo giornaliero: avvisare il supervisore e il tracciatore del caso)"
+        ),
+        ("cli.followup.show.title", "Sorveglianza {id} · {phone} · utente {user} · {state} · assegnata a {assignee}"),
+        ("cli.followup.show.due", "Scadenza {due}"),
+        ("cli.followup.show.ended", "Terminata {at}"),
+        ("cli.followup.show.period", " · ultima esposizione {last} · il periodo termina il {ends}"),
+        ("cli.followup.show.attempts", "Tentativi {count}"),
+        ("cli.followup.show.lastAttempt", " (ultimo: {outcome} il {at})"),
+        ("cli.followup.show.reached", " · raggiunto {at}"),
+        ("cli.followup.show.checkedDays.one", "controllato in {count} giorno"),
+        ("cli.followup.show.checkedDays.other", "controllato in {count} giorni"),
+        (
+            "cli.followup.show.symptoms",
+            "! Sintomi segnalati a un controllo giornaliero: avvisare il supervisore e il tracciatore del caso"
+        ),
+        ("cli.followup.show.becameCase", "La persona è diventata il caso {case}."),
+        ("cli.followup.show.cases", "Casi:"),
+        ("cli.followup.show.case", "caso {case} {reference}: {why}"),
+        ("cli.followup.show.attemptsHeading", "Tentativi (dal più vecchio):"),
+        (
+            "cli.followup.show.noAttempts",
+            "ancora nessuno: tracedesk followup attempt {id} --outcome reached|no-answer|…"
+        ),
+        ("cli.followup.show.checksHeading", "Controlli giornalieri:"),
+        ("cli.followup.show.check", "sintomi {symptoms}, in isolamento {isolating}"),
+        ("cli.followup.show.noneYet", "ancora nessuno"),
+        ("cli.queue.of", "Coda di {name}"),
+        ("cli.queue.unassigned", "Sorveglianze non assegnate"),
+        ("cli.queue.everyone", "Coda di tutti"),
+        ("cli.queue.counts", "{overdue} in ritardo · {due} da fare ora · {laterToday} più tardi oggi"),
+        ("cli.queue.later", " · {count} più avanti"),
+        ("cli.queue.laterHint", " ({count} nei prossimi giorni: --later)"),
+        ("cli.queue.empty", "Nessuno da chiamare: la coda è vuota."),
+        ("cli.queue.nothingToday", "Niente da fare oggi."),
+        ("cli.queue.nothingTodayHint", "Niente da fare oggi: --later mostra i prossimi giorni."),
+        ("cli.queue.more", "Altre: tracedesk queue --after {cursor} (con le stesse opzioni)"),
+        ("cli.followup.sayWhat", "indicare cosa fare: show, attempt, check o assign"),
+        ("cli.followup.giveOutcome", "indicare l'esito della chiamata: --outcome {outcomes}"),
+        ("cli.followup.unknownOutcome", "esito sconosciuto '{value}': usare {outcomes}"),
+        ("cli.followup.attempt.recorded", "registrato l'esito {outcome} per la sorveglianza {id}: {next}"),
+        (
+            "cli.followup.check.recorded",
+            "registrato il controllo giornaliero della sorveglianza {id}: sintomi {symptoms}, in isolamento {isolating}; {next}"
+        ),
+        ("cli.followup.check.flagged", "sintomi: segnalati al supervisore e al tracciatore del caso; avvisarli subito"),
+        ("cli.followup.assign.giveIDs", "indicare i numeri delle sorveglianze: {usage} ({hint} li mostra)"),
+        ("cli.followup.assign.tooMany", "al massimo {limit} sorveglianze per volta: assegnarle in più parti"),
+        ("cli.followup.assign.toWhom", "indicare a chi: --to TRACCIATORE (il nome dell'account di un tracciatore)"),
+        ("cli.followup.assign.done.one", "assegnata {count} sorveglianza a {tracer}: {ids}"),
+        ("cli.followup.assign.done.other", "assegnate {count} sorveglianze a {tracer}: {ids}"),
+        ("cli.followup.unknownVerb", "comando sconosciuto 'followup {verb}': usare show, attempt, check o assign"),
+    ]
+}
+
+extension Italian {
+    static let supervision: [(String, String)] = [
+
+        ("cli.staff.sayWhat", "indicare cosa fare: add, list, disable, reset-password o recover"),
+        ("cli.staff.listNoNames", "list non accetta nomi"),
+        ("cli.staff.disabled", "disattivato {name} ({role}); le sue sessioni sono terminate"),
+        (
+            "cli.staff.passwordSet",
+            "nuova password impostata per {name}; l'account è sbloccato e le sue sessioni sono terminate"
+        ),
+        (
+            "cli.staff.unknownVerb",
+            "comando sconosciuto 'staff {verb}': usare add, list, disable, reset-password o recover"
+        ),
+        ("cli.audit.sayWhat", "indicare cosa fare: verify, checkpoint o list"),
+        ("cli.common.unexpected", "argomento inatteso '{argument}'"),
+        (
+            "cli.audit.checkpointsAndKey",
+            "indicare --checkpoints FILE e --public-key FILE insieme: i checkpoint si verificano con la chiave pubblica della chiave del registro delle attività"
+        ),
+        ("cli.audit.broken", "INTERROTTO alla voce {id}: {reason}"),
+        ("cli.audit.before", "le voci precedenti sono verificate ({entries}, fino all'id {head})"),
+        ("cli.audit.intact", "integro: {entries} voci, testa {hash} (voce {head})"),
+        ("cli.audit.unknownAction", "azione sconosciuta '{value}': usare una tra {actions}"),
+        ("cli.audit.badDay", "--day accetta una data AAAA-MM-GG, es. 2026-11-29"),
+        ("cli.audit.badLimit", "--limit accetta un numero intero da 1 a 1000"),
+        ("cli.audit.noEntries", "nessuna voce corrisponde"),
+        ("cli.audit.unknownVerb", "comando sconosciuto 'audit {verb}': usare verify, checkpoint o list"),
+        ("cli.staff.giveRole", "indicare il ruolo: --role {roles}"),
+        ("cli.staff.unknownRole", "ruolo sconosciuto '{value}': usare {roles}"),
+        (
+            "cli.staff.firstMustBeAdmin",
+            "l'archivio non ha ancora account: il primo deve essere un amministratore (tracedesk staff add NOME --role admin)"
+        ),
+        (
+            "cli.staff.needsSetupToken",
+            "il server non ha ancora account: il suo primo amministratore richiede il token di configurazione stampato da tracedesk serve all'avvio (anche nel file setup-token accanto al suo archivio): impostarlo in TRACEDESK_SETUP_TOKEN"
+        ),
+        ("cli.staff.addedFirst", "aggiunto {name} ({role}), il primo account"),
+        ("cli.staff.added", "aggiunto {name} ({role})"),
+        (
+            "cli.staff.recoverOnStore",
+            "recover agisce sull'archivio stesso (--store), non tramite un server: eseguirlo dove si trova l'archivio"
+        ),
+        ("cli.staff.notAName", "non è un nome utente"),
+        (
+            "cli.staff.disabledForGood",
+            "{name} è disattivato definitivamente: recuperare invece un nome nuovo (viene aggiunto come amministratore)"
+        ),
+        (
+            "cli.staff.recoveredPassword",
+            "nuova password impostata per {name}; l'account è sbloccato e le sue sessioni sono terminate (registrato come {actor})"
+        ),
+        ("cli.staff.recoveredAdded", "aggiunto {name} ({role}) (registrato come {actor})"),
+        ("cli.staff.nameTaken", "il nome {name} è stato preso nel frattempo: riprovare"),
+        ("cli.staff.giveName", "indicare il nome dell'account: tracedesk {command} NOME"),
+        ("cli.staff.oneName", "indicare un solo nome"),
+        (
+            "cli.staff.noAccounts",
+            "nessun account: aggiungere il primo amministratore con 'tracedesk staff add NOME --role admin'"
+        ),
+        ("cli.staff.column.name", "NOME"),
+        ("cli.staff.column.role", "RUOLO"),
+        ("cli.staff.column.state", "STATO"),
+        ("cli.staff.column.failed", "FALLITI"),
+        ("cli.staff.column.lastSignIn", "ULTIMO ACCESSO"),
+        ("cli.staff.column.createdBy", "CREATO DA"),
+        ("cli.staff.never", "mai"),
+        (
+            "cli.audit.giveKey",
+            "indicare la chiave del registro delle attività: --key FILE (crearne una con tracedesk keys generate --audit --out FILE)"
+        ),
+        ("cli.audit.giveOut", "indicare il file dei checkpoint a cui aggiungere: --out FILE"),
+        (
+            "cli.audit.notVerified",
+            "nulla aggiunto: {file} non è verificato rispetto all'archivio (tracedesk audit verify --checkpoints {file} dice di più)"
+        ),
+        ("cli.audit.nothingAppended", "nulla aggiunto: {problem}"),
+        (
+            "cli.audit.appended",
+            "checkpoint: {entries} voci, testa {hash}, firmato con la chiave del registro {key}, aggiunto a {file}"
+        ),
+        ("cli.audit.summary.matched.one", "checkpoint: {matched} di {count} riga corrispondono"),
+        ("cli.audit.summary.matched.other", "checkpoint: {matched} di {count} righe corrispondono"),
+        ("cli.audit.summary.noneAnchored", "; nessuna voce è ancorata"),
+        ("cli.audit.summary.anchored", "; le voci 1…{last} sono ancorate"),
+        (
+            "cli.audit.summary.breaks",
+            "; la catena si interrompe alla voce {id}: i checkpoint successivi non sono stati confrontati"
+        ),
+        (
+            "cli.audit.summary.uncovered",
+            "; le voci {first}…{last} sono dopo l'ultimo checkpoint corrispondente e non sono coperte"
+        ),
+        (
+            "cli.audit.noHashes",
+            "il server non ha fornito gli hash della catena ai conteggi dei checkpoint (un TraceDesk più vecchio di questo?): aggiornare il server, o eseguire il comando sull'archivio con --store"
+        ),
+        (
+            "cli.audit.cannotReadKey",
+            "impossibile leggere il file della chiave pubblica {file}: verificare il percorso e i permessi"
+        ),
+        (
+            "cli.audit.privateKey",
+            "{file} contiene una chiave privata: indicare la sua chiave pubblica (tracedesk keys public --key {file} > audit-public.pem) e tenere la chiave privata dove si creano i checkpoint"
+        ),
+        ("cli.audit.badPublicKey", "{file} non è una chiave pubblica P-256 utilizzabile: {problem}"),
+        (
+            "cli.audit.noCheckpoints",
+            "{file} non contiene checkpoint: scriverli con tracedesk audit checkpoint, o con audit_checkpoint_path del server"
+        ),
+        ("cli.audit.chainIntact", "catena integra: {entries} voci, testa {hash} (voce {head})"),
+        ("cli.audit.checkpointProblem", "CHECKPOINT: {problem}"),
+        ("cli.his.sayWhat", "indicare cosa fare: add, list o revoke"),
+        ("cli.his.badRate", "--rate accetta un numero intero da {low} a {high} (autorizzazioni al minuto)"),
+        ("cli.his.added", "aggiunto il client HIS {name} (attore {actor}, {rate})"),
+        ("cli.his.keyOnce", "chiave API, mostrata solo ora: consegnarla al sistema HIS (Authorization: Bearer KEY)"),
+        (
+            "cli.his.revoked",
+            "revocato il client HIS {name}: la sua chiave e il suo certificato sono rifiutati da ora in poi"
+        ),
+        ("cli.his.unknownVerb", "comando sconosciuto 'his {verb}': usare add, list o revoke"),
+        ("cli.his.giveName", "indicare il nome del client: tracedesk {command} NOME"),
+        ("cli.his.rate.one", "{count} autorizzazione al minuto"),
+        ("cli.his.rate.other", "{count} autorizzazioni al minuto"),
+        ("cli.his.serverRate", "il limite del server"),
+        ("cli.his.none", "nessun client HIS: aggiungerne uno con 'tracedesk his add NOME --user AMMINISTRATORE'"),
+        ("cli.his.column.name", "NOME"),
+        ("cli.his.column.state", "STATO"),
+        ("cli.his.column.rate", "LIMITE/MIN"),
+        ("cli.his.column.created", "CREATO"),
+        ("cli.his.column.createdBy", "CREATO DA"),
+        ("cli.his.column.revoked", "REVOCATO"),
+        ("cli.his.defaultRate", "predefinito"),
+        ("cli.sms.sayWhat", "indicare cosa fare: outbox"),
+        ("cli.sms.unknownVerb", "comando sconosciuto 'sms {verb}': usare outbox"),
+        ("cli.sms.empty", "la posta in uscita è vuota: non è stato ancora chiesto nessun codice SMS"),
+        ("cli.settings.noArguments", "settings non accetta argomenti, ricevuto '{argument}'"),
+        ("cli.settings.title", "Impostazioni della console (file {file}):"),
+        ("cli.settings.titleNotFound", "Impostazioni della console (file {file}, non trovato):"),
+        ("cli.settings.serverNotUsed", " (non usato: è indicato un archivio, {by})"),
+        ("cli.settings.languageNote", " (il log del server e l'output di bench, demo e simulate restano in inglese)"),
+        ("cli.settings.noServer", " (nessuno: la console apre l'archivio, {store})"),
+        ("cli.settings.defaultStore", "quello predefinito"),
+        ("cli.settings.from", "da {source}"),
+        ("cli.settings.fromDefault", "predefinito"),
+        ("cli.settings.fileLine", "{file} riga {line}"),
+        ("cli.settings.problems", "Problemi nel file (quei valori sono ignorati):"),
+
+        ("cli.settings.file.unreadable", "{file} non può essere letto: è ignorato"),
+        ("cli.settings.file.syntax", "{file} riga {line}: {reason}; il file è ignorato"),
+        ("cli.settings.file.notObject", "{file} riga 1: il file deve contenere un solo oggetto JSON; è ignorato"),
+        (
+            "cli.settings.file.unknownKey",
+            "{file} riga {line}: impostazione sconosciuta \"{key}\" (note: {known}); è ignorata"
+        ),
+        (
+            "cli.settings.file.notString",
+            "{file} riga {line}: {key} deve essere una stringa, trovato {kind}; è ignorato"
+        ),
+        ("cli.settings.file.badValue", "{file} riga {line}: {key} {problem}; è ignorato"),
+        ("cli.settings.value.oneOf", "deve essere uno tra {allowed}, non '{value}'"),
+        ("cli.settings.value.url", "deve essere un URL http(s) come https://desk.example:8081"),
+        ("cli.settings.value.empty", "è vuoto"),
+    ]
+}
+
+extension Italian {
+    static let statistics: [(String, String)] = [
+
+        ("cli.stats.indicatorsLeftOut", "gli indicatori del tracciamento sono omessi: {reason}"),
+        ("cli.stats.rangeLabel.today", "oggi"),
+        ("cli.stats.rangeLabel.1h", "ultima ora"),
+        ("cli.stats.rangeLabel.24h", "ultime 24 ore"),
+        ("cli.stats.rangeLabel.7d", "ultimi 7 giorni"),
+        ("cli.stats.rangeLabel.14d", "ultimi 14 giorni"),
+        ("cli.stats.unknownBucket", "intervallo sconosciuto '{value}': usare 5m, hour o day"),
+        (
+            "cli.stats.rangeOrFromTo",
+            "indicare --range o --from/--to, non entrambi: --range conta all'indietro da adesso"
+        ),
+        ("cli.stats.toNeedsFrom", "--to richiede --from: indicare dove inizia l'intervallo"),
+        ("cli.stats.badFrom", "--from '{value}' non è un'ora UTC: scrivere 2026-11-29T10:00:00Z o 2026-11-29"),
+        ("cli.stats.badTo", "--to '{value}' non è un'ora UTC: scrivere 2026-11-30T10:00:00Z o 2026-11-30"),
+        ("cli.stats.emptyRange", "--from deve precedere --to (o adesso, senza --to): l'intervallo è vuoto"),
+        ("cli.stats.heading", "Statistiche"),
+        ("cli.stats.headingTitled", "Statistiche, {title}"),
+        ("cli.stats.range", "{heading}: dal {from} al {to} UTC, {buckets}"),
+        ("cli.stats.bucket.5m.one", "{count} intervallo di 5 minuti"),
+        ("cli.stats.bucket.5m.other", "{count} intervalli di 5 minuti"),
+        ("cli.stats.bucket.hour.one", "{count} intervallo orario"),
+        ("cli.stats.bucket.hour.other", "{count} intervalli orari"),
+        ("cli.stats.bucket.day.one", "{count} intervallo giornaliero"),
+        ("cli.stats.bucket.day.other", "{count} intervalli giornalieri"),
+        ("cli.stats.readAt", "Letto alle {time} UTC"),
+        ("cli.stats.noData", "Nessun dato in questo intervallo."),
+        ("cli.stats.pseudoIDs", "Pseudo-id: {summary}"),
+        ("cli.stats.tile.authorised", "Codici autorizzati"),
+        ("cli.stats.tile.uploads", "Caricamenti"),
+        ("cli.stats.tile.uploadsRefused", "Caricamenti rifiutati"),
+        ("cli.stats.tile.chunks", "Lotti pubblicati"),
+        ("cli.stats.tile.requests", "Richieste dei telefoni"),
+        ("cli.stats.tile.analytics", "Rapporti analytics"),
+        ("cli.stats.tile.registrations", "Registrazioni APRICOT"),
+        ("cli.stats.tile.contactFiles", "File contatti APRICOT"),
+        ("cli.stats.tile.lookups", "Ricerche dei contatti"),
+        ("cli.stats.rest.authorised", "verificati {checked}{checkedShare}, caricati {uploaded}{uploadedShare}"),
+        ("cli.stats.rest.uploads", "chiavi accettate {accepted}, scartate {dropped}"),
+        ("cli.stats.rest.perUpload", ", {mean} chiavi per caricamento"),
+        ("cli.stats.rest.chunks", "chiavi {keys}, riempimento {padding}"),
+        ("cli.stats.rest.perChunk", ", {mean} chiavi per lotto"),
+        ("cli.stats.rest.requests", "reali {real}, fittizie {dummy}{share}"),
+        ("cli.stats.share.dummy", " fittizie"),
+        ("cli.stats.rest.registrations", "accessi ripetuti {count}"),
+        ("cli.stats.share.ofAuthorised", " degli autorizzati"),
+        ("cli.stats.funnel", "Imbuto (codici autorizzati nell'intervallo, per ora di autorizzazione):"),
+        ("cli.stats.funnel.authorised", "  autorizzati {count}"),
+        ("cli.stats.funnel.checked", "  verificati  {count}{share}"),
+        ("cli.stats.funnel.uploaded", "  caricati    {count}{share}"),
+        ("cli.stats.funnel.median", "  tempo mediano fino al caricamento: {duration}"),
+        ("cli.stats.funnel.noUpload", "nessuno (nessun codice è stato caricato)"),
+        ("cli.stats.droppedByReason", "Chiavi scartate per motivo: {reasons}"),
+        ("cli.stats.keysPerUpload", "Chiavi per caricamento:"),
+        ("cli.stats.more", "e altri {count}"),
+        ("cli.stats.operators", "Operatori principali (codici autorizzati, verificati, caricati):"),
+        (
+            "cli.stats.provinces",
+            "Province (rapporti analytics; Bluetooth attivo, notifiche consentite, notifiche di esposizione):"
+        ),
+        ("cli.stats.notAProvince", "(non è una provincia)"),
+        ("cli.stats.tracers", "Ricerche APRICOT per tracciatore:"),
+        ("cli.stats.column.operator", "OPERATORE"),
+        ("cli.stats.column.authorised", "AUTORIZZATI"),
+        ("cli.stats.column.checked", "VERIFICATI"),
+        ("cli.stats.column.uploaded", "CARICATI"),
+        ("cli.stats.column.code", "CODICE"),
+        ("cli.stats.column.province", "PROVINCIA"),
+        ("cli.stats.column.reports", "RAPPORTI"),
+        ("cli.stats.column.bluetooth", "BLUETOOTH"),
+        ("cli.stats.column.notifications", "NOTIFICHE"),
+        ("cli.stats.column.exposures", "ESPOSIZIONI"),
+        ("cli.stats.column.tracer", "TRACCIATORE"),
+        ("cli.stats.column.lookups", "RICERCHE"),
+        ("cli.common.noArguments", "{command} non accetta argomenti, ricevuto '{argument}'"),
+        ("cli.keys.needsOut", "keys generate richiede --out FILE"),
+        ("cli.keys.needsKey", "keys public richiede --key FILE"),
+        ("cli.keys.unknownVerb", "comando keys sconosciuto '{verb}': usare generate o public"),
+        ("cli.keys.sayWhat", "keys richiede un comando: generate o public"),
+        ("cli.keys.exists", "esiste già (una chiave di firma non viene mai sovrascritta)"),
+        ("cli.keys.cannotCreate", "impossibile creare {file}: {reason}"),
+        ("cli.keys.incomplete", "impossibile scrivere {file} per intero; non è stato conservato nulla"),
+        (
+            "cli.keys.wroteAudit",
+            "scritta una nuova chiave P-256 del registro delle attività in {file} (modo 0600), id chiave {id}. La sua chiave pubblica, per tracedesk audit verify --public-key:"
+        ),
+        (
+            "cli.keys.wroteSigning",
+            "scritta una nuova chiave di firma P-256 in {file} (modo 0600). La sua chiave pubblica:"
+        ),
+        ("cli.keys.cannotRead", "impossibile leggere il file della chiave {file}: verificare il percorso e i permessi"),
+        ("cli.keys.notAKey", "{file} non è una chiave privata P-256 utilizzabile: {problem}"),
+        ("cli.chunks.settingsProblems", "le impostazioni hanno problemi:"),
+        ("cli.chunks.showNeedsOne", "chunks show richiede un lotto: un indice (1, 2, …) o un file .zip"),
+        ("cli.chunks.unknownVerb", "comando chunks sconosciuto '{verb}': usare publish, list o show"),
+        ("cli.chunks.sayWhat", "chunks richiede un comando: publish, list o show"),
+        (
+            "cli.chunks.needsSigningKey",
+            "serve la chiave di firma: indicare --signing-key FILE (o impostare signing_key_path); crearne una con: tracedesk keys generate --out FILE"
+        ),
+        (
+            "cli.chunks.publishLocked",
+            "saltato: un altro server detiene il blocco (sta pubblicando ora); riprovare più tardi"
+        ),
+        ("cli.chunks.published", "lotto {index}: {keys} chiavi"),
+        ("cli.chunks.padding", " + {count} di riempimento"),
+        ("cli.chunks.window", ", finestra dal {from} al {to}"),
+        ("cli.chunks.bytes", ", {count} byte"),
+        ("cli.chunks.nothingPublished", "nulla pubblicato: nessuna chiave oltre il suo embargo"),
+        ("cli.chunks.stopped", "fermato dopo il lotto {index}: {problem}"),
+        (
+            "cli.chunks.tooOld",
+            "{count} chiavi non sono mai state pubblicate e ora sono troppo vecchie per esserlo: la pubblicazione non è stata eseguita in tempo"
+        ),
+        ("cli.chunks.waiting", "in attesa: {ready} pronte, {embargoed} sotto embargo"),
+        ("cli.chunks.nextRelease", " (prossimo rilascio {time})"),
+        ("cli.chunks.noneYet", "ancora nessun lotto pubblicato"),
+        ("cli.chunks.noneKept", "nessun lotto conservato (l'ultimo indice era {last})"),
+        (
+            "cli.cleanup.locked",
+            "saltato: un altro server detiene il blocco (sta facendo pulizia ora); riprovare più tardi"
+        ),
+        ("cli.migrate.noArguments", "migrate non accetta argomenti, solo --store"),
+        (
+            "cli.migrate.done",
+            "{location}: versione dello schema {version} (la più recente che questo tracedesk conosce)"
+        ),
+        ("cli.store.noArguments", "store info non accetta argomenti, solo --store e --json"),
+        ("cli.store.unknownVerb", "comando store sconosciuto '{verb}': usare info"),
+        ("cli.store.sayWhat", "store richiede un comando: info"),
+
+        ("cli.store.info.adapter", "adattatore"),
+        ("cli.store.info.location", "posizione"),
+        ("cli.store.info.schema", "versione dello schema"),
+        ("cli.store.info.schemaValue", "{version} (questo tracedesk conosce fino alla {known})"),
+        ("cli.store.info.size", "spazio su disco"),
+        ("cli.store.info.table", "tabella"),
+        ("cli.store.info.rows", "righe"),
+        ("cli.store.info.tableSize", "dimensione"),
     ]
 }

@@ -13,7 +13,7 @@ enum CaseCommand {
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first, !verb.hasPrefix("-") || ["--help", "-h"].contains(verb) else {
-            throw UsageError("say what to do: open, list, show, close or add", command: "case")
+            throw UsageError(tr("cli.case.sayWhat"), command: "case")
         }
         if ["--help", "-h", "help"].contains(verb) {
             print(help)
@@ -51,8 +51,7 @@ enum CaseCommand {
             try arguments.checkVerb(CommandTable.command("case"), verb, command: command)
             return try await add(arguments, command: command)
         default:
-            throw UsageError(
-                "unknown command 'case \(verb.prefix(24))': use open, list, show, close or add", command: "case")
+            throw UsageError(tr("cli.case.unknownVerb", ["verb": String(verb.prefix(24))]), command: "case")
         }
     }
 
@@ -70,17 +69,15 @@ enum CaseCommand {
     static func open(_ arguments: Arguments, command: String) async throws(UsageError) -> ExitStatus {
         let usage = "tracedesk case open PHONE --reference TEXT"
         if arguments.positionals.isEmpty, !arguments.has("phone-stdin") {
-            throw UsageError(
-                "give the patient's phone number: \(usage) (or --phone-stdin)", command: command)
+            throw UsageError(tr("cli.case.givePhone", ["usage": usage]), command: command)
         }
         guard let typedReference = arguments.values["reference"] else {
             throw UsageError(
-                "give the case reference: --reference \"ASL-2026-0412\" (every view of the case is audited with it)",
+                tr("cli.case.giveReference"),
                 command: command)
         }
         if arguments.values["onset"] != nil, arguments.values["test-day"] != nil {
-            throw UsageError(
-                "give --onset (symptoms started) or --test-day (no symptoms), not both", command: command)
+            throw UsageError(tr("cli.case.onsetOrTestDay"), command: command)
         }
         guard let phone = try FollowUpInput.phone(arguments, skipping: 0, usage: usage, command: command) else {
             return .refused
@@ -113,38 +110,49 @@ enum CaseCommand {
             let trace = opening.trace
             if opening.existing {
                 say(
-                    "the patient already has an open case: case \(trace.id) (\(trace.reference)), opened by \(trace.openedBy) at \(FollowUpText.localTime(trace.openedAt)); nothing changed (the reference typed was not used)"
+                    tr(
+                        "cli.case.open.existing",
+                        [
+                            "id": String(trace.id), "reference": trace.reference, "by": trace.openedBy,
+                            "at": FollowUpText.localTime(trace.openedAt),
+                        ])
                 )
             } else {
                 say(
-                    "opened case \(trace.id) (\(trace.reference)) for \(trace.phone.spaced), index day \(FollowUpText.index(trace))"
+                    tr(
+                        "cli.case.open.opened",
+                        [
+                            "id": String(trace.id), "reference": trace.reference, "phone": trace.phone.spaced,
+                            "index": FollowUpText.index(trace),
+                        ])
                 )
-                var followUps = "  follow-ups: \(opening.followUpsCreated) new"
+                var followUps = "  " + trCount("cli.case.open.followUps", opening.followUpsCreated)
                 if opening.followUpsJoined > 0 {
-                    followUps += ", \(opening.followUpsJoined) already followed for another open case (joined)"
+                    followUps += ", " + trCount("cli.case.open.joined", opening.followUpsJoined)
                 }
-                say(followUps + (mine ? ", assigned to you" : ""))
+                say(followUps + (mine ? tr("cli.case.open.assignedToYou") : ""))
                 for from in trace.cameFrom {
-                    say("  the patient was a contact of \(FollowUpText.link(from)): the two cases are linked")
+                    say("  " + tr("cli.case.open.cameFrom", ["link": FollowUpText.link(from)]))
                 }
             }
-            say("  see it with: tracedesk case show \(trace.id); the calls due: tracedesk queue")
+            say("  " + tr("cli.case.open.seeIt", ["id": String(trace.id)]))
             return .success
         }
     }
 
     static func list(_ arguments: Arguments, command: String) async throws(UsageError) -> ExitStatus {
         if arguments.has("closed"), arguments.has("all") {
-            throw UsageError("give --closed or --all, not both (without either: the open cases)", command: command)
+            throw UsageError(tr("cli.case.closedOrAll"), command: command)
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("unexpected argument '\(extra.prefix(40))': list takes only options", command: command)
+            throw UsageError(
+                tr("cli.common.onlyOptions", ["argument": String(extra.prefix(40)), "verb": "list"]), command: command)
         }
         let status: CaseQuery.Status = arguments.has("closed") ? .closed : arguments.has("all") ? .all : .open
         let limit = try arguments.integer("limit", default: 200, in: 1...CaseQuery.maximumLimit, command: command)
         let openedBy = arguments.values["opened-by"]
         if let name = openedBy, name.isEmpty {
-            throw UsageError("--opened-by needs a tracer's name", command: command)
+            throw UsageError(tr("cli.common.needsTracer", ["option": "opened-by"]), command: command)
         }
         return try await acting(arguments, command) { desk, session throws(ServiceError) in
             let cases = try await desk.cases(
@@ -162,10 +170,12 @@ enum CaseCommand {
         let id = try caseID(arguments, usage: "tracedesk case close ID --reason R", command: command)
         let reasons = CaseCloseReason.allCases.map(argument).joined(separator: ", ")
         guard let text = arguments.values["reason"] else {
-            throw UsageError("give why the case closes: --reason \(reasons)", command: command)
+            throw UsageError(tr("cli.case.close.giveReason", ["reasons": reasons]), command: command)
         }
         guard let reason = CaseCloseReason.allCases.first(where: { argument($0) == text.lowercased() }) else {
-            throw UsageError("unknown reason '\(text.prefix(24))': use \(reasons)", command: command)
+            throw UsageError(
+                tr("cli.case.close.unknownReason", ["value": String(text.prefix(24)), "reasons": reasons]),
+                command: command)
         }
         guard let note = FollowUpInput.note(arguments) else { return .refused }
         return try await acting(arguments, command) { desk, session throws(ServiceError) in
@@ -174,7 +184,12 @@ enum CaseCommand {
                 print(StaffWire.traceCase(trace).serialized)
             } else {
                 say(
-                    "closed case \(trace.id) (\(trace.reference)): \(reason.label); its follow-ups that name no other open case have ended"
+                    tr(
+                        "cli.case.close.closed",
+                        [
+                            "id": String(trace.id), "reference": trace.reference,
+                            "reason": tr("console.case.reason.\(reason.rawValue)"),
+                        ])
                 )
             }
             return .success
@@ -189,22 +204,21 @@ enum CaseCommand {
     static func add(_ arguments: Arguments, command: String) async throws(UsageError) -> ExitStatus {
         let usage = "tracedesk case add ID PHONE --reason TEXT"
         guard let first = arguments.positionals.first else {
-            throw UsageError("give the case number and the person's phone: \(usage)", command: command)
+            throw UsageError(tr("cli.case.add.giveIDAndPhone", ["usage": usage]), command: command)
         }
         let id = try FollowUpInput.id(first, what: "case", hint: "tracedesk case list", command: command)
         if arguments.positionals.count < 2, !arguments.has("phone-stdin") {
-            throw UsageError("give the person's phone number after the case number: \(usage)", command: command)
+            throw UsageError(tr("cli.case.add.givePhone", ["usage": usage]), command: command)
         }
         guard let typedReason = arguments.values["reason"] else {
-            throw UsageError(
-                "say why the person is added: --reason \"household member, no phone seen\"", command: command)
+            throw UsageError(tr("cli.case.add.giveReason"), command: command)
         }
         guard let phone = try FollowUpInput.phone(arguments, skipping: 1, usage: usage, command: command) else {
             return .refused
         }
         guard
             let reason = FollowUpInput.requiredText(
-                typedReason, option: "reason", example: "household member, no phone seen")
+                typedReason, option: "reason", example: tr("cli.case.add.reasonExample"))
         else { return .refused }
         return try await acting(arguments, command) { desk, session throws(ServiceError) in
             let followUp = try await desk.addFollowUp(session, caseID: id, phone: phone, reason: reason)
@@ -214,7 +228,13 @@ enum CaseCommand {
             }
             let byHand = followUp.reasons.first { $0.caseID == id }?.addedByHand != nil
             say(
-                "case \(id) follows \(followUp.phone.spaced) as follow-up \(followUp.id)\(byHand ? ", added by hand" : ", already a contact of the case"): \(followUp.state.label), assigned to \(followUp.assignedTo ?? "nobody yet")"
+                tr(
+                    byHand ? "cli.case.add.addedByHand" : "cli.case.add.alreadyContact",
+                    [
+                        "id": String(id), "phone": followUp.phone.spaced, "followUp": String(followUp.id),
+                        "state": FollowUpText.word(followUp.state),
+                        "assignee": followUp.assignedTo ?? tr("cli.followup.nobodyYet"),
+                    ])
             )
             return .success
         }

@@ -19,25 +19,27 @@ enum KeysCommand {
             return .success
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("keys \(words.first ?? "") takes no arguments, got '\(extra)'", command: "keys")
+            throw UsageError(
+                tr("cli.common.noArguments", ["command": "keys \(words.first ?? "")", "argument": extra]),
+                command: "keys")
         }
         switch words.first {
         case "generate":
             guard let out = arguments.values["out"] else {
-                throw UsageError("keys generate needs --out FILE", command: "keys")
+                throw UsageError(tr("cli.keys.needsOut"), command: "keys")
             }
             return generate(out, audit: arguments.has("audit"))
         case "public":
             guard let path = arguments.values["key"] else {
-                throw UsageError("keys public needs --key FILE", command: "keys")
+                throw UsageError(tr("cli.keys.needsKey"), command: "keys")
             }
             guard let key = loadPrivateKey(path) else { return .refused }
             print(key.publicKeyPEM(), terminator: "")
             return .success
         case let other?:
-            throw UsageError("unknown keys command '\(other)': use generate or public", command: "keys")
+            throw UsageError(tr("cli.keys.unknownVerb", ["verb": other]), command: "keys")
         case nil:
-            throw UsageError("keys needs a command: generate or public", command: "keys")
+            throw UsageError(tr("cli.keys.sayWhat"), command: "keys")
         }
     }
 
@@ -47,8 +49,8 @@ enum KeysCommand {
         // O_EXCL: never overwrite a key (a lost signing key cannot be replaced without Apple and Google).
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         if fd < 0 {
-            let reason = errno == EEXIST ? "it already exists (a signing key is never overwritten)" : describeErrno()
-            printError("keys generate: cannot create \(path): \(reason)")
+            let reason = errno == EEXIST ? tr("cli.keys.exists") : describeErrno()
+            printError("keys generate: " + tr("cli.keys.cannotCreate", ["file": path, "reason": reason]))
             return .refused
         }
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -56,15 +58,15 @@ enum KeysCommand {
         close(fd)
         guard written == bytes.count, synced else {
             unlink(path)
-            printError("keys generate: could not write \(path) completely; nothing was kept")
+            printError("keys generate: " + tr("cli.keys.incomplete", ["file": path]))
             return .refused
         }
         if audit {
             printError(
-                "keys generate: wrote a new P-256 audit key to \(path) (mode 0600), key id \(key.publicKey.keyID). Its public key, for tracedesk audit verify --public-key:"
+                "keys generate: " + tr("cli.keys.wroteAudit", ["file": path, "id": key.publicKey.keyID])
             )
         } else {
-            printError("keys generate: wrote a new P-256 signing key to \(path) (mode 0600). Its public key:")
+            printError("keys generate: " + tr("cli.keys.wroteSigning", ["file": path]))
         }
         print(key.publicKeyPEM(), terminator: "")
         return .success
@@ -72,13 +74,13 @@ enum KeysCommand {
 
     static func loadPrivateKey(_ path: String) -> ECPrivateKey? {
         guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
-            printError("cannot read the key file \(path): check the path and its permissions")
+            printError(tr("cli.keys.cannotRead", ["file": path]))
             return nil
         }
         do {
             return try ECPrivateKey(pem: pem)
         } catch {
-            printError("\(path) is not a usable P-256 private key: \(error.message)")
+            printError(tr("cli.keys.notAKey", ["file": path, "problem": error.message]))
             return nil
         }
     }
@@ -104,36 +106,39 @@ enum ChunksCommand {
         if let store = arguments.values["store"] { config.store = store }
         if let key = arguments.values["signing-key"] { config.signingKeyPath = key }
         if !problems.isEmpty {
-            printError("\(command): the settings have problems:\n  " + problems.joined(separator: "\n  "))
+            printError(command + ": " + tr("cli.chunks.settingsProblems") + "\n  " + problems.joined(separator: "\n  "))
             return .usage
         }
         if cleanup {
             if let extra = arguments.positionals.first {
-                throw UsageError("cleanup takes no arguments, got '\(extra)'", command: command)
+                throw UsageError(
+                    tr("cli.common.noArguments", ["command": "cleanup", "argument": extra]), command: command)
             }
             return runCleanup(config)
         }
         switch words.first {
         case "publish":
             if let extra = arguments.positionals.first {
-                throw UsageError("chunks publish takes no arguments, got '\(extra)'", command: command)
+                throw UsageError(
+                    tr("cli.common.noArguments", ["command": "chunks publish", "argument": extra]), command: command)
             }
             return publish(config)
         case "list":
             if let extra = arguments.positionals.first {
-                throw UsageError("chunks list takes no arguments, got '\(extra)'", command: command)
+                throw UsageError(
+                    tr("cli.common.noArguments", ["command": "chunks list", "argument": extra]), command: command)
             }
             return list(config, json: arguments.has("json"))
         case "show":
             guard arguments.positionals.count == 1, let which = arguments.positionals.first else {
-                throw UsageError("chunks show needs one chunk: an index (1, 2, …) or a .zip file", command: command)
+                throw UsageError(tr("cli.chunks.showNeedsOne"), command: command)
             }
             return show(
                 which, config: config, publicKeyPath: arguments.values["public-key"], keys: arguments.has("keys"))
         case let other?:
-            throw UsageError("unknown chunks command '\(other)': use publish, list or show", command: command)
+            throw UsageError(tr("cli.chunks.unknownVerb", ["verb": other]), command: command)
         case nil:
-            throw UsageError("chunks needs a command: publish, list or show", command: command)
+            throw UsageError(tr("cli.chunks.sayWhat"), command: command)
         }
     }
 
@@ -148,9 +153,7 @@ enum ChunksCommand {
 
     static func publish(_ config: ServerConfig) -> ExitStatus {
         guard config.signingKeyPath != nil else {
-            printError(
-                "chunks publish: needs the signing key: give --signing-key FILE (or set signing_key_path); "
-                    + "make one with: tracedesk keys generate --out FILE")
+            printError("chunks publish: " + tr("cli.chunks.needsSigningKey"))
             return .usage
         }
         // With a key path given, the loader returns the key or the reason it cannot be used.
@@ -167,28 +170,38 @@ enum ChunksCommand {
         do {
             let run = try publisher.run()
             if run.skipped {
-                printError(
-                    "chunks publish: skipped: another server holds the lock (it is publishing now); try again later")
+                printError("chunks publish: " + tr("cli.chunks.publishLocked"))
                 return .storeUnavailable
             }
             for chunk in run.published {
-                var line = "chunk \(chunk.index): \(chunk.keyCount) keys"
-                if chunk.paddingCount > 0 { line += " + \(chunk.paddingCount) padding" }
-                line += ", window \(PublishRun.time(chunk.windowStart)) to \(PublishRun.time(chunk.windowEnd))"
-                line += ", \(chunk.zipBytes) bytes"
+                var line = tr(
+                    "cli.chunks.published", ["index": String(chunk.index), "keys": String(chunk.keyCount)])
+                if chunk.paddingCount > 0 {
+                    line += tr("cli.chunks.padding", ["count": String(chunk.paddingCount)])
+                }
+                line += tr(
+                    "cli.chunks.window",
+                    ["from": PublishRun.time(chunk.windowStart), "to": PublishRun.time(chunk.windowEnd)])
+                line += tr("cli.chunks.bytes", ["count": String(chunk.zipBytes)])
                 print(line)
             }
-            if run.published.isEmpty { print("nothing published: no keys past their embargo") }
+            if run.published.isEmpty { print(tr("cli.chunks.nothingPublished")) }
             if let failure = run.failure {
-                printError("chunks publish: stopped after chunk \(run.published.last?.index ?? 0): \(failure)")
+                printError(
+                    "chunks publish: "
+                        + tr(
+                            "cli.chunks.stopped",
+                            ["index": String(run.published.last?.index ?? 0), "problem": failure]))
             }
             if run.backlog.tooOld > 0 {
-                printError(
-                    "chunks publish: \(run.backlog.tooOld) keys were never published and are now too old to be: publishing did not run in time"
-                )
+                printError("chunks publish: " + tr("cli.chunks.tooOld", ["count": String(run.backlog.tooOld)]))
             }
-            var waiting = "waiting: \(run.backlog.ready) ready, \(run.backlog.embargoed) under embargo"
-            if let next = run.backlog.nextReleaseAt { waiting += " (next release \(PublishRun.time(next)))" }
+            var waiting = tr(
+                "cli.chunks.waiting",
+                ["ready": String(run.backlog.ready), "embargoed": String(run.backlog.embargoed)])
+            if let next = run.backlog.nextReleaseAt {
+                waiting += tr("cli.chunks.nextRelease", ["time": PublishRun.time(next)])
+            }
             print(waiting)
             return run.failure == nil ? .success : .storeUnavailable
         } catch {
@@ -216,7 +229,7 @@ enum ChunksCommand {
             }
             guard !chunks.isEmpty else {
                 let last = try store.lastChunkIndex()
-                print(last == 0 ? "no chunks published yet" : "no chunks kept (the last index was \(last))")
+                print(last == 0 ? tr("cli.chunks.noneYet") : tr("cli.chunks.noneKept", ["last": String(last)]))
                 return .success
             }
             print("index  published             window (UTC)                               keys  padding     bytes")
@@ -356,7 +369,7 @@ enum ChunksCommand {
         do {
             let report = try RetentionJob(store: store, policy: config.retentionPolicy).run()
             if report.skipped {
-                printError("cleanup: skipped: another server holds the lock (it is cleaning up now); try again later")
+                printError("cleanup: " + tr("cli.cleanup.locked"))
                 return .storeUnavailable
             }
             print(

@@ -19,7 +19,7 @@ enum ConsoleCommand {
             return .success
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("unexpected argument '\(extra)'", command: "tracedesk")
+            throw UsageError(tr("cli.common.unexpected", ["argument": extra]), command: "tracedesk")
         }
         let environment = ProcessInfo.processInfo.environment
         // The console's settings file: under the options and the environment, over the defaults.
@@ -56,11 +56,11 @@ enum ConsoleCommand {
         let refresh = try refreshSeconds(arguments.values["refresh"])
         if person.passwordStdin {
             throw UsageError(
-                "the console asks for the password on its sign-in screen: --password-stdin is for otp commands",
+                tr("cli.console.noPasswordStdin"),
                 command: "tracedesk")
         }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            printError("the console needs a terminal: run it in one, or use 'tracedesk otp …' in scripts")
+            printError(tr("cli.console.needsTerminal"))
             return .usage
         }
         guard let desk = try Person.desk(person, store: arguments.values["store"], command: "tracedesk") else {
@@ -84,7 +84,7 @@ enum ConsoleCommand {
         // Quitting signed out in the background: give it a moment, never more.
         program.finishCalls(within: 1)
         if signals.signal != 0 {
-            printError("\(StopSignals.name(signals.signal)): the console signed out and stopped")
+            printError(StopSignals.name(signals.signal) + ": " + tr("cli.console.stopped"))
             return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
         }
         return .success
@@ -100,7 +100,7 @@ enum ConsoleCommand {
         case "off", "0", "no", "false": return false
         default:
             throw UsageError(
-                "TRACEDESK_COPY must be on or off, got '\(terminalSafe(String(value.prefix(20))))'",
+                tr("cli.console.badCopy", ["value": terminalSafe(String(value.prefix(20)))]),
                 command: "tracedesk")
         }
     }
@@ -112,7 +112,9 @@ enum ConsoleCommand {
         guard let seconds = Int(text), seconds == 0 || (1...DashboardScreen.maximumRefreshSeconds).contains(seconds)
         else {
             throw UsageError(
-                "--refresh must be a whole number of seconds from 1 to \(DashboardScreen.maximumRefreshSeconds), or 0 for no automatic refresh, got '\(text.prefix(20))'",
+                tr(
+                    "cli.console.badRefresh",
+                    ["high": String(DashboardScreen.maximumRefreshSeconds), "value": String(text.prefix(20))]),
                 command: "tracedesk")
         }
         return seconds
@@ -126,7 +128,7 @@ enum ConsoleCommand {
         }
         guard let seconds = Int(text), (2...86_400).contains(seconds) else {
             throw UsageError(
-                "TRACEDESK_IDLE_LOCK_SECONDS must be a whole number of seconds from 2 to 86400, got '\(text.prefix(20))'",
+                tr("cli.console.badIdleLock", ["value": String(text.prefix(20))]),
                 command: "tracedesk")
         }
         return seconds

@@ -47,7 +47,7 @@ struct ConsoleSettings {
     static func readFile(_ path: String) -> (values: [String: (value: String, line: Int)], problems: [String]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             if FileManager.default.fileExists(atPath: path) {
-                return ([:], ["\(path) cannot be read: it is ignored"])
+                return ([:], [tr("cli.settings.file.unreadable", ["file": path])])
             }
             return ([:], [])
         }
@@ -56,10 +56,17 @@ struct ConsoleSettings {
         do throws(JSONSyntaxError) {
             document = try JSONReader.parse(utf8: bytes)
         } catch {
-            return ([:], ["\(path) line \(line(of: error.offset, in: bytes)): \(error.reason); the file is ignored"])
+            return (
+                [:],
+                [
+                    tr(
+                        "cli.settings.file.syntax",
+                        ["file": path, "line": String(line(of: error.offset, in: bytes)), "reason": error.reason])
+                ]
+            )
         }
         guard case .object(let members) = document else {
-            return ([:], ["\(path) line 1: the file must hold one JSON object; it is ignored"])
+            return ([:], [tr("cli.settings.file.notObject", ["file": path])])
         }
         var values: [String: (value: String, line: Int)] = [:]
         var problems: [String] = []
@@ -69,16 +76,23 @@ struct ConsoleSettings {
             guard keys.contains(member.key) else {
                 let known = keys.joined(separator: ", ")
                 problems.append(
-                    "\(path) line \(at): unknown setting \"\(member.key)\" (known: \(known)); it is ignored")
+                    tr(
+                        "cli.settings.file.unknownKey",
+                        ["file": path, "line": String(at), "key": member.key, "known": known]))
                 continue
             }
             guard case .string(let text) = member.value else {
                 problems.append(
-                    "\(path) line \(at): \(member.key) must be a string, found \(member.value.kind); it is ignored")
+                    tr(
+                        "cli.settings.file.notString",
+                        ["file": path, "line": String(at), "key": member.key, "kind": member.value.kind]))
                 continue
             }
             if let problem = check(member.key, text) {
-                problems.append("\(path) line \(at): \(member.key) \(problem); it is ignored")
+                problems.append(
+                    tr(
+                        "cli.settings.file.badValue",
+                        ["file": path, "line": String(at), "key": member.key, "problem": problem]))
                 continue
             }
             values[member.key] = (text, at)
@@ -90,12 +104,13 @@ struct ConsoleSettings {
     static func check(_ key: String, _ value: String) -> String? {
         switch key {
         case "language" where !languages.contains(value):
-            return
-                "must be one of \(languages.joined(separator: ", ")), got '\(terminalSafe(String(value.prefix(20))))'"
+            return tr(
+                "cli.settings.value.oneOf",
+                ["allowed": languages.joined(separator: ", "), "value": terminalSafe(String(value.prefix(20)))])
         case "server" where !(value.hasPrefix("http://") || value.hasPrefix("https://")):
-            return "must be an http(s) URL such as https://desk.example:8081"
+            return tr("cli.settings.value.url")
         case _ where value.isEmpty:
-            return "is empty"
+            return tr("cli.settings.value.empty")
         default:
             return nil
         }
@@ -120,7 +135,9 @@ struct ConsoleSettings {
             } else if let name = fromEnvironment[key], let value = environment[name], !value.isEmpty {
                 settings.values[key] = Value(value: value, source: name)
             } else if let entry = file.values[key] {
-                settings.values[key] = Value(value: entry.value, source: "\(filePath) line \(entry.line)")
+                settings.values[key] = Value(
+                    value: entry.value,
+                    source: tr("cli.settings.fileLine", ["file": filePath, "line": String(entry.line)]))
             } else {
                 settings.values[key] = Value(value: defaults[key], source: "default")
             }
@@ -138,7 +155,10 @@ struct ConsoleSettings {
         let resolved = Language.resolve(option: option, settingsFile: file?.value, environment: environment)
         switch resolved.source {
         case .option: return Value(value: resolved.language.rawValue, source: "--lang")
-        case .settingsFile: return Value(value: resolved.language.rawValue, source: "\(path) line \(file?.line ?? 1)")
+        case .settingsFile:
+            return Value(
+                value: resolved.language.rawValue,
+                source: tr("cli.settings.fileLine", ["file": path, "line": String(file?.line ?? 1)]))
         case .environment(let name): return Value(value: resolved.language.rawValue, source: name)
         case .fallback: return Value(value: resolved.language.rawValue, source: "default")
         }

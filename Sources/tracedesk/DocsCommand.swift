@@ -8,7 +8,7 @@ enum DocsCommand {
     static func run(_ words: [String]) throws(UsageError) -> ExitStatus {
         let spec = CommandTable.command("docs")
         if words.first.map({ ["--help", "-h", "help"].contains($0) }) ?? true {
-            if words.isEmpty { throw UsageError("say what to write: man", command: "docs") }
+            if words.isEmpty { throw UsageError(tr("cli.docs.sayWhat"), command: "docs") }
             print(HelpText.command(spec))
             return .success
         }
@@ -18,13 +18,15 @@ enum DocsCommand {
             return .success
         }
         guard words[0] == "man" else {
-            throw UsageError("unknown command 'docs \(words[0].prefix(24))': use man", command: "docs")
+            throw UsageError(tr("cli.docs.unknownVerb", ["verb": String(words[0].prefix(24))]), command: "docs")
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("docs man takes no arguments, got '\(extra.prefix(40))'", command: "docs")
+            throw UsageError(
+                tr("cli.common.noArguments", ["command": "docs man", "argument": String(extra.prefix(40))]),
+                command: "docs")
         }
         guard let out = arguments.values["out"], !out.isEmpty else {
-            throw UsageError("give the folder to write into: --out DIR", command: "docs")
+            throw UsageError(tr("cli.docs.giveOut"), command: "docs")
         }
         let language = arguments.values["lang"].flatMap { Language(rawValue: $0.lowercased()) } ?? Language.current
         let pages = Language.$scoped.withValue(language) { ManPage.all() }
@@ -35,7 +37,11 @@ enum DocsCommand {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try Data(page.text.utf8).write(to: URL(fileURLWithPath: folder + "/" + page.file))
             } catch {
-                printError("docs man: cannot write \(folder)/\(page.file): \(error.localizedDescription)")
+                printError(
+                    "docs man: "
+                        + tr(
+                            "cli.docs.cannotWrite",
+                            ["file": "\(folder)/\(page.file)", "problem": error.localizedDescription]))
                 return .refused
             }
             print(folder + "/" + page.file)
@@ -51,10 +57,11 @@ enum DocsCommand {
             return .success
         }
         guard let shell = arguments.positionals.first else {
-            throw UsageError("say which shell: bash, zsh or fish", command: "completion")
+            throw UsageError(tr("cli.completion.sayWhich"), command: "completion")
         }
         guard arguments.positionals.count == 1, let script = Completion.script(shell) else {
-            throw UsageError("unknown shell '\(shell.prefix(24))': use bash, zsh or fish", command: "completion")
+            throw UsageError(
+                tr("cli.completion.unknownShell", ["value": String(shell.prefix(24))]), command: "completion")
         }
         print(script, terminator: "")
         return .success

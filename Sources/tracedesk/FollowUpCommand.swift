@@ -12,7 +12,7 @@ enum FollowUpCommand {
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first, !verb.hasPrefix("-") || ["--help", "-h"].contains(verb) else {
-            throw UsageError("say what to do: show, attempt, check or assign", command: "followup")
+            throw UsageError(tr("cli.followup.sayWhat"), command: "followup")
         }
         if ["--help", "-h", "help"].contains(verb) {
             print(help)
@@ -44,11 +44,16 @@ enum FollowUpCommand {
             let usage = "tracedesk followup attempt ID --outcome \(outcomes)"
             let id = try FollowUpInput.oneID(arguments, what: "follow-up", usage: usage, hint: hint, command: command)
             guard let text = arguments.values["outcome"] else {
-                throw UsageError("give what the call came to: --outcome \(outcomes)", command: command)
+                throw UsageError(tr("cli.followup.giveOutcome", ["outcomes": outcomes]), command: command)
             }
             guard let outcome = CallOutcome(argument: text.lowercased()), !text.contains("_") else {
                 throw UsageError(
-                    "unknown outcome '\(text.prefix(24))': use \(CallOutcome.allCases.map(\.argument).joined(separator: ", "))",
+                    tr(
+                        "cli.followup.unknownOutcome",
+                        [
+                            "value": String(text.prefix(24)),
+                            "outcomes": CallOutcome.allCases.map(\.argument).joined(separator: ", "),
+                        ]),
                     command: command)
             }
             guard let note = FollowUpInput.note(arguments) else { return .refused }
@@ -57,7 +62,12 @@ enum FollowUpCommand {
                 if arguments.has("json") {
                     print(StaffWire.followUp(followUp).serialized)
                 } else {
-                    var line = "recorded \(outcome.label) for follow-up \(followUp.id): \(FollowUpText.next(followUp))"
+                    var line = tr(
+                        "cli.followup.attempt.recorded",
+                        [
+                            "outcome": FollowUpText.word(outcome), "id": String(followUp.id),
+                            "next": FollowUpText.next(followUp),
+                        ])
                     if outcome == .reached, followUp.state == .monitoring {
                         line += " (tracedesk followup check \(followUp.id) --symptoms yes|no --isolating yes|no)"
                     }
@@ -79,10 +89,15 @@ enum FollowUpCommand {
                     print(StaffWire.followUp(followUp).serialized)
                 } else {
                     say(
-                        "recorded the daily check of follow-up \(followUp.id): symptoms \(symptoms ? "yes" : "no"), isolating \(isolating ? "yes" : "no"); \(FollowUpText.next(followUp))"
-                    )
+                        tr(
+                            "cli.followup.check.recorded",
+                            [
+                                "id": String(followUp.id), "symptoms": tr(symptoms ? "common.yes" : "common.no"),
+                                "isolating": tr(isolating ? "common.yes" : "common.no"),
+                                "next": FollowUpText.next(followUp),
+                            ]))
                     if symptoms {
-                        say("symptoms: flagged for the supervisor and the case's tracer; tell them now")
+                        say(tr("cli.followup.check.flagged"))
                     }
                 }
                 return .success
@@ -91,11 +106,11 @@ enum FollowUpCommand {
             try arguments.checkVerb(CommandTable.command("followup"), verb, command: command)
             let usage = "tracedesk followup assign ID... --to TRACER"
             guard !arguments.positionals.isEmpty else {
-                throw UsageError("give the follow-ups' numbers: \(usage) (\(hint) shows them)", command: command)
+                throw UsageError(tr("cli.followup.assign.giveIDs", ["usage": usage, "hint": hint]), command: command)
             }
             if arguments.positionals.count > QueueQuery.maximumLimit {
                 throw UsageError(
-                    "at most \(QueueQuery.maximumLimit) follow-ups at once: assign them in parts", command: command)
+                    tr("cli.followup.assign.tooMany", ["limit": String(QueueQuery.maximumLimit)]), command: command)
             }
             var ids: [Int64] = []
             for text in arguments.positionals {
@@ -103,7 +118,7 @@ enum FollowUpCommand {
                 if !ids.contains(id) { ids.append(id) }
             }
             guard let tracer = arguments.values["to"], !tracer.isEmpty else {
-                throw UsageError("say to whom: --to TRACER (a tracer's account name)", command: command)
+                throw UsageError(tr("cli.followup.assign.toWhom"), command: command)
             }
             return try await CaseCommand.acting(arguments, command) { desk, session throws(ServiceError) in
                 let followUps = try await desk.assignFollowUps(session, ids: ids, to: tracer)
@@ -111,15 +126,13 @@ enum FollowUpCommand {
                     print(StaffWire.followUpList(followUps).serialized)
                 } else {
                     let numbers = followUps.map { String($0.id) }.joined(separator: ", ")
-                    say(
-                        "assigned \(followUps.count) \(followUps.count == 1 ? "follow-up" : "follow-ups") to \(tracer): \(numbers)"
-                    )
+                    say(trCount("cli.followup.assign.done", followUps.count, ["tracer": tracer, "ids": numbers]))
                 }
                 return .success
             }
         default:
             throw UsageError(
-                "unknown command 'followup \(verb.prefix(24))': use show, attempt, check or assign",
+                tr("cli.followup.unknownVerb", ["verb": String(verb.prefix(24))]),
                 command: "followup")
         }
     }

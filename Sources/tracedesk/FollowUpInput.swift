@@ -11,7 +11,9 @@ enum FollowUpInput {
     static func id(_ text: String, what: String, hint: String, command: String) throws(UsageError) -> Int64 {
         guard let value = Int64(text), value > 0, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw UsageError(
-                "'\(text.prefix(24))' is not a \(what) number: give the number \(hint) shows, e.g. 12",
+                tr(
+                    "cli.input.notAnID",
+                    ["value": String(text.prefix(24)), "what": tr("cli.input.what.\(what)"), "hint": hint]),
                 command: command)
         }
         return value
@@ -22,11 +24,18 @@ enum FollowUpInput {
         throws(UsageError) -> Int64
     {
         guard let first = arguments.positionals.first else {
-            throw UsageError("give the \(what) number: \(usage) (\(hint) shows them)", command: command)
+            throw UsageError(
+                tr("cli.input.giveID", ["what": tr("cli.input.what.\(what)"), "usage": usage, "hint": hint]),
+                command: command)
         }
         if arguments.positionals.count > 1 {
             throw UsageError(
-                "give one \(what) number only, got also '\(arguments.positionals[1].prefix(24))': \(usage)",
+                tr(
+                    "cli.input.oneID",
+                    [
+                        "what": tr("cli.input.what.\(what)"), "value": String(arguments.positionals[1].prefix(24)),
+                        "usage": usage,
+                    ]),
                 command: command)
         }
         return try id(first, what: what, hint: hint, command: command)
@@ -37,13 +46,14 @@ enum FollowUpInput {
         -> Bool
     {
         guard let text = arguments.values[name] else {
-            throw UsageError("give --\(name) yes or --\(name) no: \(usage)", command: command)
+            throw UsageError(tr("cli.input.giveYesNo", ["option": name, "usage": usage]), command: command)
         }
         switch text.lowercased() {
         case "yes", "y": return true
         case "no", "n": return false
         default:
-            throw UsageError("--\(name) takes yes or no, got '\(text.prefix(20))'", command: command)
+            throw UsageError(
+                tr("cli.input.yesOrNo", ["option": name, "value": String(text.prefix(20))]), command: command)
         }
     }
 
@@ -63,7 +73,7 @@ enum FollowUpInput {
         let trimmed = String(
             text.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
         if trimmed.isEmpty {
-            printError("--\(option) is empty: say why, e.g. --\(option) \"\(example)\"")
+            printError(tr("cli.input.emptyText", ["option": option, "example": example]))
             return nil
         }
         if let problem = ServiceChecks.noteProblem(trimmed) {
@@ -82,14 +92,13 @@ enum FollowUpInput {
         let positionals = Array(arguments.positionals.dropFirst(skipping))
         let fromStdin = arguments.has("phone-stdin")
         if fromStdin, !positionals.isEmpty {
-            throw UsageError(
-                "give the number either as PHONE or on stdin with --phone-stdin, not both", command: command)
+            throw UsageError(tr("cli.trace.phoneBoth"), command: command)
         }
         guard fromStdin || positionals.count == 1 else {
             throw UsageError(
                 positionals.isEmpty
-                    ? "give the phone number: \(usage) (or --phone-stdin)"
-                    : "give one phone number only (quote it if it has spaces): \(usage)",
+                    ? tr("cli.input.givePhone", ["usage": usage])
+                    : tr("cli.input.onePhone", ["usage": usage]),
                 command: command)
         }
         let phone: String
@@ -97,10 +106,10 @@ enum FollowUpInput {
             switch Terminal.readLine(fd: STDIN_FILENO, limit: 256) {
             case .line(let line): phone = line
             case .end:
-                printError("--phone-stdin: stdin is empty: pipe the number in, on the first line")
+                printError(tr("cli.input.phoneStdinEmpty"))
                 return nil
             case .tooLong:
-                printError("--phone-stdin: the first line is too long for a phone number: pipe the number alone")
+                printError(tr("cli.trace.stdinLong"))
                 return nil
             }
         } else {
@@ -120,18 +129,20 @@ enum FollowUpInput {
     /// 180 days back (as a symptom onset). Nil with the reason printed.
     static func indexDay(_ text: String, option: String) -> CivilDay? {
         guard let day = Fields.isoDate(text) else {
-            printError("--\(option) '\(text.prefix(20))' is not a day: write it YYYY-MM-DD, e.g. \(example)")
+            printError(
+                tr("cli.input.notADay", ["option": option, "value": String(text.prefix(20)), "example": example]))
             return nil
         }
         let today = Date().utcDay
         if day > today {
-            printError("--\(option) \(day.iso) is after today (\(today.iso), UTC): give the day it happened")
+            printError(tr("cli.input.dayInFuture", ["option": option, "day": day.iso, "today": today.iso]))
             return nil
         }
         if today.days(since: day) > SymptomOnset.maximumDaysBack {
             printError(
-                "--\(option) \(day.iso) is more than \(SymptomOnset.maximumDaysBack) days ago: check the day with the patient"
-            )
+                tr(
+                    "cli.input.dayTooOld",
+                    ["option": option, "day": day.iso, "days": String(SymptomOnset.maximumDaysBack)]))
             return nil
         }
         return day

@@ -9,7 +9,7 @@ enum HISCommand {
     static var help: String { HelpText.command(CommandTable.command("his")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        guard let verb = words.first else { throw UsageError("say what to do: add, list or revoke", command: "his") }
+        guard let verb = words.first else { throw UsageError(tr("cli.his.sayWhat"), command: "his") }
         if ["--help", "-h", "help"].contains(verb) {
             print(help)
             return .success
@@ -28,7 +28,9 @@ enum HISCommand {
             if let text = arguments.values["rate"] {
                 guard let value = Int(text), HISRate.allowed.contains(value) else {
                     throw UsageError(
-                        "--rate takes a whole number from \(HISRate.allowed.lowerBound) to \(HISRate.allowed.upperBound) (authorisations a minute)",
+                        tr(
+                            "cli.his.badRate",
+                            ["low": String(HISRate.allowed.lowerBound), "high": String(HISRate.allowed.upperBound)]),
                         command: command)
                 }
                 rate = value
@@ -40,15 +42,19 @@ enum HISCommand {
                     print(StaffWire.newHISClient(added.client, key: added.key).serialized)
                 } else {
                     say(
-                        "added HIS client \(added.client.name) (actor \(added.client.actor), \(rateText(added.client)))"
-                    )
-                    say("API key, shown only now: give it to the HIS (Authorization: Bearer KEY)")
+                        tr(
+                            "cli.his.added",
+                            [
+                                "name": added.client.name, "actor": added.client.actor,
+                                "rate": rateText(added.client),
+                            ]))
+                    say(tr("cli.his.keyOnce"))
                     print(added.key)
                 }
                 return .success
             }
         case "list":
-            guard arguments.positionals.isEmpty else { throw UsageError("list takes no names", command: command) }
+            guard arguments.positionals.isEmpty else { throw UsageError(tr("cli.staff.listNoNames"), command: command) }
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let clients = try await desk.hisClients(session)
                 if arguments.has("json") {
@@ -62,37 +68,39 @@ enum HISCommand {
             let name = try oneName(arguments, command: command)
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let client = try await desk.revokeHISClient(session, name: name)
-                say("revoked HIS client \(client.name): its key and certificate are refused from now on")
+                say(tr("cli.his.revoked", ["name": client.name]))
                 return .success
             }
         default:
-            throw UsageError("unknown command 'his \(verb)': use add, list or revoke", command: "his")
+            throw UsageError(tr("cli.his.unknownVerb", ["verb": verb]), command: "his")
         }
     }
 
     private static func oneName(_ arguments: Arguments, command: String) throws(UsageError) -> String {
         guard arguments.positionals.count == 1, let name = arguments.positionals.first else {
             throw UsageError(
-                arguments.positionals.isEmpty ? "give the client's name: tracedesk \(command) NAME" : "give one name",
+                arguments.positionals.isEmpty
+                    ? tr("cli.his.giveName", ["command": command]) : tr("cli.staff.oneName"),
                 command: command)
         }
         return name
     }
 
     static func rateText(_ client: HISClient) -> String {
-        client.ratePerMinute.map { "\($0) authorisations a minute" } ?? "the server's rate limit"
+        client.ratePerMinute.map { trCount("cli.his.rate", $0) } ?? tr("cli.his.serverRate")
     }
 
     private static func printTable(_ clients: [HISClient]) {
         guard !clients.isEmpty else {
-            say("no HIS clients: add one with 'tracedesk his add NAME --user ADMIN'")
+            say(tr("cli.his.none"))
             return
         }
         let rows =
-            [["NAME", "STATE", "RATE/MIN", "CREATED", "CREATED BY", "REVOKED"]]
+            [["name", "state", "rate", "created", "createdBy", "revoked"].map { tr("cli.his.column.\($0)") }]
             + clients.map {
                 [
-                    $0.name, $0.stateName, $0.ratePerMinute.map(String.init) ?? "default",
+                    $0.name, tr("console.his.state.\($0.stateName)"),
+                    $0.ratePerMinute.map(String.init) ?? tr("cli.his.defaultRate"),
                     StaffCommand.localTime($0.createdAt), $0.createdBy,
                     $0.revokedAt.map { "\(StaffCommand.localTime($0))" } ?? "-",
                 ]

@@ -13,7 +13,7 @@ enum OtpCommand {
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else {
-            throw UsageError("say what to do: check, authorize or status", command: "otp")
+            throw UsageError(tr("cli.otp.sayWhat"), command: "otp")
         }
         if verb == "--help" || verb == "-h" || verb == "help" {
             print(help)
@@ -26,30 +26,29 @@ enum OtpCommand {
             return .success
         }
         guard ["check", "authorize", "status"].contains(verb) else {
-            throw UsageError("unknown command 'otp \(verb)': use check, authorize or status", command: "otp")
+            throw UsageError(tr("cli.otp.unknownVerb", ["verb": verb]), command: "otp")
         }
         let code: String
         if arguments.has("code-stdin") {
             guard arguments.positionals.isEmpty else {
-                throw UsageError(
-                    "give the code either as CODE or on stdin with --code-stdin, not both", command: command)
+                throw UsageError(tr("cli.otp.codeBoth"), command: command)
             }
             // Read before any password: with --password-stdin the password is the next line.
             switch Terminal.readLine(fd: STDIN_FILENO, limit: 64) {
             case .line(let line): code = line
             case .end:
-                printError("--code-stdin: stdin is empty: pipe the code in, on the first line")
+                printError(tr("cli.otp.stdinEmpty"))
                 return .refused
             case .tooLong:
-                printError("--code-stdin: the first line is too long for a code: pipe the code alone")
+                printError(tr("cli.otp.stdinLong"))
                 return .refused
             }
         } else {
             guard arguments.positionals.count == 1, let given = arguments.positionals.first else {
                 throw UsageError(
                     arguments.positionals.isEmpty
-                        ? "give the code: tracedesk \(command) CODE (or --code-stdin)"
-                        : "give one code only (quote it if it has spaces)",
+                        ? tr("cli.otp.giveCode", ["command": command])
+                        : tr("cli.otp.oneCode"),
                     command: command)
             }
             code = given
@@ -64,7 +63,7 @@ enum OtpCommand {
     private static func check(_ code: String, json: Bool) -> ExitStatus {
         do {
             _ = try Otp(operatorInput: code)
-            print(json ? #"{"valid":true}"# : "valid")
+            print(json ? #"{"valid":true}"# : tr("cli.otp.valid"))
             return .success
         } catch {
             print(json ? CheckJSON(valid: false, reason: error.message).encoded() : error.message)
@@ -74,7 +73,7 @@ enum OtpCommand {
 
     private static func authorize(_ code: String, _ arguments: Arguments) async throws(UsageError) -> ExitStatus {
         guard let symptoms = arguments.values["symptoms"] else {
-            throw UsageError("give the symptom-onset day: --symptoms YYYY-MM-DD", command: "otp authorize")
+            throw UsageError(tr("cli.otp.giveSymptoms"), command: "otp authorize")
         }
         guard let day = CivilDay(iso: symptoms) else {
             printError(SymptomOnsetError.notADate(symptoms).message)
@@ -86,12 +85,22 @@ enum OtpCommand {
             switch try await desk.authorize(session, code: code, symptomsStartedOn: day) {
             case .authorized(let record):
                 emit(arguments, outcome: "authorized", record: record, now: desk.now()) {
-                    "authorized \(record.otpHash.shortTag) until \(clockTime(record.expiresAt)) (\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded())) s)"
+                    tr(
+                        "cli.otp.authorized",
+                        [
+                            "tag": record.otpHash.shortTag, "time": clockTime(record.expiresAt),
+                            "seconds": String(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded())),
+                        ])
                 }
                 return .success
             case .alreadyAuthorized(let record):
                 emit(arguments, outcome: "already_authorized", record: record, now: desk.now()) {
-                    "already authorized \(record.otpHash.shortTag) by \(record.authorizedBy) until \(clockTime(record.expiresAt)): nothing changed"
+                    tr(
+                        "cli.otp.alreadyAuthorized",
+                        [
+                            "tag": record.otpHash.shortTag, "by": record.authorizedBy,
+                            "time": clockTime(record.expiresAt),
+                        ])
                 }
                 return .alreadyAuthorized
             case .invalid(let refusal):
@@ -107,16 +116,21 @@ enum OtpCommand {
             desk, session throws(ServiceError) in
             let status = try await desk.status(session, of: code)
             emit(arguments, outcome: status.name, record: status.record, now: desk.now()) {
-                guard let record = status.record else { return "unknown: this code was never authorised here" }
+                guard let record = status.record else { return tr("cli.otp.status.unknown") }
                 switch status {
                 case .authorized:
-                    return
-                        "authorized \(record.otpHash.shortTag) by \(record.authorizedBy), symptoms \(record.symptomsStartedOn.iso), "
-                        + "\(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded(.up))) s left"
+                    return tr(
+                        "cli.otp.status.authorized",
+                        [
+                            "tag": record.otpHash.shortTag, "by": record.authorizedBy,
+                            "day": record.symptomsStartedOn.iso,
+                            "seconds": String(Int(record.expiresAt.timeIntervalSince(desk.now()).rounded(.up))),
+                        ])
                 case .expired:
-                    return "expired \(record.otpHash.shortTag) at \(clockTime(record.expiresAt)) without an upload"
+                    return tr(
+                        "cli.otp.status.expired", ["tag": record.otpHash.shortTag, "time": clockTime(record.expiresAt)])
                 default:
-                    return "consumed \(record.otpHash.shortTag): the app uploaded with it"
+                    return tr("cli.otp.status.consumed", ["tag": record.otpHash.shortTag])
                 }
             }
             return .success

@@ -13,7 +13,7 @@ enum Person {
     ) throws(UsageError) -> (any DeskService)? {
         if let server = options.server {
             if store != nil {
-                throw UsageError("give --store or --server, not both: a server uses its own store", command: command)
+                throw UsageError(tr("cli.person.storeAndServer"), command: command)
             }
             return try remoteDesk(server, command: command)
         }
@@ -47,10 +47,13 @@ enum Person {
     {
         guard let user = options.userName else {
             throw UsageError(
-                "say who is acting: --user NAME (or set TRACEDESK_USER); accounts are made with 'tracedesk staff add'",
+                tr("cli.person.sayWho"),
                 command: command)
         }
-        guard let password = readPassword(prompt: "password for \(user): ", fromStdin: options.passwordStdin) else {
+        guard
+            let password = readPassword(
+                prompt: tr("cli.person.passwordPrompt", ["user": user]), fromStdin: options.passwordStdin)
+        else {
             return .failure(.notAllowed)
         }
         do {
@@ -91,7 +94,7 @@ enum Person {
         do {
             try await desk.signOut(session)
         } catch {
-            printError("could not sign out: \(error.message)")
+            printError(tr("cli.person.signOutFailed", ["problem": error.message]))
         }
     }
 
@@ -102,19 +105,18 @@ enum Person {
             switch Terminal.readLine(fd: STDIN_FILENO, limit: Terminal.passwordLimit) {
             case .line(let line): return line
             case .end:
-                printError("--password-stdin: stdin is empty: pipe the password in, one line")
+                printError(tr("cli.person.passwordStdinEmpty"))
                 return nil
             case .tooLong:
                 printError(
-                    "--password-stdin: the line is longer than \(Terminal.passwordLimit) bytes: a password has at most \(PasswordRules.maximumLength) characters"
-                )
+                    tr(
+                        "cli.person.passwordTooLong",
+                        ["limit": String(Terminal.passwordLimit), "max": String(PasswordRules.maximumLength)]))
                 return nil
             }
         }
         guard let line = Terminal.readHidden(prompt: prompt) else {
-            printError(
-                "no terminal to ask for the password on: run this in a terminal, or pass --password-stdin and pipe the password in"
-            )
+            printError(tr("cli.person.noTerminal"))
             return nil
         }
         return line
@@ -123,14 +125,16 @@ enum Person {
     /// A new password, typed twice; nil (reason printed) when they differ or none can be read.
     static func readNewPassword(for user: String, fromStdin: Bool) -> String? {
         if fromStdin { return readPassword(prompt: "", fromStdin: true) }
-        guard let first = readPassword(prompt: "new password for \(user): ", fromStdin: false) else { return nil }
+        guard let first = readPassword(prompt: tr("cli.person.newPassword", ["user": user]), fromStdin: false) else {
+            return nil
+        }
         if let problem = PasswordRules.problem(first, user: user) {
             printError(problem.message)
             return nil
         }
-        guard let second = readPassword(prompt: "the same password again: ", fromStdin: false) else { return nil }
+        guard let second = readPassword(prompt: tr("cli.person.passwordAgain"), fromStdin: false) else { return nil }
         guard first == second else {
-            printError("the two passwords differ: nothing changed, try again")
+            printError(tr("cli.person.passwordsDiffer"))
             return nil
         }
         return first

@@ -55,18 +55,29 @@ enum Globals {
             guard let option = CommandTable.globalOptions.first(where: { $0.name == name }) else { break }
             rest = rest.dropFirst()
             if option.isFlag {
-                if inline != nil { throw UsageError("option --\(name) takes no value", command: "tracedesk") }
+                if inline != nil {
+                    throw UsageError(tr("cli.usage.takesNoValue", ["option": name]), command: "tracedesk")
+                }
                 person.passwordStdin = true
                 continue
             }
             guard let value = inline ?? rest.first else {
-                let allowed = option.allowed.isEmpty ? "" : ": " + CommandTable.list(option.allowed)
-                throw UsageError("option --\(name) needs a value\(allowed)", command: "tracedesk")
+                guard option.allowed.isEmpty else {
+                    throw UsageError(
+                        tr("cli.usage.needsValueOf", ["option": name, "allowed": CommandTable.list(option.allowed)]),
+                        command: "tracedesk")
+                }
+                throw UsageError(tr("cli.usage.needsValue", ["option": name]), command: "tracedesk")
             }
             if inline == nil { rest = rest.dropFirst() }
             if !option.allowed.isEmpty, !option.allowed.contains(value) {
                 throw UsageError(
-                    "--\(name) must be one of \(option.allowed.joined(separator: ", ")), got '\(terminalSafe(String(value.prefix(20))))'",
+                    tr(
+                        "cli.usage.oneOf",
+                        [
+                            "option": name, "allowed": option.allowed.joined(separator: ", "),
+                            "value": terminalSafe(String(value.prefix(20))),
+                        ]),
                     command: "tracedesk")
             }
             switch name {

@@ -15,29 +15,31 @@ enum QueueCommand {
             return .success
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("unexpected argument '\(extra.prefix(40))': queue takes only options", command: command)
+            throw UsageError(
+                tr("cli.common.onlyOptions", ["argument": String(extra.prefix(40)), "verb": "queue"]), command: command)
         }
         if arguments.has("csv"), arguments.has("json") {
-            throw UsageError("give --csv or --json, not both", command: command)
+            throw UsageError(tr("cli.common.csvOrJson"), command: command)
         }
         var scopes: [QueueScope] = []
         if arguments.has("mine") { scopes.append(.mine) }
         if let tracer = arguments.values["tracer"] {
-            guard !tracer.isEmpty else { throw UsageError("--tracer needs a tracer's name", command: command) }
+            guard !tracer.isEmpty else {
+                throw UsageError(tr("cli.common.needsTracer", ["option": "tracer"]), command: command)
+            }
             scopes.append(.tracer(tracer))
         }
         if arguments.has("unassigned") { scopes.append(.unassigned) }
         if arguments.has("everyone") { scopes.append(.everyone) }
         guard scopes.count <= 1 else {
-            throw UsageError(
-                "give one of --mine, --tracer NAME, --unassigned or --everyone: whose queue to show", command: command)
+            throw UsageError(tr("cli.queue.oneScope"), command: command)
         }
         let limit = try arguments.integer("limit", default: 100, in: 1...QueueQuery.maximumLimit, command: command)
         var after: QueueCursor?
         if let text = arguments.values["after"] {
             guard let cursor = QueueCursor(text: text) else {
                 throw UsageError(
-                    "--after '\(text.prefix(40))' is not a queue cursor: give the one the previous page printed (e.g. 1764662400000-42)",
+                    tr("cli.queue.badCursor", ["value": String(text.prefix(40))]),
                     command: command)
             }
             after = cursor
@@ -56,7 +58,7 @@ enum QueueCommand {
             } else if arguments.has("csv") {
                 FileHandle.standardOutput.write(Data(QueueCSV.encode(page).utf8))
                 if let next = page.next {
-                    printError("more rows: the next page is tracedesk queue --after \(next.text) --csv (same options)")
+                    printError(tr("cli.queue.moreRowsCSV", ["cursor": next.text]))
                 }
             } else {
                 FollowUpText.printQueue(page, scope: scope, user: session.user, includeLater: includeLater)

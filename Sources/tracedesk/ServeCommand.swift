@@ -76,7 +76,7 @@ enum ServeCommand {
             return 0
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("serve takes no arguments, got '\(extra)'", command: "serve")
+            throw UsageError(tr("cli.common.noArguments", ["command": "serve", "argument": extra]), command: "serve")
         }
         let environment = ProcessInfo.processInfo.environment
         let file = arguments.values["config"] ?? environment["TRACEDESK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }

@@ -11,7 +11,7 @@ enum SettingsCommand {
             return .success
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("settings takes no arguments, got '\(extra)'", command: "settings")
+            throw UsageError(tr("cli.settings.noArguments", ["argument": extra]), command: "settings")
         }
         let environment = ProcessInfo.processInfo.environment
         let person = Globals.person.merged(with: arguments)
@@ -23,29 +23,36 @@ enum SettingsCommand {
             .compactMapValues { $0 },
             environment: environment)
         let exists = FileManager.default.fileExists(atPath: settings.path)
-        print("Console settings (file \(terminalSafe(settings.path))\(exists ? "" : ", not found")):")
+        print(
+            tr(
+                exists ? "cli.settings.title" : "cli.settings.titleNotFound", ["file": terminalSafe(settings.path)]))
         let store = arguments.values["store"] ?? environment["TRACEDESK_STORE"].flatMap { $0.isEmpty ? nil : $0 }
         for key in ConsoleSettings.keys {
             let value = settings[key]
             var note = ""
             if key == "server", value.value != nil, store != nil, value.source != "--server" {
-                note =
-                    " (not used: a store is given, \(arguments.values["store"] != nil ? "--store" : "TRACEDESK_STORE"))"
+                note = tr(
+                    "cli.settings.serverNotUsed",
+                    ["by": arguments.values["store"] != nil ? "--store" : "TRACEDESK_STORE"])
             }
             if key == "server", value.value == nil {
-                note = " (none: the console opens the store, \(store.map { terminalSafe($0) } ?? "the default one"))"
+                note = tr(
+                    "cli.settings.noServer",
+                    ["store": store.map { terminalSafe($0) } ?? tr("cli.settings.defaultStore")])
             }
             if key == "language", value.value != "en" {
-                note =
-                    " (the command line's output other than --help and the tracing indicators stays English for now)"
+                note = tr("cli.settings.languageNote")
             }
             let shown = value.value.map { terminalSafe($0) } ?? "-"
+            let source =
+                value.source == "default"
+                ? tr("cli.settings.fromDefault") : tr("cli.settings.from", ["source": terminalSafe(value.source)])
             print(
-                "  \(key.padding(toLength: 14, withPad: " ", startingAt: 0))\(shown.padding(toLength: max(24, shown.count + 2), withPad: " ", startingAt: 0))from \(terminalSafe(value.source))\(note)"
+                "  \(key.padding(toLength: 14, withPad: " ", startingAt: 0))\(shown.padding(toLength: max(24, shown.count + 2), withPad: " ", startingAt: 0))\(source)\(note)"
             )
         }
         if !settings.problems.isEmpty {
-            print("Problems in the file (those values are ignored):")
+            print(tr("cli.settings.problems"))
             for problem in settings.problems { print("  " + terminalSafe(problem)) }
         }
         return .success

@@ -8,13 +8,13 @@ enum SmsCommand {
     static var help: String { HelpText.command(CommandTable.command("sms")) }
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        guard let verb = words.first else { throw UsageError("say what to do: outbox", command: "sms") }
+        guard let verb = words.first else { throw UsageError(tr("cli.sms.sayWhat"), command: "sms") }
         if ["--help", "-h", "help"].contains(verb) {
             print(help)
             return .success
         }
         guard verb == "outbox" else {
-            throw UsageError("unknown command 'sms \(verb.prefix(40))': use outbox", command: "sms")
+            throw UsageError(tr("cli.sms.unknownVerb", ["verb": String(verb.prefix(40))]), command: "sms")
         }
         let command = "sms outbox"
         let arguments = try Arguments(Array(words.dropFirst()), CommandTable.command("sms"), command: command)
@@ -23,7 +23,7 @@ enum SmsCommand {
             return .success
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("unexpected argument '\(extra.prefix(40))'", command: command)
+            throw UsageError(tr("cli.common.unexpected", ["argument": String(extra.prefix(40))]), command: command)
         }
         let limit = try arguments.integer("limit", default: 50, in: 1...1_000, command: command)
         let options = Globals.person.merged(with: arguments)
@@ -32,7 +32,7 @@ enum SmsCommand {
             if arguments.has("json") {
                 print(StaffWire.smsOutbox(messages).serialized)
             } else if messages.isEmpty {
-                say("the outbox is empty: no SMS code was asked for yet")
+                say(tr("cli.sms.empty"))
             } else {
                 for message in messages {
                     say(

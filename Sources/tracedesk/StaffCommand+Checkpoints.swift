@@ -19,11 +19,11 @@ extension StaffCommand {
         let command = "audit checkpoint"
         guard let keyPath = arguments.values["key"] else {
             throw UsageError(
-                "give the audit key: --key FILE (make one with tracedesk keys generate --audit --out FILE)",
+                tr("cli.audit.giveKey"),
                 command: command)
         }
         guard let out = arguments.values["out"] else {
-            throw UsageError("give the checkpoint file to append to: --out FILE", command: command)
+            throw UsageError(tr("cli.audit.giveOut"), command: command)
         }
         guard let key = KeysCommand.loadPrivateKey(keyPath) else { return .refused }
         let file = AuditCheckpointFile(path: out)
@@ -41,14 +41,12 @@ extension StaffCommand {
             let report = AuditCheckpoint.verify(lines, chain: chain)
             if let worst = report.worst {
                 for problem in report.problems { printError("\(command): \(out): \(problem.message)") }
-                printError(
-                    "\(command): nothing appended: \(out) does not verify against the store (tracedesk audit verify --checkpoints \(out) tells more)"
-                )
+                printError(command + ": " + tr("cli.audit.notVerified", ["file": out]))
                 return worst == .tampered ? .auditBroken : .refused
             }
             let last = lines.last?.signed
             if let problem = AuditCheckpoint.appendProblem(after: last, chain: chain) {
-                printError("\(command): nothing appended: \(problem)")
+                printError(command + ": " + tr("cli.audit.nothingAppended", ["problem": problem]))
                 return .auditBroken
             }
             let checkpoint = AuditCheckpoint.signed(
@@ -61,25 +59,30 @@ extension StaffCommand {
                 return .refused
             }
             say(
-                "checkpoint: \(checkpoint.entries) entries, head \(checkpoint.headHash), signed by audit key \(checkpoint.keyID), appended to \(out)"
-            )
+                tr(
+                    "cli.audit.appended",
+                    [
+                        "entries": String(checkpoint.entries), "hash": checkpoint.headHash, "key": checkpoint.keyID,
+                        "file": out,
+                    ]))
             return .success
         }
     }
 
     /// "checkpoints: 3 of 3 lines match; entries 1…2000 are anchored; entries 2001…2345 are …".
     static func checkpointSummary(_ report: AuditCheckpointReport, lines: Int, chain: AuditVerification) -> String {
-        var text = "checkpoints: \(report.matched) of \(lines) line\(lines == 1 ? "" : "s") match"
+        var text = trCount("cli.audit.summary.matched", lines, ["matched": String(report.matched)])
         if report.anchoredEntries == 0 {
-            text += "; no entry is anchored"
+            text += tr("cli.audit.summary.noneAnchored")
         } else {
-            text += "; entries 1…\(report.anchoredEntries) are anchored"
+            text += tr("cli.audit.summary.anchored", ["last": String(report.anchoredEntries)])
         }
-        if chain.firstBroken != nil {
-            text += "; the chain breaks at entry \(chain.firstBroken!.id): checkpoints past it were not compared"
+        if let broken = chain.firstBroken {
+            text += tr("cli.audit.summary.breaks", ["id": String(broken.id)])
         } else if chain.entries > report.anchoredEntries {
-            text +=
-                "; entries \(report.anchoredEntries + 1)…\(chain.entries) are after the last matching checkpoint and not covered"
+            text += tr(
+                "cli.audit.summary.uncovered",
+                ["first": String(report.anchoredEntries + 1), "last": String(chain.entries)])
         }
         return text
     }
@@ -88,9 +91,7 @@ extension StaffCommand {
     /// to do when not (an older server answers without them, which must not read as a match).
     static func hashesGiven(_ asked: [Int64], _ chain: AuditVerification, command: String) -> Bool {
         guard AuditCheckpoint.missingHashes(asked: asked, in: chain).isEmpty else {
-            printError(
-                "\(command): the server did not give the chain's hashes at the checkpoints' counts (a TraceDesk older than this one?): update the server, or run this on the store with --store"
-            )
+            printError(command + ": " + tr("cli.audit.noHashes"))
             return false
         }
         return true
@@ -99,19 +100,17 @@ extension StaffCommand {
     /// The public key `--public-key FILE` names, or nil with the reason printed.
     static func loadAuditPublicKey(_ path: String, command: String) -> ECPublicKey? {
         guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
-            printError("\(command): cannot read the public key file \(path): check the path and its permissions")
+            printError(command + ": " + tr("cli.audit.cannotReadKey", ["file": path]))
             return nil
         }
         if pem.contains("PRIVATE KEY") {
-            printError(
-                "\(command): \(path) holds a private key: give its public key (tracedesk keys public --key \(path) > audit-public.pem), and keep the private key where the checkpoints are made"
-            )
+            printError(command + ": " + tr("cli.audit.privateKey", ["file": path]))
             return nil
         }
         do {
             return try ECPublicKey(pem: pem)
         } catch {
-            printError("\(command): \(path) is not a usable P-256 public key: \(error.message)")
+            printError(command + ": " + tr("cli.audit.badPublicKey", ["file": path, "problem": error.message]))
             return nil
         }
     }
@@ -132,9 +131,7 @@ extension StaffCommand {
             return .refused
         }
         guard !lines.isEmpty else {
-            printError(
-                "\(command): \(path) has no checkpoints: write them with tracedesk audit checkpoint, or the server's audit_checkpoint_path"
-            )
+            printError(command + ": " + tr("cli.audit.noCheckpoints", ["file": path]))
             return .refused
         }
         let json = arguments.has("json")
@@ -147,12 +144,15 @@ extension StaffCommand {
                 print(checkpointVerificationJSON(chain, report, lines: lines.count).serialized)
             } else {
                 if let broken = chain.firstBroken {
-                    say("BROKEN at entry \(broken.id): \(broken.reason)")
-                    say("entries before it verify (\(chain.entries), up to id \(chain.headID))")
+                    say(tr("cli.audit.broken", ["id": String(broken.id), "reason": broken.reason]))
+                    say(tr("cli.audit.before", ["entries": String(chain.entries), "head": String(chain.headID)]))
                 } else {
-                    say("chain intact: \(chain.entries) entries, head \(chain.headHash) (entry \(chain.headID))")
+                    say(
+                        tr(
+                            "cli.audit.chainIntact",
+                            ["entries": String(chain.entries), "hash": chain.headHash, "head": String(chain.headID)]))
                 }
-                for problem in report.problems { say("CHECKPOINTS: \(problem.message)") }
+                for problem in report.problems { say(tr("cli.audit.checkpointProblem", ["problem": problem.message])) }
                 say(checkpointSummary(report, lines: lines.count, chain: chain))
             }
             if chain.firstBroken != nil || report.worst == .tampered { return .auditBroken }

@@ -14,7 +14,7 @@ enum StaffCommand {
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else {
-            throw UsageError("say what to do: add, list, disable, reset-password or recover", command: "staff")
+            throw UsageError(tr("cli.staff.sayWhat"), command: "staff")
         }
         if ["--help", "-h", "help"].contains(verb) {
             print(help)
@@ -30,7 +30,7 @@ enum StaffCommand {
         switch verb {
         case "add": return try await add(arguments, options)
         case "list":
-            guard arguments.positionals.isEmpty else { throw UsageError("list takes no names", command: command) }
+            guard arguments.positionals.isEmpty else { throw UsageError(tr("cli.staff.listNoNames"), command: command) }
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let accounts = try await desk.staff(session)
                 if arguments.has("json") {
@@ -44,7 +44,7 @@ enum StaffCommand {
             let name = try oneName(arguments, command: command)
             return try await Person.acting(arguments, options, command: command) { desk, session throws(ServiceError) in
                 let account = try await desk.disableStaff(session, name: name)
-                say("disabled \(account.name) (\(account.role.rawValue)); their sessions are ended")
+                say(tr("cli.staff.disabled", ["name": account.name, "role": roleWord(account.role)]))
                 return .success
             }
         case "recover":
@@ -56,18 +56,17 @@ enum StaffCommand {
                     return .refused
                 }
                 let account = try await desk.resetPassword(session, name: name, password: password)
-                say("new password set for \(account.name); the account is unlocked and its sessions are ended")
+                say(tr("cli.staff.passwordSet", ["name": account.name]))
                 return .success
             }
         default:
-            throw UsageError(
-                "unknown command 'staff \(verb)': use add, list, disable, reset-password or recover", command: "staff")
+            throw UsageError(tr("cli.staff.unknownVerb", ["verb": verb]), command: "staff")
         }
     }
 
     static func audit(_ words: [String]) async throws(UsageError) -> ExitStatus {
         guard let verb = words.first else {
-            throw UsageError("say what to do: verify, checkpoint or list", command: "audit")
+            throw UsageError(tr("cli.audit.sayWhat"), command: "audit")
         }
         if ["--help", "-h", "help"].contains(verb) {
             print(auditHelp)
@@ -80,7 +79,7 @@ enum StaffCommand {
             return .success
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("unexpected argument '\(extra)'", command: command)
+            throw UsageError(tr("cli.common.unexpected", ["argument": extra]), command: command)
         }
         let options = Globals.person.merged(with: arguments)
         switch verb {
@@ -91,7 +90,7 @@ enum StaffCommand {
             let publicKey = arguments.values["public-key"]
             if (checkpoints == nil) != (publicKey == nil) {
                 throw UsageError(
-                    "give --checkpoints FILE and --public-key FILE together: the checkpoints are checked with the audit key's public key",
+                    tr("cli.audit.checkpointsAndKey"),
                     command: command)
             }
             if let checkpoints, let publicKey {
@@ -103,10 +102,16 @@ enum StaffCommand {
                 if arguments.has("json") {
                     print(StaffWire.verification(result).serialized)
                 } else if let broken = result.firstBroken {
-                    say("BROKEN at entry \(broken.id): \(broken.reason)")
-                    say("entries before it verify (\(result.entries), up to id \(result.headID))")
+                    say(tr("cli.audit.broken", ["id": String(broken.id), "reason": broken.reason]))
+                    say(tr("cli.audit.before", ["entries": String(result.entries), "head": String(result.headID)]))
                 } else {
-                    say("intact: \(result.entries) entries, head \(result.headHash) (entry \(result.headID))")
+                    say(
+                        tr(
+                            "cli.audit.intact",
+                            [
+                                "entries": String(result.entries), "hash": result.headHash,
+                                "head": String(result.headID),
+                            ]))
                 }
                 return result.firstBroken == nil ? .success : .auditBroken
             }
@@ -117,14 +122,19 @@ enum StaffCommand {
             if let action = arguments.values["action"] {
                 guard AuditAction.known.map(\.rawValue).contains(action) else {
                     throw UsageError(
-                        "unknown action '\(action.prefix(40))': use one of \(AuditAction.known.map(\.rawValue).joined(separator: ", "))",
+                        tr(
+                            "cli.audit.unknownAction",
+                            [
+                                "value": String(action.prefix(40)),
+                                "actions": AuditAction.known.map(\.rawValue).joined(separator: ", "),
+                            ]),
                         command: command)
                 }
                 query.action = AuditAction(rawValue: action)
             }
             if let text = arguments.values["day"] {
                 guard let day = CivilDay(iso: text) else {
-                    throw UsageError("--day takes a date as YYYY-MM-DD, e.g. 2026-11-29", command: command)
+                    throw UsageError(tr("cli.audit.badDay"), command: command)
                 }
                 let bounds = localBounds(of: day)
                 query.from = bounds.from
@@ -132,7 +142,7 @@ enum StaffCommand {
             }
             if let text = arguments.values["limit"] {
                 guard let limit = Int(text), (1...1_000).contains(limit) else {
-                    throw UsageError("--limit takes a whole number from 1 to 1000", command: command)
+                    throw UsageError(tr("cli.audit.badLimit"), command: command)
                 }
                 query.limit = limit
             }
@@ -142,7 +152,7 @@ enum StaffCommand {
                 if arguments.has("json") {
                     print(StaffWire.auditEntries(entries).serialized)
                 } else if entries.isEmpty {
-                    say("no entries match")
+                    say(tr("cli.audit.noEntries"))
                 } else {
                     for entry in entries {
                         say(
@@ -153,18 +163,19 @@ enum StaffCommand {
                 return .success
             }
         default:
-            throw UsageError("unknown command 'audit \(verb)': use verify, checkpoint or list", command: "audit")
+            throw UsageError(tr("cli.audit.unknownVerb", ["verb": verb]), command: "audit")
         }
     }
 
     private static func add(_ arguments: Arguments, _ options: PersonOptions) async throws(UsageError) -> ExitStatus {
         let name = try oneName(arguments, command: "staff add")
         guard let roleText = arguments.values["role"] else {
-            throw UsageError("give the role: --role \(StaffRole.namesList)", command: "staff add")
+            throw UsageError(tr("cli.staff.giveRole", ["roles": StaffRole.namesList]), command: "staff add")
         }
         guard let role = StaffRole(name: roleText) else {
             throw UsageError(
-                "unknown role '\(roleText.prefix(20))': use \(StaffRole.namesList)", command: "staff add")
+                tr("cli.staff.unknownRole", ["value": String(roleText.prefix(20)), "roles": StaffRole.namesList]),
+                command: "staff add")
         }
         guard let desk = try Person.desk(options, store: arguments.values["store"], command: "staff add") else {
             return .storeUnavailable
@@ -178,9 +189,7 @@ enum StaffCommand {
         }
         if empty {
             guard role == .admin else {
-                printError(
-                    "the store has no accounts yet: the first one must be an admin (tracedesk staff add NAME --role admin)"
-                )
+                printError(tr("cli.staff.firstMustBeAdmin"))
                 return .refused
             }
             guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
@@ -192,16 +201,14 @@ enum StaffCommand {
             if desk.firstAdminNeedsSetupToken {
                 token = ProcessInfo.processInfo.environment["TRACEDESK_SETUP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
                 if token == nil {
-                    printError(
-                        "the server has no accounts yet: its first admin needs the setup token tracedesk serve printed at start (also in the setup-token file beside its store): set TRACEDESK_SETUP_TOKEN to it"
-                    )
+                    printError(tr("cli.staff.needsSetupToken"))
                     return .refused
                 }
             }
             do {
                 let session = try await desk.createFirstAdmin(name: name, password: password, setupToken: token)
                 await Person.signOut(desk, session)
-                say("added \(session.user) (admin), the first account")
+                say(tr("cli.staff.addedFirst", ["name": session.user, "role": roleWord(.admin)]))
                 return .success
             } catch {
                 printError(error.message)
@@ -213,7 +220,7 @@ enum StaffCommand {
                 return .refused
             }
             let account = try await desk.addStaff(session, name: name, role: role, password: password)
-            say("added \(account.name) (\(account.role.rawValue))")
+            say(tr("cli.staff.added", ["name": account.name, "role": roleWord(account.role)]))
             return .success
         }
     }
@@ -226,11 +233,11 @@ enum StaffCommand {
         let typed = try oneName(arguments, command: command)
         if options.server != nil {
             throw UsageError(
-                "recover works on the store itself (--store), not through a server: run it where the store is",
+                tr("cli.staff.recoverOnStore"),
                 command: command)
         }
         guard case .success(let name) = StaffName.normalize(typed) else {
-            printError(StaffName.normalize(typed).failureMessage ?? "not a user name")
+            printError(StaffName.normalize(typed).failureMessage ?? tr("cli.staff.notAName"))
             return .refused
         }
         let busyTimeout = try StoreLocation.busyTimeout()
@@ -245,7 +252,7 @@ enum StaffCommand {
         do {
             let existing = try store.staffAccounts().first { $0.name == name }
             if let existing, existing.disabled {
-                printError("\(name) is disabled for good: recover a new name instead (it is added as an admin)")
+                printError(tr("cli.staff.disabledForGood", ["name": name]))
                 return .refused
             }
             guard let password = Person.readNewPassword(for: name, fromStdin: options.passwordStdin) else {
@@ -260,16 +267,15 @@ enum StaffCommand {
             }
             if existing != nil {
                 _ = try store.setPassword(name: name, passwordHash: hash, by: actor, now: Date(), reason: .reset)
-                say(
-                    "new password set for \(name); the account is unlocked and its sessions are ended (audited as \(actor))"
-                )
+                say(tr("cli.staff.recoveredPassword", ["name": name, "actor": actor]))
             } else {
                 switch try store.addStaff(
                     name: name, role: .admin, passwordHash: hash, by: actor, now: Date(), onlyIfEmpty: false)
                 {
-                case .added: say("added \(name) (admin) (audited as \(actor))")
+                case .added:
+                    say(tr("cli.staff.recoveredAdded", ["name": name, "role": roleWord(.admin), "actor": actor]))
                 case .nameTaken, .notEmpty:
-                    printError("the name \(name) was taken meanwhile: try again")
+                    printError(tr("cli.staff.nameTaken", ["name": name]))
                     return .refused
                 }
             }
@@ -283,7 +289,8 @@ enum StaffCommand {
     private static func oneName(_ arguments: Arguments, command: String) throws(UsageError) -> String {
         guard arguments.positionals.count == 1, let name = arguments.positionals.first else {
             throw UsageError(
-                arguments.positionals.isEmpty ? "give the account's name: tracedesk \(command) NAME" : "give one name",
+                arguments.positionals.isEmpty
+                    ? tr("cli.staff.giveName", ["command": command]) : tr("cli.staff.oneName"),
                 command: command)
         }
         return name
@@ -291,17 +298,22 @@ enum StaffCommand {
 
     // MARK: Output
 
+    /// A role's word in the run's language (the console's): "operator", "operatore".
+    static func roleWord(_ role: StaffRole) -> String { tr("console.frame.role.\(role.rawValue)") }
+
     private static func printTable(_ accounts: [StaffAccount]) {
         guard !accounts.isEmpty else {
-            say("no accounts: add the first admin with 'tracedesk staff add NAME --role admin'")
+            say(tr("cli.staff.noAccounts"))
             return
         }
         let rows =
-            [["NAME", "ROLE", "STATE", "FAILED", "LAST SIGN-IN", "CREATED BY"]]
+            [
+                ["name", "role", "state", "failed", "lastSignIn", "createdBy"].map { tr("cli.staff.column.\($0)") }
+            ]
             + accounts.map {
                 [
-                    $0.name, $0.role.rawValue, $0.stateName, String($0.failedSignIns),
-                    $0.lastSignInAt.map(localTime) ?? "never", $0.createdBy,
+                    $0.name, roleWord($0.role), tr("console.staff.state.\($0.stateName)"), String($0.failedSignIns),
+                    $0.lastSignInAt.map(localTime) ?? tr("cli.staff.never"), $0.createdBy,
                 ]
             }
         let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }

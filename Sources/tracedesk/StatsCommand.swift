@@ -20,10 +20,10 @@ enum StatsCommand {
             return .success
         }
         if let extra = arguments.positionals.first {
-            throw UsageError("unexpected argument '\(extra.prefix(40))'", command: command)
+            throw UsageError(tr("cli.common.unexpected", ["argument": String(extra.prefix(40))]), command: command)
         }
         if arguments.has("csv"), arguments.has("json") {
-            throw UsageError("give --csv or --json, not both", command: command)
+            throw UsageError(tr("cli.common.csvOrJson"), command: command)
         }
         let choice = try rangeChoice(arguments, command: command)
         let options = Globals.person.merged(with: arguments)
@@ -54,7 +54,7 @@ enum StatsCommand {
         do throws(ServiceError) {
             return try await desk.followUpIndicators(session, query: query)
         } catch .unavailable(let reason) {
-            printError("stats: the tracing indicators are left out: \(reason)")
+            printError("stats: " + tr("cli.stats.indicatorsLeftOut", ["reason": reason]))
             return nil
         }
     }
@@ -65,7 +65,7 @@ enum StatsCommand {
         case between(StatsQuery)
 
         var title: String? {
-            if case .last(let range, _) = self { return range.label }
+            if case .last(let range, _) = self { return tr("cli.stats.rangeLabel.\(range.rawValue)") }
             return nil
         }
 
@@ -82,7 +82,7 @@ enum StatsCommand {
         var bucket: StatsBucket?
         if let text = arguments.values["bucket"] {
             guard let parsed = StatsBucket.parse(text) else {
-                throw UsageError("unknown bucket '\(text.prefix(20))': use 5m, hour or day", command: command)
+                throw UsageError(tr("cli.stats.unknownBucket", ["value": String(text.prefix(20))]), command: command)
             }
             bucket = parsed
         }
@@ -90,8 +90,7 @@ enum StatsCommand {
         let toText = arguments.values["to"]
         if let rangeText = arguments.values["range"] {
             guard fromText == nil, toText == nil else {
-                throw UsageError(
-                    "give --range or --from/--to, not both: --range counts back from now", command: command)
+                throw UsageError(tr("cli.stats.rangeOrFromTo"), command: command)
             }
             let range: StatsRange
             switch StatsRange.parse(rangeText) {
@@ -107,27 +106,26 @@ enum StatsCommand {
         }
         guard let fromText else {
             if toText != nil {
-                throw UsageError("--to needs --from: give where the range starts", command: command)
+                throw UsageError(tr("cli.stats.toNeedsFrom"), command: command)
             }
             return .last(.day, bucket)
         }
         guard let from = parseTime(fromText) else {
             throw UsageError(
-                "--from '\(fromText.prefix(40))' is not a UTC time: write 2026-11-29T10:00:00Z or 2026-11-29",
+                tr("cli.stats.badFrom", ["value": String(fromText.prefix(40))]),
                 command: command)
         }
         var to = Date()
         if let toText {
             guard let parsed = parseTime(toText) else {
                 throw UsageError(
-                    "--to '\(toText.prefix(40))' is not a UTC time: write 2026-11-30T10:00:00Z or 2026-11-30",
+                    tr("cli.stats.badTo", ["value": String(toText.prefix(40))]),
                     command: command)
             }
             to = parsed
         }
         if to <= from {
-            throw UsageError(
-                "--from must come before --to (or before now without --to): the range is empty", command: command)
+            throw UsageError(tr("cli.stats.emptyRange"), command: command)
         }
         let span = to.unixMilliseconds - from.unixMilliseconds
         let chosen = bucket ?? (span <= 3 * 3_600_000 ? .fiveMinutes : span <= 3 * 86_400_000 ? .hour : .day)

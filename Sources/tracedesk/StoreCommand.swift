@@ -12,12 +12,12 @@ enum StoreCommand {
             return .success
         }
         guard arguments.positionals.isEmpty else {
-            throw UsageError("migrate takes no arguments, only --store", command: "migrate")
+            throw UsageError(tr("cli.migrate.noArguments"), command: "migrate")
         }
         do {
             let store = try StoreLocation.open(arguments.values["store"], poolSize: 1)
             let version = try store.schemaVersion()
-            print("\(store.location): schema version \(version) (the latest this tracedesk knows)")
+            print(tr("cli.migrate.done", ["location": store.location, "version": String(version)]))
             return .success
         } catch {
             printError("migrate: \(error.message)")
@@ -34,13 +34,13 @@ enum StoreCommand {
         switch arguments.positionals.first {
         case "info":
             guard arguments.positionals.count == 1 else {
-                throw UsageError("store info takes no arguments, only --store and --json", command: "store")
+                throw UsageError(tr("cli.store.noArguments"), command: "store")
             }
             return info(arguments)
         case let other?:
-            throw UsageError("unknown store command '\(other)': use info", command: "store")
+            throw UsageError(tr("cli.store.unknownVerb", ["verb": other]), command: "store")
         case nil:
-            throw UsageError("store needs a command: info", command: "store")
+            throw UsageError(tr("cli.store.sayWhat"), command: "store")
         }
     }
 
@@ -60,14 +60,23 @@ enum StoreCommand {
             print(jsonLine(json, fallback: "{}"))
             return .success
         }
-        print("adapter         \(info.adapter)")
-        print("location        \(info.location)")
-        print("schema version  \(info.schemaVersion) (this tracedesk knows up to \(info.knownVersion))")
-        print("size on disk    \(bytes(info.totalBytes))")
+        // The labels padded to one column (16, or the longest label and two spaces).
+        let labels = ["adapter", "location", "schema", "size"].map { tr("cli.store.info.\($0)") }
+        let column = max(16, (labels.map(\.count).max() ?? 0) + 2)
+        let values = [
+            info.adapter, info.location,
+            tr(
+                "cli.store.info.schemaValue",
+                ["version": String(info.schemaVersion), "known": String(info.knownVersion)]),
+            bytes(info.totalBytes),
+        ]
+        for (label, value) in zip(labels, values) { print(pad(label, column) + value) }
         let width = info.tables.map(\.name.count).max() ?? 10
         let showBytes = info.tables.contains { $0.bytes != nil }
         print("")
-        print(pad("table", width) + "  " + left("rows", 10) + (showBytes ? "  " + left("size", 10) : ""))
+        print(
+            pad(tr("cli.store.info.table"), width) + "  " + left(tr("cli.store.info.rows"), 10)
+                + (showBytes ? "  " + left(tr("cli.store.info.tableSize"), 10) : ""))
         for table in info.tables {
             var line = pad(table.name, width) + "  " + left(String(table.rows), 10)
             if showBytes { line += "  " + left(table.bytes.map(bytes) ?? "", 10) }

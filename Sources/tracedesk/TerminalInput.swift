@@ -39,6 +39,9 @@ enum Terminal {
     nonisolated(unsafe) static var hiddenFD: Int32 = -1
     nonisolated(unsafe) static var hiddenSaved = termios()
     nonisolated(unsafe) static var hiddenQuiet = termios()
+    /// The prompt after a ^Z and `fg`, in the run's language: looked up before the handlers are
+    /// installed (a signal handler may not look anything up), kept for the process.
+    nonisolated(unsafe) static var retypePrompt: UnsafeMutablePointer<CChar>?
 
     /// ^C, ^\, a hangup or a kill while the password is typed: echo back on, then end as the
     /// signal would.
@@ -65,7 +68,7 @@ enum Terminal {
         // discarded with the line (it must not reach the shell), so say so.
         if fd >= 0 {
             _ = tcsetattr(fd, TCSAFLUSH, &hiddenQuiet)
-            _ = "password (type it again from the start): ".withCString { write(fd, $0, strlen($0)) }
+            if let retype = retypePrompt { _ = write(fd, retype, strlen(retype)) }
         }
         signal(number, stoppingHandler)
     }
@@ -83,6 +86,7 @@ enum Terminal {
         hiddenFD = fd
         hiddenSaved = saved
         hiddenQuiet = quiet
+        if retypePrompt == nil { retypePrompt = strdup(tr("cli.person.retypePassword")) }
         // Handlers first, then echo off: no signal can leave the terminal silent.
         var previous: [(Int32, sig_t?)] = []
         for number in [SIGINT, SIGQUIT, SIGHUP, SIGTERM] { previous.append((number, signal(number, endingHandler))) }

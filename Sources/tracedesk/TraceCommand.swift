@@ -23,23 +23,22 @@ enum TraceCommand {
         }
         let phoneFromStdin = arguments.has("phone-stdin")
         if phoneFromStdin, !arguments.positionals.isEmpty {
-            throw UsageError(
-                "give the number either as PHONE or on stdin with --phone-stdin, not both", command: command)
+            throw UsageError(tr("cli.trace.phoneBoth"), command: command)
         }
         guard phoneFromStdin || arguments.positionals.count == 1 else {
             throw UsageError(
                 arguments.positionals.isEmpty
-                    ? "give the patient's phone number: tracedesk trace PHONE --purpose TEXT (or --phone-stdin)"
-                    : "give one phone number only (quote it if it has spaces)",
+                    ? tr("cli.trace.givePhone")
+                    : tr("cli.trace.onePhone"),
                 command: command)
         }
         guard let typedPurpose = arguments.values["purpose"] else {
             throw UsageError(
-                "give the purpose or case reference: --purpose \"case 2026-1234\" (every lookup is audited with it)",
+                tr("cli.trace.givePurpose"),
                 command: command)
         }
         if arguments.has("csv"), arguments.has("json") {
-            throw UsageError("give --csv or --json, not both", command: command)
+            throw UsageError(tr("cli.common.csvOrJson"), command: command)
         }
         // The number (read first: with --password-stdin the password is the next line) and the
         // purpose are checked before a password is asked for.
@@ -48,10 +47,10 @@ enum TraceCommand {
             switch Terminal.readLine(fd: STDIN_FILENO, limit: 256) {
             case .line(let line): phone = line
             case .end:
-                printError("--phone-stdin: stdin is empty: pipe the patient's number in, on the first line")
+                printError(tr("cli.trace.stdinEmpty"))
                 return .refused
             case .tooLong:
-                printError("--phone-stdin: the first line is too long for a phone number: pipe the number alone")
+                printError(tr("cli.trace.stdinLong"))
                 return .refused
             }
         } else {
@@ -135,28 +134,38 @@ enum TraceCommand {
     static func printTable(_ lookup: TraceLookup) {
         let patient = lookup.patient
         say(
-            "Patient \(patient.phone.spaced) · user \(patient.userID) · registered since \(StaffCommand.localTime(patient.registeredAt))"
+            tr(
+                "cli.trace.patient",
+                [
+                    "phone": patient.phone.spaced, "user": String(patient.userID),
+                    "since": StaffCommand.localTime(patient.registeredAt),
+                ])
         )
-        say("Purpose: \(lookup.purpose)")
+        say(tr("cli.trace.purpose", ["purpose": lookup.purpose]))
         if patient.daysUploaded == 0 {
-            say("Uploads: none yet. Ask the patient to share their contacts in the app, then look them up again.")
+            say(tr("cli.trace.noUploads"))
             return
         }
         say(TraceText.uploads(patient))
-        say(TraceText.counts(lookup) + " (* = at least \(lookup.closeContactMinutes) min on one day)")
+        say(TraceText.counts(lookup) + tr("cli.trace.closeMark", ["minutes": String(lookup.closeContactMinutes)]))
         guard !lookup.contacts.isEmpty else {
-            say("No other registered phone was seen in the uploaded files.")
+            say(tr("cli.trace.noContacts"))
             return
         }
         say("")
-        let header = ["", "PHONE", "MINUTES", "MOST/DAY", "DAYS", "SIGHTINGS", "FIRST SEEN", "LAST SEEN", "OUTCOME"]
+        let header =
+            [""]
+            + ["phone", "minutes", "mostPerDay", "days", "sightings", "firstSeen", "lastSeen", "outcome"].map {
+                tr("cli.trace.column.\($0)")
+            }
         var rows = [header]
         for contact in lookup.contacts {
             let s = contact.summary
             rows.append([
                 s.isCloseContact ? "*" : "", s.phone.spaced, String(s.minutes), String(s.mostMinutesOnOneDay),
-                String(s.days), String(s.sightings), s.firstSeen.map(StaffCommand.localTime) ?? "no time",
-                s.lastSeen.map(StaffCommand.localTime) ?? "no time", contact.currentOutcome.label,
+                String(s.days), String(s.sightings), s.firstSeen.map(StaffCommand.localTime) ?? tr("cli.trace.noTime"),
+                s.lastSeen.map(StaffCommand.localTime) ?? tr("cli.trace.noTime"),
+                tr("console.trace.outcome.\(contact.currentOutcome.rawValue)"),
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -171,13 +180,17 @@ enum TraceCommand {
     static func printSightings(_ sightings: [Sighting], lookup: TraceLookup) {
         let phones = Dictionary(lookup.contacts.map { ($0.summary.userID, $0.summary.phone) }) { first, _ in first }
         say("")
-        say("Sightings (\(sightings.count), oldest first):")
+        say(tr("cli.trace.sightingsHeading", ["count": String(sightings.count)]))
         for sighting in sightings {
             let when =
                 sighting.time == 0
-                ? "no time            " : StaffCommand.localTime(Date(timeIntervalSince1970: Double(sighting.time)))
-            let who = sighting.contactUserID.flatMap { phones[$0]?.spaced } ?? "unresolved"
-            say("\(when)  file \(sighting.fileDay.iso)  \(StaffWire.hex(sighting.beacon))  \(who)")
+                ? tr("cli.trace.noTimeColumn")
+                : StaffCommand.localTime(Date(timeIntervalSince1970: Double(sighting.time)))
+            let who = sighting.contactUserID.flatMap { phones[$0]?.spaced } ?? tr("cli.trace.unresolved")
+            say(
+                tr(
+                    "cli.trace.sighting",
+                    ["when": when, "day": sighting.fileDay.iso, "beacon": StaffWire.hex(sighting.beacon), "who": who]))
         }
     }
 

@@ -6,14 +6,20 @@ import Foundation
 let version = "tracedesk 0.1.0"
 
 func runMain() async -> Int32 {
+    let environment = ProcessInfo.processInfo.environment
+    let settingsPath = ConsoleSettings.path(environment: environment)
+    // A mistake in the leading options (--lang itself) is told in the language of the settings
+    // file or the locale: --lang is not read yet.
+    let settingsFile = ConsoleSettings.readFile(settingsPath)
+    Language.setProcessWide(
+        Language.resolve(option: nil, settingsFile: settingsFile.values["language"]?.value, environment: environment)
+            .language)
     do throws(UsageError) {
         let words = try Globals.extract(Array(CommandLine.arguments.dropFirst()))
         // The language of every screen and message from here on: --lang, the console's settings
         // file, the locale, English (the file's problems are the console's to print).
-        let environment = ProcessInfo.processInfo.environment
-        let settingsPath = ConsoleSettings.path(environment: environment)
         let language = ConsoleSettings.language(
-            option: Globals.language, file: ConsoleSettings.readFile(settingsPath).values["language"],
+            option: Globals.language, file: settingsFile.values["language"],
             path: settingsPath, environment: environment)
         Language.setProcessWide(language.value.flatMap(Language.init(rawValue:)) ?? .en)
         switch words.first {
@@ -73,15 +79,15 @@ func runMain() async -> Int32 {
         case "completion":
             return try DocsCommand.completion(Array(words.dropFirst())).rawValue
         case let word? where !word.hasPrefix("-"):
-            throw UsageError("unknown command '\(word)'", command: "tracedesk")
+            throw UsageError(tr("cli.usage.unknownCommand", ["command": word]), command: "tracedesk")
         default:
             return try await ConsoleCommand.run(words).rawValue
         }
     } catch {
         printError(error.message)
-        printError(
-            "see 'tracedesk \(error.command == "tracedesk" ? "" : error.command.split(separator: " ").first.map { "\($0) " } ?? "")--help'"
-        )
+        let family =
+            error.command == "tracedesk" ? "" : error.command.split(separator: " ").first.map { "\($0) " } ?? ""
+        printError(tr("cli.usage.seeHelp", ["command": family]))
         return ExitStatus.usage.rawValue
     }
 }

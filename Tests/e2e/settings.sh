@@ -29,20 +29,21 @@ cat >"$file" <<'JSON'
   "export_folder": "~/exports"
 }
 JSON
+# The file chooses Italian, so from here on `settings` speaks it ("da" for "from", "riga" for "line").
 td "" settings
 check "each value from the file, with its line" bash -c "
-  grep -qE '^  server +http://127.0.0.1:9 +from $file line 2' '$work/out' &&
-  grep -qE '^  user +rossi +from $file line 3' '$work/out' &&
-  grep -qE '^  theme +high-contrast +from $file line 4' '$work/out' &&
-  grep -qE '^  language +it +from $file line 5' '$work/out' &&
-  grep -qE '^  export_folder +~/exports +from $file line 6' '$work/out'"
+  grep -qE '^  server +http://127.0.0.1:9 +da $file riga 2' '$work/out' &&
+  grep -qE '^  user +rossi +da $file riga 3' '$work/out' &&
+  grep -qE '^  theme +high-contrast +da $file riga 4' '$work/out' &&
+  grep -qE '^  language +it +da $file riga 5' '$work/out' &&
+  grep -qE '^  export_folder +~/exports +da $file riga 6' '$work/out'"
 TRACEDESK_USER=verdi td "" settings --theme default
 check "the environment and options win over the file, and say so" bash -c "
-  grep -qE '^  user +verdi +from TRACEDESK_USER' '$work/out' && grep -qE '^  theme +default +from --theme' '$work/out'"
+  grep -qE '^  user +verdi +da TRACEDESK_USER' '$work/out' && grep -qE '^  theme +default +da --theme' '$work/out'"
 td "" --user bianchi settings
-check "--user before the command too" bash -c "grep -qE '^  user +bianchi +from --user' '$work/out'"
+check "--user before the command too" bash -c "grep -qE '^  user +bianchi +da --user' '$work/out'"
 td "" settings --store "$work/x.sqlite"
-check "a store given: the file's server is shown as not used" bash -c "grep -q 'not used: a store is given, --store' '$work/out'"
+check "a store given: the file's server is shown as not used" bash -c "grep -q 'non usato: è indicato un archivio, --store' '$work/out'"
 
 printf '{\n  "server": "http://127.0.0.1:9",\n  "user": "rossi"\n  "theme": "default"\n}\n' >"$file"
 td "" settings
