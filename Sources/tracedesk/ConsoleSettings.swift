@@ -1,6 +1,7 @@
 import DeskText
 import Foundation
 import JSONText
+import Synchronization
 
 /// The console's own settings file, `$XDG_CONFIG_HOME/tracedesk/console.json`
 /// (`~/.config/tracedesk/console.json`), so that a tracer types `tracedesk` and lands on their
@@ -43,10 +44,24 @@ struct ConsoleSettings {
         return config + "/tracedesk/console.json"
     }
 
+    /// The file's bytes by path, read once a run: main reads it for the language before any
+    /// command, and the console and `tracedesk settings` read it again for the other values.
+    /// Only the bytes are kept: their problems are worded in the language in force when asked.
+    private static let contents = Mutex<[String: (data: Data?, exists: Bool)]>([:])
+
+    private static func bytes(_ path: String) -> (data: Data?, exists: Bool) {
+        if let read = contents.withLock({ $0[path] }) { return read }
+        let data = FileManager.default.contents(atPath: path)
+        let read = (data: data, exists: data != nil || FileManager.default.fileExists(atPath: path))
+        contents.withLock { $0[path] = read }
+        return read
+    }
+
     /// The values of the file at `path` (absent: none, no problem) and its problems.
     static func readFile(_ path: String) -> (values: [String: (value: String, line: Int)], problems: [String]) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) {
+        let read = bytes(path)
+        guard let data = read.data else {
+            if read.exists {
                 return ([:], [tr("cli.settings.file.unreadable", ["file": path])])
             }
             return ([:], [])
