@@ -31,8 +31,12 @@ extension AuthorizeScreen {
 
     public static var resultKeyMap: KeyMap<ResultAction> {
         KeyMap([
-            Binding([.char("n")], .nextCall, help: tr("console.authorize.key.nextCall"), name: "next"),
-            Binding([.char("e"), .escape], .edit, help: tr("console.authorize.key.backToForm"), name: "back"),
+            Binding(
+                [.char("n")], .nextCall, help: tr("console.authorize.key.nextCall"),
+                footer: tr("console.authorize.footer.nextCall"), name: "next"),
+            Binding(
+                [.char("e"), .escape], .edit, help: tr("console.authorize.key.backToForm"),
+                footer: tr("console.authorize.footer.backToForm"), name: "back"),
             Binding([.char("r")], .retry, help: tr("console.authorize.key.retry"), shownInFooter: false, name: "retry"),
             Binding(
                 [.char("q")], .quit, help: tr("console.authorize.key.quitAsks"),

@@ -131,25 +131,27 @@ extension ConsoleApp {
                 (keys: Key.enter.description, help: tr("console.frame.hint.detail")),
                 (keys: "w", help: tr("console.frame.hint.watch")),
             ]
-            if state.session?.role == .operator { hints.append((keys: "F2", help: tr("console.frame.hint.authorize"))) }
+            var back: [(keys: String, help: String)] = []
+            if state.session?.role == .operator { back.append((keys: "F2", help: tr("console.frame.hint.authorize"))) }
             if state.session?.role == .supervisor {
-                hints.append((keys: "F2", help: tr("console.frame.hint.dashboard")))
+                back.append((keys: "F2", help: tr("console.frame.hint.dashboard")))
             }
-            return hints + [help, signOut, quit]
+            // Quit last, where the footer drops it at 80 columns (^C is on every screen).
+            return fitting(hints, back + [help, signOut], width: state.size.width) + [quit]
         case .staff:
             if let dialog = state.staff.confirm { return dialog.keyMap.footerHints }
             if let form = state.staff.form {
                 let role = form.focus == .role ? shortHints(StaffScreen.Form.roleKeyMap) : []
                 return shortHints(StaffScreen.Form.keyMap) + role + [help]
             }
-            return shortHints(StaffScreen.keyMap) + [
-                (keys: "F3", help: tr("console.frame.hint.audit")), help, signOut, quit,
-            ]
+            return fitting(
+                shortHints(StaffScreen.keyMap),
+                [(keys: "F3", help: tr("console.frame.hint.audit")), help, signOut, quit], width: state.size.width)
         case .audit:
             if state.audit.filterForm != nil { return shortHints(AuditScreen.FilterForm.keyMap) + [help] }
-            return shortHints(AuditScreen.keyMap) + [
-                (keys: "F2", help: tr("console.frame.hint.staff")), help, signOut, quit,
-            ]
+            return fitting(
+                shortHints(AuditScreen.keyMap),
+                [(keys: "F2", help: tr("console.frame.hint.staff")), help, signOut, quit], width: state.size.width)
         case .his:
             if let dialog = state.his.confirm { return dialog.keyMap.footerHints }
             if state.his.shownKey != nil {
@@ -211,15 +213,7 @@ extension ConsoleApp {
     ) -> [(keys: String, help: String)] {
         func fitting(_ own: [(keys: String, help: String)], _ always: [(keys: String, help: String)])
             -> [(keys: String, help: String)]
-        {
-            func used(_ hints: [(keys: String, help: String)]) -> Int {
-                hints.reduce(0) { $0 + DisplayWidth.of($1.keys) + 1 + DisplayWidth.of($1.help) }
-                    + max(0, hints.count - 1) * Footer.gap
-            }
-            var own = own
-            while !own.isEmpty, used(own + always) > width { own.removeLast() }
-            return own + always
-        }
+        { ConsoleApp.fitting(own, always, width: width) }
         switch trace.phase {
         case .phone, .purpose:
             return fitting(shortHints(TraceScreen.inputKeyMap(trace)), [help, signOut, quit])

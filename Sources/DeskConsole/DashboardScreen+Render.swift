@@ -421,7 +421,7 @@ extension DashboardScreen {
             case ..<999.5: text = String(format: "%.0f", scaled)
             default: continue
             }
-            return "\(text) \(unit.1)"
+            return "\(Language.current.decimal(text)) \(unit.1)"
         }
         return "\(value)"
     }
@@ -430,14 +430,14 @@ extension DashboardScreen {
     /// used (never short of all): it fits a tile's line at 80 columns.
     static func pseudoPercent(_ capacity: PseudoIDCapacity) -> String {
         let percent = capacity.fraction * 100
-        if capacity.used > 0, percent < 0.01 { return "<0.01%" }
+        if capacity.used > 0, percent < 0.01 { return Language.current.decimal("<0.01%") }
         if capacity.used >= capacity.capacity { return "100%" }
-        if percent < 10 { return String(format: "%.2f%%", percent) }
-        return String(format: "%.1f%%", min(99.9, (percent * 10).rounded(.down) / 10))
+        if percent < 10 { return Language.current.decimal(String(format: "%.2f%%", percent)) }
+        return Language.current.decimal(String(format: "%.1f%%", min(99.9, (percent * 10).rounded(.down) / 10)))
     }
 
     /// "12.5" (one decimal).
-    static func decimal(_ value: Double) -> String { String(format: "%.1f", value) }
+    static func decimal(_ value: Double) -> String { Language.current.decimal(String(format: "%.1f", value)) }
 
     /// "45 s", "2 min 05 s", "3 h 5 min", "2 d 4 h" ("2 g 4 h" in Italian; a code lives
     /// minutes: seconds count under the hour).

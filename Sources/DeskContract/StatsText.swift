@@ -181,7 +181,7 @@ public enum StatsText {
     static func oneDecimal(_ value: Double) -> String {
         guard value.magnitude < 1e17 else { return String(clamped(value)) }
         let tenths = clamped(value * 10)
-        return "\(tenths / 10).\(tenths % 10)"
+        return Language.current.decimal("\(tenths / 10).\(tenths % 10)")
     }
 
     static func bucketNoun(_ bucket: StatsBucket) -> String {

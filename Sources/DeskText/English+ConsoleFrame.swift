@@ -145,6 +145,8 @@ extension English {
         ("console.authorize.key.previousField", "Previous field"),
         ("console.authorize.key.nextCall", "Next call"),
         ("console.authorize.key.backToForm", "Back to the form"),
+        ("console.authorize.footer.nextCall", "Next call"),
+        ("console.authorize.footer.backToForm", "Back to the form"),
         ("console.authorize.key.retry", "Retry (after a store error)"),
         ("console.authorize.key.quitAsks", "Quit (asks first while the code is live)"),
         ("console.authorize.key.clearCode", "Clear the code"),

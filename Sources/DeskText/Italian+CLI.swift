@@ -98,7 +98,7 @@ extension Italian {
             "cli.option.refresh",
             """
             ogni quanto il cruscotto del supervisore rilegge i dati: da 1 a 3600, o 0 solo quando si \
-            preme r (predefinito 5); l'intervallo mostrato (0-4) è conservato per la volta successiva \
+            preme r (predefinito 5); il periodo mostrato (0-4) è conservato per la volta successiva \
             in $XDG_STATE_HOME/tracedesk/dashboard-range (~/.local/state/tracedesk/dashboard-range)
             """
         ),
@@ -161,7 +161,7 @@ extension Italian {
             "cli.file.settings",
             "le impostazioni della console: server, utente, tema, lingua, export_folder (tracedesk settings)"
         ),
-        ("cli.file.range", "l'ultimo intervallo mostrato dal cruscotto del supervisore"),
+        ("cli.file.range", "l'ultimo periodo mostrato dal cruscotto del supervisore"),
         ("cli.file.themes", "i temi installati (default, high-contrast, monochrome)"),
     ]
 }
@@ -776,12 +776,12 @@ extension Italian {
         (
             "cli.stats.about",
             """
-            Le statistiche del supervisore in un intervallo di tempo: codici autorizzati per operatore \
+            Le statistiche del supervisore in un periodo di tempo: codici autorizzati per operatore \
             e cosa ne è stato (verificati, caricati, tempo mediano al caricamento), caricamenti e \
             chiavi (accettate, scartate per motivo, chiavi per caricamento), caricamenti rifiutati, \
             blocchi pubblicati, richieste reali e fittizie dei telefoni, dati analitici per provincia, \
             registrazioni APRICOT, file dei contatti, ricerche per tracciatore, pseudo-id usati; poi \
-            gli indicatori del tracciamento sui casi aperti nell'intervallo (contatti per caso, \
+            gli indicatori del tracciamento sui casi aperti nel periodo (contatti per caso, \
             contatti stretti raggiunti entro 24 h, tempo al primo contatto raggiunto, verificati ogni \
             giorno, non ancora raggiunti, persi alla sorveglianza, contatti noti, e per tracciatore: \
             affidate, in scadenza, scadute, fatte oggi). docs/supervisor-guide.md spiega cosa conta ogni \
@@ -840,16 +840,16 @@ extension Italian {
             come per 'tracedesk staff'.
             """
         ),
-        ("cli.stats.exit.0", "tutto bene (anche quando l'intervallo non ha dati: l'output lo dice)"),
+        ("cli.stats.exit.0", "tutto bene (anche quando il periodo non ha dati: l'output lo dice)"),
         (
             "cli.stats.exit.1",
-            "rifiutato (un intervallo che l'archivio o il server non sa contare: il motivo è su stderr)"
+            "rifiutato (un periodo che l'archivio o il server non sa contare: il motivo è su stderr)"
         ),
         (
             "cli.stats.exit.2",
             """
-            errore d'uso (un intervallo o una suddivisione sconosciuti, --range con --from, --from dopo \
-            --to, un intervallo troppo lungo)
+            errore d'uso (un periodo o un intervallo sconosciuti, --range con --from, --from dopo \
+            --to, un periodo troppo lungo)
             """
         ),
         ("cli.stats.exit.4", "archivio o server non disponibile"),
@@ -2039,10 +2039,10 @@ extension Italian {
             "cli.stats.rangeOrFromTo",
             "indicare --range o --from/--to, non entrambi: --range conta all'indietro da adesso"
         ),
-        ("cli.stats.toNeedsFrom", "--to richiede --from: indicare dove inizia l'intervallo"),
+        ("cli.stats.toNeedsFrom", "--to richiede --from: indicare dove inizia il periodo"),
         ("cli.stats.badFrom", "--from '{value}' non è un'ora UTC: scrivere 2026-11-29T10:00:00Z o 2026-11-29"),
         ("cli.stats.badTo", "--to '{value}' non è un'ora UTC: scrivere 2026-11-30T10:00:00Z o 2026-11-30"),
-        ("cli.stats.emptyRange", "--from deve precedere --to (o adesso, senza --to): l'intervallo è vuoto"),
+        ("cli.stats.emptyRange", "--from deve precedere --to (o adesso, senza --to): il periodo è vuoto"),
         ("cli.stats.heading", "Statistiche"),
         ("cli.stats.headingTitled", "Statistiche, {title}"),
         ("cli.stats.range", "{heading}: dal {from} al {to} UTC, {buckets}"),
@@ -2053,7 +2053,7 @@ extension Italian {
         ("cli.stats.bucket.day.one", "{count} intervallo giornaliero"),
         ("cli.stats.bucket.day.other", "{count} intervalli giornalieri"),
         ("cli.stats.readAt", "Letto alle {time} UTC"),
-        ("cli.stats.noData", "Nessun dato in questo intervallo."),
+        ("cli.stats.noData", "Nessun dato in questo periodo."),
         ("cli.stats.pseudoIDs", "Pseudo-id: {summary}"),
         ("cli.stats.tile.authorised", "Codici autorizzati"),
         ("cli.stats.tile.uploads", "Caricamenti"),
@@ -2073,7 +2073,7 @@ extension Italian {
         ("cli.stats.share.dummy", " fittizie"),
         ("cli.stats.rest.registrations", "accessi ripetuti {count}"),
         ("cli.stats.share.ofAuthorised", " degli autorizzati"),
-        ("cli.stats.funnel", "Imbuto (codici autorizzati nell'intervallo, per ora di autorizzazione):"),
+        ("cli.stats.funnel", "Imbuto (codici autorizzati nel periodo, per ora di autorizzazione):"),
         ("cli.stats.funnel.authorised", "  autorizzati {count}"),
         ("cli.stats.funnel.checked", "  verificati  {count}{share}"),
         ("cli.stats.funnel.uploaded", "  caricati    {count}{share}"),

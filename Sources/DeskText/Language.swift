@@ -26,6 +26,16 @@ public enum Language: String, Sendable, CaseIterable, Hashable {
         return Language(rawValue: base.lowercased())
     }
 
+    /// The mark between a number's whole part and its decimals: "." in English, "," in Italian
+    /// ("8,5", "0,28%"). Machine formats (JSON, CSV, logs) keep "." whatever the language.
+    public var decimalSeparator: Character { self == .it ? "," : "." }
+
+    /// `text` (digits with "." before the decimals, as `String(format:)` and our formatters make
+    /// them) with this language's decimal separator.
+    public func decimal(_ text: String) -> String {
+        self == .en ? text : String(text.map { $0 == "." ? decimalSeparator : $0 })
+    }
+
     /// Where the language in force came from, for `tracedesk settings` and the docs.
     public enum Source: Sendable, Hashable {
         case option, settingsFile

@@ -1,6 +1,7 @@
 import DeskConsole
 import DeskContract
 import DeskCore
+import DeskText
 import Foundation
 import TerminalKit
 import Testing
@@ -378,6 +379,10 @@ struct DashboardScreenTests {
         #expect(DashboardScreen.count(4_294_967_296) == "4.29 G")
         #expect(DashboardScreen.count(99_999_999_999) == "100 G")
         #expect(DashboardScreen.count(Int64.max) == "9.22 E")
+        Language.$scoped.withValue(.it) {
+            #expect(DashboardScreen.count(4_294_967_296) == "4,29 G")
+            #expect(DashboardScreen.count(12_000_000) == "12,0 M")
+        }
         #expect(DashboardScreen.duration(45) == "45 s")
         #expect(DashboardScreen.duration(125) == "2 min 05 s")
         #expect(DashboardScreen.duration(150) == "2 min 30 s")

@@ -217,8 +217,7 @@ struct ItalianSupervisionTests {
     @Test("the dashboard speaks Italian: header, tiles, charts, footer")
     func dashboardWords() {
         let text = Self.italian { Fixture.render(DashboardSnapshotTests.state(.hour, width: 80, height: 24)).text }
-        for words in ["Ultima ora · per 5 min · dalle 13:05", "autorizzati", "chiavi escluse", "Tracciamento", "e CSV"]
-        {
+        for words in ["Ultima ora · per 5 min · dalle 13:05", "autorizzati", "scartate", "Tracciamento", "e CSV"] {
             #expect(text.contains(words), "missing “\(words)”:\n\(text)")
         }
         for english in ["Last hour", "authorised", "buckets", "Export", "keys dropped"] {

@@ -114,4 +114,13 @@ import Testing
         #expect(it == "mar 1 dic 2026")
         #expect(Language.$scoped.withValue(.it) { DateWords.month(5, short: false) } == "maggio")
     }
+
+    @Test("a decimal in each language's own form: a point in English, a comma in Italian")
+    func decimals() {
+        #expect(Language.en.decimal("8.5") == "8.5")
+        #expect(Language.it.decimal("8.5") == "8,5")
+        #expect(Language.it.decimal("<0.01%") == "<0,01%")
+        #expect(Language.it.decimal("1.00 M") == "1,00 M")
+        #expect(Language.it.decimal("12") == "12")
+    }
 }
