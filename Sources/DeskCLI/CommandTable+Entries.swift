@@ -10,9 +10,15 @@ package enum CommandTable {
     static let user = CLIOption("user", "NAME", key: "cli.option.user")
     static let server = CLIOption("server", "URL", key: "cli.option.server")
     static let passwordStdin = CLIOption("password-stdin", key: "cli.option.password-stdin")
+    /// The built-in themes are listed and completed; an installed one (TRACEDESK_THEMES, the user's
+    /// themes folder) may add others, so the command, which finds them, refuses an unknown name.
     static let theme = CLIOption(
         "theme", "NAME", allowed: ["default", "high-contrast", "monochrome"], parserChecks: false,
         key: "cli.option.theme")
+    /// `case close --reason`: one of the close reasons.
+    static let closeReason = CLIOption(
+        "reason", "R", allowed: CaseCloseReason.allCases.map { $0.rawValue.replacingUnderscores },
+        key: "cli.case.option.reason")
     static let noColor = CLIOption("no-color", key: "cli.option.no-color")
     static let noMouse = CLIOption("no-mouse", key: "cli.option.no-mouse")
     static let config = CLIOption("config", "FILE", kind: .file, key: "cli.option.config")
@@ -122,7 +128,7 @@ package enum CommandTable {
                     [
                         "tracedesk case close ID --reason recovered|transferred|opened-in-error|other --user NAME [--note TEXT]"
                     ],
-                    key: "cli.case.close", options: ["store", "reason", "note", "json"]),
+                    key: "cli.case.close", options: ["store", "reason", "note", "json"], own: [closeReason]),
                 CLIVerb(
                     "add", ["tracedesk case add ID PHONE --reason TEXT --user NAME"], key: "cli.case.add",
                     options: ["store", "reason", "json", "phone-stdin"]),
@@ -135,10 +141,8 @@ package enum CommandTable {
                 CLIOption("opened-by", "TRACER", key: "cli.case.option.opened-by"),
                 CLIOption("closed", key: "cli.case.option.closed"), CLIOption("all", key: "cli.case.option.all"),
                 CLIOption("limit", "N", default: "200", key: "cli.case.option.limit"),
-                // Free text for `case add`: the close reasons are checked by `case close`.
-                CLIOption(
-                    "reason", "R", allowed: CaseCloseReason.allCases.map { $0.rawValue.replacingUnderscores },
-                    parserChecks: false, key: "cli.case.option.reason"),
+                // Free text for `case add`; `case close` takes its own form, the close reasons only.
+                closeReason.freeText,
                 CLIOption("note", "TEXT", key: "cli.case.option.note"),
                 CLIOption("phone-stdin", key: "cli.case.option.phone-stdin"),
                 CLIOption("json", key: "cli.case.option.json"),
@@ -270,8 +274,7 @@ package enum CommandTable {
                 CLIOption("actor", "NAME", key: "cli.audit.option.actor"),
                 CLIOption("subject", "NAME", key: "cli.audit.option.subject"),
                 CLIOption(
-                    "action", "ACTION", allowed: AuditAction.known.map(\.rawValue), parserChecks: false,
-                    key: "cli.audit.option.action"),
+                    "action", "ACTION", allowed: AuditAction.known.map(\.rawValue), key: "cli.audit.option.action"),
                 CLIOption("day", "YYYY-MM-DD", key: "cli.audit.option.day"),
                 CLIOption("limit", "N", default: "50", key: "cli.audit.option.limit"),
                 CLIOption("json", key: "cli.audit.option.json"),
@@ -361,7 +364,7 @@ package enum CommandTable {
                 CLIOption("tls-key", "FILE", kind: .file, key: "cli.serve.option.tls-key"),
                 CLIOption("signing-key", "FILE", kind: .file, key: "cli.serve.option.signing-key"),
                 CLIOption(
-                    "log-format", "text|json", default: "text", allowed: ["text", "json"], parserChecks: false,
+                    "log-format", "text|json", default: "text", allowed: ["text", "json"], word: "log format",
                     key: "cli.serve.option.log-format"),
                 CLIOption("settings", key: "cli.serve.option.settings"),
             ],
@@ -632,7 +635,8 @@ package enum CommandTable {
                 CLIOption("json", key: "cli.bench.option.json"),
             ],
             notes: ["cli.bench.notes.release"],
-            exits: exits("cli.bench", [], shared: [.success, .refused, .usage, .storeUnavailable])),
+            exits: exits("cli.bench", [], shared: [.success, .refused, .usage, .storeUnavailable]),
+            verbHelp: true),
         CLICommand(
             "settings", section: 1,
             overview: ["tracedesk settings [--server URL] [--user NAME] [--theme NAME]"],

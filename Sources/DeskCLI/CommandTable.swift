@@ -69,6 +69,14 @@ package struct CLIOption: Sendable, Hashable {
 
     package var isFlag: Bool { metavar == nil }
 
+    /// The same option with its allowed values documented and completed but not checked (a
+    /// command-wide form whose verbs differ: `case add --reason` is free text, `case close`'s is not).
+    package var freeText: CLIOption {
+        CLIOption(
+            name, metavar, default: defaultValue, allowed: allowed, word: valueWord, parserChecks: false, range: range,
+            required: required, kind: kind, key: key)
+    }
+
     /// `--name META` as help and man pages show it.
     package var spelled: String { metavar.map { "--\(name) \($0)" } ?? "--\(name)" }
 }
@@ -129,11 +137,14 @@ package struct CLICommand: Sendable, Hashable {
     package let exits: [CLIExit]
     /// Whether the global person options (--user, --server, --password-stdin) are also its own.
     package let takesPerson: Bool
+    /// Whether each verb has help of its own (`tracedesk bench seed --help`, ``HelpText/verb(_:_:)``),
+    /// its own forms of options listed under it in the man page.
+    package let verbHelp: Bool
 
     package init(
         _ name: String, aliases: [String] = [], page: String? = nil, section: Int, overview: [String],
         summary: String, verbs: [CLIVerb], options: [CLIOption], notes: [String] = [], exits: [CLIExit],
-        takesPerson: Bool = false
+        takesPerson: Bool = false, verbHelp: Bool = false
     ) {
         self.name = name
         self.aliases = aliases
@@ -146,6 +157,7 @@ package struct CLICommand: Sendable, Hashable {
         self.notes = notes
         self.exits = exits
         self.takesPerson = takesPerson
+        self.verbHelp = verbHelp
     }
 
     /// Its options and, when it takes a person, the global person options.
@@ -193,12 +205,12 @@ extension CommandTable {
     }
 
     /// What a usage error's "see 'tracedesk … --help'" names for the command `words` (`bench
-    /// seed`): the verb too when it has help of its own (its own forms of options), else the command.
+    /// seed`): the verb too when the command's verbs have help of their own, else the command.
     package static func helpTopic(_ words: String) -> String {
         let parts = words.split(separator: " ").map(String.init)
         guard let first = parts.first else { return "" }
-        if parts.count > 1, let found = commands.first(where: { $0.name == first }), let verb = found.verb(parts[1]),
-            !verb.own.isEmpty
+        if parts.count > 1, let found = commands.first(where: { $0.name == first }), found.verbHelp,
+            found.verb(parts[1]) != nil
         {
             return first + " " + parts[1]
         }

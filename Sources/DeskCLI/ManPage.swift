@@ -135,7 +135,7 @@ package enum ManPage {
                 lines += paragraphs(CommandTable.text(key))
                 for note in verb.notes { lines += paragraphs(CommandTable.text(note), first: false) }
                 // A verb's own forms of its options (bench's ranges and defaults), under it.
-                if !verb.own.isEmpty {
+                if command.verbHelp, !verb.own.isEmpty {
                     lines.append(".RS 4")
                     for option in command.options(of: verb) { lines += self.option(option) }
                     lines.append(".RE")
