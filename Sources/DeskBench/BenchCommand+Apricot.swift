@@ -189,34 +189,34 @@ extension BenchCommand {
                 #"{"store":"\#(location.contains("postgres") ? "postgresql" : "sqlite")","registrations":\#(registrations),"otp_median_ms":\#(f3(code.0)),"otp_p95_ms":\#(f3(code.1)),"login_median_ms":\#(f3(login.0)),"login_p95_ms":\#(f3(login.1)),"store_bytes_per_user":\#(Int(bytesPerUser)),"uploads":\#(uploads),"file_bytes":\#(bytes),"upload_median_ms":\#(f3(upload.0)),"upload_p95_ms":\#(f3(upload.1)),"local_login_median_ms":\#(f3(localLogin.0)),"local_upload_median_ms":\#(f3(localUpload.0))}"#
             )
         } else {
-            print(tr("cli.bench.apricot.storeLocation", ["location": String(location)]))
-            print(tr("cli.bench.apricot.codeRequestPost", ["registrations": String(registrations)]))
-            print(tr("cli.bench.apricot.medianCodeMs", ["code0": f3(code.0), "code1": f3(code.1)]))
-            print(tr("cli.bench.apricot.registrationPostApricot", ["registrations": String(registrations)]))
+            print(tr("cli.bench.apricot.store", ["location": String(location)]))
+            print(tr("cli.bench.apricot.codeRequest", ["registrations": String(registrations)]))
+            print(tr("cli.bench.apricot.codeTimes", ["median": f3(code.0), "p95": f3(code.1)]))
+            print(tr("cli.bench.apricot.registration", ["registrations": String(registrations)]))
             print(
                 tr(
-                    "cli.bench.apricot.medianLoginMs",
-                    ["login0": f3(login.0), "login1": f3(login.1), "value": f3(login.1 / 50 * 100)]))
+                    "cli.bench.apricot.registrationTimes",
+                    ["median": f3(login.0), "p95": f3(login.1), "percent": f3(login.1 / 50 * 100)]))
             print(
                 tr(
-                    "cli.bench.apricot.inProcessApricotdesk",
+                    "cli.bench.apricot.registrationLocal",
                     [
-                        "localLoginTimesCount": String(localLoginTimes.count), "localLogin0": f3(localLogin.0),
-                        "localLogin1": f3(localLogin.1),
+                        "phones": String(localLoginTimes.count), "median": f3(localLogin.0),
+                        "p95": f3(localLogin.1),
                     ]))
-            print(tr("cli.bench.apricot.storeGrowthBytesperuser", ["bytesPerUser": String(Int(bytesPerUser))]))
+            print(tr("cli.bench.apricot.growth", ["bytes": String(Int(bytesPerUser))]))
             print(
                 tr(
-                    "cli.bench.apricot.contactFileOf",
-                    ["recordCount": String(recordCount), "bytes": String(bytes), "uploads": String(uploads)]))
+                    "cli.bench.apricot.upload",
+                    ["records": String(recordCount), "bytes": String(bytes), "uploads": String(uploads)]))
             print(
                 tr(
-                    "cli.bench.apricot.medianUploadMs",
-                    ["upload0": f3(upload.0), "upload1": f3(upload.1), "value": f3(upload.1 / 200 * 100)]))
+                    "cli.bench.apricot.uploadTimes",
+                    ["median": f3(upload.0), "p95": f3(upload.1), "percent": f3(upload.1 / 200 * 100)]))
             print(
                 tr(
-                    "cli.bench.apricot.inProcessApricotdesk2",
-                    ["localUpload0": f3(localUpload.0), "localUpload1": f3(localUpload.1)]))
+                    "cli.bench.apricot.uploadLocal",
+                    ["median": f3(localUpload.0), "p95": f3(localUpload.1)]))
         }
         return .success
     }

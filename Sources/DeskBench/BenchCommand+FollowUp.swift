@@ -38,7 +38,7 @@ extension BenchCommand {
             if !json {
                 print(
                     tr(
-                        "cli.bench.followup.sqliteSeedingFollowups",
+                        "cli.bench.followup.seedingSQLite",
                         ["followUps": String(plan.followUps), "cases": String(plan.cases)]))
             }
             try sqlite.bulkLoadEmptyStore { plan.statements(for: $0) }
@@ -52,7 +52,7 @@ extension BenchCommand {
                 if !json {
                     print(
                         tr(
-                            "cli.bench.followup.postgresqlSeedingFollowups",
+                            "cli.bench.followup.seedingPostgreSQL",
                             ["followUps": String(plan.followUps), "cases": String(plan.cases)]))
                 }
                 try postgres.bulkLoadEmptyStore { plan.statements(for: $0) }
@@ -174,33 +174,33 @@ extension BenchCommand {
         }
         print(
             tr(
-                "cli.bench.followup.adapterFollowupsFollow",
+                "cli.bench.followup.seeded",
                 [
                     "adapter": String(adapter), "followUps": String(plan.followUps), "cases": String(plan.cases),
                     "queued": String(queued),
                 ]))
         print(
             tr(
-                "cli.bench.followup.queuePageOf",
+                "cli.bench.followup.queuePage",
                 [
-                    "first": f3(first), "nextCount": String(next.count), "value": f3(staffPercentile(next, 0.5)),
-                    "value2": f3(staffPercentile(next, 0.95)), "value3": f3(next.max() ?? 0),
-                    "value4": f3(staffPercentile(storeNext, 0.5)),
+                    "first": f3(first), "pages": String(next.count), "median": f3(staffPercentile(next, 0.5)),
+                    "p95": f3(staffPercentile(next, 0.95)), "max": f3(next.max() ?? 0),
+                    "storeMedian": f3(staffPercentile(storeNext, 0.5)),
                 ]))
         print(
             tr(
-                "cli.bench.followup.openACase",
+                "cli.bench.followup.openCase",
                 [
-                    "contacts": String(plan.contacts), "opensCount": String(opens.count), "withMedian": f3(withMedian),
-                    "value": f3(opens.max() ?? 0),
+                    "contacts": String(plan.contacts), "runs": String(opens.count), "median": f3(withMedian),
+                    "max": f3(opens.max() ?? 0),
                 ]))
         if !bareOpens.isEmpty {
             print(
                 tr(
-                    "cli.bench.followup.theSameWithout",
+                    "cli.bench.followup.openCaseBare",
                     [
-                        "bareOpensCount": String(bareOpens.count), "bareMedian": f3(bareMedian),
-                        "value": f3(bareOpens.max() ?? 0), "value2": f3(bareMedian > 0 ? withMedian / bareMedian : 0),
+                        "runs": String(bareOpens.count), "median": f3(bareMedian),
+                        "max": f3(bareOpens.max() ?? 0), "ratio": f3(bareMedian > 0 ? withMedian / bareMedian : 0),
                     ]))
         }
         return ""

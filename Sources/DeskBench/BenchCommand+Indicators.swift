@@ -80,7 +80,7 @@ extension BenchCommand {
         let say: (String) -> Void = { line in if !json { print(line) } }
         say(
             tr(
-                "cli.bench.indicators.nameSeedingCases",
+                "cli.bench.indicators.seeding",
                 [
                     "name": String(name), "cases": String(plan.cases), "followUps": String(plan.followUps),
                     "days": String(plan.days),
@@ -88,7 +88,7 @@ extension BenchCommand {
         let seedStarted = DispatchTime.now().uptimeNanoseconds
         try seed(plan)
         let seedSeconds = Double(DispatchTime.now().uptimeNanoseconds - seedStarted) / 1e9
-        say(tr("cli.bench.indicators.seededInSeedseconds", ["seedSeconds": f1(seedSeconds)]))
+        say(tr("cli.bench.indicators.seeded", ["seconds": f1(seedSeconds)]))
         let query = StatsQuery.last(.fortnight, now: plan.now)
         let facts = try read(query, .keptFacts)
         guard try read(query, .joined).sameFigures(as: facts) else {
@@ -133,7 +133,7 @@ extension BenchCommand {
         if let kept = measured[.keptFacts], let joined = measured[.joined] {
             let ratio = staffPercentile(kept.times, 0.5) / max(0.001, staffPercentile(joined.times, 0.5))
             let cpuRatio = (kept.client + kept.server) / max(0.001, joined.client + joined.server)
-            say(tr("cli.bench.indicators.keptBeforeWall", ["ratio": f3(ratio), "cpuRatio": f3(cpuRatio)]))
+            say(tr("cli.bench.indicators.ratio", ["ratio": f3(ratio), "cpuRatio": f3(cpuRatio)]))
         }
         let open = first.tracers.reduce(0) { $0 + $1.assigned }
         say(

@@ -99,40 +99,40 @@ extension BenchCommand {
         } else {
             print(
                 tr(
-                    "cli.bench.monitor.monitorAtWidth",
+                    "cli.bench.monitor.title",
                     ["width": String(width), "height": String(height), "seconds": String(seconds)]))
             print(
                 tr(
-                    "cli.bench.monitor.eventsWrittenEventswritten",
+                    "cli.bench.monitor.events",
                     [
-                        "eventsWritten": String(console.eventsWritten), "written": f3(written), "rate": String(rate),
+                        "count": String(console.eventsWritten), "perSecond": f3(written), "rate": String(rate),
                         "feedCursor": String(console.feedCursor), "latest": String(console.latest),
                     ]))
             print(
                 tr(
-                    "cli.bench.monitor.keystrokeScreenKeyscount",
+                    "cli.bench.monitor.keystrokes",
                     [
-                        "keysCount": String(keys.count), "value": f3(stats[0].1), "value2": f3(stats[1].1),
-                        "value3": f3(stats[2].1),
+                        "keys": String(keys.count), "median": f3(stats[0].1), "p95": f3(stats[1].1),
+                        "max": f3(stats[2].1),
                     ]))
-            print(tr("cli.bench.monitor.longestStepA", ["value": f3(stats[3].1), "value2": f3(stats[4].1)]))
+            print(tr("cli.bench.monitor.longestStep", ["p99": f3(stats[3].1), "max": f3(stats[4].1)]))
             print(
                 tr(
-                    "cli.bench.monitor.memoryResidentRssbefore",
+                    "cli.bench.monitor.memory",
                     [
-                        "rssBefore": f3(console.rssBefore), "rssAfter": f3(console.rssAfter),
-                        "windowRows": String(console.windowRows),
+                        "before": f3(console.rssBefore), "after": f3(console.rssAfter),
+                        "rows": String(console.windowRows),
                     ]))
             print(
                 tr(
                     "cli.bench.monitor.residentSixths",
                     ["samples": console.rssSamples.map { f3($0) }.joined(separator: ", ")]))
-            print(tr("cli.bench.monitor.aNewEvent", ["polls": String(polls)]))
+            print(tr("cli.bench.monitor.delivery", ["polls": String(polls)]))
             print(
                 tr(
-                    "cli.bench.monitor.remotedeskLongPoll",
-                    ["value": f3(stats[5].1), "value2": f3(stats[6].1), "value3": f3(stats[7].1)]))
-            print(tr("cli.bench.monitor.localdeskWaitStore", ["value": f3(stats[8].1), "value2": f3(stats[9].1)]))
+                    "cli.bench.monitor.deliveryRemote",
+                    ["median": f3(stats[5].1), "p95": f3(stats[6].1), "max": f3(stats[7].1)]))
+            print(tr("cli.bench.monitor.deliveryLocal", ["median": f3(stats[8].1), "p95": f3(stats[9].1)]))
         }
         return .success
     }
@@ -157,7 +157,7 @@ extension BenchCommand {
             if let failure = writer.firstFailure { throw failure }
             print(
                 tr(
-                    "cli.bench.monitor.wroteWrittenEvents",
+                    "cli.bench.events.written",
                     ["written": String(writer.written), "seconds": String(seconds)]))
             return .success
         } catch let error as StoreError {

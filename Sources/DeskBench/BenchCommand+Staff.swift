@@ -91,19 +91,19 @@ extension BenchCommand {
                 #"{"kdf":"\#(hasher.summary)","hashes":\#(hashes),"kdf_median_ms":\#(f3(kdfMedian)),"kdf_p95_ms":\#(f3(kdfP95)),"authorizations":\#(authorizations),"remote_authorize_median_ms":\#(f3(remoteMedian)),"remote_authorize_p95_ms":\#(f3(remoteP95)),"local_authorize_median_ms":\#(f3(localMedian)),"local_authorize_p95_ms":\#(f3(localP95)),"sign_ins":\#(signIns),"remote_sign_in_median_ms":\#(f3(signInMedian)),"remote_sign_in_p95_ms":\#(f3(signInP95))}"#
             )
         } else {
-            print(tr("cli.bench.staff.signInKdf", ["summary": String(hasher.summary), "hashes": String(hashes)]))
-            print(tr("cli.bench.staff.medianKdfmedianMs", ["kdfMedian": f3(kdfMedian), "kdfP95": f3(kdfP95)]))
-            print(tr("cli.bench.staff.authoriseAFresh", ["authorizations": String(authorizations)]))
+            print(tr("cli.bench.staff.kdf", ["summary": String(hasher.summary), "hashes": String(hashes)]))
+            print(tr("cli.bench.staff.kdfTimes", ["median": f3(kdfMedian), "p95": f3(kdfP95)]))
+            print(tr("cli.bench.staff.authorize", ["authorizations": String(authorizations)]))
             print(
                 tr(
-                    "cli.bench.staff.remotedeskStaffApi",
-                    ["remoteMedian": f3(remoteMedian), "remoteP95": f3(remoteP95)]))
-            print(tr("cli.bench.staff.localdeskInProcess", ["localMedian": f3(localMedian), "localP95": f3(localP95)]))
-            print(tr("cli.bench.staff.remoteSignIn", ["signIns": String(signIns)]))
+                    "cli.bench.staff.authorizeRemote",
+                    ["median": f3(remoteMedian), "p95": f3(remoteP95)]))
+            print(tr("cli.bench.staff.authorizeLocal", ["median": f3(localMedian), "p95": f3(localP95)]))
+            print(tr("cli.bench.staff.signIn", ["signIns": String(signIns)]))
             print(
                 tr(
-                    "cli.bench.staff.medianSigninmedianMs",
-                    ["signInMedian": f3(signInMedian), "signInP95": f3(signInP95)]))
+                    "cli.bench.staff.signInTimes",
+                    ["median": f3(signInMedian), "p95": f3(signInP95)]))
         }
         return .success
     }

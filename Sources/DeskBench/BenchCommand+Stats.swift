@@ -56,7 +56,7 @@ extension BenchCommand {
                 print("[" + results.map(\.json).joined(separator: ",") + "]")
             } else {
                 print("")
-                print(tr("cli.bench.stats.adapterSeedS"))
+                print(tr("cli.bench.stats.tableHeader"))
                 for r in results {
                     print(
                         "\(r.name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(f1(r.seedSeconds))  \(f1(r.coldMs))  "
@@ -67,10 +67,10 @@ extension BenchCommand {
                     let ratios = (0..<3).map { f1(results[1].warm[$0].median / max(0.001, results[0].warm[$0].median)) }
                     print(
                         tr(
-                            "cli.bench.stats.postgresqlSqliteWarm",
+                            "cli.bench.stats.ratios",
                             [
-                                "value": String(ratios[0]), "value2": String(ratios[1]), "value3": String(ratios[2]),
-                                "value4": f1(results[1].coldMs / max(0.001, results[0].coldMs)),
+                                "fortnight": String(ratios[0]), "day": String(ratios[1]), "hour": String(ratios[2]),
+                                "cold": f1(results[1].coldMs / max(0.001, results[0].coldMs)),
                             ]))
                 }
             }
@@ -105,7 +105,7 @@ extension BenchCommand {
         let say: (String) -> Void = { line in if !json { print(line) } }
         say(
             tr(
-                "cli.bench.stats.nameSeedingUploads",
+                "cli.bench.stats.seeding",
                 [
                     "name": String(name), "uploads": String(plan.uploads), "events": String(plan.events),
                     "days": String(plan.days),
@@ -120,14 +120,14 @@ extension BenchCommand {
                 actor: "tracer-\(index % 12)", action: .traceLookup, target: "bench", detail: "{}", now: at)
         }
         let seedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        say(tr("cli.bench.stats.seededInSeedseconds", ["seedSeconds": f1(seedSeconds)]))
+        say(tr("cli.bench.stats.seeded", ["seconds": f1(seedSeconds)]))
 
         let now = plan.now
         started = DispatchTime.now().uptimeNanoseconds
         let first = try store.statistics(StatsQuery.last(.fortnight, now: now), now: now)
         let coldMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         let rolled = try store.rollUpStatistics(now: now)
-        say(tr("cli.bench.stats.firstCallRolling", ["coldMs": f1(coldMs), "rolled": String(rolled)]))
+        say(tr("cli.bench.stats.cold", ["coldMs": f1(coldMs), "rolled": String(rolled)]))
         var warm: [(median: Double, p95: Double)] = []
         for range in [StatsRange.fortnight, .day, .hour] {
             var times: [Double] = []
@@ -139,20 +139,20 @@ extension BenchCommand {
             warm.append((staffPercentile(times, 0.5), staffPercentile(times, 0.95)))
             say(
                 tr(
-                    "cli.bench.stats.rawvalueInLabel",
+                    "cli.bench.stats.warm",
                     [
-                        "rawValue": String(range.rawValue),
-                        "label": tr("console.dashboard.bucket.\(range.defaultBucket.rawValue)"),
-                        "runs": String(runs), "value": f1(warm.last!.median), "value2": f1(warm.last!.p95),
+                        "range": String(range.rawValue),
+                        "bucket": tr("console.dashboard.bucket.\(range.defaultBucket.rawValue)"),
+                        "runs": String(runs), "median": f1(warm.last!.median), "p95": f1(warm.last!.p95),
                     ]))
         }
         say(
             tr(
-                "cli.bench.stats.dTotalAuthorised",
+                "cli.bench.stats.totals",
                 [
-                    "total": String(first.authorized.total), "total2": String(first.uploads.total),
-                    "total3": String(first.realRequests.total), "total4": String(first.analyticsReports.total),
-                    "total5": String(first.lookups.total),
+                    "authorized": String(first.authorized.total), "uploads": String(first.uploads.total),
+                    "requests": String(first.realRequests.total), "analytics": String(first.analyticsReports.total),
+                    "lookups": String(first.lookups.total),
                 ]))
         return StatsBenchResult(
             name: name, seedSeconds: seedSeconds, coldMs: coldMs, rolledHours: rolled, warm: warm, sample: first)

@@ -52,7 +52,7 @@ extension BenchCommand {
             // 1. Users: the patient is user 0.
             say(
                 tr(
-                    "cli.bench.trace.registeringUsersUsers",
+                    "cli.bench.trace.registering",
                     [
                         "users": String(users), "pseudoIDsPerUser": String(settings.pseudoIDsPerUser),
                         "location": String(store.location),
@@ -76,15 +76,15 @@ extension BenchCommand {
                 if !json, index > 0, index % 1_000 == 0 {
                     print(
                         tr(
-                            "cli.bench.trace.indexUsersValue",
-                            ["index": String(index), "value": f3(seconds(since: seedStart))]))
+                            "cli.bench.trace.progress",
+                            ["users": String(index), "seconds": f3(seconds(since: seedStart))]))
                 }
             }
             let seedSeconds = seconds(since: seedStart)
             say(
                 tr(
-                    "cli.bench.trace.freshNewValue",
-                    ["fresh": String(fresh), "value": String(users - fresh), "seedSeconds": f3(seedSeconds)]))
+                    "cli.bench.trace.registered",
+                    ["fresh": String(fresh), "again": String(users - fresh), "seconds": f3(seedSeconds)]))
 
             // 2. One registration with 1 000 pseudo-ids in the full store (new phones each run).
             var logins: [Double] = []
@@ -99,7 +99,7 @@ extension BenchCommand {
             }
 
             // 3. The patient's files.
-            say(tr("cli.bench.trace.storingDaysContact", ["days": String(days), "records": String(records)]))
+            say(tr("cli.bench.trace.storingFiles", ["days": String(days), "records": String(records)]))
             let today = now.utcDay
             var fileTimes: [Double] = []
             var sightings = 0
@@ -168,44 +168,44 @@ extension BenchCommand {
             } else {
                 print(
                     tr(
-                        "cli.bench.trace.adapterRegisteredUsers",
+                        "cli.bench.trace.store",
                         [
-                            "adapter": String(info.adapter), "registered": String(registered),
-                            "value": String(registered * Int64(settings.pseudoIDsPerUser)),
+                            "adapter": String(info.adapter), "users": String(registered),
+                            "pseudoIDs": String(registered * Int64(settings.pseudoIDsPerUser)),
                         ]))
                 print(
                     tr(
-                        "cli.bench.trace.patientDaysFiles",
+                        "cli.bench.trace.patient",
                         [
                             "days": String(days), "sightings": String(sightings), "distinct": String(distinct),
                             "contacts": String(contacts), "close": String(close),
-                            "value": String(last?.unresolved ?? 0),
+                            "unresolved": String(last?.unresolved ?? 0),
                         ]))
                 print(
                     tr(
-                        "cli.bench.trace.lookupInLocaldesk",
+                        "cli.bench.trace.lookup",
                         [
-                            "runs": String(runs), "lookupMedian": f3(lookupMedian), "value": f3(lookups.min() ?? 0),
-                            "value2": f3(lookups.max() ?? 0),
+                            "runs": String(runs), "median": f3(lookupMedian), "min": f3(lookups.min() ?? 0),
+                            "max": f3(lookups.max() ?? 0),
                         ]))
                 print(
                     tr(
-                        "cli.bench.trace.ofWhichThe",
-                        ["value": f3(staffPercentile(reads, 0.5)), "value2": f3(staffPercentile(owners, 0.5))]))
+                        "cli.bench.trace.lookupStore",
+                        ["read": f3(staffPercentile(reads, 0.5)), "owners": f3(staffPercentile(owners, 0.5))]))
                 print(
                     tr(
-                        "cli.bench.trace.registrationWithPseudoidsperuser",
+                        "cli.bench.trace.registration",
                         [
                             "pseudoIDsPerUser": String(settings.pseudoIDsPerUser),
-                            "value": f3(staffPercentile(logins, 0.5)), "value2": f3(staffPercentile(logins, 0.95)),
+                            "median": f3(staffPercentile(logins, 0.5)), "p95": f3(staffPercentile(logins, 0.95)),
                         ]))
                 print(
                     tr(
-                        "cli.bench.trace.storeADay",
-                        ["records": String(records), "value": f3(staffPercentile(fileTimes, 0.5))]))
+                        "cli.bench.trace.storeFile",
+                        ["records": String(records), "median": f3(staffPercentile(fileTimes, 0.5))]))
                 print(
                     tr(
-                        "cli.bench.trace.sizePeruserBytes",
+                        "cli.bench.trace.size",
                         [
                             "perUser": String(Int(perUser)), "fileBytes": String(fileBytes),
                             "totalBytes": String(info.totalBytes),

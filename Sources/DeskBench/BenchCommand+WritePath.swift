@@ -26,11 +26,11 @@ extension BenchCommand {
             // The store makes the file (schema, indexes), and shows which statements it steps.
             let store = try SQLiteStore(path: path)
             if let mismatch = try checkStatements(store) {
-                printError(tr("cli.bench.write-raw.theRawBenchmark", ["mismatch": String(mismatch)]))
+                printError(tr("cli.bench.write-raw.mismatch", ["mismatch": String(mismatch)]))
                 return .refused
             }
             if arguments.has("check-only") {
-                print(tr("cli.bench.write-raw.statementsMatchThe"))
+                print(tr("cli.bench.write-raw.statementsMatch"))
                 return .success
             }
             let result = try RawWritePath.run(

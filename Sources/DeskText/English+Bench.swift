@@ -100,153 +100,153 @@ extension English {
             "cli.bench.apricot.notEmpty",
             "{store} is not empty ({tables} hold rows): the bench writes users and contact files that look real; give it an empty database (or no --store: a fresh SQLite file)"
         ),
-        ("cli.bench.staff.signInKdf", "sign-in KDF, {summary}, {hashes} hashes:"),
-        ("cli.bench.staff.medianKdfmedianMs", "  median {kdfMedian} ms, p95 {kdfP95} ms"),
-        ("cli.bench.staff.authoriseAFresh", "authorise a fresh valid code, {authorizations} times, SQLite store:"),
+        ("cli.bench.staff.kdf", "sign-in KDF, {summary}, {hashes} hashes:"),
+        ("cli.bench.staff.kdfTimes", "  median {median} ms, p95 {p95} ms"),
+        ("cli.bench.staff.authorize", "authorise a fresh valid code, {authorizations} times, SQLite store:"),
         (
-            "cli.bench.staff.remotedeskStaffApi",
-            "  RemoteDesk → staff API on 127.0.0.1: median {remoteMedian} ms, p95 {remoteP95} ms"
+            "cli.bench.staff.authorizeRemote",
+            "  RemoteDesk → staff API on 127.0.0.1: median {median} ms, p95 {p95} ms"
         ),
         (
-            "cli.bench.staff.localdeskInProcess",
-            "  LocalDesk in-process:               median {localMedian} ms, p95 {localP95} ms"
+            "cli.bench.staff.authorizeLocal",
+            "  LocalDesk in-process:               median {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.staff.remoteSignIn", "remote sign-in (KDF on the server + HTTP), {signIns} times:"),
-        ("cli.bench.staff.medianSigninmedianMs", "  median {signInMedian} ms, p95 {signInP95} ms"),
-        ("cli.bench.apricot.storeLocation", "store {location}"),
+        ("cli.bench.staff.signIn", "remote sign-in (KDF on the server + HTTP), {signIns} times:"),
+        ("cli.bench.staff.signInTimes", "  median {median} ms, p95 {p95} ms"),
+        ("cli.bench.apricot.store", "store {location}"),
         (
-            "cli.bench.apricot.codeRequestPost",
+            "cli.bench.apricot.codeRequest",
             "code request (POST /apricot/v1/otp, outbox gateway), {registrations} phones:"
         ),
-        ("cli.bench.apricot.medianCodeMs", "  median {code0} ms, p95 {code1} ms"),
+        ("cli.bench.apricot.codeTimes", "  median {median} ms, p95 {p95} ms"),
         (
-            "cli.bench.apricot.registrationPostApricot",
+            "cli.bench.apricot.registration",
             "registration (POST /apricot/v1/login, a new user with its pseudo-ids), {registrations} phones:"
         ),
         (
-            "cli.bench.apricot.medianLoginMs",
-            "  median {login0} ms, p95 {login1} ms (target < 50 ms: p95 at {value} % of it)"
+            "cli.bench.apricot.registrationTimes",
+            "  median {median} ms, p95 {p95} ms (target < 50 ms: p95 at {percent} % of it)"
         ),
         (
-            "cli.bench.apricot.inProcessApricotdesk",
-            "  in-process (ApricotDesk, no HTTP), {localLoginTimesCount} phones: median {localLogin0} ms, p95 {localLogin1} ms"
+            "cli.bench.apricot.registrationLocal",
+            "  in-process (ApricotDesk, no HTTP), {phones} phones: median {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.apricot.storeGrowthBytesperuser", "  store growth: {bytesPerUser} bytes per registered user"),
+        ("cli.bench.apricot.growth", "  store growth: {bytes} bytes per registered user"),
         (
-            "cli.bench.apricot.contactFileOf",
-            "contact file of {recordCount} records ({bytes} bytes), {uploads} uploads (each replaces the last):"
-        ),
-        (
-            "cli.bench.apricot.medianUploadMs",
-            "  median {upload0} ms, p95 {upload1} ms (target < 200 ms: p95 at {value} % of it)"
+            "cli.bench.apricot.upload",
+            "contact file of {records} records ({bytes} bytes), {uploads} uploads (each replaces the last):"
         ),
         (
-            "cli.bench.apricot.inProcessApricotdesk2",
-            "  in-process (ApricotDesk, no HTTP): median {localUpload0} ms, p95 {localUpload1} ms"
+            "cli.bench.apricot.uploadTimes",
+            "  median {median} ms, p95 {p95} ms (target < 200 ms: p95 at {percent} % of it)"
         ),
-        ("cli.bench.followup.sqliteSeedingFollowups", "SQLite: seeding {followUps} follow-ups over {cases} cases…"),
         (
-            "cli.bench.followup.postgresqlSeedingFollowups",
+            "cli.bench.apricot.uploadLocal",
+            "  in-process (ApricotDesk, no HTTP): median {median} ms, p95 {p95} ms"
+        ),
+        ("cli.bench.followup.seedingSQLite", "SQLite: seeding {followUps} follow-ups over {cases} cases…"),
+        (
+            "cli.bench.followup.seedingPostgreSQL",
             "PostgreSQL: seeding {followUps} follow-ups over {cases} cases…"
         ),
         (
-            "cli.bench.followup.adapterFollowupsFollow",
+            "cli.bench.followup.seeded",
             "{adapter}: {followUps} follow-ups over {cases} cases, the tracer's queue today {queued}"
         ),
         (
-            "cli.bench.followup.queuePageOf",
-            "  queue page of 100 in LocalDesk: first {first} ms; next pages ({nextCount}): median {value} ms, p95 {value2} ms, max {value3} ms (store alone: median {value4} ms)"
+            "cli.bench.followup.queuePage",
+            "  queue page of 100 in LocalDesk: first {first} ms; next pages ({pages}): median {median} ms, p95 {p95} ms, max {max} ms (store alone: median {storeMedian} ms)"
         ),
         (
-            "cli.bench.followup.openACase",
-            "  open a case with {contacts} close contacts in LocalDesk ({opensCount} runs): median {withMedian} ms, max {value} ms"
+            "cli.bench.followup.openCase",
+            "  open a case with {contacts} close contacts in LocalDesk ({runs} runs): median {median} ms, max {max} ms"
         ),
         (
-            "cli.bench.followup.theSameWithout",
-            "  the same without the indicator-fact triggers ({bareOpensCount} runs, in turn): median {bareMedian} ms, max {value} ms; with/without {value2}"
+            "cli.bench.followup.openCaseBare",
+            "  the same without the indicator-fact triggers ({runs} runs, in turn): median {median} ms, max {max} ms; with/without {ratio}"
         ),
         (
-            "cli.bench.indicators.nameSeedingCases",
+            "cli.bench.indicators.seeding",
             "{name}: seeding {cases} cases, {followUps} follow-ups over {days} days…"
         ),
-        ("cli.bench.indicators.seededInSeedseconds", "  seeded in {seedSeconds} s"),
-        ("cli.bench.indicators.keptBeforeWall", "  kept / before: wall median × {ratio}, CPU × {cpuRatio}"),
-        ("cli.bench.monitor.monitorAtWidth", "monitor at {width}×{height}, supervisor, SQLite store, {seconds} s:"),
+        ("cli.bench.indicators.seeded", "  seeded in {seconds} s"),
+        ("cli.bench.indicators.ratio", "  kept / before: wall median × {ratio}, CPU × {cpuRatio}"),
+        ("cli.bench.monitor.title", "monitor at {width}×{height}, supervisor, SQLite store, {seconds} s:"),
         (
-            "cli.bench.monitor.eventsWrittenEventswritten",
-            "  events written: {eventsWritten} ({written} a second; asked {rate}); the feed reached position {feedCursor} of {latest}"
+            "cli.bench.monitor.events",
+            "  events written: {count} ({perSecond} a second; asked {rate}); the feed reached position {feedCursor} of {latest}"
         ),
         (
-            "cli.bench.monitor.keystrokeScreenKeyscount",
-            "  keystroke → screen ({keysCount} keys, ↓/↑): median {value} ms, p95 {value2} ms, max {value3} ms"
+            "cli.bench.monitor.keystrokes",
+            "  keystroke → screen ({keys} keys, ↓/↑): median {median} ms, p95 {p95} ms, max {max} ms"
         ),
-        ("cli.bench.monitor.longestStepA", "  longest step (a key may wait for it): p99 {value} ms, max {value2} ms"),
+        ("cli.bench.monitor.longestStep", "  longest step (a key may wait for it): p99 {p99} ms, max {max} ms"),
         (
-            "cli.bench.monitor.memoryResidentRssbefore",
-            "  memory: resident {rssBefore} MiB before, {rssAfter} MiB after; window {windowRows} rows"
+            "cli.bench.monitor.memory",
+            "  memory: resident {before} MiB before, {after} MiB after; window {rows} rows"
         ),
-        ("cli.bench.monitor.aNewEvent", "a new event delivered to a waiting feed, {polls} times:"),
+        ("cli.bench.monitor.delivery", "a new event delivered to a waiting feed, {polls} times:"),
         (
-            "cli.bench.monitor.remotedeskLongPoll",
-            "  RemoteDesk long poll (staff API on 127.0.0.1): median {value} ms, p95 {value2} ms, max {value3} ms"
+            "cli.bench.monitor.deliveryRemote",
+            "  RemoteDesk long poll (staff API on 127.0.0.1): median {median} ms, p95 {p95} ms, max {max} ms"
         ),
         (
-            "cli.bench.monitor.localdeskWaitStore",
-            "  LocalDesk wait (store poll):                  median {value} ms, p95 {value2} ms"
+            "cli.bench.monitor.deliveryLocal",
+            "  LocalDesk wait (store poll):                  median {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.monitor.wroteWrittenEvents", "wrote {written} events in {seconds} s"),
+        ("cli.bench.events.written", "wrote {written} events in {seconds} s"),
         (
-            "cli.bench.stats.adapterSeedS",
+            "cli.bench.stats.tableHeader",
             "adapter     seed s  cold ms  14d/day med  p95   24h/hour med  p95   1h/5m med  p95"
         ),
         (
-            "cli.bench.stats.postgresqlSqliteWarm",
-            "PostgreSQL ÷ SQLite (warm medians): 14d {value}×, 24h {value2}×, 1h {value3}×; cold {value4}×"
+            "cli.bench.stats.ratios",
+            "PostgreSQL ÷ SQLite (warm medians): 14d {fortnight}×, 24h {day}×, 1h {hour}×; cold {cold}×"
         ),
         (
-            "cli.bench.stats.nameSeedingUploads",
+            "cli.bench.stats.seeding",
             "{name}: seeding {uploads} uploads, about {events} events over {days} days…"
         ),
-        ("cli.bench.stats.seededInSeedseconds", "  seeded in {seedSeconds} s"),
+        ("cli.bench.stats.seeded", "  seeded in {seconds} s"),
         (
-            "cli.bench.stats.firstCallRolling",
+            "cli.bench.stats.cold",
             "  first call (rolling up): {coldMs} ms; {rolled} hours left to roll up after it"
         ),
         (
-            "cli.bench.stats.rawvalueInLabel",
-            "  {rawValue} in {label} buckets, {runs} runs: median {value} ms, p95 {value2} ms"
+            "cli.bench.stats.warm",
+            "  {range} in {bucket} buckets, {runs} runs: median {median} ms, p95 {p95} ms"
         ),
         (
-            "cli.bench.stats.dTotalAuthorised",
-            "  14 d: {total} authorised, {total2} uploads, {total3} real requests, {total4} analytics, {total5} lookups"
+            "cli.bench.stats.totals",
+            "  14 d: {authorized} authorised, {uploads} uploads, {requests} real requests, {analytics} analytics, {lookups} lookups"
         ),
         (
-            "cli.bench.trace.registeringUsersUsers",
+            "cli.bench.trace.registering",
             "registering {users} users of {pseudoIDsPerUser} pseudo-ids in {location}…"
         ),
-        ("cli.bench.trace.indexUsersValue", "  {index} users, {value} s"),
-        ("cli.bench.trace.freshNewValue", "  {fresh} new, {value} signing in again: {seedSeconds} s"),
-        ("cli.bench.trace.storingDaysContact", "storing {days} contact files of {records} records for the patient…"),
-        ("cli.bench.trace.adapterRegisteredUsers", "{adapter}, {registered} users, {value} pseudo-ids"),
+        ("cli.bench.trace.progress", "  {users} users, {seconds} s"),
+        ("cli.bench.trace.registered", "  {fresh} new, {again} signing in again: {seconds} s"),
+        ("cli.bench.trace.storingFiles", "storing {days} contact files of {records} records for the patient…"),
+        ("cli.bench.trace.store", "{adapter}, {users} users, {pseudoIDs} pseudo-ids"),
         (
-            "cli.bench.trace.patientDaysFiles",
-            "patient: {days} files, {sightings} sightings, {distinct} distinct pseudo-ids heard → {contacts} contacts ({close} close), {value} unresolved"
+            "cli.bench.trace.patient",
+            "patient: {days} files, {sightings} sightings, {distinct} distinct pseudo-ids heard → {contacts} contacts ({close} close), {unresolved} unresolved"
         ),
         (
-            "cli.bench.trace.lookupInLocaldesk",
-            "lookup in LocalDesk, {runs} runs: median {lookupMedian} ms (min {value}, max {value2})"
+            "cli.bench.trace.lookup",
+            "lookup in LocalDesk, {runs} runs: median {median} ms (min {min}, max {max})"
         ),
-        ("cli.bench.trace.ofWhichThe", "  of which the store: read the patient {value} ms, resolve owners {value2} ms"),
+        ("cli.bench.trace.lookupStore", "  of which the store: read the patient {read} ms, resolve owners {owners} ms"),
         (
-            "cli.bench.trace.registrationWithPseudoidsperuser",
-            "registration with {pseudoIDsPerUser} pseudo-ids in the full store: median {value} ms, p95 {value2} ms"
+            "cli.bench.trace.registration",
+            "registration with {pseudoIDsPerUser} pseudo-ids in the full store: median {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.trace.storeADay", "store a day's file ({records} records) at the store level: median {value} ms"),
+        ("cli.bench.trace.storeFile", "store a day's file ({records} records) at the store level: median {median} ms"),
         (
-            "cli.bench.trace.sizePeruserBytes",
+            "cli.bench.trace.size",
             "size: {perUser} bytes per registered user (users, pseudo-ids, tokens with indexes); contact files {fileBytes} bytes; store {totalBytes} bytes"
         ),
-        ("cli.bench.write-raw.theRawBenchmark", "the raw benchmark's statements are not the store's: {mismatch}"),
-        ("cli.bench.write-raw.statementsMatchThe", "statements match the store's: authorization and 14-key upload"),
+        ("cli.bench.write-raw.mismatch", "the raw benchmark's statements are not the store's: {mismatch}"),
+        ("cli.bench.write-raw.statementsMatch", "statements match the store's: authorization and 14-key upload"),
     ]
 }

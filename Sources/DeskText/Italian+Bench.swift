@@ -101,182 +101,182 @@ extension Italian {
             "cli.bench.apricot.notEmpty",
             "{store} non è vuoto ({tables} contengono righe): il benchmark scrive utenti e file dei contatti che sembrano veri; indicare un database vuoto (o nessun --store: un file SQLite nuovo)"
         ),
-        ("cli.bench.staff.signInKdf", "KDF dell'accesso, {summary}, {hashes} hash:"),
-        ("cli.bench.staff.medianKdfmedianMs", "  mediana {kdfMedian} ms, p95 {kdfP95} ms"),
+        ("cli.bench.staff.kdf", "KDF dell'accesso, {summary}, {hashes} hash:"),
+        ("cli.bench.staff.kdfTimes", "  mediana {median} ms, p95 {p95} ms"),
         (
-            "cli.bench.staff.authoriseAFresh",
+            "cli.bench.staff.authorize",
             "autorizzare un codice valido nuovo, {authorizations} volte, archivio SQLite:"
         ),
         (
-            "cli.bench.staff.remotedeskStaffApi",
-            "  RemoteDesk → API del personale su 127.0.0.1: mediana {remoteMedian} ms, p95 {remoteP95} ms"
+            "cli.bench.staff.authorizeRemote",
+            "  RemoteDesk → API del personale su 127.0.0.1: mediana {median} ms, p95 {p95} ms"
         ),
         (
-            "cli.bench.staff.localdeskInProcess",
-            "  LocalDesk nel processo:                     mediana {localMedian} ms, p95 {localP95} ms"
+            "cli.bench.staff.authorizeLocal",
+            "  LocalDesk nel processo:                     mediana {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.staff.remoteSignIn", "accesso remoto (KDF sul server + HTTP), {signIns} volte:"),
-        ("cli.bench.staff.medianSigninmedianMs", "  mediana {signInMedian} ms, p95 {signInP95} ms"),
-        ("cli.bench.apricot.storeLocation", "archivio {location}"),
+        ("cli.bench.staff.signIn", "accesso remoto (KDF sul server + HTTP), {signIns} volte:"),
+        ("cli.bench.staff.signInTimes", "  mediana {median} ms, p95 {p95} ms"),
+        ("cli.bench.apricot.store", "archivio {location}"),
         (
-            "cli.bench.apricot.codeRequestPost",
+            "cli.bench.apricot.codeRequest",
             "richiesta del codice (POST /apricot/v1/otp, gateway outbox), {registrations} telefoni:"
         ),
-        ("cli.bench.apricot.medianCodeMs", "  mediana {code0} ms, p95 {code1} ms"),
+        ("cli.bench.apricot.codeTimes", "  mediana {median} ms, p95 {p95} ms"),
         (
-            "cli.bench.apricot.registrationPostApricot",
+            "cli.bench.apricot.registration",
             "registrazione (POST /apricot/v1/login, un utente nuovo con i suoi pseudo-id), {registrations} telefoni:"
         ),
         (
-            "cli.bench.apricot.medianLoginMs",
-            "  mediana {login0} ms, p95 {login1} ms (obiettivo < 50 ms: p95 al {value} %)"
+            "cli.bench.apricot.registrationTimes",
+            "  mediana {median} ms, p95 {p95} ms (obiettivo < 50 ms: p95 al {percent} %)"
         ),
         (
-            "cli.bench.apricot.inProcessApricotdesk",
-            "  nel processo (ApricotDesk, senza HTTP), {localLoginTimesCount} telefoni: mediana {localLogin0} ms, p95 {localLogin1} ms"
+            "cli.bench.apricot.registrationLocal",
+            "  nel processo (ApricotDesk, senza HTTP), {phones} telefoni: mediana {median} ms, p95 {p95} ms"
         ),
         (
-            "cli.bench.apricot.storeGrowthBytesperuser",
-            "  crescita dell'archivio: {bytesPerUser} byte per utente registrato"
+            "cli.bench.apricot.growth",
+            "  crescita dell'archivio: {bytes} byte per utente registrato"
         ),
         (
-            "cli.bench.apricot.contactFileOf",
-            "file dei contatti di {recordCount} record ({bytes} byte), {uploads} caricamenti (ognuno sostituisce il precedente):"
+            "cli.bench.apricot.upload",
+            "file dei contatti di {records} record ({bytes} byte), {uploads} caricamenti (ognuno sostituisce il precedente):"
         ),
         (
-            "cli.bench.apricot.medianUploadMs",
-            "  mediana {upload0} ms, p95 {upload1} ms (obiettivo < 200 ms: p95 al {value} %)"
+            "cli.bench.apricot.uploadTimes",
+            "  mediana {median} ms, p95 {p95} ms (obiettivo < 200 ms: p95 al {percent} %)"
         ),
         (
-            "cli.bench.apricot.inProcessApricotdesk2",
-            "  nel processo (ApricotDesk, senza HTTP): mediana {localUpload0} ms, p95 {localUpload1} ms"
+            "cli.bench.apricot.uploadLocal",
+            "  nel processo (ApricotDesk, senza HTTP): mediana {median} ms, p95 {p95} ms"
         ),
         (
-            "cli.bench.followup.sqliteSeedingFollowups",
+            "cli.bench.followup.seedingSQLite",
             "SQLite: preparazione di {followUps} sorveglianze su {cases} casi…"
         ),
         (
-            "cli.bench.followup.postgresqlSeedingFollowups",
+            "cli.bench.followup.seedingPostgreSQL",
             "PostgreSQL: preparazione di {followUps} sorveglianze su {cases} casi…"
         ),
         (
-            "cli.bench.followup.adapterFollowupsFollow",
+            "cli.bench.followup.seeded",
             "{adapter}: {followUps} sorveglianze su {cases} casi, la coda di oggi del tracciatore {queued}"
         ),
         (
-            "cli.bench.followup.queuePageOf",
-            "  pagina di 100 della coda in LocalDesk: prima {first} ms; pagine seguenti ({nextCount}): mediana {value} ms, p95 {value2} ms, max {value3} ms (solo archivio: mediana {value4} ms)"
+            "cli.bench.followup.queuePage",
+            "  pagina di 100 della coda in LocalDesk: prima {first} ms; pagine seguenti ({pages}): mediana {median} ms, p95 {p95} ms, max {max} ms (solo archivio: mediana {storeMedian} ms)"
         ),
         (
-            "cli.bench.followup.openACase",
-            "  aprire un caso con {contacts} contatti stretti in LocalDesk ({opensCount} esecuzioni): mediana {withMedian} ms, max {value} ms"
+            "cli.bench.followup.openCase",
+            "  aprire un caso con {contacts} contatti stretti in LocalDesk ({runs} esecuzioni): mediana {median} ms, max {max} ms"
         ),
         (
-            "cli.bench.followup.theSameWithout",
-            "  lo stesso senza i trigger dei fatti degli indicatori ({bareOpensCount} esecuzioni, a turno): mediana {bareMedian} ms, max {value} ms; con/senza {value2}"
+            "cli.bench.followup.openCaseBare",
+            "  lo stesso senza i trigger dei fatti degli indicatori ({runs} esecuzioni, a turno): mediana {median} ms, max {max} ms; con/senza {ratio}"
         ),
         (
-            "cli.bench.indicators.nameSeedingCases",
+            "cli.bench.indicators.seeding",
             "{name}: preparazione di {cases} casi, {followUps} sorveglianze su {days} giorni…"
         ),
-        ("cli.bench.indicators.seededInSeedseconds", "  preparati in {seedSeconds} s"),
+        ("cli.bench.indicators.seeded", "  preparati in {seconds} s"),
         (
-            "cli.bench.indicators.keptBeforeWall",
+            "cli.bench.indicators.ratio",
             "  conservati / prima: mediana del tempo reale × {ratio}, CPU × {cpuRatio}"
         ),
-        ("cli.bench.monitor.monitorAtWidth", "monitor a {width}×{height}, supervisore, archivio SQLite, {seconds} s:"),
+        ("cli.bench.monitor.title", "monitor a {width}×{height}, supervisore, archivio SQLite, {seconds} s:"),
         (
-            "cli.bench.monitor.eventsWrittenEventswritten",
-            "  eventi scritti: {eventsWritten} ({written} al secondo; richiesti {rate}); il flusso è arrivato alla posizione {feedCursor} di {latest}"
+            "cli.bench.monitor.events",
+            "  eventi scritti: {count} ({perSecond} al secondo; richiesti {rate}); il flusso è arrivato alla posizione {feedCursor} di {latest}"
         ),
         (
-            "cli.bench.monitor.keystrokeScreenKeyscount",
-            "  tasto → schermo ({keysCount} tasti, ↓/↑): mediana {value} ms, p95 {value2} ms, max {value3} ms"
+            "cli.bench.monitor.keystrokes",
+            "  tasto → schermo ({keys} tasti, ↓/↑): mediana {median} ms, p95 {p95} ms, max {max} ms"
         ),
         (
-            "cli.bench.monitor.longestStepA",
-            "  passo più lungo (un tasto può doverlo attendere): p99 {value} ms, max {value2} ms"
+            "cli.bench.monitor.longestStep",
+            "  passo più lungo (un tasto può doverlo attendere): p99 {p99} ms, max {max} ms"
         ),
         (
-            "cli.bench.monitor.memoryResidentRssbefore",
-            "  memoria: residente {rssBefore} MiB prima, {rssAfter} MiB dopo; finestra di {windowRows} righe"
+            "cli.bench.monitor.memory",
+            "  memoria: residente {before} MiB prima, {after} MiB dopo; finestra di {rows} righe"
         ),
-        ("cli.bench.monitor.aNewEvent", "un evento nuovo consegnato a un flusso in attesa, {polls} volte:"),
+        ("cli.bench.monitor.delivery", "un evento nuovo consegnato a un flusso in attesa, {polls} volte:"),
         (
-            "cli.bench.monitor.remotedeskLongPoll",
-            "  long poll di RemoteDesk (API del personale su 127.0.0.1): mediana {value} ms, p95 {value2} ms, max {value3} ms"
+            "cli.bench.monitor.deliveryRemote",
+            "  long poll di RemoteDesk (API del personale su 127.0.0.1): mediana {median} ms, p95 {p95} ms, max {max} ms"
         ),
         (
-            "cli.bench.monitor.localdeskWaitStore",
-            "  attesa di LocalDesk (interrogazione dell'archivio):    mediana {value} ms, p95 {value2} ms"
+            "cli.bench.monitor.deliveryLocal",
+            "  attesa di LocalDesk (interrogazione dell'archivio):    mediana {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.monitor.wroteWrittenEvents", "scritti {written} eventi in {seconds} s"),
+        ("cli.bench.events.written", "scritti {written} eventi in {seconds} s"),
         (
-            "cli.bench.stats.adapterSeedS",
+            "cli.bench.stats.tableHeader",
             "archivio  prep. s  fredda ms  14g/giorno med  p95   24h/ora med  p95   1h/5m med  p95"
         ),
         (
-            "cli.bench.stats.postgresqlSqliteWarm",
-            "PostgreSQL ÷ SQLite (mediane a caldo): 14g {value}×, 24h {value2}×, 1h {value3}×; a freddo {value4}×"
+            "cli.bench.stats.ratios",
+            "PostgreSQL ÷ SQLite (mediane a caldo): 14g {fortnight}×, 24h {day}×, 1h {hour}×; a freddo {cold}×"
         ),
         (
-            "cli.bench.stats.nameSeedingUploads",
+            "cli.bench.stats.seeding",
             "{name}: preparazione di {uploads} caricamenti, circa {events} eventi su {days} giorni…"
         ),
-        ("cli.bench.stats.seededInSeedseconds", "  preparati in {seedSeconds} s"),
+        ("cli.bench.stats.seeded", "  preparati in {seconds} s"),
         (
-            "cli.bench.stats.firstCallRolling",
+            "cli.bench.stats.cold",
             "  prima chiamata (con il riepilogo): {coldMs} ms; {rolled} ore ancora da riepilogare dopo"
         ),
         (
-            "cli.bench.stats.rawvalueInLabel",
-            "  {rawValue} a intervalli di {label}, {runs} esecuzioni: mediana {value} ms, p95 {value2} ms"
+            "cli.bench.stats.warm",
+            "  {range} a intervalli di {bucket}, {runs} esecuzioni: mediana {median} ms, p95 {p95} ms"
         ),
         (
-            "cli.bench.stats.dTotalAuthorised",
-            "  14 g: {total} autorizzati, {total2} caricamenti, {total3} richieste reali, {total4} dati analitici, {total5} ricerche"
+            "cli.bench.stats.totals",
+            "  14 g: {authorized} autorizzati, {uploads} caricamenti, {requests} richieste reali, {analytics} dati analitici, {lookups} ricerche"
         ),
         (
-            "cli.bench.trace.registeringUsersUsers",
+            "cli.bench.trace.registering",
             "registrazione di {users} utenti da {pseudoIDsPerUser} pseudo-id in {location}…"
         ),
-        ("cli.bench.trace.indexUsersValue", "  {index} utenti, {value} s"),
-        ("cli.bench.trace.freshNewValue", "  {fresh} nuovi, {value} di nuovo in accesso: {seedSeconds} s"),
+        ("cli.bench.trace.progress", "  {users} utenti, {seconds} s"),
+        ("cli.bench.trace.registered", "  {fresh} nuovi, {again} di nuovo in accesso: {seconds} s"),
         (
-            "cli.bench.trace.storingDaysContact",
+            "cli.bench.trace.storingFiles",
             "memorizzazione di {days} file dei contatti da {records} record per il paziente…"
         ),
-        ("cli.bench.trace.adapterRegisteredUsers", "{adapter}, {registered} utenti, {value} pseudo-id"),
+        ("cli.bench.trace.store", "{adapter}, {users} utenti, {pseudoIDs} pseudo-id"),
         (
-            "cli.bench.trace.patientDaysFiles",
-            "paziente: {days} file, {sightings} avvistamenti, {distinct} pseudo-id distinti ricevuti → {contacts} contatti ({close} stretti), {value} non risolti"
+            "cli.bench.trace.patient",
+            "paziente: {days} file, {sightings} avvistamenti, {distinct} pseudo-id distinti ricevuti → {contacts} contatti ({close} stretti), {unresolved} non risolti"
         ),
         (
-            "cli.bench.trace.lookupInLocaldesk",
-            "ricerca in LocalDesk, {runs} esecuzioni: mediana {lookupMedian} ms (min {value}, max {value2})"
+            "cli.bench.trace.lookup",
+            "ricerca in LocalDesk, {runs} esecuzioni: mediana {median} ms (min {min}, max {max})"
         ),
         (
-            "cli.bench.trace.ofWhichThe",
-            "  di cui l'archivio: lettura del paziente {value} ms, risoluzione dei titolari {value2} ms"
+            "cli.bench.trace.lookupStore",
+            "  di cui l'archivio: lettura del paziente {read} ms, risoluzione dei titolari {owners} ms"
         ),
         (
-            "cli.bench.trace.registrationWithPseudoidsperuser",
-            "registrazione con {pseudoIDsPerUser} pseudo-id nell'archivio pieno: mediana {value} ms, p95 {value2} ms"
+            "cli.bench.trace.registration",
+            "registrazione con {pseudoIDsPerUser} pseudo-id nell'archivio pieno: mediana {median} ms, p95 {p95} ms"
         ),
         (
-            "cli.bench.trace.storeADay",
-            "memorizzare il file di un giorno ({records} record) al livello dell'archivio: mediana {value} ms"
+            "cli.bench.trace.storeFile",
+            "memorizzare il file di un giorno ({records} record) al livello dell'archivio: mediana {median} ms"
         ),
         (
-            "cli.bench.trace.sizePeruserBytes",
+            "cli.bench.trace.size",
             "spazio: {perUser} byte per utente registrato (utenti, pseudo-id, token con gli indici); file dei contatti {fileBytes} byte; archivio {totalBytes} byte"
         ),
         (
-            "cli.bench.write-raw.theRawBenchmark",
+            "cli.bench.write-raw.mismatch",
             "le istruzioni del benchmark grezzo non sono quelle dell'archivio: {mismatch}"
         ),
         (
-            "cli.bench.write-raw.statementsMatchThe",
+            "cli.bench.write-raw.statementsMatch",
             "le istruzioni coincidono con quelle dell'archivio: autorizzazione e caricamento di 14 chiavi"
         ),
     ]
