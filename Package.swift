@@ -77,7 +77,7 @@ let package = Package(
             name: "DeskBench",
             dependencies: [
                 "DeskCLI", "DeskConsole", "DeskContract", "DeskLocal", "DeskRemote", "DeskCore", "DeskCrypto",
-                "DeskServer", "DeskStore", "TerminalKit", "TerminalNcurses", "CivilCalendar",
+                "DeskServer", "DeskStore", "TerminalKit", "TerminalNcurses", "CivilCalendar", "DeskText",
             ]
         ),
         // Benchmarks/http-client.sh: the HTTP client's engines (libcurl, URLSession) measured.

@@ -6,6 +6,7 @@ import DeskCrypto
 import DeskLocal
 import DeskServer
 import DeskStore
+import DeskText
 import Foundation
 
 #if canImport(Glibc)
@@ -24,28 +25,10 @@ import Foundation
 /// and some foreign ones) `--uploads` times (each replaces the last), each timed from the
 /// request to the receipt. Medians and p95 in milliseconds, against the targets (50 ms, 200 ms).
 extension BenchCommand {
-    static let apricotHelp = """
-        Usage: tracedesk bench apricot [--registrations 200] [--uploads 20] [--records 28800]
-                                       [--store PATH|URL] [--json]
-               Times APRICOT sign-ins (a new user with 1 000 pseudo-ids) and full-day contact
-               files (28 800 records) through the phone API on loopback (build with -c release).
-               Without --store a fresh SQLite file is used; a --store PATH or URL must name an
-               empty store (one that holds anything is refused).
-        """
-
-    static func apricot(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let command = "bench apricot"
-        let arguments = try Arguments(
-            words, valueOptions: ["registrations", "uploads", "records", "store"], flagOptions: ["json"],
-            command: command)
-        if arguments.has("help") {
-            print(apricotHelp)
-            return .success
-        }
-        let registrations = try arguments.integer("registrations", default: 200, in: 2...100_000, command: command)
-        let uploads = try arguments.integer("uploads", default: 20, in: 1...10_000, command: command)
-        let recordCount = try arguments.integer(
-            "records", default: 28_800, in: 1...ContactFile.maxRecords, command: command)
+    static func apricot(_ arguments: Arguments, command: String) async throws(UsageError) -> ExitStatus {
+        let registrations = try arguments.integer("registrations", command: command)
+        let uploads = try arguments.integer("uploads", command: command)
+        let recordCount = try arguments.integer("records", command: command)
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-bench-apricot-\(UUID().uuidString)")
@@ -74,8 +57,12 @@ extension BenchCommand {
                 let used = try store.info().tables.filter { $0.name != "schema_migrations" && $0.rows > 0 }
                 guard used.isEmpty else {
                     throw ApricotBenchFailure(
-                        "\(store.location) is not empty (\(used.map(\.name).sorted().joined(separator: ", ")) hold rows): the bench writes users and contact files that look real; give it an empty database (or no --store: a fresh SQLite file)"
-                    )
+                        tr(
+                            "cli.bench.apricot.notEmpty",
+                            [
+                                "store": store.location,
+                                "tables": used.map(\.name).sorted().joined(separator: ", "),
+                            ]))
                 }
                 let secret = directory.appendingPathComponent("code-secret").path
                 try Hex.encode(SecureRandom.bytes(32)).write(toFile: secret, atomically: true, encoding: .utf8)
@@ -202,23 +189,34 @@ extension BenchCommand {
                 #"{"store":"\#(location.contains("postgres") ? "postgresql" : "sqlite")","registrations":\#(registrations),"otp_median_ms":\#(f3(code.0)),"otp_p95_ms":\#(f3(code.1)),"login_median_ms":\#(f3(login.0)),"login_p95_ms":\#(f3(login.1)),"store_bytes_per_user":\#(Int(bytesPerUser)),"uploads":\#(uploads),"file_bytes":\#(bytes),"upload_median_ms":\#(f3(upload.0)),"upload_p95_ms":\#(f3(upload.1)),"local_login_median_ms":\#(f3(localLogin.0)),"local_upload_median_ms":\#(f3(localUpload.0))}"#
             )
         } else {
-            print("store \(location)")
-            print("code request (POST /apricot/v1/otp, outbox gateway), \(registrations) phones:")
-            print("  median \(f3(code.0)) ms, p95 \(f3(code.1)) ms")
-            print("registration (POST /apricot/v1/login, a new user with its pseudo-ids), \(registrations) phones:")
+            print(tr("cli.bench.apricot.store", ["location": String(location)]))
+            print(tr("cli.bench.apricot.codeRequest", ["registrations": String(registrations)]))
+            print(tr("cli.bench.apricot.codeTimes", ["median": f3(code.0), "p95": f3(code.1)]))
+            print(tr("cli.bench.apricot.registration", ["registrations": String(registrations)]))
             print(
-                "  median \(f3(login.0)) ms, p95 \(f3(login.1)) ms (target < 50 ms: p95 at \(f3(login.1 / 50 * 100)) % of it)"
-            )
+                tr(
+                    "cli.bench.apricot.registrationTimes",
+                    ["median": f3(login.0), "p95": f3(login.1), "percent": f3(login.1 / 50 * 100)]))
             print(
-                "  in-process (ApricotDesk, no HTTP), \(localLoginTimes.count) phones: median \(f3(localLogin.0)) ms, p95 \(f3(localLogin.1)) ms"
-            )
-            print("  store growth: \(Int(bytesPerUser)) bytes per registered user")
+                tr(
+                    "cli.bench.apricot.registrationLocal",
+                    [
+                        "phones": String(localLoginTimes.count), "median": f3(localLogin.0),
+                        "p95": f3(localLogin.1),
+                    ]))
+            print(tr("cli.bench.apricot.growth", ["bytes": String(Int(bytesPerUser))]))
             print(
-                "contact file of \(recordCount) records (\(bytes) bytes), \(uploads) uploads (each replaces the last):")
+                tr(
+                    "cli.bench.apricot.upload",
+                    ["records": String(recordCount), "bytes": String(bytes), "uploads": String(uploads)]))
             print(
-                "  median \(f3(upload.0)) ms, p95 \(f3(upload.1)) ms (target < 200 ms: p95 at \(f3(upload.1 / 200 * 100)) % of it)"
-            )
-            print("  in-process (ApricotDesk, no HTTP): median \(f3(localUpload.0)) ms, p95 \(f3(localUpload.1)) ms")
+                tr(
+                    "cli.bench.apricot.uploadTimes",
+                    ["median": f3(upload.0), "p95": f3(upload.1), "percent": f3(upload.1 / 200 * 100)]))
+            print(
+                tr(
+                    "cli.bench.apricot.uploadLocal",
+                    ["median": f3(localUpload.0), "p95": f3(localUpload.1)]))
         }
         return .success
     }

@@ -5,6 +5,7 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskStore
+import DeskText
 import Foundation
 
 /// `tracedesk bench followup`: contact follow-up at the issue's size (issue 21).
@@ -17,34 +18,13 @@ import Foundation
 /// transaction making every follow-up). SQLite always (a fresh file), PostgreSQL with
 /// `--postgres URL` (an empty database).
 extension BenchCommand {
-    static let followUpHelp = """
-        Usage: tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500]
-                                        [--pages 20] [--runs 3] [--trigger-cost] [--json]
-               Seeds open cases and follow-ups, then times a tracer's next queue page and opening a
-               case with that many close contacts, in LocalDesk (build with -c release). SQLite in a
-               fresh temporary file; PostgreSQL too with --postgres (an empty database).
-               --trigger-cost: as many cases again, opened in turn without migration 12's
-               indicator-fact triggers (dropped before, made again after), for the ratio.
-        """
-
-    static func followUp(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: ["postgres", "follow-ups", "cases", "contacts", "pages", "runs"],
-            flagOptions: ["json", "trigger-cost"], command: "bench followup")
-        if arguments.has("help") {
-            print(followUpHelp)
-            return .success
-        }
-        func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            try arguments.integer(name, default: fallback, in: range, command: "bench followup")
-        }
+    static func followUp(_ arguments: Arguments, command: String) async throws(UsageError) -> ExitStatus {
+        func number(_ name: String) throws(UsageError) -> Int { try arguments.integer(name, command: command) }
         let plan = FollowUpSeedPlan(
-            cases: try number("cases", 10_000, 1...1_000_000),
-            followUps: try number("follow-ups", 100_000, 1...5_000_000),
-            contacts: try number("contacts", 1_500, 1...2_500),
-            runs: try number("runs", 3, 1...20) * (arguments.has("trigger-cost") ? 2 : 1), now: Date())
+            cases: try number("cases"), followUps: try number("follow-ups"), contacts: try number("contacts"),
+            runs: try number("runs") * (arguments.has("trigger-cost") ? 2 : 1), now: Date())
         let triggerCost = arguments.has("trigger-cost")
-        let pages = try number("pages", 20, 1...1_000)
+        let pages = try number("pages")
         let json = arguments.has("json")
         var results: [String] = []
         var temporary: URL?
@@ -55,7 +35,12 @@ extension BenchCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             temporary = folder
             let sqlite = try SQLiteStore(path: folder.appendingPathComponent("bench.sqlite").path)
-            if !json { print("SQLite: seeding \(plan.followUps) follow-ups over \(plan.cases) cases…") }
+            if !json {
+                print(
+                    tr(
+                        "cli.bench.followup.seedingSQLite",
+                        ["followUps": String(plan.followUps), "cases": String(plan.cases)]))
+            }
             try sqlite.bulkLoadEmptyStore { plan.statements(for: $0) }
             results.append(
                 try await measureFollowUp(
@@ -64,7 +49,12 @@ extension BenchCommand {
             )
             if let url = arguments.values["postgres"] {
                 let postgres = try PostgresStore(url: url)
-                if !json { print("PostgreSQL: seeding \(plan.followUps) follow-ups over \(plan.cases) cases…") }
+                if !json {
+                    print(
+                        tr(
+                            "cli.bench.followup.seedingPostgreSQL",
+                            ["followUps": String(plan.followUps), "cases": String(plan.cases)]))
+                }
                 try postgres.bulkLoadEmptyStore { plan.statements(for: $0) }
                 results.append(
                     try await measureFollowUp(
@@ -182,17 +172,36 @@ extension BenchCommand {
             return
                 #"{"store":"\#(adapter)","cases":\#(plan.cases),"follow_ups":\#(plan.followUps),"tracer_queue_today":\#(queued),"first_page_ms":\#(f3(first)),"next_page_median_ms":\#(f3(staffPercentile(next, 0.5))),"next_page_p95_ms":\#(f3(staffPercentile(next, 0.95))),"next_page_max_ms":\#(f3(next.max() ?? 0)),"next_page_store_median_ms":\#(f3(staffPercentile(storeNext, 0.5))),"contacts":\#(plan.contacts),"open_case_median_ms":\#(f3(staffPercentile(opens, 0.5))),"open_case_max_ms":\#(f3(opens.max() ?? 0))\#(bareJSON)}"#
         }
-        print("\(adapter): \(plan.followUps) follow-ups over \(plan.cases) cases, the tracer's queue today \(queued)")
         print(
-            "  queue page of 100 in LocalDesk: first \(f3(first)) ms; next pages (\(next.count)): median \(f3(staffPercentile(next, 0.5))) ms, p95 \(f3(staffPercentile(next, 0.95))) ms, max \(f3(next.max() ?? 0)) ms (store alone: median \(f3(staffPercentile(storeNext, 0.5))) ms)"
-        )
+            tr(
+                "cli.bench.followup.seeded",
+                [
+                    "adapter": String(adapter), "followUps": String(plan.followUps), "cases": String(plan.cases),
+                    "queued": String(queued),
+                ]))
         print(
-            "  open a case with \(plan.contacts) close contacts in LocalDesk (\(opens.count) runs): median \(f3(withMedian)) ms, max \(f3(opens.max() ?? 0)) ms"
-        )
+            tr(
+                "cli.bench.followup.queuePage",
+                [
+                    "first": f3(first), "pages": String(next.count), "median": f3(staffPercentile(next, 0.5)),
+                    "p95": f3(staffPercentile(next, 0.95)), "max": f3(next.max() ?? 0),
+                    "storeMedian": f3(staffPercentile(storeNext, 0.5)),
+                ]))
+        print(
+            tr(
+                "cli.bench.followup.openCase",
+                [
+                    "contacts": String(plan.contacts), "runs": String(opens.count), "median": f3(withMedian),
+                    "max": f3(opens.max() ?? 0),
+                ]))
         if !bareOpens.isEmpty {
             print(
-                "  the same without the indicator-fact triggers (\(bareOpens.count) runs, in turn): median \(f3(bareMedian)) ms, max \(f3(bareOpens.max() ?? 0)) ms; with/without \(f3(bareMedian > 0 ? withMedian / bareMedian : 0))"
-            )
+                tr(
+                    "cli.bench.followup.openCaseBare",
+                    [
+                        "runs": String(bareOpens.count), "median": f3(bareMedian),
+                        "max": f3(bareOpens.max() ?? 0), "ratio": f3(bareMedian > 0 ? withMedian / bareMedian : 0),
+                    ]))
         }
         return ""
     }

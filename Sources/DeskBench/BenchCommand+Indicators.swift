@@ -1,6 +1,7 @@
 import DeskCLI
 import DeskCore
 import DeskStore
+import DeskText
 import Foundation
 
 /// `tracedesk bench indicators`: the tracing indicators over a fortnight of cases.
@@ -13,45 +14,19 @@ import Foundation
 /// facts. SQLite (a fresh file unless `--store`) and, with `--postgres`, PostgreSQL in the same
 /// run.
 extension BenchCommand {
-    static let indicatorsHelp = """
-        Usage: tracedesk bench indicators [--store PATH] [--postgres URL [--postmaster-pid PID]]
-                                          [--cases 10000] [--follow-ups 100000] [--days 14]
-                                          [--runs 20] [--json]
-               Seeds an empty store with cases and their follow-ups, then times the tracing
-               indicators over the last 14 days (build with -c release). SQLite in a fresh file
-               unless --store names an empty one; PostgreSQL too when --postgres names an empty
-               database (or schema). Each run reads twice, in turn: from the facts the store
-               keeps (migration 12) and counted from every case-follow-up pair as before them,
-               and fails unless both agree. Besides the wall time, the CPU time per call: this
-               process's, and with --postmaster-pid (a local server's) its backends' too, read
-               from /proc: on a busy machine the wall time is mostly waiting for a core.
-        """
-
-    static func indicators(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let command = "bench indicators"
-        let arguments = try Arguments(
-            words, valueOptions: ["store", "postgres", "postmaster-pid", "cases", "follow-ups", "days", "runs"],
-            flagOptions: ["json"],
-            command: command)
-        if arguments.has("help") {
-            print(indicatorsHelp)
-            return .success
-        }
-        func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            try arguments.integer(name, default: fallback, in: range, command: command)
-        }
-        let cases = try number("cases", 10_000, 1...1_000_000)
-        let followUps = try number("follow-ups", 100_000, 1...10_000_000)
-        let days = try number("days", 14, 1...StatsQuery.maximumDays - 1)
-        let runs = try number("runs", 20, 1...1_000)
+    static func indicators(_ arguments: Arguments, command: String) throws(UsageError) -> ExitStatus {
+        let cases = try arguments.integer("cases", command: command)
+        let followUps = try arguments.integer("follow-ups", command: command)
+        let days = try arguments.integer("days", command: command)
+        let runs = try arguments.integer("runs", command: command)
         let json = arguments.has("json")
         if let url = arguments.values["postgres"], !PostgresStore.isURL(url) {
-            throw UsageError("--postgres takes a postgres:// URL", command: command)
+            throw UsageError(tr("cli.bench.usage.postgresURL"), command: command)
         }
         var postmaster: Int32?
         if let text = arguments.values["postmaster-pid"] {
             guard let pid = Int32(text), pid > 1 else {
-                throw UsageError("--postmaster-pid takes the PostgreSQL server's process id", command: command)
+                throw UsageError(tr("cli.bench.usage.postmasterPID"), command: command)
             }
             postmaster = pid
         }
@@ -103,11 +78,17 @@ extension BenchCommand {
         seed: (IndicatorSeedPlan) throws -> Void, read: (StatsQuery, IndicatorReading) throws -> FollowUpFacts
     ) throws -> String {
         let say: (String) -> Void = { line in if !json { print(line) } }
-        say("\(name): seeding \(plan.cases) cases, \(plan.followUps) follow-ups over \(plan.days) days…")
+        say(
+            tr(
+                "cli.bench.indicators.seeding",
+                [
+                    "name": String(name), "cases": String(plan.cases), "followUps": String(plan.followUps),
+                    "days": String(plan.days),
+                ]))
         let seedStarted = DispatchTime.now().uptimeNanoseconds
         try seed(plan)
         let seedSeconds = Double(DispatchTime.now().uptimeNanoseconds - seedStarted) / 1e9
-        say("  seeded in \(f1(seedSeconds)) s")
+        say(tr("cli.bench.indicators.seeded", ["seconds": f1(seedSeconds)]))
         let query = StatsQuery.last(.fortnight, now: plan.now)
         let facts = try read(query, .keptFacts)
         guard try read(query, .joined).sameFigures(as: facts) else {
@@ -135,14 +116,16 @@ extension BenchCommand {
         }
         var fields: [String] = []
         for (reading, label, key) in [
-            (IndicatorReading.keptFacts, "kept facts", "kept"), (.joined, "from the pairs (before)", "joined"),
+            (IndicatorReading.keptFacts, tr("cli.bench.indicators.kept"), "kept"),
+            (.joined, tr("cli.bench.indicators.joined"), "joined"),
         ] {
             guard let m = measured[reading] else { continue }
             let median = staffPercentile(m.times, 0.5)
             let p95 = staffPercentile(m.times, 0.95)
-            say(
-                "  \(label), 14 d, \(runs) runs: median \(f1(median)) ms, p95 \(f1(p95)) ms; CPU per call: this process \(f1(m.client)) ms\(server == nil ? "" : ", the server's backends \(f1(m.server)) ms")"
-            )
+            let line = tr(
+                "cli.bench.indicators.timed",
+                ["label": label, "runs": String(runs), "median": f1(median), "p95": f1(p95), "client": f1(m.client)])
+            say(line + (server == nil ? "" : tr("cli.bench.indicators.serverCPU", ["server": f1(m.server)])))
             fields.append(
                 #""\#(key)":{"median_ms":\#(f3(median)),"p95_ms":\#(f3(p95)),"client_cpu_ms":\#(f3(m.client)),"server_cpu_ms":\#(f3(m.server))}"#
             )
@@ -150,12 +133,16 @@ extension BenchCommand {
         if let kept = measured[.keptFacts], let joined = measured[.joined] {
             let ratio = staffPercentile(kept.times, 0.5) / max(0.001, staffPercentile(joined.times, 0.5))
             let cpuRatio = (kept.client + kept.server) / max(0.001, joined.client + joined.server)
-            say("  kept / before: wall median × \(f3(ratio)), CPU × \(f3(cpuRatio))")
+            say(tr("cli.bench.indicators.ratio", ["ratio": f3(ratio), "cpuRatio": f3(cpuRatio)]))
         }
         let open = first.tracers.reduce(0) { $0 + $1.assigned }
         say(
-            "  \(first.cases) cases, \(open) active follow-ups assigned, lost \(first.lostPercent.map(f1) ?? "-") %, checked every day \(first.checkedEveryDayPercent.map(f1) ?? "-") %"
-        )
+            tr(
+                "cli.bench.indicators.figures",
+                [
+                    "cases": String(first.cases), "open": String(open), "lost": first.lostPercent.map(f1) ?? "-",
+                    "checked": first.checkedEveryDayPercent.map(f1) ?? "-",
+                ]))
         return
             #"{"store":"\#(name)","seed_s":\#(f3(seedSeconds)),"cases":\#(first.cases),"active_assigned":\#(open),\#(fields.joined(separator: ","))}"#
     }

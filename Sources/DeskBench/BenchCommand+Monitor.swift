@@ -7,6 +7,7 @@ import DeskLocal
 import DeskRemote
 import DeskServer
 import DeskStore
+import DeskText
 import Foundation
 import TerminalKit
 
@@ -25,28 +26,12 @@ import TerminalKit
 /// waiting on `GET /staff/v1/events?wait=10`; an event is written and timed until the poll
 /// returns it, `--polls` times; then the same through a LocalDesk's wait on the same store.
 extension BenchCommand {
-    static let monitorHelp = """
-        Usage: tracedesk bench monitor [--seconds 10] [--rate 1000] [--polls 50] [--width 120] [--height 40] [--json]
-               Measures the monitor's keystroke-to-screen time and memory while --rate events a
-               second are written, and how soon a long poll delivers a new event (build with -c release).
-        """
-
-    static func monitor(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: ["seconds", "rate", "polls", "width", "height"], flagOptions: ["json"],
-            command: "bench monitor")
-        if arguments.has("help") {
-            print(monitorHelp)
-            return .success
-        }
-        func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            try arguments.integer(name, default: fallback, in: range, command: "bench monitor")
-        }
-        let seconds = try number("seconds", 10, 1...600)
-        let rate = try number("rate", 1_000, 1...100_000)
-        let polls = try number("polls", 50, 1...10_000)
-        let width = try number("width", 120, 80...500)
-        let height = try number("height", 40, 24...200)
+    static func monitor(_ arguments: Arguments, command: String) async throws(UsageError) -> ExitStatus {
+        let seconds = try arguments.integer("seconds", command: command)
+        let rate = try arguments.integer("rate", command: command)
+        let polls = try arguments.integer("polls", command: command)
+        let width = try arguments.integer("width", command: command)
+        let height = try arguments.integer("height", command: command)
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-bench-monitor-\(UUID().uuidString)")
@@ -112,56 +97,51 @@ extension BenchCommand {
                 ]
             print("{" + members.joined(separator: ",") + "}")
         } else {
-            print("monitor at \(width)×\(height), supervisor, SQLite store, \(seconds) s:")
             print(
-                "  events written: \(console.eventsWritten) (\(f3(written)) a second; asked \(rate)); the feed reached position \(console.feedCursor) of \(console.latest)"
-            )
+                tr(
+                    "cli.bench.monitor.title",
+                    ["width": String(width), "height": String(height), "seconds": String(seconds)]))
             print(
-                "  keystroke → screen (\(keys.count) keys, ↓/↑): median \(f3(stats[0].1)) ms, p95 \(f3(stats[1].1)) ms, max \(f3(stats[2].1)) ms"
-            )
-            print("  longest step (a key may wait for it): p99 \(f3(stats[3].1)) ms, max \(f3(stats[4].1)) ms")
+                tr(
+                    "cli.bench.monitor.events",
+                    [
+                        "count": String(console.eventsWritten), "perSecond": f3(written), "rate": String(rate),
+                        "feedCursor": String(console.feedCursor), "latest": String(console.latest),
+                    ]))
             print(
-                "  memory: resident \(f3(console.rssBefore)) MiB before, \(f3(console.rssAfter)) MiB after; window \(console.windowRows) rows"
-            )
+                tr(
+                    "cli.bench.monitor.keystrokes",
+                    [
+                        "keys": String(keys.count), "median": f3(stats[0].1), "p95": f3(stats[1].1),
+                        "max": f3(stats[2].1),
+                    ]))
+            print(tr("cli.bench.monitor.longestStep", ["p99": f3(stats[3].1), "max": f3(stats[4].1)]))
             print(
-                "  resident after each sixth of the run: "
-                    + console.rssSamples.map { f3($0) }.joined(separator: ", ")
-                    + " MiB (the store's page cache is 16 MiB)"
-            )
-            print("a new event delivered to a waiting feed, \(polls) times:")
+                tr(
+                    "cli.bench.monitor.memory",
+                    [
+                        "before": f3(console.rssBefore), "after": f3(console.rssAfter),
+                        "rows": String(console.windowRows),
+                    ]))
             print(
-                "  RemoteDesk long poll (staff API on 127.0.0.1): median \(f3(stats[5].1)) ms, p95 \(f3(stats[6].1)) ms, max \(f3(stats[7].1)) ms"
-            )
+                tr(
+                    "cli.bench.monitor.residentSixths",
+                    ["samples": console.rssSamples.map { f3($0) }.joined(separator: ", ")]))
+            print(tr("cli.bench.monitor.delivery", ["polls": String(polls)]))
             print(
-                "  LocalDesk wait (store poll):                  median \(f3(stats[8].1)) ms, p95 \(f3(stats[9].1)) ms"
-            )
+                tr(
+                    "cli.bench.monitor.deliveryRemote",
+                    ["median": f3(stats[5].1), "p95": f3(stats[6].1), "max": f3(stats[7].1)]))
+            print(tr("cli.bench.monitor.deliveryLocal", ["median": f3(stats[8].1), "p95": f3(stats[9].1)]))
         }
         return .success
     }
 
-    static let eventsHelp = """
-        Usage: tracedesk bench events --store PATH [--rate 1000] [--seconds 60]
-               Writes --rate events a second (app checks of the codes it authorises: 6 × rate of
-               them, at least 100, since checks of one code make one event every 5 s) into the
-               store for --seconds: load for watching the monitor in a real terminal.
-        """
-
     /// `tracedesk bench events`: a steady stream of events into a store, nothing else.
-    static func events(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: ["store", "rate", "seconds"], flagOptions: [], command: "bench events")
-        if arguments.has("help") {
-            print(eventsHelp)
-            return .success
-        }
-        guard let path = arguments.values["store"] else {
-            throw UsageError("--store PATH is required: the store to write events into", command: "bench events")
-        }
-        func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            try arguments.integer(name, default: fallback, in: range, command: "bench events")
-        }
-        let rate = try number("rate", 1_000, 1...100_000)
-        let seconds = try number("seconds", 60, 1...3_600)
+    static func events(_ arguments: Arguments, command: String) throws(UsageError) -> ExitStatus {
+        let path = arguments.values["store"] ?? ""  // required by the table
+        let rate = try arguments.integer("rate", command: command)
+        let seconds = try arguments.integer("seconds", command: command)
         do {
             let store = try SQLiteStore(path: path)
             let today = Date().utcDay
@@ -175,7 +155,10 @@ extension BenchCommand {
             let writer = EventWriter(store: store, hashes: hashes, rate: rate)
             writer.run(for: seconds)
             if let failure = writer.firstFailure { throw failure }
-            print("wrote \(writer.written) events in \(seconds) s")
+            print(
+                tr(
+                    "cli.bench.events.written",
+                    ["written": String(writer.written), "seconds": String(seconds)]))
             return .success
         } catch let error as StoreError {
             printError("bench events: \(error.message)")

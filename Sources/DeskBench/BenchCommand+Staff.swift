@@ -7,6 +7,7 @@ import DeskLocal
 import DeskRemote
 import DeskServer
 import DeskStore
+import DeskText
 import Foundation
 
 /// `tracedesk bench staff`: what signing in costs, and what an authorisation costs through the
@@ -18,26 +19,10 @@ import Foundation
 /// after another, each timed from call to answer; then the same count through a LocalDesk on
 /// the same store, and a few remote sign-ins (KDF plus HTTP). Medians and p95 in milliseconds.
 extension BenchCommand {
-    static let staffHelp = """
-        Usage: tracedesk bench staff [--hashes 20] [--authorizations 200] [--sign-ins 10] [--json]
-               Measures the sign-in KDF (scrypt at the defaults) and authorisations through the
-               staff API on loopback against the same calls in-process (build with -c release).
-        """
-
-    static func staff(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: ["hashes", "authorizations", "sign-ins"], flagOptions: ["json"],
-            command: "bench staff")
-        if arguments.has("help") {
-            print(staffHelp)
-            return .success
-        }
-        func number(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
-            try arguments.integer(name, default: fallback, in: 1...100_000, command: "bench staff")
-        }
-        let hashes = try number("hashes", 20)
-        let authorizations = try number("authorizations", 200)
-        let signIns = try number("sign-ins", 10)
+    static func staff(_ arguments: Arguments, command: String) async throws(UsageError) -> ExitStatus {
+        let hashes = try arguments.integer("hashes", command: command)
+        let authorizations = try arguments.integer("authorizations", command: command)
+        let signIns = try arguments.integer("sign-ins", command: command)
 
         // (a) The KDF alone.
         let hasher = PasswordHasher()
@@ -106,13 +91,19 @@ extension BenchCommand {
                 #"{"kdf":"\#(hasher.summary)","hashes":\#(hashes),"kdf_median_ms":\#(f3(kdfMedian)),"kdf_p95_ms":\#(f3(kdfP95)),"authorizations":\#(authorizations),"remote_authorize_median_ms":\#(f3(remoteMedian)),"remote_authorize_p95_ms":\#(f3(remoteP95)),"local_authorize_median_ms":\#(f3(localMedian)),"local_authorize_p95_ms":\#(f3(localP95)),"sign_ins":\#(signIns),"remote_sign_in_median_ms":\#(f3(signInMedian)),"remote_sign_in_p95_ms":\#(f3(signInP95))}"#
             )
         } else {
-            print("sign-in KDF, \(hasher.summary), \(hashes) hashes:")
-            print("  median \(f3(kdfMedian)) ms, p95 \(f3(kdfP95)) ms")
-            print("authorise a fresh valid code, \(authorizations) times, SQLite store:")
-            print("  RemoteDesk → staff API on 127.0.0.1: median \(f3(remoteMedian)) ms, p95 \(f3(remoteP95)) ms")
-            print("  LocalDesk in-process:               median \(f3(localMedian)) ms, p95 \(f3(localP95)) ms")
-            print("remote sign-in (KDF on the server + HTTP), \(signIns) times:")
-            print("  median \(f3(signInMedian)) ms, p95 \(f3(signInP95)) ms")
+            print(tr("cli.bench.staff.kdf", ["summary": String(hasher.summary), "hashes": String(hashes)]))
+            print(tr("cli.bench.staff.kdfTimes", ["median": f3(kdfMedian), "p95": f3(kdfP95)]))
+            print(tr("cli.bench.staff.authorize", ["authorizations": String(authorizations)]))
+            print(
+                tr(
+                    "cli.bench.staff.authorizeRemote",
+                    ["median": f3(remoteMedian), "p95": f3(remoteP95)]))
+            print(tr("cli.bench.staff.authorizeLocal", ["median": f3(localMedian), "p95": f3(localP95)]))
+            print(tr("cli.bench.staff.signIn", ["signIns": String(signIns)]))
+            print(
+                tr(
+                    "cli.bench.staff.signInTimes",
+                    ["median": f3(signInMedian), "p95": f3(signInP95)]))
         }
         return .success
     }

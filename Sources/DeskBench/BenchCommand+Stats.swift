@@ -1,6 +1,7 @@
 import DeskCLI
 import DeskCore
 import DeskStore
+import DeskText
 import Foundation
 
 /// `tracedesk bench stats`: the supervisor's statistics over a national fortnight.
@@ -14,34 +15,14 @@ import Foundation
 /// (median and p95). SQLite (a fresh file unless `--store`) and, with `--postgres`, PostgreSQL
 /// in the same run.
 extension BenchCommand {
-    static let statsHelp = """
-        Usage: tracedesk bench stats [--store PATH] [--postgres URL] [--uploads 100000] [--events 1000000]
-                                     [--days 14] [--runs 20] [--json]
-               Seeds an empty store with a fortnight of uploads, events, analytics, chunks and
-               lookups, then times the supervisor's statistics: the first call (rolling up) and
-               warm calls for 14 d, 24 h and 1 h (build with -c release). SQLite in a fresh file
-               unless --store names an empty one; PostgreSQL too when --postgres names an empty
-               database (or schema).
-        """
-
-    static func stats(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: ["store", "postgres", "uploads", "events", "days", "runs"], flagOptions: ["json"],
-            command: "bench stats")
-        if arguments.has("help") {
-            print(statsHelp)
-            return .success
-        }
-        func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            try arguments.integer(name, default: fallback, in: range, command: "bench stats")
-        }
-        let uploads = try number("uploads", 100_000, 10...10_000_000)
-        let events = try number("events", 1_000_000, 100...100_000_000)
-        let days = try number("days", 14, 1...StatsQuery.maximumDays - 1)
-        let runs = try number("runs", 20, 1...1_000)
+    static func stats(_ arguments: Arguments, command: String) throws(UsageError) -> ExitStatus {
+        let uploads = try arguments.integer("uploads", command: command)
+        let events = try arguments.integer("events", command: command)
+        let days = try arguments.integer("days", command: command)
+        let runs = try arguments.integer("runs", command: command)
         let json = arguments.has("json")
         if let url = arguments.values["postgres"], !PostgresStore.isURL(url) {
-            throw UsageError("--postgres takes a postgres:// URL", command: "bench stats")
+            throw UsageError(tr("cli.bench.usage.postgresURL"), command: command)
         }
         let plan = StatsSeedPlan(uploads: uploads, events: events, days: days, now: Date())
 
@@ -75,7 +56,7 @@ extension BenchCommand {
                 print("[" + results.map(\.json).joined(separator: ",") + "]")
             } else {
                 print("")
-                print("adapter     seed s  cold ms  14d/day med  p95   24h/hour med  p95   1h/5m med  p95")
+                print(tr("cli.bench.stats.tableHeader"))
                 for r in results {
                     print(
                         "\(r.name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(f1(r.seedSeconds))  \(f1(r.coldMs))  "
@@ -85,8 +66,12 @@ extension BenchCommand {
                 if results.count == 2 {
                     let ratios = (0..<3).map { f1(results[1].warm[$0].median / max(0.001, results[0].warm[$0].median)) }
                     print(
-                        "PostgreSQL ÷ SQLite (warm medians): 14d \(ratios[0])×, 24h \(ratios[1])×, 1h \(ratios[2])×; cold \(f1(results[1].coldMs / max(0.001, results[0].coldMs)))×"
-                    )
+                        tr(
+                            "cli.bench.stats.ratios",
+                            [
+                                "fortnight": String(ratios[0]), "day": String(ratios[1]), "hour": String(ratios[2]),
+                                "cold": f1(results[1].coldMs / max(0.001, results[0].coldMs)),
+                            ]))
                 }
             }
             return .success
@@ -118,7 +103,13 @@ extension BenchCommand {
         seed: (StatsSeedPlan) throws -> Void
     ) throws -> StatsBenchResult {
         let say: (String) -> Void = { line in if !json { print(line) } }
-        say("\(name): seeding \(plan.uploads) uploads, about \(plan.events) events over \(plan.days) days…")
+        say(
+            tr(
+                "cli.bench.stats.seeding",
+                [
+                    "name": String(name), "uploads": String(plan.uploads), "events": String(plan.events),
+                    "days": String(plan.days),
+                ]))
         var started = DispatchTime.now().uptimeNanoseconds
         try seed(plan)
         // Lookups through the store's audit log (its hash chain), spread over the days.
@@ -129,14 +120,14 @@ extension BenchCommand {
                 actor: "tracer-\(index % 12)", action: .traceLookup, target: "bench", detail: "{}", now: at)
         }
         let seedSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        say("  seeded in \(f1(seedSeconds)) s")
+        say(tr("cli.bench.stats.seeded", ["seconds": f1(seedSeconds)]))
 
         let now = plan.now
         started = DispatchTime.now().uptimeNanoseconds
         let first = try store.statistics(StatsQuery.last(.fortnight, now: now), now: now)
         let coldMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         let rolled = try store.rollUpStatistics(now: now)
-        say("  first call (rolling up): \(f1(coldMs)) ms; \(rolled) hours left to roll up after it")
+        say(tr("cli.bench.stats.cold", ["coldMs": f1(coldMs), "rolled": String(rolled)]))
         var warm: [(median: Double, p95: Double)] = []
         for range in [StatsRange.fortnight, .day, .hour] {
             var times: [Double] = []
@@ -147,12 +138,22 @@ extension BenchCommand {
             }
             warm.append((staffPercentile(times, 0.5), staffPercentile(times, 0.95)))
             say(
-                "  \(range.rawValue) in \(range.defaultBucket.label) buckets, \(runs) runs: median \(f1(warm.last!.median)) ms, p95 \(f1(warm.last!.p95)) ms"
-            )
+                tr(
+                    "cli.bench.stats.warm",
+                    [
+                        "range": String(range.rawValue),
+                        "bucket": tr("console.dashboard.bucket.\(range.defaultBucket.rawValue)"),
+                        "runs": String(runs), "median": f1(warm.last!.median), "p95": f1(warm.last!.p95),
+                    ]))
         }
         say(
-            "  14 d: \(first.authorized.total) authorised, \(first.uploads.total) uploads, \(first.realRequests.total) real requests, \(first.analyticsReports.total) analytics, \(first.lookups.total) lookups"
-        )
+            tr(
+                "cli.bench.stats.totals",
+                [
+                    "authorized": String(first.authorized.total), "uploads": String(first.uploads.total),
+                    "requests": String(first.realRequests.total), "analytics": String(first.analyticsReports.total),
+                    "lookups": String(first.lookups.total),
+                ]))
         return StatsBenchResult(
             name: name, seedSeconds: seedSeconds, coldMs: coldMs, rolledHours: rolled, warm: warm, sample: first)
     }

@@ -5,6 +5,7 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskStore
+import DeskText
 import Foundation
 
 /// `tracedesk bench trace`: the contact-trace lookup against a national-size registry.
@@ -21,29 +22,11 @@ import Foundation
 /// changing every 5 minutes as BEACON_CHANGE_INTERVAL says; one record in twenty is a foreign
 /// beacon.
 extension BenchCommand {
-    static let traceHelp = """
-        Usage: tracedesk bench trace [--store PATH|postgres URL] [--users 10000] [--days 30] [--records 28800]
-                                     [--runs 5] [--json]
-               Seeds users of 1 000 pseudo-ids and one patient's daily contact files, then times
-               the contact-trace lookup in LocalDesk (build with -c release). Without --store, a
-               fresh SQLite file in the temporary folder (removed afterwards).
-        """
-
-    static func trace(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: ["store", "users", "days", "records", "runs"], flagOptions: ["json"],
-            command: "bench trace")
-        if arguments.has("help") {
-            print(traceHelp)
-            return .success
-        }
-        func number(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            try arguments.integer(name, default: fallback, in: range, command: "bench trace")
-        }
-        let users = try number("users", 10_000, 2...1_000_000)
-        let days = try number("days", 30, 1...30)
-        let records = try number("records", 28_800, 1...ContactFile.maxRecords)
-        let runs = try number("runs", 5, 1...100)
+    static func trace(_ arguments: Arguments, command: String) async throws(UsageError) -> ExitStatus {
+        let users = try arguments.integer("users", command: command)
+        let days = try arguments.integer("days", command: command)
+        let records = try arguments.integer("records", command: command)
+        let runs = try arguments.integer("runs", command: command)
         let json = arguments.has("json")
         let say: (String) -> Void = { line in if !json { print(line) } }
 
@@ -67,7 +50,13 @@ extension BenchCommand {
             let settings = ApricotSettings()
 
             // 1. Users: the patient is user 0.
-            say("registering \(users) users of \(settings.pseudoIDsPerUser) pseudo-ids in \(store.location)…")
+            say(
+                tr(
+                    "cli.bench.trace.registering",
+                    [
+                        "users": String(users), "pseudoIDsPerUser": String(settings.pseudoIDsPerUser),
+                        "location": String(store.location),
+                    ]))
             let seedStart = DispatchTime.now().uptimeNanoseconds
             var ids: [[PseudoID]] = []
             ids.reserveCapacity(users)
@@ -85,11 +74,17 @@ extension BenchCommand {
                 ids.append(pseudoIDs)
                 userIDs.append(userID)
                 if !json, index > 0, index % 1_000 == 0 {
-                    print("  \(index) users, \(f3(seconds(since: seedStart))) s")
+                    print(
+                        tr(
+                            "cli.bench.trace.progress",
+                            ["users": String(index), "seconds": f3(seconds(since: seedStart))]))
                 }
             }
             let seedSeconds = seconds(since: seedStart)
-            say("  \(fresh) new, \(users - fresh) signing in again: \(f3(seedSeconds)) s")
+            say(
+                tr(
+                    "cli.bench.trace.registered",
+                    ["fresh": String(fresh), "again": String(users - fresh), "seconds": f3(seedSeconds)]))
 
             // 2. One registration with 1 000 pseudo-ids in the full store (new phones each run).
             var logins: [Double] = []
@@ -104,7 +99,7 @@ extension BenchCommand {
             }
 
             // 3. The patient's files.
-            say("storing \(days) contact files of \(records) records for the patient…")
+            say(tr("cli.bench.trace.storingFiles", ["days": String(days), "records": String(records)]))
             let today = now.utcDay
             var fileTimes: [Double] = []
             var sightings = 0
@@ -172,25 +167,49 @@ extension BenchCommand {
                 )
             } else {
                 print(
-                    "\(info.adapter), \(registered) users, \(registered * Int64(settings.pseudoIDsPerUser)) pseudo-ids")
+                    tr(
+                        "cli.bench.trace.store",
+                        [
+                            "adapter": String(info.adapter), "users": String(registered),
+                            "pseudoIDs": String(registered * Int64(settings.pseudoIDsPerUser)),
+                        ]))
                 print(
-                    "patient: \(days) files, \(sightings) sightings, \(distinct) distinct pseudo-ids heard → \(contacts) contacts (\(close) close), \(last?.unresolved ?? 0) unresolved"
-                )
+                    tr(
+                        "cli.bench.trace.patient",
+                        [
+                            "days": String(days), "sightings": String(sightings), "distinct": String(distinct),
+                            "contacts": String(contacts), "close": String(close),
+                            "unresolved": String(last?.unresolved ?? 0),
+                        ]))
                 print(
-                    "lookup in LocalDesk, \(runs) runs: median \(f3(lookupMedian)) ms (min \(f3(lookups.min() ?? 0)), max \(f3(lookups.max() ?? 0)))"
-                )
+                    tr(
+                        "cli.bench.trace.lookup",
+                        [
+                            "runs": String(runs), "median": f3(lookupMedian), "min": f3(lookups.min() ?? 0),
+                            "max": f3(lookups.max() ?? 0),
+                        ]))
                 print(
-                    "  of which the store: read the patient \(f3(staffPercentile(reads, 0.5))) ms, resolve owners \(f3(staffPercentile(owners, 0.5))) ms"
-                )
+                    tr(
+                        "cli.bench.trace.lookupStore",
+                        ["read": f3(staffPercentile(reads, 0.5)), "owners": f3(staffPercentile(owners, 0.5))]))
                 print(
-                    "registration with \(settings.pseudoIDsPerUser) pseudo-ids in the full store: median \(f3(staffPercentile(logins, 0.5))) ms, p95 \(f3(staffPercentile(logins, 0.95))) ms"
-                )
+                    tr(
+                        "cli.bench.trace.registration",
+                        [
+                            "pseudoIDsPerUser": String(settings.pseudoIDsPerUser),
+                            "median": f3(staffPercentile(logins, 0.5)), "p95": f3(staffPercentile(logins, 0.95)),
+                        ]))
                 print(
-                    "store a day's file (\(records) records) at the store level: median \(f3(staffPercentile(fileTimes, 0.5))) ms"
-                )
+                    tr(
+                        "cli.bench.trace.storeFile",
+                        ["records": String(records), "median": f3(staffPercentile(fileTimes, 0.5))]))
                 print(
-                    "size: \(Int(perUser)) bytes per registered user (users, pseudo-ids, tokens with indexes); contact files \(fileBytes) bytes; store \(info.totalBytes) bytes"
-                )
+                    tr(
+                        "cli.bench.trace.size",
+                        [
+                            "perUser": String(Int(perUser)), "fileBytes": String(fileBytes),
+                            "totalBytes": String(info.totalBytes),
+                        ]))
             }
             return .success
         } catch let error as StoreError {

@@ -2,40 +2,35 @@ import DeskCLI
 import DeskCore
 import DeskCrypto
 import DeskStore
+import DeskText
 import Foundation
 
 /// `tracedesk bench write-raw`: the store's limit on the write path (Benchmarks/write-path.sh).
 extension BenchCommand {
-    static func writeRaw(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let command = "bench write-raw"
-        let arguments = try Arguments(
-            words, valueOptions: ["store", "op", "threads", "seconds", "count"], flagOptions: ["shared", "check-only"],
-            command: command)
-        if arguments.has("help") {
-            print(help)
-            return .success
-        }
+    static func writeRaw(_ arguments: Arguments, command: String) throws(UsageError) -> ExitStatus {
+        // The table requires --store and allows only authorization or upload for --op.
         guard let path = arguments.values["store"], !path.hasPrefix("postgres") else {
-            throw UsageError("give --store PATH: a new SQLite file (it is created)", command: command)
+            throw UsageError(tr("cli.bench.write-raw.sqliteOnly"), command: command)
         }
-        guard let operation = RawWritePath.Operation(rawValue: arguments.values["op"] ?? "authorization") else {
-            throw UsageError("--op is authorization or upload", command: command)
+        let op = (arguments.values["op"] ?? arguments.table["op"]?.defaultValue ?? "").lowercased()
+        guard let operation = RawWritePath.Operation(rawValue: op) else {
+            preconditionFailure("--op '\(op)' is allowed by the table but not a RawWritePath operation")
         }
-        let threads = try arguments.integer("threads", default: 1, in: 1...64, command: command)
-        let seconds = try arguments.integer("seconds", default: 5, in: 1...600, command: command)
-        let count = try arguments.integer("count", default: 100_000, in: 1...5_000_000, command: command)
+        let threads = try arguments.integer("threads", command: command)
+        let seconds = try arguments.integer("seconds", command: command)
+        let count = try arguments.integer("count", command: command)
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw UsageError("\(path) exists: the raw benchmark writes a fresh store", command: command)
+            throw UsageError(tr("cli.bench.write-raw.exists", ["path": path]), command: command)
         }
         do {
             // The store makes the file (schema, indexes), and shows which statements it steps.
             let store = try SQLiteStore(path: path)
             if let mismatch = try checkStatements(store) {
-                printError("the raw benchmark's statements are not the store's: \(mismatch)")
+                printError(tr("cli.bench.write-raw.mismatch", ["mismatch": String(mismatch)]))
                 return .refused
             }
             if arguments.has("check-only") {
-                print("statements match the store's: authorization and 14-key upload")
+                print(tr("cli.bench.write-raw.statementsMatch"))
                 return .success
             }
             let result = try RawWritePath.run(

@@ -7,6 +7,7 @@ import DeskCrypto
 import DeskLocal
 import DeskServer
 import DeskStore
+import DeskText
 import Foundation
 import TerminalKit
 import TerminalNcurses
@@ -18,82 +19,53 @@ import TerminalNcurses
 /// against a blank screen (a full repaint, as after a resize) and against the previous frame
 /// with only the countdown changed (the usual case). Prints median and p90 per frame.
 package enum BenchCommand {
-    static let help = """
-        Usage: tracedesk bench render [--width 200] [--height 60] [--frames 2000] [--json]
-               Measures render + diff per frame of the authorise screen (build with -c release).
-               tracedesk bench seed --store PATH --count N --tokens FILE
-               Authorises N random codes (1 h lifetime) in the store and writes their bearer
-               tokens, one per line, for the upload load test (Benchmarks/http.sh).
-               tracedesk bench keys --store PATH --count N
-               Stores N random keys (uploads of 14 daily keys, all past their embargo) for the
-               publishing job to take.
-               tracedesk bench publish [--keys 100000] [--json]
-               Seeds a fresh store with that many keys, then times one publishing run (signed,
-               zipped chunks of 10 000 keys) against building the same chunks without a store.
-               tracedesk bench staff [--hashes 20] [--authorizations 200] [--sign-ins 10] [--json]
-               Times the sign-in KDF, and authorisations through the staff API on loopback
-               against the same calls in-process.
-               tracedesk bench apricot [--registrations 200] [--uploads 20] [--records 28800] [--store PATH|URL] [--json]
-               Times APRICOT sign-ins (1 000 pseudo-ids each) and full-day contact files
-               through the phone API on loopback.
-               tracedesk bench monitor [--seconds 10] [--rate 1000] [--polls 50] [--width 120] [--height 40] [--json]
-               The monitor's keystroke-to-screen time and memory while --rate events a second
-               are written, and how soon a long poll delivers a new event.
-               tracedesk bench events --store PATH [--rate 1000] [--seconds 60]
-               Writes that many events a second into the store (load for the monitor).
-               tracedesk bench trace [--store PATH|postgres URL] [--users 10000] [--days 30] [--records 28800] [--runs 5] [--json]
-               Registers users of 1 000 pseudo-ids and one patient's contact files, then times
-               the contact-trace lookup in LocalDesk, a registration, and the size per user.
-               tracedesk bench stats [--store PATH] [--postgres URL] [--uploads 100000] [--events 1000000] [--days 14] [--runs 20] [--json]
-               Seeds a fortnight of uploads, events, analytics, chunks and lookups, then times the
-               supervisor's statistics: the first call (rolling up) and warm 14 d, 24 h and 1 h calls.
-               tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500] [--pages 20] [--runs 3] [--json]
-               Seeds open cases and follow-ups, then times a tracer's next queue page and opening a
-               case with that many close contacts, in LocalDesk, on SQLite (and PostgreSQL).
-               tracedesk bench indicators [--store PATH] [--postgres URL] [--cases 10000] [--follow-ups 100000] [--days 14] [--runs 20] [--json]
-               Seeds cases and their follow-ups, then times the tracing indicators over 14 days.
-               tracedesk bench write-raw --store NEW_PATH [--op authorization|upload] [--threads 1] [--shared] [--seconds 5] [--count 100000] [--check-only]
-               The store's limit: the transactions of an authorisation or a 14-key upload run
-               straight through SQLite's C API (the store's own statements, checked against a
-               trace of the store first), on a fresh file, each thread with its own connection
-               (--shared: one connection behind a mutex), until the time or the count is used.
-        """
+    /// The benchmarks in the table of commands (DeskCLI's CommandTable): their options, defaults,
+    /// ranges, usage lines and help come from there.
+    static var spec: CLICommand { CommandTable.command("bench") }
 
     package static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        if words.first == "staff" { return try await staff(Array(words.dropFirst())) }
-        if words.first == "apricot" { return try await apricot(Array(words.dropFirst())) }
-        if words.first == "monitor" { return try await monitor(Array(words.dropFirst())) }
-        if words.first == "events" { return try events(Array(words.dropFirst())) }
-        if words.first == "seed" { return try seed(Array(words.dropFirst())) }
-        if words.first == "keys" { return try seedKeys(Array(words.dropFirst())) }
-        if words.first == "publish" { return try publish(Array(words.dropFirst())) }
-        if words.first == "trace" { return try await trace(Array(words.dropFirst())) }
-        if words.first == "stats" { return try stats(Array(words.dropFirst())) }
-        if words.first == "followup" { return try await followUp(Array(words.dropFirst())) }
-        if words.first == "indicators" { return try indicators(Array(words.dropFirst())) }
-        if words.first == "write-raw" { return try writeRaw(Array(words.dropFirst())) }
-        guard words.first == "render" else {
-            if words.first == "--help" || words.first == "-h" {
-                print(help)
-                return .success
-            }
-            throw UsageError(
-                "unknown benchmark: use 'tracedesk bench render', 'seed', 'keys', 'publish', 'staff', 'apricot', 'monitor', 'events', 'trace', 'stats', 'followup', 'indicators' or 'write-raw'",
-                command: "bench")
-        }
-        let arguments = try Arguments(
-            Array(words.dropFirst()), valueOptions: ["width", "height", "frames"], flagOptions: ["json"],
-            command: "bench render")
-        if arguments.has("help") {
-            print(help)
+        guard let name = words.first, !["--help", "-h", "help"].contains(name) else {
+            print(HelpText.command(spec))
             return .success
         }
-        func number(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
-            try arguments.integer(name, default: fallback, in: 1...100_000, command: "bench render")
+        guard let verb = spec.verb(name), !name.isEmpty else {
+            throw UsageError(
+                tr(
+                    "cli.bench.usage.unknown",
+                    [
+                        "name": terminalSafe(String(name.prefix(24))),
+                        "benchmarks": CommandTable.list(spec.verbs.map { "'\($0.name)'" }),
+                    ]), command: "bench")
         }
-        let width = try number("width", 200)
-        let height = try number("height", 60)
-        let frames = try number("frames", 2000)
+        let command = "bench \(name)"
+        let arguments = try Arguments(Array(words.dropFirst()), spec, verb: name, command: command)
+        if arguments.has("help") {
+            print(HelpText.verb(spec, verb))
+            return .success
+        }
+        switch name {
+        case "render": return try render(arguments, command: command)
+        case "seed": return try seed(arguments, command: command)
+        case "keys": return try seedKeys(arguments, command: command)
+        case "publish": return try publish(arguments, command: command)
+        case "staff": return try await staff(arguments, command: command)
+        case "apricot": return try await apricot(arguments, command: command)
+        case "monitor": return try await monitor(arguments, command: command)
+        case "events": return try events(arguments, command: command)
+        case "trace": return try await trace(arguments, command: command)
+        case "stats": return try stats(arguments, command: command)
+        case "followup": return try await followUp(arguments, command: command)
+        case "indicators": return try indicators(arguments, command: command)
+        case "write-raw": return try writeRaw(arguments, command: command)
+        default: preconditionFailure("benchmark '\(name)' is in the table but not here")
+        }
+    }
+
+    /// `tracedesk bench render`.
+    static func render(_ arguments: Arguments, command: String) throws(UsageError) -> ExitStatus {
+        let width = try arguments.integer("width", command: command)
+        let height = try arguments.integer("height", command: command)
+        let frames = try arguments.integer("frames", command: command)
 
         let now = Date(timeIntervalSince1970: 1_796_000_000)
         var state = ConsoleApp.State(
@@ -161,21 +133,36 @@ package enum BenchCommand {
                 #"{"width":\#(width),"height":\#(height),"frames":\#(frames),"full_median_ms":\#(format(fullMedian)),"full_p90_ms":\#(format(percentile(full, 0.9))),"incremental_median_ms":\#(format(incrementalMedian)),"incremental_p90_ms":\#(format(percentile(incremental, 0.9))),"ncurses_pipeline_median_ms":\#(format(percentile(pipeline, 0.5))),"ncurses_raw_median_ms":\#(format(percentile(raw, 0.5)))}"#
             )
         } else {
-            print("render + diff, \(width)×\(height), \(frames) frames")
             print(
-                "  full repaint (vs blank):     median \(format(fullMedian)) ms, p90 \(format(percentile(full, 0.9))) ms, \(cellsFull) cells"
-            )
+                tr(
+                    "cli.bench.render.title",
+                    ["width": String(width), "height": String(height), "frames": String(frames)]))
             print(
-                "  countdown tick (vs previous): median \(format(incrementalMedian)) ms, p90 \(format(percentile(incremental, 0.9))) ms, \(cellsIncremental) cells"
-            )
-            print("  budget 2 ms: full repaint uses \(format(fullMedian / 2 * 100))% of it")
+                tr(
+                    "cli.bench.render.full",
+                    [
+                        "median": format(fullMedian), "p90": format(percentile(full, 0.9)), "cells": String(cellsFull),
+                    ]))
             print(
-                "  through ncurses, screen ↔ help overlay each frame: median \(format(percentile(pipeline, 0.5))) ms, p90 \(format(percentile(pipeline, 0.9))) ms"
-            )
+                tr(
+                    "cli.bench.render.tick",
+                    [
+                        "median": format(incrementalMedian), "p90": format(percentile(incremental, 0.9)),
+                        "cells": String(cellsIncremental),
+                    ]))
+            print(tr("cli.bench.render.budget", ["percent": format(fullMedian / 2 * 100)]))
             print(
-                "  baseline, raw ncurses repaint (mvaddwstr per row): median \(format(percentile(raw, 0.5))) ms, p90 \(format(percentile(raw, 0.9))) ms"
-            )
-            print("  ratio pipeline / raw: \(format(percentile(pipeline, 0.5) / max(0.000_001, percentile(raw, 0.5))))")
+                tr(
+                    "cli.bench.render.ncurses",
+                    ["median": format(percentile(pipeline, 0.5)), "p90": format(percentile(pipeline, 0.9))]))
+            print(
+                tr(
+                    "cli.bench.render.raw",
+                    ["median": format(percentile(raw, 0.5)), "p90": format(percentile(raw, 0.9))]))
+            print(
+                tr(
+                    "cli.bench.render.ratio",
+                    ["ratio": format(percentile(pipeline, 0.5) / max(0.000_001, percentile(raw, 0.5)))]))
         }
         return .success
     }
@@ -192,14 +179,11 @@ package enum BenchCommand {
 extension BenchCommand {
     /// Authorises `--count` random valid codes directly in the store and writes their tokens.
     /// Benchmark data only: the tokens file is what the load generator sends as bearer tokens.
-    static func seed(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            words, valueOptions: ["store", "count", "tokens"], flagOptions: [], command: "bench seed")
-        guard let storePath = arguments.values["store"], let tokens = arguments.values["tokens"],
-            let countText = arguments.values["count"], let count = Int(countText), (1...5_000_000).contains(count)
-        else {
-            throw UsageError("give --store PATH, --tokens FILE and --count 1…5000000", command: "bench seed")
-        }
+    static func seed(_ arguments: Arguments, command: String) throws(UsageError) -> ExitStatus {
+        // The table requires --store, --tokens and --count, and checks the count's range.
+        let storePath = arguments.values["store"] ?? ""
+        let tokens = arguments.values["tokens"] ?? ""
+        let count = try arguments.integer("count", command: command)
         let store: any Store
         do {
             store = try StoreLocation.open(storePath)
@@ -229,20 +213,16 @@ extension BenchCommand {
             return .refused
         }
         guard FileManager.default.createFile(atPath: tokens, contents: Data(lines.utf8)) else {
-            printError("cannot write \(tokens)")
+            printError(tr("cli.bench.seed.cannotWrite", ["file": tokens]))
             return .refused
         }
-        print("seeded \(count) codes into \(storePath); tokens in \(tokens)")
+        print(tr("cli.bench.seed.done", ["count": String(count), "store": storePath, "tokens": tokens]))
         return .success
     }
 
-    static func seedKeys(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, valueOptions: ["store", "count"], flagOptions: [], command: "bench keys")
-        guard let storePath = arguments.values["store"], let countText = arguments.values["count"],
-            let count = Int(countText), (1...5_000_000).contains(count)
-        else {
-            throw UsageError("give --store PATH and --count 1…5000000", command: "bench keys")
-        }
+    static func seedKeys(_ arguments: Arguments, command: String) throws(UsageError) -> ExitStatus {
+        let storePath = arguments.values["store"] ?? ""
+        let count = try arguments.integer("count", command: command)
         do {
             let store = try StoreLocation.open(storePath)
             try storeKeys(count, in: store, now: Date())
@@ -250,7 +230,7 @@ extension BenchCommand {
             printError(error.message)
             return .storeUnavailable
         }
-        print("stored \(count) keys ready for publishing in \(storePath)")
+        print(tr("cli.bench.keys.done", ["count": String(count), "store": storePath]))
         return .success
     }
 
@@ -291,16 +271,8 @@ extension BenchCommand {
         }
     }
 
-    static func publish(_ words: [String]) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, valueOptions: ["keys"], flagOptions: ["json"], command: "bench publish")
-        if arguments.has("help") {
-            print(help)
-            return .success
-        }
-        let count = Int(arguments.values["keys"] ?? "100000") ?? 0
-        guard (1...5_000_000).contains(count) else {
-            throw UsageError("--keys must be a whole number from 1 to 5000000", command: "bench publish")
-        }
+    static func publish(_ arguments: Arguments, command: String) throws(UsageError) -> ExitStatus {
+        let count = try arguments.integer("keys", command: command)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracedesk-bench-publish-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -347,10 +319,13 @@ extension BenchCommand {
                     #"{"keys":\#(published),"chunks":\#(run.published.count),"zip_bytes":\#(bytes),"publish_s":\#(seconds),"build_only_s":\#(buildSeconds),"ratio":\#(seconds / buildSeconds)}"#
                 )
             } else {
-                print("published \(published) keys in \(run.published.count) chunks (\(bytes) bytes of zip)")
-                print("  publishing run (store + build): \(String(format: "%.3f", seconds)) s")
-                print("  building the same chunks alone: \(String(format: "%.3f", buildSeconds)) s")
-                print("  ratio: \(String(format: "%.2f", seconds / buildSeconds))")
+                print(
+                    tr(
+                        "cli.bench.publish.published",
+                        ["keys": String(published), "chunks": String(run.published.count), "bytes": String(bytes)]))
+                print(tr("cli.bench.publish.run", ["seconds": String(format: "%.3f", seconds)]))
+                print(tr("cli.bench.publish.build", ["seconds": String(format: "%.3f", buildSeconds)]))
+                print(tr("cli.bench.publish.ratio", ["ratio": String(format: "%.2f", seconds / buildSeconds)]))
             }
             return published == count ? .success : .refused
         } catch let error as StoreError {

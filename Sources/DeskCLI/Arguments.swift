@@ -10,6 +10,8 @@ package struct Arguments {
     package var positionals: [String] = []
     package var values: [String: String] = [:]
     package var flags: Set<String> = []
+    /// The table's options the words were parsed with, by name (``init(_:_:verb:command:)``).
+    package var table: [String: CLIOption] = [:]
 
     /// Parses `words` given the option names (without dashes) that take a value and those that
     /// do not. Accepts `--name value` and `--name=value`; `--` ends the options.

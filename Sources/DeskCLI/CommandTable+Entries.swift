@@ -10,9 +10,15 @@ package enum CommandTable {
     static let user = CLIOption("user", "NAME", key: "cli.option.user")
     static let server = CLIOption("server", "URL", key: "cli.option.server")
     static let passwordStdin = CLIOption("password-stdin", key: "cli.option.password-stdin")
+    /// The built-in themes are listed and completed; an installed one (TRACEDESK_THEMES, the user's
+    /// themes folder) may add others, so the command, which finds them, refuses an unknown name.
     static let theme = CLIOption(
         "theme", "NAME", allowed: ["default", "high-contrast", "monochrome"], parserChecks: false,
         key: "cli.option.theme")
+    /// `case close --reason`: one of the close reasons.
+    static let closeReason = CLIOption(
+        "reason", "R", allowed: CaseCloseReason.allCases.map { $0.rawValue.replacingUnderscores },
+        key: "cli.case.option.reason")
     static let noColor = CLIOption("no-color", key: "cli.option.no-color")
     static let noMouse = CLIOption("no-mouse", key: "cli.option.no-mouse")
     static let config = CLIOption("config", "FILE", kind: .file, key: "cli.option.config")
@@ -122,7 +128,7 @@ package enum CommandTable {
                     [
                         "tracedesk case close ID --reason recovered|transferred|opened-in-error|other --user NAME [--note TEXT]"
                     ],
-                    key: "cli.case.close", options: ["store", "reason", "note", "json"]),
+                    key: "cli.case.close", options: ["store", "reason", "note", "json"], own: [closeReason]),
                 CLIVerb(
                     "add", ["tracedesk case add ID PHONE --reason TEXT --user NAME"], key: "cli.case.add",
                     options: ["store", "reason", "json", "phone-stdin"]),
@@ -135,10 +141,8 @@ package enum CommandTable {
                 CLIOption("opened-by", "TRACER", key: "cli.case.option.opened-by"),
                 CLIOption("closed", key: "cli.case.option.closed"), CLIOption("all", key: "cli.case.option.all"),
                 CLIOption("limit", "N", default: "200", key: "cli.case.option.limit"),
-                // Free text for `case add`: the close reasons are checked by `case close`.
-                CLIOption(
-                    "reason", "R", allowed: CaseCloseReason.allCases.map { $0.rawValue.replacingUnderscores },
-                    parserChecks: false, key: "cli.case.option.reason"),
+                // Free text for `case add`; `case close` takes its own form, the close reasons only.
+                closeReason.freeText,
                 CLIOption("note", "TEXT", key: "cli.case.option.note"),
                 CLIOption("phone-stdin", key: "cli.case.option.phone-stdin"),
                 CLIOption("json", key: "cli.case.option.json"),
@@ -270,8 +274,7 @@ package enum CommandTable {
                 CLIOption("actor", "NAME", key: "cli.audit.option.actor"),
                 CLIOption("subject", "NAME", key: "cli.audit.option.subject"),
                 CLIOption(
-                    "action", "ACTION", allowed: AuditAction.known.map(\.rawValue), parserChecks: false,
-                    key: "cli.audit.option.action"),
+                    "action", "ACTION", allowed: AuditAction.known.map(\.rawValue), key: "cli.audit.option.action"),
                 CLIOption("day", "YYYY-MM-DD", key: "cli.audit.option.day"),
                 CLIOption("limit", "N", default: "50", key: "cli.audit.option.limit"),
                 CLIOption("json", key: "cli.audit.option.json"),
@@ -361,7 +364,7 @@ package enum CommandTable {
                 CLIOption("tls-key", "FILE", kind: .file, key: "cli.serve.option.tls-key"),
                 CLIOption("signing-key", "FILE", kind: .file, key: "cli.serve.option.signing-key"),
                 CLIOption(
-                    "log-format", "text|json", default: "text", allowed: ["text", "json"], parserChecks: false,
+                    "log-format", "text|json", default: "text", allowed: ["text", "json"], word: "log format",
                     key: "cli.serve.option.log-format"),
                 CLIOption("settings", key: "cli.serve.option.settings"),
             ],
@@ -507,70 +510,93 @@ package enum CommandTable {
                 "tracedesk bench stats [--store PATH] [--postgres URL] [--uploads N] [--events N] [--runs N]",
             ],
             summary: "cli.bench.summary",
+            // Each benchmark's options in its own forms: its defaults and ranges are here only;
+            // the usage lines are made from them.
             verbs: [
                 CLIVerb(
-                    "render", ["tracedesk bench render [--width 200] [--height 60] [--frames 2000] [--json]"],
-                    key: "cli.bench.render", options: ["width", "height", "frames", "json"]),
+                    "render", [], key: "cli.bench.render", options: ["width", "height", "frames", "json"],
+                    own: [
+                        bench("width", 200, 1...100_000), bench("height", 60, 1...100_000),
+                        bench("frames", 2000, 1...100_000),
+                    ]),
                 CLIVerb(
-                    "seed", ["tracedesk bench seed --store PATH --count N --tokens FILE"], key: "cli.bench.seed",
-                    options: ["store", "count", "tokens"]),
+                    "seed", [], key: "cli.bench.seed",
+                    own: [
+                        benchStore(required: true), bench("count", nil, 1...5_000_000, key: "count.codes"),
+                        CLIOption("tokens", "FILE", required: true, kind: .file, key: "cli.bench.option.tokens"),
+                    ]),
                 CLIVerb(
-                    "keys", ["tracedesk bench keys --store PATH --count N"], key: "cli.bench.keys",
-                    options: ["store", "count"]),
+                    "keys", [], key: "cli.bench.keys",
+                    own: [benchStore(required: true), bench("count", nil, 1...5_000_000, key: "count.keys")]),
                 CLIVerb(
-                    "publish", ["tracedesk bench publish [--keys 100000] [--json]"], key: "cli.bench.publish",
-                    options: ["keys", "json"]),
+                    "publish", [], key: "cli.bench.publish", options: ["keys", "json"],
+                    own: [bench("keys", 100_000, 1...5_000_000)]),
                 CLIVerb(
-                    "staff", ["tracedesk bench staff [--hashes 20] [--authorizations 200] [--sign-ins 10] [--json]"],
-                    key: "cli.bench.staff", options: ["hashes", "authorizations", "sign-ins", "json"]),
+                    "staff", [], key: "cli.bench.staff", options: ["hashes", "authorizations", "sign-ins", "json"],
+                    own: [
+                        bench("hashes", 20, 1...100_000), bench("authorizations", 200, 1...100_000),
+                        bench("sign-ins", 10, 1...100_000),
+                    ], notes: ["cli.bench.staff.more"]),
                 CLIVerb(
-                    "apricot",
-                    [
-                        "tracedesk bench apricot [--registrations 200] [--uploads 20] [--records 28800] [--store PATH|URL] [--json]"
-                    ],
-                    key: "cli.bench.apricot", options: ["registrations", "uploads", "records", "store", "json"]),
+                    "apricot", [], key: "cli.bench.apricot",
+                    options: ["registrations", "uploads", "records", "store", "json"],
+                    own: [
+                        bench("registrations", 200, 2...100_000),
+                        bench("uploads", 20, 1...10_000, key: "uploads.files"),
+                        bench("records", 28_800, 1...ContactFile.maxRecords),
+                    ], notes: ["cli.bench.apricot.more"]),
                 CLIVerb(
-                    "monitor",
-                    [
-                        "tracedesk bench monitor [--seconds 10] [--rate 1000] [--polls 50] [--width 120] [--height 40] [--json]"
-                    ],
-                    key: "cli.bench.monitor", options: ["seconds", "rate", "polls", "width", "height", "json"]),
+                    "monitor", [], key: "cli.bench.monitor",
+                    options: ["seconds", "rate", "polls", "width", "height", "json"],
+                    own: [
+                        bench("seconds", 10, 1...600), bench("rate", 1_000, 1...100_000),
+                        bench("polls", 50, 1...10_000),
+                        bench("width", 120, 80...500), bench("height", 40, 24...200),
+                    ]),
                 CLIVerb(
-                    "events", ["tracedesk bench events --store PATH [--rate 1000] [--seconds 60]"],
-                    key: "cli.bench.events", options: ["store", "rate", "seconds"]),
+                    "events", [], key: "cli.bench.events",
+                    own: [
+                        benchStore(required: true), bench("rate", 1_000, 1...100_000), bench("seconds", 60, 1...3_600),
+                    ]),
                 CLIVerb(
-                    "trace",
-                    [
-                        "tracedesk bench trace [--store PATH|URL] [--users 10000] [--days 30] [--records 28800] [--runs 5] [--json]"
-                    ],
-                    key: "cli.bench.trace", options: ["store", "users", "days", "records", "runs", "json"]),
+                    "trace", [], key: "cli.bench.trace",
+                    options: ["store", "users", "days", "records", "runs", "json"],
+                    own: [
+                        bench("users", 10_000, 2...1_000_000), bench("days", 30, 1...30, key: "days.files"),
+                        bench("records", 28_800, 1...ContactFile.maxRecords), bench("runs", 5, 1...100),
+                    ], notes: ["cli.bench.trace.more"]),
                 CLIVerb(
-                    "stats",
-                    [
-                        "tracedesk bench stats [--store PATH] [--postgres URL] [--uploads 100000] [--events 1000000] [--days 14] [--runs 20] [--json]"
-                    ],
-                    key: "cli.bench.stats", options: ["store", "postgres", "uploads", "events", "days", "runs", "json"]),
+                    "stats", [], key: "cli.bench.stats",
+                    options: ["store", "postgres", "uploads", "events", "days", "runs", "json"],
+                    own: [
+                        CLIOption("store", "PATH", kind: .file, key: "cli.bench.option.store"),
+                        bench("uploads", 100_000, 10...10_000_000), bench("events", 1_000_000, 100...100_000_000),
+                        bench("days", 14, 1...StatsQuery.maximumDays - 1), bench("runs", 20, 1...1_000),
+                    ], notes: ["cli.bench.stats.more"]),
                 CLIVerb(
-                    "followup",
-                    [
-                        "tracedesk bench followup [--postgres URL] [--follow-ups 100000] [--cases 10000] [--contacts 1500] [--pages 20] [--runs 3] [--trigger-cost] [--json]"
-                    ],
-                    key: "cli.bench.followup",
-                    options: ["postgres", "follow-ups", "cases", "contacts", "pages", "runs", "trigger-cost", "json"]),
+                    "followup", [], key: "cli.bench.followup",
+                    options: ["postgres", "follow-ups", "cases", "contacts", "pages", "runs", "trigger-cost", "json"],
+                    own: [
+                        bench("follow-ups", 100_000, 1...5_000_000), bench("cases", 10_000, 1...1_000_000),
+                        bench("contacts", 1_500, 1...2_500), bench("pages", 20, 1...1_000), bench("runs", 3, 1...20),
+                    ], notes: ["cli.bench.followup.more"]),
                 CLIVerb(
-                    "indicators",
-                    [
-                        "tracedesk bench indicators [--store PATH] [--postgres URL [--postmaster-pid PID]] [--cases 10000] [--follow-ups 100000] [--days 14] [--runs 20] [--json]"
-                    ],
-                    key: "cli.bench.indicators",
-                    options: ["store", "postgres", "postmaster-pid", "cases", "follow-ups", "days", "runs", "json"]),
+                    "indicators", [], key: "cli.bench.indicators",
+                    options: ["store", "postgres", "postmaster-pid", "cases", "follow-ups", "days", "runs", "json"],
+                    own: [
+                        CLIOption("store", "PATH", kind: .file, key: "cli.bench.option.store"),
+                        bench("cases", 10_000, 1...1_000_000), bench("follow-ups", 100_000, 1...10_000_000),
+                        bench("days", 14, 1...StatsQuery.maximumDays - 1), bench("runs", 20, 1...1_000),
+                    ], notes: ["cli.bench.indicators.more"]),
                 CLIVerb(
-                    "write-raw",
-                    [
-                        "tracedesk bench write-raw --store NEW_PATH [--op authorization|upload] [--threads 1] [--shared] [--seconds 5] [--count 100000] [--check-only]"
-                    ],
-                    key: "cli.bench.write-raw",
-                    options: ["store", "op", "threads", "shared", "seconds", "count", "check-only"]),
+                    "write-raw", [], key: "cli.bench.write-raw",
+                    options: ["store", "op", "threads", "shared", "seconds", "count", "check-only"],
+                    own: [
+                        CLIOption(
+                            "store", "NEW_PATH", required: true, kind: .file, key: "cli.bench.about.store.new"),
+                        bench("threads", 1, 1...64), bench("seconds", 5, 1...600),
+                        bench("count", 100_000, 1...5_000_000, key: "count.transactions"),
+                    ]),
             ],
             options: [
                 CLIOption("store", "PATH|URL", kind: .file, key: "cli.bench.option.store"),
@@ -601,7 +627,7 @@ package enum CommandTable {
                 CLIOption("pages", "N", default: "20", key: "cli.bench.option.pages"),
                 CLIOption(
                     "op", "OP", default: "authorization", allowed: ["authorization", "upload"], word: "operation",
-                    parserChecks: false, key: "cli.bench.option.op"),
+                    key: "cli.bench.option.op"),
                 CLIOption("threads", "N", default: "1", key: "cli.bench.option.threads"),
                 CLIOption("shared", key: "cli.bench.option.shared"),
                 CLIOption("check-only", key: "cli.bench.option.check-only"),
@@ -609,7 +635,8 @@ package enum CommandTable {
                 CLIOption("json", key: "cli.bench.option.json"),
             ],
             notes: ["cli.bench.notes.release"],
-            exits: exits("cli.bench", [], shared: [.success, .refused, .usage, .storeUnavailable])),
+            exits: exits("cli.bench", [], shared: [.success, .refused, .usage, .storeUnavailable]),
+            verbHelp: true),
         CLICommand(
             "settings", section: 1,
             overview: ["tracedesk settings [--server URL] [--user NAME] [--theme NAME]"],
@@ -645,6 +672,20 @@ package enum CommandTable {
             options: [],
             exits: exits("cli.completion", [], shared: [.success, .usage])),
     ]
+
+    /// A benchmark's whole-number option: its default and range (description `cli.bench.about.KEY`).
+    static func bench(_ name: String, _ defaultValue: Int?, _ range: ClosedRange<Int>, key: String? = nil)
+        -> CLIOption
+    {
+        CLIOption(
+            name, "N", default: defaultValue.map(String.init), range: range, required: defaultValue == nil,
+            key: "cli.bench.about." + (key ?? name))
+    }
+
+    /// A benchmark's --store PATH|URL.
+    static func benchStore(required: Bool) -> CLIOption {
+        CLIOption("store", "PATH|URL", required: required, kind: .file, key: "cli.bench.option.store")
+    }
 
     /// The call outcomes as typed: `no-answer`, `voicemail`, …
     package static let outcomes = CallOutcome.allCases.map(\.argument)

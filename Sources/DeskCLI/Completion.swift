@@ -282,7 +282,10 @@ package enum Completion {
                     )
                 }
                 for option in command.allOptions {
-                    let takers = command.verbs.filter { command.options(of: $0).contains(option) }.map(\.name)
+                    // By name: a verb's own form of the option (bench's defaults) is still the option.
+                    let takers = command.verbs.filter { verb in
+                        command.options(of: verb).contains { $0.name == option.name }
+                    }.map(\.name)
                     let condition =
                         takers.count == command.verbs.count
                         ? seen : "\(seen); and __fish_seen_subcommand_from \(takers.joined(separator: " "))"

@@ -87,7 +87,7 @@ package enum HelpText {
     /// One option's lines: `  --name META  description`, the description in a column.
     static func option(_ option: CLIOption, column: Int = 24) -> [String] {
         let name = "  " + option.spelled
-        let words = CommandTable.text(option.key).split(separator: " ")
+        let words = option.describedText.split(separator: " ")
         if name.count + 2 <= column {
             let first = name + String(repeating: " ", count: column - 1 - name.count)
             return fill(words, indent: column, width: width, first: first).map { $0 }
@@ -109,7 +109,7 @@ package enum HelpText {
     package static func command(_ command: CLICommand) -> String {
         var lines = [CommandTable.text("cli.heading.usage")]
         for verb in command.verbs {
-            for synopsis in verb.synopsis { lines += self.synopsis(synopsis, indent: 2) }
+            for synopsis in command.synopsis(of: verb) { lines += self.synopsis(synopsis, indent: 2) }
             if let key = verb.key { lines += wrap(CommandTable.text(key), indent: 6) }
         }
         lines.append("")
@@ -118,6 +118,27 @@ package enum HelpText {
         for note in command.notes {
             lines.append("")
             lines += wrap(CommandTable.text(note), indent: 0)
+        }
+        lines.append("")
+        lines += exits(command.exits)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `tracedesk CMD VERB --help` (`bench monitor`): the verb's usage, what it does, its own
+    /// notes, its options in its own forms (ranges and defaults), the command's exit statuses.
+    package static func verb(_ command: CLICommand, _ verb: CLIVerb) -> String {
+        var lines = [CommandTable.text("cli.heading.usage")]
+        for synopsis in command.synopsis(of: verb) { lines += self.synopsis(synopsis, indent: 2) }
+        if let key = verb.key { lines += wrap(CommandTable.text(key), indent: 6) }
+        for note in verb.notes {
+            lines.append("")
+            lines += wrap(CommandTable.text(note), indent: 6)
+        }
+        let options = command.options(of: verb)
+        if !options.isEmpty {
+            lines.append("")
+            lines.append(CommandTable.text("cli.heading.options"))
+            for option in options { lines += self.option(option) }
         }
         lines.append("")
         lines += exits(command.exits)

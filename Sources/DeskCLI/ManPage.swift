@@ -59,7 +59,7 @@ package enum ManPage {
     static func option(_ option: CLIOption) -> [String] {
         let name = "\\fB" + escape("--" + option.name) + "\\fR"
         let value = option.metavar.map { " \\fI" + escape($0) + "\\fR" } ?? ""
-        return [".TP", name + value] + paragraphs(CommandTable.text(option.key))
+        return [".TP", name + value] + paragraphs(option.describedText)
     }
 
     static func exits(_ exits: [CLIExit]) -> [String] {
@@ -117,7 +117,7 @@ package enum ManPage {
         ]
         lines.append(heading("cli.man.synopsis"))
         for command in commands {
-            for verb in command.verbs { for line in verb.synopsis { lines += synopsisLine(line) } }
+            for verb in command.verbs { for line in command.synopsis(of: verb) { lines += synopsisLine(line) } }
         }
         lines.append(heading("cli.man.description"))
         var first = true
@@ -133,6 +133,13 @@ package enum ManPage {
                             (["tracedesk", command.name, verb.name]).filter { !$0.isEmpty }.joined(separator: " "))
                         + "\\fR")
                 lines += paragraphs(CommandTable.text(key))
+                for note in verb.notes { lines += paragraphs(CommandTable.text(note), first: false) }
+                // A verb's own forms of its options (bench's ranges and defaults), under it.
+                if command.verbHelp, !verb.own.isEmpty {
+                    lines.append(".RS 4")
+                    for option in command.options(of: verb) { lines += self.option(option) }
+                    lines.append(".RE")
+                }
             }
         }
         for command in commands {

@@ -1589,7 +1589,6 @@ extension English {
         ("cli.common.onlyOptions", "unexpected argument '{argument}': {verb} takes only options"),
         ("cli.common.needsTracer", "--{option} needs a tracer's name"),
         ("cli.case.close.giveReason", "give why the case closes: --reason {reasons}"),
-        ("cli.case.close.unknownReason", "unknown reason '{value}': use {reasons}"),
         (
             "cli.case.close.closed",
             "closed case {id} ({reference}): {reason}; its follow-ups that name no other open case have ended"
@@ -1754,7 +1753,6 @@ extension English {
         ("cli.audit.broken", "BROKEN at entry {id}: {reason}"),
         ("cli.audit.before", "entries before it verify ({entries}, up to id {head})"),
         ("cli.audit.intact", "intact: {entries} entries, head {hash} (entry {head})"),
-        ("cli.audit.unknownAction", "unknown action '{value}': use one of {actions}"),
         ("cli.audit.badDay", "--day takes a date as YYYY-MM-DD, e.g. 2026-11-29"),
         ("cli.audit.badLimit", "--limit takes a whole number from 1 to 1000"),
         ("cli.audit.noEntries", "no entries match"),
@@ -1860,7 +1858,7 @@ extension English {
         ("cli.settings.title", "Console settings (file {file}):"),
         ("cli.settings.titleNotFound", "Console settings (file {file}, not found):"),
         ("cli.settings.serverNotUsed", " (not used: a store is given, {by})"),
-        ("cli.settings.languageNote", " (the server's log and the output of bench, demo and simulate stay English)"),
+        ("cli.settings.languageNote", " (the server's log and the output of demo and simulate stay English)"),
         ("cli.settings.noServer", " (none: the console opens the store, {store})"),
         ("cli.settings.defaultStore", "the default one"),
         ("cli.settings.from", "from {source}"),

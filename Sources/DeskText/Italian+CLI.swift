@@ -1695,7 +1695,6 @@ extension Italian {
         ("cli.common.onlyOptions", "argomento inatteso '{argument}': {verb} accetta solo opzioni"),
         ("cli.common.needsTracer", "--{option} richiede il nome di un tracciatore"),
         ("cli.case.close.giveReason", "indicare il motivo della chiusura del caso: --reason {reasons}"),
-        ("cli.case.close.unknownReason", "motivo sconosciuto '{value}': usare {reasons}"),
         (
             "cli.case.close.closed",
             "chiuso il caso {id} ({reference}): {reason}; le sue sorveglianze che non riguardano altri casi aperti sono terminate"
@@ -1881,7 +1880,6 @@ extension Italian {
         ("cli.audit.broken", "INTERROTTO alla voce {id}: {reason}"),
         ("cli.audit.before", "le voci precedenti sono verificate ({entries}, fino all'id {head})"),
         ("cli.audit.intact", "integro: {entries} voci, testa {hash} (voce {head})"),
-        ("cli.audit.unknownAction", "azione sconosciuta '{value}': usare una tra {actions}"),
         ("cli.audit.badDay", "--day accetta una data AAAA-MM-GG, es. 2026-11-29"),
         ("cli.audit.badLimit", "--limit accetta un numero intero da 1 a 1000"),
         ("cli.audit.noEntries", "nessuna voce corrisponde"),
@@ -1999,7 +1997,7 @@ extension Italian {
         ("cli.settings.title", "Impostazioni della console (file {file}):"),
         ("cli.settings.titleNotFound", "Impostazioni della console (file {file}, non trovato):"),
         ("cli.settings.serverNotUsed", " (non usato: è indicato un archivio, {by})"),
-        ("cli.settings.languageNote", " (il log del server e l'output di bench, demo e simulate restano in inglese)"),
+        ("cli.settings.languageNote", " (il log del server e l'output di demo e simulate restano in inglese)"),
         ("cli.settings.noServer", " (nessuno: la console apre l'archivio, {store})"),
         ("cli.settings.defaultStore", "quello predefinito"),
         ("cli.settings.from", "da {source}"),

@@ -172,10 +172,9 @@ enum CaseCommand {
         guard let text = arguments.values["reason"] else {
             throw UsageError(tr("cli.case.close.giveReason", ["reasons": reasons]), command: command)
         }
+        // The parser (checkVerb, the table's `case close --reason`) took a close reason only.
         guard let reason = CaseCloseReason.allCases.first(where: { argument($0) == text.lowercased() }) else {
-            throw UsageError(
-                tr("cli.case.close.unknownReason", ["value": String(text.prefix(24)), "reasons": reasons]),
-                command: command)
+            preconditionFailure("--reason '\(text)' passed the table but is no close reason")
         }
         guard let note = FollowUpInput.note(arguments) else { return .refused }
         return try await acting(arguments, command) { desk, session throws(ServiceError) in

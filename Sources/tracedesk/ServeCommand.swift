@@ -108,13 +108,8 @@ enum ServeCommand {
         if let cert = arguments.values["tls-cert"] { config.tlsCert = cert }
         if let key = arguments.values["tls-key"] { config.tlsKey = key }
         if let key = arguments.values["signing-key"] { config.signingKeyPath = key }
-        if let text = arguments.values["log-format"] {
-            if LogFormat(rawValue: text) != nil {
-                config.logFormat = text
-            } else {
-                problems.append("--log-format must be text or json, got '\(text)'")
-            }
-        }
+        // The parser took text or json only (the table's allowed values).
+        if let text = arguments.values["log-format"] { config.logFormat = text.lowercased() }
         problems += config.crossCheck()
         if arguments.has("settings") && problems.isEmpty {
             printSettings(config)

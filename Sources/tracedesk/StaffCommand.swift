@@ -119,19 +119,8 @@ enum StaffCommand {
             var query = AuditQuery(limit: 50)
             if let actor = arguments.values["actor"] { query.actor = actor }
             if let subject = arguments.values["subject"] { query.subject = subject }
-            if let action = arguments.values["action"] {
-                guard AuditAction.known.map(\.rawValue).contains(action) else {
-                    throw UsageError(
-                        tr(
-                            "cli.audit.unknownAction",
-                            [
-                                "value": String(action.prefix(40)),
-                                "actions": AuditAction.known.map(\.rawValue).joined(separator: ", "),
-                            ]),
-                        command: command)
-                }
-                query.action = AuditAction(rawValue: action)
-            }
+            // The parser took one of the known actions only (the table's allowed values).
+            if let action = arguments.values["action"] { query.action = AuditAction(rawValue: action.lowercased()) }
             if let text = arguments.values["day"] {
                 guard let day = CivilDay(iso: text) else {
                     throw UsageError(tr("cli.audit.badDay"), command: command)

@@ -66,11 +66,7 @@ func runMain() async -> Int32 {
         case "store":
             return try StoreCommand.run(Array(words.dropFirst())).rawValue
         case "bench":
-            // The family's overview comes from the table; each benchmark's own --help from DeskBench.
-            if words.count == 2, ["--help", "-h", "help"].contains(words[1]) {
-                print(HelpText.command(CommandTable.command("bench")))
-                return 0
-            }
+            // Its options, usage lines and help come from the table too (DeskBench reads it).
             return try await BenchCommand.run(Array(words.dropFirst())).rawValue
         case "settings":
             return try SettingsCommand.run(Array(words.dropFirst())).rawValue
@@ -85,8 +81,8 @@ func runMain() async -> Int32 {
         }
     } catch {
         printError(error.message)
-        let family =
-            error.command == "tracedesk" ? "" : error.command.split(separator: " ").first.map { "\($0) " } ?? ""
+        let topic = error.command == "tracedesk" ? "" : CommandTable.helpTopic(error.command)
+        let family = topic.isEmpty ? "" : topic + " "
         printError(tr("cli.usage.seeHelp", ["command": family]))
         return ExitStatus.usage.rawValue
     }

@@ -171,7 +171,9 @@ import Testing
             keys += command.exits.map(\.key)
             keys += command.verbs.compactMap(\.key)
             keys += command.allOptions.map(\.key)
+            keys += command.verbs.flatMap { $0.own.map(\.key) + $0.notes }
         }
+        keys += ["cli.bench.help.range", "cli.bench.help.default"]
         keys += CommandTable.globalOptions.map(\.key)
         keys += CommandTable.environment.map(\.key)
         keys += CommandTable.files.map(\.key)
@@ -216,12 +218,15 @@ import Testing
         }
     }
 
-    @Test("an option's default and allowed values are named in its description, in every language")
+    @Test("an option's default, range and allowed values are named in its description, in every language")
     func defaultsDocumented() {
         Self.eachLanguage {
             for command in CommandTable.all {
-                for option in command.allOptions {
-                    let text = CommandTable.text(option.key) + " " + (option.metavar ?? "")
+                for option in command.allOptions + command.verbs.flatMap(\.own) {
+                    let text = option.describedText + " " + (option.metavar ?? "")
+                    if let range = option.range {
+                        #expect(text.contains("\(range.lowerBound)") && text.contains("\(range.upperBound)"))
+                    }
                     if let value = option.defaultValue {
                         #expect(
                             text.contains(value), "--\(option.name) of '\(command.name)' lacks its default \(value)")
@@ -242,6 +247,14 @@ import Testing
             for verb in command.verbs {
                 for name in verb.options ?? [] {
                     #expect(command.option(name) != nil, "\(command.name) \(verb.name) names --\(name), not an option")
+                }
+                // A verb's own form is of one of its command's options: documented and completed there.
+                for option in verb.own {
+                    #expect(
+                        command.option(option.name) != nil, "\(command.name) \(verb.name) has its own --\(option.name)")
+                    #expect(
+                        verb.options == nil || verb.options?.contains(option.name) == true,
+                        "\(command.name) \(verb.name): its own --\(option.name) is not among its options")
                 }
             }
         }

@@ -14,7 +14,7 @@ unset LC_ALL LC_MESSAGES LANG
 "$bin" docs man --out "$work/man" >"$work/written" 2>&1
 check "docs man writes tracedesk(1) and the families' pages" bash -c "
   for page in man1/tracedesk.1 man8/tracedesk-serve.8 man8/tracedesk-staff.8 man1/tracedesk-otp.1 \
-    man1/tracedesk-trace.1 man1/tracedesk-case.1 man8/tracedesk-store.8; do
+    man1/tracedesk-trace.1 man1/tracedesk-case.1 man8/tracedesk-store.8 man1/tracedesk-bench.1; do
     [ -s '$work/man/'\$page ] || { echo \"missing \$page\"; exit 1; }
   done"
 "$bin" docs man --out "$work/man" --lang it >"$work/written-it" 2>&1
@@ -65,6 +65,35 @@ check "serve --help and tracedesk-serve(8) both name exit status 5" bash -c "
   '$bin' serve --help | grep -qE '^  5 +cannot listen' &&
   LC_ALL=C.UTF-8 MANWIDTH=80 man -l '$work/man/man8/tracedesk-serve.8' 2>/dev/null | col -b | grep -q 'cannot listen'"
 check "--lang it: the help is Italian" bash -c "'$bin' --lang it stats --help | grep -q 'Stato di uscita:'"
+check "bench monitor --help and tracedesk-bench(1) give --seconds the same range and default" \
+  same_words "bench monitor" "how long to run, in seconds, 1 to 600 (default 10)" "$work/man/man1/tracedesk-bench.1"
+check "bench --help: every benchmark's usage line, its defaults from the table" bash -c "
+  '$bin' bench --help | grep -qF 'tracedesk bench events --store PATH|URL [--rate 1000] [--seconds 60]' &&
+  '$bin' bench --help | grep -qF 'tracedesk bench render [--width 200] [--height 60] [--frames 2000] [--json]'"
+check "--lang it bench seed --help: the table's help in Italian" bash -c "
+  '$bin' --lang it bench seed --help | grep -q 'codici da autorizzare, da 1 a 5000000'"
+
+# 2b. The table's parser refuses what the table does not allow: exit 2, the allowed values named.
+usage_error() {
+  local expected=$1
+  shift
+  "$bin" "$@" >/dev/null 2>"$work/usage.err"
+  local rc=$?
+  [ $rc -eq 2 ] || { echo "exit $rc"; cat "$work/usage.err"; return 1; }
+  grep -qF -- "$expected" "$work/usage.err" || { cat "$work/usage.err"; return 1; }
+}
+check "bench render --width 0: the range" usage_error "--width must be a whole number from 1 to 100000, got '0'" bench render --width 0
+check "bench seed without --count: named" usage_error "'bench seed' needs --count N" bench seed --store "$work/x.sqlite" --tokens "$work/t"
+check "bench write-raw --op delete: the operations" usage_error "unknown operation 'delete': use authorization or upload" \
+  bench write-raw --store "$work/raw.sqlite" --op delete
+check "bench: a usage error points at the benchmark's own help" usage_error "see 'tracedesk bench seed --help'" bench seed
+check "serve --log-format xml: the formats" usage_error "unknown log format 'xml': use text or json" serve --log-format xml
+check "case close --reason healed: the close reasons" \
+  usage_error "unknown reason 'healed': use recovered, transferred, opened-in-error or other" case close 1 --reason healed --user ana
+check "audit list --action: the actions" usage_error "unknown action 'frob': use sign_in, sign_in_failed," \
+  audit list --action frob --user boss
+check "--lang it: the same refusal in Italian" usage_error "valore sconosciuto per --op: 'x'; usare authorization o upload" \
+  --lang it bench write-raw --store "$work/raw.sqlite" --op x
 
 # 3. Completions.
 "$bin" completion bash >"$work/tracedesk.bash"
@@ -87,6 +116,19 @@ check "bash: staff add --role offers the roles" bash -c '
   [ "$(complete_words tracedesk staff add --role "" | sort | tr "\n" " ")" = "admin operator supervisor tracer " ]'
 check "bash: a global option before the command is skipped" bash -c '
   [ "$(complete_words tracedesk --user ana case cl)" = close ]'
+check "bash: serve --log-format offers text and json" bash -c '
+  [ "$(complete_words tracedesk serve --log-format "" | sort | tr "\n" " ")" = "json text " ]'
+check "bash: bench write-raw --op offers the operations" bash -c '
+  [ "$(complete_words tracedesk bench write-raw --op "" | sort | tr "\n" " ")" = "authorization upload " ]'
+check "bash: case close --reason offers the close reasons" bash -c '
+  complete_words tracedesk case close 1 --reason "" | grep -qx opened-in-error'
+check "bash: audit list --action offers the actions" bash -c '
+  complete_words tracedesk audit list --action sign_in_f | grep -qx sign_in_failed'
+check "bash: --theme offers the built-in themes" bash -c '
+  complete_words tracedesk --theme "" | grep -qx high-contrast'
+check "bash: bench monitor's options, not seed's" bash -c '
+  complete_words tracedesk bench monitor -- | grep -qx -- --polls &&
+  ! complete_words tracedesk bench monitor -- | grep -qx -- --tokens'
 check "bash: followup attempt --outcome offers the outcomes" bash -c '
   complete_words tracedesk followup attempt 1 --outcome "" | grep -qx no-answer'
 check "bash: case open's options, not list's" bash -c '
@@ -117,6 +159,10 @@ if command -v zsh >/dev/null; then
     [ "$(zcomplete tracedesk stats --range "" | sort | tr "\n" " ")" = "14d 1h 24h 7d today " ]'
   check "zsh: staff add --role offers the roles" bash -c '
     [ "$(zcomplete tracedesk staff add --role "" | sort | tr "\n" " ")" = "admin operator supervisor tracer " ]'
+  check "zsh: serve --log-format offers text and json" bash -c '
+    [ "$(zcomplete tracedesk serve --log-format "" | sort | tr "\n" " ")" = "json text " ]'
+  check "zsh: bench write-raw --op offers the operations" bash -c '
+    [ "$(zcomplete tracedesk bench write-raw --op "" | sort | tr "\n" " ")" = "authorization upload " ]'
   check "zsh: tra completes among the commands, trace one of them" bash -c 'zcomplete tracedesk tra | grep -qx trace'
   check "zsh: --signing-key completes files" bash -c '[ "$(zcomplete tracedesk serve --signing-key "")" = "(files)" ]'
 else
@@ -126,6 +172,10 @@ if command -v fish >/dev/null; then
   check "fish -n accepts the fish completion" fish -n "$work/tracedesk.fish"
   check "fish: stats --range offers the ranges" bash -c "
     fish -c 'source $work/tracedesk.fish; complete -C \"tracedesk stats --range \"' | grep -q '^24h'"
+  check "fish: serve --log-format offers text and json" bash -c "
+    fish -c 'source $work/tracedesk.fish; complete -C \"tracedesk serve --log-format \"' | grep -q '^json'"
+  check "fish: case close --reason offers the close reasons" bash -c "
+    fish -c 'source $work/tracedesk.fish; complete -C \"tracedesk case close 1 --reason \"' | grep -q '^opened-in-error'"
 else
   check "fish is installed (scripts/deps.sh test)" false
 fi

@@ -141,8 +141,9 @@ check "no code, token, key, password, setup token or phone number in the JSON lo
 check "bad settings are reported as a JSON error" bash -c "
   '$bin' serve --store '$store' --log-format json --listen nowhere 2>'$work/bad.log'; [ \$? = 2 ] &&
   python3 -c 'import json,sys; o=json.loads(open(sys.argv[1]).read()); assert o[\"level\"]==\"error\" and o[\"event\"]==\"settings\"' '$work/bad.log'"
-check "an unknown --log-format is refused" bash -c "
-  '$bin' serve --store '$store' --log-format xml 2>&1 | grep -q -- '--log-format must be text or json'"
+check "an unknown --log-format is a usage error naming the formats (the table's allowed values)" bash -c "
+  '$bin' serve --store '$store' --log-format xml 2>'$work/xml.err'; [ \$? = 2 ] &&
+  grep -qF \"unknown log format 'xml': use text or json\" '$work/xml.err'"
 
 [ -n "${KEEP_JSON_LOG:-}" ] && cp "$work/serve.log" "$KEEP_JSON_LOG"
 summary e2e-service
