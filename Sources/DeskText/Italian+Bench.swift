@@ -60,9 +60,9 @@ extension Italian {
         ("cli.bench.seed.cannotWrite", "impossibile scrivere {file}"),
         ("cli.bench.seed.done", "{count} codici preparati in {store}; token in {tokens}"),
         ("cli.bench.keys.done", "{count} chiavi pronte per la pubblicazione memorizzate in {store}"),
-        ("cli.bench.publish.published", "{keys} chiavi pubblicate in {chunks} blocchi ({bytes} byte di zip)"),
+        ("cli.bench.publish.published", "{keys} chiavi pubblicate in {chunks} lotti ({bytes} byte di zip)"),
         ("cli.bench.publish.run", "  pubblicazione (archivio + costruzione): {seconds} s"),
-        ("cli.bench.publish.build", "  costruzione degli stessi blocchi da sola: {seconds} s"),
+        ("cli.bench.publish.build", "  costruzione degli stessi lotti da sola: {seconds} s"),
         ("cli.bench.publish.ratio", "  rapporto: {ratio}"),
         ("cli.bench.render.title", "disegno + differenze, {width}×{height}, {frames} fotogrammi"),
         (

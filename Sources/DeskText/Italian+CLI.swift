@@ -769,7 +769,7 @@ extension Italian {
         (
             "cli.stats.summary",
             """
-            Le statistiche del supervisore: autorizzazioni, caricamenti, chiavi, blocchi, dati \
+            Le statistiche del supervisore: autorizzazioni, caricamenti, chiavi, lotti, dati \
             analitici per provincia, dati APRICOT, indicatori del tracciamento.
             """
         ),
@@ -779,7 +779,7 @@ extension Italian {
             Le statistiche del supervisore in un periodo di tempo: codici autorizzati per operatore \
             e cosa ne è stato (verificati, caricati, tempo mediano al caricamento), caricamenti e \
             chiavi (accettate, scartate per motivo, chiavi per caricamento), caricamenti rifiutati, \
-            blocchi pubblicati, richieste reali e fittizie dei telefoni, dati analitici per provincia, \
+            lotti pubblicati, richieste reali e fittizie dei telefoni, dati analitici per provincia, \
             registrazioni APRICOT, file dei contatti, ricerche per tracciatore, pseudo-id usati; poi \
             gli indicatori del tracciamento sui casi aperti nel periodo (contatti per caso, \
             contatti stretti raggiunti entro 24 h, tempo al primo contatto raggiunto, verificati ogni \
@@ -862,7 +862,7 @@ extension Italian {
             Serve la API di Immuni (docs/api.md) e la API di APRICOT (docs/apricot-api.md):
               listener pubblico  telefoni: /v1/settings, /v1/ingestion/*,
                                  /v1/analytics/*, /v1/keys/index e /v1/keys/N
-                                 (i blocchi pubblicati); app APRICOT:
+                                 (i lotti pubblicati); app APRICOT:
                                  /apricot/v1/settings, otp, login, contacts/DAY
               listener interno   sistemi ospedalieri e gestione: POST /v1/otp,
                                  GET /metrics, la API del personale (/staff/v1)
@@ -885,7 +885,7 @@ extension Italian {
         ("cli.serve.option.his-listen", "un listener a parte per POST /v1/otp (his_listen)"),
         ("cli.serve.option.tls-cert", "il certificato TLS (PEM) dei listener; con --tls-key"),
         ("cli.serve.option.tls-key", "la chiave privata TLS (PEM) di --tls-cert"),
-        ("cli.serve.option.signing-key", "la chiave P-256 che firma i blocchi di TEK (signing_key_path)"),
+        ("cli.serve.option.signing-key", "la chiave P-256 che firma i lotti di TEK (signing_key_path)"),
         (
             "cli.serve.option.log-format",
             "text (predefinito) o json: un oggetto JSON per riga (log_format)"
@@ -913,7 +913,7 @@ extension Italian {
             "cli.serve.notes.jobs",
             """
             Attività periodiche: ogni publish_interval_seconds (1 h) le chiavi oltre l'embargo sono \
-            pubblicate in blocchi firmati con --signing-key (signing_key_path; crearne una con \
+            pubblicate in lotti firmati con --signing-key (signing_key_path; crearne una con \
             tracedesk keys generate); ogni cleanup_interval_seconds (1 giorno) si cancellano i dati \
             vecchi; ogni stats_rollup_interval_seconds (5 min) si riassumono le statistiche delle ore \
             chiuse per il cruscotto del supervisore. Tutte e tre girano anche all'avvio. Senza chiave \
@@ -1011,7 +1011,7 @@ extension Italian {
 }
 
 extension Italian {
-    /// La demo, il generatore di carico, chiavi, blocchi, archivio, impostazioni, documenti e
+    /// La demo, il generatore di carico, chiavi, lotti, archivio, impostazioni, documenti e
     /// completamenti.
     static let commands3: [(String, String)] = [
         (
@@ -1062,7 +1062,7 @@ extension Italian {
             """
             Il listener pubblico del server (telefoni) e quello interno (sistemi ospedalieri, la API \
             del personale: tracedesk --server URL …) sono su porte effimere di loopback, stampate \
-            all'avvio. Il suo log va in demo.log accanto all'archivio. Pubblica blocchi ogni minuto, \
+            all'avvio. Il suo log va in demo.log accanto all'archivio. Pubblica lotti ogni minuto, \
             non limita i codici APRICOT per indirizzo (ogni telefono simulato è su 127.0.0.1), tiene la \
             casella degli SMS in uscita, dove i telefoni simulati leggono i codici, e accetta le \
             attestazioni delle app Android simulate (6 record di informazioni operative al minuto). \
@@ -1233,7 +1233,7 @@ extension Italian {
         (
             "cli.keys.summary",
             """
-            Crea la chiave P-256 che firma i blocchi di TEK (o, con --audit, i punti di controllo del \
+            Crea la chiave P-256 che firma i lotti di TEK (o, con --audit, i punti di controllo del \
             registro), o ne stampa la chiave pubblica.
             """
         ),
@@ -1260,23 +1260,23 @@ extension Italian {
         ("cli.keys.option.key", "public: il file della chiave privata"),
         ("cli.keys.exit.1", "il file della chiave è rifiutato (esiste, illeggibile, non P-256)"),
 
-        ("cli.chunks.summary", "Pubblica le chiavi in blocchi GAEN firmati, li elenca, ne decodifica uno."),
+        ("cli.chunks.summary", "Pubblica le chiavi in lotti GAEN firmati, li elenca, ne decodifica uno."),
         (
             "cli.chunks.publish",
             """
-            Pubblica ogni chiave oltre l'embargo (scadenza + 2 h) in blocchi firmati di al massimo \
-            chunk_max_keys chiavi, e stampa ogni blocco (indice, chiavi, finestra). tracedesk serve fa \
+            Pubblica ogni chiave oltre l'embargo (scadenza + 2 h) in lotti firmati di al massimo \
+            chunk_max_keys chiavi, e stampa ogni lotto (indice, chiavi, finestra). tracedesk serve fa \
             lo stesso ogni publish_interval_seconds.
             """
         ),
         (
             "cli.chunks.list",
-            "I blocchi ancora conservati: indice, pubblicazione, finestra, chiavi, riempimento, dimensione."
+            "I lotti ancora conservati: indice, pubblicazione, finestra, chiavi, riempimento, dimensione."
         ),
         (
             "cli.chunks.show",
             """
-            Decodifica il blocco N dell'archivio (o un file zip di un blocco): finestra, regione, lotto, \
+            Decodifica il lotto N dell'archivio (o un file zip di un lotto): finestra, regione, batch GAEN, \
             dati della firma, chiavi; verifica la firma con --public-key FILE, o con la chiave di firma \
             configurata.
             """
@@ -1302,7 +1302,7 @@ extension Italian {
             esce con 4.
             """
         ),
-        ("cli.chunks.exit.1", "rifiutato (blocco errato, la firma non si verifica, blocco inesistente)"),
+        ("cli.chunks.exit.1", "rifiutato (lotto errato, la firma non si verifica, lotto inesistente)"),
         ("cli.chunks.exit.2", "errore d'uso o nelle impostazioni"),
         ("cli.chunks.exit.4", "archivio non disponibile (o il blocco dell'attività è preso altrove)"),
         (
@@ -1439,7 +1439,7 @@ extension Italian {
         ),
         (
             "cli.bench.publish",
-            "Prepara un archivio nuovo con tante chiavi, poi cronometra una pubblicazione (blocchi firmati e compressi di 10 000 chiavi) rispetto alla costruzione degli stessi blocchi senza archivio."
+            "Prepara un archivio nuovo con tante chiavi, poi cronometra una pubblicazione (lotti firmati e compressi di 10 000 chiavi) rispetto alla costruzione degli stessi lotti senza archivio."
         ),
         (
             "cli.bench.staff",
@@ -1460,7 +1460,7 @@ extension Italian {
         ),
         (
             "cli.bench.stats",
-            "Prepara due settimane di caricamenti, eventi, dati analitici, blocchi e ricerche, poi cronometra le statistiche del supervisore: la prima chiamata (con il riepilogo) e le chiamate a caldo su 14 d, 24 h e 1 h."
+            "Prepara due settimane di caricamenti, eventi, dati analitici, lotti e ricerche, poi cronometra le statistiche del supervisore: la prima chiamata (con il riepilogo) e le chiamate a caldo su 14 d, 24 h e 1 h."
         ),
         (
             "cli.bench.followup",
