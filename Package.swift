@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "JSONText"),
         // The message catalogue (English, Italian) and the language in force.
         .target(name: "DeskText"),
-        .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText"]),
+        .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText", "DeskText"]),
         // The staff use cases as a contract (protocol, errors, results, checks, texts): no store, no C.
         .target(name: "DeskContract", dependencies: ["DeskCore", "CivilCalendar", "DeskText"]),
         // The wire form of the contract and the phones' requests; depends on the contract, not the reverse.
@@ -43,7 +43,7 @@ let package = Package(
             name: "DeskLocal",
             dependencies: [
                 "DeskContract", "DeskCore", "DeskStore", "DeskCrypto", "DeskExport", "JSONText",
-                "CivilCalendar", "DeskHTTPClient",
+                "CivilCalendar", "DeskHTTPClient", "DeskText",
             ]
         ),
         // The contract over a server's staff API (RemoteDesk).
@@ -51,6 +51,7 @@ let package = Package(
             name: "DeskRemote",
             dependencies: [
                 "DeskContract", "DeskAPI", "DeskCore", "DeskCrypto", "JSONText", "CivilCalendar", "DeskHTTPClient",
+                "DeskText",
             ]
         ),
         .target(name: "DeskExport", dependencies: ["DeskCrypto", "CZip"]),
@@ -58,7 +59,7 @@ let package = Package(
             name: "DeskServer",
             dependencies: [
                 "DeskLocal", "DeskContract", "DeskAPI", "DeskStore", "DeskCore", "DeskCrypto", "CivilCalendar",
-                "JSONText", "DeskLog", "CMicroHTTPD",
+                "JSONText", "DeskLog", "CMicroHTTPD", "DeskText",
             ]
         ),
         // Simulated phones and a simulated HIS over real HTTP: the demo and the load generator.
@@ -106,7 +107,7 @@ let package = Package(
             name: "DeskTestSupport",
             dependencies: [
                 "DeskContract", "DeskCore", "CivilCalendar", "DeskConsole", "TerminalKit", "DeskCrypto",
-                "DeskStore", "DeskLocal", "DeskServer",
+                "DeskStore", "DeskLocal", "DeskServer", "DeskText",
             ]
         ),
 

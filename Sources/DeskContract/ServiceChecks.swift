@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 
 /// The limits and checks of the staff use cases that every desk applies in the same words:
 /// `LocalDesk` decides with them, `RemoteDesk` runs them before sending (so a console gets
@@ -18,10 +19,10 @@ public enum ServiceChecks {
     /// What is wrong with a page request; nil when nothing is.
     public static func pageProblem(after: Int64, limit: Int, wait: Duration) -> ServiceError? {
         guard (1...maximumPageSize).contains(limit) else {
-            return .invalid("ask for 1 to \(maximumPageSize) events per page (not \(limit))")
+            return .invalid(tr("errors.monitor.pageSize", ["max": String(maximumPageSize), "limit": String(limit)]))
         }
-        guard after >= 0 else { return .invalid("an event position is 0 or more: start from 0") }
-        guard wait >= .zero else { return .invalid("a wait cannot be negative: give 0 to 60 seconds") }
+        guard after >= 0 else { return .invalid(tr("errors.monitor.position")) }
+        guard wait >= .zero else { return .invalid(tr("errors.monitor.negativeWait")) }
         return nil
     }
 
@@ -40,8 +41,16 @@ public enum ServiceChecks {
 
     /// The refusal of a use case the role may not run, naming the roles that may.
     public static func forbidden(_ role: StaffRole, _ useCase: DeskUseCase) -> ServiceError {
-        let allowed = useCase.roles.sorted().map(\.rawValue).joined(separator: " or ")
-        return .forbidden("your role (\(role.rawValue)) cannot \(useCase.phrase): that needs the \(allowed) role")
+        let allowed = useCase.roles.sorted().map { tr("console.frame.role.\($0.rawValue)") }
+            .joined(separator: tr("errors.role.or"))
+        return .forbidden(
+            tr(
+                "errors.role.forbidden",
+                [
+                    "role": tr("console.frame.role.\(role.rawValue)"),
+                    "action": tr("errors.useCase.\(useCase.rawValue)"),
+                    "allowed": allowed,
+                ]))
     }
 
     // MARK: Contact tracing and the outbox
@@ -52,17 +61,18 @@ public enum ServiceChecks {
     public static let maximumOutboxPage = 1_000
 
     /// What a tracer is told for a number no APRICOT user registered (the number is not repeated).
-    public static let unknownPatient =
-        "no APRICOT user has this number: check it with the patient, or ask them to register in the app"
+    public static var unknownPatient: String { tr("errors.trace.unknownPatient") }
 
-    /// What is wrong with an outcome's note; nil when it is fine.
-    public static func noteProblem(_ note: String) -> String? {
+    /// What is wrong with an outcome's note (or, with `isReason`, the reason a contact is added
+    /// by hand, which follows the same rules); nil when it is fine.
+    public static func noteProblem(_ note: String, isReason: Bool = false) -> String? {
+        let what = isReason ? "errors.reason" : "errors.note"
         if note.count > RecordedOutcome.maximumNoteLength {
-            return
-                "the note has \(note.count) characters, at most \(RecordedOutcome.maximumNoteLength): shorten it"
+            return tr(
+                "\(what).tooLong", ["count": String(note.count), "max": String(RecordedOutcome.maximumNoteLength)])
         }
         if note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "the note may not contain control characters (line breaks, tabs): type it on one line"
+            return tr("\(what).control")
         }
         return nil
     }

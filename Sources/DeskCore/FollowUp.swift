@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -149,14 +150,13 @@ public enum CaseReference {
         var trimmed = ""
         if first <= last { trimmed.unicodeScalars.append(contentsOf: scalars[first...last]) }
         if trimmed.isEmpty {
-            return .failure(.init("a case reference is required: type the authority's case number, e.g. ASL-2026-0412"))
+            return .failure(.init(tr("errors.reference.required")))
         }
         if trimmed.count > TraceCase.maximumReferenceLength {
-            return .failure(
-                .init("a case reference has at most \(TraceCase.maximumReferenceLength) characters: shorten it"))
+            return .failure(.init(tr("errors.reference.tooLong", ["max": String(TraceCase.maximumReferenceLength)])))
         }
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return .failure(.init("a case reference cannot hold control characters: type it again"))
+            return .failure(.init(tr("errors.reference.control")))
         }
         return .success(trimmed)
     }
@@ -529,7 +529,9 @@ public enum FollowUpSchedule {
     public static func attemptProblem(_ followUp: FollowUp) -> String? {
         followUp.state.isActive
             ? nil
-            : "follow-up \(followUp.id) has ended (\(followUp.state.label)): nothing more to call; open the queue for the next person"
+            : tr(
+                "errors.followUp.endedNoCall",
+                ["id": String(followUp.id), "state": tr("console.queue.state.\(followUp.state.rawValue)")])
     }
 
     /// Why a daily check cannot be recorded on this follow-up; nil when it can.
@@ -537,9 +539,11 @@ public enum FollowUpSchedule {
         switch followUp.state {
         case .monitoring: return nil
         case .calling:
-            return "follow-up \(followUp.id) has not been reached yet: record the call as reached first, then the check"
+            return tr("errors.followUp.notReached", ["id": String(followUp.id)])
         default:
-            return "follow-up \(followUp.id) has ended (\(followUp.state.label)): no more checks are due"
+            return tr(
+                "errors.followUp.endedNoCheck",
+                ["id": String(followUp.id), "state": tr("console.queue.state.\(followUp.state.rawValue)")])
         }
     }
 

@@ -58,7 +58,7 @@ public enum HISClientName {
 
     /// The name in its stored form (lowercase), or what is wrong with it.
     public static func normalize(_ text: String) -> Result<String, StaffInputError> {
-        StaffName.normalize(text, noun: "client name")
+        StaffName.normalize(text, noun: .client)
     }
 }
 

@@ -1,3 +1,5 @@
+import DeskText
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -123,20 +125,26 @@ public enum StaffName {
     /// The name in its stored form (lowercase), or a message that says what is wrong.
     /// `noun` names what is named in messages ("client name" for HIS clients, which follow
     /// the same rules).
-    public static func normalize(_ text: String, noun: String = "user name") -> Result<String, StaffInputError> {
+    public static func normalize(_ text: String, noun: Noun = .user) -> Result<String, StaffInputError> {
         let name = String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()).lowercased()
-        if name.isEmpty { return .failure(.name("type a \(noun)")) }
+        if name.isEmpty { return .failure(.name(tr("errors.name.\(noun.rawValue).empty"))) }
         if name.count > maximumLength {
-            return .failure(.name("a \(noun) has at most \(maximumLength) characters"))
+            return .failure(.name(tr("errors.name.\(noun.rawValue).tooLong", ["max": String(maximumLength)])))
         }
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else {
-            return .failure(.name("a \(noun) starts with a letter (a-z)"))
+            return .failure(.name(tr("errors.name.\(noun.rawValue).firstLetter")))
         }
         for scalar in name.unicodeScalars
         where !(("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)) {
-            return .failure(.name("a \(noun) has only letters a-z, digits and . - _ (no spaces)"))
+            return .failure(.name(tr("errors.name.\(noun.rawValue).characters")))
         }
         return .success(name)
+    }
+
+    /// What a name names, in messages: a staff account's user name, or a HIS client's name
+    /// (which follows the same rules).
+    public enum Noun: String, Sendable {
+        case user, client
     }
 }
 
@@ -148,12 +156,12 @@ public enum PasswordRules {
     /// nil when `password` is acceptable for `user`; otherwise what to change.
     public static func problem(_ password: String, user: String) -> StaffInputError? {
         let count = password.count
-        if count < minimumLength { return .password("a password has at least \(minimumLength) characters") }
-        if count > maximumLength { return .password("a password has at most \(maximumLength) characters") }
+        if count < minimumLength { return .password(tr("errors.password.tooShort", ["min": String(minimumLength)])) }
+        if count > maximumLength { return .password(tr("errors.password.tooLong", ["max": String(maximumLength)])) }
         if password.lowercased().contains(user.lowercased()) && !user.isEmpty {
-            return .password("the password must not contain the user name")
+            return .password(tr("errors.password.hasName"))
         }
-        if Set(password).count < 4 { return .password("the password needs at least 4 different characters") }
+        if Set(password).count < 4 { return .password(tr("errors.password.variety")) }
         return nil
     }
 }

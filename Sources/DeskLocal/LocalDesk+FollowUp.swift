@@ -2,6 +2,7 @@ import CivilCalendar
 import DeskContract
 import DeskCore
 import DeskStore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -25,9 +26,7 @@ extension LocalDesk {
         let today = now.utcDay
         let day = indexDay ?? today
         if day > today {
-            throw .invalid(
-                "the index day \(day.iso) is after today (\(today.iso)): type the day symptoms started or the test was taken"
-            )
+            throw .invalid(tr("errors.case.indexDayFuture", ["day": day.iso, "today": today.iso]))
         }
         guard let stored = try storeCall({ () throws(StoreError) in try store.tracePatient(phone: number) }) else {
             // Audited too (without the number), as a lookup of a number nobody has.
@@ -58,7 +57,7 @@ extension LocalDesk {
     public func cases(_ session: StaffSession, query: CaseQuery) async throws(ServiceError) -> [TraceCase] {
         let person = try authenticate(session, for: .readFollowUps)
         guard (1...CaseQuery.maximumLimit).contains(query.limit) else {
-            throw .invalid("a case list holds 1 to \(CaseQuery.maximumLimit) cases: ask for fewer")
+            throw .invalid(tr("errors.case.listSize", ["max": String(CaseQuery.maximumLimit)]))
         }
         // A tracer sees the cases they opened, whatever the filter says.
         let openedBy = person.role == .tracer ? person.user : query.openedBy
@@ -80,9 +79,7 @@ extension LocalDesk {
         if person.role == .tracer, detail.trace.openedBy != person.user,
             !detail.followUps.contains(where: { $0.assignedTo == person.user })
         {
-            throw .forbidden(
-                "case \(caseID) was opened by \(detail.trace.openedBy) and none of its follow-ups is yours: ask \(detail.trace.openedBy) or a supervisor"
-            )
+            throw .forbidden(tr("errors.case.notYours", ["id": String(caseID), "opener": detail.trace.openedBy]))
         }
         try audit(
             person.user, .followUpViewed, target: "case \(caseID)",
@@ -102,8 +99,7 @@ extension LocalDesk {
             guard let trace = try storeCall({ () throws(StoreError) in try store.caseDetail(id: caseID) })?.trace
             else { throw Self.noCase(caseID) }
             if trace.openedBy != person.user {
-                throw .forbidden(
-                    "case \(caseID) was opened by \(trace.openedBy): only they or a supervisor can close it")
+                throw .forbidden(tr("errors.case.closeNotYours", ["id": String(caseID), "opener": trace.openedBy]))
             }
         }
         let closing = try storeCall { () throws(StoreError) in
@@ -112,7 +108,7 @@ extension LocalDesk {
         switch closing {
         case .closed(let trace, _): return trace
         case .alreadyClosed(let trace):
-            throw .invalid("case \(trace.id) (\(trace.reference)) is closed already: nothing to do")
+            throw .invalid(tr("errors.case.closedAlready", ["id": String(trace.id), "reference": trace.reference]))
         case .notFound: throw Self.noCase(caseID)
         }
     }
@@ -123,21 +119,18 @@ extension LocalDesk {
         let person = try authenticate(session, for: .manageCases)
         let why = Self.trimmed(reason)
         if why.isEmpty {
-            throw .invalid(
-                "say why the person is followed (e.g. “household member”): a contact added by hand needs a reason")
+            throw .invalid(tr("errors.case.reasonNeeded"))
         }
-        if let problem = ServiceChecks.noteProblem(why) { throw .invalid(problem.replacing("note", with: "reason")) }
+        if let problem = ServiceChecks.noteProblem(why, isReason: true) { throw .invalid(problem) }
         let number = try normalizedPhone(phone)
         guard let trace = try storeCall({ () throws(StoreError) in try store.caseDetail(id: caseID) })?.trace else {
             throw Self.noCase(caseID)
         }
         if trace.openedBy != person.user {
-            throw .forbidden("case \(caseID) was opened by \(trace.openedBy): ask them to add the contact")
+            throw .forbidden(tr("errors.case.addNotYours", ["id": String(caseID), "opener": trace.openedBy]))
         }
         guard let contact = try storeCall({ () throws(StoreError) in try store.tracePatient(phone: number) }) else {
-            throw .invalid(
-                "no APRICOT user has this number: only a registered app user can be followed; check the number with the patient"
-            )
+            throw .invalid(tr("errors.case.unknownContact"))
         }
         let addition = try storeCall { () throws(StoreError) in
             try store.addFollowUp(
@@ -154,9 +147,9 @@ extension LocalDesk {
                     .json, now: clock.now())
             return followUp
         case .caseNotOpen(let closed):
-            throw .invalid("case \(closed.id) (\(closed.reference)) is closed: open a new case to follow more contacts")
+            throw .invalid(tr("errors.case.closedNoMore", ["id": String(closed.id), "reference": closed.reference]))
         case .isPatient:
-            throw .invalid("this number is the case's patient: a patient is not their own contact")
+            throw .invalid(tr("errors.case.isPatient"))
         case .caseNotFound: throw Self.noCase(caseID)
         }
     }
@@ -164,7 +157,7 @@ extension LocalDesk {
     public func followUpQueue(_ session: StaffSession, query: QueueQuery) async throws(ServiceError) -> QueuePage {
         let person = try authenticate(session, for: .readFollowUps)
         guard (1...QueueQuery.maximumLimit).contains(query.limit) else {
-            throw .invalid("a queue page holds 1 to \(QueueQuery.maximumLimit) persons: ask for fewer")
+            throw .invalid(tr("errors.queue.pageSize", ["max": String(QueueQuery.maximumLimit)]))
         }
         var resolved = query
         let scopeText: String
@@ -174,17 +167,17 @@ extension LocalDesk {
             scopeText = "mine"
         case .tracer(let name):
             if person.role == .tracer && name != person.user {
-                throw .forbidden("a tracer sees only their own queue: ask a supervisor for \(name)'s")
+                throw .forbidden(tr("errors.queue.onlyOwn", ["name": name]))
             }
             scopeText = "tracer \(name)"
         case .unassigned, .everyone:
             if person.role == .tracer {
-                throw .forbidden("a tracer sees only their own queue: ask a supervisor for everyone's")
+                throw .forbidden(tr("errors.queue.onlyOwnAll"))
             }
             scopeText = query.scope == .unassigned ? "unassigned" : "everyone"
         }
         if let search = query.search, search.count > 64 {
-            throw .invalid("a queue search has at most 64 characters: shorten it")
+            throw .invalid(tr("errors.queue.searchLong"))
         }
         let now = clock.now()
         let page = try storeCall { () throws(StoreError) in
@@ -240,12 +233,12 @@ extension LocalDesk {
         _ session: StaffSession, ids: [Int64], to tracer: String
     ) async throws(ServiceError) -> [FollowUp] {
         let person = try authenticate(session, for: .assignFollowUps)
-        guard !ids.isEmpty else { throw .invalid("no follow-up to assign: mark one or more first") }
+        guard !ids.isEmpty else { throw .invalid(tr("errors.assign.none")) }
         guard ids.count <= QueueQuery.maximumLimit else {
-            throw .invalid("at most \(QueueQuery.maximumLimit) follow-ups are assigned at once: mark fewer")
+            throw .invalid(tr("errors.assign.tooMany", ["max": String(QueueQuery.maximumLimit)]))
         }
         guard case .success(let name) = StaffName.normalize(tracer) else {
-            throw .invalid("“\(tracer)” is not an account name: type the tracer's name as the staff list shows it")
+            throw .invalid(tr("errors.assign.badName", ["name": tracer]))
         }
         let assignment = try storeCall { () throws(StoreError) in
             try store.assignFollowUps(ids: ids, to: name, by: person.user, now: clock.now())
@@ -253,12 +246,11 @@ extension LocalDesk {
         switch assignment {
         case .assigned(let followUps): return followUps
         case .notATracer:
-            throw .invalid("\(name) is not an enabled tracer's account: assign to a tracer from the staff list")
+            throw .invalid(tr("errors.assign.notATracer", ["name": name]))
         case .notFound(let missing):
-            throw .invalid("no \(Self.followUpList(missing)): check the ids in the queue; nothing was assigned")
+            throw .invalid(tr("errors.assign.notFound", ["list": Self.followUpList(missing)]))
         case .ended(let ended):
-            throw .invalid(
-                "\(Self.followUpList(ended)) ended already: only active follow-ups are assigned; nothing was assigned")
+            throw .invalid(tr("errors.assign.ended", ["list": Self.followUpList(ended)]))
         }
     }
 
@@ -299,13 +291,14 @@ extension LocalDesk {
             let detail = try storeCall({ () throws(StoreError) in
                 try store.followUpDetail(id: id, now: clock.now(), settings: followUps)
             })
-        else { throw .invalid("no follow-up \(id): check the id in the queue") }
+        else { throw .invalid(tr("errors.followUp.noSuch", ["id": String(id)])) }
         if person.role == .tracer, detail.followUp.assignedTo != person.user,
             !detail.caseOpeners.values.contains(person.user)
         {
-            throw .forbidden(
-                "follow-up \(id) is \(detail.followUp.assignedTo.map { "assigned to \($0)" } ?? "not assigned to anyone") and of no case you opened: ask a supervisor"
-            )
+            if let tracer = detail.followUp.assignedTo {
+                throw .forbidden(tr("errors.followUp.notYoursAssigned", ["id": String(id), "tracer": tracer]))
+            }
+            throw .forbidden(tr("errors.followUp.notYoursUnassigned", ["id": String(id)]))
         }
         return detail
     }
@@ -328,23 +321,22 @@ extension LocalDesk {
     static func recorded(_ change: FollowUpChange, _ id: Int64) throws(ServiceError) -> FollowUp {
         switch change {
         case .recorded(let followUp): return followUp
-        case .notFound: throw .invalid("no follow-up \(id): check the id in the queue")
+        case .notFound: throw .invalid(tr("errors.followUp.noSuch", ["id": String(id)]))
         case .notAssigned(let whose):
             if let whose {
-                throw .forbidden(
-                    "follow-up \(id) is assigned to \(whose): nothing recorded; ask a supervisor to reassign it to you")
+                throw .forbidden(tr("errors.followUp.assignedOther", ["id": String(id), "tracer": whose]))
             }
-            throw .forbidden(
-                "follow-up \(id) is not assigned to anyone yet: nothing recorded; ask a supervisor to assign it to you")
+            throw .forbidden(tr("errors.followUp.unassigned", ["id": String(id)]))
         case .refused(let problem): throw .invalid(problem)
         }
     }
 
-    static func noCase(_ id: Int64) -> ServiceError { .invalid("no case \(id): check the number in the case list") }
+    static func noCase(_ id: Int64) -> ServiceError { .invalid(tr("errors.case.noSuch", ["id": String(id)])) }
 
     static func followUpList(_ ids: [Int64]) -> String {
-        (ids.count == 1 ? "follow-up " : "follow-ups ") + ids.prefix(10).map(String.init).joined(separator: ", ")
-            + (ids.count > 10 ? "…" : "")
+        tr(
+            ids.count == 1 ? "errors.followUp.listOne" : "errors.followUp.listMany",
+            ["ids": ids.prefix(10).map(String.init).joined(separator: ", ") + (ids.count > 10 ? "…" : "")])
     }
 
     static func trimmed(_ text: String) -> String {

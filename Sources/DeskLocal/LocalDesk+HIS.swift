@@ -2,6 +2,7 @@ import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskStore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -23,8 +24,9 @@ extension LocalDesk {
         let name = try Self.checkedClientName(name)
         if let rate = ratePerMinute, !HISRate.allowed.contains(rate) {
             throw .invalid(
-                "a client's rate limit is \(HISRate.allowed.lowerBound) to \(HISRate.allowed.upperBound) authorisations a minute: give another, or none for the server's setting"
-            )
+                tr(
+                    "errors.his.rate",
+                    ["min": String(HISRate.allowed.lowerBound), "max": String(HISRate.allowed.upperBound)]))
         }
         let key = HISKey.make()
         let added = try storeCall { () throws(StoreError) in
@@ -32,7 +34,7 @@ extension LocalDesk {
                 name: name, keyHash: HISKey.hash(key), ratePerMinute: ratePerMinute, by: person.user, now: clock.now())
         }
         guard let client = added else {
-            throw .conflict("the HIS client name \(name) is taken (revoked clients keep their names): choose another")
+            throw .conflict(tr("errors.his.nameTaken", ["name": name]))
         }
         return NewHISClient(client: client, key: key)
     }
@@ -44,7 +46,7 @@ extension LocalDesk {
             let client = try storeCall({ () throws(StoreError) in
                 try store.revokeHISClient(name: name, by: person.user, now: clock.now())
             })
-        else { throw .invalid("there is no HIS client named \(name): see tracedesk his list") }
+        else { throw .invalid(tr("errors.his.noClient", ["name": name])) }
         return client
     }
 

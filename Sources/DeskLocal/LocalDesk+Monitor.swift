@@ -1,6 +1,7 @@
 import DeskContract
 import DeskCore
 import DeskStore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -74,8 +75,8 @@ extension LocalDesk {
                 throw .forbidden(Self.notYourEvent)
             }
             switch found {
-            case .noSuchEvent: throw .invalid("there is no event \(id): retention may have deleted it")
-            case .notAboutACode: throw .invalid("event \(id) is not about a code")
+            case .noSuchEvent: throw .invalid(tr("errors.monitor.noEvent", ["id": String(id)]))
+            case .notAboutACode: throw .invalid(tr("errors.monitor.notAboutACode", ["id": String(id)]))
             case .code(let code): hash = code
             }
         }
@@ -95,9 +96,9 @@ extension LocalDesk {
         return Self.codeWatch(stored, nextPublishingRun: publishingRun?.nextRun)
     }
 
-    static let notYourEvent = "you can watch only events about codes you authorised"
+    static var notYourEvent: String { tr("errors.monitor.notYourEvent") }
 
-    static let noAuthorization = "no authorisation for this code: check the code the citizen reads out"
+    static var noAuthorization: String { tr("errors.monitor.noAuthorization") }
 
     /// Polls the latest position until one past `cursor` is visible (true) or `deadline`
     /// passes (false). Sleeps suspended, holding no thread.

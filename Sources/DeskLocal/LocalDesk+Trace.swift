@@ -2,6 +2,7 @@ import CivilCalendar
 import DeskContract
 import DeskCore
 import DeskStore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -73,9 +74,9 @@ extension LocalDesk {
         let person = try authenticate(session, for: .traceContacts)
         let purpose = try Self.checkedPurpose(purpose)
         guard (1...TraceSightingsPage.maximumLimit).contains(limit) else {
-            throw .invalid("a page holds 1 to \(TraceSightingsPage.maximumLimit) sightings: ask for fewer")
+            throw .invalid(tr("errors.trace.sightingsPage", ["max": String(TraceSightingsPage.maximumLimit)]))
         }
-        guard offset >= 0 else { throw .invalid("a page starts at offset 0 or later") }
+        guard offset >= 0 else { throw .invalid(tr("errors.trace.offset")) }
         let stored = try patient(userID: patientUserID)
         let now = clock.now()
         let resolved = try resolve(stored, today: now.utcDay)
@@ -108,8 +109,7 @@ extension LocalDesk {
         let resolved = try resolve(stored, today: now.utcDay)
         guard contactUserID != patientUserID, resolved.phones[contactUserID] != nil else {
             throw .invalid(
-                "user \(contactUserID) is not a contact of user \(patientUserID): look the patient up again and pick a row of the contacts table"
-            )
+                tr("errors.trace.notAContact", ["contact": String(contactUserID), "patient": String(patientUserID)]))
         }
         let recorded = RecordedOutcome(
             outcome: outcome, note: note, by: person.user, at: Date(unixMilliseconds: now.unixMilliseconds))
@@ -127,9 +127,9 @@ extension LocalDesk {
         let purpose = try Self.checkedPurpose(purpose)
         guard ServiceChecks.exportKinds.contains(kind) else {
             throw .invalid(
-                "unknown export kind: use one of \(ServiceChecks.exportKinds.sorted().joined(separator: ", "))")
+                tr("errors.trace.exportKind", ["kinds": ServiceChecks.exportKinds.sorted().joined(separator: ", ")]))
         }
-        guard rows >= 0 else { throw .invalid("an export has 0 rows or more") }
+        guard rows >= 0 else { throw .invalid(tr("errors.trace.exportRows")) }
         _ = try patient(userID: patientUserID)  // an export names a patient who exists
         try audit(
             person.user, .traceExport, target: "user \(patientUserID)",
@@ -148,8 +148,9 @@ extension LocalDesk {
             let resolved = try resolve(stored, today: now.utcDay)
             guard resolved.phones[contactUserID] != nil else {
                 throw .invalid(
-                    "user \(contactUserID) is not a contact of user \(patientUserID): look the patient up again and pick a row of the contacts table"
-                )
+                    tr(
+                        "errors.trace.notAContact",
+                        ["contact": String(contactUserID), "patient": String(patientUserID)]))
             }
         }
         try audit(
@@ -160,7 +161,7 @@ extension LocalDesk {
     public func smsOutbox(_ session: StaffSession, limit: Int) async throws(ServiceError) -> [SmsMessage] {
         let person = try authenticate(session, for: .readSmsOutbox)
         guard (1...ServiceChecks.maximumOutboxPage).contains(limit) else {
-            throw .invalid("the outbox shows 1 to \(ServiceChecks.maximumOutboxPage) messages: ask for fewer")
+            throw .invalid(tr("errors.trace.outboxPage", ["max": String(ServiceChecks.maximumOutboxPage)]))
         }
         let messages = try storeCall { () throws(StoreError) in try store.smsOutbox(limit: limit) }
         // The messages hold codes and phone numbers: reading them is audited (after the read,
@@ -244,7 +245,7 @@ extension LocalDesk {
 
     func patient(userID: Int64) throws(ServiceError) -> StoredTracePatient {
         guard let stored = try storeCall({ () throws(StoreError) in try store.tracePatient(userID: userID) }) else {
-            throw .invalid("no APRICOT user \(userID): look the patient up by phone number first")
+            throw .invalid(tr("errors.trace.noUser", ["user": String(userID)]))
         }
         return stored
     }

@@ -3,6 +3,7 @@ import DeskContract
 import DeskCore
 import DeskCrypto
 import DeskStore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -136,7 +137,7 @@ public struct LocalDesk: DeskService {
         guard case .success(let name) = StaffName.normalize(name) else {
             throw .signInFailed(Self.wrongNameOrPassword)
         }
-        if password.isEmpty { throw .signInFailed("type your password") }
+        if password.isEmpty { throw .signInFailed(tr("errors.signIn.typePassword")) }
         // No password is that long: refused before any store or KDF work (a huge one would cost
         // the KDF's first pass over every byte).
         if password.count > PasswordRules.maximumLength { throw .signInFailed(Self.wrongNameOrPassword) }
@@ -161,7 +162,7 @@ public struct LocalDesk: DeskService {
         case .wait(let seconds):
             throw Self.wait(seconds, source: source)
         case .busy:
-            throw .signInFailed("sign-ins with this name are being checked: try again in a moment")
+            throw .signInFailed(tr("errors.signIn.busy"))
         case .verify(let credentials, let number):
             checked = true
             let matches = PasswordHasher.verify(password, against: credentials.passwordHash)
@@ -209,7 +210,9 @@ public struct LocalDesk: DeskService {
     /// The refusal of a source that failed too recently (the same for every name).
     static func wait(_ seconds: Int, source: String) -> ServiceError {
         .signInFailed(
-            "too many failed sign-ins with this name \(SignInSource.phrase(source)): wait \(seconds) s, then try again")
+            tr(
+                source == SignInSource.local ? "errors.signIn.wait.local" : "errors.signIn.wait.remote",
+                ["seconds": String(seconds)]))
     }
 
     /// How long a sign-in waits, at most, for one of the attempts the store reports in flight
@@ -313,19 +316,19 @@ public struct LocalDesk: DeskService {
         switch outcome {
         case .added(let account): return account
         case .nameTaken, .notEmpty:
-            throw .conflict("the name \(name) is taken (disabled accounts keep their names): choose another")
+            throw .conflict(tr("errors.staff.nameTaken", ["name": name]))
         }
     }
 
     public func disableStaff(_ session: StaffSession, name: String) async throws(ServiceError) -> StaffAccount {
         let person = try authenticate(session, for: .disableStaff)
         let name = try Self.checkedName(name)
-        if name == person.user { throw .invalid("you cannot disable your own account: ask another admin") }
+        if name == person.user { throw .invalid(tr("errors.staff.disableSelf")) }
         guard
             let account = try storeCall({ () throws(StoreError) in
                 try store.disableStaff(name: name, by: person.user, now: clock.now())
             })
-        else { throw .invalid("there is no account named \(name): see the staff list") }
+        else { throw .invalid(tr("errors.staff.noAccount", ["name": name])) }
         return account
     }
 
@@ -340,7 +343,7 @@ public struct LocalDesk: DeskService {
             let account = try storeCall({ () throws(StoreError) in
                 try store.setPassword(name: name, passwordHash: hash, by: person.user, now: clock.now(), reason: .reset)
             })
-        else { throw .invalid("there is no account named \(name): see the staff list") }
+        else { throw .invalid(tr("errors.staff.noAccount", ["name": name])) }
         return account
     }
 
@@ -359,8 +362,7 @@ public struct LocalDesk: DeskService {
     {
         _ = try authenticate(session, for: .verifyAudit)
         guard counts.count <= AuditCheckpoint.maximumCountsAsked else {
-            throw .invalid(
-                "at most \(AuditCheckpoint.maximumCountsAsked) counts can be asked at once: ask for fewer checkpoints")
+            throw .invalid(tr("errors.audit.tooManyCounts", ["count": String(AuditCheckpoint.maximumCountsAsked)]))
         }
         return try storeCall { () throws(StoreError) in try Self.verifyChain(store, hashesAt: Set(counts)) }
     }
@@ -407,26 +409,27 @@ public struct LocalDesk: DeskService {
     func authenticate(_ session: StaffSession, for useCase: DeskUseCase) throws(ServiceError) -> (
         user: String, role: StaffRole
     ) {
-        guard SessionToken.looksValid(session.token) else { throw .notSignedIn("not signed in: sign in first") }
+        guard SessionToken.looksValid(session.token) else { throw .notSignedIn(tr("errors.session.none")) }
         let tokenHash = SessionToken.hash(session.token)
         let now = clock.now()
         guard let stored = try storeCall({ () throws(StoreError) in try store.session(tokenHash: tokenHash) }) else {
-            throw .notSignedIn("this session is not known here: sign in again")
+            throw .notSignedIn(tr("errors.session.unknown"))
         }
         if stored.endedAt != nil {
-            throw .notSignedIn("this session has ended (signed out, or the password was reset): sign in again")
+            throw .notSignedIn(tr("errors.session.ended"))
         }
-        if stored.accountDisabled { throw .notSignedIn("the account \(stored.user) is disabled: ask an admin") }
+        if stored.accountDisabled { throw .notSignedIn(tr("errors.session.disabled", ["user": stored.user])) }
         if now >= stored.expiresAt {
             throw .notSignedIn(
-                "your session ended \(Self.hours(Int(stored.expiresAt.timeIntervalSince(stored.createdAt)))) after sign-in: sign in again"
-            )
+                tr(
+                    "errors.session.expired",
+                    ["duration": Self.hours(Int(stored.expiresAt.timeIntervalSince(stored.createdAt)))]))
         }
         // The limit the session was given at sign-in, whichever server signed it in: every
         // server on the store applies the same one (older sessions: this desk's own).
         let idle = stored.idleSeconds ?? sessions.idleSeconds
         if now.timeIntervalSince(stored.lastSeenAt) > Double(idle) {
-            throw .notSignedIn("your session ended after \(Self.minutes(idle)) without activity: sign in again")
+            throw .notSignedIn(tr("errors.session.idle", ["duration": Self.minutes(idle)]))
         }
         guard stored.role.may(useCase) else { throw ServiceChecks.forbidden(stored.role, useCase) }
         // Every call is activity, but the store writes it only when its record is older than
@@ -465,26 +468,21 @@ public struct LocalDesk: DeskService {
 
     /// A first admin without the setup token, or with another one (never echoed).
     static func setupTokenRefused(_ token: SetupToken) -> ServiceError {
-        let file = token.path.map { " (also in \($0), mode 0600)" } ?? ""
-        return .forbidden(
-            "the first admin of a server needs the one-time setup token that tracedesk serve printed at start\(file): give it, or run tracedesk staff add NAME --role admin on the store"
-        )
+        let file = token.path.map { tr("errors.setup.tokenFile", ["file": $0]) } ?? ""
+        return .forbidden(tr("errors.setup.tokenRefused", ["file": file]))
     }
 
-    static let accountsExist = ServiceError.conflict(
-        "staff accounts exist already: sign in, or ask an admin for an account")
+    static var accountsExist: ServiceError { .conflict(tr("errors.setup.accountsExist")) }
 
     /// Why an operator cannot follow a code (its status, its watch).
-    static let anotherOperatorsCode =
-        "this code was authorised by another operator: only they and supervisors can follow it"
+    static var anotherOperatorsCode: String { tr("errors.code.anotherOperator") }
 
     /// Who authorised a code, as shown to an operator who did not.
     public static let anotherOperator = "another operator"
 
     /// Every failed sign-in's words, whatever the reason (no such name, a wrong password, a
     /// disabled or locked account): an answer must not tell which names exist.
-    static let wrongNameOrPassword =
-        "wrong user name or password: check both and try again (if it keeps failing, ask an admin: the account may be locked or disabled)"
+    static var wrongNameOrPassword: String { tr("errors.signIn.wrong") }
 
     /// Makes the decoy hash of `hasher` now (one hash), so that the first unknown name a server
     /// sees does not take two hashes' time where a real name takes one (servers call it at start).

@@ -2,6 +2,7 @@ import DeskAPI
 import DeskContract
 import DeskCore
 import DeskHTTPClient
+import DeskText
 import Foundation
 import JSONText
 
@@ -44,11 +45,11 @@ final class RemoteTransport: @unchecked Sendable {
 
     /// Title-bar words: set while retrying and after a failed call, cleared by any answer from
     /// the staff API.
-    static let retrying = "server unreachable, retrying"
-    static let unreachable = "server unreachable"
-    static let busyRetrying = "server unavailable, retrying"
-    static let unavailable = "server unavailable"
-    static let wrongServer = "not a TraceDesk server"
+    static var retrying: String { tr("errors.remote.title.retrying") }
+    static var unreachable: String { tr("errors.remote.title.unreachable") }
+    static var busyRetrying: String { tr("errors.remote.title.busyRetrying") }
+    static var unavailable: String { tr("errors.remote.title.unavailable") }
+    static var wrongServer: String { tr("errors.remote.title.wrongServer") }
     /// The largest answer accepted (an audit page of 1 000 entries is well under 1 MiB).
     static let maximumAnswerBytes = 16 << 20
 
@@ -132,10 +133,13 @@ final class RemoteTransport: @unchecked Sendable {
     func send(_ call: Call) async -> Sent {
         guard let url = url(call) else {
             return .refused(
-                .invalid("the server URL \(location) cannot be combined with a path"), problem: Self.wrongServer)
+                .invalid(tr("errors.remote.withPath", ["location": location])), problem: Self.wrongServer)
         }
         let deadline = (call.slow ? options.requestTimeout : options.connectTimeout) + call.longPoll
-        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        // The server words its refusals in the console's language.
+        var headers: [(name: String, value: String)] = [
+            ("Accept", "application/json"), ("Accept-Language", Language.current.rawValue),
+        ]
         var body: [UInt8]?
         if let json = call.body {
             headers.append(("Content-Type", "application/json; charset=utf-8"))
@@ -173,40 +177,40 @@ final class RemoteTransport: @unchecked Sendable {
         switch error {
         case .cannotConnect(let reason):
             switch reason {
-            case HTTPClientError.connectionRefused: return .unreachable(unreachable("connection refused"))
-            case HTTPClientError.unknownHost: return .unreachable(unreachable("its host name is not known"))
-            case HTTPClientError.noRoute: return .unreachable(unreachable("this machine has no route to it"))
-            default: return .unreachable(unreachable("the connection failed"))
+            case HTTPClientError.connectionRefused: return .unreachable(unreachable(tr("errors.remote.reason.refused")))
+            case HTTPClientError.unknownHost: return .unreachable(unreachable(tr("errors.remote.reason.unknownHost")))
+            case HTTPClientError.noRoute: return .unreachable(unreachable(tr("errors.remote.reason.noRoute")))
+            default: return .unreachable(unreachable(tr("errors.remote.reason.connectFailed")))
             }
         case .timedOut(connecting: true):
-            return .unreachable(unreachable("no connection within \(Self.seconds(options.connectTimeout)) s"))
+            return .unreachable(
+                unreachable(
+                    tr("errors.remote.reason.noConnection", ["seconds": String(Self.seconds(options.connectTimeout))])))
         case .timedOut(connecting: false):
-            return .unreachable(unreachable("no complete answer within \(Self.seconds(deadline)) s"))
+            return .unreachable(
+                unreachable(tr("errors.remote.reason.noAnswer", ["seconds": String(Self.seconds(deadline))])))
         case .cutOff(beforeAnswer: true):
             // What a server that is stopping does, and what a TLS listener does to plain HTTP.
             return .unreachable(
-                unreachable(
-                    "it closed the connection without answering; if the server uses TLS, the URL must start with https://"
-                ))
+                unreachable(tr("errors.remote.reason.closedTLS")))
         case .cutOff(beforeAnswer: false):
-            return .unreachable(unreachable("the connection closed before an answer came"))
-        case .cancelled: return .unreachable(unreachable("the request was cancelled"))
+            return .unreachable(unreachable(tr("errors.remote.reason.closedEarly")))
+        case .cancelled: return .unreachable(unreachable(tr("errors.remote.reason.cancelled")))
         case .tls(let detail):
             return .refused(
-                .failed(
-                    "a TLS connection to \(location) could not be made (\(Self.tlsReason(detail))): check https:// against http:// and the port; a server serves https only when given tls_cert and tls_key"
-                ), problem: "TLS failed")
+                .failed(tr("errors.remote.tls", ["location": location, "reason": Self.tlsReason(detail)])),
+                problem: tr("errors.remote.title.tls"))
         case .tooLarge:
             return .refused(
-                notTraceDesk("it answered more than \(Self.maximumAnswerBytes) bytes, more than any staff API answer"),
+                notTraceDesk(tr("errors.remote.reason.tooLarge", ["bytes": String(Self.maximumAnswerBytes)])),
                 problem: Self.wrongServer)
         case .notHTTP:
-            return .refused(notTraceDesk("its answer is not HTTP that this client can read"), problem: Self.wrongServer)
+            return .refused(notTraceDesk(tr("errors.remote.reason.notHTTP")), problem: Self.wrongServer)
         case .invalidRequest:
             return .refused(
-                .invalid("the server URL \(location) cannot be combined with a path"), problem: Self.wrongServer)
+                .invalid(tr("errors.remote.withPath", ["location": location])), problem: Self.wrongServer)
         case .failed(let detail):
-            return .unreachable(unreachable("the request failed: \(detail)"))
+            return .unreachable(unreachable(tr("errors.remote.reason.failed", ["detail": detail])))
         }
     }
 
@@ -230,8 +234,7 @@ final class RemoteTransport: @unchecked Sendable {
                 // A proxy in front of a server that is down, or stopping.
                 throw .temporary(
                     .unavailable(
-                        "the TraceDesk server at \(location) is unavailable (HTTP \(reply.status)): try again in a few seconds"
-                    ))
+                        tr("errors.remote.unavailableHTTP", ["location": location, "status": String(reply.status)])))
             }
             throw .final(
                 notTraceDesk("it answered the \(call.what) with HTTP \(reply.status) and no TraceDesk error body"),
@@ -244,14 +247,10 @@ final class RemoteTransport: @unchecked Sendable {
         switch error.code {
         case 1003:
             throw .temporary(
-                .unavailable(
-                    "the TraceDesk server at \(location) cannot reach its storage now (\(detail)): try again in a few seconds"
-                ))
+                .unavailable(tr("errors.remote.storage", ["location": location, "detail": detail])))
         case 1000:
             throw .final(
-                .failed(
-                    "the TraceDesk server at \(location) failed on the \(call.what) (\(detail)): tell its administrator"
-                ),
+                .failed(tr("errors.remote.serverFailed", ["location": location, "what": call.what, "detail": detail])),
                 problem: nil)
         case 1004:
             throw .final(
@@ -274,16 +273,12 @@ final class RemoteTransport: @unchecked Sendable {
     }
 
     func unreachable(_ reason: String) -> ServiceError {
-        .unavailable(
-            "the TraceDesk server at \(location) cannot be reached (\(reason)): check that it is running and that the URL and port are right, then try again"
-        )
+        .unavailable(tr("errors.remote.unreachable", ["location": location, "reason": reason]))
     }
 
     /// Another program answered, or one that is not the staff API (the title bar says so).
     func notTraceDesk(_ why: String) -> ServiceError {
         setProblem(Self.wrongServer)
-        return .failed(
-            "\(location) is not a TraceDesk server (\(why)): check the URL and port; the staff API is on the internal listener"
-        )
+        return .failed(tr("errors.remote.notTraceDesk", ["location": location, "why": why]))
     }
 }

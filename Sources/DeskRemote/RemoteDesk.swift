@@ -3,6 +3,7 @@ import DeskAPI
 import DeskContract
 import DeskCore
 import DeskCrypto
+import DeskText
 import Foundation
 import JSONText
 
@@ -61,20 +62,20 @@ public struct RemoteDesk: DeskService {
     /// A URL as a person typed it (`--server`), or what is wrong with it.
     public static func parse(_ text: String) -> Result<URL, ServiceError> {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
-            return .failure(.invalid("'\(text)' is not a URL: give one such as http://127.0.0.1:8081"))
+            return .failure(.invalid(tr("errors.remote.url.notURL", ["text": text])))
         }
         guard scheme == "http" || scheme == "https" else {
             return .failure(
-                .invalid("the server URL must start with http:// or https://, such as http://127.0.0.1:8081"))
+                .invalid(tr("errors.remote.url.scheme")))
         }
         guard let host = url.host, !host.isEmpty else {
-            return .failure(.invalid("the server URL has no host: give one such as http://127.0.0.1:8081"))
+            return .failure(.invalid(tr("errors.remote.url.host")))
         }
         if url.user != nil || url.password != nil {
-            return .failure(.invalid("the server URL must not carry a user or password: sign in with --user instead"))
+            return .failure(.invalid(tr("errors.remote.url.user")))
         }
         if url.query != nil || url.fragment != nil {
-            return .failure(.invalid("the server URL must not have a ?query or #fragment: give scheme, host and port"))
+            return .failure(.invalid(tr("errors.remote.url.query")))
         }
         return .success(url)
     }
@@ -95,8 +96,9 @@ public struct RemoteDesk: DeskService {
         }
         guard info.version == Int64(StaffWire.version) else {
             throw .failed(
-                "the TraceDesk server at \(location) speaks staff API version \(info.version), this console version \(StaffWire.version): use matching versions"
-            )
+                tr(
+                    "errors.remote.version",
+                    ["location": location, "server": String(info.version), "console": String(StaffWire.version)]))
         }
     }
 

@@ -1,6 +1,7 @@
 @preconcurrency import CMicroHTTPD
 import DeskAPI
 import DeskCore
+import DeskText
 import Dispatch
 import Foundation
 
@@ -528,7 +529,10 @@ public final class HTTPServer: @unchecked Sendable {
             body: exchange.body, clientAddress: exchange.clientAddress,
             clientCertificateName: exchange.clientCertificateName)
         exchange.body = []
-        switch handler.handle(request, route: exchange.route) {
+        // English unless a handler says otherwise (the staff API answers in its client's
+        // language): the phones' and hospitals' APIs speak their specs' words whatever the
+        // server's locale.
+        switch Language.$scoped.withValue(.en, operation: { handler.handle(request, route: exchange.route) }) {
         case .now(let response):
             return queue(connection, exchange, response)
         case .after(let delay, let produce):
@@ -543,7 +547,9 @@ public final class HTTPServer: @unchecked Sendable {
                 timersPending += 1
                 return true
             }
-            guard suspend else { return queue(connection, exchange, produce()) }
+            guard suspend else {
+                return queue(connection, exchange, Language.$scoped.withValue(.en, operation: produce))
+            }
             exchange.suspended = true
             MHD_suspend_connection(connection)
             // The answer may need the store: produced by a bounded set of workers, so a store that
@@ -612,7 +618,7 @@ public final class HTTPServer: @unchecked Sendable {
             return true
         }
         guard mine else { return }
-        resume(exchange, handle, produce())
+        resume(exchange, handle, Language.$scoped.withValue(.en, operation: produce))
     }
 
     private func queue(_ connection: OpaquePointer, _ exchange: Exchange, _ response: HTTPResponse) -> MHD_Result {

@@ -3,6 +3,7 @@ import DeskAPI
 import DeskContract
 import DeskCore
 import DeskLocal
+import DeskText
 import Dispatch
 import Foundation
 import JSONText
@@ -64,7 +65,15 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
         StaffEndpoint.template(for: request.path) ?? "unmatched"
     }
 
+    /// Answers in the language the client asks for (`Accept-Language`; the console sends its
+    /// own), English when it asks for none TraceDesk speaks: the refusals' words (the error
+    /// codes and the JSON are the same in every language).
     public func handle(_ request: HTTPRequest, route: String) -> HandlerResult {
+        let language = request.headerValues("Accept-Language").lazy.compactMap(Language.ofAcceptLanguage).first ?? .en
+        return Language.$scoped.withValue(language) { dispatch(request, route: route) }
+    }
+
+    private func dispatch(_ request: HTTPRequest, route: String) -> HandlerResult {
         let known = StaffEndpoint.endpoints(at: route)
         guard !known.isEmpty else {
             return .now(.error(.notFound("no such path in the staff API: see docs/staff-api.yaml")))
@@ -320,6 +329,8 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
                             : "too many requests are waiting for this kind of work; retry in a few seconds")))
         }
         let desk = self.desk
+        // The request's language (``handle(_:route:)``), carried into the task that answers it.
+        let language = Language.current
         return .suspended { [self] answer in
             Task(executorPreference: executor) {
                 // The place on the executor is given back as soon as the call returns, also when
@@ -329,10 +340,12 @@ public final class StaffAPI: HTTPHandler, @unchecked Sendable {
                     answer(.error(.unavailable("the server is stopping; retry in a few seconds")))
                     return
                 }
-                do throws(ServiceError) {
-                    if let response = try await call(desk, answer) { answer(response) }
-                } catch {
-                    answer(Self.failure(error, log: self.log))
+                await Language.$scoped.withValue(language) {
+                    do throws(ServiceError) {
+                        if let response = try await call(desk, answer) { answer(response) }
+                    } catch {
+                        answer(Self.failure(error, log: self.log))
+                    }
                 }
             }
         }

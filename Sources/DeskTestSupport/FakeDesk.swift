@@ -1,6 +1,7 @@
 import CivilCalendar
 import DeskContract
 import DeskCore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -38,7 +39,7 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
 
     /// What a failed sign-in is told (LocalDesk's words, so screens read as they would).
     public static let wrongPassword =
-        "wrong user name or password: check both and try again (if it keeps failing, ask an admin: the account may be locked or disabled)"
+        tr("errors.signIn.wrong")
 
     public let location: String
     public let firstAdminNeedsSetupToken: Bool
@@ -198,7 +199,7 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
         try run("watch") { () throws(ServiceError) in
             _ = try signedIn(session, for: .watchCode)
             guard let watch = canned.watch else {
-                throw .invalid("no authorisation for this code: check the code the citizen reads out")
+                throw .invalid(tr("errors.monitor.noAuthorization"))
             }
             return watch
         }
@@ -410,7 +411,7 @@ public final class FakeDesk: DeskService, @unchecked Sendable {
 
     func signedIn(_ session: StaffSession, for useCase: DeskUseCase) throws(ServiceError) -> StaffSession {
         guard let open = sessions[session.token], open.expiresAt > clock else {
-            throw .notSignedIn("this session has ended (signed out, or the password was reset): sign in again")
+            throw .notSignedIn(tr("errors.session.ended"))
         }
         guard open.role.may(useCase) else { throw ServiceChecks.forbidden(open.role, useCase) }
         return open

@@ -26,6 +26,35 @@ public enum Language: String, Sendable, CaseIterable, Hashable {
         return Language(rawValue: base.lowercased())
     }
 
+    /// The language an HTTP `Accept-Language` header asks for (`it-IT,it;q=0.9,en;q=0.8` →
+    /// Italian): of the ranges this program speaks, the one with the highest weight (the first
+    /// of equal ones); `q=0`, `*` and languages TraceDesk does not speak count for nothing, and
+    /// nil means no preference it can meet. Malformed parts are skipped, never an error: the
+    /// header is a client's wish, not a command.
+    public static func ofAcceptLanguage(_ header: String) -> Language? {
+        var best: (language: Language, weight: Double)?
+        for part in header.split(separator: ",").prefix(32) {
+            let pieces = part.split(separator: ";")
+            guard let range = pieces.first.map(trimmed), range != "*",
+                let language = ofLocale(range)
+            else { continue }
+            var weight = 1.0
+            for parameter in pieces.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map(trimmed)
+                if pair.count == 2, pair[0].lowercased() == "q" { weight = Double(pair[1]) ?? 0 }
+            }
+            guard weight > 0, weight <= 1 else { continue }
+            if best == nil || weight > best!.weight { best = (language, weight) }
+        }
+        return best?.language
+    }
+
+    private static func trimmed(_ text: Substring) -> String {
+        String(
+            text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+        )
+    }
+
     /// The mark between a number's whole part and its decimals: "." in English, "," in Italian
     /// ("8,5", "0,28%"). Machine formats (JSON, CSV, logs) keep "." whatever the language.
     public var decimalSeparator: Character { self == .it ? "," : "." }

@@ -208,6 +208,50 @@ struct StaffHTTPTests {
     }
 
     @Test(
+        "refusals follow the client's Accept-Language (Italian when asked for, English otherwise); codes and statuses do not"
+    )
+    func refusalsInTheClientsLanguage() async throws {
+        let f = try ServerFixture(sockets: false)
+        let admin = try await Self.token(f, "/setup", ["name": "root", "password": "admin-pass-1234"])
+        // Two failed sign-ins only: more from one address meet the admission's wait (429).
+        func signIn(_ language: String?) async throws -> (status: Int, code: Int?, detail: String?) {
+            var headers = Self.json
+            if let language { headers["Accept-Language"] = language }
+            let wrong = Self.body(["name": "root", "password": "not-the-pass"])
+            let reply = try await f.send("POST", staff(f, "/sessions"), headers: headers, body: wrong)
+            return (reply.status, reply.errorCode, reply.detail)
+        }
+        let italian = try await signIn("it-IT,it;q=0.9,en;q=0.8")
+        let none = try await signIn(nil)
+        for reply in [italian, none] {
+            #expect(reply.status == 401)
+            #expect(reply.code == 2002)
+        }
+        #expect(italian.detail?.hasPrefix("nome utente o password errati: controlla entrambi e riprova") == true)
+        #expect(none.detail?.hasPrefix("wrong user name or password: check both and try again") == true)
+
+        // A signed-in refusal (the role's) comes from the desk's task: in the asked-for language too.
+        func authorize(_ language: String) async throws -> (status: Int, code: Int?, detail: String?) {
+            let reply = try await f.send(
+                "POST", staff(f, "/otp/authorizations"),
+                headers: Self.json.merging(["Authorization": "Bearer \(admin)", "Accept-Language": language]) { $1 },
+                body: Self.body(["code": "9K2-RAY8-UUQ", "symptoms_started_on": Date().utcDayISO]))
+            return (reply.status, reply.errorCode, reply.detail)
+        }
+        let italianRole = "il tuo ruolo (amministratore) non può autorizzare codici: serve il ruolo operatore"
+        let englishRole = "your role (admin) cannot authorise codes: that needs the operator role"
+        for (language, detail) in [
+            ("it", italianRole), ("fr-FR, it;q=0.7, en;q=0.5", italianRole), ("en-GB", englishRole),
+            ("fr,de;q=0.9", englishRole), ("it;q=0, en", englishRole), ("*", englishRole),
+        ] {
+            let reply = try await authorize(language)
+            #expect(reply.status == 403)
+            #expect(reply.code == 2003)
+            #expect(reply.detail == detail, "Accept-Language: \(language)")
+        }
+    }
+
+    @Test(
         "an operator's authorisation: 201, then 200 already_authorized, a bad code 422 {2022} with its refusal; an admin gets 403 {2003}"
     )
     func authorizations() async throws {

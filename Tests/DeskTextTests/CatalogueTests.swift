@@ -106,6 +106,34 @@ import Testing
         #expect(resolved.source == source)
     }
 
+    @Test(
+        "Accept-Language: the spoken range of highest weight, the first of equals; q=0, * and others count for nothing",
+        arguments: [
+            ("it-IT,it;q=0.9,en;q=0.8", Language.it),
+            ("en-GB,en;q=0.9,it;q=0.8", .en),
+            ("fr-FR, it;q=0.7, en;q=0.5", .it),
+            ("it;q=0, en", .en),
+            ("en;q=0.5,it;q=0.5", .en),
+            ("*", nil),
+            ("fr,de;q=0.9", nil),
+            ("", nil),
+            (";;,,=q", nil),
+            ("it;q=abc, en;q=0.1", .en),
+            ("it;q=2", nil),
+            (" it ; q = 0.4 ", .it),
+        ] as [(String, Language?)])
+    func acceptLanguage(header: String, language: Language?) {
+        #expect(Language.ofAcceptLanguage(header) == language)
+    }
+
+    @Test("a desk's refusal is worded in the task's language; English stays as it was")
+    func refusalWords() {
+        let en = Language.$scoped.withValue(.en) { tr("errors.case.noSuch", ["id": "7"]) }
+        let it = Language.$scoped.withValue(.it) { tr("errors.case.noSuch", ["id": "7"]) }
+        #expect(en == "no case 7: check the number in the case list")
+        #expect(it == "nessun caso 7: controlla il numero nell'elenco dei casi")
+    }
+
     @Test("dates in each language's own words")
     func dates() {
         let en = Language.$scoped.withValue(.en) { DateWords.day(year: 2026, month: 12, day: 1, weekday: 2) }

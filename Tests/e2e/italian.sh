@@ -67,4 +67,26 @@ check "t shows the tracing page in Italian" wait_re "Tracciamento (·|-) casi ap
 keys C-c
 check "Ctrl-C exits the dashboard with status 0" wait_for "__EXIT=0"
 
+# 4. The desks' refusals are Italian too: from the store (the command line), and from a server,
+# which words them in the language the console asks for (Accept-Language), not its own.
+LANG=it_IT.UTF-8 td "wrong-password\n" otp status KJ23IWY5UJ --store "$store" --user ana --password-stdin
+check "a wrong password on the store is refused in Italian" says "nome utente o password errati"
+LANG=C td "wrong-password\n" otp status KJ23IWY5UJ --store "$store" --user ana --password-stdin
+check "and in English under LANG=C" says "wrong user name or password"
+use_signing_key
+LANG=C start_server "$store"
+check "a server started under LANG=C names its listeners" test -n "$internal"
+LANG=it_IT.UTF-8 td "wrong-password\n" --server "http://$internal" --user ana --password-stdin otp status KJ23IWY5UJ
+check "the server words the refusal in the Italian client's language" says "nome utente o password errati"
+LANG=C td "wrong-password\n" --server "http://$internal" --user sara --password-stdin otp status KJ23IWY5UJ
+check "and in English for an English client" says "wrong user name or password"
+start 80 24 "${italian[@]}" -- --server "http://$internal" --user boss
+check "the console on the server opens on the Italian sign-in" wait_for "Nome utente  boss"
+text "wrong-password"
+keys Enter
+check "a wrong password there is refused in Italian, by the server" wait_wrapped "nome utente o password errati"
+keys C-c
+check "Ctrl-C exits with status 0" wait_for "__EXIT=0"
+check "the server stops on SIGTERM" stop_server
+
 summary e2e-italian
