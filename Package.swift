@@ -113,7 +113,7 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "DeskHTTPClientTests", dependencies: ["DeskHTTPClient", "DeskTestSupport"]),
-        .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto"]),
+        .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto", "DeskText"]),
         .testTarget(
             name: "DeskCryptoTests",
             dependencies: [

@@ -179,7 +179,7 @@ extension QueueScreen {
             let lines = wrapped(
                 history.map { entry in
                     (
-                        "\(ConsoleText.dateTime(entry.at, state.timeZone))  \(entry.actor)  \(entry.text)",
+                        "\(ConsoleText.dateTime(entry.at, state.timeZone))  \(entry.actor)  \(CaseHistoryLine.shown(entry.text))",
                         Style(.normal)
                     )
                 }, width: pane.width, glyphs: g)

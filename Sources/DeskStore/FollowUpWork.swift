@@ -311,7 +311,8 @@ struct FollowUpWork<DB: SQLRunning> {
         }
         try addHistory(
             caseID, at: nowMs, actor: request.openedBy,
-            "opened (\(request.indexKind.label) \(request.indexDay.iso)): \(count(created, "new follow-up")), \(count(joined, "follow-up")) of other cases joined",
+            CaseHistoryLine.opened(kind: request.indexKind, day: request.indexDay, created: created, joined: joined)
+                .stored,
             operation: op)
         if let source {
             var became = source
@@ -322,12 +323,12 @@ struct FollowUpWork<DB: SQLRunning> {
             try write(became, operation: op)
             try addHistory(
                 caseID, at: nowMs, actor: request.openedBy,
-                "the patient was follow-up \(source.id) of \(source.reasons.map { "case \($0.caseID)" }.joined(separator: ", "))",
+                CaseHistoryLine.cameFrom(followUp: source.id, cases: source.reasons.map(\.caseID)).stored,
                 operation: op)
             for reason in source.reasons {
                 try addHistory(
                     reason.caseID, at: nowMs, actor: request.openedBy,
-                    "follow-up \(source.id) became case \(caseID)", operation: op)
+                    CaseHistoryLine.becameCase(followUp: source.id, caseID: caseID).stored, operation: op)
             }
             try appendEvent(
                 .followUpChanged, at: nowMs, actor: request.openedBy,
@@ -399,8 +400,7 @@ struct FollowUpWork<DB: SQLRunning> {
         let trimmed = Self.trimmed(note)
         try addHistory(
             id, at: nowMs, actor: actor,
-            "closed (\(reason.label)): \(count(ending.count, "follow-up")) ended"
-                + (trimmed.isEmpty ? "" : " — \(trimmed)"),
+            CaseHistoryLine.closed(reason: reason, ended: ending.count, note: trimmed).stored,
             operation: op)
         try staff.appendAudit(
             actor: actor, action: .caseClosed, target: "case \(id)",
@@ -460,7 +460,8 @@ struct FollowUpWork<DB: SQLRunning> {
                 .integer(followUpID), .integer(caseID), .text(today.iso), .integer(0), .integer(0), .integer(0),
                 .integer(0), .text(reason), .integer(nowMs),
             ], operation: op)
-        try addHistory(caseID, at: nowMs, actor: actor, "follow-up \(followUpID) added by hand", operation: op)
+        try addHistory(
+            caseID, at: nowMs, actor: actor, CaseHistoryLine.added(followUp: followUpID).stored, operation: op)
         try staff.appendAudit(
             actor: actor, action: .followUpAdded, target: "user \(personUserID)",
             detail: AuditEntry.Detail.FollowUpAdded(
@@ -622,11 +623,11 @@ struct FollowUpWork<DB: SQLRunning> {
             sql.insertAttempt,
             [.integer(followUpID), .integer(nowMs), .text(actor), .text(outcome.rawValue), .text(note)], operation: op)
         next.reasons = try reasons(of: [followUpID], operation: op)[followUpID] ?? []
-        let changed = next.state == followUp.state ? "" : " (\(next.state.label))"
+        let line = CaseHistoryLine.attempt(
+            followUp: followUpID, outcome: outcome, state: next.state == followUp.state ? nil : next.state
+        ).stored
         for reason in next.reasons {
-            try addHistory(
-                reason.caseID, at: nowMs, actor: actor, "follow-up \(followUpID): \(outcome.label)\(changed)",
-                operation: op)
+            try addHistory(reason.caseID, at: nowMs, actor: actor, line, operation: op)
         }
         try staff.appendAudit(
             actor: actor, action: .followUpAttempt, target: "follow-up \(followUpID)",
@@ -663,9 +664,10 @@ struct FollowUpWork<DB: SQLRunning> {
                 .integer(isolating ? 1 : 0), .text(note),
             ], operation: op)
         next.reasons = try reasons(of: [followUpID], operation: op)[followUpID] ?? []
-        let words =
-            "follow-up \(followUpID): checked, \(symptoms ? "symptoms" : "no symptoms"), \(isolating ? "isolating" : "not isolating")"
-            + (next.state == followUp.state ? "" : " (\(next.state.label))")
+        let words = CaseHistoryLine.check(
+            followUp: followUpID, symptoms: symptoms, isolating: isolating,
+            state: next.state == followUp.state ? nil : next.state
+        ).stored
         for reason in next.reasons {
             try addHistory(reason.caseID, at: nowMs, actor: actor, words, operation: op)
         }
@@ -710,7 +712,8 @@ struct FollowUpWork<DB: SQLRunning> {
             if followUp.assignedTo != tracer {
                 for reason in followUp.reasons {
                     try addHistory(
-                        reason.caseID, at: nowMs, actor: actor, "follow-up \(id) assigned to \(tracer)", operation: op)
+                        reason.caseID, at: nowMs, actor: actor,
+                        CaseHistoryLine.assigned(followUp: id, tracer: tracer).stored, operation: op)
                 }
             }
             followUp.assignedTo = tracer
@@ -781,7 +784,8 @@ struct FollowUpWork<DB: SQLRunning> {
         try write(followUp, operation: op)
         for reason in try reasons(of: [followUp.id], operation: op)[followUp.id] ?? [] {
             try addHistory(
-                reason.caseID, at: nowMs, actor: Self.timeActor, "follow-up \(followUp.id): \(followUp.state.label)",
+                reason.caseID, at: nowMs, actor: Self.timeActor,
+                CaseHistoryLine.settled(followUp: followUp.id, state: followUp.state).stored,
                 operation: op)
         }
         try appendEvent(
@@ -917,8 +921,6 @@ struct FollowUpWork<DB: SQLRunning> {
         out.unicodeScalars.append(contentsOf: scalars[first...last])
         return out
     }
-
-    private func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 
     /// `text` safe inside a LIKE pattern with `ESCAPE '\'`.
     static func likeEscaped(_ text: String) -> String {

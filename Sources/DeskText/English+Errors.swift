@@ -235,5 +235,23 @@ extension English {
             "errors.remote.version",
             "the TraceDesk server at {location} speaks staff API version {server}, this console version {console}: use matching versions"
         ),
+        ("history.opened", "opened ({kind} {day}): {created}, {joined} of other cases joined"),
+        ("history.newFollowUps.one", "{count} new follow-up"),
+        ("history.newFollowUps.other", "{count} new follow-ups"),
+        ("history.followUps.one", "{count} follow-up"),
+        ("history.followUps.other", "{count} follow-ups"),
+        ("history.cameFrom", "the patient was follow-up {followUp} of {cases}"),
+        ("history.case", "case {id}"),
+        ("history.becameCase", "follow-up {followUp} became case {case}"),
+        ("history.closed", "closed ({reason}): {ended} ended"),
+        ("history.added", "follow-up {followUp} added by hand"),
+        ("history.attempt", "follow-up {followUp}: {outcome}"),
+        ("history.check", "follow-up {followUp}: checked, {symptoms}, {isolating}"),
+        ("history.symptoms", "symptoms"),
+        ("history.noSymptoms", "no symptoms"),
+        ("history.isolating", "isolating"),
+        ("history.notIsolating", "not isolating"),
+        ("history.assigned", "follow-up {followUp} assigned to {tracer}"),
+        ("history.settled", "follow-up {followUp}: {state}"),
     ]
 }

@@ -269,5 +269,23 @@ extension Italian {
             "errors.remote.version",
             "il server TraceDesk su {location} parla la versione {server} della API del personale, questa console la versione {console}: usa versioni corrispondenti"
         ),
+        ("history.opened", "aperto ({kind} {day}): {created}; unite di altri casi: {joined}"),
+        ("history.newFollowUps.one", "{count} sorveglianza nuova"),
+        ("history.newFollowUps.other", "{count} sorveglianze nuove"),
+        ("history.followUps.one", "{count} sorveglianza"),
+        ("history.followUps.other", "{count} sorveglianze"),
+        ("history.cameFrom", "il paziente era la sorveglianza {followUp} di {cases}"),
+        ("history.case", "caso {id}"),
+        ("history.becameCase", "la sorveglianza {followUp} è diventata il caso {case}"),
+        ("history.closed", "chiuso ({reason}), terminate: {ended}"),
+        ("history.added", "sorveglianza {followUp} aggiunta a mano"),
+        ("history.attempt", "sorveglianza {followUp}: {outcome}"),
+        ("history.check", "sorveglianza {followUp}: verificata, {symptoms}, {isolating}"),
+        ("history.symptoms", "con sintomi"),
+        ("history.noSymptoms", "senza sintomi"),
+        ("history.isolating", "in isolamento"),
+        ("history.notIsolating", "non in isolamento"),
+        ("history.assigned", "sorveglianza {followUp} affidata a {tracer}"),
+        ("history.settled", "sorveglianza {followUp}: {state}"),
     ]
 }

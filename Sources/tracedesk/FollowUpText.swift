@@ -140,7 +140,9 @@ enum FollowUpText {
         }
         say("")
         say(tr("cli.case.show.history"))
-        for entry in detail.history { say("  \(localTime(entry.at))  \(entry.actor)  \(entry.text)") }
+        for entry in detail.history {
+            say("  \(localTime(entry.at))  \(entry.actor)  \(CaseHistoryLine.shown(entry.text))")
+        }
         if detail.history.isEmpty { say("  " + tr("cli.case.show.nothingYet")) }
     }
 

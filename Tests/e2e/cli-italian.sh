@@ -69,6 +69,13 @@ check "case open in Italian: the case, its index day, its follow-ups" bash -c "
   grep -qE 'sorveglianze: [1-9][0-9]* nuov[ae], assegnate a te' '$work/out' && grep -qF 'per vederlo: tracedesk case show' '$work/out'"
 as bench-tracer "$password" en case open "+39 300 000 0000" --reference "ASL-2026-0412"
 check "case open again, in English: the existing case" out_has "the patient already has an open case: case "
+case_id=$(sed -nE 's/.*open case: case ([0-9]+).*/\1/p' "$work/out" | head -n 1)
+as bench-tracer "$password" it case show "${case_id:-0}"
+check "case show in Italian: the history's lines in Italian, as the store wrote them in English" bash -c "
+  [ $rc -eq 0 ] && grep -qE 'aperto \(inizio sintomi $onset\): [0-9]+ sorveglianz[ae] nuov[ae]' '$work/out'"
+as bench-tracer "$password" en case show "${case_id:-0}"
+check "case show in English: the history as stored" bash -c "
+  [ $rc -eq 0 ] && grep -qE 'opened \(symptom onset $onset\): [0-9]+ new follow-ups?, ' '$work/out'"
 as bench-tracer "$password" it queue
 check "queue in Italian: whose, the counts and the headings" bash -c "
   [ $rc -eq 0 ] && grep -qE '^Coda di bench-tracer: [0-9]+ in ritardo · [0-9]+ da fare ora · [0-9]+ più tardi oggi' '$work/out' &&
