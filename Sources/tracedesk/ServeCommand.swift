@@ -301,7 +301,12 @@ enum ServeCommand {
         for setting in ServerConfig.settings {
             print("  \(setting.name)  (\(setting.environmentName))")
             print("      = \(setting.value(in: config))")
-            print("      \(setting.help)")
+            // English: the server's own words; another language: the catalogue's (the server's words
+            // for a setting it does not have yet).
+            let help =
+                Language.current == .en
+                ? setting.help : Catalogue.raw("cli.out.serve.setting.\(setting.name)", in: .current) ?? setting.help
+            print("      \(help)")
         }
     }
 

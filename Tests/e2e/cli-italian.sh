@@ -164,8 +164,24 @@ LANG=it_IT.UTF-8 td "" serve --settings
 check "serve --settings in Italian: the heading" bash -c "
   [ $rc -eq 0 ] && grep -qx 'Impostazioni (chiave nel file, variabile d.ambiente, valore attuale, significato):' '$work/out' &&
   grep -qx '  listen  (TRACEDESK_LISTEN)' '$work/out'"
+cp "$work/out" "$work/settings-it.out"
 td "" --lang en serve --settings
 check "serve --settings in English, as before" grep -qx 'Settings (file key, environment variable, current value, meaning):' "$work/out"
+# Every setting's meaning in Italian (none left in the server's English), with the ranges and
+# allowed values of the English: a range changed in the server and not in the catalogue fails.
+cat >"$work/settings.py" <<'PY'
+import re, sys
+def meanings(path):
+    lines = open(path, encoding="utf-8").read().splitlines()[1:]
+    return {lines[i].split()[0]: lines[i + 2].strip() for i in range(0, len(lines), 3)}
+it, en = meanings(sys.argv[1]), meanings(sys.argv[2])
+bad = [k for k in en if k not in it or it[k] == en[k] or
+       re.findall(r"\[[0-9…]+\]$", it[k]) != re.findall(r"\[[0-9…]+\]$", en[k])]
+print(" ".join(bad))
+sys.exit(0 if en and not bad and it.keys() == en.keys() else 1)
+PY
+check "serve --settings in Italian: every setting's meaning translated, its range as in English" \
+  python3 "$work/settings.py" "$work/settings-it.out" "$work/out"
 LANG=it_IT.UTF-8 td "" store info --store "$work/chunks.sqlite"
 check "store info in Italian: the size with a decimal comma" bash -c "
   [ $rc -eq 0 ] && grep -qE '^spazio su disco +[0-9]+,[0-9] (kB|MB)$' '$work/out'"
