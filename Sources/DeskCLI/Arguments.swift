@@ -58,6 +58,14 @@ package struct Arguments {
                     throw UsageError(tr("cli.usage.takesNoValue", ["option": name]), command: command)
                 }
                 flags.insert(name)
+            } else if CommandTable.leadingOnly.contains(name) {
+                // --lang is read before the command only (as `tracedesk --help` says): say where.
+                let given = inlineValue ?? (index < words.count && !words[index].hasPrefix("-") ? words[index] : nil)
+                throw UsageError(
+                    tr(
+                        "cli.usage.beforeCommand",
+                        ["option": name, "value": given ?? "en|it", "command": command]),
+                    command: command)
             } else {
                 throw UsageError(
                     tr("cli.usage.unknownOption", ["option": "--" + name, "command": command]), command: command)

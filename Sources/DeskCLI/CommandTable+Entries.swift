@@ -30,6 +30,11 @@ package enum CommandTable {
     package static let globalOptions: [CLIOption] =
         [CLIOption("lang", "en|it", allowed: ["en", "it"], word: "language", key: "cli.option.lang")] + personOptions
 
+    /// The leading options no command takes after its name (the person's options are also every
+    /// person-taking command's own): given after a command, the refusal says to put them first.
+    package static let leadingOnly: Set<String> = Set(
+        globalOptions.map(\.name).filter { name in !personOptions.contains { $0.name == name } })
+
     static func exits(_ prefix: String, _ own: [ExitStatus], shared: [ExitStatus] = []) -> [CLIExit] {
         let all = Set(own + shared).sorted { $0.rawValue < $1.rawValue }
         return all.map { CLIExit($0, own.contains($0) ? "\(prefix).exit.\($0.rawValue)" : "cli.exit.\($0.rawValue)") }

@@ -23,10 +23,10 @@ public enum Catalogue {
         switch language {
         case .en:
             return English.common + English.consoleFrame + English.consoleTracing + English.consoleSupervision
-                + English.cli + English.benchRun + English.errors
+                + English.cli + English.cliOutput + English.benchRun + English.errors
         case .it:
             return Italian.common + Italian.consoleFrame + Italian.consoleTracing + Italian.consoleSupervision
-                + Italian.cli + Italian.benchRun + Italian.errors
+                + Italian.cli + Italian.cliOutput + Italian.benchRun + Italian.errors
         }
     }
 

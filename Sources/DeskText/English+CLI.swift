@@ -1426,6 +1426,10 @@ extension English {
     /// The command line's refusals of what was typed (UsageError), with the "see --help" line.
     static let usage: [(String, String)] = [
         ("cli.usage.unknownOption", "unknown option '{option}' for '{command}'"),
+        (
+            "cli.usage.beforeCommand",
+            "unknown option '--{option}' for '{command}': --{option} goes before the command, as in tracedesk --{option} {value} {command}"
+        ),
         ("cli.usage.needsValue", "option --{option} needs a value"),
         ("cli.usage.needsValueOf", "option --{option} needs a value: {allowed}"),
         ("cli.usage.takesNoValue", "option --{option} takes no value"),

@@ -1526,6 +1526,10 @@ extension Italian {
     /// I rifiuti di ciò che è stato scritto sulla riga di comando (UsageError), con la riga "vedi --help".
     static let usage: [(String, String)] = [
         ("cli.usage.unknownOption", "opzione sconosciuta '{option}' per '{command}'"),
+        (
+            "cli.usage.beforeCommand",
+            "opzione sconosciuta '--{option}' per '{command}': --{option} va prima del comando, come in tracedesk --{option} {value} {command}"
+        ),
         ("cli.usage.needsValue", "l'opzione --{option} richiede un valore"),
         ("cli.usage.needsValueOf", "l'opzione --{option} richiede un valore: {allowed}"),
         ("cli.usage.takesNoValue", "l'opzione --{option} non accetta un valore"),

@@ -7,6 +7,7 @@ import DeskLocal
 import DeskServer
 import DeskStore
 import Foundation
+import TerminalKit
 
 /// `tracedesk keys …`: the P-256 key that signs chunks.
 enum KeysCommand {
@@ -232,14 +233,28 @@ enum ChunksCommand {
                 print(last == 0 ? tr("cli.chunks.noneYet") : tr("cli.chunks.noneKept", ["last": String(last)]))
                 return .success
             }
-            print("index  published             window (UTC)                               keys  padding     bytes")
-            for chunk in chunks {
-                let window = "\(PublishRun.time(chunk.windowStart)) to \(PublishRun.time(chunk.windowEnd))"
-                var line = pad(String(chunk.index), 5, right: true) + "  " + pad(iso(chunk.publishedAt), 20)
-                line += "  " + pad(window, 41) + "  " + pad(String(chunk.keyCount), 5, right: true)
-                line += "  " + pad(String(chunk.paddingCount), 7, right: true)
-                line += "  " + pad(String(chunk.zipBytes), 8, right: true)
-                if chunk.publishedAt < offeredSince { line += "  (no longer offered)" }
+            // Each column as wide as the English one, or as its heading in the run's language.
+            let labels = ["index", "published", "window", "keys", "padding", "bytes"].map {
+                tr("cli.out.chunks.list.column.\($0)")
+            }
+            let widths = zip([5, 20, 41, 5, 7, 8], labels).map { max($0, DisplayWidth.of($1)) }
+            let windows = chunks.map { chunk in
+                tr(
+                    "cli.out.chunks.window",
+                    ["from": PublishRun.time(chunk.windowStart), "to": PublishRun.time(chunk.windowEnd)])
+            }
+            var widest = widths
+            widest[2] = max(widths[2], windows.map(DisplayWidth.of).max() ?? 0)
+            print(
+                heading(
+                    labels, widths: widest, english: [5, 20, 40, 5, 7, 8], right: [3, 4, 5]))
+            for (chunk, window) in zip(chunks, windows) {
+                var line =
+                    pad(String(chunk.index), widths[0], right: true) + "  " + pad(iso(chunk.publishedAt), widths[1])
+                line += "  " + pad(window, widths[2]) + "  " + pad(String(chunk.keyCount), widths[3], right: true)
+                line += "  " + pad(String(chunk.paddingCount), widths[4], right: true)
+                line += "  " + pad(String(chunk.zipBytes), widths[5], right: true)
+                if chunk.publishedAt < offeredSince { line += "  " + tr("cli.out.chunks.list.notOffered") }
                 print(line)
             }
             return .success
@@ -257,32 +272,41 @@ enum ChunksCommand {
             do {
                 guard let found = try store.chunk(index: index) else {
                     let last = (try? store.lastChunkIndex()) ?? 0
-                    printError(
+                    let why =
                         last == 0
-                            ? "chunks show: no chunks published yet"
-                            : index > last
-                                ? "chunks show: there is no chunk \(index): the newest is \(last)"
-                                : "chunks show: chunk \(index) is no longer kept (retention deletes chunks after \(config.retentionDays) days)"
-                    )
+                        ? tr("cli.out.chunks.show.noneYet")
+                        : index > last
+                            ? tr("cli.out.chunks.show.beyondNewest", ["index": String(index), "last": String(last)])
+                            : tr(
+                                "cli.out.chunks.show.notKept",
+                                ["index": String(index), "days": String(config.retentionDays)])
+                    printError("chunks show: " + why)
                     return .refused
                 }
                 zip = found.zip
-                header = "chunk \(index), published \(iso(found.summary.publishedAt)), \(found.summary.keyCount) keys"
-                if found.summary.paddingCount > 0 { header += " + \(found.summary.paddingCount) padding" }
-                header += ", \(zip.count) bytes"
+                header = tr(
+                    "cli.out.chunks.show.chunk",
+                    [
+                        "index": String(index), "time": iso(found.summary.publishedAt),
+                        "keys": String(found.summary.keyCount),
+                    ])
+                if found.summary.paddingCount > 0 {
+                    header += tr("cli.out.chunks.show.padding", ["count": String(found.summary.paddingCount)])
+                }
+                header += tr("cli.out.chunks.show.bytes", ["count": String(zip.count)])
             } catch {
                 printError("chunks show: \(error.message)")
                 return .storeUnavailable
             }
         } else if FileManager.default.fileExists(atPath: which) {
             guard let data = FileManager.default.contents(atPath: which) else {
-                printError("chunks show: cannot read \(which)")
+                printError("chunks show: " + tr("cli.out.chunks.show.cannotRead", ["file": which]))
                 return .refused
             }
             zip = Array(data)
-            header = "file \(which), \(zip.count) bytes"
+            header = tr("cli.out.chunks.show.file", ["file": which, "count": String(zip.count)])
         } else {
-            printError("chunks show: '\(which)' is neither a chunk index (1, 2, …) nor a file")
+            printError("chunks show: " + tr("cli.out.chunks.show.neither", ["value": which]))
             return .refused
         }
         let inspection: ChunkInspection
@@ -294,40 +318,71 @@ enum ChunksCommand {
         }
         let file = inspection.file
         print(header)
+        // The labels in one column: 12 wide, or the longest label and two spaces.
+        let names = ["window", "region", "batch", "signedBy", "keys", "signature"]
+        let labels = Dictionary(uniqueKeysWithValues: names.map { ($0, tr("cli.out.chunks.show.label.\($0)")) })
+        let column = max(12, (labels.values.map(DisplayWidth.of).max() ?? 0) + 2)
+        func label(_ name: String) -> String { pad(labels[name] ?? name, column) }
         print(
-            "window      \(PublishRun.time(Int64(clamping: file.startTimestamp))) to \(PublishRun.time(Int64(clamping: file.endTimestamp)))"
-        )
-        print("region      \(ExportError.shown(file.region))")
-        print("batch       \(file.batchNum) of \(file.batchSize)")
+            label("window")
+                + tr(
+                    "cli.out.chunks.window",
+                    [
+                        "from": PublishRun.time(Int64(clamping: file.startTimestamp)),
+                        "to": PublishRun.time(Int64(clamping: file.endTimestamp)),
+                    ]))
+        print(label("region") + ExportError.shown(file.region))
+        print(
+            label("batch")
+                + tr("cli.out.chunks.show.batch", ["number": String(file.batchNum), "size": String(file.batchSize)]))
         for info in file.signatureInfos {
-            var text = "signed by   key id \(ExportError.shown(info.verificationKeyID)), "
-            text += "version \(ExportError.shown(info.verificationKeyVersion)), "
-            text += "algorithm \(ExportError.shown(info.signatureAlgorithm))"
-            if let bundle = info.appBundleID { text += ", app \(ExportError.shown(bundle))" }
+            var text =
+                label("signedBy")
+                + tr(
+                    "cli.out.chunks.show.signedBy",
+                    [
+                        "id": ExportError.shown(info.verificationKeyID),
+                        "version": ExportError.shown(info.verificationKeyVersion),
+                        "algorithm": ExportError.shown(info.signatureAlgorithm),
+                    ])
+            if let bundle = info.appBundleID {
+                text += tr("cli.out.chunks.show.app", ["app": ExportError.shown(bundle)])
+            }
             print(text)
         }
-        print("export.bin  sha256 \(Hex.encode(inspection.exportBinSHA256))")
+        print(pad("export.bin", column) + "sha256 \(Hex.encode(inspection.exportBinSHA256))")
         print(
-            "keys        \(file.keys.count)" + (file.revisedKeys.isEmpty ? "" : ", revised \(file.revisedKeys.count)"))
+            label("keys") + String(file.keys.count)
+                + (file.revisedKeys.isEmpty
+                    ? "" : tr("cli.out.chunks.show.revised", ["count": String(file.revisedKeys.count)])))
         let days = Dictionary(grouping: file.keys) { utcDay(of: $0) }
         for (day, group) in days.sorted(by: { $0.key < $1.key }) {
             let risks = Set(group.compactMap(\.transmissionRiskLevel)).sorted().map(String.init).joined(separator: ",")
             let onsets = Set(group.compactMap(\.daysSinceOnsetOfSymptoms)).sorted().map(String.init)
                 .joined(separator: ",")
             print(
-                "  \(day.iso): \(group.count) keys (risk \(risks.isEmpty ? "-" : risks), days since onset \(onsets.isEmpty ? "-" : onsets))"
-            )
+                tr(
+                    "cli.out.chunks.show.day",
+                    [
+                        "day": day.iso, "count": String(group.count), "risks": risks.isEmpty ? "-" : risks,
+                        "onsets": onsets.isEmpty ? "-" : onsets,
+                    ]))
         }
         if keys {
-            print("key (base64)              start interval (UTC day)   period  risk  report  onset")
+            // Each column as wide as the English one, or as its heading in the run's language.
+            let headings = ["key", "start", "period", "risk", "report", "onset"].map {
+                tr("cli.out.chunks.show.column.\($0)")
+            }
+            let widths = Swift.zip([24, 26, 6, 4, 6, 5], headings).map { max($0, DisplayWidth.of($1)) }
+            print(heading(headings, widths: widths, english: [24, 25, 6, 4, 6, 5], right: [2, 3, 4, 5]))
             for key in file.keys {
-                var line = pad(Base64.encode(key.keyData), 24) + "  "
+                var line = pad(Base64.encode(key.keyData), widths[0]) + "  "
                 line += pad(
-                    "\(key.rollingStartIntervalNumber) (\(utcDay(of: key).iso))", 26)
-                line += "  " + pad(String(key.rollingPeriod ?? 144), 6, right: true)
-                line += "  " + pad(key.transmissionRiskLevel.map(String.init) ?? "-", 4, right: true)
-                line += "  " + pad(key.reportType.map(String.init) ?? "-", 6, right: true)
-                line += "  " + pad(key.daysSinceOnsetOfSymptoms.map(String.init) ?? "-", 5, right: true)
+                    "\(key.rollingStartIntervalNumber) (\(utcDay(of: key).iso))", widths[1])
+                line += "  " + pad(String(key.rollingPeriod ?? 144), widths[2], right: true)
+                line += "  " + pad(key.transmissionRiskLevel.map(String.init) ?? "-", widths[3], right: true)
+                line += "  " + pad(key.reportType.map(String.init) ?? "-", widths[4], right: true)
+                line += "  " + pad(key.daysSinceOnsetOfSymptoms.map(String.init) ?? "-", widths[5], right: true)
                 print(line)
             }
         }
@@ -336,13 +391,15 @@ enum ChunksCommand {
         var source = ""
         if let publicKeyPath {
             guard let pem = try? String(contentsOfFile: publicKeyPath, encoding: .utf8) else {
-                printError("chunks show: cannot read the public key \(publicKeyPath)")
+                printError("chunks show: " + tr("cli.out.chunks.show.cannotReadKey", ["file": publicKeyPath]))
                 return .refused
             }
             do {
                 publicKey = try ECPublicKey(pem: pem)
             } catch {
-                printError("chunks show: \(publicKeyPath) is not a P-256 public key: \(error.message)")
+                printError(
+                    "chunks show: "
+                        + tr("cli.out.chunks.show.notPublicKey", ["file": publicKeyPath, "problem": error.message]))
                 return .refused
             }
             source = publicKeyPath
@@ -350,17 +407,19 @@ enum ChunksCommand {
             let key = try? ECPrivateKey(pem: pem)
         {
             publicKey = key.publicKey
-            source = "the signing key \(path)"
+            source = tr("cli.out.chunks.show.signingKey", ["file": path])
         }
         guard let publicKey else {
-            print("signature   \(inspection.signatures.count) present, not checked (give --public-key FILE)")
+            print(
+                label("signature")
+                    + tr("cli.out.chunks.show.unchecked", ["count": String(inspection.signatures.count)]))
             return .success
         }
         if inspection.signatureVerifies(with: publicKey) {
-            print("signature   verified with \(source)")
+            print(label("signature") + tr("cli.out.chunks.show.verified", ["source": source]))
             return .success
         }
-        print("signature   DOES NOT VERIFY with \(source)")
+        print(label("signature") + tr("cli.out.chunks.show.notVerified", ["source": source]))
         return .refused
     }
 
@@ -373,8 +432,14 @@ enum ChunksCommand {
                 return .storeUnavailable
             }
             print(
-                "cleanup: \(report.summary) (kept: \(config.retentionDays) days, analytics \(config.analyticsRetentionDays) days, contact files \(config.retentionPolicy.contactHistoryDays) days)"
-            )
+                "cleanup: "
+                    + tr(
+                        "cli.out.cleanup.done",
+                        [
+                            "summary": report.summary, "days": String(config.retentionDays),
+                            "analytics": String(config.analyticsRetentionDays),
+                            "contacts": String(config.retentionPolicy.contactHistoryDays),
+                        ]))
             return .success
         } catch {
             printError("cleanup: \(error.message)")
@@ -384,8 +449,18 @@ enum ChunksCommand {
 
     static func iso(_ date: Date) -> String { PublishRun.time(Int64(date.timeIntervalSince1970.rounded(.down))) }
 
+    /// A table's heading line over columns `widths` wide (`right`: the right-aligned ones), two
+    /// spaces apart. English keeps the line it has always printed, laid out `english` (a column or
+    /// more short of its cells here and there: people and scripts know it as it is); another
+    /// language's headings stand over their columns.
+    static func heading(_ labels: [String], widths: [Int], english: [Int], right: Set<Int>) -> String {
+        let layout = Language.current == .en ? english : widths
+        return labels.indices.map { pad(labels[$0], layout[$0], right: right.contains($0)) }.joined(separator: "  ")
+    }
+
+    /// `text` filled with spaces to `width` terminal columns (on the left when `right`).
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
+        let fill = String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
         return right ? fill + text : text + fill
     }
 }

@@ -33,7 +33,7 @@ enum DemoCommand {
             return .success
         }
         guard arguments.positionals.isEmpty else {
-            throw UsageError("demo takes no argument '\(arguments.positionals[0])'", command: command)
+            throw UsageError(tr("cli.out.demo.noArgument", ["argument": arguments.positionals[0]]), command: command)
         }
         var plan = SimulationPlan()
         plan.immuniPerMinute = Double(try arguments.integer("immuni-rate", default: 6, in: 0...600, command: command))
@@ -44,14 +44,17 @@ enum DemoCommand {
         if let seed = arguments.values["seed"] {
             guard let value = UInt64(seed) else {
                 throw UsageError(
-                    "--seed must be a whole number from 0 to \(UInt64.max), got '\(seed)'", command: command)
+                    tr(
+                        "cli.usage.wholeNumber",
+                        ["option": "seed", "low": "0", "high": String(UInt64.max), "value": seed]),
+                    command: command)
             }
             plan.seed = value
             plan.seedGiven = true
         }
         let console = !arguments.has("no-console")
         if console && arguments.values["duration"] != nil {
-            throw UsageError("--duration goes with --no-console: with the console, quit it to stop", command: command)
+            throw UsageError(tr("cli.out.demo.durationWithConsole"), command: command)
         }
         let duration = try arguments.integer("duration", default: 60, in: 1...86_400, command: command)
         plan.duration = console ? .seconds(86_400) : .seconds(duration)
@@ -66,7 +69,7 @@ enum DemoCommand {
             theme = theme.withoutColor
         }
         if console && (isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1) {
-            printError("the demo's console needs a terminal: run it in one, or give --no-console")
+            printError(tr("cli.out.demo.needsTerminal"))
             return .usage
         }
 
@@ -75,9 +78,7 @@ enum DemoCommand {
         var temporary: URL?
         if let path = arguments.values["store"] {
             guard !FileManager.default.fileExists(atPath: path) else {
-                throw UsageError(
-                    "\(path) exists: the demo makes a new store with demo accounts and simulated people; give a path that does not exist yet",
-                    command: command)
+                throw UsageError(tr("cli.out.demo.storeExists", ["file": path]), command: command)
             }
             storePath = path
         } else {
@@ -131,7 +132,7 @@ enum DemoCommand {
                 signing: ChunkSigning(key: ECPrivateKey.generate()), accessLog: AccessLog(write: log), log: log)
             try server.start(runningJobs: true)
         } catch {
-            printError("the demo could not start: \(error)")
+            printError(tr("cli.out.demo.cannotStart", ["problem": "\(error)"]))
             return .storeUnavailable
         }
         defer { server.stop(grace: .seconds(2)) }
@@ -145,7 +146,7 @@ enum DemoCommand {
         // read, next to the store (deleted with a temporary folder).
         let accountsPath = folder.appendingPathComponent("demo-accounts.txt").path
         let written = writePrivate(intro + "\n", to: accountsPath)
-        if written { intro += "\n  written to \(accountsPath) (mode 0600); in the console, F8 or ? shows them" }
+        if written { intro += "\n" + tr("cli.out.demo.intro.written", ["file": accountsPath]) }
         print(intro)
         fflush(nil)  // every output stream: a script reading the addresses and accounts sees them now
 
@@ -206,12 +207,17 @@ enum DemoCommand {
             close(savedStderr)
         }
         print(
-            "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles); operational-info records \(result.analyticsSent)"
-        )
-        for line in result.summary.lines { print(line) }
-        if !tracing.plan.patients.isEmpty { print(tracing.status.summary) }
+            tr(
+                "cli.out.demo.summary",
+                [
+                    "citizens": String(result.citizens), "uploads": String(result.uploadsAccepted),
+                    "registered": String(result.registered.count), "positives": String(result.positives.count),
+                    "files": String(result.contactFiles), "records": String(result.analyticsSent),
+                ]))
+        for line in SimulationText.lines(result.summary) { print(line) }
+        if !tracing.plan.patients.isEmpty { print(SimulationText.tracing(tracing.status)) }
         if signals.signal != 0 {
-            printError("\(StopSignals.name(signals.signal)): the demo stopped early (the summary above is partial)")
+            printError(tr("cli.out.demo.stoppedEarly", ["signal": StopSignals.name(signals.signal)]))
             return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
         }
         return .success
@@ -282,29 +288,37 @@ enum DemoCommand {
         accounts: [(StaffRole, String, String)], store: String, kept: Bool, log: String, phone: URL, internalURL: URL,
         hisKey: String, patients: [String], seed: UInt64
     ) -> String {
-        var lines = ["TraceDesk demo (simulated phones; never point real ones at it)"]
-        lines.append("  store      \(store)\(kept ? "" : " (deleted at the end)")")
-        lines.append("  phones     \(phone.absoluteString)   (Immuni and APRICOT API)")
+        var lines = [tr("cli.out.demo.intro.title")]
+        // The labels in one column: 11 wide, or the longest label and a space.
+        let names = ["store", "phones", "internal", "hisKey", "log"]
+        let labels = Dictionary(uniqueKeysWithValues: names.map { ($0, tr("cli.out.demo.intro.label.\($0)")) })
+        let column = max(11, (labels.values.map(DisplayWidth.of).max() ?? 0) + 1)
+        func label(_ name: String) -> String { "  " + ChunksCommand.pad(labels[name] ?? name, column) }
+        lines.append(label("store") + store + (kept ? "" : tr("cli.out.demo.intro.deleted")))
+        lines.append(label("phones") + phone.absoluteString + tr("cli.out.demo.intro.phones"))
         lines.append(
-            "  internal   \(internalURL.absoluteString)   (POST /v1/otp, staff API: tracedesk --server \(internalURL.absoluteString) …)"
-        )
-        lines.append("  HIS key    \(hisKey)   (HIS client \(demoHospital): Authorization: Bearer KEY on POST /v1/otp)")
-        lines.append("  server log \(log)")
-        lines.append("  accounts (name / password):")
-        for (role, name, password) in accounts {
-            lines.append(
-                "    \(role.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(name) / \(password)")
+            label("internal") + internalURL.absoluteString
+                + tr("cli.out.demo.intro.internal", ["url": internalURL.absoluteString]))
+        lines.append(label("hisKey") + hisKey + tr("cli.out.demo.intro.hisKey", ["client": demoHospital]))
+        lines.append(label("log") + log)
+        lines.append(tr("cli.out.demo.intro.accounts"))
+        // The roles in the run's language, in a column as wide as the longest and a space.
+        let roles = accounts.map { tr("console.frame.role.\($0.0.rawValue)") }
+        let roleColumn = max(11, roles.map(DisplayWidth.of).max() ?? 0)
+        for ((_, name, password), role) in zip(accounts, roles) {
+            lines.append("    " + ChunksCommand.pad(role, roleColumn) + " \(name) / \(password)")
         }
         if !patients.isEmpty {
             let shown = patients.prefix(5).joined(separator: ", ") + (patients.count > 5 ? ", …" : "")
-            lines.append("  positive patients, for the tracer's lookup: \(shown)")
+            lines.append(tr("cli.out.demo.intro.patients", ["phones": shown]))
             let withCases = patientsWithCases(patients)
             lines.append(
-                "  cases: \(simulatedTracer) opens a case for \(withCases.count == patients.count ? "each" : "each but the last") once their contact files are in (DEMO-\(seed)-1…); their contacts are shared between tracer and \(simulatedTracer), who works its own queue"
-            )
+                tr(
+                    withCases.count == patients.count
+                        ? "cli.out.demo.intro.cases.all" : "cli.out.demo.intro.cases.allButLast",
+                    ["tracer": simulatedTracer, "seed": String(seed)]))
             if withCases.count < patients.count, let last = patients.last {
-                lines.append(
-                    "  open the last one's case yourself, as tracer: tracedesk case open \(last) --reference TEXT")
+                lines.append(tr("cli.out.demo.intro.openLast", ["phone": last]))
             }
         }
         return lines.joined(separator: "\n")

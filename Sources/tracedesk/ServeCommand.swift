@@ -151,8 +151,13 @@ enum ServeCommand {
                 printError("serve: \(message)")
             }
         }
+        // The settings' problems: a refusal in the run's language on a terminal, English in the JSON log.
+        func settingsProblems(_ problems: [String]) -> String {
+            (format == .json ? "the settings have problems:" : tr("cli.out.serve.settingsProblems")) + "\n  "
+                + problems.joined(separator: "\n  ")
+        }
         if !problems.isEmpty {
-            fail("the settings have problems:\n  " + problems.joined(separator: "\n  "), event: "settings")
+            fail(settingsProblems(problems), event: "settings")
             return ExitStatus.usage.rawValue
         }
         let store: any Store
@@ -195,7 +200,7 @@ enum ServeCommand {
                 accessLog: config.accessLog ? AccessLog(format: format) : nil, setupToken: setup?.token,
                 log: log)
         } catch {
-            fail("the settings have problems:\n  " + error.problems.joined(separator: "\n  "), event: "settings")
+            fail(settingsProblems(error.problems), event: "settings")
             return ExitStatus.usage.rawValue
         }
         // From here a signal is a request to stop, even while the listeners are starting.
@@ -292,11 +297,16 @@ enum ServeCommand {
     }
 
     static func printSettings(_ config: ServerConfig) {
-        print("Settings (file key, environment variable, current value, meaning):")
+        print(tr("cli.out.serve.settings.title"))
         for setting in ServerConfig.settings {
             print("  \(setting.name)  (\(setting.environmentName))")
             print("      = \(setting.value(in: config))")
-            print("      \(setting.help)")
+            // English: the server's own words; another language: the catalogue's (the server's words
+            // for a setting it does not have yet).
+            let help =
+                Language.current == .en
+                ? setting.help : Catalogue.raw("cli.out.serve.setting.\(setting.name)", in: .current) ?? setting.help
+            print("      \(help)")
         }
     }
 

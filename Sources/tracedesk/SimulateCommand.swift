@@ -24,12 +24,11 @@ enum SimulateCommand {
             return .success
         }
         if Globals.person.server != nil {
-            throw UsageError(
-                "put --server after 'simulate': for simulate it names the server's public listener (the phones'), not its staff API",
-                command: command)
+            throw UsageError(tr("cli.out.simulate.serverBefore"), command: command)
         }
         guard arguments.positionals.isEmpty else {
-            throw UsageError("simulate takes no argument '\(arguments.positionals[0])'", command: command)
+            throw UsageError(
+                tr("cli.out.simulate.noArgument", ["argument": arguments.positionals[0]]), command: command)
         }
         let allowRemote = arguments.has("allow-non-loopback")
         let serverGiven = arguments.values["server"] != nil
@@ -44,17 +43,14 @@ enum SimulateCommand {
 
         let person = Globals.person.merged(with: arguments)
         if arguments.values["store"] != nil && person.user != nil {
-            throw UsageError(
-                "give --store or --user, not both: they are two ways to read the SMS codes", command: command)
+            throw UsageError(tr("cli.out.simulate.storeOrUser"), command: command)
         }
         var plan = SimulationPlan()
         plan.immuniPerMinute = Double(try arguments.integer("immuni-rate", default: 6, in: 0...6_000, command: command))
         plan.dummySessionsPerReal = try decimal(arguments, "dummy-per-real", default: 4, in: 0...100, command)
         if arguments.values["immuni-population"] != nil {
             if arguments.values["dummy-per-real"] != nil {
-                throw UsageError(
-                    "give --dummy-per-real or --immuni-population, not both: each sets the dummy traffic",
-                    command: command)
+                throw UsageError(tr("cli.out.simulate.dummyOrPopulation"), command: command)
             }
             plan.immuniPopulation = try arguments.integer(
                 "immuni-population", default: 0, in: 1...100_000_000, command: command)
@@ -66,7 +62,10 @@ enum SimulateCommand {
         if let seed = arguments.values["seed"] {
             guard let value = UInt64(seed) else {
                 throw UsageError(
-                    "--seed must be a whole number from 0 to \(UInt64.max), got '\(seed)'", command: command)
+                    tr(
+                        "cli.usage.wholeNumber",
+                        ["option": "seed", "low": "0", "high": String(UInt64.max), "value": seed]),
+                    command: command)
             }
             plan.seed = value
             plan.seedGiven = true
@@ -75,9 +74,7 @@ enum SimulateCommand {
         plan.apricotUsers = try arguments.integer(
             "apricot-users", default: hasCodeSource ? 20 : 0, in: 0...100_000, command: command)
         if plan.apricotUsers > 0 && !hasCodeSource {
-            throw UsageError(
-                "APRICOT phones need their SMS code: give --store (the server's store) or --user ADMIN (read through the staff API of --internal)",
-                command: command)
+            throw UsageError(tr("cli.out.simulate.apricotNeedsCodes"), command: command)
         }
 
         // Where APRICOT phones read their codes.
@@ -88,9 +85,7 @@ enum SimulateCommand {
                 // The server's store, which exists: a mistyped path must not make a new, empty one
                 // (no phone would ever find its code).
                 if !PostgresStore.isURL(spec) && !FileManager.default.fileExists(atPath: spec) {
-                    printError(
-                        "--store \(spec): there is no store there; give the store the server uses (its --store or TRACEDESK_STORE)"
-                    )
+                    printError(tr("cli.out.simulate.noStore", ["store": spec]))
                     return .storeUnavailable
                 }
                 do {
@@ -101,8 +96,7 @@ enum SimulateCommand {
                 }
             } else {
                 guard let internalAPI else {
-                    throw UsageError(
-                        "--user reads codes through the staff API: give --internal URL too", command: command)
+                    throw UsageError(tr("cli.out.simulate.userNeedsInternal"), command: command)
                 }
                 let desk = RemoteDesk(url: internalAPI)
                 switch try await Person.signIn(desk, person, command: command) {
@@ -110,8 +104,9 @@ enum SimulateCommand {
                     guard session.role == .admin else {
                         await Person.signOut(desk, session)
                         printError(
-                            "\(session.user) is a \(session.role.rawValue): only an admin may read the SMS outbox; give --user with an admin account, or --store"
-                        )
+                            tr(
+                                "cli.out.simulate.notAdmin",
+                                ["user": session.user, "role": tr("console.frame.role.\(session.role.rawValue)")]))
                         return .notAllowed
                     }
                     codes = StaffOutboxCodes(desk: desk, session: session)
@@ -141,19 +136,22 @@ enum SimulateCommand {
                 return status
             }
             if hisKey == nil {
-                printError(
-                    "no HIS key: POST /v1/otp will be refused unless the server's his_auth is none; give --his-key-file FILE, --user ADMIN or --store"
-                )
+                printError(tr("cli.out.simulate.noHISKey"))
             }
         }
 
         let simulation = Simulation(
             plan: plan, targets: SimulationTargets(phoneAPI: phoneAPI, hisAPI: hisAPI, codes: codes, hisKey: hisKey))
-        if let madeClient { printError("the simulated hospital is HIS client \(madeClient.name) (revoked at the end)") }
+        if let madeClient { printError(tr("cli.out.simulate.hospital", ["client": madeClient.name])) }
         printError(
-            "simulating for \(plan.duration.components.seconds) s against \(phoneAPI.absoluteString): \(Int(plan.immuniPerMinute)) citizens a minute, \(plan.apricotUsers) APRICOT phones, seed \(plan.seed)"
-        )
-        if hisAPI == nil { printError("no --internal: no real citizens, dummy Immuni traffic only") }
+            tr(
+                "cli.out.simulate.starting",
+                [
+                    "seconds": String(plan.duration.components.seconds), "url": phoneAPI.absoluteString,
+                    "rate": String(Int(plan.immuniPerMinute)), "phones": String(plan.apricotUsers),
+                    "seed": String(plan.seed),
+                ]))
+        if hisAPI == nil { printError(tr("cli.out.simulate.dummyOnly")) }
         let total = plan.duration
         let work = Task {
             await withTaskGroup(of: SimulationResult?.self) { group in
@@ -180,13 +178,17 @@ enum SimulateCommand {
         if let (desk, session) = signedIn { await Person.signOut(desk, session) }
         if isatty(2) == 1 { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
         print(
-            "citizens \(result.citizens), uploads accepted \(result.uploadsAccepted); APRICOT phones signed in \(result.registered.count), positive \(result.positives.count), contact files accepted \(result.contactFiles)"
-        )
-        for line in result.summary.lines { print(line) }
+            tr(
+                "cli.out.simulate.summary",
+                [
+                    "citizens": String(result.citizens), "uploads": String(result.uploadsAccepted),
+                    "registered": String(result.registered.count), "positives": String(result.positives.count),
+                    "files": String(result.contactFiles),
+                ]))
+        for line in SimulationText.lines(result.summary) { print(line) }
         if signals.signal != 0 {
             fflush(nil)
-            printError(
-                "\(StopSignals.name(signals.signal)): the simulation stopped early (the summary above is partial)")
+            printError(tr("cli.out.simulate.stoppedEarly", ["signal": StopSignals.name(signals.signal)]))
             return ExitStatus(rawValue: StopSignals.exitStatus(signals.signal)) ?? .refused
         }
         return result.summary.errorCount == 0 ? .success : .refused
@@ -196,13 +198,11 @@ enum SimulateCommand {
     static func givenHISKey(_ arguments: Arguments, command: String) throws(UsageError) -> String? {
         if let path = arguments.values["his-key-file"] {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw UsageError("--his-key-file \(path) cannot be read", command: command)
+                throw UsageError(tr("cli.out.simulate.hisKeyUnreadable", ["file": path]), command: command)
             }
             let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard HISKey.looksValid(key) else {
-                throw UsageError(
-                    "--his-key-file \(path) does not hold an HIS API key (tdh_…, as tracedesk his add prints it)",
-                    command: command)
+                throw UsageError(tr("cli.out.simulate.notHISKey", ["file": path]), command: command)
             }
             return key
         }
@@ -224,16 +224,14 @@ enum SimulateCommand {
                 return .success(
                     (name, added.key, { _ = try? await desk.revokeHISClient(session, name: name) }))
             } catch {
-                printError("the simulated hospital's HIS client could not be added: \(error.message)")
+                printError(tr("cli.out.simulate.hospitalFailed", ["problem": error.message]))
                 return .failure(ExitStatus(error))
             }
         }
         guard let storeSpec else { return .success((name, nil, {})) }
         // The server's store, which exists: a mistyped path must not make a new, empty one.
         if !PostgresStore.isURL(storeSpec) && !FileManager.default.fileExists(atPath: storeSpec) {
-            printError(
-                "--store \(storeSpec): there is no store there; give the store the server uses (its --store or TRACEDESK_STORE)"
-            )
+            printError(tr("cli.out.simulate.noStore", ["store": storeSpec]))
             return .failure(.storeUnavailable)
         }
         let actor = "store-access:\(StoreLocation.userName)"
@@ -261,8 +259,13 @@ enum SimulateCommand {
             guard terminal || tick % 10 == 0 else { continue }
             let totals = recorder.totals()
             let elapsed = (ContinuousClock.now - started).components.seconds
-            let line =
-                "\(min(elapsed, total.components.seconds)) s of \(total.components.seconds) s: \(totals.requests) requests, \(totals.errors) errors"
+            let line = tr(
+                "cli.out.simulate.progress",
+                [
+                    "elapsed": String(min(elapsed, total.components.seconds)),
+                    "total": String(total.components.seconds), "requests": String(totals.requests),
+                    "errors": String(totals.errors),
+                ])
             try? FileHandle.standardError.write(contentsOf: Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
         }
     }
@@ -277,9 +280,7 @@ enum SimulateCommand {
         }
         let host = (url.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         if !allowRemote && !["127.0.0.1", "::1", "localhost"].contains(host) {
-            throw UsageError(
-                "\(option) \(host) is not this machine: simulated phones make real load and real-looking data; add --allow-non-loopback if that server is a test server",
-                command: command)
+            throw UsageError(tr("cli.out.simulate.notThisMachine", ["option": option, "host": host]), command: command)
         }
         return url
     }
@@ -292,7 +293,12 @@ enum SimulateCommand {
         guard let text = arguments.values[name] else { return fallback }
         guard let value = Double(text), value.isFinite, range.contains(value) else {
             throw UsageError(
-                "--\(name) must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), got '\(text)'",
+                tr(
+                    "cli.out.simulate.number",
+                    [
+                        "option": name, "low": String(Int(range.lowerBound)), "high": String(Int(range.upperBound)),
+                        "value": text,
+                    ]),
                 command: command)
         }
         return value

@@ -93,11 +93,11 @@ enum StoreCommand {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
-    /// 12.3 MB, 512 kB, 12 B (decimal units).
+    /// 12.3 MB, 512 kB, 12 B (decimal units; "12,3 MB" in Italian).
     static func bytes(_ count: Int64) -> String {
         let units: [(Double, String)] = [(1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
         for (size, unit) in units where Double(count) >= size {
-            return String(format: "%.1f %@", Double(count) / size, unit)
+            return Language.current.decimal(String(format: "%.1f", Double(count) / size)) + " " + unit
         }
         return "\(count) B"
     }

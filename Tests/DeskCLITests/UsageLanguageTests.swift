@@ -29,6 +29,39 @@ import Testing
         #expect(refusal(["-x"], in: .it) == "opzione sconosciuta '-x' per 'stats'")
     }
 
+    @Test("--lang after demo or simulate is refused, saying to give it before the command, in each language")
+    func langBeforeTheCommand() {
+        for name in ["demo", "simulate"] {
+            let spec = CommandTable.command(name)
+            #expect(
+                refusal(["--lang", "it"], in: .en, spec: spec, command: name)
+                    == "unknown option '--lang' for '\(name)': --lang goes before the command, as in tracedesk --lang it \(name)"
+            )
+            #expect(
+                refusal(["--lang=en"], in: .it, spec: spec, command: name)
+                    == "opzione sconosciuta '--lang' per '\(name)': --lang va prima del comando, come in tracedesk --lang en \(name)"
+            )
+            #expect(
+                refusal(["--lang"], in: .en, spec: spec, command: name)
+                    == "unknown option '--lang' for '\(name)': --lang goes before the command, as in tracedesk --lang en|it \(name)"
+            )
+        }
+        // As the table has it: --lang is a leading option, and the one command with a --lang of
+        // its own is docs, whose --lang is the language of the pages it writes.
+        #expect(CommandTable.leadingOnly == ["lang"])
+        #expect(CommandTable.globalOptions.contains { $0.name == "lang" })
+        let takers = CommandTable.commands.filter { $0.option("lang") != nil }.map(\.name)
+        #expect(takers == ["docs"])
+    }
+
+    @Test("docs man takes a --lang of its own after the command")
+    func docsLang() throws {
+        let arguments = try Arguments(
+            ["man", "--lang", "it", "--out", "x"], CommandTable.command("docs"), command: "docs")
+        #expect(arguments.values["lang"] == "it")
+        #expect(arguments.positionals == ["man"])
+    }
+
     @Test("an option without its value says so in each language")
     func needsValue() {
         #expect(refusal(["--range"], in: .it) == "l'opzione --range richiede un valore")

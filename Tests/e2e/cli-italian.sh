@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The command line's output in Italian (issue 22, point 1) through the real binary: with
 # --lang it, a usage error and its "see --help" line, `staff list`, `case open` and `queue`, the
-# text of `stats`, all in Italian; the same commands with --lang en in the English the other
-# scripts read; and --json byte for byte the same in both languages (a wire contract).
+# text of `stats`, the operating commands (chunks, cleanup, serve --settings, store info, demo),
+# all in Italian; the same commands with --lang en in the English the other scripts read; and
+# --json byte for byte the same in both languages (a wire contract).
 # Usage: Tests/e2e/cli-italian.sh PATH/TO/tracedesk
 # Prints one line per check and ends with "e2e-cli-italian: N passed, N failed".
 set -uo pipefail
@@ -118,5 +119,87 @@ check "staff list --json keeps the roles' wire names" grep -q '"role":"superviso
 check "queue --json: the same in both languages" json_same bench-tracer "$password" queue
 check "case list --json: the same in both languages" json_same bench-tracer "$password" case list
 check "stats --json: the same in both languages" json_same sara "$super_pw" stats --range 24h
+
+# 7. The operating commands (chunks, cleanup, serve --settings, store info, demo): their lines
+# and table headings in Italian under the locale alone, the headings over their columns; the
+# same commands in the English the other scripts read.
+unset TRACEDESK_SIGNING_KEY_PATH TRACEDESK_CONFIG
+"$bin" migrate --store "$work/empty.sqlite" >/dev/null 2>&1
+LANG=it_IT.UTF-8 td "" chunks list --store "$work/empty.sqlite"
+check "chunks list on an empty store, in Italian" bash -c "[ $rc -eq 0 ] && grep -qx 'ancora nessun lotto pubblicato' '$work/out'"
+"$bin" keys generate --out "$work/signing.pem" >"$work/public.pem" 2>/dev/null
+"$bin" bench keys --store "$work/chunks.sqlite" --count 30 >/dev/null 2>&1
+"$bin" chunks publish --store "$work/chunks.sqlite" --signing-key "$work/signing.pem" >/dev/null 2>&1
+LANG=it_IT.UTF-8 td "" chunks list --store "$work/chunks.sqlite"
+# Each heading ends where its column's cells end (right-aligned numbers), or starts where they do.
+cat >"$work/aligned.py" <<'PY'
+import sys
+head, row = open(sys.argv[1], encoding="utf-8").read().splitlines()[:2]
+ok = all(row[head.index(word)].isdigit() and row[head.index(word) - 1] == " " for word in ("pubblicato", "finestra"))
+for word, value in (("chiavi", "30"), ("riempimento", "0")):
+    e = head.index(word) + len(word)
+    ok = ok and row[e - len(value):e] == value and row[e - len(value) - 1] == " "
+ok = ok and len(head) == len(row)
+sys.exit(0 if ok else 1)
+PY
+check "chunks list in Italian: headings over their columns" bash -c "
+  [ $rc -eq 0 ] && grep -qE '^indice  pubblicato +finestra \(UTC\) +chiavi  riempimento +byte$' '$work/out' &&
+  grep -qE ' 2[0-9-]+T[0-9:]+Z – 2[0-9-]+T[0-9:]+Z +30 +0 ' '$work/out' && python3 '$work/aligned.py' '$work/out'"
+LANG=it_IT.UTF-8 td "" chunks show 1 --store "$work/chunks.sqlite" --public-key "$work/public.pem" --keys
+check "chunks show in Italian: lotto, regione, batch, firma verificata, the keys' headings" bash -c "
+  [ $rc -eq 0 ] && grep -qE '^lotto 1, pubblicato il .*, 30 chiavi, [0-9]+ byte$' '$work/out' &&
+  grep -qx 'regione     222' '$work/out' && grep -qx 'batch       1 di 1' '$work/out' &&
+  grep -qE '^chiavi      30$' '$work/out' && grep -qE '^firma       verificata con .*public.pem$' '$work/out' &&
+  grep -qE '^chiave \(base64\) +intervallo iniziale \(giorno UTC\)  periodo  rischio  referto  inizio sintomi$' '$work/out'"
+LANG=it_IT.UTF-8 td "" chunks show 9 --store "$work/chunks.sqlite"
+check "chunks show of a lotto that does not exist, in Italian (exit 1)" bash -c "
+  [ $rc -eq 1 ] && grep -qxF 'tracedesk: chunks show: il lotto 9 non esiste: il più recente è il 1' '$work/err'"
+LANG=it_IT.UTF-8 td "" chunks show nowhere.zip --store "$work/chunks.sqlite"
+check "chunks show of neither an index nor a file, in Italian" err_has "'nowhere.zip' non è né l'indice di un lotto (1, 2, …) né un file"
+td "" --lang en chunks list --store "$work/chunks.sqlite"
+check "chunks list in English, its heading as before" bash -c "
+  [ $rc -eq 0 ] && grep -qx 'index  published             window (UTC)                               keys  padding     bytes' '$work/out' &&
+  grep -qE ' 2[0-9-]+T[0-9:]+Z to 2[0-9-]+T[0-9:]+Z +30 +0 ' '$work/out'"
+td "" --lang en chunks show 1 --store "$work/chunks.sqlite" --public-key "$work/public.pem"
+check "chunks show in English, as before" bash -c "
+  [ $rc -eq 0 ] && grep -qx 'region      222' '$work/out' && grep -qx 'batch       1 of 1' '$work/out' &&
+  grep -q '^signature   verified with ' '$work/out'"
+LANG=it_IT.UTF-8 td "" cleanup --store "$work/chunks.sqlite"
+check "cleanup in Italian: what is kept" bash -c "
+  [ $rc -eq 0 ] && grep -qE '^cleanup: .* \(conservati: [0-9]+ giorni, analytics [0-9]+ giorni, file dei contatti [0-9]+ giorni\)$' '$work/out'"
+LANG=it_IT.UTF-8 td "" serve --settings
+check "serve --settings in Italian: the heading" bash -c "
+  [ $rc -eq 0 ] && grep -qx 'Impostazioni (chiave nel file, variabile d.ambiente, valore attuale, significato):' '$work/out' &&
+  grep -qx '  listen  (TRACEDESK_LISTEN)' '$work/out'"
+cp "$work/out" "$work/settings-it.out"
+td "" --lang en serve --settings
+check "serve --settings in English, as before" grep -qx 'Settings (file key, environment variable, current value, meaning):' "$work/out"
+# Every setting's meaning in Italian (none left in the server's English), with the ranges and
+# allowed values of the English: a range changed in the server and not in the catalogue fails.
+cat >"$work/settings.py" <<'PY'
+import re, sys
+def meanings(path):
+    lines = open(path, encoding="utf-8").read().splitlines()[1:]
+    return {lines[i].split()[0]: lines[i + 2].strip() for i in range(0, len(lines), 3)}
+it, en = meanings(sys.argv[1]), meanings(sys.argv[2])
+bad = [k for k in en if k not in it or it[k] == en[k] or
+       re.findall(r"\[[0-9…]+\]$", it[k]) != re.findall(r"\[[0-9…]+\]$", en[k])]
+print(" ".join(bad))
+sys.exit(0 if en and not bad and it.keys() == en.keys() else 1)
+PY
+check "serve --settings in Italian: every setting's meaning translated, its range as in English" \
+  python3 "$work/settings.py" "$work/settings-it.out" "$work/out"
+LANG=it_IT.UTF-8 td "" store info --store "$work/chunks.sqlite"
+check "store info in Italian: the size with a decimal comma" bash -c "
+  [ $rc -eq 0 ] && grep -qE '^spazio su disco +[0-9]+,[0-9] (kB|MB)$' '$work/out'"
+LANG=it_IT.UTF-8 td "" demo --duration 5
+check "a demo refusal in Italian" bash -c "
+  [ $rc -eq 2 ] && grep -qxF 'tracedesk: --duration va con --no-console: con la console, uscire dalla console per fermare' '$work/err'"
+td "" demo --lang it
+check "--lang after demo: refused, saying to give it before the command" bash -c "
+  [ $rc -eq 2 ] && grep -qxF \"tracedesk: unknown option '--lang' for 'demo': --lang goes before the command, as in tracedesk --lang it demo\" '$work/err'"
+td "" --lang it simulate --apricot-users 3
+check "--lang before simulate: its refusal in Italian" bash -c "
+  [ $rc -eq 2 ] && grep -qF 'i telefoni APRICOT hanno bisogno del loro codice SMS' '$work/err'"
 
 summary "e2e-cli-italian"

@@ -1,0 +1,60 @@
+import DeskSimulation
+import TerminalKit
+
+/// The words `simulate` and `demo` print about a run, in the run's language: the summary of the
+/// simulated phones' requests (its table's headings over their columns, milliseconds with the
+/// language's decimal mark) and of the demo's tracing day. Endpoint names and error kinds stay as
+/// the simulation names them (they are the API's routes and answers).
+enum SimulationText {
+    /// The summary as lines: the totals, one line per endpoint, then errors and notes by kind.
+    static func lines(_ summary: SimulationSummary) -> [String] {
+        var out = [
+            tr(
+                "cli.out.simulation.totals",
+                ["requests": String(summary.requests), "errors": String(summary.errorCount)])
+        ]
+        let labels = ["endpoint", "requests", "p50", "p95", "p99"].map { tr("cli.out.simulation.column.\($0)") }
+        let name = max(8, summary.endpoints.map { DisplayWidth.of($0.name) }.max() ?? 8, DisplayWidth.of(labels[0]))
+        let count = max(8, DisplayWidth.of(labels[1]))
+        let ms = labels[2...].map { max(10, DisplayWidth.of($0)) }
+        func milliseconds(_ value: Double) -> String { Language.current.decimal(String(format: "%.1f", value)) }
+        out.append(
+            "  " + ChunksCommand.pad(labels[0], name) + "  " + ChunksCommand.pad(labels[1], count, right: true) + " "
+                + zip(labels[2...], ms).map { ChunksCommand.pad($0, $1, right: true) }.joined(separator: " "))
+        for endpoint in summary.endpoints {
+            let times = [endpoint.p50, endpoint.p95, endpoint.p99].map(milliseconds)
+            out.append(
+                "  " + ChunksCommand.pad(endpoint.name, name) + "  "
+                    + ChunksCommand.pad(String(endpoint.requests), count, right: true) + " "
+                    + zip(times, ms).map { ChunksCommand.pad($0, $1, right: true) }.joined(separator: " "))
+        }
+        if !summary.errors.isEmpty {
+            out.append(tr("cli.out.simulation.errorsByKind"))
+            let sorted = summary.errors.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            for (kind, count) in sorted { out.append("  \(kind): \(count)") }
+        }
+        if !summary.notes.isEmpty {
+            out.append(tr("cli.out.simulation.notes"))
+            for (kind, count) in summary.notes.sorted(by: { $0.key < $1.key }) { out.append("  \(kind): \(count)") }
+        }
+        return out
+    }
+
+    /// What the demo's tracing day did.
+    static func tracing(_ status: DemoTracingStatus) -> String {
+        if let problem = status.problem, status.casesOpened == 0 {
+            return tr("cli.out.demo.tracing.none", ["problem": problem])
+        }
+        var text = tr(
+            "cli.out.demo.tracing.done",
+            [
+                "cases": String(status.casesOpened), "followUps": String(status.followUps),
+                "attempts": String(status.attempts), "reached": String(status.reached), "checks": String(status.checks),
+            ])
+        if status.patientsSkipped > 0 {
+            text += tr("cli.out.demo.tracing.skipped", ["count": String(status.patientsSkipped)])
+        }
+        if let problem = status.problem { text += tr("cli.out.demo.tracing.stopped", ["problem": problem]) }
+        return text
+    }
+}
