@@ -1,3 +1,5 @@
+import DeskText
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -220,19 +222,20 @@ public struct CleanupReport: Hashable, Sendable {
             + smsMessages + closedCases + other
     }
 
-    /// One line: "deleted 3 uploads, 42 keys, 1 chunk" (kinds with nothing deleted are left out).
-    public var summary: String {
-        let parts: [(Int, String, String)] = [
-            (uploads, "upload", "uploads"), (keys, "key", "keys"), (chunks, "chunk", "chunks"),
-            (authorizations, "authorisation", "authorisations"), (events, "event", "events"),
-            (operationalInfo, "analytics record", "analytics records"),
-            (contactFiles, "contact file", "contact files"), (smsCodes, "SMS code", "SMS codes"),
-            (apricotTokens, "app token", "app tokens"), (smsMessages, "SMS message", "SMS messages"),
-            (closedCases, "closed case", "closed cases"),
-            (other, "other record", "other records"),
+    /// One line in English, for the server's log: "deleted 3 uploads, 42 keys, 1 chunk" (kinds
+    /// with nothing deleted are left out).
+    public var summary: String { Language.$scoped.withValue(.en) { words } }
+
+    /// The same line in the current language, for the command line.
+    public var words: String {
+        let parts: [(Int, String)] = [
+            (uploads, "uploads"), (keys, "keys"), (chunks, "chunks"), (authorizations, "authorizations"),
+            (events, "events"), (operationalInfo, "analytics"), (contactFiles, "contactFiles"),
+            (smsCodes, "smsCodes"), (apricotTokens, "appTokens"), (smsMessages, "smsMessages"),
+            (closedCases, "closedCases"), (other, "other"),
         ]
-        if skipped { return "skipped: another server holds the lock" }
-        let said = parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
-        return said.isEmpty ? "nothing to delete" : "deleted " + said.joined(separator: ", ")
+        if skipped { return tr("cleanup.skipped") }
+        let said = parts.filter { $0.0 > 0 }.map { trCount("cleanup.\($0.1)", $0.0) }
+        return said.isEmpty ? tr("cleanup.nothing") : tr("cleanup.deleted", ["what": said.joined(separator: ", ")])
     }
 }

@@ -436,7 +436,7 @@ enum ChunksCommand {
                     + tr(
                         "cli.out.cleanup.done",
                         [
-                            "summary": report.summary, "days": String(config.retentionDays),
+                            "summary": report.words, "days": String(config.retentionDays),
                             "analytics": String(config.analyticsRetentionDays),
                             "contacts": String(config.retentionPolicy.contactHistoryDays),
                         ]))

@@ -91,3 +91,22 @@ import Testing
         #expect(Language.$scoped.withValue(.it) { CaseHistoryLine.shown(text) } == text)
     }
 }
+
+/// The cleanup's line: English in the server's log whatever the language, the reader's on the
+/// command line.
+@Suite struct CleanupReportWordsTests {
+    @Test("the log's summary is English in any language; the command line's words follow the language")
+    func words() {
+        var report = CleanupReport()
+        report.uploads = 3
+        report.keys = 1
+        report.closedCases = 2
+        let english = "deleted 3 uploads, 1 key, 2 closed cases"
+        #expect(Language.$scoped.withValue(.it) { report.summary } == english)
+        #expect(Language.$scoped.withValue(.en) { report.words } == english)
+        #expect(
+            Language.$scoped.withValue(.it) { report.words } == "cancellati: 3 caricamenti, 1 chiave, 2 casi chiusi")
+        #expect(Language.$scoped.withValue(.it) { CleanupReport().words } == "nulla da cancellare")
+        #expect(CleanupReport().summary == "nothing to delete")
+    }
+}
