@@ -1,6 +1,7 @@
 import DeskAPI
 import DeskCore
 import DeskStore
+import DeskText
 import Foundation
 import JSONText
 
@@ -491,10 +492,10 @@ public struct ServerConfig: Hashable, Sendable {
                     let digits = s.dropFirst()
                     guard s.hasPrefix("+"), (1...3).contains(digits.count), digits.first != "0",
                         digits.allSatisfy({ ("0"..."9").contains($0) })
-                    else { return "must be + and 1 to 3 digits, not starting with 0, such as +39" }
+                    else { return tr("config.countryCode") }
                     config.defaultCountryCode = s
                     return nil
-                default: return "must be a string such as \"+39\""
+                default: return tr("config.countryCodeString")
                 }
             }, show: { $0.defaultCountryCode }),
         integer(
@@ -559,10 +560,10 @@ public struct ServerConfig: Hashable, Sendable {
                         return nil
                     }
                     guard let address = ListenAddress(s) else {
-                        return "must be an IPv4 address and port, such as 127.0.0.1:8082"
+                        return tr("config.hisListen")
                     }
                     config.hisListen = address
-                default: return "must be a string such as \"127.0.0.1:8082\""
+                default: return tr("config.hisListenString")
                 }
                 return nil
             }, show: { $0.hisListen?.description ?? "(unset)" }),
@@ -597,9 +598,9 @@ public struct ServerConfig: Hashable, Sendable {
                         return nil
                     case .failure(let problem):
                         return
-                            "each prefix must be + and 1 to 15 digits, not starting with 0 (\"\(problem.part)\" is not)"
+                            tr("config.prefix", ["part": problem.part])
                     }
-                default: return "must be a string such as \"+39\" or \"+39 3, +378\""
+                default: return tr("config.prefixesString")
                 }
             },
             show: {
@@ -672,7 +673,10 @@ public struct ServerConfig: Hashable, Sendable {
                     }
                     for member in members where !member.key.hasPrefix("_") {
                         guard let setting = byName[member.key] else {
-                            problems.append("\(file): unknown setting \"\(member.key)\"\(suggestion(member.key))")
+                            problems.append(
+                                tr(
+                                    "config.unknownSetting",
+                                    ["file": file, "name": member.key, "suggestion": suggestion(member.key)]))
                             continue
                         }
                         if let problem = setting.apply(&config, .json(member.value)) {
@@ -680,10 +684,11 @@ public struct ServerConfig: Hashable, Sendable {
                         }
                     }
                 } catch {
-                    problems.append("\(file) is not valid JSON at byte \(error.offset): \(error.reason)")
+                    problems.append(
+                        tr("config.notJSON", ["file": file, "offset": String(error.offset), "reason": error.reason]))
                 }
             } else {
-                problems.append("config file \(file) cannot be read: check the path given to --config")
+                problems.append(tr("config.unreadable", ["file": file]))
             }
         }
         for setting in settings {
@@ -698,58 +703,60 @@ public struct ServerConfig: Hashable, Sendable {
     /// Rules between settings.
     public func crossCheck() -> [String] {
         var problems: [String] = []
-        if (tlsCert == nil) != (tlsKey == nil) { problems.append("tls_cert and tls_key must be given together") }
+        if (tlsCert == nil) != (tlsKey == nil) { problems.append(tr("config.tlsTogether")) }
         if (auditKeyPath == nil) != (auditCheckpointPath == nil) {
             problems.append(
-                "audit_key_path and audit_checkpoint_path must be given together (the key signs, the file keeps the checkpoints)"
+                tr("config.auditTogether")
             )
         }
         if listen == internalListen, listen.port != 0 {
-            problems.append("listen and internal_listen must differ (\(listen))")
+            problems.append(tr("config.listenDiffer", ["listen": listen.description]))
         }
         let apple = [appleDeviceCheckURL, appleTeamID, appleKeyID, applePrivateKeyFile]
         if apple.contains(where: { $0 != nil }) && apple.contains(where: { $0 == nil }) {
             problems.append(
-                "apple_device_check_url, apple_team_id, apple_key_id and apple_private_key_file must be given together")
+                tr("config.appleTogether"))
         }
         if googleAttestationRootFile != nil && googleApkCertificateDigest == nil {
-            problems.append("google_attestation_root_file needs google_apk_certificate_digest")
+            problems.append(tr("config.googleDigest"))
         }
         if sessionIdleMinutes > sessionHours * 60 {
             problems.append(
-                "session_idle_minutes (\(sessionIdleMinutes)) must not exceed session_hours (\(sessionHours)) in minutes: the idle limit would never apply"
+                tr("config.idleExceeds", ["idle": String(sessionIdleMinutes), "hours": String(sessionHours)])
             )
         }
         if smsGateway == "http" {
             let url = smsHTTPURL.flatMap { URL(string: $0) }
             if smsHTTPURL == nil {
-                problems.append("sms_gateway http needs sms_http_url (the provider's endpoint)")
+                problems.append(tr("config.smsURLNeeded"))
             } else if url?.host == nil || !["http", "https"].contains(url?.scheme?.lowercased() ?? "") {
-                problems.append("sms_http_url must be an http(s) URL such as https://sms.example.org/v1/messages")
+                problems.append(tr("config.smsURL"))
             } else if url?.scheme?.lowercased() != "https", !Self.isLoopback(host: url?.host ?? "") {
                 problems.append(
-                    "sms_http_url must use https (the API key and every code cross the network): plain http is allowed only to 127.0.0.1, ::1 or localhost"
+                    tr("config.smsHTTPS")
                 )
             }
-            if smsHTTPAPIKey == nil { problems.append("sms_gateway http needs sms_http_api_key") }
+            if smsHTTPAPIKey == nil { problems.append(tr("config.smsKey")) }
         }
         if let hisListen, hisListen.port != 0, hisListen == listen || hisListen == internalListen {
-            problems.append("his_listen must differ from listen and internal_listen (\(hisListen))")
+            problems.append(tr("config.hisDiffer", ["listen": hisListen.description]))
         }
         if hisAuthMode == .certificate {
             if hisCAFile == nil {
                 problems.append(
-                    "his_auth certificate needs his_ca_file (the authority that signs the hospitals' client certificates)"
+                    tr("config.hisCA")
                 )
             }
             if tlsCert == nil || tlsKey == nil {
                 problems.append(
-                    "his_auth certificate needs tls_cert and tls_key: client certificates come only over TLS")
+                    tr("config.hisTLS"))
             }
         }
         if chunkMinKeys > 0 && chunkMinKeys + chunkPaddingJitter > chunkMaxKeys {
             problems.append(
-                "chunk_min_keys (\(chunkMinKeys)) plus chunk_padding_jitter (\(chunkPaddingJitter)) must not exceed chunk_max_keys (\(chunkMaxKeys)): a padded chunk would not fit"
+                tr(
+                    "config.chunkFit",
+                    ["min": String(chunkMinKeys), "jitter": String(chunkPaddingJitter), "max": String(chunkMaxKeys)])
             )
         }
         return problems
@@ -765,7 +772,7 @@ public struct ServerConfig: Hashable, Sendable {
     static func suggestion(_ key: String) -> String {
         let near = settings.map(\.name).min { distance($0, key) < distance($1, key) }
         guard let near, distance(near, key) <= 3 else { return "" }
-        return " (did you mean \"\(near)\"?)"
+        return tr("config.suggestion", ["near": near])
     }
 
     static func distance(_ a: String, _ b: String) -> Int {
@@ -800,7 +807,7 @@ public struct ServerConfig: Hashable, Sendable {
                 case .text(let t): text = t
                 }
                 guard let text, let n = Fields.parseInteger(text), n >= range.lowerBound, n <= range.upperBound else {
-                    return "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+                    return tr("config.wholeNumber", ["min": String(range.lowerBound), "max": String(range.upperBound)])
                 }
                 config[keyPath: keyPath] = Int(n)
                 return nil
@@ -817,7 +824,7 @@ public struct ServerConfig: Hashable, Sendable {
                 case .json(.bool(let b)): config[keyPath: keyPath] = b
                 case .text("true"), .text("1"), .text("yes"): config[keyPath: keyPath] = true
                 case .text("false"), .text("0"), .text("no"): config[keyPath: keyPath] = false
-                default: return "must be true or false"
+                default: return tr("config.boolean")
                 }
                 return nil
             }, show: { String($0[keyPath: keyPath]) })
@@ -832,7 +839,7 @@ public struct ServerConfig: Hashable, Sendable {
                 switch raw {
                 case .json(.string(let s)), .text(let s): config[keyPath: keyPath] = s.isEmpty ? nil : s
                 case .json(.null): config[keyPath: keyPath] = nil
-                default: return "must be a string"
+                default: return tr("config.string")
                 }
                 return nil
             }, show: { $0[keyPath: keyPath] ?? "(unset)" })
@@ -846,7 +853,7 @@ public struct ServerConfig: Hashable, Sendable {
             apply: { config, raw in
                 switch raw {
                 case .json(.string(let s)) where !s.isEmpty, .text(let s) where !s.isEmpty: config[keyPath: keyPath] = s
-                default: return "must be a non-empty string"
+                default: return tr("config.nonEmpty")
                 }
                 return nil
             }, show: { $0[keyPath: keyPath] })
@@ -861,7 +868,7 @@ public struct ServerConfig: Hashable, Sendable {
                 switch raw {
                 case .json(.string(let s)) where choices.contains(s), .text(let s) where choices.contains(s):
                     config[keyPath: keyPath] = s
-                default: return "must be one of \(choices.joined(separator: ", "))"
+                default: return tr("config.oneOf", ["choices": choices.joined(separator: ", ")])
                 }
                 return nil
             }, show: { $0[keyPath: keyPath] })
@@ -879,10 +886,10 @@ public struct ServerConfig: Hashable, Sendable {
                         s.utf8.allSatisfy({
                             $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
                         })
-                    else { return "must be 1 to 64 letters, digits, _ or ." }
+                    else { return tr("config.name") }
                     config[keyPath: keyPath] = s
                     return nil
-                default: return "must be a string of letters, digits, _ or ."
+                default: return tr("config.nameString")
                 }
             }, show: { $0[keyPath: keyPath] })
     }
@@ -896,11 +903,11 @@ public struct ServerConfig: Hashable, Sendable {
                 switch raw {
                 case .json(.string(let s)), .text(let s):
                     guard let address = ListenAddress(s) else {
-                        return "must be an IPv4 address and port, such as 127.0.0.1:8080"
+                        return tr("config.listen")
                     }
                     config[keyPath: keyPath] = address
                     return nil
-                default: return "must be a string such as \"127.0.0.1:8080\""
+                default: return tr("config.listenString")
                 }
             }, show: { $0[keyPath: keyPath].description })
     }

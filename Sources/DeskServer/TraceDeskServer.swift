@@ -4,6 +4,7 @@ import DeskCore
 import DeskCrypto
 import DeskLocal
 import DeskStore
+import DeskText
 import Dispatch
 import Foundation
 
@@ -96,8 +97,8 @@ public final class TraceDeskServer: @unchecked Sendable {
             var problems: [String] = []
             tlsKey = (try? String(contentsOfFile: keyPath, encoding: .utf8))
             tlsCert = (try? String(contentsOfFile: certPath, encoding: .utf8))
-            if tlsKey == nil { problems.append("tls_key \(keyPath) cannot be read") }
-            if tlsCert == nil { problems.append("tls_cert \(certPath) cannot be read") }
+            if tlsKey == nil { problems.append(tr("config.cannotRead", ["setting": "tls_key", "file": keyPath])) }
+            if tlsCert == nil { problems.append(tr("config.cannotRead", ["setting": "tls_cert", "file": certPath])) }
             if !problems.isEmpty { throw ConfigError(problems: problems) }
         }
         // his_auth certificate: the listener of POST /v1/otp asks for client certificates signed
@@ -105,7 +106,9 @@ public final class TraceDeskServer: @unchecked Sendable {
         var hisTrust: String?
         if config.hisAuthMode == .certificate, let path = config.hisCAFile {
             hisTrust = try? String(contentsOfFile: path, encoding: .utf8)
-            if hisTrust == nil { throw ConfigError(problems: ["his_ca_file \(path) cannot be read"]) }
+            if hisTrust == nil {
+                throw ConfigError(problems: [tr("config.cannotRead", ["setting": "his_ca_file", "file": path])])
+            }
         }
         let delay = ImmuniAPI.Delay(
             meanMilliseconds: Double(config.checkDelayMeanMs), sdMilliseconds: Double(config.checkDelaySdMs))
@@ -291,15 +294,15 @@ public final class TraceDeskServer: @unchecked Sendable {
             }
         }
         if let key = config.tlsKey, (try? String(contentsOfFile: key, encoding: .utf8)) == nil {
-            problems.append("tls_key \(key) cannot be read")
+            problems.append(tr("config.cannotRead", ["setting": "tls_key", "file": key]))
         }
         if let cert = config.tlsCert, (try? String(contentsOfFile: cert, encoding: .utf8)) == nil {
-            problems.append("tls_cert \(cert) cannot be read")
+            problems.append(tr("config.cannotRead", ["setting": "tls_cert", "file": cert]))
         }
         if config.hisAuthMode == .certificate, let ca = config.hisCAFile,
             (try? String(contentsOfFile: ca, encoding: .utf8)) == nil
         {
-            problems.append("his_ca_file \(ca) cannot be read")
+            problems.append(tr("config.cannotRead", ["setting": "his_ca_file", "file": ca]))
         }
         return problems
     }
@@ -328,11 +331,11 @@ public final class TraceDeskServer: @unchecked Sendable {
                         problems.append("apple_private_key_file \(keyFile): \(error.message)")
                     }
                 } else {
-                    problems.append("apple_private_key_file \(keyFile) cannot be read")
+                    problems.append(tr("config.cannotRead", ["setting": "apple_private_key_file", "file": keyFile]))
                 }
             } else {
                 problems.append(
-                    "apple_device_check_url must be an http(s) URL such as https://api.devicecheck.apple.com")
+                    tr("config.appleURL"))
             }
         }
         var attestation: ImmuniAPI.AttestationCheck?
@@ -356,7 +359,7 @@ public final class TraceDeskServer: @unchecked Sendable {
                     problems.append("google_attestation_root_file \(rootFile): \(error.message)")
                 }
             } else {
-                problems.append("google_attestation_root_file \(rootFile) cannot be read")
+                problems.append(tr("config.cannotRead", ["setting": "google_attestation_root_file", "file": rootFile]))
             }
         }
         if !problems.isEmpty { return .failure(ConfigError(problems: problems)) }
@@ -370,15 +373,13 @@ public final class TraceDeskServer: @unchecked Sendable {
             if !config.signingKeyRequired { return .success(nil) }
             return .failure(
                 ConfigError(problems: [
-                    "no signing key: chunks of keys cannot be signed. Make one with "
-                        + "`tracedesk keys generate --out signing-key.pem` and give it with --signing-key FILE "
-                        + "(or signing_key_path), or set signing_key_required to false to run without publishing"
+                    tr("config.noSigningKey")
                 ]))
         }
         guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
             return .failure(
                 ConfigError(problems: [
-                    "signing_key_path \(path) cannot be read: check the path and that this user may read it"
+                    tr("config.cannotReadCheck", ["setting": "signing_key_path", "file": path])
                 ]))
         }
         do {
@@ -390,7 +391,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         } catch {
             return .failure(
                 ConfigError(problems: [
-                    "signing_key_path \(path) is not a usable P-256 signing key: \(error.message)"
+                    tr("config.signingKeyUnusable", ["file": path, "problem": error.message])
                 ]))
         }
     }
@@ -402,7 +403,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
             return .failure(
                 ConfigError(problems: [
-                    "audit_key_path \(path) cannot be read: check the path and that this user may read it"
+                    tr("config.cannotReadCheck", ["setting": "audit_key_path", "file": path])
                 ]))
         }
         do {
@@ -410,7 +411,7 @@ public final class TraceDeskServer: @unchecked Sendable {
         } catch {
             return .failure(
                 ConfigError(problems: [
-                    "audit_key_path \(path) is not a usable P-256 key: \(error.message) (make one with tracedesk keys generate --audit --out FILE)"
+                    tr("config.auditKeyUnusable", ["file": path, "problem": error.message])
                 ]))
         }
     }

@@ -87,21 +87,22 @@ enum ServeCommand {
             if let address = ListenAddress(text) {
                 config.listen = address
             } else {
-                problems.append("--listen must be an IPv4 address and port, such as 127.0.0.1:8080")
+                problems.append(tr("config.option.listen", ["option": "--listen", "example": "127.0.0.1:8080"]))
             }
         }
         if let text = arguments.values["internal-listen"] {
             if let address = ListenAddress(text) {
                 config.internalListen = address
             } else {
-                problems.append("--internal-listen must be an IPv4 address and port, such as 127.0.0.1:8081")
+                problems.append(
+                    tr("config.option.listen", ["option": "--internal-listen", "example": "127.0.0.1:8081"]))
             }
         }
         if let text = arguments.values["his-listen"] {
             if let address = ListenAddress(text) {
                 config.hisListen = address
             } else {
-                problems.append("--his-listen must be an IPv4 address and port, such as 127.0.0.1:8082")
+                problems.append(tr("config.option.listen", ["option": "--his-listen", "example": "127.0.0.1:8082"]))
             }
         }
         if let store = arguments.values["store"] { config.store = store }
@@ -132,11 +133,24 @@ enum ServeCommand {
         }
         let settingsPath = config.appSettingsFile ?? defaultAppSettings()
         if settingsPath == nil {
-            problems.append("the app settings file config/app-settings.json was not found: set app_settings_file")
+            problems.append(tr("config.appSettingsMissing"))
         }
         problems += TraceDeskServer.fileProblems(config, appSettingsPath: settingsPath)
         // From here every line on stderr is in the log's format (a JSON reader sees no text line).
         let format = config.logFormatChoice
+        // A JSON log is for a log shipper: every line in it English, problems included. Nothing
+        // has been started yet, so the start is simply made again in English.
+        if format == .json, Language.current != .en, !problems.isEmpty {
+            var refusal: UsageError?
+            let status = Language.$scoped.withValue(.en) { () -> Int32 in
+                do throws(UsageError) { return try run(words) } catch {
+                    refusal = error
+                    return 2
+                }
+            }
+            if let refusal { throw refusal }
+            return status
+        }
         let log: @Sendable (String) -> Void
         if format == .json {
             log = ServerLog.jsonWriter()
@@ -151,7 +165,7 @@ enum ServeCommand {
                 printError("serve: \(message)")
             }
         }
-        // The settings' problems: a refusal in the run's language on a terminal, English in the JSON log.
+        // The settings' problems: a refusal in the run's language on a terminal, English in the JSON log (above).
         func settingsProblems(_ problems: [String]) -> String {
             (format == .json ? "the settings have problems:" : tr("cli.out.serve.settingsProblems")) + "\n  "
                 + problems.joined(separator: "\n  ")

@@ -202,4 +202,16 @@ td "" --lang it simulate --apricot-users 3
 check "--lang before simulate: its refusal in Italian" bash -c "
   [ $rc -eq 2 ] && grep -qF 'i telefoni APRICOT hanno bisogno del loro codice SMS' '$work/err'"
 
+# serve's refusals of its settings: Italian on a terminal, English in a JSON log (for a shipper).
+echo '{"session_hours": 0}' >"$work/bad-settings.json"
+LANG=it_IT.UTF-8 "$bin" serve --store "$work/refused.sqlite" --config "$work/bad-settings.json" --listen nope >"$work/out" 2>&1
+rc=$?
+check "serve refuses bad settings in Italian, each with what to do" bash -c "
+  [ $rc -eq 2 ] && grep -qF 'session_hours deve essere un numero intero da 1 a 24' '$work/out' &&
+  grep -qF -- '--listen deve essere un indirizzo IPv4 con porta, come 127.0.0.1:8080' '$work/out'"
+LANG=it_IT.UTF-8 "$bin" serve --store "$work/refused.sqlite" --config "$work/bad-settings.json" --listen nope --log-format json >"$work/out" 2>&1
+rc=$?
+check "and in English in a JSON log, whatever the locale" bash -c "
+  [ $rc -eq 2 ] && grep -qF 'session_hours must be a whole number from 1 to 24' '$work/out' && ! grep -qF 'deve essere' '$work/out'"
+
 summary "e2e-cli-italian"
