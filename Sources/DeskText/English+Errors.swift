@@ -290,19 +290,37 @@ extension English {
         ("config.notJSON", "{file} is not valid JSON at byte {offset}: {reason}"),
         ("config.unreadable", "config file {file} cannot be read: check the path given to --config"),
         ("config.tlsTogether", "tls_cert and tls_key must be given together"),
-        ("config.auditTogether", "audit_key_path and audit_checkpoint_path must be given together (the key signs, the file keeps the checkpoints)"),
+        (
+            "config.auditTogether",
+            "audit_key_path and audit_checkpoint_path must be given together (the key signs, the file keeps the checkpoints)"
+        ),
         ("config.listenDiffer", "listen and internal_listen must differ ({listen})"),
-        ("config.appleTogether", "apple_device_check_url, apple_team_id, apple_key_id and apple_private_key_file must be given together"),
+        (
+            "config.appleTogether",
+            "apple_device_check_url, apple_team_id, apple_key_id and apple_private_key_file must be given together"
+        ),
         ("config.googleDigest", "google_attestation_root_file needs google_apk_certificate_digest"),
-        ("config.idleExceeds", "session_idle_minutes ({idle}) must not exceed session_hours ({hours}) in minutes: the idle limit would never apply"),
+        (
+            "config.idleExceeds",
+            "session_idle_minutes ({idle}) must not exceed session_hours ({hours}) in minutes: the idle limit would never apply"
+        ),
         ("config.smsURLNeeded", "sms_gateway http needs sms_http_url (the provider's endpoint)"),
         ("config.smsURL", "sms_http_url must be an http(s) URL such as https://sms.example.org/v1/messages"),
-        ("config.smsHTTPS", "sms_http_url must use https (the API key and every code cross the network): plain http is allowed only to 127.0.0.1, ::1 or localhost"),
+        (
+            "config.smsHTTPS",
+            "sms_http_url must use https (the API key and every code cross the network): plain http is allowed only to 127.0.0.1, ::1 or localhost"
+        ),
         ("config.smsKey", "sms_gateway http needs sms_http_api_key"),
         ("config.hisDiffer", "his_listen must differ from listen and internal_listen ({listen})"),
-        ("config.hisCA", "his_auth certificate needs his_ca_file (the authority that signs the hospitals' client certificates)"),
+        (
+            "config.hisCA",
+            "his_auth certificate needs his_ca_file (the authority that signs the hospitals' client certificates)"
+        ),
         ("config.hisTLS", "his_auth certificate needs tls_cert and tls_key: client certificates come only over TLS"),
-        ("config.chunkFit", "chunk_min_keys ({min}) plus chunk_padding_jitter ({jitter}) must not exceed chunk_max_keys ({max}): a padded chunk would not fit"),
+        (
+            "config.chunkFit",
+            "chunk_min_keys ({min}) plus chunk_padding_jitter ({jitter}) must not exceed chunk_max_keys ({max}): a padded chunk would not fit"
+        ),
         ("config.suggestion", " (did you mean \"{near}\"?)"),
         ("config.wholeNumber", "must be a whole number from {min} to {max}"),
         ("config.boolean", "must be true or false"),
@@ -314,12 +332,21 @@ extension English {
         ("config.listen", "must be an IPv4 address and port, such as 127.0.0.1:8080"),
         ("config.listenString", "must be a string such as \"127.0.0.1:8080\""),
         ("config.option.listen", "{option} must be an IPv4 address and port, such as {example}"),
-        ("config.appSettingsMissing", "the app settings file config/app-settings.json was not found: set app_settings_file"),
+        (
+            "config.appSettingsMissing",
+            "the app settings file config/app-settings.json was not found: set app_settings_file"
+        ),
         ("config.cannotRead", "{setting} {file} cannot be read"),
         ("config.cannotReadCheck", "{setting} {file} cannot be read: check the path and that this user may read it"),
-        ("config.noSigningKey", "no signing key: chunks of keys cannot be signed. Make one with `tracedesk keys generate --out signing-key.pem` and give it with --signing-key FILE (or signing_key_path), or set signing_key_required to false to run without publishing"),
+        (
+            "config.noSigningKey",
+            "no signing key: chunks of keys cannot be signed. Make one with `tracedesk keys generate --out signing-key.pem` and give it with --signing-key FILE (or signing_key_path), or set signing_key_required to false to run without publishing"
+        ),
         ("config.signingKeyUnusable", "signing_key_path {file} is not a usable P-256 signing key: {problem}"),
-        ("config.auditKeyUnusable", "audit_key_path {file} is not a usable P-256 key: {problem} (make one with tracedesk keys generate --audit --out FILE)"),
+        (
+            "config.auditKeyUnusable",
+            "audit_key_path {file} is not a usable P-256 key: {problem} (make one with tracedesk keys generate --audit --out FILE)"
+        ),
         ("config.appleURL", "apple_device_check_url must be an http(s) URL such as https://api.devicecheck.apple.com"),
     ]
 }

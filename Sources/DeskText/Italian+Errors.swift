@@ -322,21 +322,45 @@ extension Italian {
         ("config.prefixesString", "deve essere una stringa come \"+39\" o \"+39 3, +378\""),
         ("config.unknownSetting", "{file}: impostazione sconosciuta \"{name}\"{suggestion}"),
         ("config.notJSON", "{file} non è JSON valido al byte {offset}: {reason}"),
-        ("config.unreadable", "impossibile leggere il file di configurazione {file}: controlla il percorso dato a --config"),
+        (
+            "config.unreadable",
+            "impossibile leggere il file di configurazione {file}: controlla il percorso dato a --config"
+        ),
         ("config.tlsTogether", "tls_cert e tls_key vanno indicati insieme"),
-        ("config.auditTogether", "audit_key_path e audit_checkpoint_path vanno indicati insieme (la chiave firma, il file conserva i checkpoint)"),
+        (
+            "config.auditTogether",
+            "audit_key_path e audit_checkpoint_path vanno indicati insieme (la chiave firma, il file conserva i checkpoint)"
+        ),
         ("config.listenDiffer", "listen e internal_listen devono essere diversi ({listen})"),
-        ("config.appleTogether", "apple_device_check_url, apple_team_id, apple_key_id e apple_private_key_file vanno indicati insieme"),
+        (
+            "config.appleTogether",
+            "apple_device_check_url, apple_team_id, apple_key_id e apple_private_key_file vanno indicati insieme"
+        ),
         ("config.googleDigest", "google_attestation_root_file richiede google_apk_certificate_digest"),
-        ("config.idleExceeds", "session_idle_minutes ({idle}) non deve superare session_hours ({hours}) in minuti: il limite di inattività non si applicherebbe mai"),
+        (
+            "config.idleExceeds",
+            "session_idle_minutes ({idle}) non deve superare session_hours ({hours}) in minuti: il limite di inattività non si applicherebbe mai"
+        ),
         ("config.smsURLNeeded", "sms_gateway http richiede sms_http_url (l'endpoint del fornitore)"),
         ("config.smsURL", "sms_http_url deve essere un URL http(s) come https://sms.example.org/v1/messages"),
-        ("config.smsHTTPS", "sms_http_url deve usare https (la chiave API e ogni codice attraversano la rete): http semplice è ammesso solo verso 127.0.0.1, ::1 o localhost"),
+        (
+            "config.smsHTTPS",
+            "sms_http_url deve usare https (la chiave API e ogni codice attraversano la rete): http semplice è ammesso solo verso 127.0.0.1, ::1 o localhost"
+        ),
         ("config.smsKey", "sms_gateway http richiede sms_http_api_key"),
         ("config.hisDiffer", "his_listen deve essere diverso da listen e internal_listen ({listen})"),
-        ("config.hisCA", "his_auth certificate richiede his_ca_file (l'autorità che firma i certificati client degli ospedali)"),
-        ("config.hisTLS", "his_auth certificate richiede tls_cert e tls_key: i certificati client arrivano solo su TLS"),
-        ("config.chunkFit", "chunk_min_keys ({min}) più chunk_padding_jitter ({jitter}) non deve superare chunk_max_keys ({max}): un lotto con riempimento non ci starebbe"),
+        (
+            "config.hisCA",
+            "his_auth certificate richiede his_ca_file (l'autorità che firma i certificati client degli ospedali)"
+        ),
+        (
+            "config.hisTLS",
+            "his_auth certificate richiede tls_cert e tls_key: i certificati client arrivano solo su TLS"
+        ),
+        (
+            "config.chunkFit",
+            "chunk_min_keys ({min}) più chunk_padding_jitter ({jitter}) non deve superare chunk_max_keys ({max}): un lotto con riempimento non ci starebbe"
+        ),
         ("config.suggestion", " (forse \"{near}\"?)"),
         ("config.wholeNumber", "deve essere un numero intero da {min} a {max}"),
         ("config.boolean", "deve essere true o false"),
@@ -348,12 +372,27 @@ extension Italian {
         ("config.listen", "deve essere un indirizzo IPv4 con porta, come 127.0.0.1:8080"),
         ("config.listenString", "deve essere una stringa come \"127.0.0.1:8080\""),
         ("config.option.listen", "{option} deve essere un indirizzo IPv4 con porta, come {example}"),
-        ("config.appSettingsMissing", "il file delle impostazioni dell'app config/app-settings.json non è stato trovato: imposta app_settings_file"),
+        (
+            "config.appSettingsMissing",
+            "il file delle impostazioni dell'app config/app-settings.json non è stato trovato: imposta app_settings_file"
+        ),
         ("config.cannotRead", "impossibile leggere {setting} {file}"),
-        ("config.cannotReadCheck", "impossibile leggere {setting} {file}: controlla il percorso e che questo utente possa leggerlo"),
-        ("config.noSigningKey", "nessuna chiave di firma: i lotti di chiavi non si possono firmare. Creane una con `tracedesk keys generate --out signing-key.pem` e indicala con --signing-key FILE (o signing_key_path), oppure imposta signing_key_required a false per funzionare senza pubblicare"),
-        ("config.signingKeyUnusable", "signing_key_path {file} non è una chiave di firma P-256 utilizzabile: {problem}"),
-        ("config.auditKeyUnusable", "audit_key_path {file} non è una chiave P-256 utilizzabile: {problem} (creane una con tracedesk keys generate --audit --out FILE)"),
+        (
+            "config.cannotReadCheck",
+            "impossibile leggere {setting} {file}: controlla il percorso e che questo utente possa leggerlo"
+        ),
+        (
+            "config.noSigningKey",
+            "nessuna chiave di firma: i lotti di chiavi non si possono firmare. Creane una con `tracedesk keys generate --out signing-key.pem` e indicala con --signing-key FILE (o signing_key_path), oppure imposta signing_key_required a false per funzionare senza pubblicare"
+        ),
+        (
+            "config.signingKeyUnusable",
+            "signing_key_path {file} non è una chiave di firma P-256 utilizzabile: {problem}"
+        ),
+        (
+            "config.auditKeyUnusable",
+            "audit_key_path {file} non è una chiave P-256 utilizzabile: {problem} (creane una con tracedesk keys generate --audit --out FILE)"
+        ),
         ("config.appleURL", "apple_device_check_url deve essere un URL http(s) come https://api.devicecheck.apple.com"),
     ]
 }
