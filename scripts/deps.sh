@@ -4,8 +4,9 @@
 set -euo pipefail
 
 need_run=(libncurses-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libzip-dev libpq-dev libcurl4-openssl-dev pkgconf)
-# zsh, fish and man-db: Tests/e2e/cli-docs.sh checks the completions and man pages with them.
-need_test=(tmux curl openssl postgresql sqlite3 python3 zsh fish man-db)
+# zsh, fish and man-db: Tests/e2e/cli-docs.sh checks the completions and man pages with them;
+# gdb: Tests/e2e/serve.sh checks what an exit runs.
+need_test=(tmux curl openssl postgresql sqlite3 python3 zsh fish man-db gdb)
 need_bench=(hyperfine wrk nginx)
 # scripts/package and scripts/package-check: dpkg-shlibdeps, strip, chrpath, lintian,
 # systemd-analyze, and adduser (the package depends on it; dpkg -i installs no dependency).

@@ -16,6 +16,18 @@ final class PKeyBox: @unchecked Sendable {
     }
 }
 
+/// The process's use of OpenSSL as a whole.
+public enum CryptoLibrary {
+    /// Tells OpenSSL not to tear itself down in `exit`: its handler frees what other threads may
+    /// still be using (a server that could not listen exits while its decoy password hash is
+    /// being made on a background thread: that exit crashed, 1 run in a few hundred). The
+    /// process's end frees everything anyway. Call it first in `main`, before any other use of
+    /// OpenSSL (libpq and libcurl use it too): only the first initialisation can say so.
+    public static func keepUntilExit() {
+        _ = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
+    }
+}
+
 /// Small helpers around OpenSSL's BIO, PEM and error-queue conventions.
 enum OpenSSL {
     /// Runs `body` with a read-only memory BIO over `text`'s UTF-8 bytes; nil if OpenSSL cannot

@@ -1,4 +1,5 @@
 import DeskBench
+import DeskCrypto
 import DeskText
 import Foundation
 
@@ -88,4 +89,5 @@ func runMain() async -> Int32 {
     }
 }
 
+CryptoLibrary.keepUntilExit()
 exit(await runMain())

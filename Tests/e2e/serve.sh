@@ -139,6 +139,14 @@ first=$server
 "$bin" serve --store "$work/desk.sqlite" --listen "$phone" --internal-listen 127.0.0.1:0 2>"$work/busy.log"
 check "a listener address in use: exit 5" test $? -eq 5
 check "and it says the address is in use" grep -q "in use" "$work/busy.log"
+# Its exit must not run OpenSSL's teardown: that frees what the background thread making the
+# decoy password hash may be using at that moment (a crash, 1 exit in a few hundred). Under gdb,
+# a breakpoint on the teardown says whether the exit calls it at all, whatever the timing.
+gdb -batch -nx -ex 'set breakpoint pending on' -ex 'break OPENSSL_cleanup' -ex run \
+  --args "$bin" serve --store "$work/desk.sqlite" --listen "$phone" --internal-listen 127.0.0.1:0 \
+  >"$work/busy.gdb" 2>&1
+check "and its exit leaves OpenSSL alone (no teardown racing its other threads)" bash -c "
+  grep -q 'exited with code 05' '$work/busy.gdb' && ! grep -q 'hit Breakpoint 1' '$work/busy.gdb'"
 
 # The artificial delay holds a real check-otp before it is answered (real and dummy requests
 # alike: timing tells nothing). No clock is read: the check of KJ23IWY5UJ (authorised by the
