@@ -21,7 +21,7 @@ let package = Package(
 
         // Pure Swift.
         .target(name: "CivilCalendar"),
-        .target(name: "JSONText"),
+        .target(name: "JSONText", dependencies: ["DeskText"]),
         // The message catalogue (English, Italian) and the language in force.
         .target(name: "DeskText"),
         .target(name: "DeskCore", dependencies: ["CivilCalendar", "JSONText", "DeskText"]),
@@ -32,12 +32,14 @@ let package = Package(
         .target(name: "TerminalKit", dependencies: ["CivilCalendar", "JSONText", "DeskText"]),
 
         // Adapters and layers.
-        .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL"]),
+        .target(name: "DeskCrypto", dependencies: ["DeskCore", "COpenSSL", "DeskText"]),
         // Every log line: a write(2) that cannot trap (the server's log, the CLI's errors).
         .target(name: "DeskLog", dependencies: ["DeskCore"]),
         // The one HTTP client (libcurl): RemoteDesk, DeviceCheck, the SMS provider, simulated phones.
         .target(name: "DeskHTTPClient", dependencies: ["CCurl"]),
-        .target(name: "DeskStore", dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq"]),
+        .target(
+            name: "DeskStore",
+            dependencies: ["DeskCore", "DeskCrypto", "CivilCalendar", "CSQLite", "CLibpq", "DeskText"]),
         // The contract over a store (LocalDesk), the phones' desks, the jobs.
         .target(
             name: "DeskLocal",
@@ -113,7 +115,8 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "DeskHTTPClientTests", dependencies: ["DeskHTTPClient", "DeskTestSupport"]),
-        .testTarget(name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto", "DeskText"]),
+        .testTarget(
+            name: "DeskCoreTests", dependencies: ["DeskCore", "CivilCalendar", "DeskCrypto", "DeskText", "JSONText"]),
         .testTarget(
             name: "DeskCryptoTests",
             dependencies: [

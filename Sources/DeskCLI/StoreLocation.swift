@@ -51,16 +51,16 @@ package enum StoreLocation {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw .cannotOpen(path: resolved, reason: "cannot create the folder \(folder)")
+                throw .cannotOpen(path: resolved, reason: tr("messages.store.cannotCreateFolder", ["folder": folder]))
             }
         } else {
             let folder = (resolved as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-                throw .cannotOpen(path: resolved, reason: "the folder \(folder) does not exist")
+                throw .cannotOpen(path: resolved, reason: tr("messages.store.noFolder", ["folder": folder]))
             }
             if FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw .cannotOpen(path: resolved, reason: "it is a folder: give a file path")
+                throw .cannotOpen(path: resolved, reason: tr("messages.store.isFolder"))
             }
         }
         return try SQLiteStore(path: resolved, busyTimeoutMilliseconds: busyTimeoutMilliseconds)

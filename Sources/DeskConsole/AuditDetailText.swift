@@ -38,6 +38,39 @@ public enum AuditDetailText {
     /// An action in words, for the table, the entry pane and the filter's picker: "sign-in",
     /// "password reset", "code authorised". An action this build does not know: its name with
     /// spaces ("vaccine pass issued").
+    /// Whom or what an entry is about, as stored (`case 3`, `user 16`, `follow-up 5`, `queue`,
+    /// `cases`, `all`) in the current language; an account's or a hospital system's name as it is.
+    public static func subject(_ target: String) -> String {
+        switch target {
+        case "cases": return tr("messages.audit.target.cases")
+        case "queue": return tr("messages.audit.target.queue")
+        case "all": return tr("messages.audit.target.all")
+        default: break
+        }
+        for (prefix, key) in [("case ", "case"), ("user ", "user"), ("follow-up ", "followUp")]
+        where target.hasPrefix(prefix) {
+            let id = target.dropFirst(prefix.count)
+            if !id.isEmpty, id.allSatisfy(\.isASCII), Int64(id) != nil {
+                return tr("messages.audit.target.\(key)", ["id": String(id)])
+            }
+        }
+        return target
+    }
+
+    /// A queue's scope as stored (`mine`, `tracer NAME`, `unassigned`, `everyone`) in words.
+    static func scopeWords(_ scope: String) -> String {
+        switch scope {
+        case "mine": return tr("messages.audit.scope.mine")
+        case "unassigned": return tr("messages.audit.scope.unassigned")
+        case "everyone": return tr("messages.audit.scope.everyone")
+        default:
+            if scope.hasPrefix("tracer ") {
+                return tr("messages.audit.scope.tracer", ["name": String(scope.dropFirst("tracer ".count))])
+            }
+            return scope
+        }
+    }
+
     public static func actionWords(_ action: AuditAction) -> String {
         let key: String
         switch action {
@@ -106,7 +139,7 @@ public enum AuditDetailText {
         case .otpAuthorized(let d):
             return [t("symptomsFrom", ["day": d.symptomsStartedOn.iso]), t("validUntil", ["time": time(d.expiresAt)])]
         case .staffAdded(let d): return [t("role", ["role": roleWords(d.role)])]
-        case .phoneCopied(let d): return [t("contactOf", ["patient": d.patient]), purpose(d.purpose)]
+        case .phoneCopied(let d): return [t("contactOf", ["patient": subject(d.patient)]), purpose(d.purpose)]
         case .caseOpened(let d):
             return [
                 t("case", ["id": String(d.caseID), "reference": d.reference]),
@@ -114,7 +147,8 @@ public enum AuditDetailText {
             ] + (d.cameFromFollowUp.map { [t("wasFollowUp", ["id": String($0)])] } ?? [])
         case .followUpViewed(let d):
             return [viewWords(d.view)] + (d.reference.map { [t("caseReference", ["reference": $0])] } ?? [])
-                + [EventDetail.count(d.persons, "person")] + (d.scope.map { [t("scope", ["scope": $0])] } ?? [])
+                + [EventDetail.count(d.persons, "person")]
+                + (d.scope.map { [t("scope", ["scope": scopeWords($0)])] } ?? [])
         case .caseClosed(let d):
             return [
                 t("caseReference", ["reference": d.reference]), TracingWords.closeReason(d.reason),
@@ -126,10 +160,10 @@ public enum AuditDetailText {
                 t("followUp", ["id": String(d.followUpID)]),
             ] + (d.joined ? [t("joinedOne")] : [])
         case .followUpAttempt(let d):
-            return [d.person, TracingWords.call(d.outcome), t("now", ["state": TracingWords.state(d.state)])]
+            return [subject(d.person), TracingWords.call(d.outcome), t("now", ["state": TracingWords.state(d.state)])]
         case .followUpCheck(let d):
             return [
-                d.person, d.symptoms ? t("symptoms") : t("noSymptoms"),
+                subject(d.person), d.symptoms ? t("symptoms") : t("noSymptoms"),
                 d.isolating ? t("isolating") : t("notIsolating"),
                 t("now", ["state": TracingWords.state(d.state)]),
             ]
@@ -165,7 +199,9 @@ public enum AuditDetailText {
             let outcome =
                 ContactOutcome(rawValue: d.outcome).map(TracingWords.outcome)
                 ?? d.outcome.replacingOccurrences(of: "_", with: " ")
-            return [t("contactOf", ["patient": d.patient]), t("outcome", ["outcome": outcome]), purpose(d.purpose)]
+            return [
+                t("contactOf", ["patient": subject(d.patient)]), t("outcome", ["outcome": outcome]), purpose(d.purpose),
+            ]
         case .smsOutboxRead(let d): return [n("messagesShown", d.messages)]
         case .hisClientAdded(let d):
             return [d.ratePerMinute.map { t("rate", ["rate": String($0)]) } ?? t("defaultRate")]

@@ -108,7 +108,7 @@ extension AuditScreen {
             TableCell(entry.actor),
             TableCell(
                 AuditDetailText.actionWords(entry.action), style: isWarning(entry.action) ? Style(.warning) : nil),
-            TableCell(entry.target ?? ""),
+            TableCell(entry.target.map(AuditDetailText.subject) ?? ""),
             TableCell(AuditDetailText.summary(entry, zone: zone)),
         ]
     }
@@ -129,7 +129,7 @@ extension AuditScreen {
             (ConsoleText.localAndUTC(entry.at, state.timeZone), Style(.normal)),
             (
                 "\(entry.actor) · \(AuditDetailText.actionWords(entry.action))"
-                    + (entry.target.map { " → \($0)" } ?? ""),
+                    + (entry.target.map { " → " + AuditDetailText.subject($0) } ?? ""),
                 Style(.normal, .bold)
             ),
         ]

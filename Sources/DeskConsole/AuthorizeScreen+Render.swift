@@ -68,7 +68,7 @@ extension AuthorizeScreen {
                     clip: inner)
             case .failure(let error):
                 ConsoleText.putWrapped(
-                    "✗ " + error.shownMessage, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
+                    "✗ " + error.message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 2,
                     width: inner.width - 2, rows: 2)
             }
         } else if !state.code.text.isEmpty {
@@ -93,7 +93,7 @@ extension AuthorizeScreen {
             ConsoleText.putWrapped(
                 "✗ " + message, style: Style(.error), into: &buffer, x: inner.x + 2, y: inner.y + 7,
                 width: inner.width - 2, rows: 2)
-        } else if case .success(let verdict) = state.onsetVerdict, let warning = verdict.shownWarning {
+        } else if case .success(let verdict) = state.onsetVerdict, let warning = verdict.warning {
             ConsoleText.putWrapped(
                 "! " + warning, style: Style(.warning), into: &buffer, x: inner.x + 2, y: inner.y + 7,
                 width: inner.width - 2, rows: 2)
@@ -263,7 +263,7 @@ extension AuthorizeScreen {
                     ["day": day.spokenWords, "relative": relative(day, today: state.onset.today)])
         }
         var warned = false
-        if case .success(let verdict) = state.onsetVerdict, let warning = verdict.shownWarning {
+        if case .success(let verdict) = state.onsetVerdict, let warning = verdict.warning {
             message += "\n\n! " + warning
             warned = true
         }

@@ -217,7 +217,7 @@ public enum AuthorizeScreen {
             switch result {
             case .authorized(let record): state.phase = .finished(.authorized(record))
             case .alreadyAuthorized(let record): state.phase = .finished(.alreadyAuthorized(record))
-            case .invalid(let refusal): state.phase = .finished(.refused(refusal.shownMessage))
+            case .invalid(let refusal): state.phase = .finished(.refused(refusal.message))
             }
             return askForWatch(&state)
         case .authorizeFailed(let message):
@@ -315,7 +315,7 @@ public enum AuthorizeScreen {
         case .rejected(let character):
             // Position: where the character would have gone in the code.
             let position = state.code.cursor + 1
-            state.codeMessage = OtpError.forbiddenCharacter(character, position: position).shownMessage
+            state.codeMessage = OtpError.forbiddenCharacter(character, position: position).message
         case .unchanged:
             if case .char = key, state.code.text.count == OtpRules.length {
                 state.codeMessage = tr(
@@ -331,7 +331,7 @@ public enum AuthorizeScreen {
             }
         case .notHandled:
             if case .char(let c) = key, state.code.text.count < OtpRules.length {
-                state.codeMessage = OtpError.forbiddenCharacter(c, position: state.code.cursor + 1).shownMessage
+                state.codeMessage = OtpError.forbiddenCharacter(c, position: state.code.cursor + 1).message
             }
         }
     }
@@ -349,7 +349,7 @@ public enum AuthorizeScreen {
                 state.onsetMessage =
                     SymptomOnsetError.inFuture(
                         state.onset.today.adding(days: 1), today: state.onset.today
-                    ).shownMessage
+                    ).message
             } else if [.left, .up, .pageUp, .home].contains(key), before == state.onset.minimum {
                 state.onsetMessage = tr(
                     "console.authorize.atMostBack", ["maximum": String(SymptomOnset.maximumDaysBack)])
@@ -379,9 +379,9 @@ public enum AuthorizeScreen {
         if case .failure(let refusal) = state.onset.interpret(state.onset.typed.text) {
             switch refusal {
             case .afterMaximum(let day, _):
-                return SymptomOnsetError.inFuture(day, today: state.onset.today).shownMessage
+                return SymptomOnsetError.inFuture(day, today: state.onset.today).message
             case .beforeMinimum(let day, _):
-                return SymptomOnsetError.tooOld(day, daysAgo: state.onset.today.days(since: day)).shownMessage
+                return SymptomOnsetError.tooOld(day, daysAgo: state.onset.today.days(since: day)).message
             default: break
             }
         }
@@ -397,11 +397,11 @@ public enum AuthorizeScreen {
         guard case .success = state.codeVerdict else {
             state.focus = .code
             switch state.codeVerdict {
-            case .failure(let error): state.codeMessage = error.shownMessage
+            case .failure(let error): state.codeMessage = error.message
             default:
                 state.codeMessage =
                     state.code.text.isEmpty
-                    ? OtpError.empty.shownMessage : OtpError.tooShort(count: state.code.text.count).shownMessage
+                    ? OtpError.empty.message : OtpError.tooShort(count: state.code.text.count).message
             }
             return
         }
@@ -412,7 +412,7 @@ public enum AuthorizeScreen {
         }
         if case .failure(let error) = verdict {
             state.focus = .onset
-            state.onsetMessage = error.shownMessage
+            state.onsetMessage = error.message
             return
         }
         state.phase = .reviewing

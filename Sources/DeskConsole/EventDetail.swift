@@ -182,7 +182,7 @@ public enum EventDetail {
     /// A case or follow-up event in words (issue 21): "case 5 opened", "12 new follow-ups".
     static func followUpLines(_ d: DeskEvent.Detail.FollowUpActivity) -> [String] {
         var lines: [String] = []
-        let state = d.state.flatMap(FollowUpState.init(rawValue:))?.label
+        let state = d.state.flatMap(FollowUpState.init(rawValue:)).map(TracingWords.state)
         switch d.what {
         case "opened":
             lines.append(
@@ -284,6 +284,14 @@ public enum EventDetail {
         case .smsOutboxRead: return tr("console.frame.event.action.smsOutboxRead")
         case .hisClientAdded: return tr("console.frame.event.action.hisClientAdded")
         case .hisClientRevoked: return tr("console.frame.event.action.hisClientRevoked")
+        case .phoneCopied: return tr("messages.action.phoneCopied")
+        case .caseOpened: return tr("messages.action.caseOpened")
+        case .caseClosed: return tr("messages.action.caseClosed")
+        case .followUpViewed: return tr("messages.action.followUpViewed")
+        case .followUpAdded: return tr("messages.action.followUpAdded")
+        case .followUpAttempt: return tr("messages.action.followUpAttempt")
+        case .followUpCheck: return tr("messages.action.followUpCheck")
+        case .followUpAssigned: return tr("messages.action.followUpAssigned")
         default: return words(action.rawValue)
         }
     }
@@ -291,7 +299,9 @@ public enum EventDetail {
     /// Whom or what a staff action was about, as the pane's line.
     static func targetWords(_ action: AuditAction, _ target: String) -> String {
         switch action {
-        case .traceLookup, .traceExport, .contactOutcome: return tr("console.frame.event.about", ["target": target])
+        case .traceLookup, .traceExport, .contactOutcome, .phoneCopied, .caseOpened, .caseClosed, .followUpViewed,
+            .followUpAdded, .followUpAttempt, .followUpCheck, .followUpAssigned:
+            return tr("console.frame.event.about", ["target": AuditDetailText.subject(target)])
         case .hisClientAdded, .hisClientRevoked: return tr("console.frame.event.his", ["target": target])
         default: return tr("console.frame.event.account", ["target": target])
         }

@@ -67,11 +67,11 @@ extension TraceScreen {
         let added = !digits.hasPrefix("+") && !digits.hasPrefix("00")
         switch error {
         case .tooLong, .tooShort:
-            guard added else { return TracingWords.phoneProblem(error) }
+            guard added else { return error.message }
             return tr("console.trace.readAs", ["code": countryCode, "digits": digits]) + ": "
-                + TracingWords.phoneProblem(error)
+                + error.message
         default:
-            return TracingWords.phoneProblem(error)
+            return error.message
         }
     }
 

@@ -47,21 +47,6 @@ enum TracingWords {
         }
     }
 
-    /// Why a typed number is not one (as ``PhoneNumberError/message``, which the command line
-    /// and the server say in English).
-    static func phoneProblem(_ error: PhoneNumberError) -> String {
-        let example = tr("console.trace.phone.example")
-        switch error {
-        case .empty: return tr("console.trace.phone.empty", ["example": example])
-        case .noPlus: return tr("console.trace.phone.noPlus", ["example": example])
-        case .misplacedPlus: return tr("console.trace.phone.misplacedPlus", ["example": example])
-        case .notADigit: return tr("console.trace.phone.notADigit", ["example": example])
-        case .tooShort(let digits): return tr("console.trace.phone.tooShort", ["digits": String(digits)])
-        case .tooLong(let digits): return tr("console.trace.phone.tooLong", ["digits": String(digits)])
-        case .countryCodeStartsWithZero: return tr("console.trace.phone.countryCodeZero")
-        }
-    }
-
     /// Why a typed case reference is refused (as ``CaseReference/checked(_:)`` says in English).
     static func referenceProblem(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,4 +1,5 @@
 import DeskCore
+import DeskText
 import Foundation
 
 #if canImport(Glibc)
@@ -69,7 +70,7 @@ public enum AtomicFile {
 
         public var message: String {
             switch self {
-            case .exists(let path): return "\(path) exists: choose another file name, or confirm to overwrite it"
+            case .exists(let path): return tr("messages.file.exists", ["path": path])
             case .failed(let text): return text
             }
         }
@@ -89,18 +90,21 @@ public enum AtomicFile {
                 && isDirectory.boolValue)
         {
             throw .failed(
-                "\(path) is a folder: add a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")trace.csv")
+                tr(
+                    "messages.file.isFolder",
+                    ["path": path, "example": (path.hasSuffix("/") ? path : path + "/") + "trace.csv"]))
         }
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
         if name.utf8.count > maximumNameBytes {
             throw .failed(
-                "the file name is too long (\(name.utf8.count) bytes, at most \(maximumNameBytes)): choose a shorter one"
-            )
+                tr(
+                    "messages.file.nameTooLong",
+                    ["bytes": String(name.utf8.count), "maximum": String(maximumNameBytes)]))
         }
         let directory = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .failed("the folder \(directory) does not exist: create it first or choose another path")
+            throw .failed(tr("messages.file.noFolder", ["folder": directory]))
         }
     }
 
@@ -121,13 +125,15 @@ public enum AtomicFile {
                     let code = errno
                     unlink(temporary)
                     if code == EEXIST { throw .exists(path) }
-                    throw .failed("writing \(path) failed (\(String(cString: strerror(code)))); nothing was written")
+                    throw .failed(
+                        tr("messages.file.writeFailed", ["path": path, "reason": String(cString: strerror(code))]))
                 }
                 unlink(temporary)
             } else if rename(temporary, path) != 0 {
                 let code = errno
                 unlink(temporary)
-                throw .failed("writing \(path) failed (\(String(cString: strerror(code)))); nothing was written")
+                throw .failed(
+                    tr("messages.file.writeFailed", ["path": path, "reason": String(cString: strerror(code))]))
             }
             let folder = open(directory, O_RDONLY | O_DIRECTORY)
             if folder >= 0 {
@@ -151,7 +157,8 @@ public enum AtomicFile {
         let temporary = directory + "/.tracedesk-" + UUID().uuidString.prefix(8).lowercased() + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else {
-            throw .failed("cannot write in \(directory) (\(String(cString: strerror(errno)))): choose another folder")
+            throw .failed(
+                tr("messages.file.cannotWriteIn", ["folder": directory, "reason": String(cString: strerror(errno))]))
         }
         var written = 0
         var problem: String?
@@ -170,7 +177,7 @@ public enum AtomicFile {
         close(fd)
         if let problem {
             unlink(temporary)
-            throw .failed("writing \(path) failed (\(problem)); nothing was written")
+            throw .failed(tr("messages.file.writeFailed", ["path": path, "reason": problem]))
         }
         return Staged(path: path, temporary: temporary, directory: directory, overwrite: overwrite)
     }

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -330,11 +331,11 @@ public enum TracePurposeError: Error, Hashable, Sendable {
 
     public var message: String {
         switch self {
-        case .empty:
-            return "type the purpose or case reference (e.g. case 2026-1234): every lookup is audited with it"
+        case .empty: return tr("messages.purpose.empty")
         case .tooLong(let count):
-            return "the purpose has \(count) characters, at most \(TracePurpose.maximumLength): shorten it"
-        case .control: return "the purpose may not contain control characters: type it on one line"
+            return tr(
+                "messages.purpose.tooLong", ["count": String(count), "maximum": String(TracePurpose.maximumLength)])
+        case .control: return tr("messages.purpose.control")
         }
     }
 }

@@ -1,3 +1,5 @@
+import DeskText
+
 /// The 10-character one-time code a citizen's Immuni app shows and reads out to an operator.
 ///
 /// Nine random characters from a 25-symbol alphabet plus a check character (see
@@ -39,19 +41,17 @@ public enum OtpError: Error, Hashable, Sendable {
     case tooLong(count: Int)
     case checkCharacterMismatch
 
+    /// In the current language (the console's, the command line's, a staff client's).
     public var message: String {
         switch self {
-        case .empty:
-            return "no code entered: type the 10 characters the citizen reads out"
+        case .empty: return tr("console.authorize.otp.empty")
         case .forbiddenCharacter(let character, let position):
-            return
-                "\(OtpRules.describe(character)) at position \(position) is never in a code: ask the citizen to read it again"
-        case .tooShort(let count):
-            return "the code has \(count) character\(count == 1 ? "" : "s"), it needs 10: ask for the rest"
-        case .tooLong(let count):
-            return "the code has \(count) characters, it needs 10: check for an extra character"
-        case .checkCharacterMismatch:
-            return "check character does not match: ask the citizen to read the code again"
+            return tr(
+                "console.authorize.otp.forbidden",
+                ["character": OtpRules.describe(character), "position": String(position)])
+        case .tooShort(let count): return trCount("console.authorize.otp.tooShort", count)
+        case .tooLong(let count): return trCount("console.authorize.otp.tooLong", count)
+        case .checkCharacterMismatch: return tr("console.authorize.otp.mismatch")
         }
     }
 }

@@ -1,3 +1,5 @@
+import DeskText
+
 /// The rules of the Immuni OTP: alphabet, normalisation and the check character.
 ///
 /// The check character is the Italian *codice fiscale* CIN scheme restricted to the 25-symbol
@@ -95,10 +97,12 @@ public enum OtpRules {
     /// How to name a character in a message, visible even when it is a space or a look-alike.
     static func describe(_ character: Character) -> String {
         switch character {
-        case "0": return "'0' (zero)"
-        case "O": return "'O' (letter O)"
+        case "0": return tr("console.authorize.otp.zero")
+        case "O": return tr("console.authorize.otp.letterO")
         default:
-            if let ascii = character.asciiValue, ascii < 0x20 || ascii == 0x7F { return "a control character" }
+            if let ascii = character.asciiValue, ascii < 0x20 || ascii == 0x7F {
+                return tr("console.authorize.otp.control")
+            }
             return "'\(character)'"
         }
     }

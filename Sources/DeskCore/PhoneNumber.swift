@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -103,20 +104,17 @@ public enum PhoneNumberError: Error, Hashable, Sendable {
     case tooLong(digits: Int)
     case countryCodeStartsWithZero
 
+    /// In the current language.
     public var message: String {
-        let example = "type it like +39 333 123 4567, or without the country code"
+        let example = tr("console.trace.phone.example")
         switch self {
-        case .empty: return "type the patient's phone number: \(example)"
-        case .noPlus: return "an international number starts with + or 00: \(example)"
-        case .misplacedPlus: return "a + may come only first: \(example)"
-        case .notADigit:
-            return "a phone number has only digits (spaces, dashes, dots and brackets are fine): \(example)"
-        case .tooShort(let digits):
-            return "\(digits) digits with the country code is too short for a phone number (8 to 15): check the number"
-        case .tooLong(let digits):
-            return "\(digits) digits with the country code is too long for a phone number (8 to 15): check the number"
-        case .countryCodeStartsWithZero:
-            return "no country code starts with 0: after + or 00 comes the country code, e.g. +39"
+        case .empty: return tr("console.trace.phone.empty", ["example": example])
+        case .noPlus: return tr("console.trace.phone.noPlus", ["example": example])
+        case .misplacedPlus: return tr("console.trace.phone.misplacedPlus", ["example": example])
+        case .notADigit: return tr("console.trace.phone.notADigit", ["example": example])
+        case .tooShort(let digits): return tr("console.trace.phone.tooShort", ["digits": String(digits)])
+        case .tooLong(let digits): return tr("console.trace.phone.tooLong", ["digits": String(digits)])
+        case .countryCodeStartsWithZero: return tr("console.trace.phone.countryCodeZero")
         }
     }
 }

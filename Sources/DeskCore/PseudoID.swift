@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -94,6 +95,8 @@ public struct PseudoIDCapacity: Hashable, Sendable {
     /// "12 000 000 of 4 294 967 296 pseudo-ids used (0.28 %)".
     public var summary: String {
         let percent = (fraction * 10_000).rounded() / 100
-        return "\(used) of \(capacity) pseudo-ids used (\(percent) %)"
+        return tr(
+            "messages.pseudoIDs.summary",
+            ["used": String(used), "capacity": String(capacity), "percent": Language.current.decimal("\(percent)")])
     }
 }

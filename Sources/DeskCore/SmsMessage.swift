@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -23,6 +24,12 @@ public struct SmsMessage: Hashable, Sendable {
     public var status: SmsDeliveryStatus
     public var attempts: Int
     public var detail: String
+
+    /// The detail the outbox gateway stores (English, as every stored detail).
+    public static let heldInOutbox = "kept in the outbox (sms_gateway outbox): no SMS is sent"
+
+    /// ``detail`` for a person: the outbox gateway's in the current language, any other as stored.
+    public var shownDetail: String { detail == SmsMessage.heldInOutbox ? tr("messages.sms.outboxHeld") : detail }
     public var createdAt: Date
     public var updatedAt: Date
     /// Why `text` is empty: the code it carried is dead, so the store keeps no more of it.
@@ -55,9 +62,9 @@ public enum SmsTextDropped: String, Hashable, Sendable {
     /// For `tracedesk sms outbox`: what happened, and that nothing is lost.
     public var explanation: String {
         switch self {
-        case .expired: "text dropped: its code expired"
-        case .used: "text dropped: its code was used"
-        case .replaced: "text dropped: a newer code replaced it"
+        case .expired: tr("messages.sms.dropped.expired")
+        case .used: tr("messages.sms.dropped.used")
+        case .replaced: tr("messages.sms.dropped.replaced")
         }
     }
 }

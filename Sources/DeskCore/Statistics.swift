@@ -1,3 +1,5 @@
+import DeskText
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -101,7 +103,7 @@ public enum StatsRange: String, Hashable, Sendable, CaseIterable {
         case "7d", "1w", "168h", "week": return .success(.week)
         case "14d", "2w", "336h", "fortnight": return .success(.fortnight)
         default:
-            return .failure(.init("the range must be one of today, 1h, 24h, 7d or 14d"))
+            return .failure(.init(tr("messages.stats.range")))
         }
     }
 }
@@ -129,15 +131,15 @@ public struct StatsQuery: Hashable, Sendable {
         let start = bucket.floor(from.unixMilliseconds)
         let end = to.unixMilliseconds
         guard end > from.unixMilliseconds else {
-            return .failure(.init("the range is empty: its end must come after its start"))
+            return .failure(.init(tr("messages.stats.empty")))
         }
         let span = end - start
         if span > Int64(maximumDays) * 86_400_000 {
-            return .failure(.init("the range is longer than \(maximumDays) days: choose a shorter one"))
+            return .failure(.init(tr("messages.stats.tooLong", ["days": String(maximumDays)])))
         }
         if bucket == .fiveMinutes, span > Int64(maximumFiveMinuteHours) * 3_600_000 {
             return .failure(
-                .init("5-minute buckets cover at most \(maximumFiveMinuteHours) hours: choose hour or day buckets"))
+                .init(tr("messages.stats.fiveMinutes", ["hours": String(maximumFiveMinuteHours)])))
         }
         return .success(
             StatsQuery(

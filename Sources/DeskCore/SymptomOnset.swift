@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 
 /// The day the citizen's symptoms started (or, without symptoms, the day of the test).
 ///
@@ -14,8 +15,14 @@ public enum SymptomOnset {
     public struct Verdict: Hashable, Sendable {
         public let day: CivilDay
         public let daysAgo: Int
-        /// Set when the day is accepted but the operator should double-check it.
-        public let warning: String?
+        /// Set when the day is accepted but the operator should double-check it (in the
+        /// current language).
+        public var warning: String? {
+            guard daysAgo > SymptomOnset.publishedKeyDays else { return nil }
+            return tr(
+                "console.authorize.onset.old",
+                ["daysAgo": String(daysAgo), "days": String(SymptomOnset.publishedKeyDays)])
+        }
     }
 
     /// Accepts or refuses `day` as a symptom-onset date on `today`.
@@ -23,25 +30,21 @@ public enum SymptomOnset {
         let daysAgo = today.days(since: day)
         if daysAgo < 0 { throw .inFuture(day, today: today) }
         if daysAgo > maximumDaysBack { throw .tooOld(day, daysAgo: daysAgo) }
-        let warning: String? =
-            daysAgo > publishedKeyDays
-            ? "\(daysAgo) days ago: no keys older than \(publishedKeyDays) days are published; confirm the date with the citizen"
-            : nil
-        return Verdict(day: day, daysAgo: daysAgo, warning: warning)
+        return Verdict(day: day, daysAgo: daysAgo)
     }
 
     /// The earliest day that can be entered on `today`.
     public static func earliest(today: CivilDay) -> CivilDay { today.adding(days: -maximumDaysBack) }
 
-    /// "today", "yesterday", "3 days ago".
+    /// "today", "yesterday", "3 days ago", in the current language.
     public static func relative(_ day: CivilDay, today: CivilDay) -> String {
         let daysAgo = today.days(since: day)
         switch daysAgo {
-        case 0: return "today"
-        case 1: return "yesterday"
-        case -1: return "tomorrow"
-        case ..<0: return "in \(-daysAgo) days"
-        default: return "\(daysAgo) days ago"
+        case 0: return tr("console.authorize.onset.today")
+        case 1: return tr("console.authorize.onset.yesterday")
+        case -1: return tr("console.authorize.onset.tomorrow")
+        case ..<0: return trCount("console.authorize.onset.inDays", -daysAgo)
+        default: return trCount("console.authorize.onset.daysAgo", daysAgo)
         }
     }
 }
@@ -52,15 +55,18 @@ public enum SymptomOnsetError: Error, Hashable, Sendable {
     case tooOld(CivilDay, daysAgo: Int)
     case notADate(String)
 
+    /// In the current language.
     public var message: String {
         switch self {
         case .inFuture(let day, let today):
-            return "\(day.iso) is in the future (today is \(today.iso) UTC): symptom onset cannot be after today"
+            return tr("console.authorize.onset.inFuture", ["day": day.iso, "today": today.iso])
         case .tooOld(let day, let daysAgo):
-            return "\(day.iso) is \(daysAgo) days ago: at most \(SymptomOnset.maximumDaysBack) days back is accepted"
+            return tr(
+                "console.authorize.onset.tooOld",
+                ["day": day.iso, "daysAgo": String(daysAgo), "maximum": String(SymptomOnset.maximumDaysBack)])
         case .notADate(let text):
             let shown = text.count > 20 ? String(text.prefix(20)) + "…" : text
-            return "'\(shown)' is not a date: use YYYY-MM-DD"
+            return tr("console.authorize.onset.notADate", ["text": shown])
         }
     }
 }

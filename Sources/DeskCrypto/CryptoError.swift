@@ -1,3 +1,5 @@
+import DeskText
+
 /// Why key or certificate material could not be used. The message says what is wrong and what to
 /// do; it never contains the material itself (no PEM text, no key bytes).
 public enum CryptoError: Error, Hashable, Sendable {
@@ -26,30 +28,17 @@ public enum CryptoError: Error, Hashable, Sendable {
     /// One sentence: what is wrong, then what to do.
     public var message: String {
         switch self {
-        case .notAPrivateKeyPEM:
-            return "No PEM private key found: expected a \"BEGIN PRIVATE KEY\" (PKCS#8) or \"BEGIN EC PRIVATE KEY\" "
-                + "(SEC1) block; export the P-256 key in one of these forms."
-        case .encryptedPrivateKey:
-            return "The private key is encrypted; decrypt it first (openssl pkey -in KEY -out PLAIN) "
-                + "and keep the plain file readable only by the service."
-        case .unreadablePrivateKey:
-            return "The private key block does not parse; check that the file is complete and was not edited."
-        case .notAPublicKeyPEM:
-            return "No PEM public key found: expected a \"BEGIN PUBLIC KEY\" block "
-                + "(openssl pkey -in KEY -pubout prints one)."
-        case .unreadablePublicKey:
-            return "The public key block does not parse; check that the file is complete and was not edited."
-        case .kdfFailed:
-            return "The password could not be hashed: the system refused scrypt's 32 MiB; try again in a moment."
-        case .notP256(let found):
-            return "The key is \(found), but ECDSA P-256 (prime256v1) is required; generate one with "
-                + "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256."
-        case .noCertificates:
-            return "No PEM certificate found: expected at least one \"BEGIN CERTIFICATE\" block."
+        case .notAPrivateKeyPEM: return tr("messages.crypto.notAPrivateKeyPEM")
+        case .encryptedPrivateKey: return tr("messages.crypto.encryptedPrivateKey")
+        case .unreadablePrivateKey: return tr("messages.crypto.unreadablePrivateKey")
+        case .notAPublicKeyPEM: return tr("messages.crypto.notAPublicKeyPEM")
+        case .unreadablePublicKey: return tr("messages.crypto.unreadablePublicKey")
+        case .kdfFailed: return tr("messages.crypto.kdfFailed")
+        case .notP256(let found): return tr("messages.crypto.notP256", ["found": found])
+        case .noCertificates: return tr("messages.crypto.noCertificates")
         case .unreadableCertificate(let index):
-            return "Certificate \(index) does not parse; check that the PEM file is complete and was not edited."
-        case .invalidSetting(let reason):
-            return "Invalid setting: \(reason)."
+            return tr("messages.crypto.unreadableCertificate", ["index": String(index)])
+        case .invalidSetting(let reason): return tr("messages.crypto.invalidSetting", ["reason": reason])
         }
     }
 }

@@ -1,4 +1,5 @@
 @preconcurrency import COpenSSL
+import DeskText
 
 /// An ECDSA P-256 private key (OpenSSL `EVP_PKEY`), for ES256 JWTs and GAEN export signatures.
 ///
@@ -22,8 +23,12 @@ public struct ECPrivateKey: Sendable, CustomStringConvertible {
         let accepted = labels.contains("PRIVATE KEY") || labels.contains("EC PRIVATE KEY")
         if !accepted {
             if labels.contains("ENCRYPTED PRIVATE KEY") { throw .encryptedPrivateKey }
-            if labels.contains("RSA PRIVATE KEY") { throw .notP256(found: "an RSA key") }
-            if labels.contains("DSA PRIVATE KEY") { throw .notP256(found: "a DSA key") }
+            if labels.contains("RSA PRIVATE KEY") {
+                throw .notP256(found: tr("messages.crypto.found.an", ["type": "RSA"]))
+            }
+            if labels.contains("DSA PRIVATE KEY") {
+                throw .notP256(found: tr("messages.crypto.found.a", ["type": "DSA"]))
+            }
             throw .notAPrivateKeyPEM
         }
         let pointer = OpenSSL.withReadBIO(pem) { bio in

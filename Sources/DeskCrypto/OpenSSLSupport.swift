@@ -1,4 +1,5 @@
 @preconcurrency import COpenSSL
+import DeskText
 
 /// Owns one `EVP_PKEY` and frees it with the last reference.
 ///
@@ -79,22 +80,22 @@ enum OpenSSL {
     /// ("an RSA key", "an EC key on secp384r1"), for ``CryptoError/notP256(found:)``.
     static func p256Mismatch(_ pkey: OpaquePointer) -> String? {
         guard EVP_PKEY_get_base_id(pkey) == EVP_PKEY_EC else {
-            guard let name = EVP_PKEY_get0_type_name(pkey) else { return "a key of an unknown type" }
+            guard let name = EVP_PKEY_get0_type_name(pkey) else { return tr("messages.crypto.found.unknown") }
             let type = String(cString: name)
             // OpenSSL names are acronyms ("RSA", "ED25519"), read letter by letter: "an RSA key".
             let article = type.first.map { "AEFHILMNORSX".contains($0) } == true ? "an" : "a"
-            return "\(article) \(type) key"
+            return tr("messages.crypto.found.\(article)", ["type": type])
         }
         var buffer = [CChar](repeating: 0, count: 80)
         var length = 0
         guard EVP_PKEY_get_group_name(pkey, &buffer, buffer.count, &length) == 1 else {
             ERR_clear_error()
-            return "an EC key with explicit curve parameters"
+            return tr("messages.crypto.found.explicitCurve")
         }
         let group = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var nid = OBJ_sn2nid(group)
         if nid == NID_undef { nid = EC_curve_nist2nid(group) }
-        return nid == NID_X9_62_prime256v1 ? nil : "an EC key on \(group)"
+        return nid == NID_X9_62_prime256v1 ? nil : tr("messages.crypto.found.curve", ["curve": group])
     }
 }
 

@@ -81,7 +81,7 @@ public struct OutboxSmsGateway: SmsGateway {
         do {
             _ = try store.enqueueSms(
                 phone: phone, text: message.plain, gateway: name, status: .held,
-                detail: "kept in the outbox (sms_gateway outbox): no SMS is sent", now: clock.now(),
+                detail: SmsMessage.heldInOutbox, now: clock.now(),
                 textExpiresAt: message.expiresAt)
         } catch {
             throw ServiceError(error)

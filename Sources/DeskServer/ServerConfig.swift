@@ -286,7 +286,8 @@ public struct ServerConfig: Hashable, Sendable {
             name: "store",
             help:
                 "SQLite store file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL (default: the console's store)",
-            apply: path("store", \.store, "").apply, show: { $0.store.map(PostgresStore.redacted) ?? "(unset)" }),
+            apply: path("store", \.store, "").apply,
+            show: { $0.store.map(PostgresStore.redacted) ?? tr("messages.settings.unset") }),
         integer(
             "busy_timeout_ms", \.busyTimeoutMs, 100...600_000,
             "how long to wait for another process's write lock on the store, or for a free database connection (then 503)"
@@ -524,7 +525,7 @@ public struct ServerConfig: Hashable, Sendable {
             name: "sms_http_api_key",
             help: "the SMS provider's API key, sent as Authorization: Bearer KEY (shown redacted)",
             apply: path("sms_http_api_key", \.smsHTTPAPIKey, "").apply,
-            show: { $0.smsHTTPAPIKey == nil ? "(unset)" : "(set, redacted)" }),
+            show: { $0.smsHTTPAPIKey == nil ? tr("messages.settings.unset") : tr("messages.settings.redacted") }),
         integer(
             "sms_http_max_attempts", \.smsHTTPMaxAttempts, 1...10,
             "attempts per SMS on 5xx, 429 or connection failures, 2 s apart and doubling, before it is marked failed"),
@@ -566,7 +567,7 @@ public struct ServerConfig: Hashable, Sendable {
                 default: return tr("config.hisListenString")
                 }
                 return nil
-            }, show: { $0.hisListen?.description ?? "(unset)" }),
+            }, show: { $0.hisListen?.description ?? tr("messages.settings.unset") }),
         integer(
             "his_rate_per_minute", \.hisRatePerMinute, HISRate.allowed,
             "authorisations a minute one HIS client may make on this server, unless the client has its own (tracedesk his add --rate); more: 429 with Retry-After. Bounds what a stolen key can do before it is revoked"
@@ -842,7 +843,7 @@ public struct ServerConfig: Hashable, Sendable {
                 default: return tr("config.string")
                 }
                 return nil
-            }, show: { $0[keyPath: keyPath] ?? "(unset)" })
+            }, show: { $0[keyPath: keyPath] ?? tr("messages.settings.unset") })
     }
 
     static func path(

@@ -1,5 +1,6 @@
 import CivilCalendar
 import DeskCore
+import DeskText
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -296,27 +297,19 @@ public enum StoreError: Error, Hashable, Sendable {
     public var message: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            return "cannot open the store \(path): \(reason)"
-        case .readOnly(let path):
-            return "the store \(path) is read-only: check its permissions or pass --store with a writable file"
-        case .locked(let path):
-            return "the store \(path) is locked by another process: wait for it to finish, or close it"
-        case .corrupt(let path):
-            return
-                "\(path) is not a database or is damaged: restore it from a backup, or pass --store with another file"
-        case .notTraceDesk(let path):
-            return
-                "\(path) is an SQLite database but not a TraceDesk store: pass --store with a TraceDesk file or a new path"
+            return tr("messages.store.cannotOpen", ["path": path, "reason": reason])
+        case .readOnly(let path): return tr("messages.store.readOnly", ["path": path])
+        case .locked(let path): return tr("messages.store.locked", ["path": path])
+        case .corrupt(let path): return tr("messages.store.corrupt", ["path": path])
+        case .notTraceDesk(let path): return tr("messages.store.notTraceDesk", ["path": path])
         case .schemaTooNew(let path, let found, let known):
-            return
-                "the store \(path) has schema version \(found), this tracedesk knows up to \(known): use a newer tracedesk"
+            return tr("messages.store.schemaTooNew", ["path": path, "found": String(found), "known": String(known)])
         case .unavailable(let location, let reason):
-            return
-                "cannot reach the database \(location): \(reason); check that PostgreSQL is running and reachable from here, then try again"
+            return tr("messages.store.unavailable", ["location": location, "reason": reason])
         case .conflict(let operation, let reason):
-            return "store conflict during \(operation): \(reason); try again"
+            return tr("messages.store.conflict", ["operation": operation, "reason": reason])
         case .failed(let operation, let reason):
-            return "store error during \(operation): \(reason)"
+            return tr("messages.store.failed", ["operation": operation, "reason": reason])
         }
     }
 }

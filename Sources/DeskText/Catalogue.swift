@@ -24,9 +24,11 @@ public enum Catalogue {
         case .en:
             return English.common + English.consoleFrame + English.consoleTracing + English.consoleSupervision
                 + English.cli + English.cliOutput + English.benchRun + English.errors
+                + English.messages
         case .it:
             return Italian.common + Italian.consoleFrame + Italian.consoleTracing + Italian.consoleSupervision
                 + Italian.cli + Italian.cliOutput + Italian.benchRun + Italian.errors
+                + Italian.messages
         }
     }
 

@@ -644,7 +644,7 @@ extension Italian {
             "cli.audit.verify",
             """
             Verifica la catena di hash del registro delle attività dalla prima voce all'ultima. Stampa \
-            "intact: N entries, head <hash>" ed esce con 0, oppure indica la prima voce interrotta e \
+            "integro: N voci, testa <hash>" ed esce con 0, oppure indica la prima voce interrotta e \
             perché, ed esce con 7. La sola catena non può mostrare una riscrittura da parte di chi può \
             scrivere l'archivio e ricalcola ogni hash successivo: con --checkpoints FILE (punti di \
             controllo firmati conservati fuori dall'archivio) e --public-key FILE (la chiave pubblica \
@@ -1298,7 +1298,7 @@ extension Italian {
             """
             --store accetta un file SQLite o un URL postgres:// (tracedesk store --help). Su \
             PostgreSQL, publish e cleanup prendono lo stesso blocco delle attività dei server: mentre un \
-            server pubblica (o fa pulizia), il comando dice "skipped: another server holds the lock" ed \
+            server pubblica (o fa pulizia), il comando dice "saltato: un altro server detiene il blocco" ed \
             esce con 4.
             """
         ),
@@ -2062,7 +2062,7 @@ extension Italian {
         ("cli.stats.tile.uploadsRefused", "Caricamenti rifiutati"),
         ("cli.stats.tile.chunks", "Lotti pubblicati"),
         ("cli.stats.tile.requests", "Richieste dei telefoni"),
-        ("cli.stats.tile.analytics", "Rapporti analytics"),
+        ("cli.stats.tile.analytics", "Rapporti dei dati analitici"),
         ("cli.stats.tile.registrations", "Registrazioni APRICOT"),
         ("cli.stats.tile.contactFiles", "File contatti APRICOT"),
         ("cli.stats.tile.lookups", "Ricerche dei contatti"),
@@ -2087,7 +2087,7 @@ extension Italian {
         ("cli.stats.operators", "Operatori principali (codici autorizzati, verificati, caricati):"),
         (
             "cli.stats.provinces",
-            "Province (rapporti analytics; Bluetooth attivo, notifiche consentite, notifiche di esposizione):"
+            "Province (rapporti dei dati analitici; Bluetooth attivo, notifiche consentite, notifiche di esposizione):"
         ),
         ("cli.stats.notAProvince", "(non è una provincia)"),
         ("cli.stats.tracers", "Ricerche APRICOT per tracciatore:"),

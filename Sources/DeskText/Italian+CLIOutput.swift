@@ -55,7 +55,7 @@ extension Italian {
         ("cli.out.chunks.show.notPublicKey", "{file} non è una chiave pubblica P-256: {problem}"),
         (
             "cli.out.cleanup.done",
-            "{summary} (conservati: {days} giorni, analytics {analytics} giorni, file dei contatti {contacts} giorni)"
+            "{summary} (conservati: {days} giorni, dati analitici {analytics} giorni, file dei contatti {contacts} giorni)"
         ),
     ]
 
@@ -159,7 +159,7 @@ extension Italian {
         ),
         (
             "cli.out.serve.setting.apple_device_check_url",
-            "URL di base di Apple DeviceCheck (https://api.devicecheck.apple.com); non impostato: i token analytics di iOS sono rifiutati"
+            "URL di base di Apple DeviceCheck (https://api.devicecheck.apple.com); non impostato: i token dei dati analitici di iOS sono rifiutati"
         ),
         ("cli.out.serve.setting.apple_team_id", "id del team sviluppatore Apple per DeviceCheck"),
         ("cli.out.serve.setting.apple_key_id", "id della chiave DeviceCheck"),
@@ -170,7 +170,7 @@ extension Italian {
         ),
         (
             "cli.out.serve.setting.google_attestation_root_file",
-            "certificato/i radice PEM per le attestazioni SafetyNet; non impostato: gli analytics Android sono scartati"
+            "certificato/i radice PEM per le attestazioni SafetyNet; non impostato: i dati analitici Android sono scartati"
         ),
         ("cli.out.serve.setting.google_apk_package_name", "apkPackageName atteso nelle attestazioni"),
         (
@@ -237,7 +237,7 @@ extension Italian {
         ),
         (
             "cli.out.serve.setting.analytics_retention_days",
-            "le informazioni operative (analytics) sono conservate per questo numero di giorni [14…365]"
+            "le informazioni operative (dati analitici) sono conservate per questo numero di giorni [14…365]"
         ),
         (
             "cli.out.serve.setting.follow_up_period_days",

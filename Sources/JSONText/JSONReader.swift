@@ -1,3 +1,5 @@
+import DeskText
+
 /// A small strict JSON reader, with no Foundation: theme files (TerminalKit), the HTTP API's
 /// request bodies and settings files (DeskAPI, DeskServer).
 ///
@@ -25,12 +27,12 @@ public enum JSONValue: Hashable, Sendable {
     /// What kind of value this is, for messages ("expected an object, found a string").
     public var kind: String {
         switch self {
-        case .object: return "an object"
-        case .array: return "a list"
-        case .string: return "a string"
-        case .number: return "a number"
-        case .bool: return "true/false"
-        case .null: return "null"
+        case .object: return tr("json.kind.object")
+        case .array: return tr("json.kind.list")
+        case .string: return tr("json.kind.string")
+        case .number: return tr("json.kind.number")
+        case .bool: return tr("json.kind.bool")
+        case .null: return tr("json.kind.null")
         }
     }
 }
@@ -58,13 +60,13 @@ public struct JSONReader {
     /// Parses raw bytes; invalid UTF-8 anywhere is a syntax error (at offset 0).
     public static func parse(utf8 bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw JSONSyntaxError(offset: 0, reason: "the text is not valid UTF-8")
+            throw JSONSyntaxError(offset: 0, reason: tr("json.notUTF8"))
         }
         var reader = JSONReader(bytes: bytes)
         let value = try reader.value()
         reader.skipWhitespace()
         guard reader.index == reader.bytes.count else {
-            throw reader.error("unexpected text after the end of the document")
+            throw reader.error(tr("json.trailingText"))
         }
         return value
     }
@@ -85,14 +87,14 @@ public struct JSONReader {
 
     private mutating func expect(_ literal: String) throws(JSONSyntaxError) {
         for byte in literal.utf8 {
-            guard current == byte else { throw error("expected “\(literal)”") }
+            guard current == byte else { throw error(tr("json.expectedLiteral", ["literal": literal])) }
             index += 1
         }
     }
 
     private mutating func value() throws(JSONSyntaxError) -> JSONValue {
         skipWhitespace()
-        guard let byte = current else { throw error("unexpected end of the document") }
+        guard let byte = current else { throw error(tr("json.unexpectedEnd")) }
         switch byte {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
@@ -107,14 +109,14 @@ public struct JSONReader {
             try expect("null")
             return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw error("expected a value (object, list, string, number, true, false or null)")
+        default: throw error(tr("json.expectedValue"))
         }
     }
 
     private mutating func object() throws(JSONSyntaxError) -> JSONValue {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= 64 else { throw error("nested too deeply") }
+        guard depth <= 64 else { throw error(tr("json.tooDeep")) }
         index += 1
         var members: [JSONValue.Member] = []
         skipWhitespace()
@@ -124,10 +126,10 @@ public struct JSONReader {
         }
         while true {
             skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+            guard current == UInt8(ascii: "\"") else { throw error(tr("json.expectedKey")) }
             let key = try string()
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected “:” after the key “\(key)”") }
+            guard current == UInt8(ascii: ":") else { throw error(tr("json.expectedColon", ["key": key])) }
             index += 1
             members.append(JSONValue.Member(key: key, value: try value()))
             skipWhitespace()
@@ -137,7 +139,7 @@ public struct JSONReader {
                 index += 1
                 return .object(members)
             } else {
-                throw error("expected “,” or “}” after the value of “\(key)”")
+                throw error(tr("json.expectedObjectEnd", ["key": key]))
             }
         }
     }
@@ -145,7 +147,7 @@ public struct JSONReader {
     private mutating func array() throws(JSONSyntaxError) -> JSONValue {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= 64 else { throw error("nested too deeply") }
+        guard depth <= 64 else { throw error(tr("json.tooDeep")) }
         index += 1
         var items: [JSONValue] = []
         skipWhitespace()
@@ -162,7 +164,7 @@ public struct JSONReader {
                 index += 1
                 return .array(items)
             } else {
-                throw error("expected “,” or “]” in a list")
+                throw error(tr("json.expectedListEnd"))
             }
         }
     }
@@ -176,7 +178,7 @@ public struct JSONReader {
             run.removeAll()
         }
         while true {
-            guard let byte = current else { throw error("unterminated string") }
+            guard let byte = current else { throw error(tr("json.unterminatedString")) }
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
@@ -186,7 +188,7 @@ public struct JSONReader {
             case UInt8(ascii: "\\"):
                 flush()
                 index += 1
-                guard let escaped = current else { throw error("unterminated string") }
+                guard let escaped = current else { throw error(tr("json.unterminatedString")) }
                 index += 1
                 switch escaped {
                 case UInt8(ascii: "\""): scalars.append("\"")
@@ -200,10 +202,10 @@ public struct JSONReader {
                 case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
                 default:
                     index -= 1
-                    throw error("unknown escape “\\\(Character(Unicode.Scalar(escaped)))”")
+                    throw error(tr("json.unknownEscape", ["escape": "\\" + String(Character(Unicode.Scalar(escaped)))]))
                 }
             case 0..<0x20:
-                throw error("control character in a string (write it as an escape)")
+                throw error(tr("json.controlCharacter"))
             default:
                 // Copy a whole run of plain bytes at once (paddings are 150 000 characters).
                 let start = index
@@ -222,29 +224,29 @@ public struct JSONReader {
         let high = try hex4()
         if (0xD800...0xDBFF).contains(high) {
             guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
-                throw error("unpaired surrogate in \\u escape")
+                throw error(tr("json.unpairedSurrogate"))
             }
             index += 2
             let low = try hex4()
             guard (0xDC00...0xDFFF).contains(low),
                 let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-            else { throw error("invalid surrogate pair in \\u escape") }
+            else { throw error(tr("json.invalidSurrogate")) }
             return scalar
         }
-        guard let scalar = Unicode.Scalar(high) else { throw error("invalid \\u escape") }
+        guard let scalar = Unicode.Scalar(high) else { throw error(tr("json.invalidEscape")) }
         return scalar
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = current else { throw error("unterminated \\u escape") }
+            guard let byte = current else { throw error(tr("json.unterminatedEscape")) }
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("expected four hex digits after \\u")
+            default: throw error(tr("json.expectedHex"))
             }
             value = value * 16 + UInt32(digit)
             index += 1
@@ -265,19 +267,19 @@ public struct JSONReader {
         if current == UInt8(ascii: "-") { index += 1 }
         let integerStart = index
         let integerDigits = digits(&self)
-        guard integerDigits > 0 else { throw error("expected digits in a number") }
+        guard integerDigits > 0 else { throw error(tr("json.expectedDigits")) }
         if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") {
             index = integerStart
-            throw error("a number may not start with 0 (write 7, not 07)")
+            throw error(tr("json.leadingZero"))
         }
         if current == UInt8(ascii: ".") {
             index += 1
-            guard digits(&self) > 0 else { throw error("expected digits after the decimal point") }
+            guard digits(&self) > 0 else { throw error(tr("json.expectedDecimals")) }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard digits(&self) > 0 else { throw error("expected digits in the exponent") }
+            guard digits(&self) > 0 else { throw error(tr("json.expectedExponent")) }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }

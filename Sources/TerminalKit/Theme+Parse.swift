@@ -1,3 +1,4 @@
+import DeskText
 import JSONText
 
 /// One thing wrong with a theme file, worded to say what to fix.
@@ -15,25 +16,32 @@ public enum ThemeProblem: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformedJSON(let offset, let reason):
-            return "malformed JSON at byte \(offset): \(reason); fix the syntax there"
+            return tr("theme.problem.malformed", ["offset": String(offset), "reason": reason])
         case .wrongType(let path, let expected, let found):
-            return "“\(path)” must be \(expected), not \(found)"
+            return tr("theme.problem.wrongType", ["path": path, "expected": expected, "found": found])
         case .unknownField(let path, let field, let allowed):
-            let place = path.isEmpty ? "" : " in “\(path)”"
-            return "unknown field “\(field)”\(place): use \(allowed.joined(separator: ", "))"
+            return tr(
+                path.isEmpty ? "theme.problem.unknownField" : "theme.problem.unknownFieldIn",
+                ["field": field, "path": path, "allowed": allowed.joined(separator: ", ")])
         case .unknownRole(let name):
-            return "unknown role “\(name)”: roles are \(Role.allCases.map(\.rawValue).joined(separator: ", "))"
+            return tr(
+                "theme.problem.unknownRole",
+                ["name": name, "roles": Role.allCases.map(\.rawValue).joined(separator: ", ")])
         case .duplicateRole(let name):
-            return "role “\(name)” is listed twice: keep one entry"
+            return tr("theme.problem.duplicateRole", ["name": name])
         case .unknownColor(let role, let field, let value):
-            return "role “\(role)”: unknown \(field) colour “\(value)”: use default, a number 0–255 or one of "
-                + ThemeColor.names.keys.sorted().joined(separator: ", ")
+            return tr(
+                "theme.problem.unknownColour",
+                [
+                    "role": role, "field": field, "value": value,
+                    "names": ThemeColor.names.keys.sorted().joined(separator: ", "),
+                ])
         case .unknownAttribute(let role, let value):
-            return
-                "role “\(role)”: unknown attribute “\(value)”: use \(Theme.attributeNames.map(\.name).joined(separator: ", "))"
+            return tr(
+                "theme.problem.unknownAttribute",
+                ["role": role, "value": value, "names": Theme.attributeNames.map(\.name).joined(separator: ", ")])
         case .missingRoles(let names):
-            return
-                "missing roles \(names.joined(separator: ", ")): every role needs an entry (use {} for the terminal's default look)"
+            return tr("theme.problem.missingRoles", ["names": names.joined(separator: ", ")])
         }
     }
 }
@@ -50,8 +58,8 @@ public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-        return "theme “\(themeName)” has \(count):\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        tr("theme.problems", ["theme": themeName, "count": trCount("theme.problemCount", problems.count)]) + "\n"
+            + problems.map { "  - \($0)" }.joined(separator: "\n")
     }
 }
 
@@ -78,7 +86,10 @@ extension Theme {
         var problems: [ThemeProblem] = []
         guard case .object(let top) = document else {
             throw ThemeError(
-                themeName: name, problems: [.wrongType(path: "(document)", expected: "an object", found: document.kind)]
+                themeName: name,
+                problems: [
+                    .wrongType(path: tr("theme.document"), expected: tr("json.kind.object"), found: document.kind)
+                ]
             )
         }
         var themeName = name
@@ -89,14 +100,17 @@ extension Theme {
                 if case .string(let text) = member.value, !text.isEmpty {
                     themeName = text
                 } else {
-                    problems.append(.wrongType(path: "name", expected: "a non-empty string", found: member.value.kind))
+                    problems.append(
+                        .wrongType(
+                            path: "name", expected: tr("theme.expected.nonEmptyString"), found: member.value.kind))
                 }
             case "description": break
             case "roles":
                 if case .object(let members) = member.value {
                     roles = members
                 } else {
-                    problems.append(.wrongType(path: "roles", expected: "an object", found: member.value.kind))
+                    problems.append(
+                        .wrongType(path: "roles", expected: tr("json.kind.object"), found: member.value.kind))
                     roles = []
                 }
             default:
@@ -124,7 +138,7 @@ extension Theme {
     private static func appearance(_ value: JSONValue, role: String, problems: inout [ThemeProblem]) -> RoleAppearance {
         guard case .object(let members) = value else {
             problems.append(
-                .wrongType(path: "roles.\(role)", expected: "an object like {\"fg\": \"red\"}", found: value.kind))
+                .wrongType(path: "roles.\(role)", expected: tr("theme.expected.role"), found: value.kind))
             return RoleAppearance()
         }
         var result = RoleAppearance()
@@ -135,7 +149,9 @@ extension Theme {
             case "attrs":
                 guard case .array(let items) = member.value else {
                     problems.append(
-                        .wrongType(path: "roles.\(role).attrs", expected: "a list of names", found: member.value.kind))
+                        .wrongType(
+                            path: "roles.\(role).attrs", expected: tr("theme.expected.names"), found: member.value.kind)
+                    )
                     continue
                 }
                 for item in items {
@@ -146,8 +162,8 @@ extension Theme {
                     } else {
                         problems.append(
                             .wrongType(
-                                path: "roles.\(role).attrs", expected: "a list of names",
-                                found: "a list holding \(item.kind)"))
+                                path: "roles.\(role).attrs", expected: tr("theme.expected.names"),
+                                found: tr("theme.found.listHolding", ["kind": item.kind])))
                     }
                 }
             default:
@@ -172,7 +188,7 @@ extension Theme {
         default:
             problems.append(
                 .wrongType(
-                    path: "roles.\(role).\(field)", expected: "a colour name, \"default\" or 0–255", found: value.kind))
+                    path: "roles.\(role).\(field)", expected: tr("theme.expected.colour"), found: value.kind))
         }
         return .terminalDefault
     }

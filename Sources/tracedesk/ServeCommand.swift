@@ -217,6 +217,10 @@ enum ServeCommand {
             fail(settingsProblems(error.problems), event: "settings")
             return ExitStatus.usage.rawValue
         }
+        // From here on the server's own words are its log's, in English whatever the locale: its
+        // jobs' lines (a store error while publishing…) included. A staff client's refusals are
+        // still worded in its Accept-Language (StaffAPI scopes each request).
+        Language.setProcessWide(.en)
         // From here a signal is a request to stop, even while the listeners are starting.
         let termination = installTerminationHandler()
         do {

@@ -31,13 +31,43 @@ enum SimulationText {
         if !summary.errors.isEmpty {
             out.append(tr("cli.out.simulation.errorsByKind"))
             let sorted = summary.errors.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            for (kind, count) in sorted { out.append("  \(kind): \(count)") }
+            for (kind, count) in sorted { out.append("  \(errorWords(kind)): \(count)") }
         }
         if !summary.notes.isEmpty {
             out.append(tr("cli.out.simulation.notes"))
-            for (kind, count) in summary.notes.sorted(by: { $0.key < $1.key }) { out.append("  \(kind): \(count)") }
+            for (kind, count) in summary.notes.sorted(by: { $0.key < $1.key }) {
+                out.append("  \(noteWords(kind)): \(count)")
+            }
         }
         return out
+    }
+
+    /// An error kind as the run counts it ("his otp no answer", "upload 503 {1503}") in the
+    /// language in force: the endpoint and the status stay as they are.
+    static func errorWords(_ kind: String) -> String {
+        for (suffix, key) in [(" no answer", "noAnswer"), (" not HTTP", "notHTTP")] where kind.hasSuffix(suffix) {
+            return String(kind.dropLast(suffix.count)) + " " + tr("messages.simulation.\(key)")
+        }
+        return kind
+    }
+
+    /// A note as the run counts it, in the language in force (one it does not know as it is).
+    static func noteWords(_ note: String) -> String {
+        switch note {
+        case "requests cancelled when the run stopped": return tr("messages.simulation.cancelled")
+        case "no internal listener given: dummy Immuni traffic only": return tr("messages.simulation.noInternal")
+        case "no way to read SMS codes given: no APRICOT phones": return tr("messages.simulation.noSmsCodes")
+        case "apricot login without pseudo-ids": return tr("messages.simulation.noPseudoIDs")
+        default:
+            let prefix = "session skipped: "
+            let suffix = " already in flight"
+            if note.hasPrefix(prefix), note.hasSuffix(suffix),
+                let count = Int(note.dropFirst(prefix.count).dropLast(suffix.count))
+            {
+                return tr("messages.simulation.skipped", ["count": String(count)])
+            }
+            return note
+        }
     }
 
     /// What the demo's tracing day did.

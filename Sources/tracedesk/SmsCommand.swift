@@ -36,7 +36,7 @@ enum SmsCommand {
             } else {
                 for message in messages {
                     say(
-                        "\(message.id)\t\(StaffCommand.localTime(message.createdAt))\t\(message.phone.e164)\t\(message.gateway)\t\(message.status.rawValue)\t\(message.attempts)\t\(message.textDropped.map { "(\($0.explanation))" } ?? message.text)\t\(message.detail)"
+                        "\(message.id)\t\(StaffCommand.localTime(message.createdAt))\t\(message.phone.e164)\t\(message.gateway)\t\(message.status.rawValue)\t\(message.attempts)\t\(message.textDropped.map { "(\($0.explanation))" } ?? message.text)\t\(message.shownDetail)"
                     )
                 }
             }

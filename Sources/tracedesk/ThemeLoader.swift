@@ -35,7 +35,7 @@ enum ThemeLoader {
                 return try Theme.parse(json: String(decoding: data, as: UTF8.self), name: name)
             } catch {
                 throw Failure(
-                    message: "theme \(path) has problems:\n  "
+                    message: tr("theme.fileProblems", ["path": path]) + "\n  "
                         + error.problems.map(\.description).joined(separator: "\n  "))
             }
         }
@@ -46,7 +46,8 @@ enum ThemeLoader {
             }
         ).sorted()
         throw Failure(
-            message: "no theme named '\(name)'"
-                + (available.isEmpty ? "" : ": available themes are " + available.joined(separator: ", ")))
+            message: available.isEmpty
+                ? tr("theme.notFound", ["name": name])
+                : tr("theme.notFoundAvailable", ["name": name, "names": available.joined(separator: ", ")]))
     }
 }

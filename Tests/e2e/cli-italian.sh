@@ -166,7 +166,7 @@ check "chunks show in English, as before" bash -c "
   grep -q '^signature   verified with ' '$work/out'"
 LANG=it_IT.UTF-8 td "" cleanup --store "$work/chunks.sqlite"
 check "cleanup in Italian: what is kept" bash -c "
-  [ $rc -eq 0 ] && grep -qE '^cleanup: .* \(conservati: [0-9]+ giorni, analytics [0-9]+ giorni, file dei contatti [0-9]+ giorni\)$' '$work/out'"
+  [ $rc -eq 0 ] && grep -qE '^cleanup: .* \(conservati: [0-9]+ giorni, dati analitici [0-9]+ giorni, file dei contatti [0-9]+ giorni\)$' '$work/out'"
 LANG=it_IT.UTF-8 td "" serve --settings
 check "serve --settings in Italian: the heading" bash -c "
   [ $rc -eq 0 ] && grep -qx 'Impostazioni (chiave nel file, variabile d.ambiente, valore attuale, significato):' '$work/out' &&
@@ -201,6 +201,26 @@ check "--lang after demo: refused, saying to give it before the command" bash -c
 td "" --lang it simulate --apricot-users 3
 check "--lang before simulate: its refusal in Italian" bash -c "
   [ $rc -eq 2 ] && grep -qF 'i telefoni APRICOT hanno bisogno del loro codice SMS' '$work/err'"
+
+# The core's own refusals, in Italian on the command line (English byte for byte as before).
+td "" --lang it otp check 9K2RAY8UUA
+check "otp check: a wrong check character, in Italian" bash -c "
+  [ $rc -eq 1 ] && cat '$work/out' '$work/err' | grep -qF 'il carattere di controllo non corrisponde'"
+td "" --lang en otp check 9K2RAY8UUA
+check "and in English as before" bash -c "
+  cat '$work/out' '$work/err' | grep -qF 'check character does not match: ask the citizen to read the code again'"
+as bench-tracer "$password" it trace 123 --purpose "caso 2026-1"
+check "trace: a number too short, in Italian" bash -c "
+  [ $rc -ne 0 ] && grep -qF '5 cifre' '$work/err' && ! grep -qF 'too short' '$work/err'"
+as sara "$super_pw" it stats --from 2026-10-01 --to 2026-12-01
+check "stats: a span longer than the rollups keep, in Italian" bash -c "
+  [ $rc -ne 0 ] && grep -qF \"l'intervallo supera i 31 giorni: scegline uno più breve\" '$work/err'"
+td "" --lang it migrate --store "$work/no-such-folder/x.sqlite"
+check "a store in a folder that does not exist, in Italian" bash -c "
+  [ $rc -ne 0 ] && grep -qF 'impossibile aprire' '$work/err' && grep -qF 'no-such-folder non esiste' '$work/err'"
+td "" --lang it --theme nope
+check "an unknown theme, in Italian" bash -c "
+  [ $rc -ne 0 ] && grep -qF \"nessun tema chiamato 'nope'\" '$work/err'"
 
 # serve's refusals of its settings: Italian on a terminal, English in a JSON log (for a shipper).
 echo '{"session_hours": 0}' >"$work/bad-settings.json"
