@@ -125,7 +125,7 @@ let package = Package(
                 "DeskHTTPClient",
             ]
         ),
-        .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto"]),
+        .testTarget(name: "DeskExportTests", dependencies: ["DeskExport", "DeskCrypto", "DeskTestSupport"]),
         .testTarget(
             name: "DeskStoreTests",
             dependencies: [

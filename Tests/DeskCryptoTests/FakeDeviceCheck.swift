@@ -25,9 +25,8 @@ final class FakeDeviceCheck {
     }
 
     let baseURL: URL
-    private let process: Process
-    /// The server's stdin; closing it stops the server.
-    private var stdin: Pipe?
+    /// The server; closing its input stops it.
+    private let process: ChildProcess
     private let directory: URL
     private let logURL: URL
 
@@ -98,7 +97,7 @@ final class FakeDeviceCheck {
         server.serve_forever()
         """#
 
-    private init(process: Process, directory: URL, baseURL: URL) {
+    private init(process: ChildProcess, directory: URL, baseURL: URL) {
         self.process = process
         self.directory = directory
         self.logURL = directory.appendingPathComponent("requests.jsonl")
@@ -117,15 +116,9 @@ final class FakeDeviceCheck {
         try scriptURL.write(script)
         try scenarioURL.write(scenario)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let logPath = directory.appendingPathComponent("requests.jsonl").path
-        process.arguments = ["python3", scriptURL.path, scenarioURL.path, logPath, portURL.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
+        let process = try ChildProcess(
+            "/usr/bin/env", ["python3", scriptURL.path, scenarioURL.path, logPath, portURL.path], input: .pipe)
 
         // The port file appears (atomically) once the socket listens. Python's start takes a
         // second or two on a loaded machine, far more beside the whole suite: the cap is generous.
@@ -141,13 +134,11 @@ final class FakeDeviceCheck {
         } catch {
             let server = FakeDeviceCheck(
                 process: process, directory: directory, baseURL: URL(string: "http://127.0.0.1:9")!)
-            server.stdin = stdin
             await server.stop()
             throw error
         }
         let server = FakeDeviceCheck(
             process: process, directory: directory, baseURL: URL(string: "http://127.0.0.1:\(port ?? 9)")!)
-        server.stdin = stdin
         return server
     }
 
@@ -168,8 +159,8 @@ final class FakeDeviceCheck {
 
     /// Stops the server, waits until it exited, and removes its files.
     func stop() async {
-        try? stdin?.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
+        process.closeInput()
+        process.terminate()
         let process = self.process
         try? await eventually(within: .seconds(60), "the fake DeviceCheck server's exit") { !process.isRunning }
         try? FileManager.default.removeItem(at: directory)

@@ -26,35 +26,10 @@ enum Command {
         try await withTemporaryDirectory { scratch in
             let outURL = scratch.appendingPathComponent("stdout")
             let errURL = scratch.appendingPathComponent("stderr")
-            let inURL = scratch.appendingPathComponent("stdin")
-            for url in [outURL, errURL] { try Data().write(to: url) }
-            try (input ?? Data()).write(to: inURL)
-            let stdout = try FileHandle(forWritingTo: outURL)
-            let stderr = try FileHandle(forWritingTo: errURL)
-            let stdin = try FileHandle(forReadingFrom: inURL)
-            defer {
-                try? stdout.close()
-                try? stderr.close()
-                try? stdin.close()
-            }
-
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            if let directory { process.currentDirectoryURL = directory }
-            process.standardOutput = stdout
-            process.standardError = stderr
-            process.standardInput = stdin
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                process.terminationHandler = { _ in continuation.resume() }
-                do { try process.run() } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(throwing: error)
-                }
-            }
-            return Output(
-                status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
-                stderr: try errURL.text())
+            let status = try await ChildProcess.runDetached(
+                "/usr/bin/env", arguments, in: directory?.path, input: .bytes(Array(input ?? Data())),
+                stdout: .file(outURL.path), stderr: .file(errURL.path))
+            return Output(status: status, stdout: try Data(contentsOf: outURL), stderr: try errURL.text())
         }
     }
 

@@ -1,5 +1,6 @@
 import DeskCrypto
 import DeskExport
+import DeskTestSupport
 import Foundation
 
 /// The published and generated GAEN vectors, copied into the repository (Tests/Vectors, with
@@ -41,30 +42,11 @@ enum Command {
     static func run(_ arguments: [String], in directory: URL) async throws -> Output {
         let outURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let errURL = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
-        for url in [outURL, errURL] { try Data().write(to: url) }
         defer { for url in [outURL, errURL] { try? FileManager.default.removeItem(at: url) } }
-        let stdout = try FileHandle(forWritingTo: outURL)
-        let stderr = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? stdout.close()
-            try? stderr.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let status = try await ChildProcess.runDetached(
+            "/usr/bin/env", arguments, in: directory.path, stdout: .file(outURL.path), stderr: .file(errURL.path))
         return Output(
-            status: process.terminationStatus,
+            status: status,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }

@@ -322,15 +322,9 @@ struct ProtocolTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tracedesk-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try ChildProcess.run(tool, arguments, stdout: .file(out.path))
+        return String(decoding: try Data(contentsOf: out), as: UTF8.self)
     }
 }

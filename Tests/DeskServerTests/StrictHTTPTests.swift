@@ -250,23 +250,16 @@ struct StrictHTTPTests {
         })
         let port = f.server.phonePort
         let output = try await offPool { () throws -> String in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
             // -quiet implies -ign_eof: it reads until the server closes.
-            process.arguments = ["s_client", "-quiet", "-connect", "127.0.0.1:\(port)", "-CAfile", cert]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            try input.fileHandleForWriting.write(
-                contentsOf: Data(
-                    "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nGET /hidden HTTP/1.1\r\nHost: x\r\n\r\n"
-                        .utf8))
-            try input.fileHandleForWriting.close()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "tracedesk-tls-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: out) }
+            let request =
+                "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nGET /hidden HTTP/1.1\r\nHost: x\r\n\r\n"
+            try ChildProcess.run(
+                "/usr/bin/openssl", ["s_client", "-quiet", "-connect", "127.0.0.1:\(port)", "-CAfile", cert],
+                input: .bytes(Array(request.utf8)), stdout: .file(out.path))
+            let data = try Data(contentsOf: out)
             return String(decoding: data, as: UTF8.self)
         }
         #expect(output.hasPrefix("HTTP/1.1 400"), "\(output)")

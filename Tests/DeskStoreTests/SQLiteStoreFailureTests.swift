@@ -72,12 +72,9 @@ import Testing
     func foreignDatabaseFromCLI() throws {
         try withTemporaryDirectory { directory in
             let path = Fixture.storePath(in: directory)
-            let tool = Process()
-            tool.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            tool.arguments = [path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello');"]
-            try tool.run()
-            tool.waitUntilExit()
-            try #require(tool.terminationStatus == 0)
+            let status = try ChildProcess.run(
+                "/usr/bin/sqlite3", [path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello');"])
+            try #require(status == 0)
 
             #expect(Self.openError(path) == .notTraceDesk(path: path))
         }

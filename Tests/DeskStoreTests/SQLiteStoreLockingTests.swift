@@ -139,13 +139,7 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 /// `chattr +i`: the one way to make a file unwritable for root without a read-only mount.
 enum ImmutableFile {
     static func set(_ path: String, immutable: Bool) -> Bool {
-        let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        tool.arguments = [immutable ? "+i" : "-i", path]
-        tool.standardError = FileHandle.nullDevice
-        guard (try? tool.run()) != nil else { return false }
-        tool.waitUntilExit()
-        return tool.terminationStatus == 0
+        (try? ChildProcess.run("/usr/bin/chattr", [immutable ? "+i" : "-i", path])) == 0
     }
 
     /// Whether a probe file in the temporary directory can be made immutable and then refuses writes.
