@@ -1862,7 +1862,7 @@ extension English {
         ("cli.settings.title", "Console settings (file {file}):"),
         ("cli.settings.titleNotFound", "Console settings (file {file}, not found):"),
         ("cli.settings.serverNotUsed", " (not used: a store is given, {by})"),
-        ("cli.settings.languageNote", " (the server's log and the output of demo and simulate stay English)"),
+        ("cli.settings.languageNote", " (the server's log stays English)"),
         ("cli.settings.noServer", " (none: the console opens the store, {store})"),
         ("cli.settings.defaultStore", "the default one"),
         ("cli.settings.from", "from {source}"),

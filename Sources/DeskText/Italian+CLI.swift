@@ -2001,7 +2001,7 @@ extension Italian {
         ("cli.settings.title", "Impostazioni della console (file {file}):"),
         ("cli.settings.titleNotFound", "Impostazioni della console (file {file}, non trovato):"),
         ("cli.settings.serverNotUsed", " (non usato: è indicato un archivio, {by})"),
-        ("cli.settings.languageNote", " (il log del server e l'output di demo e simulate restano in inglese)"),
+        ("cli.settings.languageNote", " (il log del server resta in inglese)"),
         ("cli.settings.noServer", " (nessuno: la console apre l'archivio, {store})"),
         ("cli.settings.defaultStore", "quello predefinito"),
         ("cli.settings.from", "da {source}"),
