@@ -137,6 +137,7 @@ let package = Package(
             dependencies: [
                 "DeskTestSupport",
                 "DeskLocal", "DeskContract", "DeskStore", "DeskCore", "CivilCalendar", "DeskExport", "DeskCrypto",
+                "DeskText",
             ]
         ),
         // The JSONTestSuite's parsing cases (Tests/Vectors/json) against the reader.

@@ -242,28 +242,14 @@ public enum EventDetail {
     /// Why a key was dropped, short: "too old", "in the future" (``KeyDropReason``).
     public static func dropReason(_ name: String) -> String {
         guard let reason = KeyDropReason(rawValue: name) else { return words(name) }
-        return tr("console.frame.event.drop.\(dropKey(reason))")
-    }
-
-    /// A drop reason's name in the catalogue's keys.
-    static func dropKey(_ reason: KeyDropReason) -> String {
-        switch reason {
-        case .keyLength: return "keyLength"
-        case .rollingPeriod: return "rollingPeriod"
-        case .duplicateKeyData: return "duplicateKeyData"
-        case .duplicateInterval: return "duplicateInterval"
-        case .misaligned: return "misaligned"
-        case .future: return "future"
-        case .tooOld: return "tooOld"
-        case .beforeRiskWindow: return "beforeRiskWindow"
-        }
+        return tr("console.frame.event.drop.\(reason.catalogueName)")
     }
 
     /// "2 too old", "1 key length": a count of keys dropped for a reason, agreeing in number
     /// ("2 troppo vecchie", "1 troppo vecchia"); a reason this build does not know as stored.
     static func droppedCount(_ count: Int, _ name: String) -> String {
         guard let reason = KeyDropReason(rawValue: name) else { return "\(count) \(words(name))" }
-        return trCount("console.dashboard.dropped.\(dropKey(reason))", count)
+        return trCount("console.dashboard.dropped.\(reason.catalogueName)", count)
     }
 
     /// A staff action in words: "signed in", "added an account" (``AuditAction``).

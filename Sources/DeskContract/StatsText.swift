@@ -196,8 +196,15 @@ public enum StatsText {
         percent(share).map { " (\($0)\(suffix))" } ?? ""
     }
 
-    static func reasons(_ list: [ReasonCount]) -> String {
-        list.isEmpty ? "" : list.map { "\($0.reason) \($0.count)" }.joined(separator: ", ")
+    /// "too_old 3, future 1" in English (the reasons' names, as the API and the metrics give
+    /// them); in another language in its words ("3 troppo vecchie, 1 nel futuro").
+    public static func reasons(_ list: [ReasonCount]) -> String {
+        list.map { item in
+            guard Language.current != .en, let reason = KeyDropReason(rawValue: item.reason) else {
+                return "\(item.reason) \(item.count)"
+            }
+            return trCount("console.dashboard.dropped.\(reason.catalogueName)", Int(item.count))
+        }.joined(separator: ", ")
     }
 
     /// "0: 1  1: 0  …  15+: 2"

@@ -55,6 +55,20 @@ public enum KeyDropReason: String, Hashable, Sendable, CaseIterable, Comparable 
         }
     }
 
+    /// The reason's name in the catalogue's keys (`console.dashboard.dropped.tooOld`…).
+    public var catalogueName: String {
+        switch self {
+        case .keyLength: return "keyLength"
+        case .rollingPeriod: return "rollingPeriod"
+        case .duplicateKeyData: return "duplicateKeyData"
+        case .duplicateInterval: return "duplicateInterval"
+        case .misaligned: return "misaligned"
+        case .future: return "future"
+        case .tooOld: return "tooOld"
+        case .beforeRiskWindow: return "beforeRiskWindow"
+        }
+    }
+
     public static func < (lhs: KeyDropReason, rhs: KeyDropReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

@@ -1,5 +1,6 @@
 import DeskContract
 import DeskCore
+import DeskText
 import Foundation
 import Testing
 
@@ -108,6 +109,13 @@ import Testing
         #expect(text.contains { $0.contains("(not a province)") })
         #expect(text.contains("Pseudo-ids: \(PseudoIDCapacity(used: 12).summary)"))
         #expect(text.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+    }
+
+    @Test("keys dropped by reason: the reasons' names in English, their words in Italian")
+    func droppedReasons() {
+        let list = [ReasonCount(reason: "too_old", count: 2), ReasonCount(reason: "someday_new", count: 1)]
+        #expect(Language.$scoped.withValue(.en) { StatsText.reasons(list) } == "too_old 2, someday_new 1")
+        #expect(Language.$scoped.withValue(.it) { StatsText.reasons(list) } == "2 troppo vecchie, someday_new 1")
     }
 
     @Test("a province's name is in ASCII in the text, in UTF-8 in the CSV")
