@@ -34,7 +34,7 @@ extension AuditScreen {
             return (tr("console.audit.verifyFailed", ["message": message]), Style(.error, .bold))
         case .done(let result):
             if let broken = result.firstBroken {
-                let verdict = tr("console.audit.broken", ["id": String(broken.id), "reason": broken.reason])
+                let verdict = tr("console.audit.broken", ["id": String(broken.id), "reason": broken.shownReason])
                 let more = verdict + trCount("console.audit.brokenBefore", Int(clamping: result.entries))
                 return (
                     DisplayWidth.of(more) <= width ? more : DisplayWidth.truncate(verdict, to: width),

@@ -1,3 +1,5 @@
+import DeskText
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -122,18 +124,20 @@ extension AuditCheckpoint {
             let checkpoint: AuditCheckpoint
             switch line.state {
             case .unreadable(let why):
-                problem(line.number, .input, "line \(line.number) is not a checkpoint: \(why.reason)")
+                problem(
+                    line.number, .input,
+                    tr("audit.line.notCheckpoint", ["line": String(line.number), "why": why.reason]))
                 continue
             case .otherKey(let c):
                 otherKeys.insert(c.keyID)
                 problem(
                     line.number, .input,
-                    "line \(line.number) was signed by audit key \(c.keyID), not by the public key given: not checked")
+                    tr("audit.line.otherKey", ["line": String(line.number), "key": c.keyID]))
                 continue
             case .badSignature(let c):
                 problem(
                     line.number, .tampered,
-                    "line \(line.number)'s signature does not verify with key \(c.keyID): the line was changed after it was signed"
+                    tr("audit.line.badSignature", ["line": String(line.number), "key": c.keyID])
                 )
                 continue
             case .signed(let c): checkpoint = c
@@ -143,13 +147,24 @@ extension AuditCheckpoint {
                 if checkpoint.entries < last.entries {
                     problem(
                         line.number, .tampered,
-                        "line \(line.number) anchors \(checkpoint.entries) entries, fewer than line \(before) before it (\(last.entries)): lines were reordered or removed"
+                        tr(
+                            "audit.line.fewer",
+                            [
+                                "line": String(line.number), "entries": String(checkpoint.entries),
+                                "before": String(before),
+                                "lastEntries": String(last.entries),
+                            ])
                     )
                 }
                 if checkpoint.at < last.at {
                     problem(
                         line.number, .tampered,
-                        "line \(line.number) was made at \(timeText(checkpoint.at)), before line \(before) (\(timeText(last.at))): lines were reordered or removed"
+                        tr(
+                            "audit.line.earlier",
+                            [
+                                "line": String(line.number), "at": timeText(checkpoint.at), "before": String(before),
+                                "lastAt": timeText(last.at),
+                            ])
                     )
                 }
             }
@@ -162,7 +177,7 @@ extension AuditCheckpoint {
             if let first = chain.hashesAt[1], first != checkpoint.firstHash {
                 mismatch(
                     line.number,
-                    "line \(line.number) is of another audit log: the store's entry 1 has another hash. Either this checkpoint file is another store's (give the right one), or the whole log was rewritten from entry 1"
+                    tr("audit.line.otherLog", ["line": String(line.number)])
                 )
                 continue
             }
@@ -173,7 +188,13 @@ extension AuditCheckpoint {
                 }
                 mismatch(
                     line.number,
-                    "line \(line.number) anchors \(checkpoint.entries) entries (at \(timeText(checkpoint.at))), but the store has \(chain.entries): entries \(chain.entries + 1)…\(checkpoint.entries) were cut off the end"
+                    tr(
+                        "audit.line.cutOff",
+                        [
+                            "line": String(line.number), "entries": String(checkpoint.entries),
+                            "at": timeText(checkpoint.at), "store": String(chain.entries),
+                            "from": String(chain.entries + 1),
+                        ])
                 )
                 continue
             }
@@ -188,7 +209,7 @@ extension AuditCheckpoint {
                     // change (a checkpoint made by hand on the rewritten store).
                     problem(
                         line.number, .tampered,
-                        "line \(line.number) matches the store again, though an earlier line does not: it was signed after the chain was changed"
+                        tr("audit.line.matchesAgain", ["line": String(line.number)])
                     )
                 }
                 continue
@@ -200,24 +221,35 @@ extension AuditCheckpoint {
             let bound =
                 lastMatch.map {
                     $0.checkpoint.entries > 0
-                        ? "line \($0.line) (\($0.checkpoint.entries) entries) still matches, so the change is among entries \($0.checkpoint.entries + 1)…\(checkpoint.entries)"
-                        : "the change is among entries 1…\(checkpoint.entries)"
-                } ?? "the change is among entries 1…\(checkpoint.entries)"
+                        ? tr(
+                            "audit.bound.after",
+                            [
+                                "line": String($0.line), "entries": String($0.checkpoint.entries),
+                                "from": String($0.checkpoint.entries + 1), "to": String(checkpoint.entries),
+                            ])
+                        : tr("audit.bound.all", ["to": String(checkpoint.entries)])
+                } ?? tr("audit.bound.all", ["to": String(checkpoint.entries)])
             mismatch(
                 line.number,
-                "the store's chain does not match line \(line.number) (\(checkpoint.entries) entries, at \(timeText(checkpoint.at))): an entry was rewritten, removed or reordered and the later hashes recomputed; \(bound)"
+                tr(
+                    "audit.line.mismatch",
+                    [
+                        "line": String(line.number), "entries": String(checkpoint.entries),
+                        "at": timeText(checkpoint.at),
+                        "bound": bound,
+                    ])
             )
         }
         if laterMismatches > 0, let index = mismatchIndex {
             report.problems[index].message +=
-                (laterMismatches == 1
-                    ? " (and 1 later line does not match either)"
-                    : " (and \(laterMismatches) later lines do not match either)")
+                " " + trCount("audit.laterMismatches", laterMismatches)
         }
         if signedCount == 0, !otherKeys.isEmpty {
             problem(
                 0, .input,
-                "no line was signed by the public key given (the file's key\(otherKeys.count == 1 ? "" : "s"): \(otherKeys.sorted().joined(separator: ", "))): give the public key of the audit key that wrote this file (tracedesk keys public --key AUDIT-KEY)"
+                tr(
+                    otherKeys.count == 1 ? "audit.noLineSigned.one" : "audit.noLineSigned.other",
+                    ["keys": otherKeys.sorted().joined(separator: ", ")])
             )
         }
         return report
@@ -234,20 +266,20 @@ extension AuditCheckpoint {
     public static func appendProblem(after last: AuditCheckpoint?, chain: AuditVerification) -> String? {
         if let broken = chain.firstBroken {
             return
-                "the audit chain is broken at entry \(broken.id) (\(broken.reason)): a checkpoint is never written for a broken chain"
+                tr("audit.append.broken", ["id": String(broken.id), "reason": broken.shownReason])
         }
         guard let last, last.entries > 0 else { return nil }
         if let first = chain.hashesAt[1], first != last.firstHash {
             return
-                "the file's checkpoints are of another audit log (the store's entry 1 differs): give a checkpoint file of this store, or a new file"
+                tr("audit.append.otherLog")
         }
         if last.entries > chain.entries {
             return
-                "the file's last checkpoint anchors \(last.entries) entries, the store has \(chain.entries): entries were cut off the end"
+                tr("audit.append.cutOff", ["entries": String(last.entries), "store": String(chain.entries)])
         }
         if chain.hashesAt[last.entries] != last.headHash {
             return
-                "the store's chain no longer matches the file's last checkpoint (\(last.entries) entries): an entry up to \(last.entries) was rewritten"
+                tr("audit.append.rewritten", ["entries": String(last.entries)])
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import CivilCalendar
+import DeskText
 import JSONText
 
 #if canImport(FoundationEssentials)
@@ -74,43 +75,47 @@ public struct AuditCheckpoint: Hashable, Sendable {
         do {
             value = try JSONReader.parse(line)
         } catch {
-            return .failure(.init("not JSON (\(error.reason) at byte \(error.offset))"))
+            return .failure(.init(tr("audit.parse.notJSON", ["reason": error.reason, "offset": String(error.offset)])))
         }
-        guard case .object(let members) = value else { return .failure(.init("not a JSON object")) }
+        guard case .object(let members) = value else { return .failure(.init(tr("audit.parse.notObject"))) }
         let names = ["format", "entries", "head_hash", "first_hash", "at", "key_id", "signature"]
         var seen: [String: JSONValue] = [:]
         for member in members {
             guard names.contains(member.key) else {
-                return .failure(.init("unknown member \"\(member.key.prefix(40))\""))
+                return .failure(.init(tr("audit.parse.unknownMember", ["member": String(member.key.prefix(40))])))
             }
-            guard seen[member.key] == nil else { return .failure(.init("member \"\(member.key)\" given twice")) }
+            guard seen[member.key] == nil else {
+                return .failure(.init(tr("audit.parse.twice", ["member": member.key])))
+            }
             seen[member.key] = member.value
         }
         func text(_ name: String) -> String? {
             if case .string(let s)? = seen[name] { return s }
             return nil
         }
-        for name in names where seen[name] == nil { return .failure(.init("member \"\(name)\" is missing")) }
+        for name in names where seen[name] == nil {
+            return .failure(.init(tr("audit.parse.missing", ["member": name])))
+        }
         guard text("format") == format else {
-            return .failure(.init("format is not \(format) (made by another program or a newer TraceDesk)"))
+            return .failure(.init(tr("audit.parse.format", ["format": format])))
         }
         guard case .number(let count)? = seen["entries"], count.utf8.count <= 18,
             count.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let entries = Int64(count)
-        else { return .failure(.init("entries is not a whole number of entries")) }
+        else { return .failure(.init(tr("audit.parse.entries"))) }
         guard let head = text("head_hash"), isHash(head) else {
-            return .failure(.init("head_hash is not 64 lowercase hex digits"))
+            return .failure(.init(tr("audit.parse.headHash")))
         }
         guard let first = text("first_hash"), isHash(first) else {
-            return .failure(.init("first_hash is not 64 lowercase hex digits"))
+            return .failure(.init(tr("audit.parse.firstHash")))
         }
         guard let atText = text("at"), let at = parseTime(atText) else {
-            return .failure(.init("at is not a UTC time as 2026-12-01T17:00:00.000Z"))
+            return .failure(.init(tr("audit.parse.at")))
         }
         guard let key = text("key_id"), key.utf8.count == 16, isHex(key) else {
-            return .failure(.init("key_id is not 16 lowercase hex digits"))
+            return .failure(.init(tr("audit.parse.keyID")))
         }
         guard let signature = text("signature"), !signature.isEmpty, signature.utf8.count <= 200 else {
-            return .failure(.init("signature is missing or too long"))
+            return .failure(.init(tr("audit.parse.signature")))
         }
         return .success(
             AuditCheckpoint(

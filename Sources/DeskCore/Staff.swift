@@ -442,10 +442,56 @@ public struct AuditVerification: Hashable, Sendable {
 /// Where and why the audit chain breaks.
 public struct AuditBreak: Hashable, Sendable {
     public var id: Int64
+    /// In English, as the check writes it and the staff API carries it (``shownReason`` words it
+    /// for a person).
     public var reason: String
 
     public init(id: Int64, reason: String) {
         self.id = id
         self.reason = reason
+    }
+
+    /// Entries `from`…`to` are missing before `id`.
+    public static func missing(id: Int64, from: Int64, to: Int64) -> AuditBreak {
+        AuditBreak(id: id, reason: "entries \(from)…\(to) are missing: deleted from the log")
+    }
+    public static func outOfOrder(id: Int64, after: Int64) -> AuditBreak {
+        AuditBreak(id: id, reason: "id \(id) is out of order after \(after)")
+    }
+    public static func firstNotStart(id: Int64) -> AuditBreak {
+        AuditBreak(
+            id: id, reason: "the first entry does not start the chain: entries before it were removed or it was edited")
+    }
+    public static func previousMismatch(id: Int64, previous: Int64) -> AuditBreak {
+        AuditBreak(
+            id: id,
+            reason: "its previous-hash does not match entry \(previous): entry \(previous) was edited or replaced")
+    }
+    public static func contentsMismatch(id: Int64) -> AuditBreak {
+        AuditBreak(id: id, reason: "its contents do not match its hash: the entry was edited after it was written")
+    }
+
+    /// ``reason`` in the current language: the check's own reasons in the catalogue's words,
+    /// any other (an older server's) as it is.
+    public var shownReason: String {
+        let r = reason
+        func numbers(_ text: Substring) -> [String] {
+            text.split(whereSeparator: { !$0.isASCII || !$0.isNumber }).map(String.init)
+        }
+        if r.hasPrefix("entries "), r.hasSuffix(" are missing: deleted from the log") {
+            let n = numbers(r.dropLast(" are missing: deleted from the log".count))
+            if n.count == 2 { return tr("audit.break.missing", ["from": n[0], "to": n[1]]) }
+        }
+        if r.hasPrefix("id "), r.contains(" is out of order after ") {
+            let n = numbers(Substring(r))
+            if n.count == 2 { return tr("audit.break.outOfOrder", ["id": n[0], "after": n[1]]) }
+        }
+        if r == AuditBreak.firstNotStart(id: 1).reason { return tr("audit.break.firstNotStart") }
+        if r.hasPrefix("its previous-hash does not match entry ") {
+            let n = numbers(Substring(r))
+            if n.count == 2, n[0] == n[1] { return tr("audit.break.previousMismatch", ["previous": n[0]]) }
+        }
+        if r == AuditBreak.contentsMismatch(id: 1).reason { return tr("audit.break.contentsMismatch") }
+        return r
     }
 }

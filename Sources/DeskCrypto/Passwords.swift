@@ -160,27 +160,19 @@ public enum AuditChain {
         var last = previous ?? (id: 0, hash: genesis)
         for entry in entries {
             if entry.id != last.id + 1 {
-                return AuditBreak(
-                    id: entry.id,
-                    reason: entry.id > last.id + 1
-                        ? "entries \(last.id + 1)…\(entry.id - 1) are missing: deleted from the log"
-                        : "id \(entry.id) is out of order after \(last.id)")
+                return entry.id > last.id + 1
+                    ? .missing(id: entry.id, from: last.id + 1, to: entry.id - 1)
+                    : .outOfOrder(id: entry.id, after: last.id)
             }
             if entry.previousHash != last.hash {
-                return AuditBreak(
-                    id: entry.id,
-                    reason: entry.id == 1
-                        ? "the first entry does not start the chain: entries before it were removed or it was edited"
-                        : "its previous-hash does not match entry \(last.id): entry \(last.id) was edited or replaced")
+                return entry.id == 1 ? .firstNotStart(id: entry.id) : .previousMismatch(id: entry.id, previous: last.id)
             }
             let expected = hash(
                 id: entry.id, atMilliseconds: entry.at.unixMilliseconds, actor: entry.actor,
                 action: entry.action.rawValue, target: entry.target, detail: entry.detail,
                 previousHash: entry.previousHash)
             if expected != entry.hash {
-                return AuditBreak(
-                    id: entry.id,
-                    reason: "its contents do not match its hash: the entry was edited after it was written")
+                return .contentsMismatch(id: entry.id)
             }
             last = (id: entry.id, hash: entry.hash)
         }

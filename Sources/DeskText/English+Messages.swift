@@ -181,5 +181,92 @@ extension English {
         ("messages.simulation.noSmsCodes", "no way to read SMS codes given: no APRICOT phones"),
         ("messages.simulation.noPseudoIDs", "apricot login without pseudo-ids"),
         ("messages.simulation.skipped", "session skipped: {count} already in flight"),
+        ("audit.line.notCheckpoint", "line {line} is not a checkpoint: {why}"),
+        ("audit.line.otherKey", "line {line} was signed by audit key {key}, not by the public key given: not checked"),
+        (
+            "audit.line.badSignature",
+            "line {line}'s signature does not verify with key {key}: the line was changed after it was signed"
+        ),
+        (
+            "audit.line.fewer",
+            "line {line} anchors {entries} entries, fewer than line {before} before it ({lastEntries}): lines were reordered or removed"
+        ),
+        (
+            "audit.line.earlier",
+            "line {line} was made at {at}, before line {before} ({lastAt}): lines were reordered or removed"
+        ),
+        (
+            "audit.line.otherLog",
+            "line {line} is of another audit log: the store's entry 1 has another hash. Either this checkpoint file is another store's (give the right one), or the whole log was rewritten from entry 1"
+        ),
+        (
+            "audit.line.cutOff",
+            "line {line} anchors {entries} entries (at {at}), but the store has {store}: entries {from}…{entries} were cut off the end"
+        ),
+        (
+            "audit.line.matchesAgain",
+            "line {line} matches the store again, though an earlier line does not: it was signed after the chain was changed"
+        ),
+        (
+            "audit.bound.after",
+            "line {line} ({entries} entries) still matches, so the change is among entries {from}…{to}"
+        ),
+        ("audit.bound.all", "the change is among entries 1…{to}"),
+        (
+            "audit.line.mismatch",
+            "the store's chain does not match line {line} ({entries} entries, at {at}): an entry was rewritten, removed or reordered and the later hashes recomputed; {bound}"
+        ),
+        ("audit.laterMismatches.one", "(and {count} later line does not match either)"),
+        ("audit.laterMismatches.other", "(and {count} later lines do not match either)"),
+        (
+            "audit.noLineSigned.one",
+            "no line was signed by the public key given (the file's key: {keys}): give the public key of the audit key that wrote this file (tracedesk keys public --key AUDIT-KEY)"
+        ),
+        (
+            "audit.noLineSigned.other",
+            "no line was signed by the public key given (the file's keys: {keys}): give the public key of the audit key that wrote this file (tracedesk keys public --key AUDIT-KEY)"
+        ),
+        (
+            "audit.append.broken",
+            "the audit chain is broken at entry {id} ({reason}): a checkpoint is never written for a broken chain"
+        ),
+        (
+            "audit.append.otherLog",
+            "the file's checkpoints are of another audit log (the store's entry 1 differs): give a checkpoint file of this store, or a new file"
+        ),
+        (
+            "audit.append.cutOff",
+            "the file's last checkpoint anchors {entries} entries, the store has {store}: entries were cut off the end"
+        ),
+        (
+            "audit.append.rewritten",
+            "the store's chain no longer matches the file's last checkpoint ({entries} entries): an entry up to {entries} was rewritten"
+        ),
+        ("audit.parse.notJSON", "not JSON ({reason} at byte {offset})"),
+        ("audit.parse.notObject", "not a JSON object"),
+        ("audit.parse.unknownMember", "unknown member \"{member}\""),
+        ("audit.parse.twice", "member \"{member}\" given twice"),
+        ("audit.parse.missing", "member \"{member}\" is missing"),
+        ("audit.parse.format", "format is not {format} (made by another program or a newer TraceDesk)"),
+        ("audit.parse.entries", "entries is not a whole number of entries"),
+        ("audit.parse.headHash", "head_hash is not 64 lowercase hex digits"),
+        ("audit.parse.firstHash", "first_hash is not 64 lowercase hex digits"),
+        ("audit.parse.at", "at is not a UTC time as 2026-12-01T17:00:00.000Z"),
+        ("audit.parse.keyID", "key_id is not 16 lowercase hex digits"),
+        ("audit.parse.signature", "signature is missing or too long"),
+        ("audit.break.missing", "entries {from}…{to} are missing: deleted from the log"),
+        ("audit.break.outOfOrder", "id {id} is out of order after {after}"),
+        (
+            "audit.break.firstNotStart",
+            "the first entry does not start the chain: entries before it were removed or it was edited"
+        ),
+        (
+            "audit.break.previousMismatch",
+            "its previous-hash does not match entry {previous}: entry {previous} was edited or replaced"
+        ),
+        (
+            "audit.break.contentsMismatch",
+            "its contents do not match its hash: the entry was edited after it was written"
+        ),
     ]
 }

@@ -185,5 +185,95 @@ extension Italian {
         ("messages.simulation.noSmsCodes", "nessun modo di leggere i codici SMS indicato: nessun telefono APRICOT"),
         ("messages.simulation.noPseudoIDs", "accesso APRICOT senza pseudo-id"),
         ("messages.simulation.skipped", "sessione saltata: già {count} in corso"),
+        ("audit.line.notCheckpoint", "la riga {line} non è un punto di controllo: {why}"),
+        (
+            "audit.line.otherKey",
+            "la riga {line} è firmata dalla chiave del registro {key}, non dalla chiave pubblica indicata: non verificata"
+        ),
+        (
+            "audit.line.badSignature",
+            "la firma della riga {line} non si verifica con la chiave {key}: la riga è stata modificata dopo la firma"
+        ),
+        (
+            "audit.line.fewer",
+            "la riga {line} copre {entries} voci, meno della riga {before} che la precede ({lastEntries}): righe riordinate o rimosse"
+        ),
+        (
+            "audit.line.earlier",
+            "la riga {line} è stata creata alle {at}, prima della riga {before} ({lastAt}): righe riordinate o rimosse"
+        ),
+        (
+            "audit.line.otherLog",
+            "la riga {line} è di un altro registro delle attività: la voce 1 dell'archivio ha un altro hash. O questo file dei punti di controllo è di un altro archivio (indica quello giusto), o l'intero registro è stato riscritto dalla voce 1"
+        ),
+        (
+            "audit.line.cutOff",
+            "la riga {line} copre {entries} voci (alle {at}), ma l'archivio ne ha {store}: le voci {from}…{entries} sono state tagliate dalla fine"
+        ),
+        (
+            "audit.line.matchesAgain",
+            "la riga {line} corrisponde di nuovo all'archivio, anche se una riga precedente no: è stata firmata dopo la modifica della catena"
+        ),
+        (
+            "audit.bound.after",
+            "la riga {line} ({entries} voci) corrisponde ancora, quindi la modifica è tra le voci {from}…{to}"
+        ),
+        ("audit.bound.all", "la modifica è tra le voci 1…{to}"),
+        (
+            "audit.line.mismatch",
+            "la catena dell'archivio non corrisponde alla riga {line} ({entries} voci, alle {at}): una voce è stata riscritta, rimossa o riordinata e gli hash successivi ricalcolati; {bound}"
+        ),
+        ("audit.laterMismatches.one", "(e nemmeno {count} riga successiva corrisponde)"),
+        ("audit.laterMismatches.other", "(e nemmeno {count} righe successive corrispondono)"),
+        (
+            "audit.noLineSigned.one",
+            "nessuna riga è firmata dalla chiave pubblica indicata (la chiave del file: {keys}): indica la chiave pubblica della chiave del registro che ha scritto questo file (tracedesk keys public --key AUDIT-KEY)"
+        ),
+        (
+            "audit.noLineSigned.other",
+            "nessuna riga è firmata dalla chiave pubblica indicata (le chiavi del file: {keys}): indica la chiave pubblica della chiave del registro che ha scritto questo file (tracedesk keys public --key AUDIT-KEY)"
+        ),
+        (
+            "audit.append.broken",
+            "la catena del registro è interrotta alla voce {id} ({reason}): non si scrive mai un punto di controllo per una catena interrotta"
+        ),
+        (
+            "audit.append.otherLog",
+            "i punti di controllo del file sono di un altro registro (la voce 1 dell'archivio è diversa): indica un file dei punti di controllo di questo archivio, o un file nuovo"
+        ),
+        (
+            "audit.append.cutOff",
+            "l'ultimo punto di controllo del file copre {entries} voci, l'archivio ne ha {store}: sono state tagliate voci dalla fine"
+        ),
+        (
+            "audit.append.rewritten",
+            "la catena dell'archivio non corrisponde più all'ultimo punto di controllo del file ({entries} voci): una voce fino alla {entries} è stata riscritta"
+        ),
+        ("audit.parse.notJSON", "non è JSON ({reason} al byte {offset})"),
+        ("audit.parse.notObject", "non è un oggetto JSON"),
+        ("audit.parse.unknownMember", "membro sconosciuto \"{member}\""),
+        ("audit.parse.twice", "membro \"{member}\" indicato due volte"),
+        ("audit.parse.missing", "manca il membro \"{member}\""),
+        ("audit.parse.format", "format non è {format} (scritto da un altro programma o da un TraceDesk più recente)"),
+        ("audit.parse.entries", "entries non è un numero intero di voci"),
+        ("audit.parse.headHash", "head_hash non è di 64 cifre esadecimali minuscole"),
+        ("audit.parse.firstHash", "first_hash non è di 64 cifre esadecimali minuscole"),
+        ("audit.parse.at", "at non è un'ora UTC come 2026-12-01T17:00:00.000Z"),
+        ("audit.parse.keyID", "key_id non è di 16 cifre esadecimali minuscole"),
+        ("audit.parse.signature", "signature manca o è troppo lunga"),
+        ("audit.break.missing", "mancano le voci {from}…{to}: cancellate dal registro"),
+        ("audit.break.outOfOrder", "l'id {id} è fuori ordine dopo {after}"),
+        (
+            "audit.break.firstNotStart",
+            "la prima voce non apre la catena: voci precedenti sono state rimosse o è stata modificata"
+        ),
+        (
+            "audit.break.previousMismatch",
+            "il suo hash precedente non corrisponde alla voce {previous}: la voce {previous} è stata modificata o sostituita"
+        ),
+        (
+            "audit.break.contentsMismatch",
+            "il contenuto non corrisponde al suo hash: la voce è stata modificata dopo essere stata scritta"
+        ),
     ]
 }

@@ -144,7 +144,7 @@ extension StaffCommand {
                 print(checkpointVerificationJSON(chain, report, lines: lines.count).serialized)
             } else {
                 if let broken = chain.firstBroken {
-                    say(tr("cli.audit.broken", ["id": String(broken.id), "reason": broken.reason]))
+                    say(tr("cli.audit.broken", ["id": String(broken.id), "reason": broken.shownReason]))
                     say(tr("cli.audit.before", ["entries": String(chain.entries), "head": String(chain.headID)]))
                 } else {
                     say(

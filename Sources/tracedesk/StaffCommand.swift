@@ -102,7 +102,7 @@ enum StaffCommand {
                 if arguments.has("json") {
                     print(StaffWire.verification(result).serialized)
                 } else if let broken = result.firstBroken {
-                    say(tr("cli.audit.broken", ["id": String(broken.id), "reason": broken.reason]))
+                    say(tr("cli.audit.broken", ["id": String(broken.id), "reason": broken.shownReason]))
                     say(tr("cli.audit.before", ["entries": String(result.entries), "head": String(result.headID)]))
                 } else {
                     say(

@@ -101,4 +101,36 @@ import Testing
         #expect(syntax.it == "attesa una chiave tra virgolette")
         #expect(Self.both { JSONValue.number("1").kind } == ("a number", "un numero"))
     }
+
+    @Test("an audit chain's break: English as the check writes it and the wire carries it, Italian shown")
+    func auditBreaks() {
+        let breaks: [(AuditBreak, String)] = [
+            (.missing(id: 4, from: 3, to: 3), "mancano le voci 3…3: cancellate dal registro"),
+            (.outOfOrder(id: 5, after: 7), "l'id 5 è fuori ordine dopo 7"),
+            (
+                .firstNotStart(id: 1),
+                "la prima voce non apre la catena: voci precedenti sono state rimosse o è stata modificata"
+            ),
+            (
+                .previousMismatch(id: 9, previous: 8),
+                "il suo hash precedente non corrisponde alla voce 8: la voce 8 è stata modificata o sostituita"
+            ),
+            (
+                .contentsMismatch(id: 7),
+                "il contenuto non corrisponde al suo hash: la voce è stata modificata dopo essere stata scritta"
+            ),
+        ]
+        for (broken, italian) in breaks {
+            let shown = Self.both { broken.shownReason }
+            #expect(shown.en == broken.reason)
+            #expect(shown.it == italian)
+            #expect(Language.$scoped.withValue(.it) { broken.reason } == shown.en, "the reason itself stays English")
+        }
+        #expect(
+            AuditBreak.contentsMismatch(id: 7).reason
+                == "its contents do not match its hash: the entry was edited after it was written")
+        #expect(AuditBreak.missing(id: 4, from: 3, to: 3).reason == "entries 3…3 are missing: deleted from the log")
+        let unknown = AuditBreak(id: 2, reason: "edited by an older server's words")
+        #expect(Language.$scoped.withValue(.it) { unknown.shownReason } == "edited by an older server's words")
+    }
 }

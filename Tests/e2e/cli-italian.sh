@@ -222,6 +222,22 @@ td "" --lang it --theme nope
 check "an unknown theme, in Italian" bash -c "
   [ $rc -ne 0 ] && grep -qF \"nessun tema chiamato 'nope'\" '$work/err'"
 
+# audit verify on a log an attacker edited (the triggers dropped with sqlite3): the break's
+# reason in Italian; in English as the check writes it.
+python3 - "$store" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("DROP TRIGGER IF EXISTS audit_log_no_update")
+db.execute("UPDATE audit_log SET detail = '{}' WHERE id = 2")
+db.commit()
+PY
+as bench-admin "$password" it audit verify
+check "audit verify on an edited log: why, in Italian" bash -c "
+  [ $rc -ne 0 ] && grep -qF 'INTERROTTO alla voce 2: il contenuto non corrisponde al suo hash' '$work/out'"
+as bench-admin "$password" en audit verify
+check "and in English as before" bash -c "
+  [ $rc -ne 0 ] && grep -qF 'its contents do not match its hash: the entry was edited after it was written' '$work/out'"
+
 # serve's refusals of its settings: Italian on a terminal, English in a JSON log (for a shipper).
 echo '{"session_hours": 0}' >"$work/bad-settings.json"
 LANG=it_IT.UTF-8 "$bin" serve --store "$work/refused.sqlite" --config "$work/bad-settings.json" --listen nope >"$work/out" 2>&1
