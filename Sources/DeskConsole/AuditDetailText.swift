@@ -35,9 +35,6 @@ public enum AuditDetailText {
         tr("console.audit.detail.unreadable", ["bytes": String(entry.detail.utf8.count)])
     }
 
-    /// An action in words, for the table, the entry pane and the filter's picker: "sign-in",
-    /// "password reset", "code authorised". An action this build does not know: its name with
-    /// spaces ("vaccine pass issued").
     /// Whom or what an entry is about, as stored (`case 3`, `user 16`, `follow-up 5`, `queue`,
     /// `cases`, `all`) in the current language; an account's or a hospital system's name as it is.
     public static func subject(_ target: String) -> String {
@@ -71,6 +68,9 @@ public enum AuditDetailText {
         }
     }
 
+    /// An action in words, for the table, the entry pane and the filter's picker: "sign-in",
+    /// "password reset", "code authorised". An action this build does not know: its name with
+    /// spaces ("vaccine pass issued").
     public static func actionWords(_ action: AuditAction) -> String {
         let key: String
         switch action {

@@ -24,12 +24,6 @@ public struct SmsMessage: Hashable, Sendable {
     public var status: SmsDeliveryStatus
     public var attempts: Int
     public var detail: String
-
-    /// The detail the outbox gateway stores (English, as every stored detail).
-    public static let heldInOutbox = "kept in the outbox (sms_gateway outbox): no SMS is sent"
-
-    /// ``detail`` for a person: the outbox gateway's in the current language, any other as stored.
-    public var shownDetail: String { detail == SmsMessage.heldInOutbox ? tr("messages.sms.outboxHeld") : detail }
     public var createdAt: Date
     public var updatedAt: Date
     /// Why `text` is empty: the code it carried is dead, so the store keeps no more of it.
@@ -50,6 +44,12 @@ public struct SmsMessage: Hashable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// The detail the outbox gateway stores (English, as every stored detail).
+    public static let heldInOutbox = "kept in the outbox (sms_gateway outbox): no SMS is sent"
+
+    /// ``detail`` for a person: the outbox gateway's in the current language, any other as stored.
+    public var shownDetail: String { detail == SmsMessage.heldInOutbox ? tr("messages.sms.outboxHeld") : detail }
 }
 
 /// Why an SMS's text was dropped from the outbox: its code can no longer be used.
