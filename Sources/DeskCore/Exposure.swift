@@ -41,20 +41,6 @@ public enum KeyDropReason: String, Hashable, Sendable, CaseIterable, Comparable 
     case tooOld = "too_old"
     case beforeRiskWindow = "before_risk_window"
 
-    /// For staff: what the phone sent wrong, in plain words.
-    public var explanation: String {
-        switch self {
-        case .keyLength: return "key data is not 16 bytes"
-        case .rollingPeriod: return "rolling period outside 1…144"
-        case .duplicateKeyData: return "same key data as an earlier key"
-        case .duplicateInterval: return "same start and period as an earlier key"
-        case .misaligned: return "start not a whole number of days from the other keys"
-        case .future: return "starts after the phone's own clock"
-        case .tooOld: return "older than 14 days"
-        case .beforeRiskWindow: return "from before the infectious window (symptoms − 2 days)"
-        }
-    }
-
     /// The reason's name in the catalogue's keys (`console.dashboard.dropped.tooOld`…).
     public var catalogueName: String {
         switch self {
