@@ -33,20 +33,55 @@ enum DocsCommand {
         let base = language == .en ? out : out + "/" + language.rawValue
         for page in pages {
             let folder = base + "/man\(page.section)"
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try Data(page.text.utf8).write(to: URL(fileURLWithPath: folder + "/" + page.file))
-            } catch {
+            let file = folder + "/" + page.file
+            if let failure = makeFolders(folder) ?? writeFile(page.text, to: file) {
                 printError(
                     "docs man: "
-                        + tr(
-                            "cli.docs.cannotWrite",
-                            ["file": "\(folder)/\(page.file)", "problem": error.localizedDescription]))
+                        + tr("cli.docs.cannotWrite", ["file": file, "problem": String(cString: strerror(failure))]))
                 return .refused
             }
-            print(folder + "/" + page.file)
+            print(file)
         }
         return .success
+    }
+
+    /// Makes `path` and any missing folders above it; the errno of the first that fails, nil
+    /// when all are there. (Not FileManager: its errors are English sentences, where strerror's
+    /// reason goes into the catalogue's message.)
+    static func makeFolders(_ path: String) -> Int32? {
+        var made = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            made += "/" + part
+            guard mkdir(made, 0o755) != 0 else { continue }
+            let failure = errno
+            var status = stat()
+            // An existing folder is fine whatever mkdir said (EEXIST, or EACCES above it).
+            if stat(made, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR {
+                return failure == EEXIST ? ENOTDIR : failure
+            }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return errno }
+        return status.st_mode & S_IFMT == S_IFDIR ? nil : ENOTDIR
+    }
+
+    /// Writes `text` to `path` (made or emptied); the errno of a failure, nil when written.
+    static func writeFile(_ text: String, to path: String) -> Int32? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return errno }
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let failure = errno
+                close(fd)
+                return failure
+            }
+            done += written
+        }
+        return close(fd) == 0 ? nil : errno
     }
 
     static func completion(_ words: [String]) throws(UsageError) -> ExitStatus {

@@ -24,6 +24,18 @@ check "docs man --lang it writes the Italian pages into it/man1 and it/man8" bas
 "$bin" --lang it docs man --out "$work/man-lang" >/dev/null 2>&1
 check "the run's --lang it chooses the pages' language too" bash -c "
   grep -q 'STATO DI USCITA' '$work/man-lang/it/man1/tracedesk.1'"
+# A page that cannot be written: the catalogue's words, the file and the system's reason, exit 1.
+: >"$work/not-a-folder"
+"$bin" --lang en docs man --out "$work/not-a-folder" >/dev/null 2>"$work/docs-err"
+echo $? >"$work/docs-status"
+check "docs man into a file: 'cannot write FILE: Not a directory', exit 1" bash -c "
+  [ \"\$(cat '$work/docs-status')\" = 1 ] &&
+  grep -qx 'tracedesk: docs man: cannot write $work/not-a-folder/man1/tracedesk.1: Not a directory' '$work/docs-err'"
+"$bin" --lang it docs man --out "$work/not-a-folder" >/dev/null 2>"$work/docs-err-it"
+echo $? >"$work/docs-status-it"
+check "docs man into a file in Italian: 'impossibile scrivere FILE: …', exit 1" bash -c "
+  [ \"\$(cat '$work/docs-status-it')\" = 1 ] &&
+  grep -q '^tracedesk: docs man: impossibile scrivere $work/not-a-folder/it/man1/tracedesk.1: ' '$work/docs-err-it'"
 
 warnings() {
   local page=$1
