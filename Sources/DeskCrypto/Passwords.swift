@@ -1,5 +1,6 @@
 @preconcurrency import COpenSSL
 import DeskCore
+import DeskText
 
 /// Cryptographically secure random bytes (OpenSSL's DRBG).
 public enum SecureRandom {
@@ -67,8 +68,21 @@ public struct PasswordHasher: Hashable, Sendable {
     /// Whether `stored` is a hash this type can read.
     public static func isReadable(_ stored: String) -> Bool { Parsed(stored) != nil }
 
-    /// The parameters, for `--help` and docs: "scrypt N=2^15 r=8 p=1".
-    public var summary: String { "scrypt N=2^\(logN) r=\(r) p=\(p), 16-byte salt, 32-byte key" }
+    /// The parameters, for `--json` output (English whatever the language, like every wire
+    /// format): "scrypt N=2^15 r=8 p=1, 16-byte salt, 32-byte key".
+    public var summary: String {
+        "scrypt N=2^\(logN) r=\(r) p=\(p), \(Self.saltBytes)-byte salt, \(Self.keyBytes)-byte key"
+    }
+
+    /// The parameters as a person reads them (`bench staff`), in the run's language.
+    public var shownSummary: String {
+        tr(
+            "messages.crypto.kdfSummary",
+            [
+                "logN": String(logN), "r": String(r), "p": String(p), "salt": String(Self.saltBytes),
+                "key": String(Self.keyBytes),
+            ])
+    }
 
     private struct Parsed {
         var logN: Int, r: Int, p: Int

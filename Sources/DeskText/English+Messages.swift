@@ -99,6 +99,7 @@ extension English {
             "messages.crypto.kdfFailed",
             "The password could not be hashed: the system refused scrypt's 32 MiB; try again in a moment."
         ),
+        ("messages.crypto.kdfSummary", "scrypt N=2^{logN} r={r} p={p}, {salt}-byte salt, {key}-byte key"),
         (
             "messages.crypto.notP256",
             "The key is {found}, but ECDSA P-256 (prime256v1) is required; generate one with openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256."

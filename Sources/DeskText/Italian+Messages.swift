@@ -100,6 +100,7 @@ extension Italian {
             "messages.crypto.kdfFailed",
             "Impossibile calcolare l'hash della password: il sistema ha rifiutato i 32 MiB di scrypt; riprova tra un momento."
         ),
+        ("messages.crypto.kdfSummary", "scrypt N=2^{logN} r={r} p={p}, sale di {salt} byte, chiave di {key} byte"),
         (
             "messages.crypto.notP256",
             "La chiave è {found}, ma serve ECDSA P-256 (prime256v1); creane una con openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256."
