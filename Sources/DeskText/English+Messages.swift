@@ -175,6 +175,8 @@ extension English {
         ("theme.notFoundAvailable", "no theme named '{name}': available themes are {names}"),
         ("messages.settings.unset", "(unset)"),
         ("messages.settings.redacted", "(set, redacted)"),
+        ("messages.simulation.endpoint.dummy", "dummy"),
+        ("messages.simulation.endpoint.demoCitizen", "demo citizen"),
         ("messages.simulation.noAnswer", "no answer"),
         ("messages.simulation.notHTTP", "not HTTP"),
         ("messages.simulation.cancelled", "requests cancelled when the run stopped"),

@@ -176,6 +176,8 @@ extension Italian {
         ("theme.notFoundAvailable", "nessun tema chiamato '{name}': i temi disponibili sono {names}"),
         ("messages.settings.unset", "(non impostato)"),
         ("messages.settings.redacted", "(impostato, nascosto)"),
+        ("messages.simulation.endpoint.dummy", "fittizio"),
+        ("messages.simulation.endpoint.demoCitizen", "cittadino della demo"),
         ("messages.simulation.noAnswer", "nessuna risposta"),
         ("messages.simulation.notHTTP", "non HTTP"),
         ("messages.simulation.cancelled", "richieste annullate quando la simulazione si è fermata"),
