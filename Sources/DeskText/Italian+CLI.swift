@@ -706,7 +706,7 @@ extension Italian {
             "cli.his.add",
             """
             Aggiunge un sistema ospedaliero e ne stampa la chiave API, una sola volta: consegnarla \
-            all'HIS, che la invia come "Authorization: Bearer KEY" su POST /v1/otp. L'archivio conserva \
+            all'HIS, che la invia come "Authorization: Bearer CHIAVE" su POST /v1/otp. L'archivio conserva \
             solo lo SHA-256 della chiave, quindi una chiave persa non si può rivedere: revocare il \
             client e aggiungerne un altro.
             """
@@ -895,7 +895,7 @@ extension Italian {
             "cli.serve.notes.his",
             """
             I sistemi ospedalieri si autenticano su POST /v1/otp (his_auth): key (predefinito) con \
-            "Authorization: Bearer KEY" di un client creato da un amministratore con tracedesk his add; \
+            "Authorization: Bearer CHIAVE" di un client creato da un amministratore con tracedesk his add; \
             certificate con un certificato client TLS verificato con his_ca_file; none fa entrare \
             chiunque (solo reti di prova chiuse; avvisato a ogni avvio). Senza credenziali valide: 401.
             """
@@ -1879,7 +1879,7 @@ extension Italian {
         ("cli.common.unexpected", "argomento inatteso '{argument}'"),
         (
             "cli.audit.checkpointsAndKey",
-            "indicare --checkpoints FILE e --public-key FILE insieme: i checkpoint si verificano con la chiave pubblica della chiave del registro delle attività"
+            "indicare --checkpoints FILE e --public-key FILE insieme: i punti di controllo si verificano con la chiave pubblica della chiave del registro delle attività"
         ),
         ("cli.audit.broken", "INTERROTTO alla voce {id}: {reason}"),
         ("cli.audit.before", "le voci precedenti sono verificate ({entries}, fino all'id {head})"),
@@ -1932,7 +1932,7 @@ extension Italian {
             "cli.audit.giveKey",
             "indicare la chiave del registro delle attività: --key FILE (crearne una con tracedesk keys generate --audit --out FILE)"
         ),
-        ("cli.audit.giveOut", "indicare il file dei checkpoint a cui aggiungere: --out FILE"),
+        ("cli.audit.giveOut", "indicare il file dei punti di controllo a cui aggiungere: --out FILE"),
         (
             "cli.audit.notVerified",
             "nulla aggiunto: {file} non è verificato rispetto all'archivio (tracedesk audit verify --checkpoints {file} dice di più)"
@@ -1940,23 +1940,23 @@ extension Italian {
         ("cli.audit.nothingAppended", "nulla aggiunto: {problem}"),
         (
             "cli.audit.appended",
-            "checkpoint: {entries} voci, testa {hash}, firmato con la chiave del registro {key}, aggiunto a {file}"
+            "punto di controllo: {entries} voci, testa {hash}, firmato con la chiave del registro {key}, aggiunto a {file}"
         ),
-        ("cli.audit.summary.matched.one", "checkpoint: {matched} di {count} riga corrispondono"),
-        ("cli.audit.summary.matched.other", "checkpoint: {matched} di {count} righe corrispondono"),
+        ("cli.audit.summary.matched.one", "punti di controllo: {matched} di {count} riga corrispondono"),
+        ("cli.audit.summary.matched.other", "punti di controllo: {matched} di {count} righe corrispondono"),
         ("cli.audit.summary.noneAnchored", "; nessuna voce è ancorata"),
         ("cli.audit.summary.anchored", "; le voci 1…{last} sono ancorate"),
         (
             "cli.audit.summary.breaks",
-            "; la catena si interrompe alla voce {id}: i checkpoint successivi non sono stati confrontati"
+            "; la catena si interrompe alla voce {id}: i punti di controllo successivi non sono stati confrontati"
         ),
         (
             "cli.audit.summary.uncovered",
-            "; le voci {first}…{last} sono dopo l'ultimo checkpoint corrispondente e non sono coperte"
+            "; le voci {first}…{last} sono dopo l'ultimo punto di controllo corrispondente e non sono coperte"
         ),
         (
             "cli.audit.noHashes",
-            "il server non ha fornito gli hash della catena ai conteggi dei checkpoint (un TraceDesk più vecchio di questo?): aggiornare il server, o eseguire il comando sull'archivio con --store"
+            "il server non ha fornito gli hash della catena ai conteggi dei punti di controllo (un TraceDesk più vecchio di questo?): aggiornare il server, o eseguire il comando sull'archivio con --store"
         ),
         (
             "cli.audit.cannotReadKey",
@@ -1964,19 +1964,19 @@ extension Italian {
         ),
         (
             "cli.audit.privateKey",
-            "{file} contiene una chiave privata: indicare la sua chiave pubblica (tracedesk keys public --key {file} > audit-public.pem) e tenere la chiave privata dove si creano i checkpoint"
+            "{file} contiene una chiave privata: indicare la sua chiave pubblica (tracedesk keys public --key {file} > audit-public.pem) e tenere la chiave privata dove si creano i punti di controllo"
         ),
         ("cli.audit.badPublicKey", "{file} non è una chiave pubblica P-256 utilizzabile: {problem}"),
         (
             "cli.audit.noCheckpoints",
-            "{file} non contiene checkpoint: scriverli con tracedesk audit checkpoint, o con audit_checkpoint_path del server"
+            "{file} non contiene punti di controllo: scriverli con tracedesk audit checkpoint, o con audit_checkpoint_path del server"
         ),
         ("cli.audit.chainIntact", "catena integra: {entries} voci, testa {hash} (voce {head})"),
-        ("cli.audit.checkpointProblem", "CHECKPOINT: {problem}"),
+        ("cli.audit.checkpointProblem", "PUNTI DI CONTROLLO: {problem}"),
         ("cli.his.sayWhat", "indicare cosa fare: add, list o revoke"),
         ("cli.his.badRate", "--rate accetta un numero intero da {low} a {high} (autorizzazioni al minuto)"),
         ("cli.his.added", "aggiunto il client HIS {name} (attore {actor}, {rate})"),
-        ("cli.his.keyOnce", "chiave API, mostrata solo ora: consegnarla al sistema HIS (Authorization: Bearer KEY)"),
+        ("cli.his.keyOnce", "chiave API, mostrata solo ora: consegnarla al sistema HIS (Authorization: Bearer CHIAVE)"),
         (
             "cli.his.revoked",
             "revocato il client HIS {name}: la sua chiave e il suo certificato sono rifiutati da ora in poi"

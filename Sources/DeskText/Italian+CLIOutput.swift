@@ -349,7 +349,7 @@ extension Italian {
         ),
         (
             "cli.out.serve.setting.sms_http_api_key",
-            "la chiave API del fornitore SMS, inviata come Authorization: Bearer KEY (mostrata oscurata)"
+            "la chiave API del fornitore SMS, inviata come Authorization: Bearer CHIAVE (mostrata oscurata)"
         ),
         (
             "cli.out.serve.setting.sms_http_max_attempts",
@@ -373,7 +373,7 @@ extension Italian {
         ),
         (
             "cli.out.serve.setting.his_auth",
-            "come POST /v1/otp riconosce il sistema ospedaliero: key (Authorization: Bearer KEY di un client creato con tracedesk his add), certificate (un certificato client TLS verificato con his_ca_file, il cui CN del soggetto nomina il client), none (chiunque raggiunga il listener: solo reti di prova chiuse; avviso a ogni avvio) [key, certificate, none]"
+            "come POST /v1/otp riconosce il sistema ospedaliero: key (Authorization: Bearer CHIAVE di un client creato con tracedesk his add), certificate (un certificato client TLS verificato con his_ca_file, il cui CN del soggetto nomina il client), none (chiunque raggiunga il listener: solo reti di prova chiuse; avviso a ogni avvio) [key, certificate, none]"
         ),
         (
             "cli.out.serve.setting.his_listen",
@@ -421,7 +421,7 @@ extension Italian {
         ("cli.out.demo.intro.deleted", " (cancellato alla fine)"),
         ("cli.out.demo.intro.phones", "   (API Immuni e APRICOT)"),
         ("cli.out.demo.intro.internal", "   (POST /v1/otp, API del personale: tracedesk --server {url} …)"),
-        ("cli.out.demo.intro.hisKey", "   (client HIS {client}: Authorization: Bearer KEY su POST /v1/otp)"),
+        ("cli.out.demo.intro.hisKey", "   (client HIS {client}: Authorization: Bearer CHIAVE su POST /v1/otp)"),
         ("cli.out.demo.intro.accounts", "  account (nome / password):"),
         ("cli.out.demo.intro.patients", "  pazienti positivi, per la ricerca del tracciatore: {phones}"),
         (

@@ -20,7 +20,7 @@ extension Italian {
         ("errors.staff.noAccount", "non esiste un account di nome {name}: vedi l'elenco del personale"),
         (
             "errors.audit.tooManyCounts",
-            "si possono chiedere al massimo {count} conteggi alla volta: chiedi meno checkpoint"
+            "si possono chiedere al massimo {count} conteggi alla volta: chiedi meno punti di controllo"
         ),
         ("errors.session.none", "accesso non effettuato: accedi prima"),
         ("errors.session.unknown", "questa sessione qui non è nota: accedi di nuovo"),
@@ -329,7 +329,7 @@ extension Italian {
         ("config.tlsTogether", "tls_cert e tls_key vanno indicati insieme"),
         (
             "config.auditTogether",
-            "audit_key_path e audit_checkpoint_path vanno indicati insieme (la chiave firma, il file conserva i checkpoint)"
+            "audit_key_path e audit_checkpoint_path vanno indicati insieme (la chiave firma, il file conserva i punti di controllo)"
         ),
         ("config.listenDiffer", "listen e internal_listen devono essere diversi ({listen})"),
         (
