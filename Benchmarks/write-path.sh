@@ -32,9 +32,9 @@ raw() {
   local name=$1 op=$2 threads=$3 out
   shift 3
   n=$((n + 1))
-  out=$("$bin" --lang en bench write-raw --store "$work/raw-$n.sqlite" --op "$op" --threads "$threads" "$@" \
-    --seconds "$duration" --count $((duration * 40000)))
-  rate[$name]=$(echo "$out" | sed -nE 's/.* rate=([0-9.]+).*/\1/p')
+  out=$("$bin" bench write-raw --store "$work/raw-$n.sqlite" --op "$op" --threads "$threads" "$@" \
+    --seconds "$duration" --count $((duration * 40000)) --json)
+  rate[$name]=$(echo "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["rate"])')
   echo "$name: ${rate[$name]}/s ($out)" >&2
 }
 "$bin" bench write-raw --store "$work/raw-check.sqlite" --check-only >&2

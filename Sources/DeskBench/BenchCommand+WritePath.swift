@@ -36,10 +36,23 @@ extension BenchCommand {
             let result = try RawWritePath.run(
                 operation, path: path, threads: threads, shared: arguments.has("shared"), seconds: Double(seconds),
                 count: count)
-            print(
-                "raw \(operation.rawValue) threads=\(threads) shared=\(arguments.has("shared") ? 1 : 0)"
-                    + " ops=\(result.operations) seconds=\(String(format: "%.3f", result.seconds))"
-                    + " rate=\(String(format: "%.1f", result.perSecond))")
+            let shared = arguments.has("shared")
+            let seconds = String(format: "%.3f", result.seconds)
+            let rate = String(format: "%.1f", result.perSecond)
+            if arguments.has("json") {
+                // What Benchmarks/write-path.sh reads (the line below is the run's language).
+                print(
+                    #"{"operation":"\#(operation.rawValue)","threads":\#(threads),"shared":\#(shared),"ops":\#(result.operations),"seconds":\#(seconds),"rate":\#(rate)}"#
+                )
+            } else {
+                print(
+                    tr(
+                        "cli.bench.write-raw.result",
+                        [
+                            "operation": operation.rawValue, "threads": String(threads), "shared": shared ? "1" : "0",
+                            "ops": String(result.operations), "seconds": seconds, "rate": rate,
+                        ]))
+            }
             return .success
         } catch {
             printError(error.message)

@@ -595,7 +595,7 @@ package enum CommandTable {
                     ], notes: ["cli.bench.indicators.more"]),
                 CLIVerb(
                     "write-raw", [], key: "cli.bench.write-raw",
-                    options: ["store", "op", "threads", "shared", "seconds", "count", "check-only"],
+                    options: ["store", "op", "threads", "shared", "seconds", "count", "check-only", "json"],
                     own: [
                         CLIOption(
                             "store", "NEW_PATH", required: true, kind: .file, key: "cli.bench.about.store.new"),

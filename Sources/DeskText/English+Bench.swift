@@ -1,7 +1,7 @@
 extension English {
     /// `tracedesk bench`: its options' descriptions in the table of commands (`cli.bench.about.…`:
     /// DeskCLI adds each range and default from the table), its refusals and its report lines.
-    /// Not here: --json output, and write-raw's `key=value` line (Benchmarks/write-path.sh reads it).
+    /// Not here: --json output (Benchmarks/write-path.sh reads write-raw's).
     static let benchRun: [(String, String)] = [
         ("cli.bench.help.range", ", {low} to {high}"),
         ("cli.bench.help.default", " (default {value})"),
@@ -79,6 +79,10 @@ extension English {
             "  baseline, raw ncurses repaint (mvaddwstr per row): median {median} ms, p90 {p90} ms"
         ),
         ("cli.bench.render.ratio", "  ratio pipeline / raw: {ratio}"),
+        (
+            "cli.bench.write-raw.result",
+            "raw {operation} threads={threads} shared={shared} ops={ops} seconds={seconds} rate={rate}"
+        ),
         ("cli.bench.write-raw.sqliteOnly", "give --store PATH: a new SQLite file (it is created)"),
         ("cli.bench.write-raw.exists", "{path} exists: the raw benchmark writes a fresh store"),
         ("cli.bench.indicators.kept", "kept facts"),

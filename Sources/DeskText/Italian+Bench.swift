@@ -80,6 +80,10 @@ extension Italian {
             "  riferimento, ridisegno ncurses grezzo (mvaddwstr per riga): mediana {median} ms, p90 {p90} ms"
         ),
         ("cli.bench.render.ratio", "  rapporto percorso / grezzo: {ratio}"),
+        (
+            "cli.bench.write-raw.result",
+            "scrittura grezza {operation}: thread {threads}, connessione condivisa {shared}, transazioni {ops}, secondi {seconds}, al secondo {rate}"
+        ),
         ("cli.bench.write-raw.sqliteOnly", "indicare --store PATH: un file SQLite nuovo (viene creato)"),
         ("cli.bench.write-raw.exists", "{path} esiste già: il benchmark grezzo scrive un archivio nuovo"),
         ("cli.bench.indicators.kept", "fatti conservati"),

@@ -250,4 +250,20 @@ rc=$?
 check "and in English in a JSON log, whatever the locale" bash -c "
   [ $rc -eq 2 ] && grep -qF 'session_hours must be a whole number from 1 to 24' '$work/out' && ! grep -qF 'deve essere' '$work/out'"
 
+# bench write-raw's line in the run's language beside its --json (what write-path.sh reads).
+td "" --lang it bench write-raw --store "$work/raw-it.sqlite" --seconds 1 --count 20
+check "bench write-raw's line in Italian" bash -c "
+  [ $rc -eq 0 ] && grep -qE '^scrittura grezza authorization: thread 1, connessione condivisa 0, transazioni [0-9]+, ' '$work/out'"
+td "" --lang en bench write-raw --store "$work/raw-en.sqlite" --seconds 1 --count 20
+check "bench write-raw's line in English, as before" bash -c "
+  [ $rc -eq 0 ] && grep -qE '^raw authorization threads=1 shared=0 ops=[0-9]+ seconds=[0-9.]+ rate=[0-9.]+$' '$work/out'"
+td "" --lang it bench write-raw --store "$work/raw-json.sqlite" --op upload --seconds 1 --count 20 --json
+check "bench write-raw --json: the numbers Benchmarks/write-path.sh reads, whatever the language" bash -c "
+  [ $rc -eq 0 ] && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r[\"operation\"] == \"upload\" and r[\"threads\"] == 1 and r[\"shared\"] is False, r
+assert r[\"ops\"] >= 0 and r[\"rate\"] >= 0 and r[\"seconds\"] > 0, r
+' '$work/out'"
+
 summary "e2e-cli-italian"
