@@ -201,14 +201,17 @@ extension BenchCommand {
                 tr(
                     "cli.bench.apricot.registrationLocal",
                     [
-                        "phones": String(localLoginTimes.count), "median": f3(localLogin.0),
+                        "phones": trCount("cli.bench.count.phones", localLoginTimes.count), "median": f3(localLogin.0),
                         "p95": f3(localLogin.1),
                     ]))
             print(tr("cli.bench.apricot.growth", ["bytes": String(Int(bytesPerUser))]))
             print(
                 tr(
                     "cli.bench.apricot.upload",
-                    ["records": String(recordCount), "bytes": String(bytes), "uploads": String(uploads)]))
+                    [
+                        "records": trCount("cli.bench.count.records", recordCount), "bytes": String(bytes),
+                        "uploads": trCount("cli.bench.count.uploads", uploads),
+                    ]))
             print(
                 tr(
                     "cli.bench.apricot.uploadTimes",

@@ -39,7 +39,10 @@ extension BenchCommand {
                 print(
                     tr(
                         "cli.bench.followup.seedingSQLite",
-                        ["followUps": String(plan.followUps), "cases": String(plan.cases)]))
+                        [
+                            "followUps": trCount("cli.bench.count.followUps", plan.followUps),
+                            "cases": trCount("cli.bench.count.cases", plan.cases),
+                        ]))
             }
             try sqlite.bulkLoadEmptyStore { plan.statements(for: $0) }
             results.append(
@@ -53,7 +56,10 @@ extension BenchCommand {
                     print(
                         tr(
                             "cli.bench.followup.seedingPostgreSQL",
-                            ["followUps": String(plan.followUps), "cases": String(plan.cases)]))
+                            [
+                                "followUps": trCount("cli.bench.count.followUps", plan.followUps),
+                                "cases": trCount("cli.bench.count.cases", plan.cases),
+                            ]))
                 }
                 try postgres.bulkLoadEmptyStore { plan.statements(for: $0) }
                 results.append(
@@ -176,7 +182,8 @@ extension BenchCommand {
             tr(
                 "cli.bench.followup.seeded",
                 [
-                    "adapter": String(adapter), "followUps": String(plan.followUps), "cases": String(plan.cases),
+                    "adapter": String(adapter), "followUps": trCount("cli.bench.count.followUps", plan.followUps),
+                    "cases": trCount("cli.bench.count.cases", plan.cases),
                     "queued": String(queued),
                 ]))
         print(
@@ -191,7 +198,8 @@ extension BenchCommand {
             tr(
                 "cli.bench.followup.openCase",
                 [
-                    "contacts": String(plan.contacts), "runs": String(opens.count), "median": f3(withMedian),
+                    "contacts": trCount("cli.bench.count.closeContacts", plan.contacts),
+                    "runs": trCount("cli.bench.count.runs", opens.count), "median": f3(withMedian),
                     "max": f3(opens.max() ?? 0),
                 ]))
         if !bareOpens.isEmpty {
@@ -199,7 +207,7 @@ extension BenchCommand {
                 tr(
                     "cli.bench.followup.openCaseBare",
                     [
-                        "runs": String(bareOpens.count), "median": f3(bareMedian),
+                        "runs": trCount("cli.bench.count.runs", bareOpens.count), "median": f3(bareMedian),
                         "max": f3(bareOpens.max() ?? 0), "ratio": f3(bareMedian > 0 ? withMedian / bareMedian : 0),
                     ]))
         }

@@ -82,8 +82,9 @@ extension BenchCommand {
             tr(
                 "cli.bench.indicators.seeding",
                 [
-                    "name": String(name), "cases": String(plan.cases), "followUps": String(plan.followUps),
-                    "days": String(plan.days),
+                    "name": String(name), "cases": trCount("cli.bench.count.cases", plan.cases),
+                    "followUps": trCount("cli.bench.count.followUps", plan.followUps),
+                    "days": trCount("cli.bench.count.days", plan.days),
                 ]))
         let seedStarted = DispatchTime.now().uptimeNanoseconds
         try seed(plan)
@@ -124,7 +125,10 @@ extension BenchCommand {
             let p95 = staffPercentile(m.times, 0.95)
             let line = tr(
                 "cli.bench.indicators.timed",
-                ["label": label, "runs": String(runs), "median": f1(median), "p95": f1(p95), "client": f1(m.client)])
+                [
+                    "label": label, "runs": trCount("cli.bench.count.runs", runs), "median": f1(median), "p95": f1(p95),
+                    "client": f1(m.client),
+                ])
             say(line + (server == nil ? "" : tr("cli.bench.indicators.serverCPU", ["server": f1(m.server)])))
             fields.append(
                 #""\#(key)":{"median_ms":\#(f3(median)),"p95_ms":\#(f3(p95)),"client_cpu_ms":\#(f3(m.client)),"server_cpu_ms":\#(f3(m.server))}"#
@@ -140,7 +144,9 @@ extension BenchCommand {
             tr(
                 "cli.bench.indicators.figures",
                 [
-                    "cases": String(first.cases), "open": String(open), "lost": first.lostPercent.map(f1) ?? "-",
+                    "cases": trCount("cli.bench.count.cases", first.cases),
+                    "open": trCount("cli.bench.indicators.activeAssigned", open),
+                    "lost": first.lostPercent.map(f1) ?? "-",
                     "checked": first.checkedEveryDayPercent.map(f1) ?? "-",
                 ]))
         return

@@ -127,7 +127,7 @@ extension BenchCommand {
                 tr(
                     "cli.bench.monitor.residentSixths",
                     ["samples": console.rssSamples.map { f3($0) }.joined(separator: ", ")]))
-            print(tr("cli.bench.monitor.delivery", ["polls": String(polls)]))
+            print(tr("cli.bench.monitor.delivery", ["polls": trCount("cli.bench.count.times", polls)]))
             print(
                 tr(
                     "cli.bench.monitor.deliveryRemote",
@@ -158,7 +158,7 @@ extension BenchCommand {
             print(
                 tr(
                     "cli.bench.events.written",
-                    ["written": String(writer.written), "seconds": String(seconds)]))
+                    ["written": trCount("cli.bench.events.count", writer.written), "seconds": String(seconds)]))
             return .success
         } catch let error as StoreError {
             printError("bench events: \(error.message)")

@@ -91,15 +91,18 @@ extension BenchCommand {
                 #"{"kdf":"\#(hasher.summary)","hashes":\#(hashes),"kdf_median_ms":\#(f3(kdfMedian)),"kdf_p95_ms":\#(f3(kdfP95)),"authorizations":\#(authorizations),"remote_authorize_median_ms":\#(f3(remoteMedian)),"remote_authorize_p95_ms":\#(f3(remoteP95)),"local_authorize_median_ms":\#(f3(localMedian)),"local_authorize_p95_ms":\#(f3(localP95)),"sign_ins":\#(signIns),"remote_sign_in_median_ms":\#(f3(signInMedian)),"remote_sign_in_p95_ms":\#(f3(signInP95))}"#
             )
         } else {
-            print(tr("cli.bench.staff.kdf", ["summary": hasher.shownSummary, "hashes": String(hashes)]))
+            print(
+                tr(
+                    "cli.bench.staff.kdf",
+                    ["summary": hasher.shownSummary, "hashes": trCount("cli.bench.count.hashes", hashes)]))
             print(tr("cli.bench.staff.kdfTimes", ["median": f3(kdfMedian), "p95": f3(kdfP95)]))
-            print(tr("cli.bench.staff.authorize", ["authorizations": String(authorizations)]))
+            print(tr("cli.bench.staff.authorize", ["authorizations": trCount("cli.bench.count.times", authorizations)]))
             print(
                 tr(
                     "cli.bench.staff.authorizeRemote",
                     ["median": f3(remoteMedian), "p95": f3(remoteP95)]))
             print(tr("cli.bench.staff.authorizeLocal", ["median": f3(localMedian), "p95": f3(localP95)]))
-            print(tr("cli.bench.staff.signIn", ["signIns": String(signIns)]))
+            print(tr("cli.bench.staff.signIn", ["signIns": trCount("cli.bench.count.times", signIns)]))
             print(
                 tr(
                     "cli.bench.staff.signInTimes",

@@ -108,7 +108,7 @@ extension BenchCommand {
                 "cli.bench.stats.seeding",
                 [
                     "name": String(name), "uploads": String(plan.uploads), "events": String(plan.events),
-                    "days": String(plan.days),
+                    "days": trCount("cli.bench.count.days", plan.days),
                 ]))
         var started = DispatchTime.now().uptimeNanoseconds
         try seed(plan)
@@ -127,7 +127,7 @@ extension BenchCommand {
         let first = try store.statistics(StatsQuery.last(.fortnight, now: now), now: now)
         let coldMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         let rolled = try store.rollUpStatistics(now: now)
-        say(tr("cli.bench.stats.cold", ["coldMs": f1(coldMs), "rolled": String(rolled)]))
+        say(tr("cli.bench.stats.cold", ["coldMs": f1(coldMs), "rolled": trCount("cli.bench.count.hours", rolled)]))
         var warm: [(median: Double, p95: Double)] = []
         for range in [StatsRange.fortnight, .day, .hour] {
             var times: [Double] = []
@@ -143,16 +143,19 @@ extension BenchCommand {
                     [
                         "range": String(range.rawValue),
                         "bucket": tr("console.dashboard.bucket.\(range.defaultBucket.rawValue)"),
-                        "runs": String(runs), "median": f1(warm.last!.median), "p95": f1(warm.last!.p95),
+                        "runs": trCount("cli.bench.count.runs", runs), "median": f1(warm.last!.median),
+                        "p95": f1(warm.last!.p95),
                     ]))
         }
         say(
             tr(
                 "cli.bench.stats.totals",
                 [
-                    "authorized": String(first.authorized.total), "uploads": String(first.uploads.total),
-                    "requests": String(first.realRequests.total), "analytics": String(first.analyticsReports.total),
-                    "lookups": String(first.lookups.total),
+                    "authorized": trCount("cli.bench.stats.authorized", Int(first.authorized.total)),
+                    "uploads": trCount("cli.bench.count.uploads", Int(first.uploads.total)),
+                    "requests": trCount("cli.bench.stats.requests", Int(first.realRequests.total)),
+                    "analytics": trCount("cli.bench.stats.analytics", Int(first.analyticsReports.total)),
+                    "lookups": trCount("cli.bench.count.lookups", Int(first.lookups.total)),
                 ]))
         return StatsBenchResult(
             name: name, seedSeconds: seedSeconds, coldMs: coldMs, rolledHours: rolled, warm: warm, sample: first)

@@ -84,7 +84,10 @@ extension BenchCommand {
             say(
                 tr(
                     "cli.bench.trace.registered",
-                    ["fresh": String(fresh), "again": String(users - fresh), "seconds": f3(seedSeconds)]))
+                    [
+                        "fresh": trCount("cli.bench.trace.fresh", fresh), "again": String(users - fresh),
+                        "seconds": f3(seedSeconds),
+                    ]))
 
             // 2. One registration with 1 000 pseudo-ids in the full store (new phones each run).
             var logins: [Double] = []
@@ -99,7 +102,13 @@ extension BenchCommand {
             }
 
             // 3. The patient's files.
-            say(tr("cli.bench.trace.storingFiles", ["days": String(days), "records": String(records)]))
+            say(
+                tr(
+                    "cli.bench.trace.storingFiles",
+                    [
+                        "days": trCount("cli.bench.count.contactFiles", days),
+                        "records": trCount("cli.bench.count.records", records),
+                    ]))
             let today = now.utcDay
             var fileTimes: [Double] = []
             var sightings = 0
@@ -177,15 +186,19 @@ extension BenchCommand {
                     tr(
                         "cli.bench.trace.patient",
                         [
-                            "days": String(days), "sightings": String(sightings), "distinct": String(distinct),
-                            "contacts": String(contacts), "close": String(close),
-                            "unresolved": String(last?.unresolved ?? 0),
+                            "days": trCount("cli.bench.count.files", days),
+                            "sightings": trCount("cli.bench.count.sightings", sightings),
+                            "distinct": trCount("cli.bench.trace.distinct", distinct),
+                            "contacts": trCount("cli.bench.count.contacts", contacts),
+                            "close": trCount("cli.bench.trace.close", close),
+                            "unresolved": trCount("cli.bench.trace.unresolved", last?.unresolved ?? 0),
                         ]))
                 print(
                     tr(
                         "cli.bench.trace.lookup",
                         [
-                            "runs": String(runs), "median": f3(lookupMedian), "min": f3(lookups.min() ?? 0),
+                            "runs": trCount("cli.bench.count.runs", runs), "median": f3(lookupMedian),
+                            "min": f3(lookups.min() ?? 0),
                             "max": f3(lookups.max() ?? 0),
                         ]))
                 print(
@@ -202,7 +215,10 @@ extension BenchCommand {
                 print(
                     tr(
                         "cli.bench.trace.storeFile",
-                        ["records": String(records), "median": f3(staffPercentile(fileTimes, 0.5))]))
+                        [
+                            "records": trCount("cli.bench.count.records", records),
+                            "median": f3(staffPercentile(fileTimes, 0.5)),
+                        ]))
                 print(
                     tr(
                         "cli.bench.trace.size",

@@ -136,19 +136,23 @@ package enum BenchCommand {
             print(
                 tr(
                     "cli.bench.render.title",
-                    ["width": String(width), "height": String(height), "frames": String(frames)]))
+                    [
+                        "width": String(width), "height": String(height),
+                        "frames": trCount("cli.bench.count.frames", frames),
+                    ]))
             print(
                 tr(
                     "cli.bench.render.full",
                     [
-                        "median": format(fullMedian), "p90": format(percentile(full, 0.9)), "cells": String(cellsFull),
+                        "median": format(fullMedian), "p90": format(percentile(full, 0.9)),
+                        "cells": trCount("cli.bench.count.cells", cellsFull),
                     ]))
             print(
                 tr(
                     "cli.bench.render.tick",
                     [
                         "median": format(incrementalMedian), "p90": format(percentile(incremental, 0.9)),
-                        "cells": String(cellsIncremental),
+                        "cells": trCount("cli.bench.count.cells", cellsIncremental),
                     ]))
             print(tr("cli.bench.render.budget", ["percent": format(fullMedian / 2 * 100)]))
             print(
@@ -216,7 +220,10 @@ extension BenchCommand {
             printError(tr("cli.bench.seed.cannotWrite", ["file": tokens]))
             return .refused
         }
-        print(tr("cli.bench.seed.done", ["count": String(count), "store": storePath, "tokens": tokens]))
+        print(
+            tr(
+                "cli.bench.seed.done",
+                ["count": trCount("cli.bench.seed.codes", count), "store": storePath, "tokens": tokens]))
         return .success
     }
 
@@ -230,7 +237,7 @@ extension BenchCommand {
             printError(error.message)
             return .storeUnavailable
         }
-        print(tr("cli.bench.keys.done", ["count": String(count), "store": storePath]))
+        print(tr("cli.bench.keys.done", ["count": trCount("cli.bench.keys.stored", count), "store": storePath]))
         return .success
     }
 
@@ -322,7 +329,10 @@ extension BenchCommand {
                 print(
                     tr(
                         "cli.bench.publish.published",
-                        ["keys": String(published), "chunks": String(run.published.count), "bytes": String(bytes)]))
+                        [
+                            "keys": trCount("cli.bench.publish.keys", published),
+                            "chunks": trCount("cli.bench.count.chunks", run.published.count), "bytes": String(bytes),
+                        ]))
                 print(tr("cli.bench.publish.run", ["seconds": String(format: "%.3f", seconds)]))
                 print(tr("cli.bench.publish.build", ["seconds": String(format: "%.3f", buildSeconds)]))
                 print(tr("cli.bench.publish.ratio", ["ratio": String(format: "%.2f", seconds / buildSeconds)]))

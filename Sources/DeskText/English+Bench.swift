@@ -60,15 +60,15 @@ extension English {
             "SQLite in a fresh file unless --store names an empty one; PostgreSQL too when --postgres names an empty database (or schema). Each run reads twice, in turn: from the facts the store keeps (migration 12) and counted from every case-follow-up pair as before them, and fails unless both agree. Besides the wall time, the CPU time per call: this process's, and with --postmaster-pid (a local server's) its backends' too, read from /proc: on a busy machine the wall time is mostly waiting for a core."
         ),
         ("cli.bench.seed.cannotWrite", "cannot write {file}"),
-        ("cli.bench.seed.done", "seeded {count} codes into {store}; tokens in {tokens}"),
-        ("cli.bench.keys.done", "stored {count} keys ready for publishing in {store}"),
-        ("cli.bench.publish.published", "published {keys} keys in {chunks} chunks ({bytes} bytes of zip)"),
+        ("cli.bench.seed.done", "seeded {count} into {store}; tokens in {tokens}"),
+        ("cli.bench.keys.done", "stored {count} in {store}"),
+        ("cli.bench.publish.published", "published {keys} in {chunks} ({bytes} bytes of zip)"),
         ("cli.bench.publish.run", "  publishing run (store + build): {seconds} s"),
         ("cli.bench.publish.build", "  building the same chunks alone: {seconds} s"),
         ("cli.bench.publish.ratio", "  ratio: {ratio}"),
-        ("cli.bench.render.title", "render + diff, {width}×{height}, {frames} frames"),
-        ("cli.bench.render.full", "  full repaint (vs blank):     median {median} ms, p90 {p90} ms, {cells} cells"),
-        ("cli.bench.render.tick", "  countdown tick (vs previous): median {median} ms, p90 {p90} ms, {cells} cells"),
+        ("cli.bench.render.title", "render + diff, {width}×{height}, {frames}"),
+        ("cli.bench.render.full", "  full repaint (vs blank):     median {median} ms, p90 {p90} ms, {cells}"),
+        ("cli.bench.render.tick", "  countdown tick (vs previous): median {median} ms, p90 {p90} ms, {cells}"),
         ("cli.bench.render.budget", "  budget 2 ms: full repaint uses {percent}% of it"),
         (
             "cli.bench.render.ncurses",
@@ -89,12 +89,12 @@ extension English {
         ("cli.bench.indicators.joined", "from the pairs (before)"),
         (
             "cli.bench.indicators.timed",
-            "  {label}, 14 d, {runs} runs: median {median} ms, p95 {p95} ms; CPU per call: this process {client} ms"
+            "  {label}, 14 d, {runs}: median {median} ms, p95 {p95} ms; CPU per call: this process {client} ms"
         ),
         ("cli.bench.indicators.serverCPU", ", the server's backends {server} ms"),
         (
             "cli.bench.indicators.figures",
-            "  {cases} cases, {open} active follow-ups assigned, lost {lost} %, checked every day {checked} %"
+            "  {cases}, {open}, lost {lost} %, checked every day {checked} %"
         ),
         (
             "cli.bench.monitor.residentSixths",
@@ -104,9 +104,9 @@ extension English {
             "cli.bench.apricot.notEmpty",
             "{store} is not empty ({tables} hold rows): the bench writes users and contact files that look real; give it an empty database (or no --store: a fresh SQLite file)"
         ),
-        ("cli.bench.staff.kdf", "sign-in KDF, {summary}, {hashes} hashes:"),
+        ("cli.bench.staff.kdf", "sign-in KDF, {summary}, {hashes}:"),
         ("cli.bench.staff.kdfTimes", "  median {median} ms, p95 {p95} ms"),
-        ("cli.bench.staff.authorize", "authorise a fresh valid code, {authorizations} times, SQLite store:"),
+        ("cli.bench.staff.authorize", "authorise a fresh valid code, {authorizations}, SQLite store:"),
         (
             "cli.bench.staff.authorizeRemote",
             "  RemoteDesk → staff API on 127.0.0.1: median {median} ms, p95 {p95} ms"
@@ -115,7 +115,7 @@ extension English {
             "cli.bench.staff.authorizeLocal",
             "  LocalDesk in-process:               median {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.staff.signIn", "remote sign-in (KDF on the server + HTTP), {signIns} times:"),
+        ("cli.bench.staff.signIn", "remote sign-in (KDF on the server + HTTP), {signIns}:"),
         ("cli.bench.staff.signInTimes", "  median {median} ms, p95 {p95} ms"),
         ("cli.bench.apricot.store", "store {location}"),
         (
@@ -133,12 +133,12 @@ extension English {
         ),
         (
             "cli.bench.apricot.registrationLocal",
-            "  in-process (ApricotDesk, no HTTP), {phones} phones: median {median} ms, p95 {p95} ms"
+            "  in-process (ApricotDesk, no HTTP), {phones}: median {median} ms, p95 {p95} ms"
         ),
         ("cli.bench.apricot.growth", "  store growth: {bytes} bytes per registered user"),
         (
             "cli.bench.apricot.upload",
-            "contact file of {records} records ({bytes} bytes), {uploads} uploads (each replaces the last):"
+            "contact file of {records} ({bytes} bytes), {uploads} (each replaces the last):"
         ),
         (
             "cli.bench.apricot.uploadTimes",
@@ -148,14 +148,14 @@ extension English {
             "cli.bench.apricot.uploadLocal",
             "  in-process (ApricotDesk, no HTTP): median {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.followup.seedingSQLite", "SQLite: seeding {followUps} follow-ups over {cases} cases…"),
+        ("cli.bench.followup.seedingSQLite", "SQLite: seeding {followUps} over {cases}…"),
         (
             "cli.bench.followup.seedingPostgreSQL",
-            "PostgreSQL: seeding {followUps} follow-ups over {cases} cases…"
+            "PostgreSQL: seeding {followUps} over {cases}…"
         ),
         (
             "cli.bench.followup.seeded",
-            "{adapter}: {followUps} follow-ups over {cases} cases, the tracer's queue today {queued}"
+            "{adapter}: {followUps} over {cases}, the tracer's queue today {queued}"
         ),
         (
             "cli.bench.followup.queuePage",
@@ -163,15 +163,15 @@ extension English {
         ),
         (
             "cli.bench.followup.openCase",
-            "  open a case with {contacts} close contacts in LocalDesk ({runs} runs): median {median} ms, max {max} ms"
+            "  open a case with {contacts} in LocalDesk ({runs}): median {median} ms, max {max} ms"
         ),
         (
             "cli.bench.followup.openCaseBare",
-            "  the same without the indicator-fact triggers ({runs} runs, in turn): median {median} ms, max {max} ms; with/without {ratio}"
+            "  the same without the indicator-fact triggers ({runs}, in turn): median {median} ms, max {max} ms; with/without {ratio}"
         ),
         (
             "cli.bench.indicators.seeding",
-            "{name}: seeding {cases} cases, {followUps} follow-ups over {days} days…"
+            "{name}: seeding {cases}, {followUps} over {days}…"
         ),
         ("cli.bench.indicators.seeded", "  seeded in {seconds} s"),
         ("cli.bench.indicators.ratio", "  kept / before: wall median × {ratio}, CPU × {cpuRatio}"),
@@ -189,7 +189,7 @@ extension English {
             "cli.bench.monitor.memory",
             "  memory: resident {before} MiB before, {after} MiB after; window {rows} rows"
         ),
-        ("cli.bench.monitor.delivery", "a new event delivered to a waiting feed, {polls} times:"),
+        ("cli.bench.monitor.delivery", "a new event delivered to a waiting feed, {polls}:"),
         (
             "cli.bench.monitor.deliveryRemote",
             "  RemoteDesk long poll (staff API on 127.0.0.1): median {median} ms, p95 {p95} ms, max {max} ms"
@@ -198,7 +198,7 @@ extension English {
             "cli.bench.monitor.deliveryLocal",
             "  LocalDesk wait (store poll):                  median {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.events.written", "wrote {written} events in {seconds} s"),
+        ("cli.bench.events.written", "wrote {written} in {seconds} s"),
         (
             "cli.bench.stats.tableHeader",
             "adapter     seed s  cold ms  14d/day med  p95   24h/hour med  p95   1h/5m med  p95"
@@ -209,48 +209,111 @@ extension English {
         ),
         (
             "cli.bench.stats.seeding",
-            "{name}: seeding {uploads} uploads, about {events} events over {days} days…"
+            "{name}: seeding {uploads} uploads, about {events} events over {days}…"
         ),
         ("cli.bench.stats.seeded", "  seeded in {seconds} s"),
         (
             "cli.bench.stats.cold",
-            "  first call (rolling up): {coldMs} ms; {rolled} hours left to roll up after it"
+            "  first call (rolling up): {coldMs} ms; {rolled} left to roll up after it"
         ),
         (
             "cli.bench.stats.warm",
-            "  {range} in {bucket} buckets, {runs} runs: median {median} ms, p95 {p95} ms"
+            "  {range} in {bucket} buckets, {runs}: median {median} ms, p95 {p95} ms"
         ),
         (
             "cli.bench.stats.totals",
-            "  14 d: {authorized} authorised, {uploads} uploads, {requests} real requests, {analytics} analytics, {lookups} lookups"
+            "  14 d: {authorized}, {uploads}, {requests}, {analytics}, {lookups}"
         ),
         (
             "cli.bench.trace.registering",
             "registering {users} users of {pseudoIDsPerUser} pseudo-ids in {location}…"
         ),
         ("cli.bench.trace.progress", "  {users} users, {seconds} s"),
-        ("cli.bench.trace.registered", "  {fresh} new, {again} signing in again: {seconds} s"),
-        ("cli.bench.trace.storingFiles", "storing {days} contact files of {records} records for the patient…"),
+        ("cli.bench.trace.registered", "  {fresh}, {again} signing in again: {seconds} s"),
+        ("cli.bench.trace.storingFiles", "storing {days} of {records} for the patient…"),
         ("cli.bench.trace.store", "{adapter}, {users} users, {pseudoIDs} pseudo-ids"),
         (
             "cli.bench.trace.patient",
-            "patient: {days} files, {sightings} sightings, {distinct} distinct pseudo-ids heard → {contacts} contacts ({close} close), {unresolved} unresolved"
+            "patient: {days}, {sightings}, {distinct} → {contacts} ({close}), {unresolved}"
         ),
         (
             "cli.bench.trace.lookup",
-            "lookup in LocalDesk, {runs} runs: median {median} ms (min {min}, max {max})"
+            "lookup in LocalDesk, {runs}: median {median} ms (min {min}, max {max})"
         ),
         ("cli.bench.trace.lookupStore", "  of which the store: read the patient {read} ms, resolve owners {owners} ms"),
         (
             "cli.bench.trace.registration",
             "registration with {pseudoIDsPerUser} pseudo-ids in the full store: median {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.trace.storeFile", "store a day's file ({records} records) at the store level: median {median} ms"),
+        ("cli.bench.trace.storeFile", "store a day's file ({records}) at the store level: median {median} ms"),
         (
             "cli.bench.trace.size",
             "size: {perUser} bytes per registered user (users, pseudo-ids, tokens with indexes); contact files {fileBytes} bytes; store {totalBytes} bytes"
         ),
         ("cli.bench.write-raw.mismatch", "the raw benchmark's statements are not the store's: {mismatch}"),
         ("cli.bench.write-raw.statementsMatch", "statements match the store's: authorization and 14-key upload"),
+        // A count and its noun, for the report lines above (each count its own plural).
+        ("cli.bench.count.runs.one", "{count} run"),
+        ("cli.bench.count.runs.other", "{count} runs"),
+        ("cli.bench.count.chunks.one", "{count} chunk"),
+        ("cli.bench.count.chunks.other", "{count} chunks"),
+        ("cli.bench.count.frames.one", "{count} frame"),
+        ("cli.bench.count.frames.other", "{count} frames"),
+        ("cli.bench.count.cells.one", "{count} cell"),
+        ("cli.bench.count.cells.other", "{count} cells"),
+        ("cli.bench.count.cases.one", "{count} case"),
+        ("cli.bench.count.cases.other", "{count} cases"),
+        ("cli.bench.count.followUps.one", "{count} follow-up"),
+        ("cli.bench.count.followUps.other", "{count} follow-ups"),
+        ("cli.bench.count.closeContacts.one", "{count} close contact"),
+        ("cli.bench.count.closeContacts.other", "{count} close contacts"),
+        ("cli.bench.count.days.one", "{count} day"),
+        ("cli.bench.count.days.other", "{count} days"),
+        ("cli.bench.count.hours.one", "{count} hour"),
+        ("cli.bench.count.hours.other", "{count} hours"),
+        ("cli.bench.count.hashes.one", "{count} hash"),
+        ("cli.bench.count.hashes.other", "{count} hashes"),
+        ("cli.bench.count.times.one", "{count} time"),
+        ("cli.bench.count.times.other", "{count} times"),
+        ("cli.bench.count.records.one", "{count} record"),
+        ("cli.bench.count.records.other", "{count} records"),
+        ("cli.bench.count.uploads.one", "{count} upload"),
+        ("cli.bench.count.uploads.other", "{count} uploads"),
+        ("cli.bench.count.contactFiles.one", "{count} contact file"),
+        ("cli.bench.count.contactFiles.other", "{count} contact files"),
+        ("cli.bench.count.files.one", "{count} file"),
+        ("cli.bench.count.files.other", "{count} files"),
+        ("cli.bench.count.sightings.one", "{count} sighting"),
+        ("cli.bench.count.sightings.other", "{count} sightings"),
+        ("cli.bench.count.contacts.one", "{count} contact"),
+        ("cli.bench.count.contacts.other", "{count} contacts"),
+        ("cli.bench.count.phones.one", "{count} phone"),
+        ("cli.bench.count.phones.other", "{count} phones"),
+        ("cli.bench.count.lookups.one", "{count} lookup"),
+        ("cli.bench.count.lookups.other", "{count} lookups"),
+        ("cli.bench.seed.codes.one", "{count} code"),
+        ("cli.bench.seed.codes.other", "{count} codes"),
+        ("cli.bench.keys.stored.one", "{count} key ready for publishing"),
+        ("cli.bench.keys.stored.other", "{count} keys ready for publishing"),
+        ("cli.bench.publish.keys.one", "{count} key"),
+        ("cli.bench.publish.keys.other", "{count} keys"),
+        ("cli.bench.indicators.activeAssigned.one", "{count} active follow-up assigned"),
+        ("cli.bench.indicators.activeAssigned.other", "{count} active follow-ups assigned"),
+        ("cli.bench.events.count.one", "{count} event"),
+        ("cli.bench.events.count.other", "{count} events"),
+        ("cli.bench.stats.authorized.one", "{count} authorised"),
+        ("cli.bench.stats.authorized.other", "{count} authorised"),
+        ("cli.bench.stats.requests.one", "{count} real request"),
+        ("cli.bench.stats.requests.other", "{count} real requests"),
+        ("cli.bench.stats.analytics.one", "{count} analytics"),
+        ("cli.bench.stats.analytics.other", "{count} analytics"),
+        ("cli.bench.trace.distinct.one", "{count} distinct pseudo-id heard"),
+        ("cli.bench.trace.distinct.other", "{count} distinct pseudo-ids heard"),
+        ("cli.bench.trace.close.one", "{count} close"),
+        ("cli.bench.trace.close.other", "{count} close"),
+        ("cli.bench.trace.unresolved.one", "{count} unresolved"),
+        ("cli.bench.trace.unresolved.other", "{count} unresolved"),
+        ("cli.bench.trace.fresh.one", "{count} new"),
+        ("cli.bench.trace.fresh.other", "{count} new"),
     ]
 }

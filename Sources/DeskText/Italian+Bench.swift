@@ -58,18 +58,18 @@ extension Italian {
             "SQLite in un file nuovo, a meno che --store indichi un archivio vuoto; anche PostgreSQL quando --postgres indica un database (o uno schema) vuoto. Ogni esecuzione legge due volte, a turno: dai fatti che l'archivio conserva (migrazione 12) e contando ogni coppia caso-sorveglianza come prima di essi, e fallisce se i due non concordano. Oltre al tempo reale, il tempo di CPU per chiamata: di questo processo e, con --postmaster-pid (di un server locale), anche dei suoi backend, letto da /proc: su una macchina carica il tempo reale è soprattutto attesa di un core."
         ),
         ("cli.bench.seed.cannotWrite", "impossibile scrivere {file}"),
-        ("cli.bench.seed.done", "{count} codici preparati in {store}; token in {tokens}"),
-        ("cli.bench.keys.done", "{count} chiavi pronte per la pubblicazione memorizzate in {store}"),
-        ("cli.bench.publish.published", "{keys} chiavi pubblicate in {chunks} lotti ({bytes} byte di zip)"),
+        ("cli.bench.seed.done", "{count} in {store}; token in {tokens}"),
+        ("cli.bench.keys.done", "{count} in {store}"),
+        ("cli.bench.publish.published", "{keys} in {chunks} ({bytes} byte di zip)"),
         ("cli.bench.publish.run", "  pubblicazione (archivio + costruzione): {seconds} s"),
         ("cli.bench.publish.build", "  costruzione degli stessi lotti da sola: {seconds} s"),
         ("cli.bench.publish.ratio", "  rapporto: {ratio}"),
-        ("cli.bench.render.title", "disegno + differenze, {width}×{height}, {frames} fotogrammi"),
+        ("cli.bench.render.title", "disegno + differenze, {width}×{height}, {frames}"),
         (
             "cli.bench.render.full",
-            "  ridisegno completo (da vuoto):   mediana {median} ms, p90 {p90} ms, {cells} celle"
+            "  ridisegno completo (da vuoto):   mediana {median} ms, p90 {p90} ms, {cells}"
         ),
-        ("cli.bench.render.tick", "  scatto del conto alla rovescia: mediana {median} ms, p90 {p90} ms, {cells} celle"),
+        ("cli.bench.render.tick", "  scatto del conto alla rovescia: mediana {median} ms, p90 {p90} ms, {cells}"),
         ("cli.bench.render.budget", "  budget 2 ms: il ridisegno completo ne usa il {percent}%"),
         (
             "cli.bench.render.ncurses",
@@ -90,12 +90,12 @@ extension Italian {
         ("cli.bench.indicators.joined", "dalle coppie (prima)"),
         (
             "cli.bench.indicators.timed",
-            "  {label}, 14 g, {runs} esecuzioni: mediana {median} ms, p95 {p95} ms; CPU per chiamata: questo processo {client} ms"
+            "  {label}, 14 g, {runs}: mediana {median} ms, p95 {p95} ms; CPU per chiamata: questo processo {client} ms"
         ),
         ("cli.bench.indicators.serverCPU", ", i backend del server {server} ms"),
         (
             "cli.bench.indicators.figures",
-            "  {cases} casi, {open} sorveglianze attive affidate, perse {lost} %, verificate ogni giorno {checked} %"
+            "  {cases}, {open}, perse {lost} %, verificate ogni giorno {checked} %"
         ),
         (
             "cli.bench.monitor.residentSixths",
@@ -105,11 +105,11 @@ extension Italian {
             "cli.bench.apricot.notEmpty",
             "{store} non è vuoto ({tables} contengono righe): il benchmark scrive utenti e file dei contatti che sembrano veri; indicare un database vuoto (o nessun --store: un file SQLite nuovo)"
         ),
-        ("cli.bench.staff.kdf", "KDF dell'accesso, {summary}, {hashes} hash:"),
+        ("cli.bench.staff.kdf", "KDF dell'accesso, {summary}, {hashes}:"),
         ("cli.bench.staff.kdfTimes", "  mediana {median} ms, p95 {p95} ms"),
         (
             "cli.bench.staff.authorize",
-            "autorizzare un codice valido nuovo, {authorizations} volte, archivio SQLite:"
+            "autorizzare un codice valido nuovo, {authorizations}, archivio SQLite:"
         ),
         (
             "cli.bench.staff.authorizeRemote",
@@ -119,7 +119,7 @@ extension Italian {
             "cli.bench.staff.authorizeLocal",
             "  LocalDesk nel processo:                     mediana {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.staff.signIn", "accesso remoto (KDF sul server + HTTP), {signIns} volte:"),
+        ("cli.bench.staff.signIn", "accesso remoto (KDF sul server + HTTP), {signIns}:"),
         ("cli.bench.staff.signInTimes", "  mediana {median} ms, p95 {p95} ms"),
         ("cli.bench.apricot.store", "archivio {location}"),
         (
@@ -137,7 +137,7 @@ extension Italian {
         ),
         (
             "cli.bench.apricot.registrationLocal",
-            "  nel processo (ApricotDesk, senza HTTP), {phones} telefoni: mediana {median} ms, p95 {p95} ms"
+            "  nel processo (ApricotDesk, senza HTTP), {phones}: mediana {median} ms, p95 {p95} ms"
         ),
         (
             "cli.bench.apricot.growth",
@@ -145,7 +145,7 @@ extension Italian {
         ),
         (
             "cli.bench.apricot.upload",
-            "file dei contatti di {records} record ({bytes} byte), {uploads} caricamenti (ognuno sostituisce il precedente):"
+            "file dei contatti di {records} ({bytes} byte), {uploads} (ognuno sostituisce il precedente):"
         ),
         (
             "cli.bench.apricot.uploadTimes",
@@ -157,15 +157,15 @@ extension Italian {
         ),
         (
             "cli.bench.followup.seedingSQLite",
-            "SQLite: preparazione di {followUps} sorveglianze su {cases} casi…"
+            "SQLite: preparazione di {followUps} su {cases}…"
         ),
         (
             "cli.bench.followup.seedingPostgreSQL",
-            "PostgreSQL: preparazione di {followUps} sorveglianze su {cases} casi…"
+            "PostgreSQL: preparazione di {followUps} su {cases}…"
         ),
         (
             "cli.bench.followup.seeded",
-            "{adapter}: {followUps} sorveglianze su {cases} casi, la coda di oggi del tracciatore {queued}"
+            "{adapter}: {followUps} su {cases}, la coda di oggi del tracciatore {queued}"
         ),
         (
             "cli.bench.followup.queuePage",
@@ -173,15 +173,15 @@ extension Italian {
         ),
         (
             "cli.bench.followup.openCase",
-            "  aprire un caso con {contacts} contatti stretti in LocalDesk ({runs} esecuzioni): mediana {median} ms, max {max} ms"
+            "  aprire un caso con {contacts} in LocalDesk ({runs}): mediana {median} ms, max {max} ms"
         ),
         (
             "cli.bench.followup.openCaseBare",
-            "  lo stesso senza i trigger dei fatti degli indicatori ({runs} esecuzioni, a turno): mediana {median} ms, max {max} ms; con/senza {ratio}"
+            "  lo stesso senza i trigger dei fatti degli indicatori ({runs}, a turno): mediana {median} ms, max {max} ms; con/senza {ratio}"
         ),
         (
             "cli.bench.indicators.seeding",
-            "{name}: preparazione di {cases} casi, {followUps} sorveglianze su {days} giorni…"
+            "{name}: preparazione di {cases}, {followUps} su {days}…"
         ),
         ("cli.bench.indicators.seeded", "  preparati in {seconds} s"),
         (
@@ -205,7 +205,7 @@ extension Italian {
             "cli.bench.monitor.memory",
             "  memoria: residente {before} MiB prima, {after} MiB dopo; finestra di {rows} righe"
         ),
-        ("cli.bench.monitor.delivery", "un evento nuovo consegnato a un flusso in attesa, {polls} volte:"),
+        ("cli.bench.monitor.delivery", "un evento nuovo consegnato a un flusso in attesa, {polls}:"),
         (
             "cli.bench.monitor.deliveryRemote",
             "  long poll di RemoteDesk (API del personale su 127.0.0.1): mediana {median} ms, p95 {p95} ms, max {max} ms"
@@ -214,7 +214,7 @@ extension Italian {
             "cli.bench.monitor.deliveryLocal",
             "  attesa di LocalDesk (interrogazione dell'archivio):    mediana {median} ms, p95 {p95} ms"
         ),
-        ("cli.bench.events.written", "scritti {written} eventi in {seconds} s"),
+        ("cli.bench.events.written", "{written} in {seconds} s"),
         (
             "cli.bench.stats.tableHeader",
             "archivio  prep. s  fredda ms  14g/giorno med  p95   24h/ora med  p95   1h/5m med  p95"
@@ -225,39 +225,39 @@ extension Italian {
         ),
         (
             "cli.bench.stats.seeding",
-            "{name}: preparazione di {uploads} caricamenti, circa {events} eventi su {days} giorni…"
+            "{name}: preparazione di {uploads} caricamenti, circa {events} eventi su {days}…"
         ),
         ("cli.bench.stats.seeded", "  preparati in {seconds} s"),
         (
             "cli.bench.stats.cold",
-            "  prima chiamata (con il riepilogo): {coldMs} ms; {rolled} ore ancora da riepilogare dopo"
+            "  prima chiamata (con il riepilogo): {coldMs} ms; {rolled} ancora da riepilogare dopo"
         ),
         (
             "cli.bench.stats.warm",
-            "  {range} a intervalli di {bucket}, {runs} esecuzioni: mediana {median} ms, p95 {p95} ms"
+            "  {range} a intervalli di {bucket}, {runs}: mediana {median} ms, p95 {p95} ms"
         ),
         (
             "cli.bench.stats.totals",
-            "  14 g: {authorized} autorizzati, {uploads} caricamenti, {requests} richieste reali, {analytics} dati analitici, {lookups} ricerche"
+            "  14 g: {authorized}, {uploads}, {requests}, {analytics}, {lookups}"
         ),
         (
             "cli.bench.trace.registering",
             "registrazione di {users} utenti da {pseudoIDsPerUser} pseudo-id in {location}…"
         ),
         ("cli.bench.trace.progress", "  {users} utenti, {seconds} s"),
-        ("cli.bench.trace.registered", "  {fresh} nuovi, {again} di nuovo in accesso: {seconds} s"),
+        ("cli.bench.trace.registered", "  {fresh}, {again} di nuovo in accesso: {seconds} s"),
         (
             "cli.bench.trace.storingFiles",
-            "memorizzazione di {days} file dei contatti da {records} record per il paziente…"
+            "memorizzazione di {days} da {records} per il paziente…"
         ),
         ("cli.bench.trace.store", "{adapter}, {users} utenti, {pseudoIDs} pseudo-id"),
         (
             "cli.bench.trace.patient",
-            "paziente: {days} file, {sightings} avvistamenti, {distinct} pseudo-id distinti ricevuti → {contacts} contatti ({close} stretti), {unresolved} non risolti"
+            "paziente: {days}, {sightings}, {distinct} → {contacts} ({close}), {unresolved}"
         ),
         (
             "cli.bench.trace.lookup",
-            "ricerca in LocalDesk, {runs} esecuzioni: mediana {median} ms (min {min}, max {max})"
+            "ricerca in LocalDesk, {runs}: mediana {median} ms (min {min}, max {max})"
         ),
         (
             "cli.bench.trace.lookupStore",
@@ -269,7 +269,7 @@ extension Italian {
         ),
         (
             "cli.bench.trace.storeFile",
-            "memorizzare il file di un giorno ({records} record) al livello dell'archivio: mediana {median} ms"
+            "memorizzare il file di un giorno ({records}) al livello dell'archivio: mediana {median} ms"
         ),
         (
             "cli.bench.trace.size",
@@ -283,5 +283,68 @@ extension Italian {
             "cli.bench.write-raw.statementsMatch",
             "le istruzioni coincidono con quelle dell'archivio: autorizzazione e caricamento di 14 chiavi"
         ),
+        // Un numero con il suo nome, per le righe qui sopra (ognuno con il suo plurale).
+        ("cli.bench.count.runs.one", "{count} esecuzione"),
+        ("cli.bench.count.runs.other", "{count} esecuzioni"),
+        ("cli.bench.count.chunks.one", "{count} lotto"),
+        ("cli.bench.count.chunks.other", "{count} lotti"),
+        ("cli.bench.count.frames.one", "{count} fotogramma"),
+        ("cli.bench.count.frames.other", "{count} fotogrammi"),
+        ("cli.bench.count.cells.one", "{count} cella"),
+        ("cli.bench.count.cells.other", "{count} celle"),
+        ("cli.bench.count.cases.one", "{count} caso"),
+        ("cli.bench.count.cases.other", "{count} casi"),
+        ("cli.bench.count.followUps.one", "{count} sorveglianza"),
+        ("cli.bench.count.followUps.other", "{count} sorveglianze"),
+        ("cli.bench.count.closeContacts.one", "{count} contatto stretto"),
+        ("cli.bench.count.closeContacts.other", "{count} contatti stretti"),
+        ("cli.bench.count.days.one", "{count} giorno"),
+        ("cli.bench.count.days.other", "{count} giorni"),
+        ("cli.bench.count.hours.one", "{count} ora"),
+        ("cli.bench.count.hours.other", "{count} ore"),
+        ("cli.bench.count.hashes.one", "{count} hash"),
+        ("cli.bench.count.hashes.other", "{count} hash"),
+        ("cli.bench.count.times.one", "{count} volta"),
+        ("cli.bench.count.times.other", "{count} volte"),
+        ("cli.bench.count.records.one", "{count} record"),
+        ("cli.bench.count.records.other", "{count} record"),
+        ("cli.bench.count.uploads.one", "{count} caricamento"),
+        ("cli.bench.count.uploads.other", "{count} caricamenti"),
+        ("cli.bench.count.contactFiles.one", "{count} file dei contatti"),
+        ("cli.bench.count.contactFiles.other", "{count} file dei contatti"),
+        ("cli.bench.count.files.one", "{count} file"),
+        ("cli.bench.count.files.other", "{count} file"),
+        ("cli.bench.count.sightings.one", "{count} avvistamento"),
+        ("cli.bench.count.sightings.other", "{count} avvistamenti"),
+        ("cli.bench.count.contacts.one", "{count} contatto"),
+        ("cli.bench.count.contacts.other", "{count} contatti"),
+        ("cli.bench.count.phones.one", "{count} telefono"),
+        ("cli.bench.count.phones.other", "{count} telefoni"),
+        ("cli.bench.count.lookups.one", "{count} ricerca"),
+        ("cli.bench.count.lookups.other", "{count} ricerche"),
+        ("cli.bench.seed.codes.one", "{count} codice preparato"),
+        ("cli.bench.seed.codes.other", "{count} codici preparati"),
+        ("cli.bench.keys.stored.one", "{count} chiave pronta per la pubblicazione memorizzata"),
+        ("cli.bench.keys.stored.other", "{count} chiavi pronte per la pubblicazione memorizzate"),
+        ("cli.bench.publish.keys.one", "{count} chiave pubblicata"),
+        ("cli.bench.publish.keys.other", "{count} chiavi pubblicate"),
+        ("cli.bench.indicators.activeAssigned.one", "{count} sorveglianza attiva affidata"),
+        ("cli.bench.indicators.activeAssigned.other", "{count} sorveglianze attive affidate"),
+        ("cli.bench.events.count.one", "{count} evento scritto"),
+        ("cli.bench.events.count.other", "{count} eventi scritti"),
+        ("cli.bench.stats.authorized.one", "{count} autorizzato"),
+        ("cli.bench.stats.authorized.other", "{count} autorizzati"),
+        ("cli.bench.stats.requests.one", "{count} richiesta reale"),
+        ("cli.bench.stats.requests.other", "{count} richieste reali"),
+        ("cli.bench.stats.analytics.one", "{count} dato analitico"),
+        ("cli.bench.stats.analytics.other", "{count} dati analitici"),
+        ("cli.bench.trace.distinct.one", "{count} pseudo-id distinto ricevuto"),
+        ("cli.bench.trace.distinct.other", "{count} pseudo-id distinti ricevuti"),
+        ("cli.bench.trace.close.one", "{count} stretto"),
+        ("cli.bench.trace.close.other", "{count} stretti"),
+        ("cli.bench.trace.unresolved.one", "{count} non risolto"),
+        ("cli.bench.trace.unresolved.other", "{count} non risolti"),
+        ("cli.bench.trace.fresh.one", "{count} nuovo"),
+        ("cli.bench.trace.fresh.other", "{count} nuovi"),
     ]
 }

@@ -250,7 +250,24 @@ rc=$?
 check "and in English in a JSON log, whatever the locale" bash -c "
   [ $rc -eq 2 ] && grep -qF 'session_hours must be a whole number from 1 to 24' '$work/out' && ! grep -qF 'deve essere' '$work/out'"
 
-# bench write-raw's line in the run's language beside its --json (what write-path.sh reads).
+# bench's report lines: each count with its own plural (1 esecuzione, 2 esecuzioni), the KDF's
+# parameters in words, and write-raw's line in the run's language beside its --json.
+td "" --lang it bench trace --users 2 --days 1 --records 1 --runs 1
+check "bench trace in Italian: 1 esecuzione, 1 file dei contatti da 1 record" bash -c "
+  [ $rc -eq 0 ] && cat '$work/out' '$work/err' >'$work/bench-it' &&
+  grep -qF 'ricerca in LocalDesk, 1 esecuzione: mediana' '$work/bench-it' &&
+  grep -qF 'memorizzazione di 1 file dei contatti da 1 record per il paziente' '$work/bench-it' &&
+  grep -qF 'paziente: 1 file, ' '$work/bench-it' && ! grep -qE '\b1 (esecuzioni|giorni|contatti|caricamenti)\b' '$work/bench-it'"
+td "" --lang en bench trace --users 2 --days 1 --records 1 --runs 2
+check "bench trace in English: 2 runs, 1 contact file of 1 record" bash -c "
+  [ $rc -eq 0 ] && cat '$work/out' '$work/err' >'$work/bench-en' &&
+  grep -qF 'lookup in LocalDesk, 2 runs: median' '$work/bench-en' &&
+  grep -qF 'storing 1 contact file of 1 record for the patient' '$work/bench-en'"
+td "" --lang it bench staff --hashes 1 --authorizations 1 --sign-ins 2
+check "bench staff in Italian: the KDF in words, 1 volta, 2 volte" bash -c "
+  [ $rc -eq 0 ] && grep -qF \"KDF dell'accesso, scrypt N=2^15 r=8 p=1, sale di 16 byte, chiave di 32 byte, 1 hash:\" '$work/out' &&
+  grep -qF 'autorizzare un codice valido nuovo, 1 volta, archivio SQLite:' '$work/out' &&
+  grep -qF 'accesso remoto (KDF sul server + HTTP), 2 volte:' '$work/out'"
 td "" --lang it bench write-raw --store "$work/raw-it.sqlite" --seconds 1 --count 20
 check "bench write-raw's line in Italian" bash -c "
   [ $rc -eq 0 ] && grep -qE '^scrittura grezza authorization: thread 1, connessione condivisa 0, transazioni [0-9]+, ' '$work/out'"
