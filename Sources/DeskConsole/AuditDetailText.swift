@@ -204,7 +204,7 @@ public enum AuditDetailText {
             ]
         case .smsOutboxRead(let d): return [n("messagesShown", d.messages)]
         case .hisClientAdded(let d):
-            return [d.ratePerMinute.map { t("rate", ["rate": String($0)]) } ?? t("defaultRate")]
+            return [d.ratePerMinute.map { n("rate", $0) } ?? t("defaultRate")]
         }
     }
 

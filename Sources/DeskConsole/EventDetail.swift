@@ -33,7 +33,10 @@ public enum EventDetail {
         case .uploadAccepted(let d):
             var text = tr(
                 "console.frame.event.acceptedDropped",
-                ["accepted": String(d.keysAccepted), "dropped": String(d.keysDropped)])
+                [
+                    "accepted": trCount("console.frame.count.accepted", d.keysAccepted),
+                    "dropped": trCount("console.frame.count.dropped", d.keysDropped),
+                ])
             if !d.dropped.isEmpty { text += " (" + droppedText(d.dropped) + ")" }
             if let province = d.province { text += tr("console.frame.watch.province", ["province": province]) }
             if let skew = d.clockSkewSeconds {
@@ -57,7 +60,7 @@ public enum EventDetail {
             if let distinct = d.distinctBeacons {
                 text += ", \(count(distinct, "beacon"))"
                 if let unknown = d.unknownBeacons, unknown > 0 {
-                    text += tr("console.frame.event.unknownBeacons", ["count": String(unknown)])
+                    text += trCount("console.frame.event.unknownBeacons", unknown)
                 }
             }
             if let skew = d.clockSkewSeconds {
@@ -100,7 +103,7 @@ public enum EventDetail {
                     "console.frame.watch.received.keys",
                     [
                         "accepted": trCount("console.frame.count.keysAccepted", d.keysAccepted),
-                        "dropped": String(d.keysDropped),
+                        "dropped": trCount("console.frame.count.dropped", d.keysDropped),
                     ]))
             if !d.dropped.isEmpty {
                 lines.append(tr("console.frame.event.droppedList", ["reasons": droppedText(d.dropped)]))
@@ -129,7 +132,7 @@ public enum EventDetail {
                 tr("console.frame.event.keysPadding", ["keys": count(d.keys, "key"), "padding": String(d.padding)]),
             ]
             if let copies = d.copiesSkipped, copies > 0 {
-                lines.append(tr("console.frame.event.skipped", ["copies": count(copies, "copy", plural: "copies")]))
+                lines.append(trCount("console.frame.event.skipped", copies))
             }
             if let start = d.windowStart, let end = d.windowEnd {
                 lines.append(
@@ -160,8 +163,8 @@ public enum EventDetail {
             var lines = [tr("console.frame.event.day", ["day": d.day.iso]), count(d.records, "record")]
             if let distinct = d.distinctBeacons {
                 lines.append(
-                    tr("console.frame.event.heard", ["beacons": count(distinct, "beacon")])
-                        + (d.unknownBeacons.map { tr("console.frame.event.unknownAfter", ["count": String($0)]) } ?? "")
+                    trCount("console.frame.event.heard", distinct)
+                        + (d.unknownBeacons.map { trCount("console.frame.event.unknownAfter", $0) } ?? "")
                 )
             }
             if let skew = d.clockSkewSeconds {
@@ -190,14 +193,14 @@ public enum EventDetail {
                     ?? tr("console.frame.event.caseOpenedNoID"))
             if let made = d.followUps { lines.append(count(made, "new follow-up")) }
             if let joined = d.joined, joined > 0 {
-                lines.append(tr("console.frame.event.joined", ["count": String(joined)]))
+                lines.append(trCount("console.frame.event.joined", joined))
             }
         case "closed":
             lines.append(
                 d.caseID.map { tr("console.frame.event.caseClosed", ["id": String($0)]) }
                     ?? tr("console.frame.event.caseClosedNoID"))
             if let ended = d.followUps {
-                lines.append(tr("console.frame.event.ended", ["followUps": count(ended, "follow-up")]))
+                lines.append(trCount("console.frame.event.ended", ended))
             }
         default:
             let what: String

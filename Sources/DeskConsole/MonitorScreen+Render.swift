@@ -68,7 +68,7 @@ extension MonitorScreen {
     /// "● live", "‖ paused: 12 new (Space resumes)", "… reconnecting…", with its style.
     static func feedState(_ state: State) -> (String, Style) {
         if state.paused {
-            return (tr("console.monitor.pausedNew", ["count": String(state.newWhilePaused)]), Style(.warning, .bold))
+            return (trCount("console.monitor.pausedNew", state.newWhilePaused), Style(.warning, .bold))
         }
         switch state.connection {
         case .starting: return (tr("console.monitor.connecting"), Style(.accent))

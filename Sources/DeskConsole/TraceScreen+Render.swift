@@ -473,7 +473,7 @@ extension TraceScreen {
         if let total = detail.total {
             heading += " (" + tr("console.trace.detail.oldestFirst", ["total": String(total)])
             if detail.nextOffset != nil {
-                heading += "; " + tr("console.trace.detail.read", ["count": String(detail.sightings.count)])
+                heading += "; " + trCount("console.trace.detail.read", detail.sightings.count)
             }
             heading += ")"
         }

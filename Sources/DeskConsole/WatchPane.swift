@@ -114,8 +114,8 @@ public enum WatchPane {
             let times =
                 watch.checks == 1
                 ? last.map { tr("console.frame.watch.onceAt", ["time": $0]) } ?? tr("console.frame.watch.once")
-                : last.map { tr("console.frame.watch.timesLastAt", ["count": String(watch.checks), "time": $0]) }
-                    ?? tr("console.frame.watch.times", ["count": String(watch.checks)])
+                : last.map { trCount("console.frame.watch.timesLastAt", watch.checks, ["time": $0]) }
+                    ?? trCount("console.frame.watch.times", watch.checks)
             steps.append(Step(.done, tr("console.frame.watch.checked", ["times": times])))
         } else {
             steps.append(
@@ -147,7 +147,7 @@ public enum WatchPane {
             [
                 "time": AuthorizeScreen.clock(upload.receivedAt, zone),
                 "accepted": trCount("console.frame.count.keysAccepted", upload.keysAccepted),
-                "dropped": String(upload.keysDropped),
+                "dropped": trCount("console.frame.count.dropped", upload.keysDropped),
             ])
         if !upload.droppedReasons.isEmpty { text += " (" + EventDetail.droppedText(upload.droppedReasons) + ")" }
         if let province = upload.province { text += tr("console.frame.watch.province", ["province": province]) }
