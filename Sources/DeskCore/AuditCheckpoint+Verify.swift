@@ -147,8 +147,8 @@ extension AuditCheckpoint {
                 if checkpoint.entries < last.entries {
                     problem(
                         line.number, .tampered,
-                        tr(
-                            "audit.line.fewer",
+                        trCount(
+                            "audit.line.fewer", Int(clamping: checkpoint.entries),
                             [
                                 "line": String(line.number), "entries": String(checkpoint.entries),
                                 "before": String(before),
@@ -188,8 +188,8 @@ extension AuditCheckpoint {
                 }
                 mismatch(
                     line.number,
-                    tr(
-                        "audit.line.cutOff",
+                    trCount(
+                        "audit.line.cutOff", Int(clamping: checkpoint.entries),
                         [
                             "line": String(line.number), "entries": String(checkpoint.entries),
                             "at": timeText(checkpoint.at), "store": String(chain.entries),
@@ -221,8 +221,8 @@ extension AuditCheckpoint {
             let bound =
                 lastMatch.map {
                     $0.checkpoint.entries > 0
-                        ? tr(
-                            "audit.bound.after",
+                        ? trCount(
+                            "audit.bound.after", Int(clamping: $0.checkpoint.entries),
                             [
                                 "line": String($0.line), "entries": String($0.checkpoint.entries),
                                 "from": String($0.checkpoint.entries + 1), "to": String(checkpoint.entries),
@@ -231,8 +231,8 @@ extension AuditCheckpoint {
                 } ?? tr("audit.bound.all", ["to": String(checkpoint.entries)])
             mismatch(
                 line.number,
-                tr(
-                    "audit.line.mismatch",
+                trCount(
+                    "audit.line.mismatch", Int(clamping: checkpoint.entries),
                     [
                         "line": String(line.number), "entries": String(checkpoint.entries),
                         "at": timeText(checkpoint.at),
@@ -275,11 +275,13 @@ extension AuditCheckpoint {
         }
         if last.entries > chain.entries {
             return
-                tr("audit.append.cutOff", ["entries": String(last.entries), "store": String(chain.entries)])
+                trCount(
+                    "audit.append.cutOff", Int(clamping: last.entries),
+                    ["entries": String(last.entries), "store": String(chain.entries)])
         }
         if chain.hashesAt[last.entries] != last.headHash {
             return
-                tr("audit.append.rewritten", ["entries": String(last.entries)])
+                trCount("audit.append.rewritten", Int(clamping: last.entries), ["entries": String(last.entries)])
         }
         return nil
     }

@@ -95,8 +95,8 @@ public struct PseudoIDCapacity: Hashable, Sendable {
     /// "12 000 000 of 4 294 967 296 pseudo-ids used (0.28 %)".
     public var summary: String {
         let percent = (fraction * 10_000).rounded() / 100
-        return tr(
-            "messages.pseudoIDs.summary",
+        return trCount(
+            "messages.pseudoIDs.summary", Int(clamping: used),
             ["used": String(used), "capacity": String(capacity), "percent": Language.current.decimal("\(percent)")])
     }
 }

@@ -1756,7 +1756,8 @@ extension English {
         ),
         ("cli.audit.broken", "BROKEN at entry {id}: {reason}"),
         ("cli.audit.before", "entries before it verify ({entries}, up to id {head})"),
-        ("cli.audit.intact", "intact: {entries} entries, head {hash} (entry {head})"),
+        ("cli.audit.intact.one", "intact: {entries} entry, head {hash} (entry {head})"),
+        ("cli.audit.intact.other", "intact: {entries} entries, head {hash} (entry {head})"),
         ("cli.audit.badDay", "--day takes a date as YYYY-MM-DD, e.g. 2026-11-29"),
         ("cli.audit.badLimit", "--limit takes a whole number from 1 to 1000"),
         ("cli.audit.noEntries", "no entries match"),
@@ -1809,7 +1810,11 @@ extension English {
         ),
         ("cli.audit.nothingAppended", "nothing appended: {problem}"),
         (
-            "cli.audit.appended",
+            "cli.audit.appended.one",
+            "checkpoint: {entries} entry, head {hash}, signed by audit key {key}, appended to {file}"
+        ),
+        (
+            "cli.audit.appended.other",
             "checkpoint: {entries} entries, head {hash}, signed by audit key {key}, appended to {file}"
         ),
         ("cli.audit.summary.matched.one", "checkpoints: {matched} of {count} line match"),
@@ -1835,7 +1840,8 @@ extension English {
             "cli.audit.noCheckpoints",
             "{file} has no checkpoints: write them with tracedesk audit checkpoint, or the server's audit_checkpoint_path"
         ),
-        ("cli.audit.chainIntact", "chain intact: {entries} entries, head {hash} (entry {head})"),
+        ("cli.audit.chainIntact.one", "chain intact: {entries} entry, head {hash} (entry {head})"),
+        ("cli.audit.chainIntact.other", "chain intact: {entries} entries, head {hash} (entry {head})"),
         ("cli.audit.checkpointProblem", "CHECKPOINTS: {problem}"),
         ("cli.his.sayWhat", "say what to do: add, list or revoke"),
         ("cli.his.badRate", "--rate takes a whole number from {low} to {high} (authorisations a minute)"),
@@ -1982,17 +1988,23 @@ extension English {
             "needs the signing key: give --signing-key FILE (or set signing_key_path); make one with: tracedesk keys generate --out FILE"
         ),
         ("cli.chunks.publishLocked", "skipped: another server holds the lock (it is publishing now); try again later"),
-        ("cli.chunks.published", "chunk {index}: {keys} keys"),
+        ("cli.chunks.published.one", "chunk {index}: {keys} key"),
+        ("cli.chunks.published.other", "chunk {index}: {keys} keys"),
         ("cli.chunks.padding", " + {count} padding"),
         ("cli.chunks.window", ", window {from} to {to}"),
         ("cli.chunks.bytes", ", {count} bytes"),
         ("cli.chunks.nothingPublished", "nothing published: no keys past their embargo"),
         ("cli.chunks.stopped", "stopped after chunk {index}: {problem}"),
         (
-            "cli.chunks.tooOld",
+            "cli.chunks.tooOld.one",
+            "{count} key was never published and is now too old to be: publishing did not run in time"
+        ),
+        (
+            "cli.chunks.tooOld.other",
             "{count} keys were never published and are now too old to be: publishing did not run in time"
         ),
-        ("cli.chunks.waiting", "waiting: {ready} ready, {embargoed} under embargo"),
+        ("cli.chunks.waiting.one", "waiting: {ready} ready, {embargoed} under embargo"),
+        ("cli.chunks.waiting.other", "waiting: {ready} ready, {embargoed} under embargo"),
         ("cli.chunks.nextRelease", " (next release {time})"),
         ("cli.chunks.noneYet", "no chunks published yet"),
         ("cli.chunks.noneKept", "no chunks kept (the last index was {last})"),

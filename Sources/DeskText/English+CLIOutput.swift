@@ -23,7 +23,8 @@ extension English {
             "cli.out.chunks.show.notKept",
             "chunk {index} is no longer kept (retention deletes chunks after {days} days)"
         ),
-        ("cli.out.chunks.show.chunk", "chunk {index}, published {time}, {keys} keys"),
+        ("cli.out.chunks.show.chunk.one", "chunk {index}, published {time}, {keys} key"),
+        ("cli.out.chunks.show.chunk.other", "chunk {index}, published {time}, {keys} keys"),
         ("cli.out.chunks.show.padding", " + {count} padding"),
         ("cli.out.chunks.show.bytes", ", {count} bytes"),
         ("cli.out.chunks.show.file", "file {file}, {count} bytes"),
@@ -39,14 +40,16 @@ extension English {
         ("cli.out.chunks.show.signedBy", "key id {id}, version {version}, algorithm {algorithm}"),
         ("cli.out.chunks.show.app", ", app {app}"),
         ("cli.out.chunks.show.revised", ", revised {count}"),
-        ("cli.out.chunks.show.day", "  {day}: {count} keys (risk {risks}, days since onset {onsets})"),
+        ("cli.out.chunks.show.day.one", "  {day}: {count} key (risk {risks}, days since onset {onsets})"),
+        ("cli.out.chunks.show.day.other", "  {day}: {count} keys (risk {risks}, days since onset {onsets})"),
         ("cli.out.chunks.show.column.key", "key (base64)"),
         ("cli.out.chunks.show.column.start", "start interval (UTC day)"),
         ("cli.out.chunks.show.column.period", "period"),
         ("cli.out.chunks.show.column.risk", "risk"),
         ("cli.out.chunks.show.column.report", "report"),
         ("cli.out.chunks.show.column.onset", "onset"),
-        ("cli.out.chunks.show.unchecked", "{count} present, not checked (give --public-key FILE)"),
+        ("cli.out.chunks.show.unchecked.one", "{count} present, not checked (give --public-key FILE)"),
+        ("cli.out.chunks.show.unchecked.other", "{count} present, not checked (give --public-key FILE)"),
         ("cli.out.chunks.show.verified", "verified with {source}"),
         ("cli.out.chunks.show.notVerified", "DOES NOT VERIFY with {source}"),
         ("cli.out.chunks.show.signingKey", "the signing key {file}"),
@@ -438,10 +441,15 @@ extension English {
         ("cli.out.simulation.notes", "notes:"),
         ("cli.out.demo.tracing.none", "tracing: no cases opened ({problem})"),
         (
-            "cli.out.demo.tracing.done",
+            "cli.out.demo.tracing.done.one",
+            "tracing: cases opened {cases} ({followUps} follow-up); the simulated tracer's attempts {attempts} (reached {reached}), daily checks {checks}"
+        ),
+        (
+            "cli.out.demo.tracing.done.other",
             "tracing: cases opened {cases} ({followUps} follow-ups); the simulated tracer's attempts {attempts} (reached {reached}), daily checks {checks}"
         ),
-        ("cli.out.demo.tracing.skipped", "; {count} patients without a case (not registered)"),
+        ("cli.out.demo.tracing.skipped.one", "; {count} patient without a case (not registered)"),
+        ("cli.out.demo.tracing.skipped.other", "; {count} patients without a case (not registered)"),
         ("cli.out.demo.tracing.stopped", "; stopped: {problem}"),
         (
             "cli.out.simulate.serverBefore",
@@ -473,8 +481,12 @@ extension English {
         ("cli.out.simulate.hospital", "the simulated hospital is HIS client {client} (revoked at the end)"),
         (
             "cli.out.simulate.starting",
-            "simulating for {seconds} s against {url}: {rate} citizens a minute, {phones} APRICOT phones, seed {seed}"
+            "simulating for {seconds} s against {url}: {rate}, {phones}, seed {seed}"
         ),
+        ("cli.out.simulate.citizens.one", "{count} citizen a minute"),
+        ("cli.out.simulate.citizens.other", "{count} citizens a minute"),
+        ("cli.out.simulate.phones.one", "{count} APRICOT phone"),
+        ("cli.out.simulate.phones.other", "{count} APRICOT phones"),
         ("cli.out.simulate.dummyOnly", "no --internal: no real citizens, dummy Immuni traffic only"),
         (
             "cli.out.simulate.summary",
@@ -487,7 +499,11 @@ extension English {
             "--his-key-file {file} does not hold an HIS API key (tdh_…, as tracedesk his add prints it)"
         ),
         ("cli.out.simulate.hospitalFailed", "the simulated hospital's HIS client could not be added: {problem}"),
-        ("cli.out.simulate.progress", "{elapsed} s of {total} s: {requests} requests, {errors} errors"),
+        ("cli.out.simulate.progress", "{elapsed} s of {total} s: {requests}, {errors}"),
+        ("cli.out.simulate.requests.one", "{count} request"),
+        ("cli.out.simulate.requests.other", "{count} requests"),
+        ("cli.out.simulate.errors.one", "{count} error"),
+        ("cli.out.simulate.errors.other", "{count} errors"),
         (
             "cli.out.simulate.notThisMachine",
             "{option} {host} is not this machine: simulated phones make real load and real-looking data; add --allow-non-loopback if that server is a test server"

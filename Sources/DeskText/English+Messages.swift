@@ -13,7 +13,8 @@ extension English {
         ("messages.stats.empty", "the range is empty: its end must come after its start"),
         ("messages.stats.tooLong", "the range is longer than {days} days: choose a shorter one"),
         ("messages.stats.fiveMinutes", "5-minute buckets cover at most {hours} hours: choose hour or day buckets"),
-        ("messages.pseudoIDs.summary", "{used} of {capacity} pseudo-ids used ({percent} %)"),
+        ("messages.pseudoIDs.summary.one", "{used} of {capacity} pseudo-ids used ({percent} %)"),
+        ("messages.pseudoIDs.summary.other", "{used} of {capacity} pseudo-ids used ({percent} %)"),
         ("messages.sms.dropped.expired", "text dropped: its code expired"),
         ("messages.sms.dropped.used", "text dropped: its code was used"),
         ("messages.sms.dropped.replaced", "text dropped: a newer code replaced it"),
@@ -191,7 +192,11 @@ extension English {
             "line {line}'s signature does not verify with key {key}: the line was changed after it was signed"
         ),
         (
-            "audit.line.fewer",
+            "audit.line.fewer.one",
+            "line {line} anchors {entries} entry, fewer than line {before} before it ({lastEntries}): lines were reordered or removed"
+        ),
+        (
+            "audit.line.fewer.other",
             "line {line} anchors {entries} entries, fewer than line {before} before it ({lastEntries}): lines were reordered or removed"
         ),
         (
@@ -203,7 +208,11 @@ extension English {
             "line {line} is of another audit log: the store's entry 1 has another hash. Either this checkpoint file is another store's (give the right one), or the whole log was rewritten from entry 1"
         ),
         (
-            "audit.line.cutOff",
+            "audit.line.cutOff.one",
+            "line {line} anchors {entries} entry (at {at}), but the store has {store}: entries {from}…{entries} were cut off the end"
+        ),
+        (
+            "audit.line.cutOff.other",
             "line {line} anchors {entries} entries (at {at}), but the store has {store}: entries {from}…{entries} were cut off the end"
         ),
         (
@@ -211,12 +220,20 @@ extension English {
             "line {line} matches the store again, though an earlier line does not: it was signed after the chain was changed"
         ),
         (
-            "audit.bound.after",
+            "audit.bound.after.one",
+            "line {line} ({entries} entry) still matches, so the change is among entries {from}…{to}"
+        ),
+        (
+            "audit.bound.after.other",
             "line {line} ({entries} entries) still matches, so the change is among entries {from}…{to}"
         ),
         ("audit.bound.all", "the change is among entries 1…{to}"),
         (
-            "audit.line.mismatch",
+            "audit.line.mismatch.one",
+            "the store's chain does not match line {line} ({entries} entry, at {at}): an entry was rewritten, removed or reordered and the later hashes recomputed; {bound}"
+        ),
+        (
+            "audit.line.mismatch.other",
             "the store's chain does not match line {line} ({entries} entries, at {at}): an entry was rewritten, removed or reordered and the later hashes recomputed; {bound}"
         ),
         ("audit.laterMismatches.one", "(and {count} later line does not match either)"),
@@ -238,11 +255,19 @@ extension English {
             "the file's checkpoints are of another audit log (the store's entry 1 differs): give a checkpoint file of this store, or a new file"
         ),
         (
-            "audit.append.cutOff",
+            "audit.append.cutOff.one",
+            "the file's last checkpoint anchors {entries} entry, the store has {store}: entries were cut off the end"
+        ),
+        (
+            "audit.append.cutOff.other",
             "the file's last checkpoint anchors {entries} entries, the store has {store}: entries were cut off the end"
         ),
         (
-            "audit.append.rewritten",
+            "audit.append.rewritten.one",
+            "the store's chain no longer matches the file's last checkpoint ({entries} entry): an entry up to {entries} was rewritten"
+        ),
+        (
+            "audit.append.rewritten.other",
             "the store's chain no longer matches the file's last checkpoint ({entries} entries): an entry up to {entries} was rewritten"
         ),
         ("audit.parse.notJSON", "not JSON ({reason} at byte {offset})"),

@@ -1883,7 +1883,8 @@ extension Italian {
         ),
         ("cli.audit.broken", "INTERROTTO alla voce {id}: {reason}"),
         ("cli.audit.before", "le voci precedenti sono verificate ({entries}, fino all'id {head})"),
-        ("cli.audit.intact", "integro: {entries} voci, testa {hash} (voce {head})"),
+        ("cli.audit.intact.one", "integro: {entries} voce, testa {hash} (voce {head})"),
+        ("cli.audit.intact.other", "integro: {entries} voci, testa {hash} (voce {head})"),
         ("cli.audit.badDay", "--day accetta una data AAAA-MM-GG, es. 2026-11-29"),
         ("cli.audit.badLimit", "--limit accetta un numero intero da 1 a 1000"),
         ("cli.audit.noEntries", "nessuna voce corrisponde"),
@@ -1939,7 +1940,11 @@ extension Italian {
         ),
         ("cli.audit.nothingAppended", "nulla aggiunto: {problem}"),
         (
-            "cli.audit.appended",
+            "cli.audit.appended.one",
+            "punto di controllo: {entries} voce, testa {hash}, firmato con la chiave del registro {key}, aggiunto a {file}"
+        ),
+        (
+            "cli.audit.appended.other",
             "punto di controllo: {entries} voci, testa {hash}, firmato con la chiave del registro {key}, aggiunto a {file}"
         ),
         ("cli.audit.summary.matched.one", "punti di controllo: {matched} di {count} riga corrispondono"),
@@ -1971,7 +1976,8 @@ extension Italian {
             "cli.audit.noCheckpoints",
             "{file} non contiene punti di controllo: scriverli con tracedesk audit checkpoint, o con audit_checkpoint_path del server"
         ),
-        ("cli.audit.chainIntact", "catena integra: {entries} voci, testa {hash} (voce {head})"),
+        ("cli.audit.chainIntact.one", "catena integra: {entries} voce, testa {hash} (voce {head})"),
+        ("cli.audit.chainIntact.other", "catena integra: {entries} voci, testa {hash} (voce {head})"),
         ("cli.audit.checkpointProblem", "PUNTI DI CONTROLLO: {problem}"),
         ("cli.his.sayWhat", "indicare cosa fare: add, list o revoke"),
         ("cli.his.badRate", "--rate accetta un numero intero da {low} a {high} (autorizzazioni al minuto)"),
@@ -2133,17 +2139,23 @@ extension Italian {
             "cli.chunks.publishLocked",
             "saltato: un altro server detiene il blocco (sta pubblicando ora); riprovare più tardi"
         ),
-        ("cli.chunks.published", "lotto {index}: {keys} chiavi"),
+        ("cli.chunks.published.one", "lotto {index}: {keys} chiave"),
+        ("cli.chunks.published.other", "lotto {index}: {keys} chiavi"),
         ("cli.chunks.padding", " + {count} di riempimento"),
         ("cli.chunks.window", ", finestra dal {from} al {to}"),
         ("cli.chunks.bytes", ", {count} byte"),
         ("cli.chunks.nothingPublished", "nulla pubblicato: nessuna chiave oltre il suo embargo"),
         ("cli.chunks.stopped", "fermato dopo il lotto {index}: {problem}"),
         (
-            "cli.chunks.tooOld",
+            "cli.chunks.tooOld.one",
+            "{count} chiave non è mai stata pubblicata e ora è troppo vecchia per esserlo: la pubblicazione non è stata eseguita in tempo"
+        ),
+        (
+            "cli.chunks.tooOld.other",
             "{count} chiavi non sono mai state pubblicate e ora sono troppo vecchie per esserlo: la pubblicazione non è stata eseguita in tempo"
         ),
-        ("cli.chunks.waiting", "in attesa: {ready} pronte, {embargoed} sotto embargo"),
+        ("cli.chunks.waiting.one", "in attesa: {ready} pronta, {embargoed} sotto embargo"),
+        ("cli.chunks.waiting.other", "in attesa: {ready} pronte, {embargoed} sotto embargo"),
         ("cli.chunks.nextRelease", " (prossimo rilascio {time})"),
         ("cli.chunks.noneYet", "ancora nessun lotto pubblicato"),
         ("cli.chunks.noneKept", "nessun lotto conservato (l'ultimo indice era {last})"),

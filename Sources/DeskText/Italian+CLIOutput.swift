@@ -21,7 +21,8 @@ extension Italian {
             "cli.out.chunks.show.notKept",
             "il lotto {index} non è più conservato (la conservazione cancella i lotti dopo {days} giorni)"
         ),
-        ("cli.out.chunks.show.chunk", "lotto {index}, pubblicato il {time}, {keys} chiavi"),
+        ("cli.out.chunks.show.chunk.one", "lotto {index}, pubblicato il {time}, {keys} chiave"),
+        ("cli.out.chunks.show.chunk.other", "lotto {index}, pubblicato il {time}, {keys} chiavi"),
         ("cli.out.chunks.show.padding", " + {count} di riempimento"),
         ("cli.out.chunks.show.bytes", ", {count} byte"),
         ("cli.out.chunks.show.file", "file {file}, {count} byte"),
@@ -38,7 +39,11 @@ extension Italian {
         ("cli.out.chunks.show.app", ", app {app}"),
         ("cli.out.chunks.show.revised", ", revisionate {count}"),
         (
-            "cli.out.chunks.show.day",
+            "cli.out.chunks.show.day.one",
+            "  {day}: {count} chiave (rischio {risks}, giorni dall'inizio sintomi {onsets})"
+        ),
+        (
+            "cli.out.chunks.show.day.other",
             "  {day}: {count} chiavi (rischio {risks}, giorni dall'inizio sintomi {onsets})"
         ),
         ("cli.out.chunks.show.column.key", "chiave (base64)"),
@@ -47,7 +52,8 @@ extension Italian {
         ("cli.out.chunks.show.column.risk", "rischio"),
         ("cli.out.chunks.show.column.report", "referto"),
         ("cli.out.chunks.show.column.onset", "inizio sintomi"),
-        ("cli.out.chunks.show.unchecked", "{count} presenti, non verificate (indicare --public-key FILE)"),
+        ("cli.out.chunks.show.unchecked.one", "{count} presente, non verificata (indicare --public-key FILE)"),
+        ("cli.out.chunks.show.unchecked.other", "{count} presenti, non verificate (indicare --public-key FILE)"),
         ("cli.out.chunks.show.verified", "verificata con {source}"),
         ("cli.out.chunks.show.notVerified", "NON SI VERIFICA con {source}"),
         ("cli.out.chunks.show.signingKey", "la chiave di firma {file}"),
@@ -458,10 +464,15 @@ extension Italian {
         ("cli.out.simulation.notes", "note:"),
         ("cli.out.demo.tracing.none", "tracciamento: nessun caso aperto ({problem})"),
         (
-            "cli.out.demo.tracing.done",
+            "cli.out.demo.tracing.done.one",
+            "tracciamento: casi aperti {cases} ({followUps} sorveglianza); tentativi del tracciatore simulato {attempts} (raggiunti {reached}), controlli giornalieri {checks}"
+        ),
+        (
+            "cli.out.demo.tracing.done.other",
             "tracciamento: casi aperti {cases} ({followUps} sorveglianze); tentativi del tracciatore simulato {attempts} (raggiunti {reached}), controlli giornalieri {checks}"
         ),
-        ("cli.out.demo.tracing.skipped", "; {count} pazienti senza caso (non registrati)"),
+        ("cli.out.demo.tracing.skipped.one", "; {count} paziente senza caso (non registrato)"),
+        ("cli.out.demo.tracing.skipped.other", "; {count} pazienti senza caso (non registrati)"),
         ("cli.out.demo.tracing.stopped", "; fermato: {problem}"),
         (
             "cli.out.simulate.serverBefore",
@@ -499,8 +510,12 @@ extension Italian {
         ("cli.out.simulate.hospital", "l'ospedale simulato è il client HIS {client} (revocato alla fine)"),
         (
             "cli.out.simulate.starting",
-            "simulazione per {seconds} s verso {url}: {rate} cittadini al minuto, {phones} telefoni APRICOT, seme {seed}"
+            "simulazione per {seconds} s verso {url}: {rate}, {phones}, seme {seed}"
         ),
+        ("cli.out.simulate.citizens.one", "{count} cittadino al minuto"),
+        ("cli.out.simulate.citizens.other", "{count} cittadini al minuto"),
+        ("cli.out.simulate.phones.one", "{count} telefono APRICOT"),
+        ("cli.out.simulate.phones.other", "{count} telefoni APRICOT"),
         ("cli.out.simulate.dummyOnly", "nessun --internal: nessun cittadino reale, solo traffico Immuni fittizio"),
         (
             "cli.out.simulate.summary",
@@ -516,7 +531,11 @@ extension Italian {
             "--his-key-file {file} non contiene una chiave API HIS (tdh_…, come la stampa tracedesk his add)"
         ),
         ("cli.out.simulate.hospitalFailed", "impossibile aggiungere il client HIS dell'ospedale simulato: {problem}"),
-        ("cli.out.simulate.progress", "{elapsed} s di {total} s: {requests} richieste, {errors} errori"),
+        ("cli.out.simulate.progress", "{elapsed} s di {total} s: {requests}, {errors}"),
+        ("cli.out.simulate.requests.one", "{count} richiesta"),
+        ("cli.out.simulate.requests.other", "{count} richieste"),
+        ("cli.out.simulate.errors.one", "{count} errore"),
+        ("cli.out.simulate.errors.other", "{count} errori"),
         (
             "cli.out.simulate.notThisMachine",
             "{option} {host} non è questa macchina: i telefoni simulati producono carico reale e dati dall'aspetto reale; aggiungere --allow-non-loopback se quel server è un server di prova"

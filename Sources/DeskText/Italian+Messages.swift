@@ -14,7 +14,8 @@ extension Italian {
             "messages.stats.fiveMinutes",
             "gli intervalli di 5 minuti coprono al massimo {hours} ore: scegli intervalli di un'ora o di un giorno"
         ),
-        ("messages.pseudoIDs.summary", "{used} pseudo-id usati su {capacity} ({percent} %)"),
+        ("messages.pseudoIDs.summary.one", "{used} pseudo-id usato su {capacity} ({percent} %)"),
+        ("messages.pseudoIDs.summary.other", "{used} pseudo-id usati su {capacity} ({percent} %)"),
         ("messages.sms.dropped.expired", "testo eliminato: il suo codice è scaduto"),
         ("messages.sms.dropped.used", "testo eliminato: il suo codice è stato usato"),
         ("messages.sms.dropped.replaced", "testo eliminato: un codice più recente lo ha sostituito"),
@@ -198,7 +199,11 @@ extension Italian {
             "la firma della riga {line} non si verifica con la chiave {key}: la riga è stata modificata dopo la firma"
         ),
         (
-            "audit.line.fewer",
+            "audit.line.fewer.one",
+            "la riga {line} copre {entries} voce, meno della riga {before} che la precede ({lastEntries}): righe riordinate o rimosse"
+        ),
+        (
+            "audit.line.fewer.other",
             "la riga {line} copre {entries} voci, meno della riga {before} che la precede ({lastEntries}): righe riordinate o rimosse"
         ),
         (
@@ -210,7 +215,11 @@ extension Italian {
             "la riga {line} è di un altro registro delle attività: la voce 1 dell'archivio ha un altro hash. O questo file dei punti di controllo è di un altro archivio (indica quello giusto), o l'intero registro è stato riscritto dalla voce 1"
         ),
         (
-            "audit.line.cutOff",
+            "audit.line.cutOff.one",
+            "la riga {line} copre {entries} voce (alle {at}), ma l'archivio ne ha {store}: le voci {from}…{entries} sono state tagliate dalla fine"
+        ),
+        (
+            "audit.line.cutOff.other",
             "la riga {line} copre {entries} voci (alle {at}), ma l'archivio ne ha {store}: le voci {from}…{entries} sono state tagliate dalla fine"
         ),
         (
@@ -218,12 +227,20 @@ extension Italian {
             "la riga {line} corrisponde di nuovo all'archivio, anche se una riga precedente no: è stata firmata dopo la modifica della catena"
         ),
         (
-            "audit.bound.after",
+            "audit.bound.after.one",
+            "la riga {line} ({entries} voce) corrisponde ancora, quindi la modifica è tra le voci {from}…{to}"
+        ),
+        (
+            "audit.bound.after.other",
             "la riga {line} ({entries} voci) corrisponde ancora, quindi la modifica è tra le voci {from}…{to}"
         ),
         ("audit.bound.all", "la modifica è tra le voci 1…{to}"),
         (
-            "audit.line.mismatch",
+            "audit.line.mismatch.one",
+            "la catena dell'archivio non corrisponde alla riga {line} ({entries} voce, alle {at}): una voce è stata riscritta, rimossa o riordinata e gli hash successivi ricalcolati; {bound}"
+        ),
+        (
+            "audit.line.mismatch.other",
             "la catena dell'archivio non corrisponde alla riga {line} ({entries} voci, alle {at}): una voce è stata riscritta, rimossa o riordinata e gli hash successivi ricalcolati; {bound}"
         ),
         ("audit.laterMismatches.one", "(e nemmeno {count} riga successiva corrisponde)"),
@@ -245,11 +262,19 @@ extension Italian {
             "i punti di controllo del file sono di un altro registro (la voce 1 dell'archivio è diversa): indica un file dei punti di controllo di questo archivio, o un file nuovo"
         ),
         (
-            "audit.append.cutOff",
+            "audit.append.cutOff.one",
+            "l'ultimo punto di controllo del file copre {entries} voce, l'archivio ne ha {store}: sono state tagliate voci dalla fine"
+        ),
+        (
+            "audit.append.cutOff.other",
             "l'ultimo punto di controllo del file copre {entries} voci, l'archivio ne ha {store}: sono state tagliate voci dalla fine"
         ),
         (
-            "audit.append.rewritten",
+            "audit.append.rewritten.one",
+            "la catena dell'archivio non corrisponde più all'ultimo punto di controllo del file ({entries} voce): una voce fino alla {entries} è stata riscritta"
+        ),
+        (
+            "audit.append.rewritten.other",
             "la catena dell'archivio non corrisponde più all'ultimo punto di controllo del file ({entries} voci): una voce fino alla {entries} è stata riscritta"
         ),
         ("audit.parse.notJSON", "non è JSON ({reason} al byte {offset})"),

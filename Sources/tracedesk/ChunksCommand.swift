@@ -175,8 +175,9 @@ enum ChunksCommand {
                 return .storeUnavailable
             }
             for chunk in run.published {
-                var line = tr(
-                    "cli.chunks.published", ["index": String(chunk.index), "keys": String(chunk.keyCount)])
+                var line = trCount(
+                    "cli.chunks.published", chunk.keyCount,
+                    ["index": String(chunk.index), "keys": String(chunk.keyCount)])
                 if chunk.paddingCount > 0 {
                     line += tr("cli.chunks.padding", ["count": String(chunk.paddingCount)])
                 }
@@ -195,10 +196,10 @@ enum ChunksCommand {
                             ["index": String(run.published.last?.index ?? 0), "problem": failure]))
             }
             if run.backlog.tooOld > 0 {
-                printError("chunks publish: " + tr("cli.chunks.tooOld", ["count": String(run.backlog.tooOld)]))
+                printError("chunks publish: " + trCount("cli.chunks.tooOld", run.backlog.tooOld))
             }
-            var waiting = tr(
-                "cli.chunks.waiting",
+            var waiting = trCount(
+                "cli.chunks.waiting", run.backlog.ready,
                 ["ready": String(run.backlog.ready), "embargoed": String(run.backlog.embargoed)])
             if let next = run.backlog.nextReleaseAt {
                 waiting += tr("cli.chunks.nextRelease", ["time": PublishRun.time(next)])
@@ -284,8 +285,8 @@ enum ChunksCommand {
                     return .refused
                 }
                 zip = found.zip
-                header = tr(
-                    "cli.out.chunks.show.chunk",
+                header = trCount(
+                    "cli.out.chunks.show.chunk", found.summary.keyCount,
                     [
                         "index": String(index), "time": iso(found.summary.publishedAt),
                         "keys": String(found.summary.keyCount),
@@ -361,8 +362,8 @@ enum ChunksCommand {
             let onsets = Set(group.compactMap(\.daysSinceOnsetOfSymptoms)).sorted().map(String.init)
                 .joined(separator: ",")
             print(
-                tr(
-                    "cli.out.chunks.show.day",
+                trCount(
+                    "cli.out.chunks.show.day", group.count,
                     [
                         "day": day.iso, "count": String(group.count), "risks": risks.isEmpty ? "-" : risks,
                         "onsets": onsets.isEmpty ? "-" : onsets,
@@ -412,7 +413,7 @@ enum ChunksCommand {
         guard let publicKey else {
             print(
                 label("signature")
-                    + tr("cli.out.chunks.show.unchecked", ["count": String(inspection.signatures.count)]))
+                    + trCount("cli.out.chunks.show.unchecked", inspection.signatures.count))
             return .success
         }
         if inspection.signatureVerifies(with: publicKey) {

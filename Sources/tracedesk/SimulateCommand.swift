@@ -148,7 +148,8 @@ enum SimulateCommand {
                 "cli.out.simulate.starting",
                 [
                     "seconds": String(plan.duration.components.seconds), "url": phoneAPI.absoluteString,
-                    "rate": String(Int(plan.immuniPerMinute)), "phones": String(plan.apricotUsers),
+                    "rate": trCount("cli.out.simulate.citizens", Int(plan.immuniPerMinute)),
+                    "phones": trCount("cli.out.simulate.phones", plan.apricotUsers),
                     "seed": String(plan.seed),
                 ]))
         if hisAPI == nil { printError(tr("cli.out.simulate.dummyOnly")) }
@@ -263,8 +264,9 @@ enum SimulateCommand {
                 "cli.out.simulate.progress",
                 [
                     "elapsed": String(min(elapsed, total.components.seconds)),
-                    "total": String(total.components.seconds), "requests": String(totals.requests),
-                    "errors": String(totals.errors),
+                    "total": String(total.components.seconds),
+                    "requests": trCount("cli.out.simulate.requests", totals.requests),
+                    "errors": trCount("cli.out.simulate.errors", totals.errors),
                 ])
             try? FileHandle.standardError.write(contentsOf: Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
         }

@@ -91,14 +91,14 @@ enum SimulationText {
         if let problem = status.problem, status.casesOpened == 0 {
             return tr("cli.out.demo.tracing.none", ["problem": problem])
         }
-        var text = tr(
-            "cli.out.demo.tracing.done",
+        var text = trCount(
+            "cli.out.demo.tracing.done", status.followUps,
             [
                 "cases": String(status.casesOpened), "followUps": String(status.followUps),
                 "attempts": String(status.attempts), "reached": String(status.reached), "checks": String(status.checks),
             ])
         if status.patientsSkipped > 0 {
-            text += tr("cli.out.demo.tracing.skipped", ["count": String(status.patientsSkipped)])
+            text += trCount("cli.out.demo.tracing.skipped", status.patientsSkipped)
         }
         if let problem = status.problem { text += tr("cli.out.demo.tracing.stopped", ["problem": problem]) }
         return text

@@ -59,8 +59,8 @@ extension StaffCommand {
                 return .refused
             }
             say(
-                tr(
-                    "cli.audit.appended",
+                trCount(
+                    "cli.audit.appended", Int(clamping: checkpoint.entries),
                     [
                         "entries": String(checkpoint.entries), "hash": checkpoint.headHash, "key": checkpoint.keyID,
                         "file": out,
@@ -148,8 +148,8 @@ extension StaffCommand {
                     say(tr("cli.audit.before", ["entries": String(chain.entries), "head": String(chain.headID)]))
                 } else {
                     say(
-                        tr(
-                            "cli.audit.chainIntact",
+                        trCount(
+                            "cli.audit.chainIntact", Int(clamping: chain.entries),
                             ["entries": String(chain.entries), "hash": chain.headHash, "head": String(chain.headID)]))
                 }
                 for problem in report.problems { say(tr("cli.audit.checkpointProblem", ["problem": problem.message])) }

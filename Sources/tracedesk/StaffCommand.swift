@@ -106,8 +106,8 @@ enum StaffCommand {
                     say(tr("cli.audit.before", ["entries": String(result.entries), "head": String(result.headID)]))
                 } else {
                     say(
-                        tr(
-                            "cli.audit.intact",
+                        trCount(
+                            "cli.audit.intact", Int(clamping: result.entries),
                             [
                                 "entries": String(result.entries), "hash": result.headHash,
                                 "head": String(result.headID),

@@ -55,8 +55,19 @@ import Testing
         #expect(
             both("cli.out.serve.settings.title").1
                 == "Impostazioni (chiave nel file, variabile d'ambiente, valore attuale, significato):")
-        #expect(
-            both("cli.out.simulate.progress", ["elapsed": "3", "total": "60", "requests": "12", "errors": "0"])
-                == ("3 s of 60 s: 12 requests, 0 errors", "3 s di 60 s: 12 richieste, 0 errori"))
+        // Each count with its own noun (cli.out.simulate.requests, .errors), in the line's language.
+        func progress(_ language: Language, requests: Int, errors: Int) -> String {
+            Language.$scoped.withValue(language) {
+                tr(
+                    "cli.out.simulate.progress",
+                    [
+                        "elapsed": "3", "total": "60", "requests": trCount("cli.out.simulate.requests", requests),
+                        "errors": trCount("cli.out.simulate.errors", errors),
+                    ])
+            }
+        }
+        #expect(progress(.en, requests: 12, errors: 0) == "3 s of 60 s: 12 requests, 0 errors")
+        #expect(progress(.it, requests: 12, errors: 0) == "3 s di 60 s: 12 richieste, 0 errori")
+        #expect(progress(.it, requests: 1, errors: 1) == "3 s di 60 s: 1 richiesta, 1 errore")
     }
 }
