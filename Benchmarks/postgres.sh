@@ -5,14 +5,19 @@
 # (fsync on, synchronous_commit on); SQLite runs as serve runs it (WAL, synchronous = NORMAL).
 # Also reports PostgreSQL's commit and WAL-flush rates and where the CPU time went.
 # Usage: Benchmarks/postgres.sh [SECONDS]   (default 10; everything on 127.0.0.1)
+#   TRACEDESK_BIN=path  measure that binary instead of building .build/release/tracedesk
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh bench
 duration=${1:-10}
 connections=64
 
-swift build -c release --product tracedesk >&2
-bin=.build/release/tracedesk
+if [ -n "${TRACEDESK_BIN:-}" ]; then
+  bin=$TRACEDESK_BIN
+else
+  swift build -c release --product tracedesk >&2
+  bin=.build/release/tracedesk
+fi
 source Benchmarks/lib.sh
 pgdir="$work/pg"
 trap 'kill $(jobs -p) 2>/dev/null || true; scripts/postgres.sh stop "$pgdir" 2>/dev/null || true; rm -rf "$work"' EXIT
