@@ -75,7 +75,8 @@ public struct ChunkDraft: Sendable {
     /// The chunk's window, Unix seconds: starts where the previous chunk's ended.
     public var windowStart: Int64
     public var windowEnd: Int64
-    /// Real keys, those nearest their age limit first (one copy of each key).
+    /// Real keys (one copy of each): those that waited for their embargo first, then in order
+    /// of arrival.
     public var keys: [PublishableKey]
     /// The uploads these keys came from.
     public var uploadIDs: [Int64]

@@ -137,7 +137,6 @@ struct ApricotStatements: Sendable {
     private init(_ sql: SQLDialect) {
         let dialect = sql.text
         let onSQLite = sql == .sqlite
-        let inList = onSQLite ? "IN (SELECT value FROM json_each(?))" : "= ANY(?::text::bigint[])"
         let insertSuffixes =
             onSQLite
             ? """
@@ -155,7 +154,7 @@ struct ApricotStatements: Sendable {
             : "SELECT pg_advisory_xact_lock(hashtextextended('tracedesk:apricot:' || current_schema() || ':' || ?, 0))"
         let listOpen = onSQLite ? "[" : "{"
         let listClose = onSQLite ? "]" : "}"
-        func list(_ sql: String) -> String { dialect(sql.replacing("IN_LIST", with: inList)) }
+        let list = sql.listing
         recentCodes = dialect(ApricotSQL.recentCodes)
         dropPhoneTexts = dialect(ApricotSQL.dropPhoneTexts)
         dropExpiredTexts = dialect(ApricotSQL.dropExpiredTexts)

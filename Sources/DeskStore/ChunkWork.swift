@@ -38,34 +38,38 @@ extension PGConnection: SQLRunning {}
 
 /// The statements of chunk publishing and retention, in one adapter's dialect.
 struct ChunkStatements: Sendable {
-    var countReady, selectReady, alreadyPublished, markOne, selectState, highestIndex, earliestArrival: String
-    var insertChunk, insertPadding, markPublished, saveState, embargoed, tooOld: String
+    var countReady, selectHeldReady, selectUnswept, alreadyPublished, markOne, markHeld, releaseHeld: String
+    var holdKeys, selectSwept, saveSwept, highestKey, selectState, highestIndex, earliestArrival: String
+    var insertChunk, insertPadding, saveState, embargoed, tooOld: String
     var deleteOldKeys, deleteOldUploads, deleteOldPadding, deleteOldChunks, deleteOldAuthorizations: String
     var deleteOldEvents, deleteOldAnalyticsEvents, deleteOldOperationalInfo, deleteOldDummyCounts: String
     var deleteUsedUpAllowances, dropExpiredSalts: String
     var indexRange, selectZip, selectSummaries, selectChunk: String
-    /// How the batch's keys are marked: by the range of the batch (SQLite: its write
-    /// transaction is exclusive, so the range holds exactly the keys selected), or by the list
-    /// of their ids (PostgreSQL: at READ COMMITTED an upload that commits meanwhile would fall
-    /// into the range too).
-    var marksByID: Bool
+    let dialect: SQLDialect
 
     static let sqlite = ChunkStatements(.sqlite)
     static let postgres = ChunkStatements(.postgres)
 
     private init(_ dialect: SQLDialect) {
+        self.dialect = dialect
         let text = dialect.text
+        let list = dialect.listing
         countReady = text(ChunkSQL.countReady)
-        selectReady = text(ChunkSQL.selectReady)
-        // PostgreSQL cannot name a select-list alias in WHERE.
-        alreadyPublished = dialect == .sqlite ? ChunkSQL.alreadyPublished : PGSQL.alreadyPublished
+        selectHeldReady = text(ChunkSQL.selectHeldReady)
+        selectUnswept = text(ChunkSQL.selectUnswept)
+        alreadyPublished = list(ChunkSQL.alreadyPublished)
         markOne = text(ChunkSQL.markOne)
+        markHeld = list(ChunkSQL.markHeld)
+        releaseHeld = list(ChunkSQL.releaseHeld)
+        holdKeys = list(ChunkSQL.holdKeys)
+        selectSwept = ChunkSQL.selectSwept
+        saveSwept = text(ChunkSQL.saveSwept)
+        highestKey = ChunkSQL.highestKey
         selectState = text(ChunkSQL.selectState)
         highestIndex = text(ChunkSQL.highestIndex)
-        earliestArrival = text(ChunkSQL.earliestArrival)
+        earliestArrival = list(ChunkSQL.earliestArrival)
         insertChunk = text(ChunkSQL.insertChunk)
         insertPadding = text(ChunkSQL.insertPadding)
-        markPublished = dialect == .sqlite ? ChunkSQL.markPublished : PGSQL.markPublished
         saveState = text(ChunkSQL.saveState)
         embargoed = text(ChunkSQL.embargoed)
         tooOld = text(ChunkSQL.tooOld)
@@ -84,7 +88,6 @@ struct ChunkStatements: Sendable {
         selectZip = text(ChunkSQL.selectZip)
         selectSummaries = text(ChunkSQL.selectSummaries)
         selectChunk = text(ChunkSQL.selectChunk)
-        marksByID = dialect == .postgres
     }
 }
 
@@ -94,40 +97,76 @@ struct ChunkWork<DB: SQLRunning> {
     let db: DB
     let sql: ChunkStatements
 
+    /// A key as publishing reads it.
+    typealias KeyRow = (id: Int64, upload: Int64, expires: Int64, key: PublishableKey)
+
     /// The body of ``Store/publishChunk(now:policy:build:)``, inside its transaction.
+    /// `committedKeys`: every key up to this id has committed (or never will), so the sweep may
+    /// pass them.
+    ///
+    /// A chunk takes the held keys that are ready first, then sweeps on in id order until it is
+    /// full; of the keys it passes, those not ready are held. Only the held keys it takes, the
+    /// keys it holds and the copies of keys already published are written one by one: the keys
+    /// swept into the chunk are in it by the range its row records (Migrations+KeySweep.swift).
     func publishOne(
-        now: Date, policy: PublishingPolicy, build: (ChunkDraft) throws(StoreError) -> ChunkBuild,
+        now: Date, policy: PublishingPolicy, committedKeys: Int64,
+        build: (ChunkDraft) throws(StoreError) -> ChunkBuild,
         appendEvent: (_ at: Int64, _ detail: String) throws(StoreError) -> Void
     ) throws(StoreError) -> ChunkSummary? {
         let bounds = ChunkWork.eligibility(nowS: now.unixMilliseconds / 1000, policy: policy)
         let op = "publish chunk"
         let nowS = now.unixMilliseconds / 1000
         let perChunk = policy.realKeysPerChunk
+        let (release, age) = ChunkWork.eligibleExpiry(nowS: nowS, policy: policy)
+        var swept = try db.query(sql.selectSwept, operation: op) { $0.integer(0) }.first ?? 0
+        let bound = max(swept, committedKeys)
         while true {
-            let ready = try db.query(sql.countReady, bounds, operation: op) { $0.integer(0) }.first ?? 0
+            let ready =
+                try db.query(
+                    sql.countReady, bounds + [.integer(swept), .integer(bound)] + bounds, operation: op
+                ) { $0.integer(0) }.first ?? 0
             guard ready > 0 else { return nil }
-            var rows: [(id: Int64, upload: Int64, expires: Int64, key: PublishableKey)] = []
+            var rows: [KeyRow] = []
             rows.reserveCapacity(min(Int(ready), perChunk))
-            _ = try db.query(sql.selectReady, bounds + [.integer(Int64(perChunk))], operation: op) { row in
-                rows.append(
-                    (
-                        row.integer(0), row.integer(1), row.integer(8),
-                        PublishableKey(
-                            keyData: row.blob(2), rollingStartNumber: row.integer(3), rollingPeriod: row.integer(4),
-                            transmissionRiskLevel: Int(row.integer(5)),
-                            reportType: ReportType(rawValue: Int(row.integer(6))) ?? .unknown,
-                            daysSinceOnsetOfSymptoms: Int(row.integer(7)))
-                    ))
+            _ = try db.query(sql.selectHeldReady, bounds + [.integer(Int64(perChunk))], operation: op) {
+                rows.append(Self.keyRow($0))
             }
-            guard let last = rows.last else { return nil }
-            // The batch: ready keys up to the last one taken, in (expiry, id) order.
-            let upTo: [SQLValue] = [.integer(last.expires), .integer(last.expires), .integer(last.id)]
+            let heldTaken = rows.map(\.id)
+            // Sweep on: every key passed is taken (ready) or held (embargoed, or too old).
+            let sweptFrom = swept
+            var held: [Int64] = []
+            while rows.count < perChunk && swept < bound {
+                let limit = perChunk - rows.count
+                var page: [KeyRow] = []
+                _ = try db.query(
+                    sql.selectUnswept, [.integer(swept), .integer(bound), .integer(Int64(limit))], operation: op
+                ) { page.append(Self.keyRow($0)) }
+                for row in page {
+                    swept = row.id
+                    if row.expires <= release && row.expires > age {
+                        rows.append(row)
+                    } else {
+                        held.append(row.id)
+                    }
+                }
+                // The range is exhausted: no committed key lies above the last one up to the bound.
+                if page.count < limit { swept = bound }
+            }
+            if !held.isEmpty { try db.run(sql.holdKeys, [sql.dialect.idList(held)], operation: op) }
+            guard !rows.isEmpty else {
+                // Only keys not ready were passed: they are held now; nothing to publish.
+                try db.run(sql.saveSwept, [.integer(swept)], operation: op)
+                return nil
+            }
             // A key uploaded again (a citizen who uploaded twice with two codes) is published
             // once: a copy of a key already in a chunk is marked with that chunk, and a second
             // copy within this batch goes out with the first.
             let earlier = try db.query(
-                sql.alreadyPublished, bounds + upTo, operation: op
-            ) { (id: $0.integer(0), chunk: $0.integer(1)) }
+                sql.alreadyPublished, [.integer(sweptFrom), sql.dialect.idList(rows.map(\.id)), .integer(sweptFrom)],
+                operation: op
+            ) { (id: $0.integer(0), chunk: $0.optionalInteger(1)) }.compactMap { copy in
+                copy.chunk.map { (id: copy.id, chunk: $0) }
+            }
             for copy in earlier {
                 try db.run(sql.markOne, [.integer(copy.chunk), .integer(copy.id)], operation: op)
             }
@@ -135,8 +174,12 @@ struct ChunkWork<DB: SQLRunning> {
             var seen = Set<[UInt8]>()
             let fresh = rows.filter { !earlierIDs.contains($0.id) }
             let keys = fresh.filter { seen.insert($0.key.keyData).inserted }.map(\.key)
+            if !heldTaken.isEmpty { try db.run(sql.releaseHeld, [sql.dialect.idList(heldTaken)], operation: op) }
             // Nothing new in this batch: its copies are marked; take the next batch.
-            if keys.isEmpty { continue }
+            if keys.isEmpty {
+                try db.run(sql.saveSwept, [.integer(swept)], operation: op)
+                continue
+            }
             let uploadIDs = fresh.map(\.upload).uniqued().sorted()
 
             let state = try db.query(sql.selectState, operation: op) {
@@ -155,9 +198,9 @@ struct ChunkWork<DB: SQLRunning> {
             } else {
                 // The first chunk covers server arrival from its earliest upload.
                 let earliest =
-                    try db.query(sql.earliestArrival, bounds + upTo, operation: op) {
-                        $0.integer(0)
-                    }.first ?? publishedMs
+                    try db.query(sql.earliestArrival, [sql.dialect.idList(rows.map(\.id))], operation: op) {
+                        $0.optionalInteger(0)
+                    }.first.flatMap { $0 } ?? publishedMs
                 start = min(earliest / 1000, nowS - 1)
             }
             // Windows are contiguous and strictly increasing; the chunks of one run share the
@@ -170,13 +213,15 @@ struct ChunkWork<DB: SQLRunning> {
             let draft = ChunkDraft(
                 index: index, windowStart: start, windowEnd: end, keys: keys, uploadIDs: uploadIDs)
             let built = try build(draft)
+            // The range the sweep passed for this chunk; none when it took held keys alone.
+            let range: [SQLValue] = swept > sweptFrom ? [.integer(sweptFrom + 1), .integer(swept)] : [.null, .null]
             try db.run(
                 sql.insertChunk,
                 [
                     .integer(index), .integer(publishedMs), .integer(start), .integer(end), .integer(Int64(keys.count)),
                     .integer(Int64(built.paddingKeys.count)), .text(built.region), .text(built.keyID),
                     .text(built.keyVersion), .text(built.exportBinSHA256), .blob(built.zip),
-                ], operation: op)
+                ] + range, operation: op)
             for key in built.paddingKeys {
                 try db.run(
                     sql.insertPadding,
@@ -187,14 +232,16 @@ struct ChunkWork<DB: SQLRunning> {
                         .integer(Int64(key.daysSinceOnsetOfSymptoms)),
                     ], operation: op)
             }
-            let marked = try db.run(
-                sql.markPublished,
-                sql.marksByID
-                    ? [.integer(index), .text("{" + fresh.map { String($0.id) }.joined(separator: ",") + "}")]
-                    : [.integer(index)] + bounds + upTo, operation: op)
-            guard marked == fresh.count else {
-                throw StoreError.failed(operation: op, reason: "marked \(marked) keys, expected \(fresh.count)")
+            // The held keys taken are marked one by one; the swept ones are in the range.
+            let heldFresh = Set(heldTaken).subtracting(earlierIDs)
+            if !heldFresh.isEmpty {
+                let marked = try db.run(
+                    sql.markHeld, [.integer(index), sql.dialect.idList(heldFresh.sorted())], operation: op)
+                guard marked == heldFresh.count else {
+                    throw StoreError.failed(operation: op, reason: "marked \(marked) keys, expected \(heldFresh.count)")
+                }
             }
+            try db.run(sql.saveSwept, [.integer(swept)], operation: op)
             try db.run(sql.saveState, [.integer(index), .integer(end)], operation: op)
             let copies = rows.count - keys.count
             try appendEvent(
@@ -211,13 +258,30 @@ struct ChunkWork<DB: SQLRunning> {
         }
     }
 
+    static func keyRow(_ row: DB.Row) -> KeyRow {
+        (
+            row.integer(0), row.integer(1), row.integer(8),
+            PublishableKey(
+                keyData: row.blob(2), rollingStartNumber: row.integer(3), rollingPeriod: row.integer(4),
+                transmissionRiskLevel: Int(row.integer(5)),
+                reportType: ReportType(rawValue: Int(row.integer(6))) ?? .unknown,
+                daysSinceOnsetOfSymptoms: Int(row.integer(7)))
+        )
+    }
+
     func backlog(now: Date, policy: PublishingPolicy) throws(StoreError) -> PublishingBacklog {
         let bounds = ChunkWork.eligibility(nowS: now.unixMilliseconds / 1000, policy: policy)
-        let ready = try db.query(sql.countReady, bounds, operation: "read backlog") { $0.integer(0) }.first ?? 0
-        let waiting = try db.query(sql.embargoed, [bounds[0]], operation: "read backlog") {
+        let op = "read backlog"
+        let swept: SQLValue = .integer(try db.query(sql.selectSwept, operation: op) { $0.integer(0) }.first ?? 0)
+        let ready =
+            try db.query(sql.countReady, bounds + [swept, .integer(Int64.max)] + bounds, operation: op) {
+                $0.integer(0)
+            }.first ?? 0
+        let waiting = try db.query(sql.embargoed, [bounds[0], swept, bounds[0]], operation: op) {
             (count: $0.integer(0), earliest: $0.optionalInteger(1))
         }.first
-        let tooOld = try db.query(sql.tooOld, [bounds[1]], operation: "read backlog") { $0.integer(0) }.first ?? 0
+        let tooOld =
+            try db.query(sql.tooOld, [bounds[1], swept, bounds[1]], operation: op) { $0.integer(0) }.first ?? 0
         return PublishingBacklog(
             ready: Int(ready), embargoed: Int(waiting?.count ?? 0),
             nextReleaseAt: waiting?.earliest.map { $0 + policy.embargoSeconds }, tooOld: Int(tooOld))
@@ -246,7 +310,13 @@ struct ChunkWork<DB: SQLRunning> {
     /// `[release bound, age bound]`: a key is ready when it expired at least the embargo ago and
     /// not longer ago than the publishing age limit.
     static func eligibility(nowS: Int64, policy: PublishingPolicy) -> [SQLValue] {
-        [.integer(nowS - policy.embargoSeconds), .integer(nowS - Int64(policy.publishableAgeDays) * 86_400)]
+        let (release, age) = eligibleExpiry(nowS: nowS, policy: policy)
+        return [.integer(release), .integer(age)]
+    }
+
+    /// The same bounds as numbers: ready means `age < expires_at_s <= release`.
+    static func eligibleExpiry(nowS: Int64, policy: PublishingPolicy) -> (release: Int64, age: Int64) {
+        (nowS - policy.embargoSeconds, nowS - Int64(policy.publishableAgeDays) * 86_400)
     }
 
     static func summary(_ row: DB.Row) -> ChunkSummary {

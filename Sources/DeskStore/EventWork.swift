@@ -68,8 +68,8 @@ enum EventSQL {
     /// Keys in no chunk that may still be published (ended after the age bound), and the
     /// earliest end among them.
     static let keysWaiting = """
-        SELECT count(*), min(expires_at_s) FROM exposure_keys
-        WHERE upload_id = ? AND chunk_index IS NULL AND expires_at_s > ?
+        SELECT count(*), min(k.expires_at_s) FROM exposure_keys k
+        WHERE k.upload_id = ? AND k.expires_at_s > ? AND NOT \(ChunkSQL.isPublished("k", sweptTo: ChunkSQL.sweptTo))
         """
 
     // Traffic: the at_ms index bounds the count to the period.

@@ -141,9 +141,8 @@ struct FollowUpStatements: Sendable {
     private init(_ dialect: SQLDialect) {
         self.dialect = dialect
         let onSQLite = dialect == .sqlite
-        let inList = onSQLite ? "IN (SELECT value FROM json_each(?))" : "= ANY(?::text::bigint[])"
         let t = dialect.text
-        func l(_ sql: String) -> String { t(sql.replacing("IN_LIST", with: inList)) }
+        let l = dialect.listing
         caseByID = t(FollowUpSQL.caseByID)
         openCaseOfPatient = t(FollowUpSQL.openCaseOfPatient)
         openPatientsAmong = l(FollowUpSQL.openPatientsAmong)
@@ -182,8 +181,7 @@ struct FollowUpStatements: Sendable {
 
     /// A statement built per call (the queue's and the case list's filters), in this dialect.
     func built(_ sql: String) -> String {
-        let inList = dialect == .sqlite ? "IN (SELECT value FROM json_each(?))" : "= ANY(?::text::bigint[])"
-        return dialect.text(sql.replacing("IN_LIST", with: inList))
+        dialect.listing(sql)
     }
 }
 

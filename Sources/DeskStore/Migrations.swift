@@ -536,6 +536,10 @@ package enum Migrations {
             // reach; per follow-up its cases' first and last opening; two partial indexes for
             // the ended and the never-reached follow-ups (Migrations+IndicatorFacts.swift).
             Migration(version: 12, name: "0012_indicator_facts", sql: indicatorFacts(d)),
+            // Publishing writes per chunk, not per key: the sweep's watermark, the keys it held,
+            // each chunk's range of ids, and the full index on key data the duplicate check
+            // reads (Migrations+KeySweep.swift).
+            Migration(version: 13, name: "0013_key_sweep", sql: keySweep(d)),
         ]
     }
 

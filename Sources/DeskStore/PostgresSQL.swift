@@ -139,41 +139,4 @@ enum PGSQL {
     static let saltUsed = numbered(SQL.saltUsed)
     static let claimSalt = numbered(SQL.claimSalt)
 
-    // Chunks.
-    static let countReady = numbered(ChunkSQL.countReady)
-    static let selectReady = numbered(ChunkSQL.selectReady)
-    static let embargoed = numbered(ChunkSQL.embargoed)
-    static let tooOld = numbered(ChunkSQL.tooOld)
-    /// PostgreSQL cannot name a select-list alias in WHERE: the earlier chunk comes from a lateral join.
-    static let alreadyPublished = """
-        SELECT k.id, e.earlier FROM exposure_keys k
-        CROSS JOIN LATERAL (SELECT min(p.chunk_index) AS earlier FROM exposure_keys p
-            WHERE p.key_data = k.key_data AND p.chunk_index IS NOT NULL) e
-        WHERE k.chunk_index IS NULL AND k.expires_at_s <= $1 AND k.expires_at_s > $2 AND k.expires_at_s <= $3
-            AND (k.expires_at_s, k.id) <= ($4, $5) AND e.earlier IS NOT NULL
-        """
-    static let markOne = numbered(ChunkSQL.markOne)
-    static let earliestArrival = numbered(ChunkSQL.earliestArrival)
-    /// By id ($2: the ids as an array literal, `{1,2,3}`): only the keys the batch selected.
-    static let markPublished =
-        "UPDATE exposure_keys SET chunk_index = $1 WHERE id = ANY($2::text::bigint[]) AND chunk_index IS NULL"
-    static let selectState = ChunkSQL.selectState
-    static let highestIndex = ChunkSQL.highestIndex
-    static let saveState = numbered(ChunkSQL.saveState)
-    static let insertChunk = numbered(ChunkSQL.insertChunk)
-    static let insertPadding = numbered(ChunkSQL.insertPadding)
-    static let indexRange = numbered(ChunkSQL.indexRange)
-    static let selectZip = numbered(ChunkSQL.selectZip)
-    static let selectSummaries = ChunkSQL.selectSummaries
-    static let selectChunk = numbered(ChunkSQL.selectChunk)
-    static let deleteOldKeys = numbered(ChunkSQL.deleteOldKeys)
-    static let deleteOldUploads = numbered(ChunkSQL.deleteOldUploads)
-    static let deleteOldPadding = numbered(ChunkSQL.deleteOldPadding)
-    static let deleteOldChunks = numbered(ChunkSQL.deleteOldChunks)
-    static let deleteOldAuthorizations = numbered(ChunkSQL.deleteOldAuthorizations)
-    static let deleteOldEvents = numbered(ChunkSQL.deleteOldEvents)
-    static let deleteOldAnalyticsEvents = numbered(ChunkSQL.deleteOldAnalyticsEvents)
-    static let deleteOldOperationalInfo = numbered(ChunkSQL.deleteOldOperationalInfo)
-    static let deleteOldDummyCounts = numbered(ChunkSQL.deleteOldDummyCounts)
-    static let deleteUsedUpAllowances = numbered(ChunkSQL.deleteUsedUpAllowances)
 }

@@ -30,12 +30,38 @@ extension PostgresStore: SQLStore {
     /// One publisher at a time across every server: the next one waits for the lock, then reads
     /// the index this one saved. The commit is synchronous whatever the server's default: a
     /// published chunk may already be on phones.
-    func publishing<T>(_ db: PGConnection, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try db.transaction(operation: "publish chunk") { () throws(StoreError) -> T in
+    ///
+    /// Which keys have committed: at READ COMMITTED an upload still in flight may hold a lower
+    /// id than one that committed, and a sweep past it would never see it. So first, in a short
+    /// transaction of its own, the publisher takes `exposure_keys` in SHARE mode, which waits
+    /// for every transaction that inserted keys and is still open (new uploads wait the few
+    /// milliseconds until it commits), and reads the highest id then: every lower id has
+    /// committed or rolled back, and a later upload's ids are higher (the identity's sequence
+    /// has no per-session cache). The publishing transaction begins after, so it sees them all.
+    func publishing<T>(
+        _ db: PGConnection, _ body: (_ committedKeys: Int64) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        let op = "publish chunk"
+        // A table never analysed (a new database, until autovacuum comes) has no statistics: the
+        // planner then guesses hundreds of copies of each key data and reads them by bitmap, and
+        // the duplicate check of a 10 000-key chunk takes 4 to 6 times as long. The first
+        // publishing analyses it at once (about 0.1 s for 100 000 keys; it blocks no upload).
+        let analysed =
+            try db.query(
+                "SELECT CASE WHEN reltuples < 0 THEN 0 ELSE 1 END FROM pg_class WHERE oid = 'exposure_keys'::regclass",
+                operation: op
+            ) { $0.integer(0) }.first ?? 1
+        if analysed == 0 { try db.execute("ANALYZE exposure_keys", operation: op) }
+        let committed = try db.transaction(begin: PGSQL.beginReadCommitted, operation: op) {
+            () throws(StoreError) -> Int64 in
+            try db.execute("LOCK TABLE exposure_keys IN SHARE MODE", operation: op)
+            return try db.query(ChunkSQL.highestKey, operation: op) { $0.integer(0) }.first ?? 0
+        }
+        return try db.transaction(operation: op) { () throws(StoreError) -> T in
             try db.execute(
                 "SET LOCAL synchronous_commit = on; SELECT pg_advisory_xact_lock(\(PGSQL.lockClass), \(PGSQL.publishLock))",
-                operation: "publish chunk")
-            return try body()
+                operation: op)
+            return try body(committed)
         }
     }
 

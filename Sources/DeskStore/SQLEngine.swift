@@ -43,7 +43,10 @@ protocol SQLEngine: AnyObject, Sendable {
 
     /// Runs `body` as the one transaction that publishes a chunk: one publisher at a time, and a
     /// commit that survives a power loss (its index must never be given again to other bytes).
-    func publishing<T>(_ db: DB, _ body: () throws(StoreError) -> T) throws(StoreError) -> T
+    /// `body` gets the highest key id below which every key has committed or never will, so the
+    /// publisher's sweep may pass them (SQLite: the highest id, read inside its exclusive
+    /// transaction; PostgreSQL: read after the uploads in flight finished).
+    func publishing<T>(_ db: DB, _ body: (_ committedKeys: Int64) throws(StoreError) -> T) throws(StoreError) -> T
 
     /// Inside a write transaction: waits until no statistics rollup runs (PostgreSQL's advisory
     /// lock; SQLite's write transaction is exclusive already).
@@ -121,6 +124,19 @@ extension SQLDialect {
         case .sqlite: return sql
         case .postgres: return PGSQL.numbered(sql)
         }
+    }
+
+    /// How this dialect reads a list of ids bound as one text value (``idList(_:)``): SQLite's
+    /// `json_each` over `[1,2]`, PostgreSQL's array `{1,2}`.
+    var inList: String { self == .sqlite ? "IN (SELECT value FROM json_each(?))" : "= ANY(?::text::bigint[])" }
+
+    /// `sql` with each `IN_LIST` read as ``inList``, in this dialect.
+    func listing(_ sql: String) -> String { text(sql.replacing("IN_LIST", with: inList)) }
+
+    /// `ids` as the one value ``inList`` reads.
+    func idList(_ ids: some Sequence<Int64>) -> SQLValue {
+        let joined = ids.lazy.map { String($0) }.joined(separator: ",")
+        return .text(self == .sqlite ? "[" + joined + "]" : "{" + joined + "}")
     }
 
     // Each statement set is built once per dialect (`XStatements(dialect)`), here picked.

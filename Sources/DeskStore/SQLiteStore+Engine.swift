@@ -29,10 +29,16 @@ extension SQLiteStore: SQLStore {
 
     /// The write transaction is exclusive already; its commit is made durable (`synchronous =
     /// FULL` for it alone), so that a power loss cannot take back a chunk phones may have.
-    func publishing<T>(_ db: SQLiteConnection, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try db.execute("PRAGMA synchronous = FULL", operation: "publish chunk")
-        defer { _ = try? db.execute("PRAGMA synchronous = NORMAL", operation: "publish chunk") }
-        return try db.transaction(operation: "publish chunk", body)
+    /// The write transaction is exclusive: every key it sees has committed.
+    func publishing<T>(
+        _ db: SQLiteConnection, _ body: (_ committedKeys: Int64) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        let op = "publish chunk"
+        try db.execute("PRAGMA synchronous = FULL", operation: op)
+        defer { _ = try? db.execute("PRAGMA synchronous = NORMAL", operation: op) }
+        return try db.transaction(operation: op) { () throws(StoreError) -> T in
+            try body(try db.query(ChunkSQL.highestKey, operation: op) { $0.integer(0) }.first ?? 0)
+        }
     }
 
     /// The write transaction is exclusive already.

@@ -196,9 +196,12 @@ enum SQL {
         SELECT key_data, rolling_start_number, rolling_period, transmission_risk_level, report_type, days_since_onset
         FROM exposure_keys WHERE upload_id = ? ORDER BY id
         """
+    /// The chunks that published an upload's keys (ChunkSQL: a key's mark, or its sweep's range).
     static let selectUploadChunks = """
-        SELECT DISTINCT chunk_index FROM exposure_keys WHERE upload_id = ? AND chunk_index IS NOT NULL
-        ORDER BY chunk_index
+        SELECT DISTINCT chunk FROM (
+            SELECT \(ChunkSQL.chunkOf("k")) AS chunk FROM exposure_keys k
+            WHERE k.upload_id = ? AND \(ChunkSQL.isPublished("k", sweptTo: ChunkSQL.sweptTo))) c
+        WHERE chunk IS NOT NULL ORDER BY chunk
         """
     static let countDummy = """
         INSERT INTO dummy_traffic (hour_ms, route, requests) VALUES (?, ?, 1)

@@ -140,10 +140,11 @@ public protocol Store: StaffStore, ApricotStore, FollowUpStore, StatsStore, HISC
     // MARK: TEK chunks
 
     /// Publishes one chunk, in one transaction: takes up to `policy.realKeysPerChunk` keys that
-    /// are past their embargo at `now` (the oldest keys first; a key already published, or twice in
-    /// the batch, is marked, not repeated), gives the next index and a window
-    /// that starts where the last one ended, calls `build` for the finished chunk, stores it with
-    /// its padding keys, marks the keys with the index, and appends a `chunk_published` event.
+    /// are past their embargo at `now` (those held back for their embargo first, then in order of
+    /// arrival; a key already published, or twice in the batch, is not repeated), gives the next
+    /// index and a window that starts where the last one ended, calls `build` for the finished
+    /// chunk, stores it with its padding keys and the range of keys it swept, and appends a
+    /// `chunk_published` event.
     /// If `build` throws, nothing is stored and no index is used. Nil when no key is ready.
     func publishChunk(
         now: Date, policy: PublishingPolicy, build: (ChunkDraft) throws(StoreError) -> ChunkBuild
@@ -249,7 +250,7 @@ enum StoreTables {
         "staff_sessions", "audit_log", "job_runs", "apricot_sms_codes", "apricot_users", "pseudo_ids",
         "apricot_counters", "apricot_tokens", "contact_files", "contact_outcomes", "sms_messages",
         "stats_hourly", "stats_rollup", "cases", "follow_ups", "follow_up_cases", "follow_up_attempts",
-        "follow_up_checks", "case_history", "schema_migrations",
+        "follow_up_checks", "case_history", "key_sweep", "held_keys", "schema_migrations",
     ]
 }
 

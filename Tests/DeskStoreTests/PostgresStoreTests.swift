@@ -208,8 +208,8 @@ struct PostgresStoreTests {
                 return try builder.build(draft)
             }
             #expect(chunk?.keyCount == 1)
-            #expect(try space.scalar("SELECT count(*) FROM exposure_keys WHERE chunk_index = 1") == 1)
-            #expect(try space.scalar("SELECT count(*) FROM exposure_keys WHERE chunk_index IS NULL") == 1)
+            #expect(try space.scalar(KeySweepStoreTests.countInChunk(1)) == 1)
+            #expect(try space.scalar(KeySweepStoreTests.countUnpublished) == 1)
             let next = try publisher.publishChunk(now: Fixture.now, policy: PublishingPolicy(), build: builder.build)
             #expect(next?.index == 2)
             #expect(next?.keyCount == 1)

@@ -349,6 +349,7 @@ struct StatsStoreTests {
                     DROP FUNCTION cases_facts_opened()
                     """)
             }
+            try space.execute(KeySweepStoreTests.undoMigration13)
             try space.execute(StoreSecretsTests.undoMigration10)
             try space.execute(
                 """

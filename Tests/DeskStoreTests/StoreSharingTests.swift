@@ -191,7 +191,8 @@ struct ManyServersTests {
             let all = try published.flatMap { try $0.get() }
             #expect(all.map(\.index).sorted() == Array(1...Int64(all.count)))
             #expect(all.reduce(0) { $0 + $1.keyCount } == 60)
-            #expect(try space.scalar("SELECT count(*) FROM exposure_keys WHERE chunk_index IS NULL") == 0)
+            #expect(try space.scalar(KeySweepStoreTests.countUnpublished) == 0)
+            #expect(try space.scalar("SELECT count(*) FROM held_keys") == 0)
             #expect(try stores[0].lastChunkIndex() == Int64(all.count))
             // Windows follow each other in index order.
             let ordered = all.sorted { $0.index < $1.index }
