@@ -4,7 +4,8 @@
 # then 10 chunks of 10 000 keys, each its own transaction: the ready keys read in (expiry, id)
 # order, and marked as ChunkWork marks them (by id). Each variant changes the table or the
 # marking; it reports the CPU of the backend for the 10 chunks, the WAL they wrote, how many
-# updates were HOT and the sizes after.
+# updates were HOT and the sizes after. A lab of the schema before migration 13: publishing no
+# longer marks each key (docs/benchmarks.md, "Publishing by sweep").
 # Usage: Benchmarks/publish-marking.sh [ROUNDS]   (default 2 rounds of every variant, alternating)
 #   PG_PORT=port  the throwaway cluster's port (default: a free one)
 set -euo pipefail

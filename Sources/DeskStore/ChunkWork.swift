@@ -161,12 +161,14 @@ struct ChunkWork<DB: SQLRunning> {
             // A key uploaded again (a citizen who uploaded twice with two codes) is published
             // once: a copy of a key already in a chunk is marked with that chunk, and a second
             // copy within this batch goes out with the first.
-            let earlier = try db.query(
-                sql.alreadyPublished, [.integer(sweptFrom), sql.dialect.idList(rows.map(\.id)), .integer(sweptFrom)],
+            var earlierChunk: [[UInt8]: Int64] = [:]
+            _ = try db.query(
+                sql.alreadyPublished, [.integer(sweptFrom), .integer(sweptFrom), sql.dialect.idList(rows.map(\.id))],
                 operation: op
-            ) { (id: $0.integer(0), chunk: $0.optionalInteger(1)) }.compactMap { copy in
-                copy.chunk.map { (id: copy.id, chunk: $0) }
+            ) { row in
+                if let chunk = row.optionalInteger(1) { earlierChunk[row.blob(0)] = chunk }
             }
+            let earlier = rows.compactMap { row in earlierChunk[row.key.keyData].map { (id: row.id, chunk: $0) } }
             for copy in earlier {
                 try db.run(sql.markOne, [.integer(copy.chunk), .integer(copy.id)], operation: op)
             }

@@ -16,7 +16,7 @@
 // hold it; it is in the chunk whose range holds its id unless its `chunk_index` says another.
 //
 // The duplicate check ("a key uploaded twice is published once") reads a full index on
-// `key_data`, which an upload enters instead of the partial index of unpublished keys it
+// `(key_data, id)` (copies in id order, so the first published one ends the walk), which an upload enters instead of the partial index of unpublished keys it
 // entered before: an upload writes as many index entries as it did.
 //
 // A held key is its id alone: its expiry stays on its row (held keys are few: those of the
@@ -40,7 +40,7 @@ extension Migrations {
             CREATE INDEX chunks_by_last_key ON chunks (last_key_id);
             DROP INDEX exposure_keys_unpublished;
             DROP INDEX exposure_keys_published_by_data;
-            CREATE INDEX exposure_keys_by_data ON exposure_keys (key_data);
+            CREATE INDEX exposure_keys_by_data ON exposure_keys (key_data, id);
             """
     }
 }

@@ -84,6 +84,30 @@ struct KeySweepStoreTests {
     }
 
     @Test(
+        "a key data uploaded hundreds of times is published once, and its copies all name that chunk",
+        arguments: StoreKind.testable)
+    func manyCopies(_ kind: StoreKind) throws {
+        try withSpace(kind) { space in
+            let store = try space.open()
+            for code in 1...300 {
+                try C.upload(
+                    store, code: code,
+                    keys: [C.key(1, start: C.yesterday), C.key(1_000 + code, start: C.yesterday - 144)])
+            }
+            let chunks = try C.publishAll(store, C.Builder(), policy: PublishingPolicy(maxKeysPerChunk: 50))
+            #expect(chunks.reduce(0) { $0 + $1.keyCount } == 301)
+            #expect(try space.scalar(Self.countUnpublished) == 0)
+            // The first copy went out in chunk 1; every later copy is marked with it.
+            let copy = C.key(1, start: C.yesterday).key.keyData.map { String(format: "%02x", $0) }.joined()
+            let data = kind == .postgres ? "'\\x\(copy)'" : "x'\(copy)'"
+            #expect(
+                try space.scalar(
+                    "SELECT count(*) FROM exposure_keys k WHERE k.key_data = \(data) AND \(ChunkSQL.chunkOf("k")) = 1")
+                    == 300)
+        }
+    }
+
+    @Test(
         "retention deletes a held key with its upload; a run that passes only keys not ready makes no chunk",
         arguments: StoreKind.testable)
     func heldOnly(_ kind: StoreKind) throws {

@@ -252,7 +252,7 @@ struct MigrationCatalogTests {
             let keys = try #require(found.tables.first { $0.name == "exposure_keys" })
             #expect(
                 keys.indexes.contains {
-                    $0.name == "exposure_keys_by_data" && $0.columns == ["key_data"] && $0.predicate == nil
+                    $0.name == "exposure_keys_by_data" && $0.columns == ["key_data", "id"] && $0.predicate == nil
                 })
             let held = try #require(found.tables.first { $0.name == "held_keys" })
             #expect(held.columns.map(\.name) == ["id"] && held.primaryKey == ["id"])
