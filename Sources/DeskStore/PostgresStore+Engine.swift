@@ -54,7 +54,9 @@ extension PostgresStore: SQLStore {
         if analysed == 0 { try db.execute("ANALYZE exposure_keys", operation: op) }
         let committed = try db.transaction(begin: PGSQL.beginReadCommitted, operation: op) {
             () throws(StoreError) -> Int64 in
-            try db.execute("LOCK TABLE exposure_keys IN SHARE MODE", operation: op)
+            // Uploads queue behind a waiting SHARE request: if a long writer (a retention
+            // cleanup) holds the table, give up after a second and let the next run publish.
+            try db.execute("SET LOCAL lock_timeout = '1s'; LOCK TABLE exposure_keys IN SHARE MODE", operation: op)
             return try db.query(ChunkSQL.highestKey, operation: op) { $0.integer(0) }.first ?? 0
         }
         return try db.transaction(operation: op) { () throws(StoreError) -> T in

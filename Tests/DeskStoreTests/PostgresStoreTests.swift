@@ -114,6 +114,26 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a writer holding the keys' table makes publishing give up after its lock timeout, not stall uploads")
+    func sweepLockTimeout() throws {
+        try withSpace(.postgres) { space in
+            let store = try space.open()
+            try ChunkStoreTests.upload(store, code: 1, keys: [ChunkStoreTests.key(1, start: ChunkStoreTests.yesterday)])
+            // Another session deletes keys in a transaction it keeps open (a long cleanup).
+            let writer = try PGConnection(target: try PGTarget(space.spec), connectTimeoutSeconds: 5)
+            try writer.execute("BEGIN; DELETE FROM exposure_keys WHERE id < 0", operation: "test writer")
+            let builder = ChunkStoreTests.Builder()
+            #expect(throws: StoreError.self) {
+                try store.publishChunk(now: Fixture.now, policy: PublishingPolicy(), build: builder.build)
+            }
+            // Uploads go on meanwhile (nothing waits in the lock's queue any more).
+            try ChunkStoreTests.upload(store, code: 2, keys: [ChunkStoreTests.key(2, start: ChunkStoreTests.yesterday)])
+            try writer.execute("COMMIT", operation: "test writer")
+            let chunk = try store.publishChunk(now: Fixture.now, policy: PublishingPolicy(), build: builder.build)
+            #expect(chunk?.keyCount == 2)
+        }
+    }
+
     @Test("a unique violation is a conflict; the message names the constraint, not the value")
     func conflict() throws {
         try withSpace(.postgres) { space in
