@@ -39,7 +39,7 @@ extension PGConnection: SQLRunning {}
 /// The statements of chunk publishing and retention, in one adapter's dialect.
 struct ChunkStatements: Sendable {
     var countReady, selectHeldReady, selectUnswept, alreadyPublished, markOne, markHeld, releaseHeld: String
-    var holdKeys, selectSwept, saveSwept, highestKey, selectState, highestIndex, earliestArrival: String
+    var holdKeys, selectSwept, saveSwept, selectState, highestIndex, earliestArrival: String
     var insertChunk, insertPadding, saveState, embargoed, tooOld: String
     var deleteOldKeys, deleteOldUploads, deleteOldPadding, deleteOldChunks, deleteOldAuthorizations: String
     var deleteOldEvents, deleteOldAnalyticsEvents, deleteOldOperationalInfo, deleteOldDummyCounts: String
@@ -64,7 +64,6 @@ struct ChunkStatements: Sendable {
         holdKeys = list(ChunkSQL.holdKeys)
         selectSwept = ChunkSQL.selectSwept
         saveSwept = text(ChunkSQL.saveSwept)
-        highestKey = ChunkSQL.highestKey
         selectState = text(ChunkSQL.selectState)
         highestIndex = text(ChunkSQL.highestIndex)
         earliestArrival = list(ChunkSQL.earliestArrival)

@@ -27,9 +27,9 @@ extension SQLiteStore: SQLStore {
     /// by the file's write lock: positions are in commit order already.
     func positionEvents(_ db: SQLiteConnection) {}
 
-    /// The write transaction is exclusive already; its commit is made durable (`synchronous =
-    /// FULL` for it alone), so that a power loss cannot take back a chunk phones may have.
-    /// The write transaction is exclusive: every key it sees has committed.
+    /// The write transaction is exclusive already, so every key it sees has committed; its
+    /// commit is made durable (`synchronous = FULL` for it alone), so that a power loss cannot
+    /// take back a chunk phones may have.
     func publishing<T>(
         _ db: SQLiteConnection, _ body: (_ committedKeys: Int64) throws(StoreError) -> T
     ) throws(StoreError) -> T {
